@@ -1,0 +1,138 @@
+/*
+** SimBuf (growable string) and UTF-8 validation. libc only.
+*/
+#include "sim_text.h"
+#include "sim_alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void sim_buf_init(SimBuf *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+void sim_buf_free(SimBuf *b)
+{
+    sim_free(b->data);
+    sim_buf_init(b);
+}
+
+static int reserve(SimBuf *b, size_t extra)
+{
+    if (b->oom) {
+        return -1;
+    }
+    if (sim_grow((void **)&b->data, &b->cap, b->len + extra + 1, 1) != 0) {
+        b->oom = 1;
+        return -1;
+    }
+    return 0;
+}
+
+void sim_buf_append(SimBuf *b, const char *s, size_t n)
+{
+    if (reserve(b, n) != 0) {
+        return;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void sim_buf_puts(SimBuf *b, const char *s)
+{
+    sim_buf_append(b, s, strlen(s));
+}
+
+void sim_buf_printf(SimBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || reserve(b, (size_t)n) != 0) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+const char *sim_buf_cstr(SimBuf *b)
+{
+    return b->data ? b->data : "";
+}
+
+char *sim_buf_take(SimBuf *b)
+{
+    char *s = b->data ? b->data : sim_strdup("");
+    sim_buf_init(b);
+    return s;
+}
+
+int sim_utf8_valid(const char *str, size_t n, size_t *bad_offset)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t len;
+        unsigned min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            len = 2;
+            min = 0x80;
+            c &= 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            len = 3;
+            min = 0x800;
+            c &= 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            len = 4;
+            min = 0x10000;
+            c &= 0x07;
+        } else {
+            goto bad;
+        }
+        if (i + len > n) {
+            goto bad;
+        }
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) {
+                goto bad;
+            }
+            c = (c << 6) | (s[i + k] & 0x3f);
+        }
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) {
+            goto bad;
+        }
+        i += len;
+    }
+    return 1;
+bad:
+    if (bad_offset) {
+        *bad_offset = i;
+    }
+    return 0;
+}
+
+char *sim_trim(char *s)
+{
+    char *p = s;
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+        p++;
+    }
+    size_t n = strlen(p);
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r' ||
+                     p[n - 1] == '\n')) {
+        n--;
+    }
+    memmove(s, p, n);
+    s[n] = '\0';
+    return s;
+}

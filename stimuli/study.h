@@ -1,0 +1,420 @@
+/*
+** The study model: everything a study bundle defines (classes, conditions,
+** blocks, items, explanations, screening, assignment), as read and checked
+** from study.json and its item banks. No pixels, no SDL, no clock.
+** docs/study-format.md is the user-facing description of the same model.
+*/
+#ifndef SIM_STUDY_H
+#define SIM_STUDY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim_error.h"
+
+/* ---------------------------------------------------------------- inputs */
+
+typedef enum Modality {
+    MODALITY_IMAGE = 0,     /* input.text is a bundle-relative image path */
+    MODALITY_TEXT = 1,      /* input.text is the text */
+    MODALITY_TEXT_PAIR = 2, /* input.text and input.text_b (premise/hyp.) */
+    MODALITY_TABULAR = 3    /* input.features */
+} Modality;
+
+typedef struct Feature {
+    char *name;  /* e.g. "Age" */
+    char *value; /* e.g. "37.00 < Age <= 48.00" (display text) */
+} Feature;
+
+typedef struct ItemInput {
+    Modality modality;
+    char *text;         /* text, first text of a pair, or image path */
+    char *text_b;       /* second text of a pair, else NULL */
+    char *title_a;      /* optional captions of a pair ("Premise") */
+    char *title_b;      /* ("Hypothesis"); NULL = none */
+    Feature *features;  /* tabular rows, in display order */
+    size_t n_features;
+    int image_w, image_h; /* pixel size of an image input (read at load) */
+} ItemInput;
+
+/* One edit of a counterfactual perturbation. For text the edit is the byte
+** range [start, end) of the perturbed text that was changed (to = the new
+** words, from = the old words when known). For tabular it names the feature
+** and the old and new values. For images, region is an optional mask path. */
+typedef struct Edit {
+    char *feature; /* tabular: feature name; text: NULL */
+    char *from;    /* old value or words; may be NULL */
+    char *to;      /* new value or words */
+    size_t start;  /* text: byte offset in the perturbed text */
+    size_t end;    /* text: one past the last byte */
+    int segment;   /* text_pair: 0 = text, 1 = text_b */
+} Edit;
+
+typedef struct Counterfactual {
+    ItemInput input; /* the perturbed input (for text: markers removed) */
+    int prediction;  /* class index: model output on the perturbation */
+    Edit *edits;
+    size_t n_edits;
+    char *region;    /* image: optional mask of the edited region */
+} Counterfactual;
+
+/* ---------------------------------------------------------- explanations */
+
+typedef enum ExplKind {
+    EXPL_HEATMAP = 0,     /* attribution map over an image */
+    EXPL_TOKENS = 1,      /* signed weights per token or span */
+    EXPL_TOKEN_PAIRS = 2, /* token-token interactions on a text pair */
+    EXPL_SPAN_PAIRS = 3,  /* span-span interactions on a text pair */
+    EXPL_FEATURES = 4,    /* LIME-style feature weights */
+    EXPL_RULES = 5,       /* anchor-style rules */
+    EXPL_PROTOTYPE = 6,   /* most similar prototype + important features */
+    EXPL_PATH = 7,        /* decision-boundary edit path with margins */
+    EXPL_TEXT = 8,        /* pre-formatted text */
+    EXPL_COMPOSITE = 9    /* a list of the above */
+} ExplKind;
+
+#define EXPL_KIND_COUNT 10
+
+typedef struct ExplToken {
+    char *text;    /* token or span text as displayed */
+    double weight; /* signed attribution */
+    int segment;   /* 0 = first text, 1 = second text of a pair */
+} ExplToken;
+
+typedef struct ExplPair {
+    int a_start, a_end; /* token range [start, end) in segment 0 */
+    int b_start, b_end; /* token range [start, end) in segment 1 */
+    double weight;      /* signed interaction strength */
+} ExplPair;
+
+typedef struct ExplFeature {
+    char *name;    /* feature or word */
+    char *value;   /* value shown with it ("= Married"), or NULL */
+    double weight; /* signed weight; for prototypes: importance */
+    char *other;   /* prototype: the prototype's value; else NULL */
+} ExplFeature;
+
+typedef struct ExplRule {
+    char **conditions; /* e.g. "Capital Gain = High gains" */
+    size_t n_conditions;
+    double precision; /* NaN when unknown */
+    double coverage;  /* NaN when unknown */
+} ExplRule;
+
+typedef struct ExplStep {
+    double margin; /* evidence margin after this step */
+    Edit *edits;   /* the edits applied so far (cumulative, as printed) */
+    size_t n_edits;
+} ExplStep;
+
+typedef struct Explanation Explanation;
+struct Explanation {
+    ExplKind kind;
+    char *title; /* optional caption shown above the explanation */
+
+    /* heatmap */
+    char *file;       /* bundle-relative .png or .npy (float32, H x W) */
+    int file_is_npy;  /* 1 for .npy, 0 for .png */
+    int map_h, map_w; /* shape of the map */
+    char *colormap;   /* "viridis" (default), "cividis", "magma", "gray" */
+    double opacity;   /* overlay alpha in [0,1]; default 0.5 */
+    int side_by_side; /* 1: show next to the image; 0: overlaid */
+
+    /* tokens, token_pairs, span_pairs */
+    ExplToken *tokens;
+    size_t n_tokens;
+    ExplPair *pairs;
+    size_t n_pairs;
+
+    /* features (LIME), prototype (important features) */
+    ExplFeature *features;
+    size_t n_features;
+    double intercept, sum, output; /* NaN when absent */
+
+    /* rules */
+    ExplRule *rules;
+    size_t n_rules;
+    int predicted; /* class index the rules/path/prototype speak of; -1 */
+
+    /* prototype */
+    char *prototype_label;     /* label of the prototype */
+    double prototype_evidence; /* NaN when absent */
+    ExplFeature *rows;         /* name, value = input, other = prototype */
+    size_t n_rows;
+
+    /* path */
+    double start_margin; /* NaN when absent */
+    ExplStep *steps;
+    size_t n_steps;
+
+    /* text */
+    char *text;
+
+    /* composite */
+    Explanation *parts;
+    size_t n_parts;
+};
+
+typedef struct ItemExplanation {
+    char *method;    /* method name as conditions refer to it */
+    Explanation *e;  /* owned */
+} ItemExplanation;
+
+/* ----------------------------------------------------------------- items */
+
+typedef struct Item {
+    char *key;         /* unique in the study: "<pool>:<id>" */
+    char *id;          /* id as in the source file */
+    char *pool;        /* practice, learn, test, train, ... */
+    char *domain;      /* optional (e.g. "text", "tabular"); NULL */
+    char *source_file; /* bundle-relative file the item came from */
+    int source_line;   /* 1-based line of its record */
+    ItemInput input;
+    int label;         /* class index of the true label, -1 if unknown */
+    int prediction;    /* class index of the model output */
+    Counterfactual *cf;          /* NULL when the item has none */
+    ItemExplanation *expl;       /* per method */
+    size_t n_expl;
+} Item;
+
+/* ---------------------------------------------------------------- design */
+
+typedef struct StudyClass {
+    char *id;    /* value used in item files ("pos", "above $50K") */
+    char *label; /* shown to participants ("Positive") */
+    char *key;   /* keyboard key, SDL key name ("f", "j", "1") */
+} StudyClass;
+
+typedef struct Condition {
+    char *id;     /* "baseline", "LIME", ... */
+    char *method; /* explanation method shown, NULL for none */
+    char *label;  /* optional description for the experimenter */
+} Condition;
+
+typedef struct QuizQuestion {
+    char *text;
+    char **options;
+    size_t n_options;
+    int answer; /* 0-based index of the correct option */
+} QuizQuestion;
+
+typedef enum BlockKind {
+    BLOCK_CONSENT = 0,
+    BLOCK_INSTRUCTIONS = 1,
+    BLOCK_QUIZ = 2,
+    BLOCK_PRACTICE = 3,
+    BLOCK_LEARN = 4,
+    BLOCK_PREDICT = 5,
+    BLOCK_COUNTERFACTUAL = 6,
+    BLOCK_RATING = 7,
+    BLOCK_BREAK = 8,
+    BLOCK_DEBRIEF = 9
+} BlockKind;
+
+#define BLOCK_KIND_COUNT 10
+
+typedef enum ItemOrder {
+    ORDER_SHUFFLE = 0, /* fresh random order per participant (default) */
+    ORDER_FIXED = 1    /* file order */
+} ItemOrder;
+
+typedef enum ItemDraw {
+    DRAW_STUDY = 0,      /* same items for every participant (default) */
+    DRAW_PARTICIPANT = 1 /* items drawn per participant from the pool */
+} ItemDraw;
+
+/* What a trial shows. An explanation is shown only when the block says so
+** and the participant's condition has a method. */
+typedef struct ShowSpec {
+    int label;        /* true label */
+    int prediction;   /* model output on the (original) input */
+    int explanation;  /* the condition's explanation */
+    int reservoir;    /* the reservoir (training items of the session) */
+} ShowSpec;
+
+typedef struct Block {
+    BlockKind kind;
+    char *id;     /* unique block name, e.g. "pre" or "s2-train" */
+    char *phase;  /* long-format phase (learn, pre, post, train, test,
+                     practice, quiz); NULL for pages and breaks */
+    int session;  /* 1-based training session, 0 when not in one */
+    char *title;  /* heading shown on its screens; may be NULL */
+
+    /* item blocks: practice, learn, predict, counterfactual, rating */
+    char *pool;          /* item pool */
+    int n_items;         /* items to use; 0 = the whole pool */
+    char *same_items_as; /* reuse that block's items (reshuffled) */
+    char *exclude_items_of; /* comma list of block ids whose items are not
+                               drawn again (new samples per session) */
+    ItemOrder order;
+    ItemDraw draw;
+    ShowSpec show;
+    int rating;        /* ask the Likert rating of the explanation */
+    int feedback;      /* practice: show whether the answer was right */
+    int retry;         /* practice: repeat until right (first try scored) */
+    int n_catch;       /* catch trials drawn from the reservoir */
+    char *reservoir;   /* id of the block whose items form the reservoir */
+
+    /* practice: optional examples shown before its questions */
+    char *train_pool;  /* pool of practice examples (NULL = none) */
+    int n_train;       /* how many (0 = the whole pool) */
+
+    /* pages: consent, instructions, debrief, break */
+    char **pages;      /* bundle-relative page files, in order */
+    size_t n_pages;
+    char *text;        /* inline text (break message, ...) */
+    int min_seconds;   /* break: minimum length; pages: minimum reading */
+
+    /* quiz */
+    QuizQuestion *questions;
+    size_t n_questions;
+    int repeat_until_correct; /* default 1 */
+} Block;
+
+typedef struct Screening {
+    int practice_min_first_try; /* exclude when fewer practice items were
+                                   right on the first try; -1 = off */
+    int quiz_all_first_try;     /* exclude unless every quiz question was
+                                   right on the first try */
+    int max_catch_failures;     /* exclude above this many; -1 = off */
+    double min_total_seconds;   /* exclude faster completions; 0 = off */
+    int stop_on_failure;        /* end the participant's run at once */
+} Screening;
+
+typedef enum AssignRule {
+    ASSIGN_BALANCED = 0, /* least-filled (completed + active), random tie */
+    ASSIGN_HASE = 1      /* every condition reaches min_complete, then all
+                            go to then_condition */
+} AssignRule;
+
+typedef struct Assignment {
+    AssignRule rule;
+    int min_complete;       /* ASSIGN_HASE: completed per condition */
+    char *then_condition;   /* ASSIGN_HASE: where the rest go */
+    int active_minutes;     /* unfinished participants count as filling a
+                               condition when active this recently */
+} Assignment;
+
+typedef struct RatingSpec {
+    char *question; /* PROTOCOLS.md: "Does this explanation show me why the
+                       system thought what it did?" */
+    int points;     /* 7 */
+    char *low;      /* label of 1 */
+    char *high;     /* label of the top point */
+} RatingSpec;
+
+/* Parameters of the simulated `mixed` policy (see docs/simulation.md). */
+typedef struct SimCell {
+    char *condition; /* NULL = any */
+    char *phase;     /* NULL = any */
+    double p;        /* probability of a correct answer for an average
+                        participant on an average item */
+} SimCell;
+
+typedef struct SimulationSpec {
+    double p_default;     /* 0.6 */
+    SimCell *cells;       /* later entries override earlier ones */
+    size_t n_cells;
+    double participant_sd; /* logit-scale SD of participant effects */
+    double item_sd;        /* logit-scale SD of item effects */
+    double rt_median_ms;   /* log-normal reaction times */
+    double rt_sigma;
+} SimulationSpec;
+
+typedef struct Study {
+    char *dir;        /* bundle directory as given */
+    char *id;         /* short identifier */
+    char *title;
+    char *preset;     /* NULL, "hase-forward", "hase-counterfactual",
+                         "meta-predictor" */
+    char *test_type;  /* "forward" or "counterfactual" (export), or NULL */
+    char *domain;     /* default domain for items, or NULL */
+    char *json_text;  /* study.json as read (stored with the data) */
+    char hash[65];    /* SHA-256 (hex) over every file of the bundle */
+
+    StudyClass *classes;
+    size_t n_classes;
+    Condition *conditions;
+    size_t n_conditions;
+    char *baseline;   /* condition id of the baseline, or NULL */
+    Block *blocks;
+    size_t n_blocks;
+    Item *items;
+    size_t n_items;
+    char **methods;   /* every method with explanations in the bundle */
+    size_t n_methods;
+
+    Screening screening;
+    Assignment assignment;
+    RatingSpec rating;
+    SimulationSpec simulation;
+    char **page_texts; /* contents of every page file, parallel to
+                          page_paths, read at load time */
+    char **page_paths;
+    size_t n_page_texts;
+} Study;
+
+/* ------------------------------------------------------- check / reports */
+
+typedef struct Diag {
+    char *file;    /* bundle-relative file */
+    int line;      /* 1-based line, 0 when a JSON pointer is given */
+    char *pointer; /* JSON pointer ("/blocks/3/pool") or NULL */
+    char *field;   /* field name at fault */
+    char *message;
+} Diag;
+
+typedef struct PoolBalance {
+    char *pool;
+    int n;
+    int tp, fp, tn, fn;       /* "positive" = the first class */
+    int correct, incorrect;   /* model output vs label */
+    int unlabeled;            /* items without a true label */
+    int n_cf;                 /* items with a counterfactual */
+    int same, flip;           /* all counterfactuals */
+    int *same_by_pred;        /* per class index of the original output */
+    int *flip_by_pred;
+} PoolBalance;
+
+typedef struct StudyReport {
+    Diag *errors;
+    size_t n_errors;
+    Diag *warnings;
+    size_t n_warnings;
+    PoolBalance *pools;
+    size_t n_pools;
+} StudyReport;
+
+/* Loads and checks the bundle in dir. Every problem found is appended to
+** report (which may be NULL) as a located Diag; all files are checked, not
+** just up to the first error.
+** Returns SIM_OK with *out owning a new Study (free with study_free) when
+** there are no errors. Otherwise returns SIM_ERR_INVALID (or SIM_ERR_NOMEM),
+** *out is NULL, and err summarises ("3 errors in study bundle 'dir'"). */
+int study_load(const char *dir, Study **out, StudyReport *report,
+               SimError *err);
+
+void study_free(Study *study); /* NULL is a no-op */
+
+void study_report_init(StudyReport *report);
+void study_report_free(StudyReport *report);
+
+/* Fills report->pools from the items of study (study_load does this). */
+int study_balance(const Study *study, StudyReport *report, SimError *err);
+
+/* Lookups; return NULL / -1 when absent. Borrowed pointers. */
+const Item *study_find_item(const Study *study, const char *key);
+const Condition *study_find_condition(const Study *study, const char *id);
+int study_condition_index(const Study *study, const char *id);
+int study_class_index(const Study *study, const char *class_id);
+const Block *study_find_block(const Study *study, const char *id);
+/* The explanation of item for method, or NULL. */
+const Explanation *item_explanation(const Item *item, const char *method);
+/* The text of a page file read at load time, or NULL. */
+const char *study_page_text(const Study *study, const char *path);
+
+const char *modality_name(Modality m);
+const char *expl_kind_name(ExplKind k);
+const char *block_kind_name(BlockKind k);
+
+#endif
