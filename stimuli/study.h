@@ -317,8 +317,10 @@ typedef struct SimulationSpec {
     size_t n_cells;
     double participant_sd; /* logit-scale SD of participant effects */
     double item_sd;        /* logit-scale SD of item effects */
-    double rt_median_ms;   /* log-normal reaction times */
-    double rt_sigma;
+    double rt_median_ms;   /* log-normal reaction times: median */
+    double rt_sigma;       /* log-normal reaction times: SD of log */
+    double catch_p;        /* P(correct) on a catch trial */
+    double quiz_p;         /* P(correct) per quiz attempt */
 } SimulationSpec;
 
 typedef struct Study {
