@@ -1,0 +1,750 @@
+/*
+** Numerical building blocks of simlab-analyze (see stats.h). Depends on libc,
+** libm and GSL (quadrature, special functions, root finding) only.
+*/
+#include "stats.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_roots.h>
+#include <gsl/gsl_sf_erf.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "sim_alloc.h"
+
+/* ------------------------------------------------------------------ */
+/* Quantiles and bootstrap p-values                                    */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void stats_sort(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+}
+
+double stats_quantile7(const double *sorted, size_t n, double p)
+{
+    if (n == 0) {
+        return NAN;
+    }
+    double h = (double)(n - 1) * p;
+    double l = floor(h);
+    size_t li = (size_t)l;
+    if (li + 1 >= n) {
+        return sorted[n - 1];
+    }
+    return sorted[li] + (h - l) * (sorted[li + 1] - sorted[li]);
+}
+
+double stats_p_percentile(const double *x, size_t n, double null)
+{
+    if (n == 0) {
+        return NAN;
+    }
+    size_t le = 0, ge = 0;
+    for (size_t i = 0; i < n; i++) {
+        le += (size_t)(x[i] <= null);
+        ge += (size_t)(x[i] >= null);
+    }
+    double lo = (1.0 + (double)le) / ((double)n + 1.0);
+    double hi = (1.0 + (double)ge) / ((double)n + 1.0);
+    double p = 2.0 * (lo < hi ? lo : hi);
+    return p > 1.0 ? 1.0 : p;
+}
+
+double stats_p_hase(const double *x, size_t n)
+{
+    if (n == 0) {
+        return NAN;
+    }
+    double m = 0;
+    for (size_t i = 0; i < n; i++) {
+        m += x[i];
+    }
+    m /= (double)n;
+    double am = fabs(m);
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        double c = x[i] - m;
+        out += (size_t)(c < -am) + (size_t)(c > am);
+    }
+    return (double)out / (double)n;
+}
+
+double stats_expit(double x)
+{
+    if (x >= 0) {
+        return 1.0 / (1.0 + exp(-x));
+    }
+    double e = exp(x);
+    return e / (1.0 + e);
+}
+
+double stats_logit(double p)
+{
+    return log(p / (1.0 - p));
+}
+
+/* log(1 + e^x) without overflow. */
+static double log1pexp(double x)
+{
+    if (x > 35) {
+        return x;
+    }
+    if (x < -35) {
+        return exp(x);
+    }
+    return log1p(exp(x));
+}
+
+/* ------------------------------------------------------------------ */
+/* Random-intercept binomial model                                     */
+/*
+** Spherical parameterisation as in lme4: u_c = sigma * b_c. With psi =
+** sigma^2 the conditional mode satisfies eta_c = beta + psi * r_c where
+** r_c = s_c - n_c p(eta_c), and the Laplace log-likelihood per group is
+**   F_c = s eta - n log(1 + e^eta) - psi r^2 / 2 - log(K) / 2,
+**   K = 1 + psi n w,  w = p (1 - p)
+** (constants dropped). Its gradient and Hessian in (beta, psi) follow by
+** implicit differentiation: d eta / d beta = 1 / K, d eta / d psi = r / K.
+** Newton in (beta, psi) with backtracking and psi >= 0.
+*/
+
+typedef struct ReEval {
+    double f;             /* objective */
+    double gb, gp;        /* gradient in beta, psi */
+    double hbb, hbp, hpp; /* Hessian */
+} ReEval;
+
+/* Solves eta - beta - psi (s - n p(eta)) = 0; the left side increases in
+** eta, and the root lies in [beta + psi (s - n), beta + psi s]. */
+static double re_mode(double s, double n, double beta, double psi, double eta)
+{
+    if (psi == 0) {
+        return beta;
+    }
+    double lo = beta + psi * (s - n), hi = beta + psi * s;
+    if (!(eta > lo && eta < hi)) {
+        eta = 0.5 * (lo + hi);
+    }
+    for (int it = 0; it < 100; it++) {
+        double p = stats_expit(eta);
+        double f = eta - beta - psi * (s - n * p);
+        if (f > 0) {
+            hi = eta;
+        } else {
+            lo = eta;
+        }
+        double d = 1.0 + psi * n * p * (1.0 - p);
+        double next = eta - f / d;
+        if (!(next > lo && next < hi)) {
+            next = 0.5 * (lo + hi);
+        }
+        if (fabs(next - eta) <= 1e-13 * (1.0 + fabs(eta))) {
+            return next;
+        }
+        eta = next;
+    }
+    return eta;
+}
+
+static void re_eval(const double *s, const double *n, int k, double beta,
+                    double psi, double *eta, int want_derivs, ReEval *e)
+{
+    e->f = e->gb = e->gp = e->hbb = e->hbp = e->hpp = 0;
+    for (int c = 0; c < k; c++) {
+        if (n[c] <= 0) {
+            continue;
+        }
+        double sc = s[c], nc = n[c];
+        eta[c] = re_mode(sc, nc, beta, psi, eta[c]);
+        double et = eta[c];
+        double p = stats_expit(et);
+        double w = p * (1.0 - p);
+        double r = sc - nc * p;
+        double K = 1.0 + psi * nc * w;
+        e->f += sc * et - nc * log1pexp(et) - 0.5 * psi * r * r - 0.5 * log(K);
+        if (!want_derivs) {
+            continue;
+        }
+        double w1 = w * (1.0 - 2.0 * p);
+        double w2 = w * (1.0 - 6.0 * w);
+        double K2 = K * K, K3 = K2 * K;
+        e->gb += r - 0.5 * psi * nc * w1 / K2;
+        e->gp += 0.5 * (r * r - nc * w / K - psi * nc * w1 * r / K2);
+        double A = -nc * w - 0.5 * psi * nc * w2 / K2 +
+                   psi * psi * nc * nc * w1 * w1 / K3;
+        double B = -0.5 * nc * w1 / K2 + psi * nc * nc * w * w1 / K3;
+        double C =
+            0.5 * (-2.0 * r * nc * w - nc * w1 / K +
+                   2.0 * psi * nc * nc * w * w1 / K2 - psi * nc * w2 * r / K2 +
+                   2.0 * psi * psi * nc * nc * w1 * w1 * r / K3);
+        double D = 0.5 * (nc * nc * w * w / K2 - nc * w1 * r / K2 +
+                          2.0 * psi * nc * nc * w * w1 * r / K3);
+        e->hbb += A / K;
+        e->hbp += A * r / K + B;
+        e->hpp += C * r / K + D;
+    }
+}
+
+int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
+                 double *eta, double *pre, ReFit *out)
+{
+    double S = 0, N = 0;
+    for (int c = 0; c < k; c++) {
+        if (n[c] > 0) {
+            S += s[c];
+            N += n[c];
+        }
+    }
+    out->beta0 = NAN;
+    out->sigma = 0;
+    out->loglik = NAN;
+    out->singular = 1;
+    out->iters = 0;
+    if (N <= 0) {
+        for (int c = 0; c < k; c++) {
+            pre[c] = NAN;
+        }
+        return -1;
+    }
+    double pbar = S / N;
+    if (S <= 0 || S >= N) {
+        for (int c = 0; c < k; c++) {
+            pre[c] = n[c] > 0 ? pbar : NAN;
+        }
+        return -1;
+    }
+    double beta_pool = stats_logit(pbar);
+    /* Score in psi at (beta_pool, 0): when it is <= 0, psi = 0 is the
+    ** maximum along the boundary and the fit is singular. */
+    double w0 = pbar * (1.0 - pbar), score = 0, curv = 0;
+    for (int c = 0; c < k; c++) {
+        if (n[c] > 0) {
+            double r = s[c] - n[c] * pbar;
+            score += r * r - n[c] * w0;
+            curv += n[c] * n[c] * w0 * w0;
+        }
+    }
+    double beta = beta_pool, psi = 0;
+    ReEval e;
+    if (score > 0) {
+        if (warm && !warm->singular && isfinite(warm->beta0)) {
+            beta = warm->beta0;
+            psi = warm->sigma * warm->sigma;
+        } else {
+            psi = score / curv;
+            for (int c = 0; c < k; c++) {
+                eta[c] = beta;
+            }
+        }
+        re_eval(s, n, k, beta, psi, eta, 1, &e);
+        int it;
+        for (it = 0; it < 100; it++) {
+            double det = e.hbb * e.hpp - e.hbp * e.hbp;
+            double db, dp;
+            if (e.hbb < 0 && det > 0) {
+                db = -(e.hpp * e.gb - e.hbp * e.gp) / det;
+                dp = -(-e.hbp * e.gb + e.hbb * e.gp) / det;
+            } else {
+                /* not concave here: scaled gradient ascent */
+                double sb = e.hbb < 0 ? -1.0 / e.hbb : 1.0 / N;
+                double sp = e.hpp < 0 ? -1.0 / e.hpp : psi + 1e-3;
+                db = sb * e.gb;
+                dp = sp * e.gp;
+            }
+            double t = 1.0;
+            ReEval trial;
+            double nb = beta, np_ = psi;
+            int accepted = 0;
+            for (int ls = 0; ls < 60; ls++) {
+                nb = beta + t * db;
+                np_ = psi + t * dp;
+                if (np_ < 0) {
+                    np_ = 0;
+                }
+                re_eval(s, n, k, nb, np_, eta, 1, &trial);
+                if (trial.f >= e.f - 1e-12 * fabs(e.f)) {
+                    accepted = 1;
+                    break;
+                }
+                t *= 0.5;
+            }
+            if (!accepted) {
+                re_eval(s, n, k, beta, psi, eta, 1, &e);
+                break;
+            }
+            double step_b = fabs(nb - beta), step_p = fabs(np_ - psi);
+            beta = nb;
+            psi = np_;
+            e = trial;
+            if (step_b < 1e-10 * (1.0 + fabs(beta)) &&
+                step_p < 1e-10 * (1.0 + psi)) {
+                break;
+            }
+        }
+        out->iters = it + 1;
+    }
+    if (psi <= 0) {
+        beta = beta_pool;
+        psi = 0;
+    }
+    re_eval(s, n, k, beta, psi, eta, 0, &e);
+    out->beta0 = beta;
+    out->sigma = sqrt(psi);
+    out->singular = out->sigma < 1e-4;
+    /* Laplace log-likelihood: add back the constants of the binomial
+    ** coefficients' absence (none: y is Bernoulli) -- nothing to add. */
+    out->loglik = e.f;
+    for (int c = 0; c < k; c++) {
+        pre[c] = n[c] > 0 ? stats_expit(eta[c]) : NAN;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Studentized range distribution                                      */
+
+#define TUKEY_LIMIT 1000
+
+typedef struct TukeyCtx {
+    double q;       /* range quantile */
+    double w;       /* current range (q * s) */
+    int k;          /* number of means */
+    double df;      /* degrees of freedom */
+    double lognorm; /* log normalising constant of f_S */
+    gsl_integration_workspace *inner, *outer;
+} TukeyCtx;
+
+static double norm_cdf(double x)
+{
+    return 0.5 * gsl_sf_erfc(-x / M_SQRT2);
+}
+
+static double norm_pdf(double x)
+{
+    return exp(-0.5 * x * x) / sqrt(2.0 * M_PI);
+}
+
+/* Integrand of 1 - W(w) = k * int phi(z) [Phi(z)^(k-1) - (Phi(z) -
+** Phi(z - w))^(k-1)] dz; both terms are accurate in the tails. */
+static double range_compl_integrand(double z, void *params)
+{
+    const TukeyCtx *t = params;
+    double pz = norm_cdf(z);
+    double band;
+    if (z - t->w > 0) { /* both upper tails: subtract the small tails */
+        band = norm_cdf(t->w - z) - norm_cdf(-z);
+    } else {
+        band = pz - norm_cdf(z - t->w);
+    }
+    double km1 = (double)(t->k - 1);
+    /* a^m - b^m with b = a - d, computed without cancellation for small d */
+    double d = pz - band;
+    double diff;
+    if (d < 1e-3 * pz) {
+        /* a^m - (a - d)^m = a^m (1 - (1 - d/a)^m) */
+        diff = pow(pz, km1) * -expm1(km1 * log1p(-d / pz));
+    } else {
+        diff = pow(pz, km1) - pow(band, km1);
+    }
+    return t->k * norm_pdf(z) * diff;
+}
+
+/* 1 - W(w): probability that the range of k standard normals exceeds w. */
+static double range_compl(TukeyCtx *t, double w)
+{
+    if (w <= 0) {
+        return 1.0;
+    }
+    t->w = w;
+    gsl_function f = {range_compl_integrand, t};
+    double result = 0, abserr = 0;
+    /* the integrand vanishes (below 1e-300) outside [-38, w + 38] but is
+    ** negligible beyond |z| > 9 through phi(z) */
+    double pts[4] = {-9.0, 0.0, w < 9 ? w : 9.0, 9.0};
+    size_t npts = w < 9 ? 4 : 3;
+    if (w >= 9) {
+        pts[2] = 9.0;
+    }
+    gsl_integration_qagp(&f, pts, npts, 1e-300, 1e-12, TUKEY_LIMIT, t->inner,
+                         &result, &abserr);
+    return result < 0 ? 0 : result;
+}
+
+static double s_logdens(const TukeyCtx *t, double s)
+{
+    return t->lognorm + (t->df - 1.0) * log(s) - 0.5 * t->df * s * s;
+}
+
+static double outer_integrand(double s, void *params)
+{
+    TukeyCtx *t = params;
+    if (s <= 0) {
+        return 0;
+    }
+    double dens = exp(s_logdens(t, s));
+    if (dens == 0) {
+        return 0;
+    }
+    return dens * range_compl(t, t->q * s);
+}
+
+double stats_ptukey_upper(double q, int k, double df)
+{
+    if (!(q > 0)) {
+        return 1.0;
+    }
+    if (k < 2 || !(df > 0)) {
+        return NAN;
+    }
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    TukeyCtx t = {0};
+    t.q = q;
+    t.k = k;
+    t.df = df;
+    t.inner = gsl_integration_workspace_alloc(TUKEY_LIMIT);
+    t.outer = gsl_integration_workspace_alloc(TUKEY_LIMIT);
+    double result;
+    if (!t.inner || !t.outer) {
+        result = NAN;
+    } else if (isinf(df)) {
+        result = range_compl(&t, q);
+    } else {
+        /* f_S(s) = nu^(nu/2) / (Gamma(nu/2) 2^(nu/2-1)) s^(nu-1) e^(-nu s^2/2)
+         */
+        t.lognorm = 0.5 * df * log(df) - gsl_sf_lngamma(0.5 * df) -
+                    (0.5 * df - 1.0) * M_LN2;
+        /* integrate where log f_S is within 60 of its mode */
+        double mode = sqrt((df - 1.0) / df);
+        if (!(mode > 0)) {
+            mode = 1e-3;
+        }
+        double top = s_logdens(&t, mode);
+        double lo = mode, hi = mode, step = 0.5 / sqrt(df) + 1e-3;
+        while (lo > 0 && s_logdens(&t, lo) > top - 60.0) {
+            lo -= step;
+            step *= 1.5;
+        }
+        if (lo < 0) {
+            lo = 0;
+        }
+        step = 0.5 / sqrt(df) + 1e-3;
+        while (s_logdens(&t, hi) > top - 60.0) {
+            hi += step;
+            step *= 1.5;
+        }
+        gsl_function f = {outer_integrand, &t};
+        double pts[3] = {lo, mode, hi};
+        double abserr;
+        gsl_integration_qagp(&f, pts, 3, 1e-300, 1e-11, TUKEY_LIMIT, t.outer,
+                             &result, &abserr);
+    }
+    gsl_integration_workspace_free(t.inner);
+    gsl_integration_workspace_free(t.outer);
+    gsl_set_error_handler(old);
+    if (result > 1) {
+        result = 1;
+    }
+    return result < 0 ? 0 : result;
+}
+
+typedef struct QtukeyCtx {
+    double p;
+    int k;
+    double df;
+} QtukeyCtx;
+
+static double qtukey_fn(double q, void *params)
+{
+    const QtukeyCtx *c = params;
+    return (1.0 - c->p) - stats_ptukey_upper(q, c->k, c->df);
+}
+
+double stats_qtukey(double p, int k, double df)
+{
+    if (!(p > 0 && p < 1) || k < 2 || !(df > 0)) {
+        return NAN;
+    }
+    QtukeyCtx c = {p, k, df};
+    gsl_function f = {qtukey_fn, &c};
+    double lo = 0.0, hi = 2.0;
+    while (qtukey_fn(hi, &c) < 0 && hi < 1e4) {
+        lo = hi;
+        hi *= 2.0;
+    }
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    gsl_root_fsolver *sv = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    double root = NAN;
+    if (sv && gsl_root_fsolver_set(sv, &f, lo, hi) == GSL_SUCCESS) {
+        for (int it = 0; it < 200; it++) {
+            gsl_root_fsolver_iterate(sv);
+            root = gsl_root_fsolver_root(sv);
+            double a = gsl_root_fsolver_x_lower(sv);
+            double b = gsl_root_fsolver_x_upper(sv);
+            if (gsl_root_test_interval(a, b, 0, 1e-12) == GSL_SUCCESS) {
+                break;
+            }
+        }
+    }
+    gsl_root_fsolver_free(sv);
+    gsl_set_error_handler(old);
+    return root;
+}
+
+/* ------------------------------------------------------------------ */
+/* ANOVA and Tukey-Kramer                                              */
+
+typedef struct GroupStats {
+    double *sum;
+    double *mean;
+    int *count;
+} GroupStats;
+
+static int group_stats(const double *y, const int *g, int n, int k,
+                       GroupStats *gs)
+{
+    gs->sum = sim_calloc((size_t)k, sizeof(double));
+    gs->mean = sim_calloc((size_t)k, sizeof(double));
+    gs->count = sim_calloc((size_t)k, sizeof(int));
+    if (!gs->sum || !gs->mean || !gs->count) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        gs->sum[g[i]] += y[i];
+        gs->count[g[i]]++;
+    }
+    for (int c = 0; c < k; c++) {
+        gs->mean[c] = gs->count[c] ? gs->sum[c] / gs->count[c] : NAN;
+    }
+    return 0;
+}
+
+static void group_stats_free(GroupStats *gs)
+{
+    sim_free(gs->sum);
+    sim_free(gs->mean);
+    sim_free(gs->count);
+}
+
+int stats_anova(const double *y, const int *g, int n, int k, AnovaResult *out)
+{
+    GroupStats gs;
+    int rc = -1;
+    if (group_stats(y, g, n, k, &gs) != 0) {
+        goto cleanup;
+    }
+    double grand = 0;
+    int groups = 0;
+    for (int i = 0; i < n; i++) {
+        grand += y[i];
+    }
+    grand /= n > 0 ? n : 1;
+    double ssb = 0, ssw = 0;
+    for (int c = 0; c < k; c++) {
+        if (gs.count[c] > 0) {
+            groups++;
+            double d = gs.mean[c] - grand;
+            ssb += gs.count[c] * d * d;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double d = y[i] - gs.mean[g[i]];
+        ssw += d * d;
+    }
+    out->k = groups;
+    out->n = n;
+    out->ss_between = ssb;
+    out->ss_within = ssw;
+    out->df_between = groups - 1;
+    out->df_within = n - groups;
+    if (groups < 2 || n - groups < 1) {
+        out->f = out->p = out->eta_sq = NAN;
+        goto cleanup;
+    }
+    out->f = (ssb / out->df_between) / (ssw / out->df_within);
+    out->p = ssw > 0 ? gsl_cdf_fdist_Q(out->f, out->df_between, out->df_within)
+                     : 0.0;
+    out->eta_sq = ssb + ssw > 0 ? ssb / (ssb + ssw) : NAN;
+    rc = 0;
+cleanup:
+    group_stats_free(&gs);
+    return rc;
+}
+
+int stats_tukey(const double *y, const int *g, int n, int k, double level,
+                TukeyPair *pairs)
+{
+    AnovaResult a;
+    GroupStats gs;
+    int written = -1;
+    if (stats_anova(y, g, n, k, &a) != 0 || group_stats(y, g, n, k, &gs)) {
+        return -1;
+    }
+    double msw = a.ss_within / a.df_within;
+    double qcrit = stats_qtukey(level, a.k, a.df_within);
+    written = 0;
+    for (int h = 1; h < k; h++) {
+        for (int c = 0; c < h; c++) {
+            if (gs.count[c] == 0 || gs.count[h] == 0) {
+                continue;
+            }
+            TukeyPair *tp = &pairs[written++];
+            tp->g = c;
+            tp->h = h;
+            tp->diff = gs.mean[h] - gs.mean[c];
+            double se =
+                sqrt(msw / 2.0 * (1.0 / gs.count[c] + 1.0 / gs.count[h]));
+            tp->lwr = tp->diff - qcrit * se;
+            tp->upr = tp->diff + qcrit * se;
+            tp->p_adj = se > 0 ? stats_ptukey_upper(fabs(tp->diff) / se, a.k,
+                                                    a.df_within)
+                               : (tp->diff == 0 ? 1.0 : 0.0);
+        }
+    }
+    group_stats_free(&gs);
+    return written;
+}
+
+/* ------------------------------------------------------------------ */
+/* Logistic regression                                                 */
+
+static double binom_dev(const double *x, const double *s, const double *w,
+                        int n, double b0, double b1)
+{
+    double dev = 0;
+    for (int i = 0; i < n; i++) {
+        if (w[i] <= 0) {
+            continue;
+        }
+        double eta = b0 + b1 * x[i];
+        /* log p = -log1pexp(-eta); log(1-p) = -log1pexp(eta) */
+        dev += 2.0 * (s[i] * log1pexp(-eta) + (w[i] - s[i]) * log1pexp(eta));
+    }
+    return dev;
+}
+
+int stats_logit_fit(const double *x, const double *s, const double *w, int n,
+                    LogitFit *out)
+{
+    out->b0 = out->b1 = out->se0 = out->se1 = NAN;
+    out->z0 = out->z1 = out->p0 = out->p1 = NAN;
+    out->deviance = out->null_deviance = NAN;
+    out->iters = 0;
+    out->converged = 0;
+    out->separation = 0;
+    double S = 0, W = 0;
+    double xmin1 = INFINITY, xmax1 = -INFINITY;
+    double xmin0 = INFINITY, xmax0 = -INFINITY;
+    double xlo = INFINITY, xhi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (w[i] <= 0) {
+            continue;
+        }
+        S += s[i];
+        W += w[i];
+        xlo = fmin(xlo, x[i]);
+        xhi = fmax(xhi, x[i]);
+        if (s[i] > 0) {
+            xmin1 = fmin(xmin1, x[i]);
+            xmax1 = fmax(xmax1, x[i]);
+        }
+        if (w[i] - s[i] > 0) {
+            xmin0 = fmin(xmin0, x[i]);
+            xmax0 = fmax(xmax0, x[i]);
+        }
+    }
+    if (W <= 0 || !(xhi > xlo) || S <= 0 || S >= W) {
+        return -1;
+    }
+    double pbar = S / W;
+    out->null_deviance = -2.0 * (S * log(pbar) + (W - S) * log(1.0 - pbar));
+    if (xmax0 <= xmin1 || xmax1 <= xmin0) {
+        out->separation = 1;
+        return 0;
+    }
+    /* First IRLS step from R's start, mu = 0.75 for a success and 0.25 for a
+    ** failure: z = +-(logit(.75) + .25/.1875), weight .1875 for every
+    ** response. */
+    double zc = log(3.0) + 0.25 / 0.1875;
+    double dev_old = 2.0 * W * log(4.0 / 3.0);
+    double b0 = 0, b1 = 0, dev = 0;
+    double sw = 0, swx = 0, swxx = 0; /* information of the last step */
+    int conv = 0, it;
+    for (it = 1; it <= 25; it++) {
+        double swz = 0, swxz = 0;
+        sw = swx = swxx = 0;
+        for (int i = 0; i < n; i++) {
+            if (w[i] <= 0) {
+                continue;
+            }
+            double wi, zi_sum; /* total weight, sum of weight * z */
+            if (it == 1) {
+                wi = 0.1875 * w[i];
+                zi_sum = 0.1875 * zc * (s[i] - (w[i] - s[i]));
+            } else {
+                double eta = b0 + b1 * x[i];
+                double p = stats_expit(eta);
+                double v = p * (1.0 - p);
+                wi = w[i] * v;
+                /* z = eta + (y - p) / v, summed over the group's responses */
+                zi_sum = wi * eta + (s[i] - w[i] * p);
+            }
+            sw += wi;
+            swx += wi * x[i];
+            swxx += wi * x[i] * x[i];
+            swz += zi_sum;
+            swxz += zi_sum * x[i];
+        }
+        double det = sw * swxx - swx * swx;
+        if (!(det > 0)) {
+            break;
+        }
+        b1 = (sw * swxz - swx * swz) / det;
+        b0 = (swz - b1 * swx) / sw;
+        dev = binom_dev(x, s, w, n, b0, b1);
+        if (fabs(dev - dev_old) / (fabs(dev) + 0.1) < 1e-8) {
+            conv = 1;
+            break;
+        }
+        dev_old = dev;
+    }
+    out->iters = it > 25 ? 25 : it;
+    out->converged = conv;
+    out->b0 = b0;
+    out->b1 = b1;
+    out->deviance = dev;
+    /* Wald standard errors from the weights of the last IRLS step, as R's
+    ** summary.glm. Fitted probabilities at 0 or 1 mean separation. */
+    int extreme = 0;
+    for (int i = 0; i < n; i++) {
+        if (w[i] > 0) {
+            double p = stats_expit(b0 + b1 * x[i]);
+            if (p < 10 * DBL_EPSILON || p > 1.0 - 10 * DBL_EPSILON) {
+                extreme = 1;
+            }
+        }
+    }
+    double det = sw * swxx - swx * swx;
+    if (extreme) {
+        out->separation = 1;
+    }
+    if (det > 0) {
+        out->se0 = sqrt(swxx / det);
+        out->se1 = sqrt(sw / det);
+        out->z0 = b0 / out->se0;
+        out->z1 = b1 / out->se1;
+        out->p0 = gsl_sf_erfc(fabs(out->z0) / M_SQRT2);
+        out->p1 = gsl_sf_erfc(fabs(out->z1) / M_SQRT2);
+    }
+    return 0;
+}

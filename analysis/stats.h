@@ -1,0 +1,107 @@
+/*
+** Numerical building blocks of simlab-analyze: type-7 quantiles, bootstrap
+** p-values, the binomial random-intercept model (Laplace), the studentized
+** range distribution, one-way ANOVA with Tukey-Kramer, and logistic
+** regression by IRLS. libc, libm and GSL only; no I/O.
+*/
+#ifndef SIM_STATS_H
+#define SIM_STATS_H
+
+#include <stddef.h>
+
+/* Type-7 quantile (R's default) of n sorted values; p in [0, 1]. */
+double stats_quantile7(const double *sorted, size_t n, double p);
+
+/* Sorts x[0..n) ascending in place (NaNs must be removed first). */
+void stats_sort(double *x, size_t n);
+
+/* Two-sided bootstrap p for H0: theta = null by percentile inversion:
+** min(1, 2 min((1 + #{x <= null}) / (n + 1), (1 + #{x >= null}) / (n + 1))).
+** Never 0. */
+double stats_p_percentile(const double *x, size_t n, double null);
+
+/* Hase & Bansal's rule: m = mean(x); #{x - m < -|m|}/n + #{x - m > |m|}/n,
+** computed for null = 0. Can be 0; callers print it as "< 1/n". */
+double stats_p_hase(const double *x, size_t n);
+
+/* ---- Random-intercept binomial model: glmer(y ~ (1|group), binomial) ----
+** Laplace approximation, maximised over beta0 and sigma >= 0. Depends on the
+** data only through s[c] (successes) and n[c] (trials) per group. */
+typedef struct ReFit {
+    double beta0;  /* fixed intercept (logit scale) */
+    double sigma;  /* SD of the random intercepts; 0 when singular */
+    double loglik; /* Laplace log-likelihood at the optimum */
+    int singular;  /* 1 when sigma < 1e-4 (lme4's isSingular tolerance) */
+    int iters;     /* Newton iterations used */
+} ReFit;
+
+/* Fits the model to k groups. Groups with n[c] == 0 take no part and get
+** pre[c] = NaN. When warm is non-NULL and not singular, the search starts at
+** warm->beta0, warm->sigma (bootstrap replicates start at the full-sample
+** fit). eta (k doubles) is a workspace; pre (OUT, k values) receives the
+** conditional modes on the probability scale, expit(beta0 + u_c), as lme4's
+** coef(). Returns 0, or -1 when the model is not estimable (no trials, or
+** all or none of the trials successful: then every pre[c] is the pooled
+** proportion and out->singular is 1). */
+int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
+                 double *eta, double *pre, ReFit *out);
+
+/* ---- Studentized range distribution ----
+** P(Q > q) for k groups and df degrees of freedom (df = INFINITY allowed),
+** by adaptive quadrature of the two nested integrals. */
+double stats_ptukey_upper(double q, int k, double df);
+/* The p-quantile of Q (lower tail probability p). */
+double stats_qtukey(double p, int k, double df);
+
+/* ---- One-way ANOVA and Tukey-Kramer ---- */
+typedef struct AnovaResult {
+    int k; /* groups with at least one value */
+    int n; /* values */
+    double ss_between, ss_within;
+    double df_between, df_within;
+    double f, p, eta_sq;
+} AnovaResult;
+
+/* y[i] in group g[i] (0 <= g[i] < k). Returns 0, or -1 when there are fewer
+** than two non-empty groups or no within-group degrees of freedom. */
+int stats_anova(const double *y, const int *g, int n, int k, AnovaResult *out);
+
+typedef struct TukeyPair {
+    int g, h;        /* the comparison is group h minus group g */
+    double diff;     /* mean_h - mean_g */
+    double lwr, upr; /* 95 % simultaneous interval */
+    double p_adj;    /* P(Q > |diff| / SE) */
+} TukeyPair;
+
+/* All k(k-1)/2 pairs (g < h) of the non-empty groups, in the order
+** (0,1), (0,2), (1,2), (0,3), ... as R's TukeyHSD lists them; pairs (OUT)
+** must hold k(k-1)/2 entries. Returns the number of pairs written, or -1. */
+int stats_tukey(const double *y, const int *g, int n, int k, double level,
+                TukeyPair *pairs);
+
+/* ---- Logistic regression of a binary outcome on one predictor ----
+** Data are grouped: x[i] with s[i] successes out of w[i] (weighted) trials;
+** ungrouped 0/1 data are the case w[i] = 1. IRLS as R's glm.fit (start
+** mu = (y + 0.5) / 2 per response, stop when |dev - dev_old| / (|dev| + 0.1)
+** < 1e-8, at most 25 iterations). */
+typedef struct LogitFit {
+    double b0, b1;   /* intercept and slope */
+    double se0, se1; /* Wald standard errors */
+    double z0, z1, p0, p1;
+    double deviance, null_deviance;
+    int iters;
+    int converged;
+    int separation; /* 1: (quasi-)complete separation, no finite MLE */
+} LogitFit;
+
+/* Returns 0; -1 when the slope is not estimable (fewer than two distinct x
+** values with weight, or no variation in the outcome). On separation the
+** function returns 0 with out->separation = 1 and NaN estimates. */
+int stats_logit_fit(const double *x, const double *s, const double *w, int n,
+                    LogitFit *out);
+
+/* Standard normal helpers. */
+double stats_expit(double x);
+double stats_logit(double p);
+
+#endif

@@ -1,0 +1,3 @@
+# Tests of analysis/: numerical goldens, data loading, bootstrap, reports.
+simlab_add_test(test_analysis_stats SOURCES test_analysis_stats.c
+                LIBS simlab_analysis)
