@@ -1,0 +1,11 @@
+/*
+** The SDL2 runner: `simlab run`. Only app/ includes SDL.
+*/
+#ifndef SIM_APP_H
+#define SIM_APP_H
+
+/* Runs `simlab run DIR [options]`; argv[0] is "run". Returns the exit
+** status. */
+int app_run(int argc, char **argv);
+
+#endif

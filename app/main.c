@@ -1,0 +1,190 @@
+/*
+** simlab: command-line entry. Parses argv and hands each command to its
+** library: check (stimuli), simulate and export (experiment), run (app).
+*/
+#include "app.h"
+#include "check.h"
+#include "export.h"
+#include "simulate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CELLS 64
+
+static void usage(FILE *f)
+{
+    fputs("usage:\n"
+          "  simlab check DIR [--json]\n"
+          "  simlab run DIR [--db FILE] [--station NAME] [--windowed] "
+          "[--display N]\n"
+          "             [--autopilot POLICY [--participants N] [--seed S]]"
+          " [--screenshot-dir DIR]\n"
+          "  simlab simulate DIR --db FILE --participants N --policy "
+          "model|label|random|mixed\n"
+          "             [--seed S] [--station NAME] [--p COND:PHASE=P]... "
+          "[--fast]\n"
+          "  simlab export --db FILE --csv OUT\n"
+          "  simlab --version\n",
+          f);
+}
+
+static int parse_u64(const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-') {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    const char *dir = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "simlab check: unexpected argument '%s'\n",
+                    argv[i]);
+            usage(stderr);
+            return 2;
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "simlab check: missing bundle directory\n");
+        usage(stderr);
+        return 2;
+    }
+    return check_bundle(dir, json, stdout);
+}
+
+static int cmd_simulate(int argc, char **argv)
+{
+    SimulateOptions o;
+    const char *cells[MAX_CELLS];
+    memset(&o, 0, sizeof o);
+    o.participants = -1;
+    o.policy = POLICY_MIXED;
+    o.seed = 1;
+    o.station = "simulated";
+    o.cells = cells;
+    int have_policy = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned long long n;
+        SimError err;
+        if (strcmp(a, "--db") == 0 && v) {
+            o.db_path = v;
+            i++;
+        } else if (strcmp(a, "--participants") == 0 && v &&
+                   parse_u64(v, &n) == 0 && n <= 1000000) {
+            o.participants = (int)n;
+            i++;
+        } else if (strcmp(a, "--policy") == 0 && v) {
+            if (policy_parse(v, &o.policy, &err) != SIM_OK) {
+                fprintf(stderr, "simlab simulate: %s\n", err.msg);
+                return 2;
+            }
+            have_policy = 1;
+            i++;
+        } else if (strcmp(a, "--seed") == 0 && v && parse_u64(v, &n) == 0) {
+            o.seed = n;
+            i++;
+        } else if (strcmp(a, "--station") == 0 && v) {
+            o.station = v;
+            i++;
+        } else if (strcmp(a, "--p") == 0 && v && o.n_cells < MAX_CELLS) {
+            cells[o.n_cells++] = v;
+            i++;
+        } else if (strcmp(a, "--fast") == 0) {
+            o.durability = DURABILITY_FAST;
+        } else if (strcmp(a, "--verbose") == 0) {
+            o.verbose = 1;
+        } else if (a[0] != '-' && !o.bundle_dir) {
+            o.bundle_dir = a;
+        } else {
+            fprintf(stderr, "simlab simulate: bad or incomplete argument '%s'\n",
+                    a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!o.bundle_dir || !o.db_path || o.participants < 0 || !have_policy) {
+        fprintf(stderr, "simlab simulate: DIR, --db, --participants and "
+                        "--policy are required\n");
+        usage(stderr);
+        return 2;
+    }
+    SimError err;
+    sim_error_clear(&err);
+    if (simulate_run(&o, stderr, &err) != SIM_OK) {
+        fprintf(stderr, "simlab simulate: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    const char *db = NULL, *csv = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+            db = argv[++i];
+        } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
+            csv = argv[++i];
+        } else {
+            fprintf(stderr, "simlab export: bad argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!db || !csv) {
+        fprintf(stderr, "simlab export: --db and --csv are required\n");
+        usage(stderr);
+        return 2;
+    }
+    SimError err;
+    sim_error_clear(&err);
+    if (export_long_csv(db, csv, &err) != SIM_OK) {
+        fprintf(stderr, "simlab export: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "check") == 0) {
+        return cmd_check(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "simulate") == 0) {
+        return cmd_simulate(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "export") == 0) {
+        return cmd_export(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "run") == 0) {
+        return app_run(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "--version") == 0) {
+        printf("simlab %s\n", SIMLAB_VERSION);
+        return 0;
+    } else if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "simlab: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,515 @@
+/*
+** Schedule generation: expands the study's blocks into the ordered steps of
+** one participant, deterministically from (study, condition, seed). Items of
+** study-drawn blocks come from a stream seeded by the study id and block id,
+** so every participant sees the same items; orders come from the
+** participant's seed. No SQLite, no clock.
+*/
+#include "schedule.h"
+
+#include "sim_alloc.h"
+#include "sim_rng.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Items chosen for each block so far (indices into study->items). */
+typedef struct BlockItems {
+    size_t *idx;
+    size_t n;
+} BlockItems;
+
+typedef struct Builder {
+    const Study *study;
+    const Condition *condition;
+    uint64_t seed;
+    Schedule *sched;
+    size_t cap;
+    BlockItems *chosen; /* per block */
+    SimError *err;
+} Builder;
+
+const char *expect_name(Expect e)
+{
+    static const char *const names[] = {"accept", "continue", "choice",
+                                        "rating", "choice+rating", "option"};
+    return (unsigned)e < sizeof names / sizeof names[0] ? names[e] : "?";
+}
+
+Schedule *schedule_new(const char *condition, uint64_t seed, size_t n_trials)
+{
+    Schedule *s = sim_calloc(1, sizeof *s);
+    if (!s) {
+        return NULL;
+    }
+    s->condition = sim_strdup(condition ? condition : "");
+    s->trials = sim_calloc(n_trials ? n_trials : 1, sizeof *s->trials);
+    if (!s->condition || !s->trials) {
+        schedule_free(s);
+        return NULL;
+    }
+    s->seed = seed;
+    s->n_trials = n_trials;
+    return s;
+}
+
+void schedule_free(Schedule *s)
+{
+    if (!s) {
+        return;
+    }
+    for (size_t i = 0; i < s->n_trials; i++) {
+        sim_free(s->trials[i].item_key);
+        sim_free(s->trials[i].test_type);
+    }
+    sim_free(s->trials);
+    sim_free(s->condition);
+    sim_free(s);
+}
+
+static Trial *add_step(Builder *b, int block, Expect expects)
+{
+    Schedule *s = b->sched;
+    if (sim_grow((void **)&s->trials, &b->cap, s->n_trials + 1,
+                 sizeof *s->trials) != 0) {
+        sim_fail(b->err, SIM_ERR_NOMEM, "out of memory building schedule");
+        return NULL;
+    }
+    Trial *t = &s->trials[s->n_trials];
+    memset(t, 0, sizeof *t);
+    t->seq = (int)s->n_trials;
+    t->block = block;
+    t->expects = expects;
+    t->correct_choice = -1;
+    t->reservoir = -1;
+    s->n_trials++;
+    return t;
+}
+
+static int set_item(Builder *b, Trial *t, const Item *item)
+{
+    t->item_key = sim_strdup(item->key);
+    if (!t->item_key) {
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    return SIM_OK;
+}
+
+static int set_test_type(Builder *b, Trial *t, const char *type)
+{
+    t->test_type = sim_strdup(type);
+    if (!t->test_type) {
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    return SIM_OK;
+}
+
+static int block_index(const Study *study, const char *id)
+{
+    for (size_t i = 0; i < study->n_blocks; i++) {
+        if (study->blocks[i].id && strcmp(study->blocks[i].id, id) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static int idx_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int used_by(const BlockItems *bi, size_t idx)
+{
+    for (size_t i = 0; i < bi->n; i++) {
+        if (bi->idx[i] == idx) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is item idx excluded by the comma-separated block list? */
+static int excluded(const Builder *b, const char *list, size_t idx)
+{
+    if (!list) {
+        return 0;
+    }
+    const char *p = list;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        for (size_t i = 0; i < b->study->n_blocks; i++) {
+            const char *id = b->study->blocks[i].id;
+            if (id && strlen(id) == len && strncmp(id, p, len) == 0 &&
+                used_by(&b->chosen[i], idx)) {
+                return 1;
+            }
+        }
+        p += len;
+        while (*p == ',' || *p == ' ') {
+            p++;
+        }
+    }
+    return 0;
+}
+
+/* Chooses the items of block bi from pool (n = 0: all), honouring
+** exclude_items_of and the draw rule, in file order. Result in *out. */
+static int draw_items(Builder *b, int bi, const char *pool, int n,
+                      BlockItems *out)
+{
+    const Study *study = b->study;
+    const Block *blk = &study->blocks[bi];
+    size_t *cand = sim_calloc(study->n_items ? study->n_items : 1,
+                              sizeof *cand);
+    if (!cand) {
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    size_t nc = 0;
+    for (size_t i = 0; i < study->n_items; i++) {
+        const Item *it = &study->items[i];
+        if (pool && it->pool && strcmp(it->pool, pool) == 0 &&
+            !excluded(b, blk->exclude_items_of, i)) {
+            cand[nc++] = i;
+        }
+    }
+    size_t want = n > 0 ? (size_t)n : nc;
+    if (want > nc) {
+        sim_free(cand);
+        return sim_fail(b->err, SIM_ERR_INVALID,
+                        "block '%s': pool '%s' has %zu unused items, %zu "
+                        "needed",
+                        blk->id, pool, nc, want);
+    }
+    if (want < nc) {
+        SimRng rng;
+        if (blk->draw == DRAW_PARTICIPANT) {
+            sim_rng_seed_stream(&rng, b->seed, 1000u + (uint64_t)bi);
+        } else {
+            sim_rng_seed_stream(&rng, sim_hash_str(study->id ? study->id : ""),
+                                sim_hash_str(blk->id ? blk->id : ""));
+        }
+        sim_rng_shuffle(&rng, cand, nc, sizeof *cand);
+        qsort(cand, want, sizeof *cand, idx_cmp);
+    }
+    out->idx = cand;
+    out->n = want;
+    return SIM_OK;
+}
+
+/* Order in which the block's items are shown (a copy of the choice). */
+static int order_items(Builder *b, int bi, const BlockItems *in,
+                       size_t **order)
+{
+    size_t *o = sim_calloc(in->n ? in->n : 1, sizeof *o);
+    if (!o) {
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    memcpy(o, in->idx, in->n * sizeof *o);
+    if (b->study->blocks[bi].order == ORDER_SHUFFLE) {
+        SimRng rng;
+        sim_rng_seed_stream(&rng, b->seed, (uint64_t)bi);
+        sim_rng_shuffle(&rng, o, in->n, sizeof *o);
+    }
+    *order = o;
+    return SIM_OK;
+}
+
+static int add_pages(Builder *b, int bi, Expect expects)
+{
+    const Block *blk = &b->study->blocks[bi];
+    size_t n = blk->n_pages ? blk->n_pages : 1;
+    for (size_t p = 0; p < n; p++) {
+        Trial *t = add_step(b, bi, expects);
+        if (!t) {
+            return b->err ? b->err->code : SIM_ERR_NOMEM;
+        }
+        t->page = (int)p;
+    }
+    return SIM_OK;
+}
+
+static int add_quiz(Builder *b, int bi)
+{
+    const Block *blk = &b->study->blocks[bi];
+    for (size_t q = 0; q < blk->n_questions; q++) {
+        Trial *t = add_step(b, bi, EXPECT_OPTION);
+        if (!t) {
+            return SIM_ERR_NOMEM;
+        }
+        t->page = (int)q;
+        t->correct_choice = blk->questions[q].answer;
+    }
+    return SIM_OK;
+}
+
+static int explained(const Builder *b, const Block *blk)
+{
+    return blk->show.explanation && b->condition->method != NULL;
+}
+
+static int add_item_block(Builder *b, int bi)
+{
+    const Study *study = b->study;
+    const Block *blk = &study->blocks[bi];
+    BlockItems *chosen = &b->chosen[bi];
+    int rc;
+
+    /* practice examples come first, from their own pool */
+    if (blk->kind == BLOCK_PRACTICE && blk->train_pool) {
+        BlockItems ex = {NULL, 0};
+        size_t *order = NULL;
+        rc = draw_items(b, bi, blk->train_pool, blk->n_train, &ex);
+        if (rc == SIM_OK) {
+            rc = order_items(b, bi, &ex, &order);
+        }
+        for (size_t k = 0; rc == SIM_OK && k < ex.n; k++) {
+            Trial *t = add_step(b, bi, EXPECT_CONTINUE);
+            rc = t ? set_item(b, t, &study->items[order[k]]) : SIM_ERR_NOMEM;
+            if (rc == SIM_OK) {
+                t->is_example = 1;
+                t->show.prediction = 1;
+                t->show.explanation = b->condition->method != NULL;
+                rc = set_test_type(b, t, "forward");
+            }
+        }
+        sim_free(ex.idx);
+        sim_free(order);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+    }
+
+    if (blk->same_items_as) {
+        int src = block_index(study, blk->same_items_as);
+        if (src < 0 || src >= bi) {
+            return sim_fail(b->err, SIM_ERR_INVALID,
+                            "block '%s': same_items_as '%s' is not an "
+                            "earlier block",
+                            blk->id, blk->same_items_as);
+        }
+        chosen->idx = sim_calloc(b->chosen[src].n ? b->chosen[src].n : 1,
+                                 sizeof *chosen->idx);
+        if (!chosen->idx) {
+            return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+        }
+        memcpy(chosen->idx, b->chosen[src].idx,
+               b->chosen[src].n * sizeof *chosen->idx);
+        chosen->n = b->chosen[src].n;
+        qsort(chosen->idx, chosen->n, sizeof *chosen->idx, idx_cmp);
+    } else {
+        rc = draw_items(b, bi, blk->pool, blk->n_items, chosen);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+    }
+
+    size_t *order = NULL;
+    rc = order_items(b, bi, chosen, &order);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+
+    /* catch trials: reservoir items at random positions */
+    size_t n_catch = 0;
+    size_t *catch_pos = NULL;
+    size_t *catch_item = NULL;
+    int res = blk->reservoir ? block_index(study, blk->reservoir) : -1;
+    if (blk->n_catch > 0) {
+        if (res < 0 || res >= bi || b->chosen[res].n == 0) {
+            sim_free(order);
+            return sim_fail(b->err, SIM_ERR_INVALID,
+                            "block '%s': catch trials need an earlier "
+                            "reservoir block with items",
+                            blk->id);
+        }
+        n_catch = (size_t)blk->n_catch;
+        catch_pos = sim_calloc(n_catch, sizeof *catch_pos);
+        catch_item = sim_calloc(n_catch, sizeof *catch_item);
+        if (!catch_pos || !catch_item) {
+            sim_free(order);
+            sim_free(catch_pos);
+            sim_free(catch_item);
+            return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+        }
+        SimRng rng;
+        sim_rng_seed_stream(&rng, b->seed, 2000u + (uint64_t)bi);
+        const BlockItems *pool = &b->chosen[res];
+        for (size_t k = 0; k < n_catch; k++) {
+            /* distinct reservoir items while there are enough */
+            size_t pick;
+            int tries = 0;
+            do {
+                pick = pool->idx[sim_rng_below(&rng, pool->n)];
+                tries++;
+            } while (tries < 64 && k < pool->n &&
+                     used_by(&(BlockItems){catch_item, k}, pick));
+            catch_item[k] = pick;
+            /* position among n + n_catch slots, never the very first */
+            catch_pos[k] = 1 + (size_t)sim_rng_below(&rng, chosen->n + k);
+        }
+    }
+
+    size_t total = chosen->n + n_catch;
+    size_t next_item = 0;
+    size_t first = b->sched->n_trials;
+    for (size_t slot = 0; slot < total; slot++) {
+        const Item *item = NULL;
+        int is_catch = 0;
+        for (size_t k = 0; k < n_catch; k++) {
+            if (catch_pos[k] == slot && catch_item[k] != (size_t)-1) {
+                item = &study->items[catch_item[k]];
+                catch_item[k] = (size_t)-1;
+                is_catch = 1;
+                break;
+            }
+        }
+        if (!item) {
+            if (next_item >= chosen->n) {
+                /* a later catch slot collided; place the catch here */
+                for (size_t k = 0; k < n_catch; k++) {
+                    if (catch_item[k] != (size_t)-1) {
+                        item = &study->items[catch_item[k]];
+                        catch_item[k] = (size_t)-1;
+                        is_catch = 1;
+                        break;
+                    }
+                }
+            } else {
+                item = &study->items[order[next_item++]];
+            }
+        }
+        if (!item) {
+            break;
+        }
+        Expect ex = EXPECT_CONTINUE;
+        int correct = -1;
+        const char *type = "forward";
+        switch (blk->kind) {
+        case BLOCK_LEARN:
+            ex = blk->rating && explained(b, blk) ? EXPECT_RATING
+                                                  : EXPECT_CONTINUE;
+            break;
+        case BLOCK_PRACTICE:
+        case BLOCK_PREDICT:
+            ex = EXPECT_CHOICE;
+            correct = item->prediction;
+            break;
+        case BLOCK_COUNTERFACTUAL:
+            ex = blk->rating && explained(b, blk) ? EXPECT_CHOICE_RATING
+                                                  : EXPECT_CHOICE;
+            correct = item->cf ? item->cf->prediction : -1;
+            type = "counterfactual";
+            break;
+        case BLOCK_RATING:
+            ex = EXPECT_RATING;
+            break;
+        default:
+            break;
+        }
+        Trial *t = add_step(b, bi, ex);
+        rc = t ? set_item(b, t, item) : SIM_ERR_NOMEM;
+        if (rc == SIM_OK) {
+            rc = set_test_type(b, t, type);
+        }
+        if (rc != SIM_OK) {
+            break;
+        }
+        t->is_catch = is_catch;
+        t->correct_choice = correct;
+        t->show = blk->show;
+        t->show.explanation = explained(b, blk);
+        if (is_catch) {
+            t->show.explanation = 0;
+        }
+        t->reservoir = blk->show.reservoir ? res : -1;
+    }
+    sim_free(order);
+    sim_free(catch_pos);
+    sim_free(catch_item);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    /* number the block's steps */
+    size_t n = b->sched->n_trials - first;
+    for (size_t k = first; k < b->sched->n_trials; k++) {
+        b->sched->trials[k].index_in_block = (int)(k - first);
+        b->sched->trials[k].n_in_block = (int)n;
+    }
+    return SIM_OK;
+}
+
+int schedule_build(const Study *study, const char *condition, uint64_t seed,
+                   Schedule **out, SimError *err)
+{
+    *out = NULL;
+    const Condition *cond = study_find_condition(study, condition);
+    if (!cond) {
+        return sim_fail(err, SIM_ERR_INVALID, "unknown condition '%s'",
+                        condition);
+    }
+    Builder b;
+    memset(&b, 0, sizeof b);
+    b.study = study;
+    b.condition = cond;
+    b.seed = seed;
+    b.err = err;
+    b.sched = schedule_new(condition, seed, 0);
+    b.chosen = sim_calloc(study->n_blocks ? study->n_blocks : 1,
+                          sizeof *b.chosen);
+    int rc = (!b.sched || !b.chosen)
+                 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                 : SIM_OK;
+    for (size_t i = 0; rc == SIM_OK && i < study->n_blocks; i++) {
+        const Block *blk = &study->blocks[i];
+        size_t first = b.sched->n_trials;
+        switch (blk->kind) {
+        case BLOCK_CONSENT:
+            rc = add_pages(&b, (int)i, EXPECT_ACCEPT);
+            break;
+        case BLOCK_INSTRUCTIONS:
+        case BLOCK_DEBRIEF:
+        case BLOCK_BREAK:
+            rc = add_pages(&b, (int)i, EXPECT_CONTINUE);
+            break;
+        case BLOCK_QUIZ:
+            rc = add_quiz(&b, (int)i);
+            break;
+        default:
+            rc = add_item_block(&b, (int)i);
+            continue;
+        }
+        for (size_t k = first; rc == SIM_OK && k < b.sched->n_trials; k++) {
+            b.sched->trials[k].index_in_block = (int)(k - first);
+            b.sched->trials[k].n_in_block = (int)(b.sched->n_trials - first);
+        }
+    }
+    for (size_t i = 0; b.chosen && i < study->n_blocks; i++) {
+        sim_free(b.chosen[i].idx);
+    }
+    sim_free(b.chosen);
+    if (rc != SIM_OK) {
+        schedule_free(b.sched);
+        return rc;
+    }
+    *out = b.sched;
+    return SIM_OK;
+}
+
+size_t schedule_reservoir(const Schedule *schedule, const Trial *t,
+                          const char **keys, size_t max)
+{
+    size_t n = 0;
+    if (!t || t->reservoir < 0) {
+        return 0;
+    }
+    for (size_t i = 0; i < schedule->n_trials && n < max; i++) {
+        const Trial *r = &schedule->trials[i];
+        if (r->block == t->reservoir && r->item_key && !r->is_example) {
+            keys[n++] = r->item_key;
+        }
+    }
+    return n;
+}

@@ -1,0 +1,798 @@
+/*
+** The session state machine. Inputs request a transition; go_to() applies
+** it and rebuilds the view. Responses are committed to the store before the
+** session moves to the next step; a failed write parks the session on
+** SCREEN_STORE_ERROR with the response kept for retry. No SDL, no clock.
+**
+** States (screen) and transitions:
+**   step screens (CONSENT, PAGE, QUIZ, EXAMPLE, PREDICT, COUNTERFACTUAL,
+**   RATING, BREAK) --answer--> [commit] --> FEEDBACK (practice, quiz)
+**                                      \--> next step's screen, or DONE
+**   FEEDBACK --continue--> same step again (retry) or next step
+**   any step screen --pause--> PAUSED --resume--> the same screen
+**   any --abort--> DONE (aborted; resumable later)
+**   commit fails --> STORE_ERROR --retry ok--> where the commit would lead
+**   screening rule fails with stop_on_failure --> SCREENED_OUT
+*/
+#include "session.h"
+
+#include "sim_alloc.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* What happens once the pending response is stored. */
+typedef enum After {
+    AFTER_NEXT = 0,     /* go to the next step */
+    AFTER_FEEDBACK = 1, /* show feedback for the current step */
+    AFTER_DECLINE = 2   /* consent declined: end the run */
+} After;
+
+struct Session {
+    Store *store;
+    const Study *study;
+    const Condition *cond;
+    Schedule *sched;
+    char pid[37];
+    int64_t created_ms;
+
+    int cur;              /* current step (== n_trials when over) */
+    SessionScreen screen; /* what is shown */
+    SessionScreen held;   /* screen to return to after PAUSED */
+    unsigned serial;      /* bumps on every new screen */
+    int finished;
+    int aborted;
+
+    int onset_marked;
+    int64_t onset_ns;      /* onset of the current screen */
+    int64_t step_onset_ns; /* onset of the step's first attempt */
+
+    int choice;            /* selection so far, -1 none */
+    int64_t choice_ns;
+    int rating;            /* 0 none */
+    int64_t rating_ns;
+    int attempt;           /* 1-based */
+
+    int fb_correct;        /* feedback state */
+    int fb_final;
+
+    Response pending;      /* response waiting to be stored */
+    char pending_id[256];
+    int has_pending;
+    After after;
+
+    char message[512];
+    SessionView view;
+};
+
+/* ----------------------------------------------------------------- names */
+
+const char *session_screen_name(SessionScreen screen)
+{
+    static const char *const names[SESSION_SCREEN_COUNT] = {
+        "consent",  "page",     "quiz",   "example",     "predict",
+        "counterfactual", "rating", "feedback", "break", "paused",
+        "store_error", "screened_out", "done"};
+    return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
+}
+
+int session_key_is_continue(const char *key)
+{
+    static const char *const keys[] = {"return", "enter", "space",
+                                       "keypad enter", "kp_enter"};
+    if (!key) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        size_t n = strlen(keys[i]);
+        size_t k = 0;
+        while (k < n && key[k] && tolower((unsigned char)key[k]) == keys[i][k]) {
+            k++;
+        }
+        if (k == n && key[k] == '\0') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int key_equal(const char *a, const char *b)
+{
+    if (!a || !b) {
+        return 0;
+    }
+    while (*a && *b) {
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) {
+            return 0;
+        }
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* ---------------------------------------------------------------- access */
+
+static const Trial *cur_trial(const Session *s)
+{
+    return s->cur >= 0 && (size_t)s->cur < s->sched->n_trials
+               ? &s->sched->trials[s->cur]
+               : NULL;
+}
+
+static SessionScreen step_screen(const Session *s, const Trial *t)
+{
+    const Block *b = &s->study->blocks[t->block];
+    switch (b->kind) {
+    case BLOCK_CONSENT:
+        return SCREEN_CONSENT;
+    case BLOCK_INSTRUCTIONS:
+    case BLOCK_DEBRIEF:
+        return SCREEN_PAGE;
+    case BLOCK_QUIZ:
+        return SCREEN_QUIZ;
+    case BLOCK_BREAK:
+        return SCREEN_BREAK;
+    case BLOCK_LEARN:
+        return SCREEN_EXAMPLE;
+    case BLOCK_PRACTICE:
+        return t->is_example ? SCREEN_EXAMPLE : SCREEN_PREDICT;
+    case BLOCK_PREDICT:
+        return SCREEN_PREDICT;
+    case BLOCK_COUNTERFACTUAL:
+        return SCREEN_COUNTERFACTUAL;
+    case BLOCK_RATING:
+        return SCREEN_RATING;
+    }
+    return SCREEN_PAGE;
+}
+
+static int retries(const Session *s, const Trial *t)
+{
+    const Block *b = &s->study->blocks[t->block];
+    if (b->kind == BLOCK_QUIZ) {
+        return b->repeat_until_correct;
+    }
+    return b->kind == BLOCK_PRACTICE && !t->is_example && b->retry;
+}
+
+static int gives_feedback(const Session *s, const Trial *t)
+{
+    const Block *b = &s->study->blocks[t->block];
+    if (b->kind == BLOCK_QUIZ) {
+        return 1;
+    }
+    return b->kind == BLOCK_PRACTICE && !t->is_example &&
+           (b->feedback || b->retry);
+}
+
+/* ------------------------------------------------------------------ view */
+
+static void build_view(Session *s)
+{
+    SessionView *v = &s->view;
+    memset(v, 0, sizeof *v);
+    v->screen = s->screen;
+    v->screen_serial = s->serial;
+    v->condition = s->sched->condition;
+    v->participant = s->pid;
+    v->classes = s->study->classes;
+    v->n_classes = s->study->n_classes;
+    v->rating_spec = &s->study->rating;
+    v->choice = s->choice;
+    v->rating = s->rating;
+    v->attempt = s->attempt;
+    v->onset_marked = s->onset_marked;
+    v->aborted = s->aborted;
+    v->message = s->message[0] ? s->message : NULL;
+    for (size_t i = 0; i < s->sched->n_trials; i++) {
+        const Trial *t = &s->sched->trials[i];
+        if (t->item_key && !t->is_example) {
+            v->progress_total++;
+            v->progress_done += (int)i < s->cur;
+        }
+    }
+    const Trial *t = cur_trial(s);
+    if (!t || s->finished) {
+        return;
+    }
+    const Block *b = &s->study->blocks[t->block];
+    v->trial = t;
+    v->block = b;
+    v->title = b->title;
+    if (b->n_pages > 0 && (size_t)t->page < b->n_pages) {
+        v->page_path = b->pages[t->page];
+        v->page_text = study_page_text(s->study, v->page_path);
+    } else if (b->text) {
+        v->page_text = b->text;
+    }
+    if (b->kind == BLOCK_QUIZ && (size_t)t->page < b->n_questions) {
+        v->question = &b->questions[t->page];
+    }
+    if (t->item_key) {
+        v->item = study_find_item(s->study, t->item_key);
+        if (v->item && t->show.explanation && s->cond->method) {
+            v->explanation = item_explanation(v->item, s->cond->method);
+        }
+        v->show_label = t->show.label;
+        v->show_prediction = t->show.prediction || t->is_example;
+        v->ask_counterfactual = b->kind == BLOCK_COUNTERFACTUAL;
+    }
+    if (t->reservoir >= 0) {
+        const char *keys[64];
+        size_t n = schedule_reservoir(s->sched, t, keys, 64);
+        const Block *rb = &s->study->blocks[t->reservoir];
+        for (size_t i = 0; i < n; i++) {
+            const Item *it = study_find_item(s->study, keys[i]);
+            if (!it) {
+                continue;
+            }
+            v->reservoir[v->n_reservoir] = it;
+            v->reservoir_expl[v->n_reservoir] =
+                rb->show.explanation && s->cond->method
+                    ? item_explanation(it, s->cond->method)
+                    : NULL;
+            v->n_reservoir++;
+        }
+    }
+    if (s->screen == SCREEN_FEEDBACK) {
+        v->feedback_correct = s->fb_correct;
+        v->feedback_final = s->fb_final;
+        v->feedback_answer = t->correct_choice;
+        v->need_continue = 1;
+        return;
+    }
+    if (s->screen != step_screen(s, t)) {
+        return; /* paused, store error, screened out */
+    }
+    switch (t->expects) {
+    case EXPECT_ACCEPT:
+    case EXPECT_CONTINUE:
+        v->need_continue = 1;
+        break;
+    case EXPECT_CHOICE:
+    case EXPECT_OPTION:
+        v->need_choice = 1;
+        break;
+    case EXPECT_RATING:
+        v->need_rating = 1;
+        v->need_continue = 1;
+        break;
+    case EXPECT_CHOICE_RATING:
+        v->need_choice = 1;
+        v->need_rating = 1;
+        v->need_continue = 1;
+        break;
+    }
+    if (s->onset_marked && b->min_seconds > 0 &&
+        (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT)) {
+        v->continue_after_ns = s->onset_ns + (int64_t)b->min_seconds *
+                                                 1000000000LL;
+    }
+}
+
+/* Applies a transition to screen (for the current step). */
+static void go_to(Session *s, SessionScreen screen)
+{
+    s->screen = screen;
+    s->serial++;
+    s->onset_marked = 0;
+    build_view(s);
+}
+
+static void enter_step(Session *s, int seq, int attempt)
+{
+    s->cur = seq;
+    s->choice = -1;
+    s->rating = 0;
+    s->choice_ns = s->rating_ns = 0;
+    s->attempt = attempt;
+    s->step_onset_ns = 0;
+    s->message[0] = '\0';
+    const Trial *t = cur_trial(s);
+    go_to(s, t ? step_screen(s, t) : SCREEN_DONE);
+}
+
+/* ------------------------------------------------------------- screening */
+
+/* Counts the stored first-try results of the steps of block bi:
+** *right and *total. */
+static int block_first_try(Session *s, int bi, int catch_only, int *right,
+                           int *total, SimError *err)
+{
+    *right = *total = 0;
+    for (size_t i = 0; i < s->sched->n_trials; i++) {
+        const Trial *t = &s->sched->trials[i];
+        if ((bi >= 0 && t->block != bi) || t->correct_choice < 0 ||
+            t->is_example || (catch_only && !t->is_catch)) {
+            continue;
+        }
+        Response r;
+        int found;
+        int rc = store_get_response(s->store, s->pid, t->seq, &r, &found, err);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+        if (found && r.correct >= 0) {
+            (*total)++;
+            *right += r.correct;
+        }
+    }
+    return SIM_OK;
+}
+
+static int fail_screening(Session *s, const char *rule, const char *detail,
+                          int64_t wall_ms, int *stop, SimError *err)
+{
+    int rc = store_record_screening(s->store, s->pid, rule, 0, detail,
+                                    wall_ms, err);
+    if (rc == SIM_OK && s->study->screening.stop_on_failure) {
+        rc = store_set_status(s->store, s->pid, PSTATUS_SCREENED_OUT, wall_ms,
+                              err);
+        *stop = 1;
+    }
+    return rc;
+}
+
+/* Applies the screening rules that the step just stored completes. */
+static int screen_after(Session *s, const Trial *t, int64_t wall_ms,
+                        int *stop, SimError *err)
+{
+    const Screening *sc = &s->study->screening;
+    const Block *b = &s->study->blocks[t->block];
+    int last = t->index_in_block + 1 == t->n_in_block;
+    int right, total, rc = SIM_OK;
+    char detail[128];
+    *stop = 0;
+    if (b->kind == BLOCK_PRACTICE && last && sc->practice_min_first_try >= 0) {
+        rc = block_first_try(s, t->block, 0, &right, &total, err);
+        snprintf(detail, sizeof detail, "%d of %d right on the first try",
+                 right, total);
+        if (rc == SIM_OK && right < sc->practice_min_first_try) {
+            return fail_screening(s, "practice", detail, wall_ms, stop, err);
+        } else if (rc == SIM_OK) {
+            rc = store_record_screening(s->store, s->pid, "practice", 1,
+                                        detail, wall_ms, err);
+        }
+    } else if (b->kind == BLOCK_QUIZ && last && sc->quiz_all_first_try) {
+        rc = block_first_try(s, t->block, 0, &right, &total, err);
+        snprintf(detail, sizeof detail, "%d of %d right on the first try",
+                 right, total);
+        if (rc == SIM_OK && right < total) {
+            return fail_screening(s, "quiz", detail, wall_ms, stop, err);
+        } else if (rc == SIM_OK) {
+            rc = store_record_screening(s->store, s->pid, "quiz", 1, detail,
+                                        wall_ms, err);
+        }
+    } else if (t->is_catch && sc->max_catch_failures >= 0) {
+        rc = block_first_try(s, -1, 1, &right, &total, err);
+        /* record the failure once, when the limit is first exceeded */
+        if (rc == SIM_OK && total - right == sc->max_catch_failures + 1 &&
+            s->pending.correct == 0) {
+            snprintf(detail, sizeof detail, "%d of %d catch trials failed",
+                     total - right, total);
+            return fail_screening(s, "catch", detail, wall_ms, stop, err);
+        }
+    }
+    if (rc == SIM_OK && (size_t)t->seq + 1 == s->sched->n_trials &&
+        sc->min_total_seconds > 0) {
+        double secs = (double)(wall_ms - s->created_ms) / 1000.0;
+        snprintf(detail, sizeof detail, "completed in %.0f s (minimum %.0f)",
+                 secs, sc->min_total_seconds);
+        if (secs < sc->min_total_seconds) {
+            return fail_screening(s, "too_fast", detail, wall_ms, stop, err);
+        }
+        rc = store_record_screening(s->store, s->pid, "time", 1, detail,
+                                    wall_ms, err);
+    }
+    return rc;
+}
+
+/* --------------------------------------------------------------- commits */
+
+/* Stores s->pending and applies s->after. On failure the session shows
+** SCREEN_STORE_ERROR and keeps the response. */
+static int commit(Session *s, SimError *err)
+{
+    const Trial *t = cur_trial(s);
+    int64_t wall_ms = s->pending.wall_ms;
+    int rc = store_record_response(s->store, &s->pending, err);
+    if (rc == SIM_ERR_STATE) {
+        /* already stored (e.g. by a retry whose reply was lost): the data
+        ** are safe, so carry on as if this write had succeeded */
+        rc = SIM_OK;
+    }
+    int stop = 0;
+    if (rc == SIM_OK && s->pending.done) {
+        rc = screen_after(s, t, wall_ms, &stop, err);
+    }
+    if (rc == SIM_OK && s->pending.done && !stop &&
+        (size_t)t->seq + 1 == s->sched->n_trials) {
+        rc = store_set_status(s->store, s->pid, PSTATUS_COMPLETED, wall_ms,
+                              err);
+    }
+    if (rc == SIM_OK && s->after == AFTER_DECLINE) {
+        rc = store_set_status(s->store, s->pid, PSTATUS_DECLINED, wall_ms,
+                              err);
+    }
+    if (rc != SIM_OK) {
+        snprintf(s->message, sizeof s->message, "%s",
+                 err ? err->msg : "the database could not be written");
+        if (s->screen != SCREEN_STORE_ERROR) {
+            s->held = s->screen;
+            go_to(s, SCREEN_STORE_ERROR);
+        }
+        return rc;
+    }
+    s->has_pending = 0;
+    s->message[0] = '\0';
+    if (stop) {
+        s->finished = 1;
+        s->cur = (int)s->sched->n_trials;
+        snprintf(s->message, sizeof s->message, "%s",
+                 "a screening rule ended the run");
+        go_to(s, SCREEN_SCREENED_OUT);
+        return SIM_OK;
+    }
+    switch (s->after) {
+    case AFTER_FEEDBACK:
+        s->fb_correct = s->pending.correct == 1 ||
+                        (s->pending.choice == t->correct_choice);
+        s->fb_final = s->pending.done;
+        go_to(s, SCREEN_FEEDBACK);
+        break;
+    case AFTER_DECLINE:
+        s->finished = 1;
+        s->cur = (int)s->sched->n_trials;
+        go_to(s, SCREEN_DONE);
+        break;
+    case AFTER_NEXT:
+        enter_step(s, s->cur + 1, 1);
+        if (!cur_trial(s)) {
+            s->finished = 1;
+        }
+        break;
+    }
+    return SIM_OK;
+}
+
+/* Builds the response of the current step from the selections. */
+static int answer(Session *s, const SimInput *in, const char *id, After after,
+                  SimError *err)
+{
+    const Trial *t = cur_trial(s);
+    Response *r = &s->pending;
+    memset(r, 0, sizeof *r);
+    r->participant = s->pid;
+    r->seq = t->seq;
+    r->choice = s->choice;
+    r->rating = s->rating;
+    r->rating_ns = s->rating_ns;
+    r->onset_ns = s->step_onset_ns;
+    r->response_ns = s->choice >= 0 ? s->choice_ns : in->t_ns;
+    r->wall_ms = in->wall_ms;
+    r->attempts = s->attempt;
+    r->correct = -1;
+    r->done = 1;
+    if (t->correct_choice >= 0 && s->choice >= 0) {
+        int right = s->choice == t->correct_choice;
+        r->correct = right;
+        if (retries(s, t) && !right) {
+            r->done = 0;
+        }
+    }
+    if (id) {
+        snprintf(s->pending_id, sizeof s->pending_id, "%s", id);
+        r->choice_id = s->pending_id;
+    } else if (s->choice >= 0) {
+        const Block *b = &s->study->blocks[t->block];
+        const char *cid = b->kind == BLOCK_QUIZ
+                              ? b->questions[t->page].options[s->choice]
+                              : s->study->classes[s->choice].id;
+        snprintf(s->pending_id, sizeof s->pending_id, "%s", cid);
+        r->choice_id = s->pending_id;
+    }
+    s->has_pending = 1;
+    s->after = after;
+    return commit(s, err);
+}
+
+/* ------------------------------------------------------------ open/close */
+
+int session_open(Store *store, const Study *study, const char *pid,
+                 int64_t wall_ms, Session **out, SimError *err)
+{
+    *out = NULL;
+    ParticipantInfo info;
+    int rc = store_participant(store, pid, &info, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    const Condition *cond = study_find_condition(study, info.condition);
+    if (!cond) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "participant %s: condition '%s' is not in the study",
+                        pid, info.condition);
+    }
+    Session *s = sim_calloc(1, sizeof *s);
+    if (!s) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    s->store = store;
+    s->study = study;
+    s->cond = cond;
+    s->created_ms = info.created_ms;
+    snprintf(s->pid, sizeof s->pid, "%s", pid);
+    rc = store_load_schedule(store, pid, &s->sched, err);
+    int first = -1;
+    if (rc == SIM_OK) {
+        rc = store_first_unanswered(store, pid, &first, err);
+    }
+    int attempt = 1;
+    if (rc == SIM_OK && first >= 0) {
+        Response r;
+        int found;
+        rc = store_get_response(store, pid, first, &r, &found, err);
+        if (rc == SIM_OK && found) {
+            attempt = r.attempts + 1; /* a retry was under way */
+        }
+    }
+    if (rc == SIM_OK && info.n_done > 0 && first >= 0) {
+        char detail[64];
+        snprintf(detail, sizeof detail, "{\"step\":%d}", first);
+        rc = store_log_event(store, pid, "resume", detail, wall_ms, 0, err);
+    }
+    if (rc == SIM_OK && info.status == PSTATUS_ABORTED && first >= 0) {
+        rc = store_set_status(store, pid, PSTATUS_ACTIVE, wall_ms, err);
+    }
+    if (rc != SIM_OK) {
+        session_close(s);
+        return rc;
+    }
+    if (first < 0 || (info.status != PSTATUS_ACTIVE &&
+                      info.status != PSTATUS_ABORTED)) {
+        s->cur = (int)s->sched->n_trials;
+        s->finished = 1;
+        go_to(s, info.status == PSTATUS_SCREENED_OUT ? SCREEN_SCREENED_OUT
+                                                     : SCREEN_DONE);
+    } else {
+        enter_step(s, first, attempt);
+    }
+    *out = s;
+    return SIM_OK;
+}
+
+void session_close(Session *s)
+{
+    if (!s) {
+        return;
+    }
+    schedule_free(s->sched);
+    sim_free(s);
+}
+
+const SessionView *session_view(const Session *s)
+{
+    return &s->view;
+}
+
+int session_finished(const Session *s)
+{
+    return s->finished;
+}
+
+const Schedule *session_schedule(const Session *s)
+{
+    return s->sched;
+}
+
+void session_mark_onset(Session *s, int64_t t_ns)
+{
+    if (s->onset_marked) {
+        return;
+    }
+    s->onset_marked = 1;
+    s->onset_ns = t_ns;
+    if (s->step_onset_ns == 0 && cur_trial(s) &&
+        s->screen == step_screen(s, cur_trial(s))) {
+        s->step_onset_ns = t_ns;
+    }
+    build_view(s);
+}
+
+/* ---------------------------------------------------------------- inputs */
+
+/* Translates a key into the input it stands for on this screen. */
+static int map_key(const Session *s, const SimInput *in, SimInput *out)
+{
+    *out = *in;
+    const SessionView *v = &s->view;
+    if (session_key_is_continue(in->key)) {
+        out->kind = SIM_IN_CONTINUE;
+        return 1;
+    }
+    if (v->need_choice && v->question) {
+        const char *k = in->key;
+        if (k && k[0] >= '1' && k[0] <= '9' && k[1] == '\0') {
+            out->kind = SIM_IN_CHOOSE;
+            out->value = k[0] - '1';
+            return 1;
+        }
+        return 0;
+    }
+    if (v->need_choice) {
+        for (size_t c = 0; c < s->study->n_classes; c++) {
+            if (key_equal(in->key, s->study->classes[c].key)) {
+                out->kind = SIM_IN_CHOOSE;
+                out->value = (int)c;
+                return 1;
+            }
+        }
+    }
+    if (v->need_rating && in->key && in->key[0] >= '1' &&
+        in->key[0] <= '9' && in->key[1] == '\0') {
+        out->kind = SIM_IN_RATE;
+        out->value = in->key[0] - '0';
+        return 1;
+    }
+    return 0;
+}
+
+static int n_choices(const Session *s)
+{
+    const SessionView *v = &s->view;
+    return v->question ? (int)v->question->n_options
+                       : (int)s->study->n_classes;
+}
+
+static int handle_step(Session *s, const SimInput *in, int *consumed,
+                       SimError *err)
+{
+    const Trial *t = cur_trial(s);
+    const SessionView *v = &s->view;
+    int64_t now = in->t_ns;
+    switch (in->kind) {
+    case SIM_IN_DECLINE:
+        if (s->screen != SCREEN_CONSENT) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        return answer(s, in, "decline", AFTER_DECLINE, err);
+    case SIM_IN_CHOOSE:
+        if (!v->need_choice || in->value < 0 || in->value >= n_choices(s)) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        s->choice = in->value;
+        s->choice_ns = now;
+        if (t->expects == EXPECT_CHOICE_RATING) {
+            build_view(s); /* wait for the rating and Continue */
+            return SIM_OK;
+        }
+        return answer(s, in, NULL,
+                      gives_feedback(s, t) ? AFTER_FEEDBACK : AFTER_NEXT, err);
+    case SIM_IN_RATE:
+        if (!v->need_rating || in->value < 1 ||
+            in->value > s->study->rating.points) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        s->rating = in->value;
+        s->rating_ns = now;
+        build_view(s);
+        return SIM_OK;
+    case SIM_IN_CONTINUE:
+        if (!v->need_continue || (v->continue_after_ns && now <
+                                  v->continue_after_ns)) {
+            return SIM_OK;
+        }
+        if ((v->need_rating && s->rating == 0) ||
+            (v->need_choice && s->choice < 0)) {
+            return SIM_OK; /* forced choice: nothing can be skipped */
+        }
+        *consumed = 1;
+        return answer(s, in, s->screen == SCREEN_CONSENT ? "accept" : NULL,
+                      AFTER_NEXT, err);
+    default:
+        return SIM_OK;
+    }
+}
+
+int session_handle(Session *s, const SimInput *in, int *consumed,
+                   SimError *err)
+{
+    int dummy;
+    if (!consumed) {
+        consumed = &dummy;
+    }
+    *consumed = 0;
+    SimInput mapped;
+    if (in->kind == SIM_IN_KEY) {
+        if (!map_key(s, in, &mapped)) {
+            return SIM_OK;
+        }
+        in = &mapped;
+    }
+    if (s->finished) {
+        return SIM_OK;
+    }
+    const Trial *t = cur_trial(s);
+    char detail[96];
+    switch (in->kind) {
+    case SIM_IN_RETRY:
+        if (s->screen != SCREEN_STORE_ERROR || !s->has_pending) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        return commit(s, err);
+    case SIM_IN_PAUSE:
+        if (s->screen == SCREEN_PAUSED || s->screen == SCREEN_STORE_ERROR) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        snprintf(detail, sizeof detail, "{\"step\":%d,\"screen\":\"%s\"}",
+                 s->cur, session_screen_name(s->screen));
+        s->held = s->screen;
+        snprintf(s->message, sizeof s->message, "%s",
+                 "paused by the experimenter");
+        go_to(s, SCREEN_PAUSED);
+        return store_log_event(s->store, s->pid, "pause", detail, in->wall_ms,
+                               in->t_ns, err);
+    case SIM_IN_RESUME:
+        if (s->screen != SCREEN_PAUSED) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        s->message[0] = '\0';
+        go_to(s, s->held);
+        snprintf(detail, sizeof detail, "{\"step\":%d}", s->cur);
+        return store_log_event(s->store, s->pid, "unpause", detail,
+                               in->wall_ms, in->t_ns, err);
+    case SIM_IN_ABORT: {
+        *consumed = 1;
+        snprintf(detail, sizeof detail, "{\"step\":%d,\"screen\":\"%s\"}",
+                 s->cur, session_screen_name(s->screen));
+        int rc = store_log_event(s->store, s->pid, "abort", detail,
+                                 in->wall_ms, in->t_ns, err);
+        if (rc == SIM_OK) {
+            rc = store_set_status(s->store, s->pid, PSTATUS_ABORTED,
+                                  in->wall_ms, err);
+        }
+        s->finished = 1;
+        s->aborted = 1;
+        snprintf(s->message, sizeof s->message, "%s",
+                 "aborted by the experimenter; the participant can resume "
+                 "later");
+        go_to(s, SCREEN_DONE);
+        return rc;
+    }
+    default:
+        break;
+    }
+    /* answers: only once the screen is shown, never stamped before it */
+    if (!t || !s->onset_marked || in->t_ns < s->onset_ns) {
+        return SIM_OK;
+    }
+    if (s->screen == SCREEN_FEEDBACK) {
+        if (in->kind != SIM_IN_CONTINUE) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        if (s->fb_final) {
+            enter_step(s, s->cur + 1, 1);
+            if (!cur_trial(s)) {
+                s->finished = 1;
+            }
+        } else {
+            int64_t first_onset = s->step_onset_ns;
+            enter_step(s, s->cur, s->attempt + 1);
+            s->step_onset_ns = first_onset;
+        }
+        return SIM_OK;
+    }
+    if (s->screen != step_screen(s, t)) {
+        return SIM_OK;
+    }
+    return handle_step(s, in, consumed, err);
+}

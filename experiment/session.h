@@ -1,0 +1,145 @@
+/*
+** The session: one participant's run as an explicit state machine. It takes
+** plain input structs with nanosecond timestamps, records every response in
+** the store before it moves on, and exposes a view of what to show. No SDL,
+** no clock: app/ (or a simulated participant) supplies the times.
+*/
+#ifndef SIM_SESSION_H
+#define SIM_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule.h"
+#include "sim_error.h"
+#include "store.h"
+#include "study.h"
+
+/* The screen the participant sees. */
+typedef enum SessionScreen {
+    SCREEN_CONSENT = 0,   /* consent page; accept or decline */
+    SCREEN_PAGE,          /* instructions or debrief page */
+    SCREEN_QUIZ,          /* a quiz question with its options */
+    SCREEN_EXAMPLE,       /* learn/train/practice example (+ explanation) */
+    SCREEN_PREDICT,       /* forward prediction (practice, pre, post, test) */
+    SCREEN_COUNTERFACTUAL,/* original + perturbation; predict on the latter */
+    SCREEN_RATING,        /* rate an explanation (rating blocks) */
+    SCREEN_FEEDBACK,      /* practice or quiz: right / try again */
+    SCREEN_BREAK,         /* a rest between blocks */
+    SCREEN_PAUSED,        /* the experimenter paused the run */
+    SCREEN_STORE_ERROR,   /* the response could not be saved yet: calm
+                             pause for the participant, reason for the
+                             experimenter; retried */
+    SCREEN_SCREENED_OUT,  /* a screening rule ended the run */
+    SCREEN_DONE           /* thank you; the run is over */
+} SessionScreen;
+
+#define SESSION_SCREEN_COUNT 13
+
+typedef enum SimInputKind {
+    SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */
+    SIM_IN_RATE,       /* value = 1 .. rating points */
+    SIM_IN_CONTINUE,   /* next / confirm; on consent: accept */
+    SIM_IN_DECLINE,    /* consent declined */
+    SIM_IN_KEY,        /* key = SDL-style key name; the session maps it to
+                          a choice, a rating digit or Continue */
+    SIM_IN_PAUSE,      /* experimenter (after the app's confirmation) */
+    SIM_IN_RESUME,     /* experimenter: end the pause */
+    SIM_IN_ABORT,      /* experimenter: stop this participant for now */
+    SIM_IN_RETRY       /* try to save a pending response again */
+} SimInputKind;
+
+typedef struct SimInput {
+    SimInputKind kind;
+    int value;       /* see SimInputKind */
+    const char *key; /* SIM_IN_KEY: "f", "1", "return", "space", ... */
+    int64_t t_ns;    /* high-resolution (monotonic) time of the input */
+    int64_t wall_ms; /* wall-clock time (Unix ms), for the records */
+} SimInput;
+
+/* Everything app/ draws. Pointers are borrowed from the session (or its
+** study) and stay valid until the next session call. */
+typedef struct SessionView {
+    SessionScreen screen;
+    const Trial *trial;       /* current step; NULL when done */
+    const Block *block;       /* its block */
+    const Item *item;         /* item shown, NULL for pages */
+    const Explanation *explanation; /* shown with the item, or NULL */
+    const char *title;        /* block title, or NULL */
+    const char *page_text;    /* consent/instructions/debrief/break text */
+    const char *page_path;    /* page file (for images relative to it) */
+    const QuizQuestion *question; /* quiz */
+    const StudyClass *classes;    /* choices of predictions */
+    size_t n_classes;
+    int show_label;           /* show item's true label */
+    int show_prediction;      /* show the model output on the input */
+    int ask_counterfactual;   /* show the perturbation; ask about it */
+    const Item *reservoir[64]; /* reservoir items, in order shown */
+    const Explanation *reservoir_expl[64]; /* their explanations or NULL */
+    size_t n_reservoir;
+    int need_choice;          /* a class (or option) must be chosen */
+    int need_rating;          /* a rating must be given */
+    int need_continue;        /* Continue confirms (rating screens,
+                                 examples, pages) */
+    int choice;               /* selected choice so far, -1 none */
+    int rating;               /* selected rating so far, 0 none */
+    const RatingSpec *rating_spec;
+    int64_t continue_after_ns; /* Continue is refused before this time
+                                  (minimum reading time); 0 = any time */
+    int onset_marked;         /* the app reported the stimulus onset */
+    int attempt;              /* 1-based attempt (practice retry, quiz) */
+    int feedback_correct;     /* SCREEN_FEEDBACK: was the answer right */
+    int feedback_answer;      /* SCREEN_FEEDBACK: the right choice */
+    int feedback_final;       /* SCREEN_FEEDBACK: Continue moves on (else
+                                 the same question is asked again) */
+    int progress_done;        /* answered item trials */
+    int progress_total;       /* item trials in the schedule */
+    const char *message;      /* SCREEN_STORE_ERROR / PAUSED / SCREENED_OUT:
+                                 the reason, for the experimenter */
+    const char *condition;    /* the participant's condition */
+    const char *participant;  /* participant id */
+    unsigned screen_serial;   /* changes whenever a new screen (or a new
+                                 attempt) is shown: mark its onset once */
+    int aborted;              /* SCREEN_DONE after an experimenter abort */
+} SessionView;
+
+typedef struct Session Session;
+
+/* Opens the run of participant pid (already enrolled in store) at its first
+** unanswered step; logs a "resume" event when some steps were already done.
+** wall_ms is the wall-clock time. On success *out owns a new Session
+** (session_close); it borrows study and store, which must outlive it. */
+int session_open(Store *store, const Study *study, const char *pid,
+                 int64_t wall_ms, Session **out, SimError *err);
+
+void session_close(Session *s); /* NULL is a no-op */
+
+/* Reports that the current step's stimulus became visible at t_ns (right
+** after the first present that shows it). Inputs that answer the step are
+** ignored until this is called, and inputs stamped before t_ns are
+** ignored too. Calling it again for the same step does nothing. */
+void session_mark_onset(Session *s, int64_t t_ns);
+
+/* Applies one input. *consumed (may be NULL) is set to 1 when the input
+** changed the session, 0 when it was ignored (before onset, not valid on
+** this screen, a repeat). A response that completes a step is committed to
+** the store in one transaction before the session moves on; when the store
+** fails, the session shows SCREEN_STORE_ERROR, keeps the response and
+** retries on SIM_IN_RETRY; the error is returned (SIM_ERR_DB or
+** SIM_ERR_BUSY) and nothing is lost. */
+int session_handle(Session *s, const SimInput *in, int *consumed,
+                   SimError *err);
+
+/* What to draw now. Never NULL; valid until the next call on s. */
+const SessionView *session_view(const Session *s);
+
+/* 1 when the run is over (done, declined, screened out or aborted). */
+int session_finished(const Session *s);
+
+const Schedule *session_schedule(const Session *s);
+const char *session_screen_name(SessionScreen screen);
+
+/* Key names the session understands for continue. */
+int session_key_is_continue(const char *key);
+
+#endif

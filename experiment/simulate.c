@@ -1,0 +1,445 @@
+/*
+** Simulated participants. A policy looks at the session's view and returns
+** the next input with a plausible (log-normal) reaction time on a simulated
+** clock; simulate_run() drives participants through the real session state
+** machine and store. The mixed policy's model is documented in
+** docs/simulation.md. No SDL, no clock (the caller passes the start time).
+*/
+#include "simulate.h"
+
+#include "sim_alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_PI 3.14159265358979323846
+
+/* --------------------------------------------------------------- policies */
+
+int policy_parse(const char *name, PolicyKind *kind, SimError *err)
+{
+    static const char *const names[] = {"model", "label", "random", "mixed"};
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            *kind = (PolicyKind)i;
+            return SIM_OK;
+        }
+    }
+    return sim_fail(err, SIM_ERR_USAGE,
+                    "unknown policy '%s' (model, label, random or mixed)",
+                    name);
+}
+
+int policy_parse_cell(char *text, SimCell *cell, SimError *err)
+{
+    char *colon = strchr(text, ':');
+    char *eq = strchr(text, '=');
+    if (!colon || !eq || eq < colon) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "--p '%s': expected CONDITION:PHASE=P", text);
+    }
+    *colon = '\0';
+    *eq = '\0';
+    char *end;
+    double p = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end || !(p > 0.0 && p < 1.0)) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "--p: probability '%s' must be strictly between 0 "
+                        "and 1",
+                        eq + 1);
+    }
+    cell->condition = strcmp(text, "*") == 0 ? NULL : text;
+    cell->phase = strcmp(colon + 1, "*") == 0 ? NULL : colon + 1;
+    cell->p = p;
+    return SIM_OK;
+}
+
+static double logit(double p)
+{
+    return log(p / (1.0 - p));
+}
+
+static double expit(double x)
+{
+    return 1.0 / (1.0 + exp(-x));
+}
+
+static double cell_p(const SimulationSpec *spec, const char *condition,
+                     const char *phase)
+{
+    double p = spec->p_default;
+    for (size_t i = 0; i < spec->n_cells; i++) {
+        const SimCell *c = &spec->cells[i];
+        if ((!c->condition || (condition && !strcmp(c->condition, condition))) &&
+            (!c->phase || (phase && !strcmp(c->phase, phase)))) {
+            p = c->p;
+        }
+    }
+    return p;
+}
+
+void policy_init(Policy *policy, PolicyKind kind, const Study *study,
+                 const SimulationSpec *spec, uint64_t study_seed,
+                 uint64_t participant_seed)
+{
+    memset(policy, 0, sizeof *policy);
+    policy->kind = kind;
+    policy->study = study;
+    policy->spec = *spec;
+    policy->study_seed = study_seed;
+    SimRng u;
+    sim_rng_seed_stream(&u, participant_seed, 0x7561);
+    policy->participant_u = spec->participant_sd * sim_rng_normal(&u);
+    sim_rng_seed_stream(&policy->rng, participant_seed, 0x706f6c);
+}
+
+static double item_effect(const Policy *policy, const char *item_key)
+{
+    SimRng r;
+    sim_rng_seed_stream(&r, policy->study_seed, sim_hash_str(item_key));
+    return policy->spec.item_sd * sim_rng_normal(&r);
+}
+
+double policy_p_correct(const Policy *policy, const char *condition,
+                        const char *phase, const char *item_key)
+{
+    double p = cell_p(&policy->spec, condition, phase);
+    double eta = logit(p) + policy->participant_u +
+                 (item_key ? item_effect(policy, item_key) : 0.0);
+    return expit(eta);
+}
+
+double policy_true_accuracy(const SimulationSpec *spec, const char *condition,
+                            const char *phase)
+{
+    double mu = logit(cell_p(spec, condition, phase));
+    double sd = sqrt(spec->participant_sd * spec->participant_sd +
+                     spec->item_sd * spec->item_sd);
+    if (sd == 0.0) {
+        return expit(mu);
+    }
+    /* E[expit(mu + sd Z)] by the trapezoid rule on [-10, 10] */
+    const int n = 4000;
+    const double lo = -10.0, h = 20.0 / n;
+    double sum = 0.0;
+    for (int i = 0; i <= n; i++) {
+        double z = lo + h * i;
+        double w = (i == 0 || i == n) ? 0.5 : 1.0;
+        sum += w * expit(mu + sd * z) * exp(-0.5 * z * z);
+    }
+    return sum * h / sqrt(2.0 * SIM_PI);
+}
+
+/* Log-normal reaction time in ns. */
+static int64_t draw_rt(Policy *policy, double median_ms)
+{
+    double sigma = policy->spec.rt_sigma > 0 ? policy->spec.rt_sigma : 0.5;
+    double ms = median_ms * exp(sigma * sim_rng_normal(&policy->rng));
+    if (ms < 150.0) {
+        ms = 150.0;
+    }
+    return (int64_t)(ms * 1e6);
+}
+
+/* A choice other than right, uniformly. */
+static int wrong_choice(Policy *policy, int right, int n)
+{
+    if (n < 2 || right < 0) {
+        return (int)sim_rng_below(&policy->rng, (uint64_t)(n > 0 ? n : 1));
+    }
+    int k = (int)sim_rng_below(&policy->rng, (uint64_t)(n - 1));
+    return k >= right ? k + 1 : k;
+}
+
+static int decide_choice(Policy *policy, const SessionView *v)
+{
+    const Trial *t = v->trial;
+    int n = v->question ? (int)v->question->n_options : (int)v->n_classes;
+    int right = t->correct_choice;
+    double p;
+    if (v->question) {
+        p = policy->kind == POLICY_RANDOM ? 1.0 / n
+            : policy->kind == POLICY_MIXED ? policy->spec.quiz_p
+                                           : 1.0;
+        return sim_rng_uniform(&policy->rng) < p ? right
+                                                  : wrong_choice(policy, right,
+                                                                 n);
+    }
+    switch (policy->kind) {
+    case POLICY_MODEL:
+        return right;
+    case POLICY_LABEL:
+        return v->item && v->item->label >= 0 ? v->item->label : right;
+    case POLICY_RANDOM:
+        return (int)sim_rng_below(&policy->rng, (uint64_t)n);
+    case POLICY_MIXED:
+        break;
+    }
+    if (t->is_catch) {
+        p = policy->spec.catch_p;
+    } else {
+        p = policy_p_correct(policy, v->condition, v->block->phase,
+                             t->item_key);
+    }
+    return sim_rng_uniform(&policy->rng) < p ? right
+                                              : wrong_choice(policy, right, n);
+}
+
+int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
+                      SimInput *in)
+{
+    memset(in, 0, sizeof *in);
+    switch (v->screen) {
+    case SCREEN_DONE:
+    case SCREEN_SCREENED_OUT:
+    case SCREEN_PAUSED:
+        return -1;
+    case SCREEN_STORE_ERROR:
+        *now_ns += 500000000LL;
+        in->kind = SIM_IN_RETRY;
+        in->t_ns = *now_ns;
+        return 0;
+    default:
+        break;
+    }
+    double median = policy->spec.rt_median_ms > 0 ? policy->spec.rt_median_ms
+                                                  : 2500.0;
+    if (v->need_choice && v->choice < 0) {
+        in->kind = SIM_IN_CHOOSE;
+        in->value = decide_choice(policy, v);
+    } else if (v->need_rating && v->rating == 0) {
+        in->kind = SIM_IN_RATE;
+        in->value = 1 + (int)sim_rng_below(&policy->rng,
+                                           (uint64_t)(v->rating_spec->points
+                                                          ? v->rating_spec
+                                                                ->points
+                                                          : 7));
+        median *= 0.6;
+    } else if (v->need_continue) {
+        in->kind = SIM_IN_CONTINUE;
+        /* reading a page or looking at an example takes a little longer */
+        median *= v->item ? 1.2 : 2.0;
+    } else {
+        return -1;
+    }
+    *now_ns += draw_rt(policy, median);
+    if (v->continue_after_ns && in->kind == SIM_IN_CONTINUE &&
+        *now_ns < v->continue_after_ns) {
+        *now_ns = v->continue_after_ns + 1000000;
+    }
+    in->t_ns = *now_ns;
+    return 0;
+}
+
+/* --------------------------------------------------------------- simulate */
+
+typedef struct SimRun {
+    const SimulateOptions *opts;
+    const Study *study;
+    Store *store;
+    SimulationSpec spec;
+    int64_t start_ns; /* simulated monotonic clock */
+    int64_t now_ns;
+    FILE *log;
+} SimRun;
+
+static int64_t wall_of(const SimRun *r)
+{
+    return r->opts->wall_ms + (r->now_ns - r->start_ns) / 1000000;
+}
+
+static int run_participant(SimRun *r, const char *pid, SimError *err)
+{
+    Session *s;
+    int rc = session_open(r->store, r->study, pid, wall_of(r), &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    ParticipantInfo info;
+    rc = store_participant(r->store, pid, &info, err);
+    Policy policy;
+    policy_init(&policy, r->opts->policy, r->study, &r->spec, r->opts->seed,
+                info.seed);
+    unsigned marked = 0;
+    int guard = 0;
+    while (rc == SIM_OK && !session_finished(s)) {
+        const SessionView *v = session_view(s);
+        if (!v->onset_marked || v->screen_serial != marked) {
+            r->now_ns += 16000000; /* one frame to show the screen */
+            session_mark_onset(s, r->now_ns);
+            marked = v->screen_serial;
+            v = session_view(s);
+        }
+        SimInput in;
+        if (policy_next_input(&policy, v, &r->now_ns, &in) != 0) {
+            break;
+        }
+        in.wall_ms = wall_of(r);
+        int consumed = 0;
+        rc = session_handle(s, &in, &consumed, err);
+        if (!consumed && ++guard > 1000) {
+            rc = sim_fail(err, SIM_ERR_STATE,
+                          "participant %s: the simulated participant is "
+                          "stuck on screen '%s'",
+                          pid, session_screen_name(v->screen));
+        } else if (consumed) {
+            guard = 0;
+        }
+    }
+    session_close(s);
+    return rc;
+}
+
+static int build_spec(SimRun *r, SimCell **cells_out, char ***texts_out,
+                      SimError *err)
+{
+    const SimulateOptions *o = r->opts;
+    const SimulationSpec *base = &r->study->simulation;
+    r->spec = *base;
+    size_t n = base->n_cells + (size_t)o->n_cells;
+    SimCell *cells = sim_calloc(n ? n : 1, sizeof *cells);
+    char **texts = sim_calloc((size_t)o->n_cells + 1, sizeof *texts);
+    if (!cells || !texts) {
+        sim_free(cells);
+        sim_free(texts);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    *cells_out = cells;
+    *texts_out = texts;
+    memcpy(cells, base->cells, base->n_cells * sizeof *cells);
+    for (int i = 0; i < o->n_cells; i++) {
+        texts[i] = sim_strdup(o->cells[i]);
+        if (!texts[i]) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+        int rc = policy_parse_cell(texts[i], &cells[base->n_cells + (size_t)i],
+                                   err);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+        const char *cond = cells[base->n_cells + (size_t)i].condition;
+        if (cond && !study_find_condition(r->study, cond)) {
+            return sim_fail(err, SIM_ERR_USAGE,
+                            "--p: unknown condition '%s'", cond);
+        }
+    }
+    r->spec.cells = cells;
+    r->spec.n_cells = n;
+    return SIM_OK;
+}
+
+static void print_report(FILE *log, const StudyReport *rep)
+{
+    for (size_t i = 0; log && i < rep->n_errors; i++) {
+        const Diag *d = &rep->errors[i];
+        if (d->pointer) {
+            fprintf(log, "%s:%s: field '%s': %s\n", d->file, d->pointer,
+                    d->field ? d->field : "", d->message);
+        } else {
+            fprintf(log, "%s:%d: field '%s': %s\n", d->file, d->line,
+                    d->field ? d->field : "", d->message);
+        }
+    }
+}
+
+int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
+{
+    Study *study = NULL;
+    StudyReport rep;
+    study_report_init(&rep);
+    int rc = study_load(o->bundle_dir, &study, &rep, err);
+    if (rc != SIM_OK) {
+        print_report(log, &rep);
+        study_report_free(&rep);
+        return rc;
+    }
+    study_report_free(&rep);
+    SimRun r;
+    memset(&r, 0, sizeof r);
+    r.opts = o;
+    r.study = study;
+    r.log = log;
+    r.start_ns = r.now_ns = 1000000000LL;
+    SimCell *cells = NULL;
+    char **texts = NULL;
+    rc = build_spec(&r, &cells, &texts, err);
+    if (rc == SIM_OK) {
+        rc = store_open(o->db_path, study, o->durability, 0, o->wall_ms,
+                        &r.store, err);
+    }
+    /* finish the unfinished simulated participants first */
+    ParticipantInfo *list = NULL;
+    size_t n_list = 0;
+    if (rc == SIM_OK) {
+        rc = store_list_participants(r.store, 1, &list, &n_list, err);
+    }
+    int resumed = 0, enrolled = 0;
+    for (size_t i = 0; rc == SIM_OK && i < n_list; i++) {
+        if (!list[i].simulated) {
+            continue;
+        }
+        rc = run_participant(&r, list[i].id, err);
+        resumed++;
+    }
+    sim_free(list);
+    int complete = 0;
+    if (rc == SIM_OK) {
+        rc = store_count_complete(r.store, 1, &complete, err);
+    }
+    int total = 0;
+    if (rc == SIM_OK) {
+        /* every simulated participant ever enrolled, for fresh seeds */
+        ParticipantInfo *all = NULL;
+        size_t n_all = 0;
+        rc = store_list_participants(r.store, 0, &all, &n_all, err);
+        for (size_t i = 0; i < n_all; i++) {
+            total += all[i].simulated;
+        }
+        sim_free(all);
+    }
+    while (rc == SIM_OK && complete < o->participants) {
+        EnrollSpec e;
+        memset(&e, 0, sizeof e);
+        e.station = o->station;
+        e.simulated = 1;
+        uint64_t index = (uint64_t)(unsigned)total;
+        e.seed = sim_mix64(o->seed * UINT64_C(0x9e3779b97f4a7c15) + index);
+        e.assign_seed = sim_mix64(e.seed ^ 0xa5a5a5a5ULL);
+        e.wall_ms = wall_of(&r);
+        ParticipantInfo info;
+        rc = store_enroll(r.store, &e, &info, err);
+        total++;
+        if (rc == SIM_OK) {
+            rc = run_participant(&r, info.id, err);
+            enrolled++;
+        }
+        if (rc == SIM_OK) {
+            rc = store_count_complete(r.store, 1, &complete, err);
+        }
+        if (rc == SIM_OK && o->verbose && log) {
+            fprintf(log, "participant %s (%s): done\n", info.id,
+                    info.condition);
+        }
+        if (rc == SIM_OK && enrolled > 10 * (o->participants + 10)) {
+            rc = sim_fail(err, SIM_ERR_STATE,
+                          "enrolled %d participants without reaching %d "
+                          "complete ones (are they all screened out?)",
+                          enrolled, o->participants);
+        }
+    }
+    if (rc == SIM_OK && log) {
+        fprintf(log,
+                "simulate: %d complete simulated participants in %s "
+                "(%d resumed, %d new)\n",
+                complete, o->db_path, resumed, enrolled);
+    }
+    store_close(r.store);
+    for (int i = 0; texts && i < o->n_cells; i++) {
+        sim_free(texts[i]);
+    }
+    sim_free(texts);
+    sim_free(cells);
+    study_free(study);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/*
+** Simulated participants: policies that answer the session's view (used by
+** `simlab simulate`, the app's autopilot and power simulations) and the
+** simulate command's loop. Simulated time only; no clock, no SDL.
+*/
+#ifndef SIM_SIMULATE_H
+#define SIM_SIMULATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "session.h"
+#include "sim_error.h"
+#include "sim_rng.h"
+#include "store.h"
+#include "study.h"
+
+typedef enum PolicyKind {
+    POLICY_MODEL = 0, /* always answers the model's output */
+    POLICY_LABEL = 1, /* answers the true label */
+    POLICY_RANDOM = 2,/* uniform over the choices */
+    POLICY_MIXED = 3  /* P(correct) per condition and phase with
+                         participant and item random effects */
+} PolicyKind;
+
+typedef struct Policy {
+    PolicyKind kind;
+    const Study *study;
+    SimulationSpec spec;    /* mixed: parameters (study's, possibly
+                               overridden); borrowed strings */
+    uint64_t study_seed;    /* item effects are drawn from this */
+    double participant_u;   /* this participant's logit effect */
+    SimRng rng;             /* this participant's stream */
+} Policy;
+
+/* Parses "model", "label", "random" or "mixed". */
+int policy_parse(const char *name, PolicyKind *kind, SimError *err);
+
+/* Prepares policy for one participant (seed = its seed). */
+void policy_init(Policy *policy, PolicyKind kind, const Study *study,
+                 const SimulationSpec *spec, uint64_t study_seed,
+                 uint64_t participant_seed);
+
+/* Probability that a mixed-policy participant with effect u answers item
+** correctly in condition/phase (before the answer is drawn). */
+double policy_p_correct(const Policy *policy, const char *condition,
+                        const char *phase, const char *item_key);
+
+/* Population accuracy of a cell under the mixed policy (integrated over
+** participant and item effects): the "true" value simulated data have. */
+double policy_true_accuracy(const SimulationSpec *spec, const char *condition,
+                            const char *phase);
+
+/* Parses a "CONDITION:PHASE=P" override ('*' for any) into cell; the
+** strings point into text, which must outlive cell. */
+int policy_parse_cell(char *text, SimCell *cell, SimError *err);
+
+/* Decides the participant's next input for view at simulated time *now_ns,
+** advancing *now_ns by a plausible reaction time. Returns 0 when it has an
+** input in *in, -1 when the view needs none (e.g. done). */
+int policy_next_input(Policy *policy, const SessionView *view,
+                      int64_t *now_ns, SimInput *in);
+
+typedef struct SimulateOptions {
+    const char *bundle_dir;
+    const char *db_path;
+    int participants;      /* complete simulated participants wanted */
+    PolicyKind policy;
+    uint64_t seed;
+    const char *station;
+    Durability durability;
+    const char **cells;    /* extra "CONDITION:PHASE=P" overrides */
+    int n_cells;
+    int verbose;
+    int64_t wall_ms;       /* wall-clock start (Unix ms); simulated time
+                              runs on from here */
+} SimulateOptions;
+
+/* `simlab simulate`: finishes unfinished simulated participants, then
+** enrolls new ones until the database holds opts->participants complete
+** simulated participants. Progress goes to log (may be NULL). */
+int simulate_run(const SimulateOptions *opts, FILE *log, SimError *err);
+
+#endif

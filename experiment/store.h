@@ -1,0 +1,169 @@
+/*
+** Storage of a study's data in SQLite: the study definition and bundle hash,
+** participants, their schedules, responses, screening results and events.
+** WAL journal, synchronous=FULL, foreign keys, user_version migrations.
+** One database per study and station. No clock: callers pass times.
+*/
+#ifndef SIM_STORE_H
+#define SIM_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule.h"
+#include "sim_error.h"
+#include "study.h"
+
+typedef struct Store Store;
+
+#define STORE_SCHEMA_VERSION 1
+
+typedef enum Durability {
+    DURABILITY_FULL = 0, /* synchronous=FULL: every commit reaches the disk */
+    DURABILITY_FAST = 1  /* synchronous=OFF; power simulations only */
+} Durability;
+
+/* Opens (creating or migrating) the database at path for study. When the
+** database already holds data of a bundle with a different hash, it is
+** refused unless allow_changed is set (then the new definition is stored
+** as a further version and used from now on). wall_ms: now, Unix ms.
+** On success *out owns a new Store (store_close). */
+int store_open(const char *path, const Study *study, Durability durability,
+               int allow_changed, int64_t wall_ms, Store **out,
+               SimError *err);
+
+/* Opens an existing database read-only, for export and analysis; study may
+** be NULL. */
+int store_open_readonly(const char *path, Store **out, SimError *err);
+
+void store_close(Store *store); /* NULL is a no-op */
+
+const char *store_path(const Store *store);
+
+/* ------------------------------------------------------------ enrollment */
+
+typedef struct EnrollSpec {
+    const char *code;      /* participant code typed by the experimenter,
+                              or NULL */
+    const char *station;   /* station name, or NULL */
+    int pilot;             /* 1 = pilot participant */
+    int simulated;         /* 1 = simulated participant */
+    const char *condition; /* experimenter override, or NULL to assign */
+    uint64_t seed;         /* per-participant seed; 0 = draw one */
+    uint64_t assign_seed;  /* randomness for the tie-break; 0 = draw */
+    int64_t wall_ms;       /* now, Unix ms */
+} EnrollSpec;
+
+typedef enum ParticipantStatus {
+    PSTATUS_ACTIVE = 0,       /* enrolled, not finished */
+    PSTATUS_COMPLETED = 1,    /* reached the end */
+    PSTATUS_ABORTED = 2,      /* stopped by the experimenter; resumable */
+    PSTATUS_DECLINED = 3,     /* declined consent */
+    PSTATUS_SCREENED_OUT = 4  /* a screening rule ended the run */
+} ParticipantStatus;
+
+typedef struct ParticipantInfo {
+    char id[37];          /* UUID */
+    char code[64];        /* participant code ("" if none) */
+    char condition[64];
+    char assigned_by[16]; /* "balanced", "hase", "override" */
+    char station[64];
+    int pilot, simulated;
+    ParticipantStatus status;
+    int excluded;
+    char exclusion_reason[128];
+    uint64_t seed;
+    int n_trials;         /* steps in the schedule */
+    int n_done;           /* steps done */
+    int64_t created_ms, last_active_ms;
+} ParticipantInfo;
+
+/* Chooses a condition for a new participant with the given pilot/simulated
+** flags (they are counted apart from the others): ASSIGN_BALANCED takes the
+** least-filled condition counting completed, non-excluded participants plus
+** those active within assignment.active_minutes, ties broken at random from
+** rng_seed; ASSIGN_HASE fills every condition to min_complete completed
+** participants (the same way) and sends the rest to then_condition. Writes
+** the condition id to out. */
+int store_assign_condition(Store *store, int pilot, int simulated,
+                           int64_t wall_ms, uint64_t rng_seed, char *out,
+                           size_t out_size, SimError *err);
+
+/* Enrolls a participant: assigns a condition (or records the override),
+** builds the schedule from its seed and stores participant and schedule in
+** one transaction. Fills *info (may be NULL). */
+int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
+                 SimError *err);
+
+int store_participant(Store *store, const char *pid, ParticipantInfo *info,
+                      SimError *err);
+
+/* Lists participants (unfinished_only: active or aborted). *out is a new
+** array of *n entries, freed with sim_free. */
+int store_list_participants(Store *store, int unfinished_only,
+                            ParticipantInfo **out, size_t *n, SimError *err);
+
+/* Reads a participant's stored schedule. *out owns a new Schedule. */
+int store_load_schedule(Store *store, const char *pid, Schedule **out,
+                        SimError *err);
+
+/* seq of the first step not done, or -1 when every step is done. */
+int store_first_unanswered(Store *store, const char *pid, int *seq,
+                           SimError *err);
+
+/* ------------------------------------------------------------- responses */
+
+typedef struct Response {
+    const char *participant;
+    int seq;              /* step */
+    int choice;           /* class/option index, -1 none */
+    const char *choice_id;/* class id or option text, NULL none */
+    int correct;          /* 1, 0, or -1 when not applicable */
+    int rating;           /* 1..points, 0 none */
+    int attempts;         /* 1 + retries so far */
+    int done;             /* 1 when the step is complete */
+    int64_t onset_ns;     /* stimulus onset, high-resolution clock */
+    int64_t response_ns;  /* time the answer was taken from the OS */
+    int64_t rating_ns;    /* time of the rating, 0 none */
+    int64_t wall_ms;      /* wall-clock time of recording */
+} Response;
+
+/* Records the response to a step in one transaction and marks the
+** participant active at wall_ms. The first record of a step inserts its
+** row; a later record of a step that is not done yet (a retry of practice or
+** quiz) only updates attempts and done. Recording a step that is already
+** done is refused with SIM_ERR_STATE and changes nothing. */
+int store_record_response(Store *store, const Response *r, SimError *err);
+
+/* Reads the stored response of a step; *found = 0 when none. */
+int store_get_response(Store *store, const char *pid, int seq, Response *r,
+                       int *found, SimError *err);
+
+int store_set_status(Store *store, const char *pid, ParticipantStatus status,
+                     int64_t wall_ms, SimError *err);
+
+/* Marks the participant excluded by screening rule `rule` (e.g. "quiz",
+** "practice", "catch", "too_fast") and stores the screening result. */
+int store_record_screening(Store *store, const char *pid, const char *rule,
+                           int passed, const char *detail, int64_t wall_ms,
+                           SimError *err);
+
+/* Appends an event (abort, pause, resume, focus_lost, missed_frame, error,
+** display, ...). pid may be NULL for station-level events. */
+int store_log_event(Store *store, const char *pid, const char *kind,
+                    const char *detail, int64_t wall_ms, int64_t mono_ns,
+                    SimError *err);
+
+/* Counts participants (simulated flag as given; -1 = any) that are
+** complete. */
+int store_count_complete(Store *store, int simulated, int *n, SimError *err);
+
+/* The study hash stored with the data (borrowed until store_close). */
+const char *store_study_hash(const Store *store);
+
+/* The SQLite handle, for export and tests (borrowed). */
+struct sqlite3 *store_db(Store *store);
+
+const char *participant_status_name(ParticipantStatus s);
+
+#endif

@@ -1,0 +1,15 @@
+# Engine tests: schedules, store + session state machine, simulated
+# participants (with SIGKILL and restart) and export.
+if(NOT TARGET simlab_experiment)
+  return()
+endif()
+simlab_add_test(test_experiment_schedule SOURCES test_experiment_schedule.c
+                LIBS simlab_experiment)
+simlab_add_test(test_experiment_session SOURCES test_experiment_session.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
+if(TARGET simlab)
+  simlab_add_test(test_experiment_simulate SOURCES test_experiment_simulate.c
+                  LIBS simlab_experiment PkgConfig::SQLITE3
+                  ARGS $<TARGET_FILE:simlab>)
+  set_tests_properties(test_experiment_simulate PROPERTIES TIMEOUT 600)
+endif()

@@ -1,0 +1,555 @@
+/*
+** The store and the session state machine, driven by scripted inputs with
+** fake timestamps: schema and pragmas, enrollment and assignment, one
+** transaction per response, duplicates refused, onset gating, forced
+** choice, ratings, quiz and practice retries with screening, catch trials,
+** pause/abort/resume events, and a locked database that the session
+** survives without losing the response.
+*/
+#include "harness.h"
+#include "test_util.h"
+
+#include "session.h"
+#include "store.h"
+#include "study.h"
+
+#include <sqlite3.h>
+
+static char tmp[256];
+
+static Study *load(const char *name)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/experiment/%s", SIMLAB_TEST_DATA, name);
+    Study *study = NULL;
+    StudyReport rep;
+    SimError err;
+    study_report_init(&rep);
+    if (study_load(dir, &study, &rep, &err) != SIM_OK) {
+        fprintf(stderr, "%s: %s\n", dir, err.msg);
+    }
+    study_report_free(&rep);
+    return study;
+}
+
+static Store *open_db(const Study *st, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    Store *store = NULL;
+    SimError err;
+    if (store_open(path, st, DURABILITY_FULL, 0, 1000, &store, &err) !=
+        SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+    }
+    return store;
+}
+
+static int64_t T = 1000000000; /* fake monotonic clock, ns */
+
+static int send(Session *s, SimInputKind kind, int value)
+{
+    SimInput in = {kind, value, NULL, T, T / 1000000};
+    int consumed = 0;
+    SimError err;
+    session_handle(s, &in, &consumed, &err);
+    return consumed;
+}
+
+static int send_key(Session *s, const char *key)
+{
+    SimInput in = {SIM_IN_KEY, 0, key, T, T / 1000000};
+    int consumed = 0;
+    SimError err;
+    session_handle(s, &in, &consumed, &err);
+    return consumed;
+}
+
+/* Shows the current screen: onset at T, then time passes. */
+static void show(Session *s)
+{
+    T += 16000000;
+    session_mark_onset(s, T);
+    T += 700000000;
+}
+
+static int sql_int(Store *store, const char *sql)
+{
+    sqlite3_stmt *st;
+    int v = -999;
+    if (sqlite3_prepare_v2(store_db(store), sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        v = sqlite3_column_int(st, 0);
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+static void test_schema(const Study *st)
+{
+    Store *store = open_db(st, "schema.db");
+    CHECK(store != NULL);
+    if (!store) {
+        return;
+    }
+    CHECK_INT(sql_int(store, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    CHECK_INT(sql_int(store, "PRAGMA foreign_keys"), 1);
+    CHECK_INT(sql_int(store, "PRAGMA synchronous"), 2); /* FULL */
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM study"), 1);
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM item"), (int)st->n_items);
+    CHECK_INT(sql_int(store, "SELECT length(definition) > 100 FROM study"), 1);
+    store_close(store);
+
+    /* reopening with the same bundle reuses the study row */
+    store = open_db(st, "schema.db");
+    CHECK(store && sql_int(store, "SELECT COUNT(*) FROM study") == 1);
+    store_close(store);
+
+    /* a database recorded with another bundle is refused */
+    Study *other = load("mini-counterfactual");
+    char path[512];
+    snprintf(path, sizeof path, "%s/schema.db", tmp);
+    SimError err;
+    Store *s2 = NULL;
+    CHECK_INT(store_open(path, other, DURABILITY_FULL, 0, 1, &s2, &err),
+              SIM_ERR_INVALID);
+    CHECK(strstr(err.msg, "bundle") != NULL);
+    CHECK_INT(store_open(path, other, DURABILITY_FULL, 1, 1, &s2, &err),
+              SIM_OK);
+    CHECK(s2 && sql_int(s2, "SELECT COUNT(*) FROM study") == 2);
+    CHECK(s2 && sql_int(s2, "SELECT COUNT(*) FROM event WHERE kind = "
+                            "'bundle_changed'") == 1);
+    store_close(s2);
+    study_free(other);
+}
+
+static void test_assignment(const Study *meta)
+{
+    Store *store = open_db(meta, "assign.db");
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    int per[3] = {0, 0, 0};
+    for (int i = 0; i < 9; i++) {
+        EnrollSpec e = {0};
+        e.wall_ms = 1000 + i;
+        e.assign_seed = (uint64_t)(i + 1);
+        ParticipantInfo info;
+        CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+        per[study_condition_index(meta, info.condition)]++;
+        CHECK_STR(info.assigned_by, "balanced");
+        CHECK(strlen(info.id) == 36);
+    }
+    /* active participants count: 3 each */
+    CHECK(per[0] == 3 && per[1] == 3 && per[2] == 3);
+
+    /* after the activity window, inactive participants no longer count;
+    ** completed ones do */
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM participant"), 9);
+    sqlite3_exec(store_db(store),
+                 "UPDATE participant SET status = 'completed' WHERE rowid IN "
+                 "(SELECT rowid FROM participant WHERE condition = 'grad' "
+                 "LIMIT 2)",
+                 NULL, NULL, NULL);
+    int64_t later = 1000 + 2LL * 3600 * 1000;
+    char cond[64];
+    CHECK_INT(store_assign_condition(store, 0, 0, later, 5, cond, sizeof cond,
+                                     &err),
+              SIM_OK);
+    CHECK(strcmp(cond, "grad") != 0);
+
+    /* simulated and pilot participants are balanced apart */
+    EnrollSpec e = {0};
+    e.simulated = 1;
+    e.wall_ms = later;
+    e.assign_seed = 3;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    CHECK_INT(info.simulated, 1);
+
+    /* an experimenter override is recorded as such */
+    e.simulated = 0;
+    e.condition = "control";
+    e.code = "P-017";
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    CHECK_STR(info.condition, "control");
+    CHECK_STR(info.assigned_by, "override");
+    CHECK_STR(info.code, "P-017");
+    e.condition = "nonexistent";
+    CHECK(store_enroll(store, &e, &info, &err) != SIM_OK);
+    store_close(store);
+}
+
+static void test_hase_rule(Study *fwd)
+{
+    /* min 2 completed per condition, then everyone to LIME */
+    fwd->assignment.rule = ASSIGN_HASE;
+    fwd->assignment.min_complete = 2;
+    static char lime[] = "LIME";
+    char *saved = fwd->assignment.then_condition;
+    fwd->assignment.then_condition = lime;
+    Store *store = open_db(fwd, "hase.db");
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    int base = 0, lime = 0;
+    for (int i = 0; i < 4; i++) {
+        EnrollSpec e = {0};
+        e.wall_ms = 1000;
+        e.assign_seed = (uint64_t)(i + 7);
+        ParticipantInfo info;
+        CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+        CHECK_STR(info.assigned_by, "hase");
+        base += strcmp(info.condition, "baseline") == 0;
+        lime += strcmp(info.condition, "LIME") == 0;
+    }
+    CHECK(base == 2 && lime == 2);
+    for (int i = 0; i < 3; i++) {
+        char cond[64];
+        CHECK_INT(store_assign_condition(store, 0, 0, 1000, (uint64_t)i + 1,
+                                         cond, sizeof cond, &err),
+                  SIM_OK);
+        CHECK_STR(cond, "LIME");
+    }
+    store_close(store);
+    fwd->assignment.rule = ASSIGN_BALANCED;
+    fwd->assignment.then_condition = saved;
+}
+
+/* Walks one forward participant through every screen. */
+static void test_forward_session(const Study *st)
+{
+    Store *store = open_db(st, "forward.db");
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    EnrollSpec e = {0};
+    e.condition = "LIME";
+    e.seed = 99;
+    e.wall_ms = 5000;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    Session *s = NULL;
+    CHECK_INT(session_open(store, st, info.id, 5000, &s, &err), SIM_OK);
+    if (!s) {
+        store_close(store);
+        return;
+    }
+    const SessionView *v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_CONSENT);
+    CHECK(v->page_text && strstr(v->page_text, "Consent"));
+
+    /* input before the screen is shown is ignored */
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 0);
+    show(s);
+    /* ... and so is input stamped before the onset */
+    T -= 800000000;
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 0);
+    T += 800000000;
+    CHECK_INT(send_key(s, "x"), 0); /* not a key of this screen */
+    CHECK_INT(send_key(s, "return"), 1);
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_PAGE);
+    show(s);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+
+    /* quiz: wrong first, then right; first try is what counts */
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_QUIZ);
+    CHECK(v->question != NULL);
+    show(s);
+    CHECK_INT(send(s, SIM_IN_CHOOSE, 0), 1);
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_FEEDBACK);
+    CHECK_INT(v->feedback_correct, 0);
+    CHECK_INT(v->feedback_final, 0);
+    show(s);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_QUIZ);
+    CHECK_INT(v->attempt, 2);
+    show(s);
+    CHECK_INT(send_key(s, "2"), 1);
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_FEEDBACK);
+    CHECK_INT(v->feedback_correct, 1);
+    show(s);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT correct * 100 + attempts FROM response r JOIN trial t "
+             "USING (participant, seq) WHERE t.block_kind = 'quiz' AND "
+             "participant = '%s'",
+             info.id);
+    CHECK_INT(sql_int(store, sql), 2); /* wrong first try, two attempts */
+    snprintf(sql, sizeof sql,
+             "SELECT excluded FROM participant WHERE id = '%s'", info.id);
+    CHECK_INT(sql_int(store, sql), 1); /* quiz_all_first_try */
+
+    /* learning without explanation: label and model output shown */
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_EXAMPLE);
+    CHECK(v->show_label && v->show_prediction && !v->explanation);
+    for (int i = 0; i < 4; i++) {
+        show(s);
+        CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+    }
+    /* pre: forced choice, keys from the study */
+    for (int i = 0; i < 8; i++) {
+        v = session_view(s);
+        CHECK_INT(v->screen, SCREEN_PREDICT);
+        CHECK(v->need_choice && !v->show_prediction && !v->explanation);
+        show(s);
+        CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 0); /* cannot skip */
+        const Trial *t = v->trial;
+        CHECK_INT(send_key(s, t->correct_choice == 0 ? "p" : "N"), 1);
+    }
+    /* learning with explanations: rating, then Continue */
+    for (int i = 0; i < 4; i++) {
+        v = session_view(s);
+        CHECK_INT(v->screen, SCREEN_EXAMPLE);
+        CHECK(v->explanation != NULL && v->need_rating);
+        show(s);
+        CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 0); /* rating first */
+        CHECK_INT(send(s, SIM_IN_RATE, 9), 0);     /* out of range */
+        CHECK_INT(send_key(s, "5"), 1);
+        CHECK_INT(send(s, SIM_IN_RATE, 6), 1);     /* may change it */
+        CHECK_INT(session_view(s)->rating, 6);
+        T += 1000;
+        CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+    }
+    /* post: answer everything wrong */
+    for (int i = 0; i < 8; i++) {
+        v = session_view(s);
+        CHECK_INT(v->screen, SCREEN_PREDICT);
+        show(s);
+        CHECK_INT(send(s, SIM_IN_CHOOSE, 1 - v->trial->correct_choice), 1);
+    }
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_PAGE); /* debrief */
+    show(s);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+    CHECK(session_finished(s));
+    CHECK_INT(session_view(s)->screen, SCREEN_DONE);
+    session_close(s);
+
+    snprintf(sql, sizeof sql,
+             "SELECT status = 'completed' FROM participant WHERE id = '%s'",
+             info.id);
+    CHECK_INT(sql_int(store, sql), 1);
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM long_format"),
+              1 + 4 + 8 + 4 + 8);
+    CHECK_INT(sql_int(store, "SELECT SUM(correct) FROM long_format WHERE "
+                             "phase = 'pre'"),
+              8);
+    CHECK_INT(sql_int(store, "SELECT SUM(correct) FROM long_format WHERE "
+                             "phase = 'post'"),
+              0);
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM long_format WHERE "
+                             "phase = 'learn' AND correct IS NULL"),
+              8);
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM long_format WHERE "
+                             "rating = 6"),
+              4);
+    /* onset and response times are stored in ns; rt_ms derives from them */
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM response WHERE "
+                             "abs(rt_ms - (response_ns - onset_ns) / 1e6) > "
+                             "1e-6"),
+              0);
+    CHECK_INT(sql_int(store, "SELECT MIN(rt_ms) >= 700 FROM long_format "
+                             "WHERE phase = 'pre'"),
+              1);
+
+    /* recording a done step again is refused and changes nothing */
+    Response r = {0};
+    r.participant = info.id;
+    r.seq = 0;
+    r.choice = -1;
+    r.done = 1;
+    r.wall_ms = 1;
+    CHECK_INT(store_record_response(store, &r, &err), SIM_ERR_STATE);
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM response"), 28);
+    store_close(store);
+}
+
+/* Pause, abort and resume; a locked database during a response. */
+static void test_interruptions(const Study *st)
+{
+    Store *store = open_db(st, "interrupt.db");
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    EnrollSpec e = {0};
+    e.condition = "baseline";
+    e.seed = 5;
+    e.wall_ms = 1000;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    Session *s = NULL;
+    CHECK_INT(session_open(store, st, info.id, 1000, &s, &err), SIM_OK);
+    if (!s) {
+        store_close(store);
+        return;
+    }
+    show(s);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1); /* consent */
+    show(s);
+    CHECK_INT(send(s, SIM_IN_PAUSE, 0), 1);
+    CHECK_INT(session_view(s)->screen, SCREEN_PAUSED);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 0); /* the participant waits */
+    CHECK_INT(send(s, SIM_IN_RESUME, 0), 1);
+    CHECK_INT(session_view(s)->screen, SCREEN_PAGE);
+    show(s);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1); /* instructions */
+    CHECK_INT(send(s, SIM_IN_ABORT, 0), 1);
+    CHECK(session_finished(s));
+    CHECK(session_view(s)->aborted);
+    session_close(s);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT COUNT(*) FROM event WHERE participant = '%s' AND kind IN "
+             "('pause', 'unpause', 'abort')",
+             info.id);
+    CHECK_INT(sql_int(store, sql), 3);
+
+    /* resume continues at the first unanswered step: the quiz */
+    ParticipantInfo *list;
+    size_t n;
+    CHECK_INT(store_list_participants(store, 1, &list, &n, &err), SIM_OK);
+    CHECK(n == 1 && list[0].status == PSTATUS_ABORTED);
+    free(list);
+    CHECK_INT(session_open(store, st, info.id, 2000, &s, &err), SIM_OK);
+    CHECK_INT(session_view(s)->screen, SCREEN_QUIZ);
+    snprintf(sql, sizeof sql,
+             "SELECT COUNT(*) FROM event WHERE participant = '%s' AND kind = "
+             "'resume'",
+             info.id);
+    CHECK_INT(sql_int(store, sql), 1);
+
+    /* another connection holds the write lock: the answer waits, safe */
+    char path[512];
+    snprintf(path, sizeof path, "%s/interrupt.db", tmp);
+    sqlite3 *other;
+    sqlite3_open(path, &other);
+    CHECK_INT(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
+              SQLITE_OK);
+    show(s);
+    SimInput in = {SIM_IN_CHOOSE, 1, NULL, T, 3000};
+    int consumed = 0;
+    int rc = session_handle(s, &in, &consumed, &err);
+    CHECK(rc == SIM_ERR_BUSY || rc == SIM_ERR_DB);
+    const SessionView *v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_STORE_ERROR);
+    CHECK(v->message != NULL);
+    CHECK_INT(send(s, SIM_IN_CHOOSE, 0), 0); /* nothing else meanwhile */
+    sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(other);
+    T += 1000000;
+    CHECK_INT(send(s, SIM_IN_RETRY, 0), 1);
+    v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_FEEDBACK); /* the stored answer moved on */
+    snprintf(sql, sizeof sql,
+             "SELECT choice FROM response r JOIN trial t USING (participant, "
+             "seq) WHERE t.block_kind = 'quiz' AND participant = '%s'",
+             info.id);
+    CHECK_INT(sql_int(store, sql), 1);
+    session_close(s);
+    store_close(store);
+}
+
+/* Meta-predictor: practice retries and screening, catch trials,
+** reservoir in the view. */
+static void test_meta_session(Study *st)
+{
+    st->screening.stop_on_failure = 1;
+    Store *store = open_db(st, "meta.db");
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    EnrollSpec e = {0};
+    e.condition = "grad";
+    e.seed = 42;
+    e.wall_ms = 1000;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    Session *s = NULL;
+    CHECK_INT(session_open(store, st, info.id, 1000, &s, &err), SIM_OK);
+    if (!s) {
+        store_close(store);
+        return;
+    }
+    int reservoir_seen = 0, catch_seen = 0, guard = 0;
+    while (!session_finished(s) && guard++ < 500) {
+        const SessionView *v = session_view(s);
+        show(s);
+        if (v->screen == SCREEN_PREDICT && v->trial->is_catch) {
+            catch_seen++;
+            /* fail the catch trial of the second session */
+            int wrong = 1 - v->trial->correct_choice;
+            CHECK_INT(send(s, SIM_IN_CHOOSE, catch_seen == 2 ? wrong
+                                                 : v->trial->correct_choice),
+                      1);
+            continue;
+        }
+        if (v->screen == SCREEN_PREDICT && v->trial->show.reservoir) {
+            CHECK_INT(v->n_reservoir, 5);
+            CHECK(v->reservoir_expl[0] != NULL); /* grad explains */
+            CHECK(v->explanation == NULL);
+            reservoir_seen++;
+        }
+        if (v->need_choice) {
+            send(s, SIM_IN_CHOOSE, v->trial->correct_choice);
+        } else if (v->need_rating && v->rating == 0) {
+            send(s, SIM_IN_RATE, 4);
+        } else {
+            send(s, SIM_IN_CONTINUE, 0);
+        }
+    }
+    CHECK_INT(catch_seen, 2);
+    CHECK_INT(reservoir_seen, 7 + 7);
+    CHECK_INT(session_view(s)->screen, SCREEN_SCREENED_OUT);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT status || ':' || exclusion_reason FROM participant");
+    sqlite3_stmt *q;
+    sqlite3_prepare_v2(store_db(store), sql, -1, &q, NULL);
+    sqlite3_step(q);
+    CHECK_STR((const char *)sqlite3_column_text(q, 0), "screened_out:catch");
+    sqlite3_finalize(q);
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM screening WHERE rule = "
+                             "'practice' AND passed = 1"),
+              1);
+    session_close(s);
+    store_close(store);
+    st->screening.stop_on_failure = 0;
+}
+
+int main(void)
+{
+    test_tmpdir(tmp, sizeof tmp, "session");
+    Study *fwd = load("mini-forward");
+    Study *meta = load("mini-meta");
+    CHECK(fwd && meta);
+    if (fwd && meta) {
+        test_schema(fwd);
+        test_assignment(meta);
+        test_hase_rule(fwd);
+        test_forward_session(fwd);
+        test_interruptions(fwd);
+        test_meta_session(meta);
+    }
+    study_free(fwd);
+    study_free(meta);
+    test_rmtree(tmp);
+    return TEST_REPORT();
+}
