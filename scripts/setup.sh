@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs the Debian 12 packages simlab needs to build, test and run its demo.
+# Uses sudo when not run as root. Safe to run again.
+set -eu
+PACKAGES="build-essential cmake pkg-config git
+  libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev
+  libsqlite3-dev libjansson-dev libcsv-dev libgsl-dev libcairo2-dev
+  nettle-dev uuid-dev
+  xvfb xauth libxtst-dev clang-format python3-numpy"
+
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+        missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    exit 0
+fi
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "simlab setup: these packages are missing and there is no sudo:$missing" >&2
+    exit 1
+fi
+echo "simlab setup: installing$missing"
+$SUDO apt-get update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
