@@ -28,11 +28,11 @@ typedef struct Feature {
 
 typedef struct ItemInput {
     Modality modality;
-    char *text;         /* text, first text of a pair, or image path */
-    char *text_b;       /* second text of a pair, else NULL */
-    char *title_a;      /* optional captions of a pair ("Premise") */
-    char *title_b;      /* ("Hypothesis"); NULL = none */
-    Feature *features;  /* tabular rows, in display order */
+    char *text;        /* text, first text of a pair, or image path */
+    char *text_b;      /* second text of a pair, else NULL */
+    char *title_a;     /* optional captions of a pair ("Premise") */
+    char *title_b;     /* ("Hypothesis"); NULL = none */
+    Feature *features; /* tabular rows, in display order */
     size_t n_features;
     int image_w, image_h; /* pixel size of an image input (read at load) */
 } ItemInput;
@@ -55,7 +55,7 @@ typedef struct Counterfactual {
     int prediction;  /* class index: model output on the perturbation */
     Edit *edits;
     size_t n_edits;
-    char *region;    /* image: optional mask of the edited region */
+    char *region; /* image: optional mask of the edited region */
 } Counterfactual;
 
 /* ---------------------------------------------------------- explanations */
@@ -156,8 +156,8 @@ struct Explanation {
 };
 
 typedef struct ItemExplanation {
-    char *method;    /* method name as conditions refer to it */
-    Explanation *e;  /* owned */
+    char *method;   /* method name as conditions refer to it */
+    Explanation *e; /* owned */
 } ItemExplanation;
 
 /* ----------------------------------------------------------------- items */
@@ -170,10 +170,10 @@ typedef struct Item {
     char *source_file; /* bundle-relative file the item came from */
     int source_line;   /* 1-based line of its record */
     ItemInput input;
-    int label;         /* class index of the true label, -1 if unknown */
-    int prediction;    /* class index of the model output */
-    Counterfactual *cf;          /* NULL when the item has none */
-    ItemExplanation *expl;       /* per method */
+    int label;             /* class index of the true label, -1 if unknown */
+    int prediction;        /* class index of the model output */
+    Counterfactual *cf;    /* NULL when the item has none */
+    ItemExplanation *expl; /* per method */
     size_t n_expl;
 } Item;
 
@@ -226,44 +226,44 @@ typedef enum ItemDraw {
 /* What a trial shows. An explanation is shown only when the block says so
 ** and the participant's condition has a method. */
 typedef struct ShowSpec {
-    int label;        /* true label */
-    int prediction;   /* model output on the (original) input */
-    int explanation;  /* the condition's explanation */
-    int reservoir;    /* the reservoir (training items of the session) */
+    int label;       /* true label */
+    int prediction;  /* model output on the (original) input */
+    int explanation; /* the condition's explanation */
+    int reservoir;   /* the reservoir (training items of the session) */
 } ShowSpec;
 
 typedef struct Block {
     BlockKind kind;
-    char *id;     /* unique block name, e.g. "pre" or "s2-train" */
-    char *phase;  /* long-format phase (learn, pre, post, train, test,
-                     practice, quiz); NULL for pages and breaks */
-    int session;  /* 1-based training session, 0 when not in one */
-    char *title;  /* heading shown on its screens; may be NULL */
+    char *id;    /* unique block name, e.g. "pre" or "s2-train" */
+    char *phase; /* long-format phase (learn, pre, post, train, test,
+                    practice, quiz); NULL for pages and breaks */
+    int session; /* 1-based training session, 0 when not in one */
+    char *title; /* heading shown on its screens; may be NULL */
 
     /* item blocks: practice, learn, predict, counterfactual, rating */
-    char *pool;          /* item pool */
-    int n_items;         /* items to use; 0 = the whole pool */
-    char *same_items_as; /* reuse that block's items (reshuffled) */
+    char *pool;             /* item pool */
+    int n_items;            /* items to use; 0 = the whole pool */
+    char *same_items_as;    /* reuse that block's items (reshuffled) */
     char *exclude_items_of; /* comma list of block ids whose items are not
                                drawn again (new samples per session) */
     ItemOrder order;
     ItemDraw draw;
     ShowSpec show;
-    int rating;        /* ask the Likert rating of the explanation */
-    int feedback;      /* practice: show whether the answer was right */
-    int retry;         /* practice: repeat until right (first try scored) */
-    int n_catch;       /* catch trials drawn from the reservoir */
-    char *reservoir;   /* id of the block whose items form the reservoir */
+    int rating;      /* ask the Likert rating of the explanation */
+    int feedback;    /* practice: show whether the answer was right */
+    int retry;       /* practice: repeat until right (first try scored) */
+    int n_catch;     /* catch trials drawn from the reservoir */
+    char *reservoir; /* id of the block whose items form the reservoir */
 
     /* practice: optional examples shown before its questions */
-    char *train_pool;  /* pool of practice examples (NULL = none) */
-    int n_train;       /* how many (0 = the whole pool) */
+    char *train_pool; /* pool of practice examples (NULL = none) */
+    int n_train;      /* how many (0 = the whole pool) */
 
     /* pages: consent, instructions, debrief, break */
-    char **pages;      /* bundle-relative page files, in order */
+    char **pages; /* bundle-relative page files, in order */
     size_t n_pages;
-    char *text;        /* inline text (break message, ...) */
-    int min_seconds;   /* break: minimum length; pages: minimum reading */
+    char *text;      /* inline text (break message, ...) */
+    int min_seconds; /* break: minimum length; pages: minimum reading */
 
     /* quiz */
     QuizQuestion *questions;
@@ -289,10 +289,10 @@ typedef enum AssignRule {
 
 typedef struct Assignment {
     AssignRule rule;
-    int min_complete;       /* ASSIGN_HASE: completed per condition */
-    char *then_condition;   /* ASSIGN_HASE: where the rest go */
-    int active_minutes;     /* unfinished participants count as filling a
-                               condition when active this recently */
+    int min_complete;     /* ASSIGN_HASE: completed per condition */
+    char *then_condition; /* ASSIGN_HASE: where the rest go */
+    int active_minutes;   /* unfinished participants count as filling a
+                             condition when active this recently */
 } Assignment;
 
 typedef struct RatingSpec {
@@ -312,8 +312,8 @@ typedef struct SimCell {
 } SimCell;
 
 typedef struct SimulationSpec {
-    double p_default;     /* 0.6 */
-    SimCell *cells;       /* later entries override earlier ones */
+    double p_default; /* 0.6 */
+    SimCell *cells;   /* later entries override earlier ones */
     size_t n_cells;
     double participant_sd; /* logit-scale SD of participant effects */
     double item_sd;        /* logit-scale SD of item effects */
@@ -324,26 +324,26 @@ typedef struct SimulationSpec {
 } SimulationSpec;
 
 typedef struct Study {
-    char *dir;        /* bundle directory as given */
-    char *id;         /* short identifier */
+    char *dir; /* bundle directory as given */
+    char *id;  /* short identifier */
     char *title;
-    char *preset;     /* NULL, "hase-forward", "hase-counterfactual",
-                         "meta-predictor" */
-    char *test_type;  /* "forward" or "counterfactual" (export), or NULL */
-    char *domain;     /* default domain for items, or NULL */
-    char *json_text;  /* study.json as read (stored with the data) */
-    char hash[65];    /* SHA-256 (hex) over every file of the bundle */
+    char *preset;    /* NULL, "hase-forward", "hase-counterfactual",
+                        "meta-predictor" */
+    char *test_type; /* "forward" or "counterfactual" (export), or NULL */
+    char *domain;    /* default domain for items, or NULL */
+    char *json_text; /* study.json as read (stored with the data) */
+    char hash[65];   /* SHA-256 (hex) over every file of the bundle */
 
     StudyClass *classes;
     size_t n_classes;
     Condition *conditions;
     size_t n_conditions;
-    char *baseline;   /* condition id of the baseline, or NULL */
+    char *baseline; /* condition id of the baseline, or NULL */
     Block *blocks;
     size_t n_blocks;
     Item *items;
     size_t n_items;
-    char **methods;   /* every method with explanations in the bundle */
+    char **methods; /* every method with explanations in the bundle */
     size_t n_methods;
 
     Screening screening;
@@ -354,6 +354,9 @@ typedef struct Study {
                           page_paths, read at load time */
     char **page_paths;
     size_t n_page_texts;
+    char **pools; /* distinct item pools, in order of first appearance */
+    size_t n_pools;
+    struct StudyIndex *index; /* internal: item lookup by key; may be NULL */
 } Study;
 
 /* ------------------------------------------------------- check / reports */
@@ -364,18 +367,21 @@ typedef struct Diag {
     char *pointer; /* JSON pointer ("/blocks/3/pool") or NULL */
     char *field;   /* field name at fault */
     char *message;
+    int column; /* 1-based column of a JSON syntax error, else 0 */
 } Diag;
 
 typedef struct PoolBalance {
     char *pool;
     int n;
-    int tp, fp, tn, fn;       /* "positive" = the first class */
-    int correct, incorrect;   /* model output vs label */
-    int unlabeled;            /* items without a true label */
-    int n_cf;                 /* items with a counterfactual */
-    int same, flip;           /* all counterfactuals */
-    int *same_by_pred;        /* per class index of the original output */
+    int tp, fp, tn, fn;     /* "positive" = the first class */
+    int correct, incorrect; /* model output vs label */
+    int unlabeled;          /* items without a true label */
+    int n_cf;               /* items with a counterfactual */
+    int same, flip;         /* all counterfactuals */
+    int *same_by_pred;      /* per class index of the original output */
     int *flip_by_pred;
+    int same_by_type[4]; /* per prediction type: TP, FP, TN, FN */
+    int flip_by_type[4]; /* (labelled counterfactual items only) */
 } PoolBalance;
 
 typedef struct StudyReport {

@@ -1,0 +1,150 @@
+/*
+** Bundle paths: every path a study names is relative to the bundle folder
+** and must stay inside it, also after symbolic links are resolved.
+** POSIX file functions only.
+*/
+#define _XOPEN_SOURCE 700
+#include "study_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sim_alloc.h"
+
+static int has_dotdot(const char *rel)
+{
+    const char *p = rel;
+    while (*p) {
+        const char *e = strchr(p, '/');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            return 1;
+        }
+        if (!e) {
+            break;
+        }
+        p = e + 1;
+    }
+    return 0;
+}
+
+int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
+                size_t why_size)
+{
+    if (abs_out) {
+        *abs_out = NULL;
+    }
+    if (!rel || !rel[0]) {
+        snprintf(why, why_size, "empty path");
+        return -1;
+    }
+    if (rel[0] == '/' || rel[0] == '~' || strchr(rel, '\\') ||
+        (rel[0] && rel[1] == ':')) {
+        snprintf(why, why_size,
+                 "'%s': absolute paths are not allowed (paths are relative "
+                 "to the bundle)",
+                 rel);
+        return -1;
+    }
+    if (has_dotdot(rel)) {
+        snprintf(why, why_size, "'%s': '..' may not leave the bundle", rel);
+        return -1;
+    }
+    size_t n = L->root_len + 1 + strlen(rel) + 1;
+    char *joined = sim_malloc(n);
+    if (!joined) {
+        L->oom = 1;
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    snprintf(joined, n, "%s/%s", L->root, rel);
+    char *real = realpath(joined, NULL);
+    int saved = errno;
+    sim_free(joined);
+    if (!real) {
+        snprintf(why, why_size, "'%s': %s", rel,
+                 saved == ENOENT ? "no such file" : strerror(saved));
+        return -1;
+    }
+    int inside = strncmp(real, L->root, L->root_len) == 0 &&
+                 (real[L->root_len] == '/' || L->root_len == 1);
+    if (!inside) {
+        snprintf(why, why_size,
+                 "'%s': resolves outside the bundle (symbolic link?)", rel);
+        free(real);
+        return -1;
+    }
+    struct stat sb;
+    if (stat(real, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        snprintf(why, why_size, "'%s': not a regular file", rel);
+        free(real);
+        return -1;
+    }
+    if (abs_out) {
+        /* realpath() allocates with malloc; hand out a sim_ copy. */
+        *abs_out = sim_strdup(real);
+        if (!*abs_out) {
+            L->oom = 1;
+            free(real);
+            snprintf(why, why_size, "out of memory");
+            return -1;
+        }
+    }
+    free(real);
+    return 0;
+}
+
+int read_whole_file(const char *abs, char **data, size_t *len, char *why,
+                    size_t why_size)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(abs, "rb");
+    if (!f) {
+        snprintf(why, why_size, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    int rc = 0;
+    for (;;) {
+        if (n + 65536 + 1 > cap) {
+            if (cap > ((size_t)1 << 30)) {
+                snprintf(why, why_size, "file larger than 1 GiB");
+                rc = -1;
+                break;
+            }
+            size_t ncap = cap ? cap * 2 : 65536 * 2;
+            char *p = sim_realloc(buf, ncap);
+            if (!p) {
+                snprintf(why, why_size, "out of memory");
+                rc = -1;
+                break;
+            }
+            buf = p;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                snprintf(why, why_size, "read error: %s", strerror(errno));
+                rc = -1;
+            }
+            break;
+        }
+    }
+    fclose(f);
+    if (rc != 0) {
+        sim_free(buf);
+        return -1;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return 0;
+}

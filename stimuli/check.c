@@ -1,0 +1,432 @@
+/*
+** `simlab check`: loads a bundle (as far as it can be read), then prints its
+** expanded design, item and explanation counts, the balance report, the
+** warnings and every located error, as text or as one JSON object.
+*/
+#include "check.h"
+#include "study_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_alloc.h"
+#include "sim_text.h"
+
+static const char *const type_names[4] = {"TP", "FP", "TN", "FN"};
+
+static const char *or_dash(const char *s)
+{
+    return s && s[0] ? s : "-";
+}
+
+static void shows_text(const Block *b, char *out, size_t size)
+{
+    snprintf(out, size, "%s%s%s%s", b->show.label ? "label " : "",
+             b->show.prediction ? "prediction " : "",
+             b->show.explanation ? "explanation " : "",
+             b->show.reservoir ? "reservoir " : "");
+    size_t n = strlen(out);
+    if (n > 0) {
+        out[n - 1] = '\0';
+    } else {
+        snprintf(out, size, "input");
+    }
+}
+
+/* "FILE:LINE: field 'NAME': message" (JSON pointer in place of LINE) */
+static void print_diag(FILE *out, const char *kind, const Diag *d)
+{
+    fprintf(out, "  %s: ", kind);
+    if (d->line > 0 && d->column > 0) {
+        fprintf(out, "%s:%d:%d: ", d->file, d->line, d->column);
+    } else if (d->line > 0) {
+        fprintf(out, "%s:%d: ", d->file, d->line);
+    } else if (d->pointer) {
+        fprintf(out, "%s:%s: ", d->file, d->pointer);
+    } else {
+        fprintf(out, "%s: ", d->file);
+    }
+    if (d->field && d->field[0]) {
+        fprintf(out, "field '%s': ", d->field);
+    }
+    fprintf(out, "%s\n", d->message);
+}
+
+static size_t count_method(const Study *st, const char *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < st->n_items; i++) {
+        n += item_explanation(&st->items[i], m) != NULL;
+    }
+    return n;
+}
+
+static void print_text(FILE *out, const char *dir, const Study *st,
+                       const StudyReport *rep)
+{
+    fprintf(out, "bundle       %s\n", dir);
+    if (st) {
+        fprintf(out, "study        %s: %s\n", or_dash(st->id),
+                or_dash(st->title));
+        fprintf(out, "hash         sha256:%s\n", or_dash(st->hash));
+        fprintf(out, "preset       %s",
+                st->preset ? st->preset
+                           : "(explicit "
+                             "blocks)");
+        if (st->test_type) {
+            fprintf(out, " (test type %s)", st->test_type);
+        }
+        fprintf(out, "\ndomain       %s\n", or_dash(st->domain));
+        fprintf(out, "classes      ");
+        for (size_t i = 0; i < st->n_classes; i++) {
+            const StudyClass *c = &st->classes[i];
+            fprintf(out, "%s%s \"%s\" [key %s]%s", i ? "; " : "",
+                    or_dash(c->id), or_dash(c->label), or_dash(c->key),
+                    i == 0 ? " (positive)" : "");
+        }
+        fprintf(out, "\nconditions   %zu\n", st->n_conditions);
+        for (size_t i = 0; i < st->n_conditions; i++) {
+            const Condition *c = &st->conditions[i];
+            fprintf(out, "  %-20s %s%s%s\n", c->id,
+                    c->method ? "method " : "no explanation",
+                    c->method ? c->method : "",
+                    st->baseline && strcmp(st->baseline, c->id) == 0
+                        ? "  (baseline)"
+                        : "");
+        }
+        const Assignment *a = &st->assignment;
+        if (a->rule == ASSIGN_HASE) {
+            fprintf(out,
+                    "assignment   hase: every condition to %d complete, then "
+                    "'%s'; active %d min\n",
+                    a->min_complete, or_dash(a->then_condition),
+                    a->active_minutes);
+        } else {
+            fprintf(out, "assignment   balanced; active %d min\n",
+                    a->active_minutes);
+        }
+        const Screening *s = &st->screening;
+        fprintf(out,
+                "screening    practice_min_first_try %d, "
+                "quiz_all_first_try %s, max_catch_failures %d, "
+                "min_total_seconds %g%s\n",
+                s->practice_min_first_try, s->quiz_all_first_try ? "yes" : "no",
+                s->max_catch_failures, s->min_total_seconds,
+                s->stop_on_failure ? ", stop on failure" : "");
+        fprintf(out, "rating       \"%s\" (%d points)\n",
+                or_dash(st->rating.question), st->rating.points);
+        fprintf(out, "blocks       %zu\n", st->n_blocks);
+        fprintf(out,
+                "  %-3s %-14s %-14s %-8s %-3s %-14s %-4s %-30s %-6s "
+                "%-5s %s\n",
+                "#", "kind", "id", "phase", "ses", "pool", "n", "shows",
+                "rating", "catch", "reservoir");
+        for (size_t i = 0; i < st->n_blocks; i++) {
+            const Block *b = &st->blocks[i];
+            char shows[64], n[24], ses[16], pool[128];
+            int item = b->pool != NULL;
+            if (item) {
+                shows_text(b, shows, sizeof shows);
+                if (b->n_items) {
+                    snprintf(n, sizeof n, "%d", b->n_items);
+                } else {
+                    snprintf(n, sizeof n, "all");
+                }
+            } else {
+                snprintf(shows, sizeof shows, "%s",
+                         b->n_pages       ? (b->pages[0] ? b->pages[0] : "-")
+                         : b->n_questions ? "questions"
+                                          : "-");
+                snprintf(n, sizeof n, "-");
+            }
+            snprintf(ses, sizeof ses, "%d", b->session);
+            snprintf(pool, sizeof pool, "%s%s%s", or_dash(b->pool),
+                     b->same_items_as ? "=" : "",
+                     b->same_items_as ? b->same_items_as : "");
+            fprintf(out,
+                    "  %-3zu %-14s %-14s %-8s %-3s %-14s %-4s %-30s %-6s "
+                    "%-5d %s\n",
+                    i + 1, block_kind_name(b->kind), or_dash(b->id),
+                    or_dash(b->phase), b->session ? ses : "-", pool, n, shows,
+                    b->rating ? "yes" : "no", b->n_catch,
+                    or_dash(b->reservoir));
+            if (b->exclude_items_of) {
+                fprintf(out, "      (new items: not those of %s)\n",
+                        b->exclude_items_of);
+            }
+        }
+        fprintf(out, "items        %zu", st->n_items);
+        for (size_t p = 0; p < st->n_pools; p++) {
+            size_t n = 0;
+            for (size_t i = 0; i < st->n_items; i++) {
+                n += strcmp(st->items[i].pool, st->pools[p]) == 0;
+            }
+            fprintf(out, "%s%s %zu", p ? ", " : " (", st->pools[p], n);
+        }
+        fprintf(out, "%s\n", st->n_pools ? ")" : "");
+        fprintf(out, "explanations");
+        for (size_t m = 0; m < st->n_methods; m++) {
+            fprintf(out, "%s%s %zu", m ? ", " : " ", st->methods[m],
+                    count_method(st, st->methods[m]));
+        }
+        fprintf(out, "%s\n", st->n_methods ? "" : " none");
+    }
+    if (rep->n_pools) {
+        fprintf(out,
+                "balance\n  %-14s %4s %4s %4s %4s %4s %8s %9s %5s %5s  "
+                "%s\n",
+                "pool", "n", "TP", "FP", "TN", "FN", "correct", "incorrect",
+                "same", "flip", "same/flip by type");
+        for (size_t i = 0; i < rep->n_pools; i++) {
+            const PoolBalance *p = &rep->pools[i];
+            fprintf(out, "  %-14s %4d %4d %4d %4d %4d %8d %9d", p->pool, p->n,
+                    p->tp, p->fp, p->tn, p->fn, p->correct, p->incorrect);
+            if (p->n_cf) {
+                fprintf(out, " %5d %5d  ", p->same, p->flip);
+                for (int t = 0; t < 4; t++) {
+                    fprintf(out, "%s%s %d/%d", t ? ", " : "", type_names[t],
+                            p->same_by_type[t], p->flip_by_type[t]);
+                }
+            } else {
+                fprintf(out, " %5s %5s", "-", "-");
+            }
+            if (p->unlabeled) {
+                fprintf(out, "  (%d without label)", p->unlabeled);
+            }
+            fprintf(out, "\n");
+        }
+    }
+    if (rep->n_warnings) {
+        fprintf(out, "warnings     %zu\n", rep->n_warnings);
+        for (size_t i = 0; i < rep->n_warnings; i++) {
+            print_diag(out, "warning", &rep->warnings[i]);
+        }
+    }
+    if (rep->n_errors) {
+        fprintf(out, "errors       %zu\n", rep->n_errors);
+        for (size_t i = 0; i < rep->n_errors; i++) {
+            print_diag(out, "error", &rep->errors[i]);
+        }
+    }
+    if (rep->n_errors) {
+        fprintf(out, "invalid: %zu error%s\n", rep->n_errors,
+                rep->n_errors == 1 ? "" : "s");
+    } else {
+        fprintf(out, "valid\n");
+    }
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static json_t *jstr(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *diags_json(const Diag *d, size_t n)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "file", jstr(d[i].file));
+        json_object_set_new(o, "line", json_integer(d[i].line));
+        if (d[i].column) {
+            json_object_set_new(o, "column", json_integer(d[i].column));
+        }
+        if (d[i].pointer) {
+            json_object_set_new(o, "pointer", jstr(d[i].pointer));
+        }
+        json_object_set_new(o, "field", jstr(d[i].field));
+        json_object_set_new(o, "message", jstr(d[i].message));
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static json_t *study_json(const Study *st)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", jstr(st->id));
+    json_object_set_new(o, "title", jstr(st->title));
+    json_object_set_new(o, "preset", jstr(st->preset));
+    json_object_set_new(o, "test_type", jstr(st->test_type));
+    json_object_set_new(o, "domain", jstr(st->domain));
+    json_object_set_new(o, "baseline", jstr(st->baseline));
+    json_t *classes = json_array();
+    for (size_t i = 0; i < st->n_classes; i++) {
+        json_array_append_new(
+            classes, json_pack("{s:o,s:o,s:o}", "id", jstr(st->classes[i].id),
+                               "label", jstr(st->classes[i].label), "key",
+                               jstr(st->classes[i].key)));
+    }
+    json_object_set_new(o, "classes", classes);
+    const Assignment *a = &st->assignment;
+    json_object_set_new(o, "assignment",
+                        json_pack("{s:s,s:i,s:o,s:i}", "rule",
+                                  a->rule == ASSIGN_HASE ? "hase" : "balanced",
+                                  "min_complete", a->min_complete, "then",
+                                  jstr(a->then_condition), "active_minutes",
+                                  a->active_minutes));
+    const Screening *s = &st->screening;
+    json_object_set_new(
+        o, "screening",
+        json_pack("{s:i,s:b,s:i,s:f,s:b}", "practice_min_first_try",
+                  s->practice_min_first_try, "quiz_all_first_try",
+                  s->quiz_all_first_try, "max_catch_failures",
+                  s->max_catch_failures, "min_total_seconds",
+                  s->min_total_seconds, "stop_on_failure", s->stop_on_failure));
+    json_t *items = json_object();
+    for (size_t p = 0; p < st->n_pools; p++) {
+        json_int_t n = 0;
+        for (size_t i = 0; i < st->n_items; i++) {
+            n += strcmp(st->items[i].pool, st->pools[p]) == 0;
+        }
+        json_object_set_new(items, st->pools[p], json_integer(n));
+    }
+    json_object_set_new(o, "items", items);
+    json_t *ex = json_object();
+    for (size_t m = 0; m < st->n_methods; m++) {
+        json_object_set_new(
+            ex, st->methods[m],
+            json_integer((json_int_t)count_method(st, st->methods[m])));
+    }
+    json_object_set_new(o, "explanations", ex);
+    return o;
+}
+
+static json_t *blocks_json(const Study *st)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        const Block *b = &st->blocks[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "kind", json_string(block_kind_name(b->kind)));
+        json_object_set_new(o, "id", jstr(b->id));
+        json_object_set_new(o, "phase", jstr(b->phase));
+        json_object_set_new(o, "session", json_integer(b->session));
+        json_object_set_new(o, "pool", jstr(b->pool));
+        json_object_set_new(o, "n", json_integer(b->n_items));
+        json_object_set_new(o, "same_items_as", jstr(b->same_items_as));
+        json_object_set_new(o, "exclude_items_of", jstr(b->exclude_items_of));
+        json_object_set_new(
+            o, "shows",
+            json_pack("{s:b,s:b,s:b,s:b}", "label", b->show.label, "prediction",
+                      b->show.prediction, "explanation", b->show.explanation,
+                      "reservoir", b->show.reservoir));
+        json_object_set_new(o, "rating", json_boolean(b->rating));
+        json_object_set_new(o, "catch", json_integer(b->n_catch));
+        json_object_set_new(o, "reservoir", jstr(b->reservoir));
+        json_object_set_new(
+            o, "order",
+            json_string(b->order == ORDER_FIXED ? "fixed" : "shuffle"));
+        json_object_set_new(
+            o, "draw",
+            json_string(b->draw == DRAW_PARTICIPANT ? "participant" : "study"));
+        if (b->kind == BLOCK_PRACTICE) {
+            json_object_set_new(o, "feedback", json_boolean(b->feedback));
+            json_object_set_new(o, "retry", json_boolean(b->retry));
+            json_object_set_new(o, "train_pool", jstr(b->train_pool));
+        }
+        json_t *pages = json_array();
+        for (size_t k = 0; k < b->n_pages; k++) {
+            json_array_append_new(pages, jstr(b->pages[k]));
+        }
+        json_object_set_new(o, "pages", pages);
+        json_object_set_new(o, "questions",
+                            json_integer((json_int_t)b->n_questions));
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static json_t *pools_json(const Study *st, const StudyReport *rep)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < rep->n_pools; i++) {
+        const PoolBalance *p = &rep->pools[i];
+        json_t *o = json_pack(
+            "{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "pool",
+            p->pool, "n", p->n, "TP", p->tp, "FP", p->fp, "TN", p->tn, "FN",
+            p->fn, "correct", p->correct, "incorrect", p->incorrect,
+            "unlabeled", p->unlabeled, "counterfactuals", p->n_cf, "same",
+            p->same, "flip", p->flip);
+        json_t *bt = json_object();
+        for (int t = 0; t < 4; t++) {
+            json_object_set_new(bt, type_names[t],
+                                json_pack("{s:i,s:i}", "same",
+                                          p->same_by_type[t], "flip",
+                                          p->flip_by_type[t]));
+        }
+        json_object_set_new(o, "by_type", bt);
+        json_t *bp = json_object();
+        for (size_t c = 0; st && c < st->n_classes; c++) {
+            json_object_set_new(bp, st->classes[c].id,
+                                json_pack("{s:i,s:i}", "same",
+                                          p->same_by_pred[c], "flip",
+                                          p->flip_by_pred[c]));
+        }
+        json_object_set_new(o, "by_prediction", bp);
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+static int print_json(FILE *out, const char *dir, const Study *st,
+                      const StudyReport *rep)
+{
+    json_t *o = json_object();
+    if (!o) {
+        return -1;
+    }
+    json_object_set_new(o, "valid", json_boolean(rep->n_errors == 0));
+    json_object_set_new(o, "bundle", json_string(dir));
+    json_object_set_new(o, "errors", diags_json(rep->errors, rep->n_errors));
+    json_object_set_new(o, "warnings",
+                        diags_json(rep->warnings, rep->n_warnings));
+    json_object_set_new(o, "study", st ? study_json(st) : json_null());
+    json_object_set_new(
+        o, "hash", st && st->hash[0] ? json_string(st->hash) : json_null());
+    json_t *conds = json_array();
+    for (size_t i = 0; st && i < st->n_conditions; i++) {
+        json_array_append_new(
+            conds, json_pack("{s:o,s:o}", "id", jstr(st->conditions[i].id),
+                             "method", jstr(st->conditions[i].method)));
+    }
+    json_object_set_new(o, "conditions", conds);
+    json_object_set_new(o, "blocks", st ? blocks_json(st) : json_array());
+    json_object_set_new(o, "pools", pools_json(st, rep));
+    int rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(o);
+    return rc;
+}
+
+int check_bundle(const char *dir, int json, FILE *out)
+{
+    StudyReport rep;
+    study_report_init(&rep);
+    Study *st = NULL;
+    SimError err;
+    sim_error_clear(&err);
+    int rc = study_load_partial(dir, &st, &rep, &err);
+    if (rc == SIM_ERR_NOMEM && !st) {
+        if (json) {
+            fprintf(out, "{\"valid\": false, \"errors\": [{\"file\": \"\", "
+                         "\"line\": 0, \"field\": \"\", \"message\": "
+                         "\"out of memory\"}]}\n");
+        } else {
+            fprintf(out, "%s\ninvalid: 1 error\n", err.msg);
+        }
+        study_report_free(&rep);
+        return 1;
+    }
+    if (json) {
+        print_json(out, dir ? dir : "", st, &rep);
+    } else {
+        print_text(out, dir ? dir : "", st, &rep);
+    }
+    int valid = rep.n_errors == 0 && rc == SIM_OK;
+    study_free(st);
+    study_report_free(&rep);
+    return valid ? 0 : 1;
+}

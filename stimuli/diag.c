@@ -1,0 +1,360 @@
+/*
+** Located diagnostics for the study loader, JSON pointer bookkeeping and
+** typed access to JSON members. Depends on libc and jansson only.
+*/
+#include "study_int.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_alloc.h"
+#include "sim_text.h"
+
+char *ld_strdup(Loader *L, const char *s)
+{
+    if (!s) {
+        return NULL;
+    }
+    char *d = sim_strdup(s);
+    if (!d) {
+        L->oom = 1;
+    }
+    return d;
+}
+
+char *ld_strndup(Loader *L, const char *s, size_t n)
+{
+    char *d = sim_strndup(s, n);
+    if (!d) {
+        L->oom = 1;
+    }
+    return d;
+}
+
+void *ld_calloc(Loader *L, size_t n, size_t size)
+{
+    void *p = sim_calloc(n, size);
+    if (!p) {
+        L->oom = 1;
+    }
+    return p;
+}
+
+int ld_grow(Loader *L, void **array, size_t *cap, size_t need, size_t size)
+{
+    if (sim_grow(array, cap, need, size) != 0) {
+        L->oom = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static void vdiag(Loader *L, int warn, const char *file, int line, int column,
+                  const char *pointer, const char *field, const char *fmt,
+                  va_list ap)
+{
+    if (!warn) {
+        L->n_errors++;
+    }
+    StudyReport *r = L->rep;
+    if (!r) {
+        return;
+    }
+    Diag **arr = warn ? &r->warnings : &r->errors;
+    size_t *n = warn ? &r->n_warnings : &r->n_errors;
+    /* The arrays grow one by one: reports are short and this keeps the
+    ** report struct free of capacity fields. */
+    Diag *p = sim_realloc(*arr, (*n + 1) * sizeof **arr);
+    if (!p) {
+        L->oom = 1;
+        return;
+    }
+    *arr = p;
+    Diag *d = &p[*n];
+    memset(d, 0, sizeof *d);
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    d->file = sim_strdup(file ? file : "");
+    d->line = line;
+    d->column = column;
+    d->pointer = pointer ? sim_strdup(pointer) : NULL;
+    d->field = sim_strdup(field ? field : "");
+    d->message = sim_strdup(msg);
+    if (!d->file || !d->field || !d->message || (pointer && !d->pointer)) {
+        L->oom = 1;
+    }
+    (*n)++;
+}
+
+void ld_diag(Loader *L, int warn, const char *file, int line, int column,
+             const char *pointer, const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vdiag(L, warn, file, line, column, pointer, field, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends "/" + key, escaped as RFC 6901 asks ("~" -> "~0", "/" -> "~1"). */
+static void ptr_append(char *ptr, size_t size, const char *key)
+{
+    size_t n = strlen(ptr);
+    if (n + 1 < size) {
+        ptr[n++] = '/';
+    }
+    for (const char *k = key; *k && n + 2 < size; k++) {
+        if (*k == '~' || *k == '/') {
+            ptr[n++] = '~';
+            ptr[n++] = *k == '~' ? '0' : '1';
+        } else {
+            ptr[n++] = *k;
+        }
+    }
+    ptr[n < size ? n : size - 1] = '\0';
+}
+
+void jl_child(JLoc *out, const JLoc *at, const char *key)
+{
+    JLoc tmp = *at;
+    ptr_append(tmp.ptr, sizeof tmp.ptr, key);
+    *out = tmp;
+}
+
+void jl_index(JLoc *out, const JLoc *at, size_t i)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%zu", i);
+    jl_child(out, at, num);
+}
+
+static int all_digits(const char *s, size_t n)
+{
+    if (n == 0) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Field name for a pointer: in study.json the last segment that is not an
+** array index; in a JSON Lines record the whole path with dots. */
+static void field_of(const char *ptr, int dotted, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (dotted) {
+        size_t n = 0;
+        for (const char *p = ptr[0] == '/' ? ptr + 1 : ptr; *p && n + 1 < size;
+             p++) {
+            out[n++] = *p == '/' ? '.' : *p;
+        }
+        out[n] = '\0';
+        return;
+    }
+    const char *end = ptr + strlen(ptr);
+    while (end > ptr) {
+        const char *seg = end;
+        while (seg > ptr && seg[-1] != '/') {
+            seg--;
+        }
+        size_t len = (size_t)(end - seg);
+        if (!all_digits(seg, len)) {
+            snprintf(out, size, "%.*s", (int)len, seg);
+            return;
+        }
+        end = seg > ptr ? seg - 1 : ptr;
+    }
+}
+
+static void vjl(Loader *L, int warn, const JLoc *at, const char *key,
+                const char *fmt, va_list ap)
+{
+    if (at->csv) {
+        vdiag(L, warn, at->file, at->line, 0, NULL, key, fmt, ap);
+        return;
+    }
+    JLoc here = *at;
+    if (key) {
+        ptr_append(here.ptr, sizeof here.ptr, key);
+    }
+    char field[256];
+    field_of(here.ptr, at->line > 0, field, sizeof field);
+    vdiag(L, warn, at->file, at->line, 0, here.ptr[0] ? here.ptr : "/", field,
+          fmt, ap);
+}
+
+void jl_error(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vjl(L, 0, at, key, fmt, ap);
+    va_end(ap);
+}
+
+void jl_warn(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vjl(L, 1, at, key, fmt, ap);
+    va_end(ap);
+}
+
+static const char *type_name(json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "a list";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "a value";
+}
+
+static json_t *member(Loader *L, const JLoc *at, json_t *obj, const char *key,
+                      int required)
+{
+    json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+    if (!v && required) {
+        jl_error(L, at, key, "missing (required)");
+    }
+    return v;
+}
+
+int jget_str(Loader *L, const JLoc *at, json_t *obj, const char *key,
+             int required, const char **out)
+{
+    json_t *v = member(L, at, obj, key, required);
+    if (!v) {
+        return 0;
+    }
+    if (!json_is_string(v)) {
+        jl_error(L, at, key, "must be a string, not %s", type_name(v));
+        return -1;
+    }
+    *out = json_string_value(v);
+    return 1;
+}
+
+char *json_scalar_text(Loader *L, json_t *v)
+{
+    if (json_is_string(v)) {
+        return ld_strdup(L, json_string_value(v));
+    }
+    if (json_is_integer(v)) {
+        char num[32];
+        snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(v));
+        return ld_strdup(L, num);
+    }
+    return NULL;
+}
+
+int jget_id(Loader *L, const JLoc *at, json_t *obj, const char *key,
+            int required, char **out)
+{
+    json_t *v = member(L, at, obj, key, required);
+    if (!v) {
+        return 0;
+    }
+    if (!json_is_string(v) && !json_is_integer(v)) {
+        jl_error(L, at, key, "must be a string or an integer, not %s",
+                 type_name(v));
+        return -1;
+    }
+    if (json_is_string(v) && json_string_length(v) == 0) {
+        jl_error(L, at, key, "must not be empty");
+        return -1;
+    }
+    *out = json_scalar_text(L, v);
+    return *out ? 1 : -1;
+}
+
+int jget_int(Loader *L, const JLoc *at, json_t *obj, const char *key,
+             int required, int min, int max, int *out)
+{
+    json_t *v = member(L, at, obj, key, required);
+    if (!v) {
+        return 0;
+    }
+    if (!json_is_integer(v)) {
+        jl_error(L, at, key, "must be an integer, not %s", type_name(v));
+        return -1;
+    }
+    json_int_t x = json_integer_value(v);
+    if (x < min || x > max) {
+        jl_error(L, at, key, "%" JSON_INTEGER_FORMAT " is out of range %d..%d",
+                 x, min, max);
+        return -1;
+    }
+    *out = (int)x;
+    return 1;
+}
+
+int jget_bool(Loader *L, const JLoc *at, json_t *obj, const char *key, int *out)
+{
+    json_t *v = member(L, at, obj, key, 0);
+    if (!v) {
+        return 0;
+    }
+    if (!json_is_boolean(v)) {
+        jl_error(L, at, key, "must be true or false, not %s", type_name(v));
+        return -1;
+    }
+    *out = json_is_true(v);
+    return 1;
+}
+
+int jget_num(Loader *L, const JLoc *at, json_t *obj, const char *key,
+             int required, double *out)
+{
+    json_t *v = member(L, at, obj, key, required);
+    if (!v) {
+        return 0;
+    }
+    if (!json_is_number(v)) {
+        jl_error(L, at, key, "must be a number, not %s", type_name(v));
+        return -1;
+    }
+    double x = json_number_value(v);
+    if (!isfinite(x)) {
+        jl_error(L, at, key, "must be a finite number");
+        return -1;
+    }
+    *out = x;
+    return 1;
+}
+
+void jwarn_unknown(Loader *L, const JLoc *at, json_t *obj,
+                   const char *const *known)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v)
+    {
+        int found = key[0] == '_'; /* "_note": a comment */
+        for (size_t i = 0; known[i]; i++) {
+            if (strcmp(known[i], key) == 0) {
+                found = 1;
+                break;
+            }
+        }
+        if (!found) {
+            jl_warn(L, at, key, "unknown field (ignored)");
+        }
+    }
+}

@@ -1,0 +1,832 @@
+/*
+** Explanation payloads: parsing each kind from JSON, checking its own
+** fields (finite weights, indices in range, heatmap files inside the bundle
+** and matching the image) and freeing them. libc and jansson only.
+*/
+#include "study_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_alloc.h"
+
+static const char *const kind_names[EXPL_KIND_COUNT] = {
+    "heatmap", "tokens",    "token_pairs", "span_pairs", "features",
+    "rules",   "prototype", "path",        "text",       "composite"};
+
+const char *expl_kind_name(ExplKind k)
+{
+    return (unsigned)k < EXPL_KIND_COUNT ? kind_names[k] : "?";
+}
+
+int expl_kind_from_name(const char *name)
+{
+    for (int k = 0; k < EXPL_KIND_COUNT; k++) {
+        if (name && strcmp(name, kind_names[k]) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+static void edits_free(Edit *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sim_free(e[i].feature);
+        sim_free(e[i].from);
+        sim_free(e[i].to);
+    }
+    sim_free(e);
+}
+
+static void efeatures_free(ExplFeature *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sim_free(f[i].name);
+        sim_free(f[i].value);
+        sim_free(f[i].other);
+    }
+    sim_free(f);
+}
+
+void expl_clear(Explanation *e)
+{
+    if (!e) {
+        return;
+    }
+    sim_free(e->title);
+    sim_free(e->file);
+    sim_free(e->colormap);
+    for (size_t i = 0; i < e->n_tokens; i++) {
+        sim_free(e->tokens[i].text);
+    }
+    sim_free(e->tokens);
+    sim_free(e->pairs);
+    efeatures_free(e->features, e->n_features);
+    for (size_t i = 0; i < e->n_rules; i++) {
+        for (size_t k = 0; k < e->rules[i].n_conditions; k++) {
+            sim_free(e->rules[i].conditions[k]);
+        }
+        sim_free(e->rules[i].conditions);
+    }
+    sim_free(e->rules);
+    sim_free(e->prototype_label);
+    efeatures_free(e->rows, e->n_rows);
+    for (size_t i = 0; i < e->n_steps; i++) {
+        edits_free(e->steps[i].edits, e->steps[i].n_edits);
+    }
+    sim_free(e->steps);
+    sim_free(e->text);
+    for (size_t i = 0; i < e->n_parts; i++) {
+        expl_clear(&e->parts[i]);
+    }
+    sim_free(e->parts);
+    memset(e, 0, sizeof *e);
+}
+
+/* A required, non-empty list member; NULL after reporting otherwise. */
+static json_t *list_member(Loader *L, const JLoc *at, json_t *obj,
+                           const char *key, int allow_empty)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        jl_error(L, at, key, "missing (required)");
+        return NULL;
+    }
+    if (!json_is_array(v)) {
+        jl_error(L, at, key, "must be a list");
+        return NULL;
+    }
+    if (!allow_empty && json_array_size(v) == 0) {
+        jl_error(L, at, key, "must not be empty");
+        return NULL;
+    }
+    return v;
+}
+
+static int nonempty_text(Loader *L, const JLoc *at, json_t *v, const char *key,
+                         char **out)
+{
+    if (!json_is_string(v) || json_string_length(v) == 0) {
+        jl_error(L, at, key, "must be a non-empty string");
+        return -1;
+    }
+    *out = ld_strdup(L, json_string_value(v));
+    return *out ? 0 : -1;
+}
+
+static int finite_number(Loader *L, const JLoc *at, json_t *v, const char *key,
+                         double *out)
+{
+    if (!json_is_number(v) || !isfinite(json_number_value(v))) {
+        jl_error(L, at, key, "must be a finite number");
+        return -1;
+    }
+    *out = json_number_value(v);
+    return 0;
+}
+
+/* ------------------------------------------------------------- heatmaps */
+
+static int parse_heatmap(Loader *L, const JLoc *at, json_t *o, const Item *it,
+                         Explanation *e)
+{
+    const char *file = NULL;
+    int ok = 0;
+    if (jget_str(L, at, o, "file", 1, &file) == 1) {
+        e->file = ld_strdup(L, file);
+        char why[512], *abs = NULL;
+        size_t n = strlen(file);
+        int is_npy = n > 4 && strcmp(file + n - 4, ".npy") == 0;
+        int is_png = n > 4 && strcmp(file + n - 4, ".png") == 0;
+        if (!is_npy && !is_png) {
+            jl_error(L, at, "file",
+                     "'%s': a heatmap must be a .png or .npy "
+                     "file",
+                     file);
+        } else if (bundle_file(L, file, &abs, why, sizeof why) != 0) {
+            jl_error(L, at, "file", "%s", why);
+        } else if (is_npy) {
+            e->file_is_npy = 1;
+            if (npy_shape(abs, &e->map_h, &e->map_w, why, sizeof why) != 0) {
+                jl_error(L, at, "file", "'%s': %s", file, why);
+            } else {
+                ok = 1;
+            }
+        } else {
+            int png = 0;
+            if (image_size(abs, &e->map_w, &e->map_h, &png, why, sizeof why) !=
+                0) {
+                jl_error(L, at, "file", "'%s': %s", file, why);
+            } else if (!png) {
+                jl_error(L, at, "file", "'%s': not a PNG file (bad signature)",
+                         file);
+            } else {
+                ok = 1;
+            }
+        }
+        sim_free(abs);
+    }
+    if (ok && it) {
+        const ItemInput *in = &it->input;
+        if (in->modality != MODALITY_IMAGE) {
+            jl_error(L, at, "file",
+                     "a heatmap needs an image item ('%s' is "
+                     "%s)",
+                     it->key ? it->key : "?", modality_name(in->modality));
+        } else if (in->image_w > 0 && in->image_h > 0 &&
+                   (e->map_w != in->image_w || e->map_h != in->image_h)) {
+            double lhs = (double)e->map_w * in->image_h;
+            double rhs = (double)e->map_h * in->image_w;
+            if (fabs(lhs - rhs) > 0.01 * rhs) {
+                jl_error(L, at, "file",
+                         "'%s': map is %dx%d (WxH) but the image is %dx%d: "
+                         "neither the same size nor the same aspect ratio",
+                         file, e->map_w, e->map_h, in->image_w, in->image_h);
+            }
+        }
+    }
+    const char *cmap = "viridis";
+    if (jget_str(L, at, o, "colormap", 0, &cmap) == 1) {
+        static const char *const maps[] = {"viridis", "cividis", "magma",
+                                           "gray"};
+        int found = 0;
+        for (size_t i = 0; i < 4; i++) {
+            found |= strcmp(cmap, maps[i]) == 0;
+        }
+        if (!found) {
+            jl_error(L, at, "colormap",
+                     "'%s' is not one of viridis, cividis, magma, gray", cmap);
+        }
+    }
+    e->colormap = ld_strdup(L, cmap);
+    e->opacity = 0.5;
+    if (jget_num(L, at, o, "opacity", 0, &e->opacity) == 1 &&
+        (e->opacity < 0 || e->opacity > 1)) {
+        jl_error(L, at, "opacity", "%g is outside [0, 1]", e->opacity);
+    }
+    const char *display = NULL;
+    if (jget_str(L, at, o, "display", 0, &display) == 1) {
+        if (strcmp(display, "side_by_side") == 0) {
+            e->side_by_side = 1;
+        } else if (strcmp(display, "overlay") != 0) {
+            jl_error(L, at, "display", "'%s' is not overlay or side_by_side",
+                     display);
+        }
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------------- tokens */
+
+static int parse_tokens(Loader *L, const JLoc *at, json_t *o, const Item *it,
+                        Explanation *e)
+{
+    json_t *list = list_member(L, at, o, "tokens", 0);
+    if (!list) {
+        return -1;
+    }
+    size_t n = json_array_size(list);
+    e->tokens = ld_calloc(L, n, sizeof *e->tokens);
+    if (!e->tokens) {
+        return -1;
+    }
+    JLoc tl;
+    jl_child(&tl, at, "tokens");
+    int pair = it && it->input.modality == MODALITY_TEXT_PAIR;
+    for (size_t i = 0; i < n; i++) {
+        json_t *t = json_array_get(list, i);
+        JLoc el;
+        jl_index(&el, &tl, i);
+        ExplToken *tok = &e->tokens[i];
+        e->n_tokens = i + 1;
+        json_t *text = NULL, *weight = NULL, *seg = NULL;
+        if (json_is_array(t) && json_array_size(t) >= 2 &&
+            json_array_size(t) <= 3) {
+            text = json_array_get(t, 0);
+            weight = json_array_get(t, 1);
+            seg = json_array_get(t, 2);
+        } else if (json_is_object(t)) {
+            text = json_object_get(t, "text");
+            weight = json_object_get(t, "weight");
+            seg = json_object_get(t, "segment");
+        } else {
+            jl_error(L, &el, NULL,
+                     "a token is {\"text\", \"weight\"} or [text, weight]");
+            continue;
+        }
+        int is_arr = json_is_array(t);
+        if (nonempty_text(L, &el, text, is_arr ? "0" : "text", &tok->text) !=
+            0) {
+            continue;
+        }
+        finite_number(L, &el, weight, is_arr ? "1" : "weight", &tok->weight);
+        if (seg) {
+            if (!json_is_integer(seg) || json_integer_value(seg) < 0 ||
+                json_integer_value(seg) > 1) {
+                jl_error(L, &el, is_arr ? "2" : "segment", "must be 0 or 1");
+            } else {
+                tok->segment = (int)json_integer_value(seg);
+                if (tok->segment == 1 && it && !pair) {
+                    jl_error(L, &el, is_arr ? "2" : "segment",
+                             "segment 1 needs a text_pair item");
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int check_range(Loader *L, const JLoc *at, const char *key, json_t *v,
+                       const Explanation *e, int segment, int is_span,
+                       int *start, int *end)
+{
+    json_int_t s, t;
+    if (is_span) {
+        if (!json_is_array(v) || json_array_size(v) != 2 ||
+            !json_is_integer(json_array_get(v, 0)) ||
+            !json_is_integer(json_array_get(v, 1))) {
+            jl_error(L, at, key, "must be a token range [start, end]");
+            return -1;
+        }
+        s = json_integer_value(json_array_get(v, 0));
+        t = json_integer_value(json_array_get(v, 1));
+        if (s >= t) {
+            jl_error(L, at, key,
+                     "empty range [%" JSON_INTEGER_FORMAT
+                     ", %" JSON_INTEGER_FORMAT "]",
+                     s, t);
+            return -1;
+        }
+    } else {
+        if (!json_is_integer(v)) {
+            jl_error(L, at, key, "must be a token index");
+            return -1;
+        }
+        s = json_integer_value(v);
+        t = s + 1;
+    }
+    if (s < 0 || t > (json_int_t)e->n_tokens) {
+        jl_error(L, at, key, "token %s out of range (%zu tokens)",
+                 is_span ? "range" : "index", e->n_tokens);
+        return -1;
+    }
+    for (json_int_t k = s; k < t; k++) {
+        if (e->tokens[k].segment != segment) {
+            jl_error(L, at, key,
+                     "token %" JSON_INTEGER_FORMAT
+                     " is in segment %d, expected %d",
+                     k, e->tokens[k].segment, segment);
+            return -1;
+        }
+    }
+    *start = (int)s;
+    *end = (int)t;
+    return 0;
+}
+
+static int parse_pairs(Loader *L, const JLoc *at, json_t *o, const Item *it,
+                       Explanation *e, int is_span)
+{
+    if (parse_tokens(L, at, o, it, e) != 0) {
+        return -1;
+    }
+    json_t *list = list_member(L, at, o, "pairs", 0);
+    if (!list) {
+        return -1;
+    }
+    size_t n = json_array_size(list);
+    e->pairs = ld_calloc(L, n, sizeof *e->pairs);
+    if (!e->pairs) {
+        return -1;
+    }
+    e->n_pairs = n;
+    JLoc pl;
+    jl_child(&pl, at, "pairs");
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = json_array_get(list, i);
+        JLoc el;
+        jl_index(&el, &pl, i);
+        if (!json_is_object(p)) {
+            jl_error(L, &el, NULL, "a pair is {\"a\", \"b\", \"weight\"}");
+            continue;
+        }
+        ExplPair *q = &e->pairs[i];
+        json_t *a = json_object_get(p, "a"), *b = json_object_get(p, "b");
+        if (!a || !b) {
+            jl_error(L, &el, a ? "b" : "a", "missing (required)");
+            continue;
+        }
+        check_range(L, &el, "a", a, e, 0, is_span, &q->a_start, &q->a_end);
+        check_range(L, &el, "b", b, e, 1, is_span, &q->b_start, &q->b_end);
+        finite_number(L, &el, json_object_get(p, "weight"), "weight",
+                      &q->weight);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- features */
+
+/* Reads a list of {"name", "value", "weight"} objects or [name, weight]
+** pairs; weight_key NULL = no weight. */
+static int parse_feature_list(Loader *L, const JLoc *at, json_t *list,
+                              const char *key, ExplFeature **out, size_t *n_out,
+                              int rows)
+{
+    size_t n = json_array_size(list);
+    *out = ld_calloc(L, n, sizeof **out);
+    if (!*out) {
+        return -1;
+    }
+    JLoc fl;
+    jl_child(&fl, at, key);
+    for (size_t i = 0; i < n; i++) {
+        json_t *f = json_array_get(list, i);
+        JLoc el;
+        jl_index(&el, &fl, i);
+        ExplFeature *x = &(*out)[i];
+        *n_out = i + 1;
+        if (rows) {
+            /* prototype rows: name, prototype value, input value */
+            const char *name = NULL, *proto = NULL, *input = NULL;
+            if (!json_is_object(f)) {
+                jl_error(L, &el, NULL,
+                         "a row is {\"name\", \"prototype\", "
+                         "\"input\"}");
+                continue;
+            }
+            if (jget_str(L, &el, f, "name", 1, &name) == 1) {
+                x->name = ld_strdup(L, name);
+            }
+            if (jget_str(L, &el, f, "prototype", 0, &proto) == 1) {
+                x->other = ld_strdup(L, proto);
+            }
+            if (jget_str(L, &el, f, "input", 0, &input) == 1) {
+                x->value = ld_strdup(L, input);
+            }
+            continue;
+        }
+        json_t *name = NULL, *weight = NULL, *value = NULL;
+        int is_arr = json_is_array(f);
+        if (is_arr && json_array_size(f) == 2) {
+            name = json_array_get(f, 0);
+            weight = json_array_get(f, 1);
+        } else if (json_is_object(f)) {
+            name = json_object_get(f, "name");
+            weight = json_object_get(f, "weight");
+            value = json_object_get(f, "value");
+        } else {
+            jl_error(L, &el, NULL,
+                     "a feature is {\"name\", \"weight\"} or [name, weight]");
+            continue;
+        }
+        nonempty_text(L, &el, name, is_arr ? "0" : "name", &x->name);
+        finite_number(L, &el, weight, is_arr ? "1" : "weight", &x->weight);
+        if (value) {
+            x->value = json_scalar_text(L, value);
+            if (!x->value && json_is_real(value)) {
+                char num[64];
+                snprintf(num, sizeof num, "%g", json_real_value(value));
+                x->value = ld_strdup(L, num);
+            } else if (!x->value) {
+                jl_error(L, &el, "value", "must be a string or a number");
+            }
+        }
+    }
+    return 0;
+}
+
+static void opt_num(Loader *L, const JLoc *at, json_t *o, const char *key,
+                    double *out)
+{
+    *out = NAN;
+    jget_num(L, at, o, key, 0, out);
+}
+
+static int parse_features(Loader *L, const JLoc *at, json_t *o, Explanation *e)
+{
+    opt_num(L, at, o, "intercept", &e->intercept);
+    opt_num(L, at, o, "sum", &e->sum);
+    opt_num(L, at, o, "output", &e->output);
+    json_t *list = list_member(L, at, o, "features", 0);
+    if (!list) {
+        return -1;
+    }
+    parse_feature_list(L, at, list, "features", &e->features, &e->n_features,
+                       0);
+    if (!isnan(e->output) && !isnan(e->intercept) && !isnan(e->sum) &&
+        fabs(e->output - (e->intercept + e->sum)) > 0.02) {
+        jl_warn(L, at, "output", "output %g differs from intercept + sum = %g",
+                e->output, e->intercept + e->sum);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- rules */
+
+static int parse_rules(Loader *L, const JLoc *at, json_t *o, Explanation *e)
+{
+    jclass(L, at, o, "predicted", 0, &e->predicted);
+    json_t *list = list_member(L, at, o, "rules", 0);
+    if (!list) {
+        return -1;
+    }
+    size_t n = json_array_size(list);
+    e->rules = ld_calloc(L, n, sizeof *e->rules);
+    if (!e->rules) {
+        return -1;
+    }
+    JLoc rl;
+    jl_child(&rl, at, "rules");
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = json_array_get(list, i);
+        JLoc el;
+        jl_index(&el, &rl, i);
+        ExplRule *x = &e->rules[i];
+        x->precision = x->coverage = NAN;
+        e->n_rules = i + 1;
+        json_t *conds = r;
+        JLoc cl = el;
+        if (json_is_object(r)) {
+            conds = list_member(L, &el, r, "conditions", 0);
+            if (!conds) {
+                continue;
+            }
+            jl_child(&cl, &el, "conditions");
+            const char *known_range[] = {"precision", "coverage"};
+            double *dst[] = {&x->precision, &x->coverage};
+            for (int k = 0; k < 2; k++) {
+                if (jget_num(L, &el, r, known_range[k], 0, dst[k]) == 1 &&
+                    (*dst[k] < 0 || *dst[k] > 1)) {
+                    jl_error(L, &el, known_range[k], "%g is outside [0, 1]",
+                             *dst[k]);
+                }
+            }
+        } else if (!json_is_array(r) || json_array_size(r) == 0) {
+            jl_error(L, &el, NULL,
+                     "a rule is {\"conditions\": [...], "
+                     "\"precision\", \"coverage\"}");
+            continue;
+        }
+        size_t nc = json_array_size(conds);
+        x->conditions = ld_calloc(L, nc, sizeof *x->conditions);
+        if (!x->conditions) {
+            return -1;
+        }
+        for (size_t k = 0; k < nc; k++) {
+            char key[32];
+            snprintf(key, sizeof key, "%zu", k);
+            x->n_conditions = k + 1;
+            nonempty_text(L, &cl, json_array_get(conds, k), key,
+                          &x->conditions[k]);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ prototype */
+
+static int parse_prototype(Loader *L, const JLoc *at, json_t *o, Explanation *e)
+{
+    json_t *label = json_object_get(o, "label");
+    if (label) {
+        e->prototype_label = json_scalar_text(L, label);
+        if (!e->prototype_label) {
+            jl_error(L, at, "label", "must be a class id or a text");
+        } else {
+            e->predicted = study_class_index(L->st, e->prototype_label);
+        }
+    }
+    opt_num(L, at, o, "evidence", &e->prototype_evidence);
+    const char *text = NULL;
+    if (jget_str(L, at, o, "text", 0, &text) == 1) {
+        e->text = ld_strdup(L, text);
+    }
+    json_t *rows = json_object_get(o, "rows");
+    if (rows || !text) {
+        rows = list_member(L, at, o, "rows", 0);
+        if (rows) {
+            parse_feature_list(L, at, rows, "rows", &e->rows, &e->n_rows, 1);
+        }
+    }
+    json_t *imp = json_object_get(o, "important");
+    if (imp) {
+        if (!json_is_array(imp)) {
+            jl_error(L, at, "important", "must be a list");
+        } else {
+            parse_feature_list(L, at, imp, "important", &e->features,
+                               &e->n_features, 0);
+        }
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------- path */
+
+static int parse_edit(Loader *L, const JLoc *at, json_t *v, Edit *out)
+{
+    if (!json_is_object(v)) {
+        jl_error(L, at, NULL, "an edit is {\"feature\", \"from\", \"to\"}");
+        return -1;
+    }
+    const char *s = NULL;
+    if (jget_str(L, at, v, "feature", 0, &s) == 1) {
+        out->feature = ld_strdup(L, s);
+    }
+    if (jget_str(L, at, v, "from", 0, &s) == 1) {
+        out->from = ld_strdup(L, s);
+    }
+    if (jget_str(L, at, v, "to", 1, &s) == 1) {
+        out->to = ld_strdup(L, s);
+    }
+    return 0;
+}
+
+static int parse_path(Loader *L, const JLoc *at, json_t *o, Explanation *e)
+{
+    opt_num(L, at, o, "start_margin", &e->start_margin);
+    jclass(L, at, o, "target", 0, &e->predicted);
+    json_t *list = list_member(L, at, o, "steps", 0);
+    if (!list) {
+        return -1;
+    }
+    size_t n = json_array_size(list);
+    e->steps = ld_calloc(L, n, sizeof *e->steps);
+    if (!e->steps) {
+        return -1;
+    }
+    JLoc sl;
+    jl_child(&sl, at, "steps");
+    for (size_t i = 0; i < n; i++) {
+        json_t *s = json_array_get(list, i);
+        JLoc el;
+        jl_index(&el, &sl, i);
+        ExplStep *x = &e->steps[i];
+        e->n_steps = i + 1;
+        x->margin = NAN;
+        if (!json_is_object(s)) {
+            jl_error(L, &el, NULL, "a step is {\"margin\", \"edits\"}");
+            continue;
+        }
+        jget_num(L, &el, s, "margin", 1, &x->margin);
+        json_t *edits = json_object_get(s, "edits");
+        if (!edits) {
+            continue;
+        }
+        if (!json_is_array(edits)) {
+            jl_error(L, &el, "edits", "must be a list");
+            continue;
+        }
+        size_t ne = json_array_size(edits);
+        x->edits = ld_calloc(L, ne, sizeof *x->edits);
+        if (!x->edits) {
+            return -1;
+        }
+        x->n_edits = ne;
+        JLoc eloc;
+        jl_child(&eloc, &el, "edits");
+        for (size_t k = 0; k < ne; k++) {
+            JLoc one;
+            jl_index(&one, &eloc, k);
+            parse_edit(L, &one, json_array_get(edits, k), &x->edits[k]);
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static const char *const common_keys[] = {"kind", "title", "id", "pool",
+                                          "method"};
+
+static const char *const *keys_of(int kind)
+{
+    static const char *const k_heat[] = {"file", "colormap", "opacity",
+                                         "display", NULL};
+    static const char *const k_tok[] = {"tokens", NULL};
+    static const char *const k_pair[] = {"tokens", "pairs", NULL};
+    static const char *const k_feat[] = {"features", "intercept", "sum",
+                                         "output", NULL};
+    static const char *const k_rules[] = {"predicted", "rules", NULL};
+    static const char *const k_proto[] = {"label",     "evidence", "rows",
+                                          "important", "text",     NULL};
+    static const char *const k_path[] = {"start_margin", "target", "steps",
+                                         NULL};
+    static const char *const k_text[] = {"text", NULL};
+    static const char *const k_comp[] = {"parts", NULL};
+    static const char *const *const all[EXPL_KIND_COUNT] = {
+        k_heat,  k_tok,   k_pair, k_pair, k_feat,
+        k_rules, k_proto, k_path, k_text, k_comp};
+    return all[kind];
+}
+
+static void warn_unknown_payload(Loader *L, const JLoc *at, json_t *o, int kind)
+{
+    const char *key;
+    json_t *v;
+    const char *const *known = keys_of(kind);
+    json_object_foreach(o, key, v)
+    {
+        int found = key[0] == '_';
+        for (size_t i = 0; !found && i < 5; i++) {
+            found = strcmp(key, common_keys[i]) == 0;
+        }
+        for (size_t i = 0; !found && known[i]; i++) {
+            found = strcmp(key, known[i]) == 0;
+        }
+        if (!found) {
+            jl_warn(L, at, key, "unknown field of a %s explanation (ignored)",
+                    kind_names[kind]);
+        }
+    }
+}
+
+int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
+               const Item *item, Explanation *e, int depth)
+{
+    memset(e, 0, sizeof *e);
+    e->predicted = -1;
+    e->intercept = e->sum = e->output = NAN;
+    e->prototype_evidence = e->start_margin = NAN;
+    size_t errors_before = L->n_errors;
+    if (json_is_string(v) &&
+        (!default_kind || strcmp(default_kind, "text") == 0)) {
+        e->kind = EXPL_TEXT;
+        if (json_string_length(v) == 0) {
+            jl_error(L, at, NULL, "empty explanation text");
+            return -1;
+        }
+        e->text = ld_strdup(L, json_string_value(v));
+        return e->text ? 0 : -1;
+    }
+    if (!json_is_object(v)) {
+        jl_error(L, at, NULL,
+                 "an explanation must be an object with a "
+                 "\"kind\" (or a text)");
+        return -1;
+    }
+    const char *kind_name = default_kind;
+    if (jget_str(L, at, v, "kind", !default_kind, &kind_name) < 0 ||
+        !kind_name) {
+        return -1;
+    }
+    int kind = expl_kind_from_name(kind_name);
+    if (kind < 0) {
+        jl_error(L, at, "kind",
+                 "unknown explanation kind '%s' (heatmap, tokens, "
+                 "token_pairs, span_pairs, features, rules, prototype, path, "
+                 "text, composite)",
+                 kind_name);
+        return -1;
+    }
+    e->kind = (ExplKind)kind;
+    warn_unknown_payload(L, at, v, kind);
+    const char *title = NULL;
+    if (jget_str(L, at, v, "title", 0, &title) == 1) {
+        e->title = ld_strdup(L, title);
+    }
+    switch (e->kind) {
+    case EXPL_HEATMAP:
+        parse_heatmap(L, at, v, item, e);
+        break;
+    case EXPL_TOKENS:
+        parse_tokens(L, at, v, item, e);
+        break;
+    case EXPL_TOKEN_PAIRS:
+    case EXPL_SPAN_PAIRS:
+        parse_pairs(L, at, v, item, e, e->kind == EXPL_SPAN_PAIRS);
+        break;
+    case EXPL_FEATURES:
+        parse_features(L, at, v, e);
+        break;
+    case EXPL_RULES:
+        parse_rules(L, at, v, e);
+        break;
+    case EXPL_PROTOTYPE:
+        parse_prototype(L, at, v, e);
+        break;
+    case EXPL_PATH:
+        parse_path(L, at, v, e);
+        break;
+    case EXPL_TEXT: {
+        json_t *t = json_object_get(v, "text");
+        if (!t) {
+            jl_error(L, at, "text", "missing (required)");
+        } else {
+            nonempty_text(L, at, t, "text", &e->text);
+        }
+        break;
+    }
+    case EXPL_COMPOSITE: {
+        if (depth > 0) {
+            jl_error(L, at, "kind", "composites may not be nested");
+            break;
+        }
+        json_t *parts = list_member(L, at, v, "parts", 0);
+        if (!parts) {
+            break;
+        }
+        size_t n = json_array_size(parts);
+        e->parts = ld_calloc(L, n, sizeof *e->parts);
+        if (!e->parts) {
+            break;
+        }
+        JLoc pl;
+        jl_child(&pl, at, "parts");
+        for (size_t i = 0; i < n; i++) {
+            JLoc el;
+            jl_index(&el, &pl, i);
+            e->n_parts = i + 1;
+            expl_parse(L, &el, json_array_get(parts, i), NULL, item,
+                       &e->parts[i], depth + 1);
+        }
+        break;
+    }
+    }
+    return L->n_errors == errors_before && !L->oom ? 0 : -1;
+}
+
+int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e)
+{
+    for (size_t i = 0; i < item->n_expl; i++) {
+        if (strcmp(item->expl[i].method, method) == 0) {
+            return -1;
+        }
+    }
+    char *m = ld_strdup(L, method);
+    ItemExplanation *arr =
+        m ? sim_realloc(item->expl, (item->n_expl + 1) * sizeof *arr) : NULL;
+    Explanation *owned = arr ? sim_malloc(sizeof *owned) : NULL;
+    if (!owned) {
+        L->oom = 1;
+        sim_free(m);
+        if (arr) {
+            item->expl = arr;
+        }
+        expl_clear(e);
+        return -2;
+    }
+    item->expl = arr;
+    *owned = *e;
+    arr[item->n_expl].method = m;
+    arr[item->n_expl].e = owned;
+    item->n_expl++;
+    Study *st = L->st;
+    for (size_t i = 0; i < st->n_methods; i++) {
+        if (strcmp(st->methods[i], method) == 0) {
+            return 0;
+        }
+    }
+    char **ms = sim_realloc(st->methods, (st->n_methods + 1) * sizeof *ms);
+    char *copy = ms ? ld_strdup(L, method) : NULL;
+    if (ms) {
+        st->methods = ms;
+    }
+    if (!copy) {
+        L->oom = 1;
+        return 0;
+    }
+    st->methods[st->n_methods++] = copy;
+    return 0;
+}

@@ -1,0 +1,1679 @@
+/*
+** Item banks (CSV with a column mapping, or JSON Lines), item inputs of
+** every modality, counterfactual perturbations (marked text, tabular edits,
+** full inputs) and explanation sources joined to items by id within a pool.
+** libc, jansson and libcsv only.
+*/
+#include "study_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_alloc.h"
+#include "sim_rng.h"
+#include "sim_text.h"
+
+enum { PF_DEFAULT = 0, PF_MARKED, PF_EDITS, PF_FULL };
+
+typedef struct BankDefaults {
+    const char *file;
+    const char *pool;
+    int modality; /* -1 when the bank sets none */
+    const char *domain;
+    int pert_format;
+} BankDefaults;
+
+static const char *const modality_names[] = {"image", "text", "text_pair",
+                                             "tabular"};
+
+const char *modality_name(Modality m)
+{
+    return (unsigned)m < 4 ? modality_names[m] : "?";
+}
+
+static int modality_from_name(const char *s)
+{
+    for (int i = 0; i < 4; i++) {
+        if (s && strcmp(s, modality_names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------ item store */
+
+void input_clear(ItemInput *in)
+{
+    sim_free(in->text);
+    sim_free(in->text_b);
+    sim_free(in->title_a);
+    sim_free(in->title_b);
+    for (size_t i = 0; i < in->n_features; i++) {
+        sim_free(in->features[i].name);
+        sim_free(in->features[i].value);
+    }
+    sim_free(in->features);
+    memset(in, 0, sizeof *in);
+}
+
+static void edits_clear(Edit *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sim_free(e[i].feature);
+        sim_free(e[i].from);
+        sim_free(e[i].to);
+    }
+    sim_free(e);
+}
+
+static void cf_free(Counterfactual *cf)
+{
+    if (!cf) {
+        return;
+    }
+    input_clear(&cf->input);
+    edits_clear(cf->edits, cf->n_edits);
+    sim_free(cf->region);
+    sim_free(cf);
+}
+
+void item_clear(Item *it)
+{
+    sim_free(it->key);
+    sim_free(it->id);
+    sim_free(it->pool);
+    sim_free(it->domain);
+    sim_free(it->source_file);
+    input_clear(&it->input);
+    cf_free(it->cf);
+    for (size_t i = 0; i < it->n_expl; i++) {
+        sim_free(it->expl[i].method);
+        expl_clear(it->expl[i].e);
+        sim_free(it->expl[i].e);
+    }
+    sim_free(it->expl);
+    memset(it, 0, sizeof *it);
+}
+
+Item *ld_new_item(Loader *L)
+{
+    Study *st = L->st;
+    if (ld_grow(L, (void **)&st->items, &L->cap_items, st->n_items + 1,
+                sizeof *st->items) != 0) {
+        return NULL;
+    }
+    Item *it = &st->items[st->n_items++];
+    memset(it, 0, sizeof *it);
+    it->label = -1;
+    it->prediction = -1;
+    return it;
+}
+
+/* Drops the last item (a record that could not be read at all). */
+static void drop_last_item(Loader *L)
+{
+    Study *st = L->st;
+    if (st->n_items > 0) {
+        item_clear(&st->items[--st->n_items]);
+    }
+}
+
+static int set_key(Loader *L, Item *it)
+{
+    size_t n = strlen(it->pool) + strlen(it->id) + 2;
+    it->key = sim_malloc(n);
+    if (!it->key) {
+        L->oom = 1;
+        return -1;
+    }
+    snprintf(it->key, n, "%s:%s", it->pool, it->id);
+    return 0;
+}
+
+static size_t slot_of(const struct StudyIndex *ix, const char *key)
+{
+    return (size_t)sim_hash_str(key) & (ix->n_slots - 1);
+}
+
+int index_build(Loader *L)
+{
+    Study *st = L->st;
+    struct StudyIndex *ix = st->index;
+    if (!ix) {
+        ix = st->index = ld_calloc(L, 1, sizeof *ix);
+        if (!ix) {
+            return -1;
+        }
+    }
+    sim_free(ix->slots);
+    ix->n_slots = 16;
+    while (ix->n_slots < st->n_items * 2) {
+        ix->n_slots *= 2;
+    }
+    ix->slots = ld_calloc(L, ix->n_slots, sizeof *ix->slots);
+    ix->n_items = 0;
+    if (!ix->slots) {
+        ix->n_slots = 0;
+        return -1;
+    }
+    for (size_t i = 0; i < st->n_items; i++) {
+        Item *it = &st->items[i];
+        if (!it->key) {
+            continue;
+        }
+        size_t s = slot_of(ix, it->key);
+        int dup = 0;
+        while (ix->slots[s]) {
+            const Item *other = &st->items[ix->slots[s] - 1];
+            if (strcmp(other->key, it->key) == 0) {
+                ld_diag(L, 0, it->source_file, it->source_line, 0, NULL, "id",
+                        "duplicate id '%s' in pool '%s' (first at %s:%d)",
+                        it->id, it->pool, other->source_file,
+                        other->source_line);
+                dup = 1;
+                break;
+            }
+            s = (s + 1) & (ix->n_slots - 1);
+        }
+        if (!dup) {
+            ix->slots[s] = i + 1;
+        }
+    }
+    ix->n_items = st->n_items;
+    return 0;
+}
+
+long index_find(const Study *st, const char *key)
+{
+    const struct StudyIndex *ix = st->index;
+    if (ix && ix->slots && ix->n_items == st->n_items) {
+        size_t s = slot_of(ix, key);
+        while (ix->slots[s]) {
+            size_t i = ix->slots[s] - 1;
+            if (strcmp(st->items[i].key, key) == 0) {
+                return (long)i;
+            }
+            s = (s + 1) & (ix->n_slots - 1);
+        }
+        return -1;
+    }
+    for (size_t i = 0; i < st->n_items; i++) {
+        if (st->items[i].key && strcmp(st->items[i].key, key) == 0) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* --------------------------------------------------------------- classes */
+
+int class_lookup(Loader *L, const char *value, const char *file, int line,
+                 const char *pointer, const char *field)
+{
+    int k = study_class_index(L->st, value);
+    if (k >= 0 || !L->classes_ok) {
+        return k;
+    }
+    SimBuf b;
+    sim_buf_init(&b);
+    for (size_t i = 0; i < L->st->n_classes; i++) {
+        sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
+    }
+    ld_diag(L, 0, file, line, 0, pointer, field,
+            "unknown class '%s' (classes: %s)", value, sim_buf_cstr(&b));
+    sim_buf_free(&b);
+    return -1;
+}
+
+int jclass(Loader *L, const JLoc *at, json_t *obj, const char *key,
+           int required, int *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (required) {
+            jl_error(L, at, key, "missing (required)");
+        }
+        return 0;
+    }
+    char *text = json_scalar_text(L, v);
+    if (!text) {
+        jl_error(L, at, key, "must be a class id");
+        return -1;
+    }
+    int k = study_class_index(L->st, text);
+    if (k < 0 && L->classes_ok) {
+        SimBuf b;
+        sim_buf_init(&b);
+        for (size_t i = 0; i < L->st->n_classes; i++) {
+            sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
+        }
+        jl_error(L, at, key, "unknown class '%s' (classes: %s)", text,
+                 sim_buf_cstr(&b));
+        sim_buf_free(&b);
+    }
+    sim_free(text);
+    *out = k;
+    return k >= 0 ? 1 : -1;
+}
+
+/* Class of a CSV cell (trimmed); empty = unknown (-1, no error unless
+** required). */
+static int csv_class(Loader *L, const JLoc *at, const char *cell,
+                     const char *col, int required)
+{
+    char *v = ld_strdup(L, cell);
+    if (!v) {
+        return -1;
+    }
+    sim_trim(v);
+    int k = -1;
+    if (!v[0]) {
+        if (required) {
+            jl_error(L, at, col, "empty (a class id is required)");
+        }
+    } else {
+        k = class_lookup(L, v, at->file, at->line, NULL, col);
+    }
+    sim_free(v);
+    return k;
+}
+
+/* ------------------------------------------------------------ text forms */
+
+int parse_feature_lines(Loader *L, const char *text, Feature **out,
+                        size_t *n_out, int *bad_line)
+{
+    *out = NULL;
+    *n_out = 0;
+    size_t cap = 0;
+    int lineno = 0;
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        lineno++;
+        char *line = ld_strndup(L, p, n);
+        if (!line) {
+            return -1;
+        }
+        sim_trim(line);
+        if (line[0]) {
+            char *eq = strstr(line, " = ");
+            if (!eq) {
+                sim_free(line);
+                *bad_line = lineno;
+                return -1;
+            }
+            *eq = '\0';
+            if (ld_grow(L, (void **)out, &cap, *n_out + 1, sizeof **out) != 0) {
+                sim_free(line);
+                return -1;
+            }
+            Feature *f = &(*out)[*n_out];
+            f->name = ld_strdup(L, sim_trim(line));
+            f->value = ld_strdup(L, sim_trim(eq + 3));
+            (*n_out)++;
+        }
+        sim_free(line);
+        p += n + (e ? 1 : 0);
+    }
+    return 0;
+}
+
+int parse_marked(Loader *L, const char *text, int segment, char **plain,
+                 Edit **edits, size_t *n_edits)
+{
+    *plain = NULL;
+    *edits = NULL;
+    *n_edits = 0;
+    size_t cap = 0;
+    SimBuf b;
+    sim_buf_init(&b);
+    int open = 0;
+    size_t start = 0;
+    for (const char *p = text; *p;) {
+        if (p[0] == '*' && p[1] == '*') {
+            if (!open) {
+                start = b.len;
+            } else if (b.len > start) {
+                if (ld_grow(L, (void **)edits, &cap, *n_edits + 1,
+                            sizeof **edits) != 0) {
+                    break;
+                }
+                Edit *e = &(*edits)[(*n_edits)++];
+                memset(e, 0, sizeof *e);
+                e->start = start;
+                e->end = b.len;
+                e->segment = segment;
+                e->to = ld_strndup(L, b.data + start, b.len - start);
+            }
+            open = !open;
+            p += 2;
+            continue;
+        }
+        sim_buf_append(&b, p, 1);
+        p++;
+    }
+    if (b.oom) {
+        L->oom = 1;
+    }
+    if (open || L->oom) {
+        sim_buf_free(&b);
+        edits_clear(*edits, *n_edits);
+        *edits = NULL;
+        *n_edits = 0;
+        return -1;
+    }
+    *plain = sim_buf_take(&b);
+    if (!*plain) {
+        L->oom = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------------- inputs */
+
+/* Checks an image path and records its size; errors at at/key. */
+static void image_input(Loader *L, const JLoc *at, const char *key,
+                        const char *path, ItemInput *in)
+{
+    char why[512], *abs = NULL;
+    in->text = ld_strdup(L, path);
+    if (bundle_file(L, path, &abs, why, sizeof why) != 0) {
+        jl_error(L, at, key, "%s", why);
+        return;
+    }
+    if (image_size(abs, &in->image_w, &in->image_h, NULL, why, sizeof why) !=
+        0) {
+        jl_error(L, at, key, "'%s': %s", path, why);
+    }
+    sim_free(abs);
+}
+
+static int copy_features(Loader *L, const ItemInput *src, ItemInput *dst)
+{
+    dst->features = ld_calloc(L, src->n_features ? src->n_features : 1,
+                              sizeof *dst->features);
+    if (!dst->features) {
+        return -1;
+    }
+    for (size_t i = 0; i < src->n_features; i++) {
+        dst->features[i].name = ld_strdup(L, src->features[i].name);
+        dst->features[i].value = ld_strdup(L, src->features[i].value);
+    }
+    dst->n_features = src->n_features;
+    return 0;
+}
+
+/* Input from text cells (CSV): text, text_b and tabular lines. */
+static void input_from_cells(Loader *L, const JLoc *at, Modality m,
+                             const char *col, const char *cell,
+                             const char *col_b, const char *cell_b,
+                             ItemInput *in)
+{
+    in->modality = m;
+    switch (m) {
+    case MODALITY_IMAGE: {
+        char *path = ld_strdup(L, cell);
+        if (path) {
+            image_input(L, at, col, sim_trim(path), in);
+        }
+        sim_free(path);
+        break;
+    }
+    case MODALITY_TEXT:
+    case MODALITY_TEXT_PAIR:
+        in->text = ld_strdup(L, cell);
+        if (!cell[0]) {
+            jl_error(L, at, col, "empty input text");
+        }
+        if (m == MODALITY_TEXT_PAIR) {
+            in->text_b = ld_strdup(L, cell_b ? cell_b : "");
+            if (!cell_b || !cell_b[0]) {
+                jl_error(L, at, col_b ? col_b : "input_b",
+                         "empty second text of a text_pair");
+            }
+        }
+        break;
+    case MODALITY_TABULAR: {
+        int bad = 0;
+        if (parse_feature_lines(L, cell, &in->features, &in->n_features,
+                                &bad) != 0 &&
+            !L->oom) {
+            jl_error(L, at, col, "line %d of the cell is not 'Name = value'",
+                     bad);
+        } else if (in->n_features == 0) {
+            jl_error(L, at, col, "no features ('Name = value' lines)");
+        }
+        break;
+    }
+    }
+}
+
+static Feature *find_feature(const ItemInput *in, const char *name)
+{
+    for (size_t i = 0; i < in->n_features; i++) {
+        if (in->features[i].name && strcmp(in->features[i].name, name) == 0) {
+            return &in->features[i];
+        }
+    }
+    return NULL;
+}
+
+/* Applies "Feature : old --> new" lines to a copy of the original input. */
+static void apply_edit_lines(Loader *L, const JLoc *at, const char *col,
+                             const char *text, const ItemInput *orig,
+                             Counterfactual *cf)
+{
+    cf->input.modality = MODALITY_TABULAR;
+    if (copy_features(L, orig, &cf->input) != 0) {
+        return;
+    }
+    size_t cap = 0;
+    int lineno = 0;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        p += n + (e ? 1 : 0);
+        lineno++;
+        char *line = ld_strndup(L, p - n - (e ? 1 : 0), n);
+        if (!line) {
+            return;
+        }
+        sim_trim(line);
+        char *colon = strstr(line, " : ");
+        char *arrow = colon ? strstr(colon + 3, " --> ") : NULL;
+        if (!line[0]) {
+            sim_free(line);
+            continue;
+        }
+        if (!arrow) {
+            jl_error(L, at, col,
+                     "line %d of the perturbation is not 'Feature : old --> "
+                     "new'",
+                     lineno);
+            sim_free(line);
+            continue;
+        }
+        *colon = '\0';
+        *arrow = '\0';
+        char *name = sim_trim(line), *from = sim_trim(colon + 3),
+             *to = sim_trim(arrow + 5);
+        Feature *f = find_feature(&cf->input, name);
+        if (!f) {
+            jl_error(L, at, col,
+                     "line %d of the perturbation: unknown feature '%s'",
+                     lineno, name);
+        } else if (!f->value || strcmp(f->value, from) != 0) {
+            const Feature *o = find_feature(orig, name);
+            jl_error(L, at, col,
+                     "line %d of the perturbation: '%s' is '%s' in the "
+                     "input, not '%s'",
+                     lineno, name, o && o->value ? o->value : "", from);
+        } else if (ld_grow(L, (void **)&cf->edits, &cap, cf->n_edits + 1,
+                           sizeof *cf->edits) == 0) {
+            Edit *ed = &cf->edits[cf->n_edits++];
+            memset(ed, 0, sizeof *ed);
+            ed->feature = ld_strdup(L, name);
+            ed->from = ld_strdup(L, from);
+            ed->to = ld_strdup(L, to);
+            char *v = ld_strdup(L, to);
+            if (v) {
+                sim_free(f->value);
+                f->value = v;
+            }
+        }
+        sim_free(line);
+    }
+    if (cf->n_edits == 0 && lineno > 0) {
+        /* every line was bad: already reported */
+    } else if (cf->n_edits == 0) {
+        jl_error(L, at, col, "empty perturbation (no edits)");
+    }
+}
+
+/* Marked text for one segment of a (possibly paired) text counterfactual. */
+static void marked_segment(Loader *L, const JLoc *at, const char *key,
+                           const char *text, int segment, Counterfactual *cf)
+{
+    char *plain = NULL;
+    Edit *edits = NULL;
+    size_t n = 0;
+    if (parse_marked(L, text, segment, &plain, &edits, &n) != 0) {
+        if (!L->oom) {
+            jl_error(L, at, key, "unbalanced '**' marker in the perturbation");
+        }
+        return;
+    }
+    if (segment == 0) {
+        sim_free(cf->input.text);
+        cf->input.text = plain;
+    } else {
+        sim_free(cf->input.text_b);
+        cf->input.text_b = plain;
+    }
+    Edit *all = sim_realloc(cf->edits, (cf->n_edits + n + 1) * sizeof *all);
+    if (!all) {
+        L->oom = 1;
+        edits_clear(edits, n);
+        return;
+    }
+    memcpy(all + cf->n_edits, edits, n * sizeof *edits);
+    cf->edits = all;
+    cf->n_edits += n;
+    sim_free(edits);
+}
+
+/* Counterfactual from CSV cells. */
+static Counterfactual *cf_from_cells(Loader *L, const JLoc *at, Item *it,
+                                     int format, const char *col,
+                                     const char *cell, const char *col_b,
+                                     const char *cell_b)
+{
+    Counterfactual *cf = ld_calloc(L, 1, sizeof *cf);
+    if (!cf) {
+        return NULL;
+    }
+    cf->prediction = -1;
+    Modality m = it->input.modality;
+    cf->input.modality = m;
+    if (format == PF_DEFAULT) {
+        format = m == MODALITY_TABULAR ? PF_EDITS
+                 : m == MODALITY_IMAGE ? PF_FULL
+                                       : PF_MARKED;
+    }
+    if (format == PF_EDITS && m != MODALITY_TABULAR) {
+        jl_error(L, at, col,
+                 "perturbation_format 'edits' is for tabular "
+                 "items");
+        return cf;
+    }
+    if (format == PF_MARKED && (m == MODALITY_TABULAR || m == MODALITY_IMAGE)) {
+        jl_error(L, at, col, "perturbation_format 'marked' is for text items");
+        return cf;
+    }
+    if (format == PF_EDITS) {
+        apply_edit_lines(L, at, col, cell, &it->input, cf);
+    } else if (format == PF_MARKED) {
+        cf->input.text = ld_strdup(L, it->input.text);
+        cf->input.text_b = ld_strdup(L, it->input.text_b);
+        if (cell && cell[0]) {
+            marked_segment(L, at, col, cell, 0, cf);
+        }
+        if (cell_b && cell_b[0]) {
+            marked_segment(L, at, col_b, cell_b, 1, cf);
+        }
+        if (cf->n_edits == 0 && cf->input.text && it->input.text &&
+            strcmp(cf->input.text, it->input.text) == 0 &&
+            (!cf->input.text_b || !it->input.text_b ||
+             strcmp(cf->input.text_b, it->input.text_b) == 0)) {
+            jl_warn(L, at, col, "the perturbation equals the input");
+        }
+    } else {
+        ItemInput tmp;
+        memset(&tmp, 0, sizeof tmp);
+        input_from_cells(L, at, m, col, cell ? cell : "", col_b,
+                         cell_b ? cell_b : it->input.text_b, &tmp);
+        cf->input = tmp;
+    }
+    return cf;
+}
+
+/* -------------------------------------------------------------- CSV bank */
+
+typedef struct ColMap {
+    long id, input, input_b, label, prediction, pert, pert_b, pert_pred, pool,
+        domain;
+    const char **expl_methods; /* explanation:<method> columns */
+    long *expl_cols;
+    size_t n_expl;
+} ColMap;
+
+static const char *cell_at(const CsvRow *r, long col)
+{
+    return col >= 0 && (size_t)col < r->n ? r->cells[col] : NULL;
+}
+
+static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
+                     const BankDefaults *d)
+{
+    const char *expl_kind = "text";
+    jget_str(L, at, bank, "explanation_kind", 0, &expl_kind);
+    if (strcmp(expl_kind, "text") != 0 && strcmp(expl_kind, "json") != 0) {
+        jl_error(L, at, "explanation_kind", "'%s' is not text or json",
+                 expl_kind);
+    }
+    json_t *cols = json_object_get(bank, "columns");
+    if (!json_is_object(cols)) {
+        jl_error(L, at, "columns",
+                 cols ? "must be an object (role -> column)"
+                      : "missing (required for CSV)");
+        return;
+    }
+    JLoc cl;
+    jl_child(&cl, at, "columns");
+    CsvTable t;
+    char why[512];
+    int rc = csv_table_read(L, d->file, &t, why, sizeof why);
+    if (rc == -2) {
+        jl_error(L, at, "file", "%s", why);
+        return;
+    }
+    if (rc != 0) {
+        csv_table_free(&t);
+        return;
+    }
+    ColMap cm = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL, 0};
+    static const char *const roles[] = {"id",
+                                        "input",
+                                        "input_b",
+                                        "label",
+                                        "prediction",
+                                        "perturbation",
+                                        "perturbation_b",
+                                        "perturbation_prediction",
+                                        "pool",
+                                        "domain"};
+    long *slots[] = {&cm.id,         &cm.input, &cm.input_b, &cm.label,
+                     &cm.prediction, &cm.pert,  &cm.pert_b,  &cm.pert_pred,
+                     &cm.pool,       &cm.domain};
+    size_t n_roles = json_object_size(cols);
+    cm.expl_methods = ld_calloc(L, n_roles + 1, sizeof *cm.expl_methods);
+    cm.expl_cols = ld_calloc(L, n_roles + 1, sizeof *cm.expl_cols);
+    const char *role;
+    json_t *v;
+    int bad = 0;
+    json_object_foreach(cols, role, v)
+    {
+        if (!json_is_string(v)) {
+            jl_error(L, &cl, role, "must be a column name");
+            bad = 1;
+            continue;
+        }
+        long c = csv_col(&t, json_string_value(v));
+        if (c < 0) {
+            jl_error(L, &cl, role, "column '%s' is not in the header of %s",
+                     json_string_value(v), d->file);
+            bad = 1;
+            continue;
+        }
+        int found = 0;
+        for (size_t k = 0; k < sizeof roles / sizeof *roles; k++) {
+            if (strcmp(role, roles[k]) == 0) {
+                *slots[k] = c;
+                found = 1;
+            }
+        }
+        if (!found && strncmp(role, "explanation:", 12) == 0 && role[12] &&
+            cm.expl_methods) {
+            cm.expl_methods[cm.n_expl] = role + 12;
+            cm.expl_cols[cm.n_expl++] = c;
+            found = 1;
+        }
+        if (!found) {
+            jl_error(L, &cl, role,
+                     "unknown role (id, input, input_b, label, prediction, "
+                     "perturbation, perturbation_b, perturbation_prediction, "
+                     "pool, domain, explanation:<method>)");
+            bad = 1;
+        }
+    }
+    if (cm.id < 0 && !bad) {
+        jl_error(L, &cl, "id", "missing (required)");
+        bad = 1;
+    }
+    if (cm.input < 0 && !bad) {
+        jl_error(L, &cl, "input", "missing (required)");
+        bad = 1;
+    }
+    if (cm.prediction < 0 && !bad) {
+        jl_error(L, &cl, "prediction", "missing (required)");
+        bad = 1;
+    }
+    if (d->modality == MODALITY_TEXT_PAIR && cm.input_b < 0 && !bad) {
+        jl_error(L, &cl, "input_b", "missing (required for text_pair)");
+        bad = 1;
+    }
+    if (cm.pool < 0 && !d->pool && !bad) {
+        jl_error(L, at, "pool", "missing (no pool column either)");
+        bad = 1;
+    }
+    if ((cm.pert >= 0 || cm.pert_b >= 0) && cm.pert_pred < 0 && !bad) {
+        jl_error(L, &cl, "perturbation_prediction",
+                 "missing (required with a perturbation)");
+        bad = 1;
+    }
+    for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
+        const CsvRow *row = &t.rows[r];
+        JLoc rl = {.file = d->file, .line = row->line, .csv = 1};
+        if (row->n != t.n_cols) {
+            ld_diag(L, 0, d->file, row->line, 0, NULL, NULL,
+                    "record has %zu fields, the header has %zu", row->n,
+                    t.n_cols);
+            continue;
+        }
+        const char *idc = t.header[cm.id];
+        char *id = ld_strdup(L, cell_at(row, cm.id));
+        char *pool =
+            ld_strdup(L, cm.pool >= 0 ? cell_at(row, cm.pool) : d->pool);
+        if (!id || !pool) {
+            sim_free(id);
+            sim_free(pool);
+            break;
+        }
+        sim_trim(id);
+        sim_trim(pool);
+        if (!id[0] || !pool[0]) {
+            jl_error(L, &rl, id[0] ? t.header[cm.pool] : idc, "empty %s",
+                     id[0] ? "pool" : "item id");
+            sim_free(id);
+            sim_free(pool);
+            continue;
+        }
+        Item *it = ld_new_item(L);
+        if (!it) {
+            sim_free(id);
+            sim_free(pool);
+            break;
+        }
+        it->id = id;
+        it->pool = pool;
+        set_key(L, it);
+        it->source_file = ld_strdup(L, d->file);
+        it->source_line = row->line;
+        const char *dom = cm.domain >= 0 ? cell_at(row, cm.domain) : d->domain;
+        it->domain = dom && dom[0] ? ld_strdup(L, dom) : NULL;
+        input_from_cells(L, &rl, (Modality)d->modality, t.header[cm.input],
+                         cell_at(row, cm.input),
+                         cm.input_b >= 0 ? t.header[cm.input_b] : NULL,
+                         cell_at(row, cm.input_b), &it->input);
+        if (cm.label >= 0) {
+            it->label = csv_class(L, &rl, cell_at(row, cm.label),
+                                  t.header[cm.label], 0);
+        }
+        it->prediction = csv_class(L, &rl, cell_at(row, cm.prediction),
+                                   t.header[cm.prediction], 1);
+        const char *pc = cell_at(row, cm.pert), *pcb = cell_at(row, cm.pert_b);
+        if ((pc && pc[0]) || (pcb && pcb[0])) {
+            it->cf =
+                cf_from_cells(L, &rl, it, d->pert_format,
+                              cm.pert >= 0 ? t.header[cm.pert] : NULL, pc,
+                              cm.pert_b >= 0 ? t.header[cm.pert_b] : NULL, pcb);
+            if (it->cf) {
+                it->cf->prediction =
+                    csv_class(L, &rl, cell_at(row, cm.pert_pred),
+                              t.header[cm.pert_pred], 1);
+            }
+        }
+        for (size_t k = 0; k < cm.n_expl; k++) {
+            const char *cell = cell_at(row, cm.expl_cols[k]);
+            const char *ecol = t.header[cm.expl_cols[k]];
+            if (!cell || !cell[0]) {
+                continue; /* coverage is checked per condition later */
+            }
+            Explanation e;
+            int ok;
+            if (strcmp(expl_kind, "json") == 0) {
+                json_error_t jerr;
+                json_t *pv = json_loads(cell, JSON_REJECT_DUPLICATES, &jerr);
+                if (!pv) {
+                    jl_error(L, &rl, ecol, "invalid JSON payload: %s",
+                             jerr.text);
+                    continue;
+                }
+                JLoc pl = rl;
+                ok = expl_parse(L, &pl, pv, NULL, it, &e, 0);
+                json_decref(pv);
+            } else {
+                memset(&e, 0, sizeof e);
+                e.kind = EXPL_TEXT;
+                e.predicted = -1;
+                e.text = ld_strdup(L, cell);
+                ok = e.text ? 0 : -1;
+            }
+            if (ok == 0) {
+                if (item_add_expl(L, it, cm.expl_methods[k], &e) == -1) {
+                    jl_error(L, &rl, ecol, "second '%s' explanation",
+                             cm.expl_methods[k]);
+                    expl_clear(&e);
+                }
+            } else {
+                expl_clear(&e);
+            }
+        }
+    }
+    sim_free((void *)cm.expl_methods);
+    sim_free(cm.expl_cols);
+    csv_table_free(&t);
+}
+
+/* ------------------------------------------------------------ JSON items */
+
+static void text_pair_json(Loader *L, const JLoc *at, json_t *v, ItemInput *in,
+                           json_t **a, json_t **b)
+{
+    *a = *b = NULL;
+    if (json_is_array(v) && json_array_size(v) == 2) {
+        *a = json_array_get(v, 0);
+        *b = json_array_get(v, 1);
+    } else if (json_is_object(v)) {
+        *a = json_object_get(v, "a");
+        *b = json_object_get(v, "b");
+        JLoc il;
+        jl_child(&il, at, "input");
+        const char *s = NULL;
+        if (jget_str(L, &il, v, "a_title", 0, &s) == 1) {
+            in->title_a = ld_strdup(L, s);
+        }
+        if (jget_str(L, &il, v, "b_title", 0, &s) == 1) {
+            in->title_b = ld_strdup(L, s);
+        }
+    }
+    if (!json_is_string(*a) || !json_is_string(*b)) {
+        jl_error(L, at, "input",
+                 "a text_pair input is {\"a\": text, \"b\": text} or [a, b]");
+        *a = *b = NULL;
+    }
+}
+
+static void tabular_json(Loader *L, const JLoc *at, json_t *v, ItemInput *in)
+{
+    if (json_is_string(v)) {
+        int bad = 0;
+        if (parse_feature_lines(L, json_string_value(v), &in->features,
+                                &in->n_features, &bad) != 0 &&
+            !L->oom) {
+            jl_error(L, at, "input", "line %d is not 'Name = value'", bad);
+        }
+        return;
+    }
+    if (!json_is_array(v) && !json_is_object(v)) {
+        jl_error(L, at, "input",
+                 "a tabular input is a list of {\"name\", "
+                 "\"value\"}");
+        return;
+    }
+    size_t n = json_is_array(v) ? json_array_size(v) : json_object_size(v);
+    in->features = ld_calloc(L, n ? n : 1, sizeof *in->features);
+    if (!in->features) {
+        return;
+    }
+    JLoc il;
+    jl_child(&il, at, "input");
+    if (json_is_object(v)) {
+        const char *key;
+        json_t *val;
+        json_object_foreach(v, key, val)
+        {
+            Feature *f = &in->features[in->n_features++];
+            f->name = ld_strdup(L, key);
+            f->value = json_scalar_text(L, val);
+            if (!f->value) {
+                jl_error(L, &il, key, "must be a string or an integer");
+            }
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(v, i);
+        JLoc el;
+        jl_index(&el, &il, i);
+        json_t *name = NULL, *val = NULL;
+        if (json_is_object(e)) {
+            name = json_object_get(e, "name");
+            val = json_object_get(e, "value");
+        } else if (json_is_array(e) && json_array_size(e) == 2) {
+            name = json_array_get(e, 0);
+            val = json_array_get(e, 1);
+        }
+        Feature *f = &in->features[in->n_features++];
+        f->name =
+            json_is_string(name) ? ld_strdup(L, json_string_value(name)) : NULL;
+        f->value = val ? json_scalar_text(L, val) : NULL;
+        if (!f->name || !f->value) {
+            jl_error(L, &el, NULL,
+                     "a feature is {\"name\": text, \"value\": text}");
+        }
+    }
+}
+
+/* Input of a JSON record (or of its counterfactual, where markers are
+** allowed: then edits are derived). */
+static void input_from_json(Loader *L, const JLoc *at, json_t *v, Modality m,
+                            ItemInput *in, Counterfactual *cf_marked)
+{
+    in->modality = m;
+    if (!v) {
+        jl_error(L, at, "input", "missing (required)");
+        return;
+    }
+    switch (m) {
+    case MODALITY_IMAGE:
+        if (!json_is_string(v)) {
+            jl_error(L, at, "input", "an image input is a file path");
+        } else {
+            image_input(L, at, "input", json_string_value(v), in);
+        }
+        break;
+    case MODALITY_TEXT:
+        if (!json_is_string(v) || json_string_length(v) == 0) {
+            jl_error(L, at, "input", "a text input is a non-empty string");
+        } else if (cf_marked && strstr(json_string_value(v), "**")) {
+            marked_segment(L, at, "input", json_string_value(v), 0, cf_marked);
+        } else {
+            in->text = ld_strdup(L, json_string_value(v));
+        }
+        break;
+    case MODALITY_TEXT_PAIR: {
+        json_t *a, *b;
+        text_pair_json(L, at, v, in, &a, &b);
+        if (!a) {
+            break;
+        }
+        in->text = ld_strdup(L, json_string_value(a));
+        in->text_b = ld_strdup(L, json_string_value(b));
+        if (cf_marked) {
+            if (strstr(json_string_value(a), "**")) {
+                marked_segment(L, at, "input", json_string_value(a), 0,
+                               cf_marked);
+            }
+            if (strstr(json_string_value(b), "**")) {
+                marked_segment(L, at, "input", json_string_value(b), 1,
+                               cf_marked);
+            }
+        }
+        break;
+    }
+    case MODALITY_TABULAR:
+        tabular_json(L, at, v, in);
+        if (in->n_features == 0 && !L->oom) {
+            jl_error(L, at, "input", "no features");
+        }
+        break;
+    }
+}
+
+static void cf_from_json(Loader *L, const JLoc *at, json_t *v, Item *it)
+{
+    JLoc cl;
+    jl_child(&cl, at, "counterfactual");
+    if (!json_is_object(v)) {
+        jl_error(L, at, "counterfactual",
+                 "must be an object {input, "
+                 "prediction, edits}");
+        return;
+    }
+    static const char *const known[] = {"input", "prediction", "edits",
+                                        "region", NULL};
+    jwarn_unknown(L, &cl, v, known);
+    Counterfactual *cf = it->cf = ld_calloc(L, 1, sizeof *cf);
+    if (!cf) {
+        return;
+    }
+    cf->prediction = -1;
+    jclass(L, &cl, v, "prediction", 1, &cf->prediction);
+    Modality m = it->input.modality;
+    json_t *input = json_object_get(v, "input");
+    json_t *edits = json_object_get(v, "edits");
+    if (edits && !json_is_array(edits)) {
+        jl_error(L, &cl, "edits", "must be a list");
+        edits = NULL;
+    }
+    cf->input.modality = m;
+    if (input) {
+        input_from_json(L, &cl, input, m, &cf->input, edits ? NULL : cf);
+        if (m == MODALITY_TEXT_PAIR && cf->n_edits > 0) {
+            /* markers were removed per segment; fill the unmarked one */
+            if (!cf->input.text) {
+                cf->input.text = ld_strdup(L, it->input.text);
+            }
+            if (!cf->input.text_b) {
+                cf->input.text_b = ld_strdup(L, it->input.text_b);
+            }
+        }
+    } else if (m == MODALITY_TABULAR && edits) {
+        copy_features(L, &it->input, &cf->input);
+    } else {
+        jl_error(L, &cl, "input", "missing (required)");
+        return;
+    }
+    const char *region = NULL;
+    if (jget_str(L, &cl, v, "region", 0, &region) == 1) {
+        char why[512];
+        cf->region = ld_strdup(L, region);
+        if (bundle_file(L, region, NULL, why, sizeof why) != 0) {
+            jl_error(L, &cl, "region", "%s", why);
+        }
+    }
+    if (!edits) {
+        if (m == MODALITY_TABULAR && cf->input.n_features > 0) {
+            /* derive edits from the difference */
+            size_t cap = 0;
+            for (size_t i = 0; i < cf->input.n_features; i++) {
+                const Feature *nf = &cf->input.features[i];
+                const Feature *of = find_feature(&it->input, nf->name);
+                if (of && of->value && nf->value &&
+                    strcmp(of->value, nf->value) == 0) {
+                    continue;
+                }
+                if (ld_grow(L, (void **)&cf->edits, &cap, cf->n_edits + 1,
+                            sizeof *cf->edits) != 0) {
+                    break;
+                }
+                Edit *e = &cf->edits[cf->n_edits++];
+                memset(e, 0, sizeof *e);
+                e->feature = ld_strdup(L, nf->name);
+                e->from = of ? ld_strdup(L, of->value) : NULL;
+                e->to = ld_strdup(L, nf->value);
+            }
+        }
+        return;
+    }
+    size_t n = json_array_size(edits);
+    cf->edits = ld_calloc(L, n ? n : 1, sizeof *cf->edits);
+    if (!cf->edits) {
+        return;
+    }
+    JLoc el0;
+    jl_child(&el0, &cl, "edits");
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(edits, i);
+        JLoc el;
+        jl_index(&el, &el0, i);
+        Edit *ed = &cf->edits[cf->n_edits++];
+        if (!json_is_object(e)) {
+            jl_error(L, &el, NULL, "an edit is an object");
+            continue;
+        }
+        const char *s = NULL;
+        if (jget_str(L, &el, e, "to", 1, &s) == 1) {
+            ed->to = ld_strdup(L, s);
+        }
+        if (jget_str(L, &el, e, "from", 0, &s) == 1) {
+            ed->from = ld_strdup(L, s);
+        }
+        if (m == MODALITY_TABULAR) {
+            if (jget_str(L, &el, e, "feature", 1, &s) == 1) {
+                ed->feature = ld_strdup(L, s);
+                Feature *f = find_feature(&cf->input, s);
+                if (!f) {
+                    jl_error(L, &el, "feature", "unknown feature '%s'", s);
+                } else if (!input && ed->to) {
+                    /* edits only: apply them to the copied input */
+                    const Feature *of = find_feature(&it->input, s);
+                    if (ed->from && of && strcmp(of->value, ed->from) != 0) {
+                        jl_error(L, &el, "from",
+                                 "'%s' is '%s' in the input, not '%s'", s,
+                                 of->value, ed->from);
+                    }
+                    char *nv = ld_strdup(L, ed->to);
+                    if (nv) {
+                        sim_free(f->value);
+                        f->value = nv;
+                    }
+                }
+            }
+        } else if (m == MODALITY_TEXT || m == MODALITY_TEXT_PAIR) {
+            int start = 0, end = 0, seg = 0;
+            jget_int(L, &el, e, "start", 1, 0, 1 << 30, &start);
+            jget_int(L, &el, e, "end", 1, 0, 1 << 30, &end);
+            jget_int(L, &el, e, "segment", 0, 0,
+                     m == MODALITY_TEXT_PAIR ? 1 : 0, &seg);
+            const char *txt = seg ? cf->input.text_b : cf->input.text;
+            size_t len = txt ? strlen(txt) : 0;
+            if (start > end || (size_t)end > len) {
+                jl_error(L, &el, "end",
+                         "byte range [%d, %d) is outside the perturbed text "
+                         "(%zu bytes)",
+                         start, end, len);
+            }
+            ed->start = (size_t)start;
+            ed->end = (size_t)end;
+            ed->segment = seg;
+        }
+    }
+}
+
+static void item_from_json(Loader *L, const JLoc *at, json_t *o,
+                           const BankDefaults *d)
+{
+    if (!json_is_object(o)) {
+        jl_error(L, at, NULL, "an item record must be a JSON object");
+        return;
+    }
+    static const char *const known[] = {
+        "id",         "pool",           "modality", "input",        "label",
+        "prediction", "counterfactual", "domain",   "explanations", NULL};
+    jwarn_unknown(L, at, o, known);
+    char *id = NULL;
+    const char *pool = d->pool, *mod = NULL, *domain = d->domain;
+    int bad = jget_id(L, at, o, "id", 1, &id) != 1;
+    int rc = jget_str(L, at, o, "pool", !d->pool, &pool);
+    bad |= rc < 0 || !pool;
+    if (pool && !pool[0]) {
+        jl_error(L, at, "pool", "must not be empty");
+        bad = 1;
+    }
+    int m = d->modality;
+    rc = jget_str(L, at, o, "modality", d->modality < 0, &mod);
+    if (rc == 1) {
+        m = modality_from_name(mod);
+        if (m < 0) {
+            jl_error(L, at, "modality",
+                     "'%s' is not image, text, text_pair or tabular", mod);
+        }
+    }
+    bad |= m < 0;
+    jget_str(L, at, o, "domain", 0, &domain);
+    if (bad) {
+        sim_free(id);
+        return;
+    }
+    Item *it = ld_new_item(L);
+    if (!it) {
+        sim_free(id);
+        return;
+    }
+    it->id = id;
+    it->pool = ld_strdup(L, pool);
+    it->domain = domain ? ld_strdup(L, domain) : NULL;
+    it->source_file = ld_strdup(L, d->file);
+    it->source_line = at->line;
+    if (!it->pool || set_key(L, it) != 0) {
+        drop_last_item(L);
+        return;
+    }
+    input_from_json(L, at, json_object_get(o, "input"), (Modality)m, &it->input,
+                    NULL);
+    jclass(L, at, o, "label", 0, &it->label);
+    jclass(L, at, o, "prediction", 1, &it->prediction);
+    json_t *cf = json_object_get(o, "counterfactual");
+    if (cf && !json_is_null(cf)) {
+        cf_from_json(L, at, cf, it);
+    }
+    json_t *ex = json_object_get(o, "explanations");
+    if (ex && !json_is_object(ex)) {
+        jl_error(L, at, "explanations",
+                 "must be an object (method -> "
+                 "payload)");
+    } else if (ex) {
+        JLoc el0;
+        jl_child(&el0, at, "explanations");
+        const char *method;
+        json_t *payload;
+        json_object_foreach(ex, method, payload)
+        {
+            JLoc el;
+            jl_child(&el, &el0, method);
+            Explanation e;
+            if (expl_parse(L, &el, payload, NULL, it, &e, 0) == 0) {
+                item_add_expl(L, it, method, &e);
+            } else {
+                expl_clear(&e);
+            }
+        }
+    }
+}
+
+/* Calls fn for each non-blank line of a JSON Lines file with its parsed
+** object (NULL after a reported syntax error). */
+typedef void (*JsonlFn)(Loader *L, const JLoc *at, json_t *o, void *ctx);
+
+static int each_jsonl(Loader *L, const JLoc *ref, const char *rel, JsonlFn fn,
+                      void *ctx)
+{
+    char why[512], *abs = NULL;
+    if (bundle_file(L, rel, &abs, why, sizeof why) != 0) {
+        jl_error(L, ref, "file", "%s", why);
+        return -1;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    int rc = read_whole_file(abs, &data, &len, why, sizeof why);
+    sim_free(abs);
+    if (rc != 0) {
+        ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", why);
+        return -1;
+    }
+    char *p = data;
+    int line = 0;
+    while (p < data + len && !L->oom) {
+        char *e = memchr(p, '\n', (size_t)(data + len - p));
+        size_t n = e ? (size_t)(e - p) : (size_t)(data + len - p);
+        line++;
+        if (line == 1 && n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
+            p += 3;
+            n -= 3;
+        }
+        size_t k = n;
+        while (k > 0 &&
+               (p[k - 1] == '\r' || p[k - 1] == ' ' || p[k - 1] == '\t')) {
+            k--;
+        }
+        size_t s = 0;
+        while (s < k && (p[s] == ' ' || p[s] == '\t')) {
+            s++;
+        }
+        if (k > s) {
+            json_error_t jerr;
+            json_t *o = json_loadb(p + s, k - s, JSON_REJECT_DUPLICATES, &jerr);
+            if (!o) {
+                ld_diag(L, 0, rel, line, jerr.column + (int)s, NULL, NULL,
+                        "invalid JSON: %s", jerr.text);
+            } else {
+                JLoc at = {.file = rel, .line = line};
+                fn(L, &at, o, ctx);
+                json_decref(o);
+            }
+        }
+        p += n + 1;
+    }
+    sim_free(data);
+    return 0;
+}
+
+static void jsonl_item(Loader *L, const JLoc *at, json_t *o, void *ctx)
+{
+    item_from_json(L, at, o, ctx);
+}
+
+static int pert_format_from(Loader *L, const JLoc *at, json_t *bank)
+{
+    const char *s = NULL;
+    if (jget_str(L, at, bank, "perturbation_format", 0, &s) != 1) {
+        return PF_DEFAULT;
+    }
+    if (strcmp(s, "marked") == 0) {
+        return PF_MARKED;
+    }
+    if (strcmp(s, "edits") == 0) {
+        return PF_EDITS;
+    }
+    if (strcmp(s, "full") == 0) {
+        return PF_FULL;
+    }
+    jl_error(L, at, "perturbation_format", "'%s' is not marked, edits or full",
+             s);
+    return PF_DEFAULT;
+}
+
+/* "csv" or "jsonl" from the format field or the file's extension. */
+static int file_format(Loader *L, const JLoc *at, json_t *o, const char *file)
+{
+    const char *fmt = NULL;
+    if (jget_str(L, at, o, "format", 0, &fmt) == 1) {
+        if (strcmp(fmt, "csv") == 0) {
+            return 0;
+        }
+        if (strcmp(fmt, "jsonl") == 0) {
+            return 1;
+        }
+        jl_error(L, at, "format", "'%s' is not csv or jsonl", fmt);
+        return -1;
+    }
+    size_t n = strlen(file);
+    if (n > 4 && strcmp(file + n - 4, ".csv") == 0) {
+        return 0;
+    }
+    if (n > 6 && strcmp(file + n - 6, ".jsonl") == 0) {
+        return 1;
+    }
+    jl_error(L, at, "format", "missing (and '%s' is not .csv or .jsonl)", file);
+    return -1;
+}
+
+void load_banks(Loader *L, json_t *banks, const JLoc *at)
+{
+    if (!json_is_array(banks)) {
+        jl_error(L, at, NULL, "must be a list of item banks");
+        return;
+    }
+    size_t i;
+    json_t *bank;
+    json_array_foreach(banks, i, bank)
+    {
+        JLoc bl;
+        jl_index(&bl, at, i);
+        if (!json_is_object(bank)) {
+            jl_error(L, &bl, NULL, "an item bank is an object with a \"file\"");
+            continue;
+        }
+        static const char *const known[] = {"file",
+                                            "format",
+                                            "pool",
+                                            "modality",
+                                            "domain",
+                                            "columns",
+                                            "perturbation_format",
+                                            "explanation_kind",
+                                            NULL};
+        jwarn_unknown(L, &bl, bank, known);
+        BankDefaults d = {NULL, NULL, -1, L->st->domain, PF_DEFAULT};
+        if (jget_str(L, &bl, bank, "file", 1, &d.file) != 1) {
+            continue;
+        }
+        jget_str(L, &bl, bank, "pool", 0, &d.pool);
+        const char *mod = NULL;
+        if (jget_str(L, &bl, bank, "modality", 0, &mod) == 1) {
+            d.modality = modality_from_name(mod);
+            if (d.modality < 0) {
+                jl_error(L, &bl, "modality",
+                         "'%s' is not image, text, text_pair or tabular", mod);
+                continue;
+            }
+        }
+        jget_str(L, &bl, bank, "domain", 0, &d.domain);
+        d.pert_format = pert_format_from(L, &bl, bank);
+        int fmt = file_format(L, &bl, bank, d.file);
+        if (fmt == 0) {
+            if (d.modality < 0) {
+                jl_error(L, &bl, "modality", "missing (required for CSV)");
+                continue;
+            }
+            csv_bank(L, &bl, bank, &d);
+        } else if (fmt == 1) {
+            each_jsonl(L, &bl, d.file, jsonl_item, &d);
+        }
+    }
+}
+
+/* ---------------------------------------------------- explanation sources */
+
+typedef struct SourceCtx {
+    const char *method;
+    const char *pool;
+    const char *kind; /* default payload kind */
+    const JLoc *src;  /* the source in study.json */
+} SourceCtx;
+
+/* Finds the item for an explanation record; reports when there is none. */
+static Item *join_item(Loader *L, const JLoc *at, const char *field,
+                       const char *pool, const char *id)
+{
+    Study *st = L->st;
+    if (pool) {
+        size_t n = strlen(pool) + strlen(id) + 2;
+        char *key = sim_malloc(n);
+        if (!key) {
+            L->oom = 1;
+            return NULL;
+        }
+        snprintf(key, n, "%s:%s", pool, id);
+        long i = index_find(st, key);
+        sim_free(key);
+        if (i < 0) {
+            jl_error(L, at, field, "no item '%s' in pool '%s'", id, pool);
+            return NULL;
+        }
+        return &st->items[i];
+    }
+    Item *found = NULL;
+    for (size_t i = 0; i < st->n_items; i++) {
+        if (st->items[i].id && strcmp(st->items[i].id, id) == 0) {
+            if (found) {
+                jl_error(L, at, field,
+                         "item id '%s' is in pools '%s' and '%s': give the "
+                         "source a \"pool\"",
+                         id, found->pool, st->items[i].pool);
+                return NULL;
+            }
+            found = &st->items[i];
+        }
+    }
+    if (!found) {
+        jl_error(L, at, field, "no item '%s' in any pool", id);
+    }
+    return found;
+}
+
+static void attach(Loader *L, const JLoc *at, const char *field, Item *it,
+                   const char *method, Explanation *e)
+{
+    int rc = item_add_expl(L, it, method, e);
+    if (rc == -1) {
+        jl_error(L, at, field, "item '%s' already has a '%s' explanation",
+                 it->key, method);
+        expl_clear(e);
+    }
+}
+
+static void jsonl_expl(Loader *L, const JLoc *at, json_t *o, void *vctx)
+{
+    SourceCtx *ctx = vctx;
+    if (!json_is_object(o)) {
+        jl_error(L, at, NULL, "an explanation record must be a JSON object");
+        return;
+    }
+    char *id = NULL;
+    const char *pool = ctx->pool, *method = ctx->method;
+    if (jget_id(L, at, o, "id", 1, &id) != 1) {
+        return;
+    }
+    jget_str(L, at, o, "pool", 0, &pool);
+    if (jget_str(L, at, o, "method", !ctx->method, &method) < 0 || !method) {
+        sim_free(id);
+        return;
+    }
+    Item *it = join_item(L, at, "id", pool, id);
+    sim_free(id);
+    if (!it) {
+        return;
+    }
+    Explanation e;
+    if (expl_parse(L, at, o, ctx->kind, it, &e, 0) == 0) {
+        attach(L, at, "id", it, method, &e);
+    } else {
+        expl_clear(&e);
+    }
+}
+
+static void csv_source(Loader *L, const JLoc *at, json_t *src,
+                       const SourceCtx *ctx, const char *file)
+{
+    json_t *cols = json_object_get(src, "columns");
+    if (!json_is_object(cols)) {
+        jl_error(L, at, "columns",
+                 cols ? "must be an object (role -> column)"
+                      : "missing (required for CSV)");
+        return;
+    }
+    if (!ctx->method) {
+        jl_error(L, at, "method", "missing (required)");
+        return;
+    }
+    JLoc cl;
+    jl_child(&cl, at, "columns");
+    const char *kind = ctx->kind;
+    json_t *parts = json_object_get(cols, "parts");
+    if (!kind) {
+        kind = parts ? "composite" : "text";
+    }
+    if (strcmp(kind, "text") != 0 && strcmp(kind, "composite") != 0 &&
+        strcmp(kind, "json") != 0) {
+        jl_error(L, at, "kind",
+                 "a CSV source holds text, composite (of text columns) or "
+                 "json payloads, not '%s'",
+                 kind);
+        return;
+    }
+    CsvTable t;
+    char why[512];
+    int rc = csv_table_read(L, file, &t, why, sizeof why);
+    if (rc == -2) {
+        jl_error(L, at, "file", "%s", why);
+        return;
+    }
+    if (rc != 0) {
+        csv_table_free(&t);
+        return;
+    }
+    long c_id = -1, c_text = -1, c_title = -1;
+    long *c_parts = NULL;
+    size_t n_parts = 0;
+    int bad = 0;
+    const char *name = NULL;
+    if (jget_str(L, &cl, cols, "id", 1, &name) == 1 &&
+        (c_id = csv_col(&t, name)) < 0) {
+        jl_error(L, &cl, "id", "column '%s' is not in the header of %s", name,
+                 file);
+    }
+    bad |= c_id < 0;
+    const char *text_role = strcmp(kind, "json") == 0 ? "payload" : "text";
+    if (strcmp(kind, "composite") == 0) {
+        if (!json_is_array(parts) || json_array_size(parts) == 0) {
+            jl_error(L, &cl, "parts", "must be a non-empty list of columns");
+            bad = 1;
+        } else {
+            n_parts = json_array_size(parts);
+            c_parts = ld_calloc(L, n_parts, sizeof *c_parts);
+            JLoc pl;
+            jl_child(&pl, &cl, "parts");
+            for (size_t k = 0; c_parts && k < n_parts; k++) {
+                json_t *pn = json_array_get(parts, k);
+                char idx[24];
+                snprintf(idx, sizeof idx, "%zu", k);
+                c_parts[k] = json_is_string(pn)
+                                 ? csv_col(&t, json_string_value(pn))
+                                 : -1;
+                if (c_parts[k] < 0) {
+                    jl_error(L, &pl, idx,
+                             "column '%s' is not in the header "
+                             "of %s",
+                             json_is_string(pn) ? json_string_value(pn) : "?",
+                             file);
+                    bad = 1;
+                }
+            }
+            bad |= !c_parts;
+        }
+    } else if (jget_str(L, &cl, cols, text_role, 1, &name) == 1) {
+        if ((c_text = csv_col(&t, name)) < 0) {
+            jl_error(L, &cl, text_role,
+                     "column '%s' is not in the header of %s", name, file);
+        }
+        bad |= c_text < 0;
+    } else {
+        bad = 1;
+    }
+    if (jget_str(L, &cl, cols, "title", 0, &name) == 1 &&
+        (c_title = csv_col(&t, name)) < 0) {
+        jl_error(L, &cl, "title", "column '%s' is not in the header of %s",
+                 name, file);
+        bad = 1;
+    }
+    for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
+        const CsvRow *row = &t.rows[r];
+        JLoc rl = {.file = file, .line = row->line, .csv = 1};
+        if (row->n != t.n_cols) {
+            ld_diag(L, 0, file, row->line, 0, NULL, NULL,
+                    "record has %zu fields, the header has %zu", row->n,
+                    t.n_cols);
+            continue;
+        }
+        char *id = ld_strdup(L, row->cells[c_id]);
+        if (!id) {
+            break;
+        }
+        sim_trim(id);
+        Item *it = join_item(L, &rl, t.header[c_id], ctx->pool, id);
+        sim_free(id);
+        if (!it) {
+            continue;
+        }
+        Explanation e;
+        memset(&e, 0, sizeof e);
+        e.predicted = -1;
+        int ok = 0;
+        if (c_parts) {
+            e.kind = EXPL_COMPOSITE;
+            e.parts = ld_calloc(L, n_parts, sizeof *e.parts);
+            for (size_t k = 0; e.parts && k < n_parts; k++) {
+                const char *cell = row->cells[c_parts[k]];
+                e.parts[k].kind = EXPL_TEXT;
+                e.parts[k].predicted = -1;
+                e.n_parts = k + 1;
+                if (!cell[0]) {
+                    jl_error(L, &rl, t.header[c_parts[k]],
+                             "empty explanation text");
+                    ok = -1;
+                }
+                e.parts[k].text = ld_strdup(L, cell);
+            }
+            ok |= e.parts ? 0 : -1;
+        } else if (strcmp(kind, "json") == 0) {
+            json_error_t jerr;
+            json_t *pv =
+                json_loads(row->cells[c_text], JSON_REJECT_DUPLICATES, &jerr);
+            if (!pv) {
+                jl_error(L, &rl, t.header[c_text], "invalid JSON payload: %s",
+                         jerr.text);
+                continue;
+            }
+            ok = expl_parse(L, &rl, pv, NULL, it, &e, 0);
+            json_decref(pv);
+        } else {
+            const char *cell = row->cells[c_text];
+            e.kind = EXPL_TEXT;
+            if (!cell[0]) {
+                jl_error(L, &rl, t.header[c_text], "empty explanation text");
+                ok = -1;
+            }
+            e.text = ld_strdup(L, cell);
+        }
+        if (ok == 0 && c_title >= 0 && row->cells[c_title][0]) {
+            e.title = ld_strdup(L, row->cells[c_title]);
+        }
+        if (ok == 0 && !L->oom) {
+            attach(L, &rl, t.header[c_id], it, ctx->method, &e);
+        } else {
+            expl_clear(&e);
+        }
+    }
+    sim_free(c_parts);
+    csv_table_free(&t);
+}
+
+void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
+{
+    if (!json_is_array(sources)) {
+        jl_error(L, at, NULL, "must be a list of explanation sources");
+        return;
+    }
+    size_t i;
+    json_t *src;
+    json_array_foreach(sources, i, src)
+    {
+        JLoc sl;
+        jl_index(&sl, at, i);
+        if (!json_is_object(src)) {
+            jl_error(L, &sl, NULL,
+                     "an explanation source is an object with "
+                     "a \"file\"");
+            continue;
+        }
+        static const char *const known[] = {
+            "method", "file", "format", "pool", "kind", "columns", NULL};
+        jwarn_unknown(L, &sl, src, known);
+        SourceCtx ctx = {NULL, NULL, NULL, &sl};
+        const char *file = NULL;
+        jget_str(L, &sl, src, "method", 0, &ctx.method);
+        jget_str(L, &sl, src, "pool", 0, &ctx.pool);
+        jget_str(L, &sl, src, "kind", 0, &ctx.kind);
+        if (ctx.kind && strcmp(ctx.kind, "json") != 0 &&
+            expl_kind_from_name(ctx.kind) < 0) {
+            jl_error(L, &sl, "kind", "unknown explanation kind '%s'", ctx.kind);
+            continue;
+        }
+        if (jget_str(L, &sl, src, "file", 1, &file) != 1) {
+            continue;
+        }
+        int fmt = file_format(L, &sl, src, file);
+        if (fmt == 0) {
+            csv_source(L, &sl, src, &ctx, file);
+        } else if (fmt == 1) {
+            each_jsonl(L, &sl, file, jsonl_expl, &ctx);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+/*
+** study_load(): read a bundle folder (study.json, item banks, explanations,
+** media metadata, pages), check everything, hash the bundle and compute the
+** balance report; plus the lookups and destructors of study.h.
+** libc, jansson, libcsv and nettle only: no SDL, no clock.
+*/
+#define _XOPEN_SOURCE 700
+#include "study_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sim_alloc.h"
+
+void study_report_init(StudyReport *report)
+{
+    if (report) {
+        memset(report, 0, sizeof *report);
+    }
+}
+
+static void diags_free(Diag *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sim_free(d[i].file);
+        sim_free(d[i].pointer);
+        sim_free(d[i].field);
+        sim_free(d[i].message);
+    }
+    sim_free(d);
+}
+
+static void pools_free(PoolBalance *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sim_free(p[i].pool);
+        sim_free(p[i].same_by_pred);
+        sim_free(p[i].flip_by_pred);
+    }
+    sim_free(p);
+}
+
+void study_report_free(StudyReport *report)
+{
+    if (!report) {
+        return;
+    }
+    diags_free(report->errors, report->n_errors);
+    diags_free(report->warnings, report->n_warnings);
+    pools_free(report->pools, report->n_pools);
+    memset(report, 0, sizeof *report);
+}
+
+static void strv_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sim_free(v[i]);
+    }
+    sim_free(v);
+}
+
+void study_free(Study *st)
+{
+    if (!st) {
+        return;
+    }
+    sim_free(st->dir);
+    sim_free(st->id);
+    sim_free(st->title);
+    sim_free(st->preset);
+    sim_free(st->test_type);
+    sim_free(st->domain);
+    sim_free(st->json_text);
+    for (size_t i = 0; i < st->n_classes; i++) {
+        sim_free(st->classes[i].id);
+        sim_free(st->classes[i].label);
+        sim_free(st->classes[i].key);
+    }
+    sim_free(st->classes);
+    for (size_t i = 0; i < st->n_conditions; i++) {
+        sim_free(st->conditions[i].id);
+        sim_free(st->conditions[i].method);
+        sim_free(st->conditions[i].label);
+    }
+    sim_free(st->conditions);
+    sim_free(st->baseline);
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        block_clear(&st->blocks[i]);
+    }
+    sim_free(st->blocks);
+    for (size_t i = 0; i < st->n_items; i++) {
+        item_clear(&st->items[i]);
+    }
+    sim_free(st->items);
+    strv_free(st->methods, st->n_methods);
+    sim_free(st->assignment.then_condition);
+    sim_free(st->rating.question);
+    sim_free(st->rating.low);
+    sim_free(st->rating.high);
+    for (size_t i = 0; i < st->simulation.n_cells; i++) {
+        sim_free(st->simulation.cells[i].condition);
+        sim_free(st->simulation.cells[i].phase);
+    }
+    sim_free(st->simulation.cells);
+    strv_free(st->page_texts, st->n_page_texts);
+    strv_free(st->page_paths, st->n_page_texts);
+    strv_free(st->pools, st->n_pools);
+    if (st->index) {
+        sim_free(st->index->slots);
+        sim_free(st->index);
+    }
+    sim_free(st);
+}
+
+/* Reads and parses study.json; reports syntax errors with line and column. */
+static json_t *read_study_json(Loader *L)
+{
+    Study *st = L->st;
+    char why[512], *abs = NULL;
+    if (bundle_file(L, "study.json", &abs, why, sizeof why) != 0) {
+        ld_diag(L, 0, "study.json", 0, 0, NULL, NULL, "%s",
+                strstr(why, "no such file") ? "missing: a bundle needs a "
+                                              "study.json"
+                                            : why);
+        return NULL;
+    }
+    size_t len = 0;
+    int rc = read_whole_file(abs, &st->json_text, &len, why, sizeof why);
+    sim_free(abs);
+    if (rc != 0) {
+        ld_diag(L, 0, "study.json", 0, 0, NULL, NULL, "%s", why);
+        return NULL;
+    }
+    json_error_t jerr;
+    json_t *root =
+        json_loadb(st->json_text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        ld_diag(L, 0, "study.json", jerr.line > 0 ? jerr.line : 1,
+                jerr.column > 0 ? jerr.column : 0, NULL, NULL,
+                "invalid JSON: %s", jerr.text);
+    }
+    return root;
+}
+
+int study_load_partial(const char *dir, Study **out, StudyReport *report,
+                       SimError *err)
+{
+    *out = NULL;
+    Loader L;
+    memset(&L, 0, sizeof L);
+    L.rep = report;
+    struct stat sb;
+    int st_rc = dir ? stat(dir, &sb) : -1;
+    if (st_rc != 0 || !S_ISDIR(sb.st_mode)) {
+        const char *why = !dir         ? "no directory given"
+                          : st_rc != 0 ? strerror(errno)
+                                       : "not a directory";
+        ld_diag(&L, 0, dir ? dir : "", 0, 0, NULL, NULL,
+                "cannot open the study bundle: %s", why);
+        return sim_fail(err, SIM_ERR_IO,
+                        "%s: cannot open the study bundle: "
+                        "%s",
+                        dir ? dir : "(null)", why);
+    }
+    char *real = realpath(dir, NULL);
+    if (!real) {
+        return sim_fail(err, SIM_ERR_IO, "%s: %s", dir, strerror(errno));
+    }
+    L.root = sim_strdup(real);
+    free(real);
+    L.st = sim_calloc(1, sizeof *L.st);
+    if (!L.root || !L.st) {
+        sim_free(L.root);
+        sim_free(L.st);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    L.root_len = strlen(L.root);
+    Study *st = L.st;
+    st->dir = sim_strdup(dir);
+    if (!st->dir) {
+        L.oom = 1;
+    }
+    json_t *root = L.oom ? NULL : read_study_json(&L);
+    if (root) {
+        design_parse(&L, root);
+        json_decref(root);
+    }
+    char why[512];
+    if (!L.oom && bundle_hash(L.root, st->hash, why, sizeof why) != 0) {
+        ld_diag(&L, 0, ".", 0, 0, NULL, NULL, "cannot hash the bundle: %s",
+                why);
+    }
+    if (!L.oom && report) {
+        SimError e2;
+        if (study_balance(st, report, &e2) != SIM_OK) {
+            L.oom = 1;
+        } else {
+            balance_warnings(&L, report);
+        }
+    }
+    sim_free(L.root);
+    if (L.oom) {
+        study_free(st);
+        return sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory while loading",
+                        dir);
+    }
+    *out = st;
+    if (L.n_errors > 0) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%zu error%s in study bundle "
+                        "'%s'",
+                        L.n_errors, L.n_errors == 1 ? "" : "s", dir);
+    }
+    sim_error_clear(err);
+    return SIM_OK;
+}
+
+int study_load(const char *dir, Study **out, StudyReport *report, SimError *err)
+{
+    StudyReport local;
+    study_report_init(&local);
+    StudyReport *rep = report ? report : &local;
+    Study *st = NULL;
+    int rc = study_load_partial(dir, &st, rep, err);
+    study_report_free(&local);
+    if (rc != SIM_OK) {
+        study_free(st);
+        *out = NULL;
+        return rc;
+    }
+    *out = st;
+    return SIM_OK;
+}
+
+/* --------------------------------------------------------------- lookups */
+
+const Item *study_find_item(const Study *st, const char *key)
+{
+    if (!st || !key) {
+        return NULL;
+    }
+    long i = index_find(st, key);
+    return i >= 0 ? &st->items[i] : NULL;
+}
+
+const Condition *study_find_condition(const Study *st, const char *id)
+{
+    int i = study_condition_index(st, id);
+    return i >= 0 ? &st->conditions[i] : NULL;
+}
+
+int study_condition_index(const Study *st, const char *id)
+{
+    for (size_t i = 0; st && id && i < st->n_conditions; i++) {
+        if (st->conditions[i].id && strcmp(st->conditions[i].id, id) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+int study_class_index(const Study *st, const char *class_id)
+{
+    for (size_t i = 0; st && class_id && i < st->n_classes; i++) {
+        if (st->classes[i].id && strcmp(st->classes[i].id, class_id) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+const Block *study_find_block(const Study *st, const char *id)
+{
+    for (size_t i = 0; st && id && i < st->n_blocks; i++) {
+        if (st->blocks[i].id && strcmp(st->blocks[i].id, id) == 0) {
+            return &st->blocks[i];
+        }
+    }
+    return NULL;
+}
+
+const Explanation *item_explanation(const Item *item, const char *method)
+{
+    for (size_t i = 0; item && method && i < item->n_expl; i++) {
+        if (strcmp(item->expl[i].method, method) == 0) {
+            return item->expl[i].e;
+        }
+    }
+    return NULL;
+}
+
+const char *study_page_text(const Study *st, const char *path)
+{
+    for (size_t i = 0; st && path && i < st->n_page_texts; i++) {
+        if (st->page_paths[i] && strcmp(st->page_paths[i], path) == 0) {
+            return st->page_texts[i];
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,187 @@
+/*
+** Internals of the stimuli library shared by its .c files: the loader
+** context that collects located diagnostics, JSON location helpers, bundle
+** paths and the item index. Not part of the public API. No SDL, no clock.
+*/
+#ifndef SIM_STUDY_INT_H
+#define SIM_STUDY_INT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "study.h"
+
+/* Open-addressing table from item key to index in Study.items. */
+struct StudyIndex {
+    size_t *slots;  /* item index + 1; 0 = empty */
+    size_t n_slots; /* power of two */
+    size_t n_items; /* items indexed (to notice a stale table) */
+};
+
+typedef struct Loader {
+    Study *st;
+    StudyReport *rep;
+    char *root; /* realpath of the bundle directory */
+    size_t root_len;
+    int oom;        /* sticky: an allocation failed */
+    int classes_ok; /* classes parsed: class values can be checked */
+    size_t cap_items;
+    size_t n_errors; /* errors added so far */
+} Loader;
+
+/* Where a JSON value sits: study.json (line 0, pointer only) or one record
+** of a JSON Lines file (line > 0, pointer inside the record). */
+typedef struct JLoc {
+    const char *file; /* bundle-relative */
+    int line;
+    int csv;       /* 1: a CSV record; keys are column names */
+    char ptr[256]; /* JSON pointer of the value ("" = the root) */
+} JLoc;
+
+/* ------------------------------------------------------------ diagnostics */
+
+/* Appends an error (warn = 0) or warning; pointer and field may be NULL. */
+void ld_diag(Loader *L, int warn, const char *file, int line, int column,
+             const char *pointer, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+/* Error or warning at member key (NULL = the value itself) of the value at
+** `at`. In study.json the field is the last name of the pointer; in a JSON
+** Lines record it is the dotted path inside the record. */
+void jl_error(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void jl_warn(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void jl_child(JLoc *out, const JLoc *at, const char *key);
+void jl_index(JLoc *out, const JLoc *at, size_t i);
+
+/* Allocation helpers that set L->oom on failure. */
+char *ld_strdup(Loader *L, const char *s);
+char *ld_strndup(Loader *L, const char *s, size_t n);
+void *ld_calloc(Loader *L, size_t n, size_t size);
+int ld_grow(Loader *L, void **array, size_t *cap, size_t need, size_t size);
+
+/* ------------------------------------------------------------ JSON access */
+
+/* Each returns 1 when the member is present and valid, 0 when absent (an
+** error is reported when required), -1 when it has the wrong type
+** (reported). */
+int jget_str(Loader *L, const JLoc *at, json_t *obj, const char *key,
+             int required, const char **out);
+/* An identifier: a string, or an integer converted to text (owned). */
+int jget_id(Loader *L, const JLoc *at, json_t *obj, const char *key,
+            int required, char **out);
+int jget_int(Loader *L, const JLoc *at, json_t *obj, const char *key,
+             int required, int min, int max, int *out);
+int jget_bool(Loader *L, const JLoc *at, json_t *obj, const char *key,
+              int *out);
+int jget_num(Loader *L, const JLoc *at, json_t *obj, const char *key,
+             int required, double *out);
+/* Warns about members of obj that are not in the NULL-terminated list. */
+void jwarn_unknown(Loader *L, const JLoc *at, json_t *obj,
+                   const char *const *known);
+/* Text of a scalar JSON value (string or integer) or NULL; owned. */
+char *json_scalar_text(Loader *L, json_t *v);
+
+/* ---------------------------------------------------------------- paths */
+
+/* Checks that rel names an existing regular file inside the bundle. On
+** success returns 0 and, when abs_out is not NULL, *abs_out owns the
+** resolved absolute path. On failure returns -1 and writes the reason to
+** why (no location; callers add it). */
+int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
+                size_t why_size);
+/* Reads a whole file (up to 1 GiB) into a NUL-terminated buffer. */
+int read_whole_file(const char *abs, char **data, size_t *len, char *why,
+                    size_t why_size);
+
+/* ------------------------------------------------------------------ CSV */
+
+typedef struct CsvRow {
+    char **cells;
+    size_t n;
+    int line; /* physical line on which the record starts */
+} CsvRow;
+
+typedef struct CsvTable {
+    char **header;
+    size_t n_cols;
+    int header_line;
+    CsvRow *rows;
+    size_t n_rows;
+} CsvTable;
+
+/* Reads the bundle file rel. Returns 0; -1 after reporting a problem inside
+** the file; -2 when the path itself is bad (nothing reported: the caller
+** knows where the path was named and reports it there) with the reason in
+** why. */
+int csv_table_read(Loader *L, const char *rel, CsvTable *t, char *why,
+                   size_t why_size);
+void csv_table_free(CsvTable *t);
+long csv_col(const CsvTable *t, const char *name); /* -1 when absent */
+
+/* ---------------------------------------------------------------- media */
+
+/* Pixel size of a PNG or JPEG file; -1 with the reason in why. *is_png (may
+** be NULL) tells which of the two it is. */
+int image_size(const char *abs, int *w, int *h, int *is_png, char *why,
+               size_t why_size);
+/* Shape of a float32 little-endian C-order 2-D .npy file. */
+int npy_shape(const char *abs, int *rows, int *cols, char *why,
+              size_t why_size);
+
+/* --------------------------------------------------------- classes, items */
+
+/* Class index of a class id, or -1 after reporting an error (when the
+** classes are known). file/line/pointer/field locate the value. */
+int class_lookup(Loader *L, const char *value, const char *file, int line,
+                 const char *pointer, const char *field);
+int jclass(Loader *L, const JLoc *at, json_t *obj, const char *key,
+           int required, int *out);
+
+Item *ld_new_item(Loader *L);
+int index_build(Loader *L);
+long index_find(const Study *st, const char *key);
+void item_clear(Item *it);
+void input_clear(ItemInput *in);
+
+/* Parses an explanation payload (object or string) into out. item may be
+** NULL. default_kind is used when the payload has no "kind". depth 0 at the
+** top; composites may not nest. Returns 0, or -1 after reporting. */
+int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
+               const Item *item, Explanation *out, int depth);
+void expl_clear(Explanation *e);
+/* Attaches e (ownership passes) to item under method; -1 on duplicate. */
+int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e);
+int expl_kind_from_name(const char *name);
+
+/* Item banks and explanation sources listed in study.json. */
+void load_banks(Loader *L, json_t *banks, const JLoc *at);
+void load_expl_sources(Loader *L, json_t *sources, const JLoc *at);
+
+/* Text helpers */
+/* Parses "Name = value" lines into features; -1 when a line has no " = ". */
+int parse_feature_lines(Loader *L, const char *text, Feature **out,
+                        size_t *n_out, int *bad_line);
+/* Removes **markers** from text: *plain owns the text without markers and
+** *edits the marked byte ranges in it. -1 when markers are unbalanced. */
+int parse_marked(Loader *L, const char *text, int segment, char **plain,
+                 Edit **edits, size_t *n_edits);
+
+/* Everything of study.json after it parsed: header, design, item banks,
+** explanation sources, blocks, validation, pages. */
+void design_parse(Loader *L, json_t *root);
+void block_clear(Block *b);
+
+/* Loads what it can even when there are errors: *out is NULL only when the
+** bundle folder itself is unusable or memory ran out. */
+int study_load_partial(const char *dir, Study **out, StudyReport *report,
+                       SimError *err);
+
+/* Adds a warning for each balance rule of the study's preset that the
+** pools in rep (filled by study_balance) break. */
+void balance_warnings(Loader *L, const StudyReport *rep);
+
+/* Bundle hash (SHA-256 hex into out[65]). */
+int bundle_hash(const char *root, char out[65], char *why, size_t why_size);
+
+#endif
