@@ -1,0 +1,96 @@
+/*
+** The responses simlab-analyze works on: rows of "simlab long format v1"
+** read from CSV files (libcsv) or from the long_format view of simlab
+** databases (SQLite), with interned strings. No statistics here.
+*/
+#ifndef SIM_DATASET_H
+#define SIM_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim_error.h"
+
+enum {
+    PHASE_PRACTICE,
+    PHASE_LEARN,
+    PHASE_PRE,
+    PHASE_POST,
+    PHASE_TRAIN,
+    PHASE_TEST,
+    PHASE_QUIZ,
+    PHASE_COUNT
+};
+
+/* Returns the long-format name of a phase ("pre", ...). */
+const char *dataset_phase_name(int phase);
+
+typedef struct Response {
+    int participant; /* index into Dataset.participants */
+    int condition;   /* string id (dataset_str) */
+    int item;        /* string id of the item column as written */
+    int test_type;   /* string id; 0 is the empty string */
+    int domain;      /* string id; 0 is the empty string */
+    int session;     /* 1-based session; 0 when empty */
+    int8_t phase;    /* PHASE_* */
+    int8_t correct;  /* 0, 1, or -1 when unanswered */
+    int8_t rating;   /* 1..7, or 0 when empty */
+    int8_t is_catch; /* 0/1 */
+    double rt_ms;    /* response time; NaN when empty */
+} Response;
+
+typedef struct Participant {
+    int name;         /* string id of the participant column */
+    int condition;    /* string id of the condition of its first row */
+    int pilot;        /* 1 when any row says pilot */
+    int simulated;    /* 1 when any row says simulated */
+    int excluded;     /* 1 when any row says excluded */
+    int reason;       /* string id of the first non-empty exclusion_reason */
+    int n_conditions; /* 2 or more: rows disagree about the condition */
+} Participant;
+
+typedef struct StrPool StrPool;
+
+typedef struct Dataset {
+    Response *rows;
+    size_t n_rows, cap_rows;
+    Participant *participants;
+    int n_participants, cap_participants;
+    StrPool *pool;
+    struct PartIndex *pindex; /* participant lookup by name */
+    int n_sources;            /* files and databases read */
+} Dataset;
+
+/* One response given field by field (e.g. by a simulator). Strings may be
+** NULL for empty; correct, rating: -1 / 0 for empty; rt_ms: NaN for empty. */
+typedef struct DatasetRow {
+    const char *participant, *condition, *phase, *item;
+    const char *test_type, *domain, *exclusion_reason;
+    int correct, session, is_catch, rating, pilot, simulated, excluded;
+    double rt_ms;
+} DatasetRow;
+
+/* Appends one response, with the checks of the file readers. */
+int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err);
+
+/* On success *out owns a new, empty Dataset; release with dataset_free(). */
+int dataset_new(Dataset **out, SimError *err);
+void dataset_free(Dataset *ds); /* NULL is a no-op */
+
+/* Appends the rows of a long-format CSV file. Errors name the file, line and
+** column ("data.csv:12: column 'correct': expected 0, 1 or empty, got 'x'").
+** On failure the dataset may hold the rows read before the fault. */
+int dataset_load_csv(Dataset *ds, const char *path, SimError *err);
+
+/* Appends the rows of SELECT * FROM long_format in a simlab database. */
+int dataset_load_db(Dataset *ds, const char *path, SimError *err);
+
+/* Interns s (copied); returns its id, or -1 when out of memory. The empty
+** string is always id 0. */
+int dataset_intern(Dataset *ds, const char *s);
+/* The string of an id; borrowed until the dataset is freed. */
+const char *dataset_str(const Dataset *ds, int id);
+/* The id of s, or -1 when it was never interned. */
+int dataset_find(const Dataset *ds, const char *s);
+
+#endif

@@ -1,0 +1,229 @@
+/*
+** simlab-analyze: parses argv into AnalyzeOptions and calls analyze_main().
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "sim_alloc.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: simlab-analyze [DB ...] [--csv FILE ...] --out DIR "
+               "[options]\n"
+               "  --replicates B          bootstrap replicates (10000)\n"
+               "  --seed S                random seed (1)\n"
+               "  --threads N             worker threads (1)\n"
+               "  --baseline NAME         baseline condition (baseline)\n"
+               "  --items global|per-condition|none  item draw (global; none:\n"
+               "                          users only, for comparison)\n"
+               "  --p-method percentile|hase     bootstrap p-value "
+               "(percentile)\n"
+               "  --bootstrap crossed|hase2020   resampling (crossed)\n"
+               "  --drop-singular         drop replicates with a singular "
+               "random-effects fit\n"
+               "  --accuracy pooled|participant  (pooled)\n"
+               "  --utility mean|trapezoid|ratio (mean)\n"
+               "  --max-catch-failures N  re-derive the catch-trial exclusion\n"
+               "  --include-pilot         keep pilot participants\n"
+               "  --include-simulated     keep simulated participants\n"
+               "  --format md,tex,csv,json       outputs (all)\n"
+               "  --plots png,svg,pdf     plots (all; 'none' for none)\n"
+               "  --quiet                 no summary on stdout\n");
+}
+
+static int parse_int_arg(const char *opt, const char *v, long lo, long hi,
+                         long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || *end != '\0' || x < lo || x > hi) {
+        fprintf(stderr,
+                "simlab-analyze: %s: expected an integer in [%ld, "
+                "%ld], got '%s'\n",
+                opt, lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* Parses a comma list of names into bits (names[i] -> 1 << i). */
+static int parse_list(const char *opt, const char *v, const char *const *names,
+                      int n, unsigned *out)
+{
+    *out = 0;
+    if (strcmp(v, "none") == 0) {
+        return 0;
+    }
+    const char *p = v;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        int found = 0;
+        for (int i = 0; i < n; i++) {
+            if (strlen(names[i]) == len && strncmp(p, names[i], len) == 0) {
+                *out |= 1u << i;
+                found = 1;
+            }
+        }
+        if (!found) {
+            fprintf(stderr, "simlab-analyze: %s: unknown value '%.*s'\n", opt,
+                    (int)len, p);
+            return -1;
+        }
+        p += len;
+        if (*p == ',') {
+            p++;
+        }
+    }
+    return 0;
+}
+
+static int pick(const char *opt, const char *v, const char *a, const char *b,
+                const char *c, int *out)
+{
+    if (strcmp(v, a) == 0) {
+        *out = 0;
+    } else if (strcmp(v, b) == 0) {
+        *out = 1;
+    } else if (c && strcmp(v, c) == 0) {
+        *out = 2;
+    } else {
+        fprintf(stderr,
+                "simlab-analyze: %s: expected %s or %s%s%s, got "
+                "'%s'\n",
+                opt, a, b, c ? " or " : "", c ? c : "", v);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    const char **dbs = calloc((size_t)argc, sizeof *dbs);
+    const char **csvs = calloc((size_t)argc, sizeof *csvs);
+    int n_dbs = 0, n_csvs = 0, status = 2;
+    const char *out = NULL;
+    static const char *const formats[] = {"md", "tex", "csv", "json"};
+    static const char *const plots[] = {"png", "svg", "pdf"};
+    if (!dbs || !csvs) {
+        fprintf(stderr, "simlab-analyze: out of memory\n");
+        goto done;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long x;
+        int k;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            status = 0;
+            goto done;
+        }
+        if (a[0] != '-' || a[1] != '-') {
+            if (a[0] == '-') {
+                fprintf(stderr, "simlab-analyze: unknown option '%s'\n", a);
+                goto done;
+            }
+            dbs[n_dbs++] = a;
+            continue;
+        }
+        int flag = 1;
+        if (strcmp(a, "--drop-singular") == 0) {
+            o.drop_singular = 1;
+        } else if (strcmp(a, "--include-pilot") == 0) {
+            o.include_pilot = 1;
+        } else if (strcmp(a, "--include-simulated") == 0) {
+            o.include_simulated = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o.quiet = 1;
+        } else {
+            flag = 0;
+        }
+        if (flag) {
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "simlab-analyze: %s needs a value\n", a);
+            goto done;
+        }
+        i++;
+        int bad = 0;
+        if (strcmp(a, "--csv") == 0) {
+            csvs[n_csvs++] = v;
+        } else if (strcmp(a, "--out") == 0) {
+            out = v;
+        } else if (strcmp(a, "--replicates") == 0) {
+            bad = parse_int_arg(a, v, 0, 100000000, &x);
+            o.replicates = (int)x;
+        } else if (strcmp(a, "--seed") == 0) {
+            char *end;
+            errno = 0;
+            o.seed = strtoull(v, &end, 10);
+            if (errno || *end || v[0] == '-' || v[0] == '\0') {
+                fprintf(stderr,
+                        "simlab-analyze: --seed: expected a "
+                        "non-negative integer, got '%s'\n",
+                        v);
+                bad = 1;
+            }
+        } else if (strcmp(a, "--threads") == 0) {
+            bad = parse_int_arg(a, v, 1, 256, &x);
+            o.threads = (int)x;
+        } else if (strcmp(a, "--baseline") == 0) {
+            o.baseline = v;
+        } else if (strcmp(a, "--items") == 0) {
+            bad = pick(a, v, "global", "per-condition", "none", &k);
+            o.items_per_condition = k == 1;
+            o.items_fixed = k == 2;
+        } else if (strcmp(a, "--p-method") == 0) {
+            bad = pick(a, v, "percentile", "hase", NULL, &k);
+            o.p_hase = k;
+        } else if (strcmp(a, "--bootstrap") == 0) {
+            bad = pick(a, v, "crossed", "hase2020", NULL, &k);
+            o.boot_hase2020 = k;
+        } else if (strcmp(a, "--accuracy") == 0) {
+            bad = pick(a, v, "pooled", "participant", NULL, &k);
+            o.accuracy_participant = k;
+        } else if (strcmp(a, "--utility") == 0) {
+            bad = pick(a, v, "mean", "trapezoid", "ratio", &k);
+            o.utility_rule = k == 0   ? UTILITY_MEAN
+                             : k == 1 ? UTILITY_TRAPEZOID
+                                      : UTILITY_RATIO;
+        } else if (strcmp(a, "--max-catch-failures") == 0) {
+            bad = parse_int_arg(a, v, 0, 1000000, &x);
+            o.max_catch_failures = (int)x;
+        } else if (strcmp(a, "--format") == 0) {
+            bad = parse_list(a, v, formats, 4, &o.formats);
+        } else if (strcmp(a, "--plots") == 0) {
+            bad = parse_list(a, v, plots, 3, &o.plots);
+        } else {
+            fprintf(stderr, "simlab-analyze: unknown option '%s'\n", a);
+            bad = 1;
+        }
+        if (bad) {
+            goto done;
+        }
+    }
+    if (!out || n_dbs + n_csvs == 0) {
+        usage(stderr);
+        goto done;
+    }
+    SimError err;
+    sim_error_clear(&err);
+    if (analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err) != SIM_OK) {
+        fprintf(stderr, "simlab-analyze: %s\n", err.msg);
+        status = 1;
+        goto done;
+    }
+    status = 0;
+done:
+    free(dbs);
+    free(csvs);
+    return status;
+}

@@ -1,0 +1,342 @@
+/*
+** Plots with cairo: a forest plot of Change with 95 % CIs per subset and
+** condition, and Utility-K curves with CI bars and the line Utility-K = 1.
+** Sized for a paper column (3.4 in wide); PNG at 300 dpi, SVG and PDF as
+** vectors. No statistics here.
+*/
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#define TWO_PI   6.283185307179586
+#define PT_WIDTH 245.0 /* 3.4 in in points */
+#define FONT     "DejaVu Sans"
+
+typedef void (*DrawFn)(cairo_t *cr, const Report *r, double w, double h);
+
+/* Okabe-Ito colours, readable by colour-blind readers. */
+static const double palette[8][3] = {
+    {0.000, 0.447, 0.698}, {0.835, 0.369, 0.000}, {0.000, 0.620, 0.451},
+    {0.800, 0.475, 0.655}, {0.337, 0.706, 0.914}, {0.902, 0.624, 0.000},
+    {0.941, 0.894, 0.259}, {0.0, 0.0, 0.0}};
+
+static void text_at(cairo_t *cr, double x, double y, const char *s,
+                    double align_x, double align_y)
+{
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, s, &e);
+    cairo_move_to(cr, x - e.x_advance * align_x - e.x_bearing * 0,
+                  y - e.y_bearing - e.height * align_y);
+    cairo_show_text(cr, s);
+}
+
+/* A "nice" tick step for a span. */
+static double tick_step(double span, int target)
+{
+    double raw = span / target;
+    double mag = pow(10, floor(log10(raw)));
+    double f = raw / mag;
+    double nice = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+    return nice * mag;
+}
+
+static double forest_height(const Report *r)
+{
+    return 40.0 + 12.0 * (r->n_change + r->n_re) + 30.0;
+}
+
+static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 7.0);
+    /* x range over every CI and estimate, always including 0 */
+    double lo = 0, hi = 0;
+    for (int i = 0; i < r->n_change; i++) {
+        const ChangeRow *c = &r->change[i];
+        double v[3] = {c->change, c->ci_low, c->ci_high};
+        for (int k = 0; k < 3; k++) {
+            if (isfinite(v[k])) {
+                lo = fmin(lo, 100 * v[k]);
+                hi = fmax(hi, 100 * v[k]);
+            }
+        }
+    }
+    double step = tick_step(hi - lo > 0 ? hi - lo : 10, 5);
+    lo = floor(lo / step) * step;
+    hi = ceil(hi / step) * step;
+    if (hi <= lo) {
+        hi = lo + step;
+    }
+    double left = 92, right = w - 8, top = 18, bottom = h - 30;
+#define XPOS(v) (left + ((v)-lo) / (hi - lo) * (right - left))
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_font_size(cr, 8.0);
+    text_at(cr, (left + right) / 2, 4, "Change in accuracy (Post - Pre RE)",
+            0.5, 0);
+    cairo_set_font_size(cr, 7.0);
+    /* grid and axis */
+    cairo_set_line_width(cr, 0.4);
+    for (double t = lo; t <= hi + step / 2; t += step) {
+        double x = XPOS(t);
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, x, top);
+        cairo_line_to(cr, x, bottom);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        char lab[32];
+        snprintf(lab, sizeof lab, "%+g", fabs(t) < 1e-9 ? 0.0 : t);
+        text_at(cr, x, bottom + 3, lab, 0.5, 0);
+    }
+    text_at(cr, (left + right) / 2, bottom + 14,
+            "percentage points, 95 % bootstrap CI", 0.5, 0);
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    cairo_set_line_width(cr, 0.8);
+    double dash[1] = {2.0};
+    cairo_set_dash(cr, dash, 1, 0);
+    cairo_move_to(cr, XPOS(0), top);
+    cairo_line_to(cr, XPOS(0), bottom);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    double y = top + 4;
+    for (int s = 0; s < r->n_re; s++) {
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                               CAIRO_FONT_WEIGHT_BOLD);
+        text_at(cr, 4, y, r->re[s].subset, 0, 0);
+        cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                               CAIRO_FONT_WEIGHT_NORMAL);
+        y += 12;
+        for (int i = 0; i < r->n_change; i++) {
+            const ChangeRow *c = &r->change[i];
+            if (strcmp(c->subset, r->re[s].subset) != 0) {
+                continue;
+            }
+            double yc = y + 3.5;
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            char lab[96];
+            snprintf(lab, sizeof lab, "%.22s", c->condition);
+            text_at(cr, 10, y, lab, 0, 0);
+            int sig = isfinite(c->p) && c->p < 0.05;
+            const double *col = palette[sig ? 1 : 0];
+            cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+            if (isfinite(c->ci_low)) {
+                cairo_set_line_width(cr, 1.2);
+                cairo_move_to(cr, XPOS(100 * c->ci_low), yc);
+                cairo_line_to(cr, XPOS(100 * c->ci_high), yc);
+                cairo_stroke(cr);
+                for (int e = 0; e < 2; e++) {
+                    double xv = XPOS(100 * (e ? c->ci_high : c->ci_low));
+                    cairo_move_to(cr, xv, yc - 2.5);
+                    cairo_line_to(cr, xv, yc + 2.5);
+                    cairo_stroke(cr);
+                }
+            }
+            if (isfinite(c->change)) {
+                cairo_arc(cr, XPOS(100 * c->change), yc, 2.2, 0, TWO_PI);
+                cairo_fill(cr);
+            }
+            y += 12;
+        }
+    }
+#undef XPOS
+    /* legend for the colours */
+    cairo_set_source_rgb(cr, palette[1][0], palette[1][1], palette[1][2]);
+    cairo_arc(cr, right - 50, bottom + 24, 2.2, 0, TWO_PI);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    text_at(cr, right - 45, bottom + 21, "p < .05", 0, 0);
+}
+
+static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    int T = r->n_sessions;
+    double lo = 1, hi = 1;
+    for (int i = 0; i < r->n_utility; i++) {
+        const UtilityRow *u = &r->utility[i];
+        if (u->is_baseline) {
+            continue;
+        }
+        for (int t = 0; t < T; t++) {
+            double v[3] = {u->utility_k[t], u->uk_low[t], u->uk_high[t]};
+            for (int k = 0; k < 3; k++) {
+                if (isfinite(v[k])) {
+                    lo = fmin(lo, v[k]);
+                    hi = fmax(hi, v[k]);
+                }
+            }
+        }
+    }
+    double step = tick_step(hi - lo > 0 ? hi - lo : 0.5, 5);
+    lo = floor(lo / step) * step;
+    hi = ceil(hi / step) * step;
+    int n_lines = 0;
+    for (int i = 0; i < r->n_utility; i++) {
+        n_lines += !r->utility[i].is_baseline;
+    }
+    int legend_rows = (n_lines + 1) / 2;
+    double left = 30, right = w - 8, top = 18;
+    double bottom = h - 26 - 10.0 * legend_rows;
+#define XPOS(t)                                                                \
+    (T > 1 ? left + 12 + (t) * (right - left - 24) / (T - 1)                   \
+           : (left + right) / 2)
+#define YPOS(v) (bottom - ((v)-lo) / (hi - lo) * (bottom - top))
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_font_size(cr, 8.0);
+    text_at(cr, (left + right) / 2, 4, "Utility-K per session (vs baseline)",
+            0.5, 0);
+    cairo_set_font_size(cr, 7.0);
+    cairo_set_line_width(cr, 0.4);
+    for (double v = lo; v <= hi + step / 2; v += step) {
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, left, YPOS(v));
+        cairo_line_to(cr, right, YPOS(v));
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        char lab[32];
+        snprintf(lab, sizeof lab, "%.2f", v);
+        text_at(cr, left - 3, YPOS(v), lab, 1, -0.5);
+    }
+    for (int t = 0; t < T; t++) {
+        char lab[32];
+        snprintf(lab, sizeof lab, "%d", r->sessions[t]);
+        text_at(cr, XPOS(t), bottom + 3, lab, 0.5, 0);
+    }
+    text_at(cr, (left + right) / 2, bottom + 12, "session", 0.5, 0);
+    /* baseline level */
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 0.8);
+    double dash[1] = {3.0};
+    cairo_set_dash(cr, dash, 1, 0);
+    cairo_move_to(cr, left, YPOS(1.0));
+    cairo_line_to(cr, right, YPOS(1.0));
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    int line = 0;
+    for (int i = 0; i < r->n_utility; i++) {
+        const UtilityRow *u = &r->utility[i];
+        if (u->is_baseline) {
+            continue;
+        }
+        const double *col = palette[line % 8];
+        /* small horizontal offsets keep overlapping CI bars apart */
+        double off = (line - (n_lines - 1) / 2.0) * 2.0;
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        cairo_set_line_width(cr, 1.0);
+        for (int t = 0; t < T; t++) {
+            if (isfinite(u->uk_low[t])) {
+                cairo_move_to(cr, XPOS(t) + off, YPOS(u->uk_low[t]));
+                cairo_line_to(cr, XPOS(t) + off, YPOS(u->uk_high[t]));
+                cairo_stroke(cr);
+            }
+        }
+        cairo_set_line_width(cr, 1.3);
+        int started = 0;
+        for (int t = 0; t < T; t++) {
+            if (!isfinite(u->utility_k[t])) {
+                started = 0;
+                continue;
+            }
+            if (started) {
+                cairo_line_to(cr, XPOS(t) + off, YPOS(u->utility_k[t]));
+            } else {
+                cairo_move_to(cr, XPOS(t) + off, YPOS(u->utility_k[t]));
+            }
+            started = 1;
+        }
+        cairo_stroke(cr);
+        for (int t = 0; t < T; t++) {
+            if (isfinite(u->utility_k[t])) {
+                cairo_arc(cr, XPOS(t) + off, YPOS(u->utility_k[t]), 1.8, 0,
+                          TWO_PI);
+                cairo_fill(cr);
+            }
+        }
+        /* legend: two columns under the plot */
+        double lx = left + (line % 2) * (right - left) / 2;
+        double ly = bottom + 22 + 10.0 * (line / 2);
+        cairo_rectangle(cr, lx, ly + 1.5, 8, 3);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        char lab[96];
+        snprintf(lab, sizeof lab, "%.18s (%.2f)", u->condition, u->utility);
+        text_at(cr, lx + 11, ly, lab, 0, 0);
+        line++;
+    }
+#undef XPOS
+#undef YPOS
+}
+
+static int render(const char *dir, const char *stem, unsigned kinds, DrawFn fn,
+                  const Report *r, double w, double h, SimError *err)
+{
+    char path[4096];
+    const char *ext[3] = {"png", "svg", "pdf"};
+    for (int k = 0; k < 3; k++) {
+        if (!(kinds & (1u << k))) {
+            continue;
+        }
+        if (snprintf(path, sizeof path, "%s/%s.%s", dir, stem, ext[k]) >=
+            (int)sizeof path) {
+            return sim_fail(err, SIM_ERR_IO, "%s/%s: path too long", dir, stem);
+        }
+        cairo_surface_t *sf;
+        double scale = 1;
+        if (k == 0) {
+            scale = 300.0 / 72.0;
+            sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
+                                            (int)ceil(w * scale),
+                                            (int)ceil(h * scale));
+        } else if (k == 1) {
+            sf = cairo_svg_surface_create(path, w, h);
+        } else {
+            sf = cairo_pdf_surface_create(path, w, h);
+        }
+        cairo_t *cr = cairo_create(sf);
+        cairo_scale(cr, scale, scale);
+        fn(cr, r, w, h);
+        cairo_status_t st = cairo_status(cr);
+        cairo_destroy(cr);
+        if (k == 0 && st == CAIRO_STATUS_SUCCESS) {
+            st = cairo_surface_write_to_png(sf, path);
+        }
+        cairo_surface_finish(sf);
+        if (st == CAIRO_STATUS_SUCCESS) {
+            st = cairo_surface_status(sf);
+        }
+        cairo_surface_destroy(sf);
+        if (st != CAIRO_STATUS_SUCCESS) {
+            return sim_fail(err, SIM_ERR_IO, "%s: %s", path,
+                            cairo_status_to_string(st));
+        }
+    }
+    return SIM_OK;
+}
+
+int report_write_plots(const Report *r, const char *dir, unsigned kinds,
+                       SimError *err)
+{
+    int rc = SIM_OK;
+    if (r->n_change > 0) {
+        rc = render(dir, "change_forest", kinds, draw_forest, r, PT_WIDTH,
+                    forest_height(r), err);
+    }
+    if (rc == SIM_OK && r->n_utility > 0 && r->n_sessions > 0) {
+        int lines = r->n_utility - 1;
+        rc = render(dir, "utility_k", kinds, draw_utility, r, PT_WIDTH,
+                    170.0 + 10.0 * ((lines + 1) / 2), err);
+    }
+    return rc;
+}

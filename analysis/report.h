@@ -1,0 +1,164 @@
+/*
+** The results of one simlab-analyze run, and the writers that turn them into
+** report.md, report.tex (booktabs), CSV tables, report.json (jansson) and
+** plots (cairo: PNG, SVG, PDF). Writers never compute statistics.
+*/
+#ifndef SIM_REPORT_H
+#define SIM_REPORT_H
+
+#include <stdint.h>
+
+#include "sim_error.h"
+#include "stats.h"
+
+enum { UTILITY_MEAN, UTILITY_TRAPEZOID, UTILITY_RATIO };
+
+enum {
+    FORMAT_MD = 1,
+    FORMAT_TEX = 2,
+    FORMAT_CSV = 4,
+    FORMAT_JSON = 8,
+    PLOT_PNG = 1,
+    PLOT_SVG = 2,
+    PLOT_PDF = 4
+};
+
+typedef struct AnalyzeOptions {
+    int replicates;           /* --replicates B */
+    uint64_t seed;            /* --seed S */
+    int threads;              /* --threads N */
+    const char *baseline;     /* --baseline NAME */
+    int items_per_condition;  /* --items per-condition */
+    int items_fixed;          /* --items none: resample users only */
+    int p_hase;               /* --p-method hase */
+    int boot_hase2020;        /* --bootstrap hase2020 */
+    int drop_singular;        /* --drop-singular */
+    int accuracy_participant; /* --accuracy participant */
+    int utility_rule;         /* --utility: UTILITY_* */
+    int max_catch_failures;   /* --max-catch-failures N; -1: engine verdict */
+    int include_pilot;        /* --include-pilot */
+    int include_simulated;    /* --include-simulated */
+    unsigned formats;         /* --format: FORMAT_* bits */
+    unsigned plots;           /* --plots: PLOT_* bits */
+    int progress;             /* progress bar on stderr when it is a tty */
+    int quiet;                /* no summary on stdout */
+} AnalyzeOptions;
+
+typedef struct ExclusionRow {
+    char *condition;
+    char *reason; /* "pilot", "simulated", "catch", or the engine's */
+    int participants;
+} ExclusionRow;
+
+typedef struct ConditionCount {
+    char *condition;
+    int enrolled; /* participants with any row */
+    int analysed; /* participants left after exclusions */
+} ConditionCount;
+
+typedef struct ChangeRow {
+    char *subset; /* "all", "domain=<v>" or "test_type=<v>" */
+    char *condition;
+    int n_responses; /* (user, item) pairs answered in both pre and post */
+    int n_participants;
+    double pre_raw, pre_re, post, change;
+    double boot_mean, ci_low, ci_high, p;
+    int replicates; /* replicates with a valid value */
+    int singular;   /* replicates whose random-effects fit was singular */
+} ChangeRow;
+
+typedef struct ReRow {
+    char *subset;
+    double beta0, sigma;
+    int singular;
+    int n_responses, n_participants; /* the "User Avg" row */
+    double pre_raw;
+} ReRow;
+
+typedef struct UtilityRow {
+    char *condition;
+    int n_participants;
+    double *session_accuracy; /* [n_sessions] */
+    double *utility_k;        /* [n_sessions] */
+    double *uk_low, *uk_high; /* bootstrap CI of each Utility-K */
+    double utility, boot_mean, ci_low, ci_high, p;
+    int replicates;
+    int is_baseline;
+} UtilityRow;
+
+typedef struct GroupSummary {
+    char *condition;
+    int n;
+    double mean, sd;
+} GroupSummary;
+
+typedef struct TukeyRow {
+    char *a, *b; /* comparison b - a */
+    double diff, lwr, upr, p_adj;
+    int vs_baseline;
+} TukeyRow;
+
+typedef struct RatingRow {
+    char *condition;
+    int n;
+    double mean, sd, boot_mean, ci_low, ci_high;
+} RatingRow;
+
+typedef struct RtRow {
+    char *condition;
+    int n_participants;
+    double median_s, mean_s; /* total time per participant, seconds */
+} RtRow;
+
+typedef struct Report {
+    AnalyzeOptions opt;
+    char **sources;
+    int n_sources;
+    int n_rows_read;
+    ExclusionRow *exclusions;
+    int n_exclusions;
+    ConditionCount *counts;
+    int n_counts;
+
+    ChangeRow *change;
+    int n_change;
+    ReRow *re;
+    int n_re;
+
+    int n_sessions;
+    int *sessions; /* session numbers */
+    UtilityRow *utility;
+    int n_utility;
+    char *utility_note; /* why there is no utility table, or NULL */
+
+    int has_anova;
+    char *anova_outcome; /* which accuracy the ANOVA is about */
+    AnovaResult anova;
+    GroupSummary *groups;
+    int n_groups;
+    TukeyRow *tukey;
+    int n_tukey;
+
+    RatingRow *ratings;
+    int n_ratings;
+    int has_logit;
+    LogitFit logit;
+    int logit_n;
+    double b1_wald_low, b1_wald_high, b1_boot_low, b1_boot_high;
+    double pred[5], pred_low[5], pred_high[5]; /* ratings 2..6 */
+
+    RtRow *rt;
+    int n_rt;
+} Report;
+
+void report_free(Report *r); /* frees the contents; NULL is a no-op */
+
+/* Writers: each creates or replaces its files in dir. */
+int report_write_md(const Report *r, const char *dir, SimError *err);
+int report_write_tex(const Report *r, const char *dir, SimError *err);
+int report_write_csv(const Report *r, const char *dir, SimError *err);
+int report_write_json(const Report *r, const char *dir, SimError *err);
+int report_write_plots(const Report *r, const char *dir, unsigned kinds,
+                       SimError *err);
+
+#endif

@@ -1,0 +1,6 @@
+# Benchmarks and the coverage study of analysis/ (built, never run by ctest).
+set(SIMLAB_BENCH_ANALYSIS ${CMAKE_CURRENT_SOURCE_DIR}/analysis)
+add_executable(analysis_gen_csv ${SIMLAB_BENCH_ANALYSIS}/gen_csv.c
+               ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
+target_include_directories(analysis_gen_csv PRIVATE ${SIMLAB_BENCH_ANALYSIS})
+target_link_libraries(analysis_gen_csv PRIVATE simlab_analysis simlab_warnings)
