@@ -595,6 +595,9 @@ static Counterfactual *cf_from_cells(Loader *L, const JLoc *at, Item *it,
         return cf;
     }
     if (format == PF_EDITS) {
+        if (it->input.n_features == 0) {
+            return cf; /* the input itself is broken: reported already */
+        }
         apply_edit_lines(L, at, col, cell, &it->input, cf);
     } else if (format == PF_MARKED) {
         cf->input.text = ld_strdup(L, it->input.text);

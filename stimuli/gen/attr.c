@@ -117,7 +117,7 @@ static void occlusion(const Cnn *net, const float *x, int cls, float *map)
             for (int c = 0; c < CNN_C0; c++) {
                 for (int i = i0; i < i0 + ATTR_OCC_PATCH; i++) {
                     for (int j = j0; j < j0 + ATTR_OCC_PATCH; j++) {
-                        xo[c * n + i * CNN_SIDE + j] = 0;
+                        xo[c * n + i * CNN_SIDE + j] = ATTR_BASELINE;
                     }
                 }
             }
@@ -221,17 +221,21 @@ void attr_compute(const Cnn *net, const float *x, AttrMethod m, uint64_t seed,
         channel_norm(g, map);
         break;
     case ATTR_GRADXINPUT:
+        /* the input as the network sees it (centred on grey) */
         score_gradient(net, x, cls, g);
-        abs_channel_dot(x, g, map);
+        for (int k = 0; k < CNN_NIN; k++) {
+            xs[k] = x[k] - ATTR_BASELINE;
+        }
+        abs_channel_dot(xs, g, map);
         break;
     case ATTR_INTGRAD:
-        /* trapezoidal rule on [0, 1] from the black image to x */
+        /* trapezoidal rule on [0, 1] from the grey image to x */
         memset(sum, 0, sizeof sum);
         for (int s = 0; s <= ATTR_IG_STEPS; s++) {
             float a = (float)s / ATTR_IG_STEPS;
             float w = (s == 0 || s == ATTR_IG_STEPS) ? 0.5f : 1.0f;
             for (int k = 0; k < CNN_NIN; k++) {
-                xs[k] = a * x[k];
+                xs[k] = ATTR_BASELINE + a * (x[k] - ATTR_BASELINE);
             }
             score_gradient(net, xs, cls, g);
             for (int k = 0; k < CNN_NIN; k++) {
@@ -240,8 +244,9 @@ void attr_compute(const Cnn *net, const float *x, AttrMethod m, uint64_t seed,
         }
         for (int k = 0; k < CNN_NIN; k++) {
             sum[k] /= ATTR_IG_STEPS;
+            xs[k] = x[k] - ATTR_BASELINE;
         }
-        abs_channel_dot(x, sum, map);
+        abs_channel_dot(xs, sum, map);
         break;
     case ATTR_SMOOTHGRAD: {
         SimRng rng;

@@ -13,15 +13,20 @@
 
 typedef enum AttrMethod {
     ATTR_SALIENCY = 0,    /* |d score / d x|, L2 over colour channels */
-    ATTR_GRADXINPUT = 1,  /* |sum_c x_c d score / d x_c| */
-    ATTR_INTGRAD = 2,     /* integrated gradients from a black image */
+    ATTR_GRADXINPUT = 1,  /* |sum_c (x_c - 0.5) d score / d x_c| */
+    ATTR_INTGRAD = 2,     /* integrated gradients from a grey image */
     ATTR_SMOOTHGRAD = 3,  /* saliency of the gradient averaged over noise */
     ATTR_GRADCAM = 4,     /* ReLU(sum_k alpha_k A^k) at the second conv */
-    ATTR_OCCLUSION = 5,   /* score drop when a patch is blacked out */
+    ATTR_OCCLUSION = 5,   /* score drop when a patch is greyed out */
     ATTR_CONTROL = 6      /* bottom-up saliency of the image; no model */
 } AttrMethod;
 
 #define ATTR_COUNT 7
+
+/* The network sees x - 0.5, so mid-grey is its zero input: the baseline of
+** integrated gradients and the fill of occlusion patches, as the "x = 0" of
+** Colin et al.'s formulas is the mean pixel of a normalised input. */
+#define ATTR_BASELINE 0.5f
 
 #define ATTR_IG_STEPS 32      /* integrated gradients: intervals */
 #define ATTR_SG_SAMPLES 32    /* SmoothGrad: noisy copies */

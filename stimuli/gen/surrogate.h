@@ -1,0 +1,66 @@
+/*
+** Model-agnostic explanation machinery shared by the text and tabular demo
+** studies: LIME's local weighted linear surrogate over binary
+** "feature kept / feature as in the instance" vectors, and a greedy
+** anchor search. Both only query the model through callbacks.
+*/
+#ifndef SIM_SURROGATE_H
+#define SIM_SURROGATE_H
+
+#include <stdint.h>
+
+#include "sim_error.h"
+#include "sim_rng.h"
+
+#define SURR_MAX_FEATURES 32 /* interpretable features per instance */
+
+/* A fitted local surrogate: output(z) = intercept + sum_k weight[k] z[idx[k]]
+** over the selected features. */
+typedef struct SurrogateFit {
+    int n_selected;                /* K (<= requested) */
+    int idx[SURR_MAX_FEATURES];    /* selected feature indices, by |weight| */
+    double weight[SURR_MAX_FEATURES];
+    double intercept;
+    double output;   /* surrogate at the instance (all features present) */
+    double r2;       /* weighted R^2 of the K-feature fit on the sample */
+    double r2_full;  /* weighted R^2 of the fit on all d features */
+    double model;    /* the model's own output at the instance */
+} SurrogateFit;
+
+/* Solves min sum_i w_i (y_i - b - x_i.beta)^2 + alpha |beta|^2 (intercept
+** not penalised) for n rows of d columns (X row-major). OUT: beta (d),
+** *intercept, *r2 (weighted R^2; may be NULL). Returns SIM_OK, or
+** SIM_ERR_INVALID when the system is singular. */
+int surrogate_ridge(const double *X, const double *y, const double *w, int n,
+                    int d, double alpha, double *beta, double *intercept,
+                    double *r2, SimError *err);
+
+/* LIME's fit: Z (n x d binary, row 0 = the instance), model outputs y and
+** kernel weights w. Fits ridge (alpha 1) on all d features, keeps the k
+** with the largest |weight| ("highest weights"), refits on those. */
+int surrogate_lime(const double *Z, const double *y, const double *w, int n,
+                   int d, int k, SurrogateFit *out, SimError *err);
+
+/* The anchor search asks this for the precision of an anchor: the share of
+** perturbations that keep the features in anchor[0..n_anchor) whose model
+** output equals the instance's, estimated from n_samples draws of rng. */
+typedef double (*SurrogatePrecisionFn)(void *ctx, const int *anchor,
+                                       int n_anchor, int n_samples,
+                                       SimRng *rng);
+
+typedef struct AnchorResult {
+    int n;                       /* conditions in the anchor */
+    int idx[SURR_MAX_FEATURES];  /* feature indices, in the order added */
+    double precision;            /* re-estimated on fresh samples */
+} AnchorResult;
+
+/* Greedy anchor search over d candidate features: starting from the empty
+** anchor, adds the feature whose anchor has the highest estimated precision
+** (ties: lowest index) until precision >= threshold or max_len features.
+** Each candidate is scored on n_samples draws from a stream seeded by
+** (seed, step * d + feature); the final precision uses 4 * n_samples draws. */
+void surrogate_anchor(void *ctx, SurrogatePrecisionFn precision, int d,
+                      double threshold, int max_len, int n_samples,
+                      uint64_t seed, AnchorResult *out);
+
+#endif
