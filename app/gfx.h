@@ -1,0 +1,155 @@
+/*
+** Graphics core of the runner: the window and renderer, glyph-atlas fonts
+** (measuring and drawing UTF-8 text without per-string textures), drawing
+** primitives (rounded rectangles, circles, thick lines) and colormaps.
+** SDL lives only in app/.
+*/
+#ifndef SIM_GFX_H
+#define SIM_GFX_H
+
+#include <SDL2/SDL.h>
+#include <SDL2/SDL_ttf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim_error.h"
+
+/* ----------------------------------------------------------------- fonts */
+
+typedef enum FontFace {
+    FACE_REGULAR = 0,
+    FACE_BOLD = 1,
+    FACE_MONO = 2,
+    FACE_COUNT = 3
+} FontFace;
+
+typedef struct Glyph {
+    uint32_t cp;        /* code point; 0 = empty hash slot */
+    int16_t advance;    /* pen advance, px */
+    int16_t x_off;      /* where the glyph's surface starts, px from pen */
+    uint16_t w, h;      /* cell size in the atlas */
+    uint16_t ax, ay;    /* cell position in the atlas page */
+    uint8_t page;       /* atlas page index */
+    uint8_t loaded;
+} Glyph;
+
+#define FONT_MAX_PAGES 8
+
+typedef struct Font {
+    FontFace face;
+    int px;                 /* pixel size */
+    TTF_Font *ttf;
+    SDL_Renderer *renderer; /* uploads glyphs met while measuring */
+    int ascent, line_h;     /* px */
+    Glyph ascii[128];       /* fast path */
+    Glyph *table;           /* open-addressing hash of other code points */
+    size_t table_cap, table_n;
+    SDL_Texture *pages[FONT_MAX_PAGES];
+    int n_pages;
+    int shelf_x, shelf_y, shelf_h; /* packing cursor in the last page */
+} Font;
+
+typedef struct Fonts {
+    SDL_Renderer *renderer;
+    char *paths[FACE_COUNT];
+    Font **fonts;           /* every face/size opened so far */
+    size_t n_fonts, cap_fonts;
+} Fonts;
+
+/* Finds the three DejaVu faces in font_dir. Returns SIM_ERR_IO naming the
+** missing file. */
+int fonts_init(Fonts *fonts, SDL_Renderer *renderer, const char *font_dir,
+               SimError *err);
+void fonts_free(Fonts *fonts);
+
+/* The font of face at px pixels (opened and cached on first use); NULL
+** when the font file cannot be opened. Borrowed until fonts_free. */
+Font *fonts_get(Fonts *fonts, FontFace face, float px);
+
+/* Width in px of text[0..len) set in font (kerning included). */
+float font_width(Font *font, const char *text, size_t len);
+
+/* Draws text[0..len) with its line top at (x, y). Returns the width. */
+float font_draw(Font *font, SDL_Renderer *r, float x, float y,
+                const char *text, size_t len, SDL_Color color);
+
+/* Decodes the UTF-8 code point at s[*i] (len bytes in s) and advances *i;
+** invalid bytes decode to U+FFFD one byte at a time. */
+uint32_t utf8_next(const char *s, size_t len, size_t *i);
+
+/* ------------------------------------------------------------ primitives */
+
+typedef struct Gfx {
+    SDL_Window *window;
+    SDL_Renderer *renderer;
+    int w, h;              /* output size in pixels */
+    float px_per_pt;       /* output pixels per window point (HiDPI) */
+    SDL_Texture *disc;     /* anti-aliased white disc, for corners/dots */
+    int disc_r;            /* its radius in texels */
+    int vsync;             /* the renderer presents with vsync */
+    char renderer_name[32];
+} Gfx;
+
+/* Creates the anti-aliased disc texture used by the primitives. */
+int gfx_init_primitives(Gfx *g, SimError *err);
+void gfx_free_primitives(Gfx *g);
+/* Re-reads the output size (after a resize). */
+void gfx_update_size(Gfx *g);
+
+void gfx_fill_rect(Gfx *g, SDL_FRect r, SDL_Color c);
+void gfx_fill_rrect(Gfx *g, SDL_FRect r, float radius, SDL_Color c);
+/* A rounded rectangle with a border of width bw. */
+void gfx_frame_rrect(Gfx *g, SDL_FRect r, float radius, float bw,
+                     SDL_Color border, SDL_Color fill);
+void gfx_fill_circle(Gfx *g, float cx, float cy, float radius, SDL_Color c);
+void gfx_line(Gfx *g, float x0, float y0, float x1, float y1, float width,
+              SDL_Color c);
+
+/* Saves the current render target as a PNG. */
+int gfx_save_png(Gfx *g, const char *path, SimError *err);
+
+/* ------------------------------------------------------------- colormaps */
+
+typedef struct Colormap {
+    const char *name;
+    const uint8_t (*anchors)[3]; /* sRGB anchor colours, evenly spaced */
+    int n_anchors;
+} Colormap;
+
+/* The colormap called name ("viridis", "cividis", "magma", "gray"); viridis
+** for NULL or unknown names. */
+const Colormap *colormap_find(const char *name);
+
+/* Colour of t in [0,1] (clamped): interpolated between the two nearest
+** anchors in CIELAB, so that lightness changes evenly. */
+SDL_Color colormap_sample(const Colormap *cm, double t);
+
+/* Diverging blue-white-orange scale for signed weights: t in [-1, 1];
+** negative is blue, positive orange, 0 near white. */
+SDL_Color colormap_diverging(double t);
+
+/* CIELAB lightness L* of an sRGB colour (for tests and contrast). */
+double color_lightness(SDL_Color c);
+
+/* ---------------------------------------------------------------- window */
+
+typedef struct GfxOptions {
+    const char *title;
+    int windowed;      /* 0: fullscreen on the display */
+    int width, height; /* windowed size, points (0: 1280 x 720) */
+    int display;       /* display index */
+    int vsync;         /* ask for vsync */
+    int hidden;        /* do not show the window (tests) */
+} GfxOptions;
+
+/* Initialises SDL video, SDL_image and SDL_ttf and opens the window and
+** renderer. On failure everything opened is closed again. */
+int gfx_open(Gfx *g, const GfxOptions *o, SimError *err);
+void gfx_close(Gfx *g);
+
+/* The folder holding fonts/ (and studies/): $SIMLAB_ASSETS, else next to
+** the executable (../assets, ../../assets, ../share/simlab), else the
+** source tree the program was built from. Writes it to out. */
+int gfx_find_assets(char *out, size_t n, SimError *err);
+
+#endif

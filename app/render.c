@@ -1,0 +1,1106 @@
+/*
+** Inputs and explanations as scene commands. Layout sizes derive from the
+** body text size (ui->u) so everything follows the window and the
+** participant's text size setting.
+*/
+#include "render.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_alloc.h"
+
+#define NO_BG ((SDL_Color){0, 0, 0, 0})
+
+const char *render_class_label(const RenderCtx *rc, int c)
+{
+    if (c >= 0 && (size_t)c < rc->n_classes && rc->classes[c].label) {
+        return rc->classes[c].label;
+    }
+    return "?";
+}
+
+static SDL_Color with_alpha(SDL_Color c, uint8_t a)
+{
+    c.a = a;
+    return c;
+}
+
+float render_section_label(const RenderCtx *rc, Scene *sc, float x, float y,
+                           const char *text)
+{
+    Ui *ui = rc->ui;
+    char up[256];
+    size_t i = 0;
+    for (; text[i] && i + 1 < sizeof up; i++) {
+        up[i] = (char)toupper((unsigned char)text[i]);
+    }
+    up[i] = 0;
+    scene_text(sc, ui->small_bold, x, y, up, ui->th.muted);
+    return (float)ui->small_bold->line_h;
+}
+
+float render_pill_height(const RenderCtx *rc)
+{
+    return roundf((float)rc->ui->bold->line_h + rc->ui->u * 0.6f);
+}
+
+float render_pill(const RenderCtx *rc, Scene *sc, float x, float y,
+                  const char *label, const char *value, int strong)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    float pad = roundf(ui->u * 0.6f);
+    float h = render_pill_height(rc);
+    float lw = font_width(ui->small, label, strlen(label));
+    float vw = font_width(ui->bold, value, strlen(value));
+    float w = pad + lw + pad * 0.7f + vw + pad * 1.2f;
+    if (sc) {
+        SDL_Color fill = strong ? th->model : th->panel_alt;
+        scene_frame(sc, (SDL_FRect){x, y, w, h}, h / 2, 1,
+                    strong ? th->model : th->border, fill);
+        float ly = y + (h - (float)ui->small->line_h) / 2;
+        float vy = y + (h - (float)ui->bold->line_h) / 2;
+        scene_text(sc, ui->small, x + pad, ly,
+                   label, strong ? (SDL_Color){220, 230, 245, 255} : th->muted);
+        scene_text(sc, ui->bold, x + pad + lw + pad * 0.7f, vy, value,
+                   strong ? th->accent_text : th->text);
+    }
+    return w;
+}
+
+float render_keycap(const RenderCtx *rc, Scene *sc, float x, float y, float h,
+                    const char *key)
+{
+    Ui *ui = rc->ui;
+    Font *f = ui->key;
+    char up[32];
+    size_t i = 0;
+    for (; key[i] && i + 1 < sizeof up; i++) {
+        up[i] = (char)toupper((unsigned char)key[i]);
+    }
+    up[i] = 0;
+    if (strlen(up) > 1) {
+        /* Longer names read better in title case ("Enter"). */
+        for (size_t k = 1; up[k]; k++) {
+            up[k] = (char)tolower((unsigned char)up[k]);
+        }
+    }
+    float tw = font_width(f, up, strlen(up));
+    float w = fmaxf(h, tw + h * 0.6f);
+    if (sc) {
+        scene_frame(sc, (SDL_FRect){x, y, w, h}, h * 0.22f, 1,
+                    ui->th.border, ui->th.keycap);
+        scene_text(sc, f, x + (w - tw) / 2, y + (h - (float)f->line_h) / 2,
+                   up, ui->th.keycap_text);
+    }
+    return w;
+}
+
+/* ------------------------------------------------------------------ input */
+
+static float draw_image(const RenderCtx *rc, Scene *sc, const Tex *t, float x,
+                        float y, float w, float max_h, float *out_w)
+{
+    Ui *ui = rc->ui;
+    if (!t->tex || t->w <= 0 || t->h <= 0) {
+        float h = ui->u * 4;
+        if (sc) {
+            scene_frame(sc, (SDL_FRect){x, y, w, h}, 6, 1, ui->th.border,
+                        ui->th.panel_alt);
+            text_para(sc, ui->small, "(image unavailable)", x, y + h / 2 - ui->u,
+                      w, ui->th.muted, ALIGN_CENTER);
+        }
+        if (out_w) {
+            *out_w = w;
+        }
+        return h;
+    }
+    float s = fminf(w / (float)t->w, max_h / (float)t->h);
+    float dw = floorf((float)t->w * s), dh = floorf((float)t->h * s);
+    if (sc) {
+        scene_texture(sc, t->tex, NULL, (SDL_FRect){x, y, dw, dh}, 255);
+    }
+    if (out_w) {
+        *out_w = dw;
+    }
+    return dh;
+}
+
+static const Edit *edit_for_feature(const Edit *edits, size_t n,
+                                    const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (edits[i].feature && name && strcmp(edits[i].feature, name) == 0) {
+            return &edits[i];
+        }
+    }
+    return NULL;
+}
+
+static float render_table(const RenderCtx *rc, Scene *sc,
+                          const ItemInput *in, const Edit *edits,
+                          size_t n_edits, float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    float name_w = 0;
+    for (size_t i = 0; i < in->n_features; i++) {
+        const char *nm = in->features[i].name ? in->features[i].name : "";
+        name_w = fmaxf(name_w, font_width(ui->small, nm, strlen(nm)));
+    }
+    float pad = roundf(ui->u * 0.5f);
+    name_w = fminf(name_w + 2 * pad, w * 0.42f);
+    float val_w = w - name_w;
+    float yy = y;
+    for (size_t i = 0; i < in->n_features; i++) {
+        const Feature *f = &in->features[i];
+        const Edit *e = n_edits ? edit_for_feature(edits, n_edits, f->name)
+                                : NULL;
+        const char *val = f->value ? f->value : "";
+        Span vs[3];
+        size_t nv = 0;
+        if (e && e->from) {
+            vs[nv++] = (Span){e->from, strlen(e->from), ui->small, th->faint,
+                              NO_BG, 2};
+            vs[nv++] = (Span){"  \xE2\x86\x92  ", 7, ui->small, th->muted,
+                              NO_BG, 0};
+        }
+        if (e) {
+            const char *to = e->to ? e->to : val;
+            vs[nv++] = (Span){to, strlen(to), ui->bold, th->highlight_text,
+                              th->highlight, 0};
+        } else {
+            vs[nv++] = (Span){val, strlen(val), ui->body, th->text, NO_BG, 0};
+        }
+        float vh = text_flow(NULL, vs, nv, 0, 0, val_w - 2 * pad, 1.15f,
+                             ALIGN_LEFT, NULL);
+        float nh = text_para(NULL, ui->small, f->name ? f->name : "", 0, 0,
+                             name_w - 2 * pad, th->muted, ALIGN_LEFT);
+        float rh = fmaxf(vh, nh) + pad;
+        if (sc) {
+            if (i % 2 == 0) {
+                scene_rect(sc, (SDL_FRect){x, yy, w, rh}, th->panel_alt);
+            }
+            float ny = yy + pad / 2 +
+                       ((float)ui->body->ascent - (float)ui->small->ascent);
+            text_para(sc, ui->small, f->name ? f->name : "", x + pad, ny,
+                      name_w - 2 * pad, th->muted, ALIGN_LEFT);
+            text_flow(sc, vs, nv, x + name_w + pad, yy + pad / 2,
+                      val_w - 2 * pad, 1.15f, ALIGN_LEFT, NULL);
+        }
+        yy += rh;
+    }
+    if (sc && in->n_features) {
+        scene_rect(sc, (SDL_FRect){x, y, w, 1}, th->border);
+        scene_rect(sc, (SDL_FRect){x, yy, w, 1}, th->border);
+    }
+    return yy - y;
+}
+
+static float render_text_with_edits(const RenderCtx *rc, Scene *sc,
+                                    const char *text, int segment,
+                                    const Edit *edits, size_t n_edits,
+                                    Font *font, float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    size_t len = strlen(text);
+    Span spans[130];
+    size_t n = 0;
+    size_t pos = 0;
+    while (pos < len && n + 2 < sizeof spans / sizeof spans[0]) {
+        /* The next edit starting at or after pos. */
+        const Edit *next = NULL;
+        for (size_t i = 0; i < n_edits; i++) {
+            const Edit *e = &edits[i];
+            if (e->feature || e->segment != segment || e->end <= e->start ||
+                e->end > len || e->start < pos) {
+                continue;
+            }
+            if (!next || e->start < next->start) {
+                next = e;
+            }
+        }
+        size_t stop = next ? next->start : len;
+        if (stop > pos) {
+            spans[n++] = (Span){text + pos, stop - pos, font, th->text, NO_BG,
+                                0};
+        }
+        if (!next) {
+            break;
+        }
+        spans[n++] = (Span){text + next->start, next->end - next->start,
+                            ui->bold, th->highlight_text, th->highlight, 1};
+        pos = next->end;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    return text_flow(sc, spans, n, x, y, w, 1.4f, ALIGN_LEFT, NULL);
+}
+
+float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
+                   const Edit *edits, size_t n_edits, float x, float y,
+                   float w)
+{
+    Ui *ui = rc->ui;
+    Font *big = fonts_get(ui->fonts, FACE_REGULAR, ui->u * 1.12f);
+    switch (in->modality) {
+    case MODALITY_IMAGE: {
+        const Tex *t = assets_image(rc->assets, in->text);
+        float iw;
+        float h = draw_image(rc, NULL, t, 0, 0, w, rc->max_image_h, &iw);
+        draw_image(rc, sc, t, x + floorf((w - iw) / 2), y, w, rc->max_image_h,
+                   NULL);
+        return h;
+    }
+    case MODALITY_TEXT:
+        return render_text_with_edits(rc, sc, in->text ? in->text : "", 0,
+                                      edits, n_edits, big, x, y, w);
+    case MODALITY_TEXT_PAIR: {
+        float yy = y;
+        const char *ta = in->title_a ? in->title_a : "First text";
+        const char *tb = in->title_b ? in->title_b : "Second text";
+        yy += render_section_label(rc, sc, x, yy, ta) + ui->u * 0.2f;
+        yy += render_text_with_edits(rc, sc, in->text ? in->text : "", 0,
+                                     edits, n_edits, big, x, yy, w);
+        yy += ui->u * 0.8f;
+        yy += render_section_label(rc, sc, x, yy, tb) + ui->u * 0.2f;
+        yy += render_text_with_edits(rc, sc, in->text_b ? in->text_b : "", 1,
+                                     edits, n_edits, big, x, yy, w);
+        return yy - y;
+    }
+    case MODALITY_TABULAR:
+        return render_table(rc, sc, in, edits, n_edits, x, y, w);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- explanations */
+
+static float render_heatmap(const RenderCtx *rc, Scene *sc,
+                            const Explanation *e, const ItemInput *image,
+                            float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    const Tex *img = image && image->modality == MODALITY_IMAGE
+                         ? assets_image(rc->assets, image->text)
+                         : NULL;
+    const Tex *map =
+        assets_heatmap(rc->assets, e->file, e->file_is_npy, e->colormap);
+    float yy = y;
+    float gap = roundf(ui->u * 0.8f);
+    double op = e->opacity > 0 && e->opacity <= 1 ? e->opacity : 0.5;
+    float pic_w = 0, pic_h = 0;
+    if (e->side_by_side && img && img->tex) {
+        float cw = (w - gap) / 2;
+        float iw1, iw2;
+        float h1 = draw_image(rc, NULL, img, 0, 0, cw, rc->max_image_h, &iw1);
+        float h2 = draw_image(rc, NULL, map, 0, 0, cw, h1, &iw2);
+        (void)h2;
+        float total = iw1 + gap + iw2;
+        float x0 = x + floorf((w - total) / 2);
+        draw_image(rc, sc, img, x0, yy, cw, rc->max_image_h, NULL);
+        /* The map is drawn at the image's size (smaller maps upsampled). */
+        if (sc && map->tex) {
+            scene_texture(sc, map->tex, NULL,
+                          (SDL_FRect){x0 + iw1 + gap, yy, iw1, h1}, 255);
+        }
+        pic_w = total;
+        pic_h = h1;
+    } else {
+        const Tex *base = img && img->tex ? img : map;
+        float iw;
+        float h = draw_image(rc, NULL, base, 0, 0, w, rc->max_image_h, &iw);
+        float x0 = x + floorf((w - iw) / 2);
+        draw_image(rc, sc, base, x0, yy, w, rc->max_image_h, NULL);
+        if (sc && base != map && map->tex) {
+            scene_texture(sc, map->tex, NULL, (SDL_FRect){x0, yy, iw, h},
+                          (uint8_t)lround(op * 255));
+        }
+        pic_w = iw;
+        pic_h = h;
+    }
+    yy += pic_h + ui->u * 0.5f;
+    if (rc->compact) {
+        return yy - y - ui->u * 0.5f;
+    }
+    /* Colour bar legend, as wide as the picture (within reason). */
+    const Tex *bar = assets_colorbar(rc->assets, e->colormap);
+    float bw = fminf(fmaxf(pic_w * 0.6f, ui->u * 10), w * 0.8f);
+    float bh = roundf(ui->u * 0.55f);
+    const char *lo = "less important", *hi = "more important";
+    float low = font_width(ui->caption, lo, strlen(lo));
+    float hiw = font_width(ui->caption, hi, strlen(hi));
+    float total = low + hiw + bw + ui->u;
+    float bx = x + floorf((w - total) / 2);
+    float ty = yy + (bh - (float)ui->caption->line_h) / 2;
+    if (sc) {
+        scene_text(sc, ui->caption, bx, ty, lo, th->muted);
+        if (bar->tex) {
+            scene_texture(sc, bar->tex, NULL,
+                          (SDL_FRect){bx + low + ui->u * 0.5f, yy, bw, bh},
+                          255);
+        }
+        scene_text(sc, ui->caption, bx + low + bw + ui->u, ty, hi, th->muted);
+    }
+    yy += fmaxf(bh, (float)ui->caption->line_h);
+    return yy - y;
+}
+
+static double max_abs_tokens(const Explanation *e)
+{
+    double m = 0;
+    for (size_t i = 0; i < e->n_tokens; i++) {
+        m = fmax(m, fabs(e->tokens[i].weight));
+    }
+    return m > 0 ? m : 1;
+}
+
+static SDL_Color weight_bg(double t)
+{
+    /* Weak weights stay near white so the text remains readable. */
+    return colormap_diverging(t * 0.8);
+}
+
+static float render_weight_legend(const RenderCtx *rc, Scene *sc, float x,
+                                  float y, float w, double maxabs)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    const Tex *bar = assets_colorbar(rc->assets, "diverging");
+    char lo[64], hi[64];
+    if (rc->n_classes == 2) {
+        snprintf(lo, sizeof lo, "\xE2\x88\x92%.2f  toward %s", maxabs,
+                 render_class_label(rc, 1));
+        snprintf(hi, sizeof hi, "toward %s  +%.2f", render_class_label(rc, 0),
+                 maxabs);
+    } else {
+        snprintf(lo, sizeof lo, "\xE2\x88\x92%.2f", maxabs);
+        snprintf(hi, sizeof hi, "+%.2f", maxabs);
+    }
+    float bw = fminf(ui->u * 10, w * 0.4f);
+    float bh = roundf(ui->u * 0.55f);
+    float lw = font_width(ui->caption, lo, strlen(lo));
+    float hw = font_width(ui->caption, hi, strlen(hi));
+    float total = lw + hw + bw + ui->u;
+    float bx = x + fmaxf(0, floorf((w - total) / 2));
+    float ty = y + (bh - (float)ui->caption->line_h) / 2;
+    if (sc) {
+        scene_text(sc, ui->caption, bx, ty, lo, th->muted);
+        if (bar->tex) {
+            scene_texture(sc, bar->tex, NULL,
+                          (SDL_FRect){bx + lw + ui->u * 0.5f, y, bw, bh}, 255);
+        }
+        scene_text(sc, ui->caption, bx + lw + bw + ui->u, ty, hi, th->muted);
+    }
+    return fmaxf(bh, (float)ui->caption->line_h);
+}
+
+/* Tokens of one segment as highlighted flowing text. rects (per token of
+** the explanation, may be NULL) receive each token's box. */
+static float render_token_segment(const RenderCtx *rc, Scene *sc,
+                                  const Explanation *e, int segment,
+                                  double maxabs, float x, float y, float w,
+                                  SDL_FRect *rects)
+{
+    Ui *ui = rc->ui;
+    size_t n = 0;
+    for (size_t i = 0; i < e->n_tokens; i++) {
+        n += e->tokens[i].segment == segment;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    Span *spans = sim_calloc(2 * n, sizeof(Span));
+    size_t *index = sim_calloc(2 * n, sizeof(size_t));
+    SDL_FRect *out = sim_calloc(2 * n, sizeof(SDL_FRect));
+    if (!spans || !index || !out) {
+        sim_free(spans);
+        sim_free(index);
+        sim_free(out);
+        return 0;
+    }
+    Font *f = fonts_get(ui->fonts, FACE_REGULAR, ui->u * 1.08f);
+    /* A wider space keeps neighbouring highlights apart. */
+    Font *gap = fonts_get(ui->fonts, FACE_REGULAR, ui->u * 1.6f);
+    size_t k = 0;
+    for (size_t i = 0; i < e->n_tokens; i++) {
+        const ExplToken *t = &e->tokens[i];
+        if (t->segment != segment) {
+            continue;
+        }
+        const char *tx = t->text ? t->text : "";
+        double v = t->weight / maxabs;
+        SDL_Color bg = fabs(v) < 0.02 ? NO_BG : weight_bg(v);
+        SDL_Color fg = bg.a && color_lightness(bg) < 58
+                           ? (SDL_Color){255, 255, 255, 255}
+                           : ui->th.text;
+        index[k] = i;
+        spans[k++] = (Span){tx, strlen(tx), f, fg, bg, 0};
+        if (k < 2 * n) {
+            index[k] = (size_t)-1;
+            spans[k++] = (Span){" ", 1, gap, ui->th.text, NO_BG, 0};
+        }
+    }
+    float h = text_flow(sc, spans, k, x, y, w, 1.55f, ALIGN_LEFT, out);
+    if (rects) {
+        for (size_t j = 0; j < k; j++) {
+            if (index[j] != (size_t)-1) {
+                rects[index[j]] = out[j];
+            }
+        }
+    }
+    sim_free(spans);
+    sim_free(index);
+    sim_free(out);
+    return h;
+}
+
+static float render_tokens(const RenderCtx *rc, Scene *sc,
+                           const Explanation *e, float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    double m = max_abs_tokens(e);
+    int pair = 0;
+    for (size_t i = 0; i < e->n_tokens; i++) {
+        pair |= e->tokens[i].segment == 1;
+    }
+    float yy = y;
+    for (int s = 0; s <= pair; s++) {
+        if (pair) {
+            yy += render_section_label(rc, sc, x, yy,
+                                       s == 0 ? "First text" : "Second text");
+            yy += ui->u * 0.2f;
+        }
+        yy += render_token_segment(rc, sc, e, s, m, x, yy, w, NULL);
+        yy += ui->u * 0.5f;
+    }
+    yy += render_weight_legend(rc, sc, x, yy, w, m);
+    return yy - y;
+}
+
+static SDL_FRect union_rects(const SDL_FRect *r, int a, int b, int n)
+{
+    SDL_FRect u = {0, 0, 0, 0};
+    int have = 0;
+    for (int i = a; i < b && i < n; i++) {
+        if (i < 0 || (r[i].w == 0 && r[i].h == 0)) {
+            continue;
+        }
+        if (!have) {
+            u = r[i];
+            have = 1;
+        } else if (fabsf(r[i].y - u.y) < 1) {
+            float x1 = fmaxf(u.x + u.w, r[i].x + r[i].w);
+            u.x = fminf(u.x, r[i].x);
+            u.w = x1 - u.x;
+        }
+    }
+    return u;
+}
+
+static void token_range_text(const Explanation *e, int a, int b, char *out,
+                             size_t n)
+{
+    size_t len = 0;
+    out[0] = 0;
+    for (int i = a; i < b && i < (int)e->n_tokens; i++) {
+        if (i < 0) {
+            continue;
+        }
+        int k = snprintf(out + len, n - len, "%s%s", len ? " " : "",
+                         e->tokens[i].text ? e->tokens[i].text : "");
+        if (k < 0 || (size_t)k >= n - len) {
+            break;
+        }
+        len += (size_t)k;
+    }
+}
+
+static int cmp_pair_abs(const void *a, const void *b)
+{
+    double x = fabs((*(const ExplPair *const *)a)->weight);
+    double y = fabs((*(const ExplPair *const *)b)->weight);
+    return (x < y) - (x > y);
+}
+
+static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                          const ItemInput *image, float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    int nt = (int)e->n_tokens;
+    SDL_FRect *rects = sim_calloc(e->n_tokens + 1, sizeof(SDL_FRect));
+    const ExplPair **order = sim_calloc(e->n_pairs + 1, sizeof(ExplPair *));
+    if (!rects || !order) {
+        sim_free(rects);
+        sim_free(order);
+        return 0;
+    }
+    double pm = 0;
+    for (size_t i = 0; i < e->n_pairs; i++) {
+        pm = fmax(pm, fabs(e->pairs[i].weight));
+        order[i] = &e->pairs[i];
+    }
+    if (pm <= 0) {
+        pm = 1;
+    }
+    qsort(order, e->n_pairs, sizeof *order, cmp_pair_abs);
+    size_t shown = e->n_pairs < 8 ? e->n_pairs : 8;
+    /* Token weights (if any) tint the tokens; otherwise tokens in a shown
+    ** pair get a neutral tint. */
+    double m = max_abs_tokens(e);
+    float yy = y;
+    float pad = roundf(ui->u * 0.4f);
+    /* Segment names in a left column keep the space between the rows free
+    ** for the interaction lines. */
+    const char *na = image && image->title_a ? image->title_a : "First";
+    const char *nb = image && image->title_b ? image->title_b : "Second";
+    float col = fmaxf(font_width(ui->small_bold, na, strlen(na)),
+                      font_width(ui->small_bold, nb, strlen(nb))) * 1.15f +
+                ui->u;
+    if (col > w * 0.3f) {
+        col = w * 0.3f;
+    }
+    float tx = x + col, seg_w = w - col;
+    float ha = render_token_segment(rc, sc, e, 0, m, tx, yy, seg_w, rects);
+    if (sc) {
+        render_section_label(rc, sc, x, yy + ui->u * 0.35f, na);
+    }
+    yy += ha + ui->u * 3.0f;
+    float hb = render_token_segment(rc, sc, e, 1, m, tx, yy, seg_w, rects);
+    if (sc) {
+        render_section_label(rc, sc, x, yy + ui->u * 0.35f, nb);
+        for (size_t k = shown; k-- > 0;) {
+            const ExplPair *p = order[k];
+            SDL_FRect ra = union_rects(rects, p->a_start, p->a_end, nt);
+            SDL_FRect rb = union_rects(rects, p->b_start, p->b_end, nt);
+            if (ra.w == 0 || rb.w == 0) {
+                continue;
+            }
+            double v = p->weight / pm;
+            SDL_Color c = colormap_diverging(v > 0 ? 0.35 + 0.65 * v
+                                                   : -0.35 + 0.65 * v);
+            float lw = fmaxf(1.5f, (float)(fabs(v) * ui->u * 0.3));
+            scene_line(sc, ra.x + ra.w / 2, ra.y + ra.h, rb.x + rb.w / 2,
+                       rb.y - 2, lw, with_alpha(c, 220));
+            scene_circle(sc, ra.x + ra.w / 2, ra.y + ra.h, lw * 1.3f, c);
+            scene_circle(sc, rb.x + rb.w / 2, rb.y - 2, lw * 1.3f, c);
+        }
+    }
+    yy += hb;
+    yy += ui->u * 0.8f;
+    /* The strongest interactions as a list. */
+    yy += render_section_label(rc, sc, x, yy, "Strongest interactions") + pad;
+    float val_w = font_width(ui->small_bold, "+0.000", 6) + pad;
+    float bar_w = fminf(ui->u * 5, w * 0.2f);
+    for (size_t k = 0; k < shown; k++) {
+        const ExplPair *p = order[k];
+        char a[200], b[200], line[420], val[32];
+        token_range_text(e, p->a_start, p->a_end, a, sizeof a);
+        token_range_text(e, p->b_start, p->b_end, b, sizeof b);
+        snprintf(line, sizeof line, "\xE2\x80\x9C%s\xE2\x80\x9D  \xE2\x86\x94  "
+                 "\xE2\x80\x9C%s\xE2\x80\x9D", a, b);
+        snprintf(val, sizeof val, "%+.2f", p->weight);
+        float tw = w - val_w - bar_w - pad * 2;
+        float lh = text_para(NULL, ui->small, line, 0, 0, tw, th->text,
+                             ALIGN_LEFT);
+        if (sc) {
+            text_para(sc, ui->small, line, x, yy, tw, th->text, ALIGN_LEFT);
+            double v = p->weight / pm;
+            float bx = x + tw + pad;
+            float bh = (float)ui->small->line_h * 0.55f;
+            float by = yy + ((float)ui->small->line_h - bh) / 2;
+            scene_rect(sc, (SDL_FRect){bx, by, bar_w, bh}, th->panel_alt);
+            scene_rect(sc, (SDL_FRect){bx, by, (float)(fabs(v) * bar_w), bh},
+                       colormap_diverging(v > 0 ? 0.7 : -0.7));
+            scene_text(sc, ui->small_bold, bx + bar_w + pad, yy, val, th->text);
+        }
+        yy += lh + pad * 0.5f;
+    }
+    sim_free(rects);
+    sim_free(order);
+    return yy - y;
+}
+
+/* A horizontal bar chart of signed weights; rows are "name = value". */
+static float render_bars(const RenderCtx *rc, Scene *sc,
+                         const ExplFeature *fs, size_t n, float x, float y,
+                         float w, int signed_axis)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    double m = 0;
+    int any_neg = 0, any_pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        m = fmax(m, fabs(fs[i].weight));
+        any_neg |= fs[i].weight < 0;
+        any_pos |= fs[i].weight > 0;
+    }
+    if (m <= 0) {
+        m = 1;
+    }
+    float pad = roundf(ui->u * 0.45f);
+    char label[400];
+    float label_w = 0;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(label, sizeof label, "%s%s%s", fs[i].name ? fs[i].name : "",
+                 fs[i].value ? " = " : "", fs[i].value ? fs[i].value : "");
+        label_w = fmaxf(label_w, font_width(ui->small, label, strlen(label)));
+    }
+    label_w = fminf(label_w + pad, w * 0.45f);
+    float val_w = font_width(ui->small_bold, "\xE2\x88\x92" "0.00", 7) + pad;
+    float chart_x = x + label_w + pad;
+    float chart_w = w - label_w - pad - 2 * val_w;
+    if (chart_w < ui->u * 3) {
+        chart_w = ui->u * 3;
+    }
+    int two_sided = signed_axis && any_neg && any_pos;
+    float zero_x = two_sided  ? chart_x + val_w + chart_w / 2
+                   : any_neg && signed_axis ? chart_x + val_w + chart_w
+                                            : chart_x + val_w;
+    float scale = (float)((two_sided ? chart_w / 2 : chart_w) / m);
+    float yy = y;
+    float row_top = yy;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(label, sizeof label, "%s%s%s", fs[i].name ? fs[i].name : "",
+                 fs[i].value ? " = " : "", fs[i].value ? fs[i].value : "");
+        float lh = text_para(NULL, ui->small, label, 0, 0, label_w, th->text,
+                             ALIGN_LEFT);
+        float rh = fmaxf(lh, (float)ui->small->line_h) + pad;
+        if (sc) {
+            text_para(sc, ui->small, label, x, yy + pad / 2, label_w,
+                      th->text, ALIGN_RIGHT);
+            double v = fs[i].weight;
+            float len = (float)(fabs(v) * scale);
+            float bh = fminf((float)ui->small->line_h * 0.75f, rh - pad / 2);
+            float by = yy + (rh - bh) / 2;
+            SDL_Color c = v >= 0 || !signed_axis ? colormap_diverging(0.8)
+                                                 : colormap_diverging(-0.85);
+            char val[32];
+            if (v < 0) {
+                snprintf(val, sizeof val, "\xE2\x88\x92%.2f", -v);
+            } else {
+                snprintf(val, sizeof val, "%s%.2f", signed_axis ? "+" : "", v);
+            }
+            float vw = font_width(ui->small_bold, val, strlen(val));
+            float ty = yy + (rh - (float)ui->small_bold->line_h) / 2;
+            if (v >= 0 || !signed_axis) {
+                scene_rrect(sc, (SDL_FRect){zero_x, by, fmaxf(len, 2), bh}, 2,
+                            c);
+                scene_text(sc, ui->small_bold, zero_x + len + pad * 0.5f, ty,
+                           val, th->text);
+            } else {
+                scene_rrect(sc, (SDL_FRect){zero_x - len, by, fmaxf(len, 2), bh},
+                            2, c);
+                scene_text(sc, ui->small_bold, zero_x - len - pad * 0.5f - vw,
+                           ty, val, th->text);
+            }
+        }
+        yy += rh;
+    }
+    if (sc && n) {
+        scene_rect(sc, (SDL_FRect){zero_x - 0.5f, row_top, 1.5f, yy - row_top},
+                   th->faint);
+    }
+    return yy - y;
+}
+
+static float render_features(const RenderCtx *rc, Scene *sc,
+                             const Explanation *e, float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    float yy = y;
+    yy += render_bars(rc, sc, e->features, e->n_features, x, yy, w, 1);
+    yy += ui->u * 0.6f;
+    /* Intercept + sum = output, as LIME prints them. */
+    struct {
+        const char *name;
+        double v;
+    } rows[3] = {{"Baseline (intercept)", e->intercept},
+                 {"Sum of weights", e->sum},
+                 {"Model output (total evidence)", e->output}};
+    double sum = 0;
+    int have_sum = isfinite(e->sum);
+    if (!have_sum) {
+        for (size_t i = 0; i < e->n_features; i++) {
+            sum += e->features[i].weight;
+        }
+        rows[1].v = sum;
+    }
+    float pad = roundf(ui->u * 0.4f);
+    float col = fminf(w * 0.6f, ui->u * 16);
+    for (int i = 0; i < 3; i++) {
+        if (!isfinite(rows[i].v)) {
+            continue;
+        }
+        char val[32];
+        snprintf(val, sizeof val, "%+.2f", rows[i].v);
+        Font *f = i == 2 ? ui->small_bold : ui->small;
+        if (sc) {
+            if (i == 2) {
+                scene_rect(sc, (SDL_FRect){x, yy - pad / 2, col + ui->u * 4, 1},
+                           th->border);
+            }
+            scene_text(sc, f, x, yy, rows[i].name, i == 2 ? th->text : th->muted);
+            float vw = font_width(ui->small_bold, val, strlen(val));
+            scene_text(sc, ui->small_bold, x + col + ui->u * 4 - vw, yy, val,
+                       th->text);
+        }
+        yy += (float)f->line_h + pad;
+    }
+    return yy - y;
+}
+
+static float render_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                          float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    float yy = y;
+    float pad = roundf(ui->u * 0.6f);
+    for (size_t r = 0; r < e->n_rules; r++) {
+        const ExplRule *rule = &e->rules[r];
+        float top = yy;
+        float ix = x + pad, iw = w - 2 * pad;
+        float cy = yy + pad;
+        /* Measure first, then draw card and contents. */
+        for (int pass = 0; pass < 2; pass++) {
+            Scene *s2 = pass ? sc : NULL;
+            if (pass && sc) {
+                scene_frame(sc, (SDL_FRect){x, top, w, yy - top}, ui->u * 0.4f,
+                            1, th->border, th->panel_alt);
+            }
+            cy = top + pad;
+            for (size_t c = 0; c < rule->n_conditions; c++) {
+                const char *kw = c == 0 ? "IF" : "AND";
+                float kw_w = font_width(ui->small_bold, "AND", 3) + pad;
+                if (s2) {
+                    scene_text(s2, ui->small_bold, ix, cy + 2, kw, th->accent);
+                }
+                cy += text_para(s2, ui->body, rule->conditions[c], ix + kw_w,
+                                cy, iw - kw_w, th->text, ALIGN_LEFT);
+                cy += pad * 0.3f;
+            }
+            char then[200];
+            snprintf(then, sizeof then, "THEN the model predicts **%s**",
+                     e->predicted >= 0 ? render_class_label(rc, e->predicted)
+                                       : "this class");
+            cy += pad * 0.2f;
+            cy += text_marked(s2, ui->body, ui->bold, then, ix, cy, iw,
+                              th->text, ALIGN_LEFT);
+            if (isfinite(rule->precision) || isfinite(rule->coverage)) {
+                char stats[160] = "";
+                size_t L = 0;
+                if (isfinite(rule->precision)) {
+                    L += (size_t)snprintf(stats, sizeof stats,
+                                          "Precision %.0f%%",
+                                          rule->precision * 100);
+                }
+                if (isfinite(rule->coverage)) {
+                    snprintf(stats + L, sizeof stats - L, "%sCoverage %.0f%%",
+                             L ? "   \xC2\xB7   " : "", rule->coverage * 100);
+                }
+                cy += pad * 0.2f;
+                cy += text_para(s2, ui->small, stats, ix, cy, iw, th->muted,
+                                ALIGN_LEFT);
+            }
+            cy += pad;
+            if (!pass) {
+                yy = cy;
+            }
+        }
+        yy = cy + pad * 0.6f;
+    }
+    return yy - y;
+}
+
+static float render_prototype(const RenderCtx *rc, Scene *sc,
+                              const Explanation *e, float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    float yy = y;
+    char head[256];
+    const char *lab = e->prototype_label ? e->prototype_label : "?";
+    if (isfinite(e->prototype_evidence)) {
+        snprintf(head, sizeof head,
+                 "Most similar prototype: label **%s**, evidence %+.2f", lab,
+                 e->prototype_evidence);
+    } else {
+        snprintf(head, sizeof head, "Most similar prototype: label **%s**",
+                 lab);
+    }
+    yy += text_marked(sc, ui->body, ui->bold, head, x, yy, w, th->text,
+                      ALIGN_LEFT);
+    yy += ui->u * 0.5f;
+    if (e->n_rows) {
+        float pad = roundf(ui->u * 0.4f);
+        float c1 = w * 0.3f, c2 = w * 0.35f, c3 = w - c1 - c2;
+        if (sc) {
+            scene_text(sc, ui->small_bold, x + pad, yy, "Feature", th->muted);
+            scene_text(sc, ui->small_bold, x + c1 + pad, yy, "Prototype",
+                       th->muted);
+            scene_text(sc, ui->small_bold, x + c1 + c2 + pad, yy, "This input",
+                       th->muted);
+        }
+        yy += (float)ui->small_bold->line_h + pad * 0.5f;
+        for (size_t i = 0; i < e->n_rows; i++) {
+            const ExplFeature *r = &e->rows[i];
+            const char *pv = r->other ? r->other : "";
+            const char *iv = r->value ? r->value : "";
+            int same = strcmp(pv, iv) == 0;
+            float h1 = text_para(NULL, ui->small, r->name ? r->name : "", 0, 0,
+                                 c1 - 2 * pad, th->text, ALIGN_LEFT);
+            float h2 = text_para(NULL, ui->small, pv, 0, 0, c2 - 2 * pad,
+                                 th->text, ALIGN_LEFT);
+            float h3 = text_para(NULL, ui->small, iv, 0, 0, c3 - 2 * pad,
+                                 th->text, ALIGN_LEFT);
+            float rh = fmaxf(h1, fmaxf(h2, h3)) + pad;
+            if (sc) {
+                if (!same) {
+                    scene_rect(sc, (SDL_FRect){x, yy, w, rh}, th->warn_bg);
+                } else if (i % 2 == 0) {
+                    scene_rect(sc, (SDL_FRect){x, yy, w, rh}, th->panel_alt);
+                }
+                text_para(sc, ui->small, r->name ? r->name : "", x + pad,
+                          yy + pad / 2, c1 - 2 * pad, th->muted, ALIGN_LEFT);
+                text_para(sc, same ? ui->small : ui->small_bold, pv,
+                          x + c1 + pad, yy + pad / 2, c2 - 2 * pad,
+                          same ? th->muted : th->text, ALIGN_LEFT);
+                text_para(sc, same ? ui->small : ui->small_bold, iv,
+                          x + c1 + c2 + pad, yy + pad / 2, c3 - 2 * pad,
+                          same ? th->muted : th->text, ALIGN_LEFT);
+            }
+            yy += rh;
+        }
+        if (sc) {
+            text_para(sc, ui->caption,
+                      "Highlighted rows: the prototype and the input differ.",
+                      x, yy + pad * 0.5f, w, th->faint, ALIGN_LEFT);
+        }
+        yy += (float)ui->caption->line_h + pad;
+    }
+    if (e->n_features) {
+        yy += ui->u * 0.4f;
+        yy += render_section_label(rc, sc, x, yy, "Important features") +
+              ui->u * 0.3f;
+        size_t n = e->n_features < 6 ? e->n_features : 6;
+        yy += render_bars(rc, sc, e->features, n, x, yy, w, 1);
+    }
+    return yy - y;
+}
+
+static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                         float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    float yy = y;
+    char head[256];
+    if (e->predicted >= 0) {
+        snprintf(head, sizeof head,
+                 "Edits that move the model toward **%s**, with the evidence "
+                 "margin after each step (the model changes its answer where "
+                 "the margin crosses 0).",
+                 render_class_label(rc, e->predicted));
+    } else {
+        snprintf(head, sizeof head,
+                 "Edits toward the decision boundary, with the evidence margin "
+                 "after each step.");
+    }
+    yy += text_marked(sc, ui->small, ui->small_bold, head, x, yy, w, th->muted,
+                      ALIGN_LEFT);
+    yy += ui->u * 0.5f;
+    double m = fabs(isfinite(e->start_margin) ? e->start_margin : 0);
+    for (size_t i = 0; i < e->n_steps; i++) {
+        m = fmax(m, fabs(e->steps[i].margin));
+    }
+    if (m <= 0) {
+        m = 1;
+    }
+    float pad = roundf(ui->u * 0.4f);
+    float label_w = font_width(ui->small_bold, "Step 00", 7) + pad;
+    float bar_w = fminf(w * 0.3f, ui->u * 9);
+    float val_w = font_width(ui->small_bold, "+00.00", 6) + pad;
+    float edits_x = x + label_w + bar_w + val_w + pad * 2;
+    float edits_w = w - (edits_x - x);
+    int narrow = edits_w < ui->u * 9;
+    if (narrow) {
+        edits_w = w - label_w;
+        edits_x = x + label_w;
+    }
+    size_t n_rows = e->n_steps + (isfinite(e->start_margin) ? 1 : 0);
+    for (size_t row = 0; row < n_rows; row++) {
+        int is_start = isfinite(e->start_margin) && row == 0;
+        const ExplStep *st = is_start ? NULL
+                                      : &e->steps[row - (isfinite(
+                                                            e->start_margin)
+                                                            ? 1
+                                                            : 0)];
+        double margin = is_start ? e->start_margin : st->margin;
+        char lab[32], val[32];
+        if (is_start) {
+            snprintf(lab, sizeof lab, "Start");
+        } else {
+            snprintf(lab, sizeof lab, "Step %zu", row + (is_start ? 0 : 0) +
+                                                      (isfinite(e->start_margin)
+                                                           ? 0
+                                                           : 1));
+        }
+        snprintf(val, sizeof val, "%+.2f", margin);
+        /* Edits text. */
+        char edits[1200] = "";
+        size_t L = 0;
+        for (size_t k = 0; st && k < st->n_edits && L + 1 < sizeof edits; k++) {
+            const Edit *ed = &st->edits[k];
+            int c = snprintf(edits + L, sizeof edits - L, "%s%s%s%s \xE2\x86\x92 "
+                             "**%s**",
+                             L ? "\n" : "", ed->feature ? ed->feature : "",
+                             ed->feature ? ": " : "", ed->from ? ed->from : "",
+                             ed->to ? ed->to : "");
+            if (c < 0 || (size_t)c >= sizeof edits - L) {
+                break;
+            }
+            L += (size_t)c;
+        }
+        if (is_start) {
+            snprintf(edits, sizeof edits, "the input as it is");
+        }
+        float eh = text_marked(NULL, ui->small, ui->small_bold, edits, 0, 0,
+                               edits_w, th->text, ALIGN_LEFT);
+        float bar_row = (float)ui->small_bold->line_h;
+        float rh = narrow ? bar_row + pad * 0.3f + eh : fmaxf(bar_row, eh);
+        rh += pad;
+        if (sc) {
+            if (row % 2 == 1) {
+                scene_rect(sc, (SDL_FRect){x, yy, w, rh}, th->panel_alt);
+            }
+            scene_text(sc, ui->small_bold, x + pad * 0.5f, yy + pad / 2, lab,
+                       th->text);
+            float bx = x + label_w, by = yy + pad / 2 + bar_row * 0.2f;
+            float bh = bar_row * 0.6f;
+            float mid = bx + bar_w / 2;
+            scene_rect(sc, (SDL_FRect){bx, by, bar_w, bh}, th->disabled);
+            float len = (float)(fabs(margin) / m * bar_w / 2);
+            SDL_Color c = colormap_diverging(margin >= 0 ? 0.8 : -0.85);
+            scene_rect(sc,
+                       (SDL_FRect){margin >= 0 ? mid : mid - len, by,
+                                   fmaxf(len, 1.5f), bh},
+                       c);
+            scene_rect(sc, (SDL_FRect){mid - 0.75f, by - 2, 1.5f, bh + 4},
+                       th->text);
+            scene_text(sc, ui->small_bold, bx + bar_w + pad, yy + pad / 2, val,
+                       th->text);
+            float ey = narrow ? yy + pad / 2 + bar_row + pad * 0.3f
+                              : yy + pad / 2;
+            text_marked(sc, ui->small, ui->small_bold, edits, edits_x, ey,
+                        edits_w, is_start ? th->muted : th->text, ALIGN_LEFT);
+        }
+        yy += rh;
+    }
+    return yy - y;
+}
+
+static float render_pretext(const RenderCtx *rc, Scene *sc,
+                            const Explanation *e, float x, float y, float w)
+{
+    Ui *ui = rc->ui;
+    const Theme *th = &ui->th;
+    float pad = roundf(ui->u * 0.7f);
+    const char *t = e->text ? e->text : "";
+    /* Trailing spaces and blank lines at the ends are noise. */
+    size_t len = strlen(t);
+    while (len && (t[len - 1] == ' ' || t[len - 1] == '\n' ||
+                   t[len - 1] == '\r')) {
+        len--;
+    }
+    while (len && (*t == '\n' || *t == '\r')) {
+        t++, len--;
+    }
+    Span s = {t, len, ui->mono, th->text, NO_BG, 0};
+    float h = text_flow(NULL, &s, 1, 0, 0, w - 2 * pad, 1.2f, ALIGN_LEFT, NULL);
+    if (sc) {
+        scene_frame(sc, (SDL_FRect){x, y, w, h + 2 * pad}, ui->u * 0.4f, 1,
+                    th->border, th->panel_alt);
+        text_flow(sc, &s, 1, x + pad, y + pad, w - 2 * pad, 1.2f, ALIGN_LEFT,
+                  NULL);
+    }
+    return h + 2 * pad;
+}
+
+static float render_one(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                        const ItemInput *image, float x, float y, float w)
+{
+    switch (e->kind) {
+    case EXPL_HEATMAP:
+        return render_heatmap(rc, sc, e, image, x, y, w);
+    case EXPL_TOKENS:
+        return render_tokens(rc, sc, e, x, y, w);
+    case EXPL_TOKEN_PAIRS:
+    case EXPL_SPAN_PAIRS:
+        return render_pairs(rc, sc, e, image, x, y, w);
+    case EXPL_FEATURES:
+        return render_features(rc, sc, e, x, y, w);
+    case EXPL_RULES:
+        return render_rules(rc, sc, e, x, y, w);
+    case EXPL_PROTOTYPE:
+        return render_prototype(rc, sc, e, x, y, w);
+    case EXPL_PATH:
+        return render_path(rc, sc, e, x, y, w);
+    case EXPL_TEXT:
+        return render_pretext(rc, sc, e, x, y, w);
+    case EXPL_COMPOSITE:
+        break;
+    }
+    return 0;
+}
+
+float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                         const ItemInput *image, float x, float y, float w)
+{
+    if (!e) {
+        return 0;
+    }
+    Ui *ui = rc->ui;
+    float yy = y;
+    if (e->kind != EXPL_COMPOSITE) {
+        if (e->title && *e->title) {
+            yy += text_para(sc, ui->small_bold, e->title, x, yy, w, ui->th.text,
+                            ALIGN_LEFT);
+            yy += ui->u * 0.3f;
+        }
+        yy += render_one(rc, sc, e, image, x, yy, w);
+        return yy - y;
+    }
+    if (e->title && *e->title) {
+        yy += text_para(sc, ui->bold, e->title, x, yy, w, ui->th.text,
+                        ALIGN_LEFT);
+        yy += ui->u * 0.4f;
+    }
+    for (size_t i = 0; i < e->n_parts; i++) {
+        if (i > 0) {
+            yy += ui->u * 0.6f;
+            if (sc) {
+                scene_rect(sc, (SDL_FRect){x, yy, w, 1}, ui->th.border);
+            }
+            yy += ui->u * 0.6f;
+        }
+        const Explanation *p = &e->parts[i];
+        if (p->kind == EXPL_COMPOSITE) {
+            continue; /* the loader refuses nested composites */
+        }
+        if (p->title && *p->title) {
+            yy += render_section_label(rc, sc, x, yy, p->title);
+            yy += ui->u * 0.3f;
+        }
+        yy += render_one(rc, sc, p, image, x, yy, w);
+    }
+    return yy - y;
+}

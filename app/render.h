@@ -1,0 +1,52 @@
+/*
+** Renderers of item inputs (image, text, text pair, tabular, with the
+** edits of a perturbation highlighted) and of every explanation kind. Each
+** builds into a Scene at (x, y) within width w and returns the height it
+** used; a NULL scene only measures. They read the study model and never
+** change it.
+*/
+#ifndef SIM_RENDER_H
+#define SIM_RENDER_H
+
+#include "assets.h"
+#include "scene.h"
+#include "study.h"
+
+typedef struct RenderCtx {
+    Ui *ui;
+    Assets *assets;
+    const StudyClass *classes;
+    size_t n_classes;
+    float max_image_h; /* tallest an image may be drawn, px */
+    int compact;       /* small cards: no colour-bar legends */
+} RenderCtx;
+
+/* The class label for index c ("?" when out of range). */
+const char *render_class_label(const RenderCtx *rc, int c);
+
+/* An item's input. edits (may be NULL) are highlighted (perturbations);
+** orig, when given for a tabular perturbation, supplies old values. */
+float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
+                   const Edit *edits, size_t n_edits, float x, float y,
+                   float w);
+
+/* An explanation. image is the item's image input (for heatmaps), or NULL.
+** show_title: draw the payload's title above it. */
+float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                         const ItemInput *image, float x, float y, float w);
+
+/* A labelled value chip ("Model output  Positive"); returns its width.
+** strong: filled accent style. */
+float render_pill(const RenderCtx *rc, Scene *sc, float x, float y,
+                  const char *label, const char *value, int strong);
+float render_pill_height(const RenderCtx *rc);
+
+/* A key cap ("F", "Enter") drawn at (x, y) with height h; returns width. */
+float render_keycap(const RenderCtx *rc, Scene *sc, float x, float y, float h,
+                    const char *key);
+
+/* A heading line in small caps style (muted, bold, small); returns height. */
+float render_section_label(const RenderCtx *rc, Scene *sc, float x, float y,
+                           const char *text);
+
+#endif

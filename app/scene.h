@@ -1,0 +1,186 @@
+/*
+** Scenes: a retained display list built from what a screen should show
+** (rects, text, textures, lines) plus the clickable regions, drawn every
+** frame without reading the session again. Also the look (theme, type
+** sizes) and rich-text layout with word wrap. SDL only, no session logic.
+*/
+#ifndef SIM_SCENE_H
+#define SIM_SCENE_H
+
+#include <SDL2/SDL.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gfx.h"
+
+/* ------------------------------------------------------------ look & size */
+
+typedef struct Theme {
+    SDL_Color bg, panel, panel_alt, border, text, muted, faint;
+    SDL_Color accent, accent_hover, accent_text, hover, selected, model;
+    SDL_Color highlight, highlight_text, ok, ok_bg, bad, bad_bg, warn_bg;
+    SDL_Color keycap, keycap_text, disabled, disabled_text, shadow;
+} Theme;
+
+typedef struct Ui {
+    Gfx *gfx;
+    Fonts *fonts;
+    Theme th;
+    float font_scale; /* participant's text size setting (1 = default) */
+    float u;          /* body text size in px; every length derives from it */
+    float margin;     /* outer margin, px */
+    Font *body, *bold, *small, *small_bold, *caption, *h1, *h2, *mono;
+    Font *button, *key;
+} Ui;
+
+/* Derives u, margins and the fonts from the output size and font_scale. */
+void ui_update_metrics(Ui *ui);
+void ui_init_theme(Ui *ui);
+
+/* ------------------------------------------------------------ the scene */
+
+typedef enum SceneLayer {
+    LAYER_BODY = 0,   /* scrolls inside Scene.body */
+    LAYER_FIXED = 1,  /* header and response bar */
+    LAYER_OVERLAY = 2 /* confirmation dialogs, experimenter notes */
+} SceneLayer;
+
+typedef enum CmdKind {
+    CMD_RECT = 0,
+    CMD_RRECT,
+    CMD_FRAME,   /* rounded rect with border: color = border, fill = inside */
+    CMD_CIRCLE,  /* r.x, r.y = centre, r.w = radius */
+    CMD_LINE,    /* (r.x, r.y) -> (r.w, r.h), width */
+    CMD_TEXT,
+    CMD_TEXTURE,
+    CMD_CLIP_BEGIN, /* clip to r (in layer coordinates) */
+    CMD_CLIP_END
+} CmdKind;
+
+typedef struct SceneCmd {
+    uint8_t kind;
+    uint8_t layer;
+    int16_t hit;          /* hit region whose hover state recolours it */
+    SDL_FRect r;
+    float radius, width;
+    SDL_Color color;      /* fill, text, line or border colour */
+    SDL_Color fill;       /* CMD_FRAME inside */
+    SDL_Color hover;      /* colour when its hit region is hovered; a=0 */
+    Font *font;
+    uint32_t text_off, text_len;
+    SDL_Texture *tex;
+    SDL_Rect src;         /* w = 0: whole texture */
+    uint8_t alpha;
+} SceneCmd;
+
+/* What a click (or the autopilot) on a region means. */
+typedef enum UiAction {
+    ACT_NONE = 0,
+    ACT_CHOOSE,   /* value = class or option index */
+    ACT_RATE,     /* value = 1..points */
+    ACT_CONTINUE,
+    ACT_DECLINE,
+    ACT_CONFIRM_YES,
+    ACT_CONFIRM_NO,
+    ACT_START,          /* experimenter screen: start a new participant */
+    ACT_RESUME,         /* value = index in the unfinished list */
+    ACT_TOGGLE_PILOT,
+    ACT_COND_PREV,
+    ACT_COND_NEXT,
+    ACT_FOCUS_CODE,
+    ACT_QUIT,
+    ACT_FONT_SMALLER,
+    ACT_FONT_LARGER
+} UiAction;
+
+typedef struct SceneHit {
+    SDL_FRect r;
+    uint8_t layer;
+    int action;
+    int value;
+    int enabled;
+} SceneHit;
+
+typedef struct Scene {
+    SceneCmd *cmds;
+    size_t n_cmds, cap_cmds;
+    SceneHit *hits;
+    size_t n_hits, cap_hits;
+    char *text;
+    size_t text_len, text_cap;
+    SDL_FRect body;  /* viewport of LAYER_BODY */
+    float body_h;    /* content height of LAYER_BODY (for scrolling) */
+    uint8_t layer;   /* layer of new commands */
+    int16_t hit;     /* hit region of new commands, -1 none */
+} Scene;
+
+void scene_init(Scene *sc);
+void scene_clear(Scene *sc);
+void scene_free(Scene *sc);
+
+void scene_rect(Scene *sc, SDL_FRect r, SDL_Color c);
+void scene_rrect(Scene *sc, SDL_FRect r, float radius, SDL_Color c);
+void scene_frame(Scene *sc, SDL_FRect r, float radius, float bw,
+                 SDL_Color border, SDL_Color fill);
+void scene_circle(Scene *sc, float cx, float cy, float radius, SDL_Color c);
+void scene_line(Scene *sc, float x0, float y0, float x1, float y1, float w,
+                SDL_Color c);
+void scene_texture(Scene *sc, SDL_Texture *tex, const SDL_Rect *src,
+                   SDL_FRect dst, uint8_t alpha);
+void scene_clip(Scene *sc, SDL_FRect r);
+void scene_unclip(Scene *sc);
+/* One line of text with its top at y; returns its width. */
+float scene_text(Scene *sc, Font *font, float x, float y, const char *text,
+                 SDL_Color c);
+float scene_text_n(Scene *sc, Font *font, float x, float y, const char *text,
+                   size_t len, SDL_Color c);
+/* Sets the hover colour of the last command. */
+void scene_hover_last(Scene *sc, SDL_Color hover);
+/* Adds a clickable region; returns its index (and makes it the region of
+** the commands that follow until scene_end_hit). */
+int scene_begin_hit(Scene *sc, SDL_FRect r, int action, int value,
+                    int enabled);
+void scene_end_hit(Scene *sc);
+
+/* The hit region at point (x, y) in output pixels given the body's scroll
+** offset, or -1. */
+int scene_hit_at(const Scene *sc, float x, float y, float scroll);
+/* The first enabled region with action (and value, unless value < 0). */
+int scene_find_hit(const Scene *sc, int action, int value);
+
+/* Draws the scene. scroll offsets LAYER_BODY; hover is a hit index or -1. */
+void scene_render(const Scene *sc, Gfx *g, float scroll, int hover);
+
+/* -------------------------------------------------------------- rich text */
+
+typedef struct Span {
+    const char *text;
+    size_t len;
+    Font *font;
+    SDL_Color fg;
+    SDL_Color bg;  /* a = 0: no highlight */
+    int underline; /* 1: underline (edits); 2: strike through */
+} Span;
+
+enum { ALIGN_LEFT = 0, ALIGN_CENTER = 1, ALIGN_RIGHT = 2 };
+
+/* Lays out spans as wrapped lines in the column [x, x + w) starting at top
+** y, emitting commands into sc (sc NULL: measure only). line_spacing
+** multiplies the font's line height. When rects is not NULL it receives,
+** for each span, the rectangle of its first fragment. Returns the height
+** used. Words longer than w are broken between characters. */
+float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
+                float w, float line_spacing, int align, SDL_FRect *rects);
+
+/* Plain wrapped paragraph in one font; returns the height. */
+float text_para(Scene *sc, Font *font, const char *text, float x, float y,
+                float w, SDL_Color c, int align);
+
+/* Width of the widest line of text (split at newlines) in font. */
+float text_width(Font *font, const char *text);
+
+/* Paragraph with **bold** markers in font (its bold face: bold). */
+float text_marked(Scene *sc, Font *font, Font *bold, const char *text,
+                  float x, float y, float w, SDL_Color c, int align);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+** Screens: turn a SessionView (or the experimenter's start-screen state)
+** into a Scene. Building reads the view and never changes it; the run loop
+** owns the Scene and draws it each frame.
+*/
+#ifndef SIM_SCREENS_H
+#define SIM_SCREENS_H
+
+#include <stdint.h>
+
+#include "render.h"
+#include "scene.h"
+#include "session.h"
+#include "store.h"
+
+typedef struct ScreenCtx {
+    Ui *ui;
+    Assets *assets;
+    const SessionView *view;
+    int64_t now_ns;          /* for minimum reading times */
+    const char *message;     /* experimenter note override, or NULL */
+} ScreenCtx;
+
+/* Builds the participant screen for ctx->view into sc (cleared first). */
+void screen_build(Scene *sc, const ScreenCtx *ctx);
+
+/* The experimenter's start screen. */
+typedef struct StartState {
+    const char *title;
+    const char *study_id;
+    const char *preset;
+    const char *hash;
+    const char *db_path;
+    const char *station;
+    char code[64];            /* participant code being typed */
+    int code_focus;           /* the code field takes typing */
+    int pilot;
+    const char **conditions;  /* condition ids */
+    size_t n_conditions;
+    int cond_index;           /* shown condition */
+    int assigned_index;       /* what the assignment rule chose */
+    const char *assign_rule;  /* "balanced" or "hase" */
+    ParticipantInfo *unfinished;
+    size_t n_unfinished;
+    int n_complete;
+    double free_bytes;        /* free space where the database lives */
+    char status[512];         /* last error or notice, "" none */
+} StartState;
+
+void screen_build_start(Scene *sc, Ui *ui, const StartState *st);
+
+/* A modal confirmation on top of the current scene (LAYER_OVERLAY). */
+void screen_add_confirm(Scene *sc, Ui *ui, const char *title,
+                        const char *body, const char *yes_label);
+
+/* A line for the experimenter at the bottom edge (LAYER_OVERLAY). */
+void screen_add_note(Scene *sc, Ui *ui, const char *text);
+
+/* Number of the choice buttons and what a key press on the current
+** screen would select, for tests: the region for action/value. */
+
+#endif
