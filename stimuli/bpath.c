@@ -122,7 +122,7 @@ int read_whole_file(const char *abs, char **data, size_t *len, char *why,
             char *p = sim_realloc(buf, ncap);
             if (!p) {
                 snprintf(why, why_size, "out of memory");
-                rc = -1;
+                rc = -2;
                 break;
             }
             buf = p;
@@ -141,7 +141,7 @@ int read_whole_file(const char *abs, char **data, size_t *len, char *why,
     fclose(f);
     if (rc != 0) {
         sim_free(buf);
-        return -1;
+        return rc;
     }
     buf[n] = '\0';
     *data = buf;

@@ -131,7 +131,11 @@ int csv_table_read(Loader *L, const char *rel, CsvTable *t, char *path_why,
     int rc = read_whole_file(abs, &data, &len, why, sizeof why);
     sim_free(abs);
     if (rc != 0) {
-        ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", why);
+        if (rc == -2) {
+            L->oom = 1;
+        } else {
+            ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", why);
+        }
         return -1;
     }
     size_t bad;
@@ -167,6 +171,11 @@ int csv_table_read(Loader *L, const char *rel, CsvTable *t, char *path_why,
             cs.awaiting = 0;
         }
         if (csv_parse(&parser, p, n, on_field, on_record, &cs) != n) {
+            if (csv_error(&parser) == CSV_ENOMEM) {
+                L->oom = 1;
+                rc = -1;
+                break;
+            }
             ld_diag(L, 0, rel, line, 0, NULL, NULL, "malformed CSV: %s",
                     csv_strerror(csv_error(&parser)));
             rc = -1;

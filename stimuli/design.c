@@ -1625,7 +1625,11 @@ static void read_pages(Design *D)
         int rc = read_whole_file(abs, &text, &len, why, sizeof why);
         sim_free(abs);
         if (rc != 0) {
-            ld_diag(L, 0, ref->path, 0, 0, NULL, NULL, "%s", why);
+            if (rc == -2) {
+                L->oom = 1;
+            } else {
+                ld_diag(L, 0, ref->path, 0, 0, NULL, NULL, "%s", why);
+            }
             continue;
         }
         size_t bad;

@@ -23,6 +23,7 @@ typedef struct PathList {
     int failed;
 } PathList;
 
+/* pl->failed: 1 = an error (why), 2 = out of memory */
 static void walk(const char *root, const char *rel, PathList *pl, int depth,
                  char *why, size_t why_size)
 {
@@ -32,7 +33,7 @@ static void walk(const char *root, const char *rel, PathList *pl, int depth,
     size_t n = strlen(root) + strlen(rel) + 2;
     char *dirpath = sim_malloc(n);
     if (!dirpath) {
-        pl->failed = 1;
+        pl->failed = 2;
         snprintf(why, why_size, "out of memory");
         return;
     }
@@ -56,7 +57,7 @@ static void walk(const char *root, const char *rel, PathList *pl, int depth,
         if (!child || !abs) {
             sim_free(child);
             sim_free(abs);
-            pl->failed = 1;
+            pl->failed = 2;
             snprintf(why, why_size, "out of memory");
             break;
         }
@@ -72,7 +73,7 @@ static void walk(const char *root, const char *rel, PathList *pl, int depth,
             if (sim_grow((void **)&pl->paths, &pl->cap, pl->n + 1,
                          sizeof *pl->paths) != 0) {
                 sim_free(child);
-                pl->failed = 1;
+                pl->failed = 2;
                 snprintf(why, why_size, "out of memory");
             } else {
                 pl->paths[pl->n++] = child;
@@ -98,7 +99,7 @@ static int hash_file(struct sha256_ctx *ctx, const char *root, const char *rel,
     char *abs = sim_malloc(n);
     if (!abs) {
         snprintf(why, why_size, "out of memory");
-        return -1;
+        return -2;
     }
     snprintf(abs, n, "%s/%s", root, rel);
     FILE *f = fopen(abs, "rb");
@@ -138,9 +139,11 @@ int bundle_hash(const char *root, char out[65], char *why, size_t why_size)
     out[0] = '\0';
     PathList pl = {NULL, 0, 0, 0};
     walk(root, "", &pl, 0, why, why_size);
-    int rc = pl.failed ? -1 : 0;
+    int rc = pl.failed == 2 ? -2 : pl.failed ? -1 : 0;
     if (rc == 0) {
-        qsort(pl.paths, pl.n, sizeof *pl.paths, cmp_paths);
+        if (pl.n > 1) {
+            qsort(pl.paths, pl.n, sizeof *pl.paths, cmp_paths);
+        }
         struct sha256_ctx ctx;
         sha256_init(&ctx);
         for (size_t i = 0; i < pl.n && rc == 0; i++) {

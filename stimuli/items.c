@@ -454,7 +454,7 @@ static void input_from_cells(Loader *L, const JLoc *at, Modality m,
 
 static Feature *find_feature(const ItemInput *in, const char *name)
 {
-    for (size_t i = 0; i < in->n_features; i++) {
+    for (size_t i = 0; name && i < in->n_features; i++) {
         if (in->features[i].name && strcmp(in->features[i].name, name) == 0) {
             return &in->features[i];
         }
@@ -685,6 +685,12 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
     size_t n_roles = json_object_size(cols);
     cm.expl_methods = ld_calloc(L, n_roles + 1, sizeof *cm.expl_methods);
     cm.expl_cols = ld_calloc(L, n_roles + 1, sizeof *cm.expl_cols);
+    if (!cm.expl_methods || !cm.expl_cols) {
+        sim_free((void *)cm.expl_methods);
+        sim_free(cm.expl_cols);
+        csv_table_free(&t);
+        return;
+    }
     const char *role;
     json_t *v;
     int bad = 0;
@@ -709,8 +715,7 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
                 found = 1;
             }
         }
-        if (!found && strncmp(role, "explanation:", 12) == 0 && role[12] &&
-            cm.expl_methods) {
+        if (!found && strncmp(role, "explanation:", 12) == 0 && role[12]) {
             cm.expl_methods[cm.n_expl] = role + 12;
             cm.expl_cols[cm.n_expl++] = c;
             found = 1;
@@ -1237,7 +1242,11 @@ static int each_jsonl(Loader *L, const JLoc *ref, const char *rel, JsonlFn fn,
     int rc = read_whole_file(abs, &data, &len, why, sizeof why);
     sim_free(abs);
     if (rc != 0) {
-        ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", why);
+        if (rc == -2) {
+            L->oom = 1;
+        } else {
+            ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", why);
+        }
         return -1;
     }
     char *p = data;

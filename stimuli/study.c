@@ -131,7 +131,11 @@ static json_t *read_study_json(Loader *L)
     int rc = read_whole_file(abs, &st->json_text, &len, why, sizeof why);
     sim_free(abs);
     if (rc != 0) {
-        ld_diag(L, 0, "study.json", 0, 0, NULL, NULL, "%s", why);
+        if (rc == -2) {
+            L->oom = 1;
+        } else {
+            ld_diag(L, 0, "study.json", 0, 0, NULL, NULL, "%s", why);
+        }
         return NULL;
     }
     json_error_t jerr;
@@ -189,7 +193,10 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
         json_decref(root);
     }
     char why[512];
-    if (!L.oom && bundle_hash(L.root, st->hash, why, sizeof why) != 0) {
+    int hrc = L.oom ? 0 : bundle_hash(L.root, st->hash, why, sizeof why);
+    if (hrc == -2) {
+        L.oom = 1;
+    } else if (hrc != 0) {
         ld_diag(&L, 0, ".", 0, 0, NULL, NULL, "cannot hash the bundle: %s",
                 why);
     }

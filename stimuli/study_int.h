@@ -90,7 +90,8 @@ char *json_scalar_text(Loader *L, json_t *v);
 ** why (no location; callers add it). */
 int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
                 size_t why_size);
-/* Reads a whole file (up to 1 GiB) into a NUL-terminated buffer. */
+/* Reads a whole file (up to 1 GiB) into a NUL-terminated buffer. Returns 0,
+** -1 with the reason in why, or -2 when memory ran out. */
 int read_whole_file(const char *abs, char **data, size_t *len, char *why,
                     size_t why_size);
 
@@ -181,7 +182,8 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
 ** pools in rep (filled by study_balance) break. */
 void balance_warnings(Loader *L, const StudyReport *rep);
 
-/* Bundle hash (SHA-256 hex into out[65]). */
+/* Bundle hash (SHA-256 hex into out[65]); -1 with the reason in why, -2
+** when memory ran out. */
 int bundle_hash(const char *root, char out[65], char *why, size_t why_size);
 
 #endif

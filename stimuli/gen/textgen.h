@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "sim_error.h"
+#include "sim_rng.h"
 
 #define TEXT_MAX_SLOTS 6  /* filled slots per sentence */
 #define TEXT_MAX_LEN 160  /* bytes of a sentence, NUL included */
@@ -49,7 +50,7 @@ void textgen_sample(SimRng *rng, double biased_genre, Sentence *out);
 void textgen_render(const Sentence *s, int mark_slot, char *buf, size_t n);
 
 /* Splits text into lower-case word tokens (letters and apostrophes).
-** Returns the count (<= max). OUT: words (each TEXT_MAX_LEN bytes). */
+** Returns the count (<= max). OUT: words (each 32 bytes). */
 int textgen_words(const char *text, char words[][32], int max);
 
 /* Index of word in the model's vocabulary, or -1. */

@@ -1,0 +1,7 @@
+# stimuli: study bundle loading and checking (unit tests on small fixtures,
+# broken bundles, and the four Hase & Bansal 2020 studies from ../shared).
+simlab_add_test(test_stimuli SOURCES test_stimuli.c LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_bad SOURCES test_stimuli_bad.c
+                LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_hase SOURCES test_stimuli_hase.c
+                LIBS simlab_stimuli)
