@@ -50,8 +50,8 @@ static Tex *lookup(Assets *a, const char *key)
 static Tex *insert(Assets *a, const char *key, SDL_Texture *tex, int w, int h)
 {
     static Tex none;
-    if (sim_grow((void **)&a->entries, &a->cap, a->n + 1,
-                 sizeof(AssetEntry)) != 0) {
+    if (sim_grow((void **)&a->entries, &a->cap, a->n + 1, sizeof(AssetEntry)) !=
+        0) {
         if (tex) {
             SDL_DestroyTexture(tex);
         }
@@ -119,8 +119,7 @@ const Tex *assets_image(Assets *a, const char *rel_path)
 
 /* ----------------------------------------------------------------- .npy */
 
-int npy_read_f32(const char *path, float **data, int *h, int *w,
-                 SimError *err)
+int npy_read_f32(const char *path, float **data, int *h, int *w, SimError *err)
 {
     *data = NULL;
     FILE *f = fopen(path, "rb");
@@ -170,14 +169,15 @@ int npy_read_f32(const char *path, float **data, int *h, int *w,
         goto cleanup;
     }
     if (strstr(hdr, "'fortran_order': True")) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: Fortran order unsupported",
-                      path);
+        rc =
+            sim_fail(err, SIM_ERR_PARSE, "%s: Fortran order unsupported", path);
         goto cleanup;
     }
     const char *sh = strstr(hdr, "'shape':");
     long d0 = 0, d1 = 0;
-    if (!sh || sscanf(strchr(sh, '(') ? strchr(sh, '(') : sh, "(%ld,%ld)", &d0,
-                      &d1) != 2 ||
+    if (!sh ||
+        sscanf(strchr(sh, '(') ? strchr(sh, '(') : sh, "(%ld,%ld)", &d0, &d1) !=
+            2 ||
         d0 <= 0 || d1 <= 0 || d0 > 16384 || d1 > 16384) {
         rc = sim_fail(err, SIM_ERR_PARSE, "%s: shape is not 2-D", path);
         goto cleanup;
@@ -265,8 +265,8 @@ static SDL_Surface *colorize(const float *v, int h, int w, const Colormap *cm)
         for (int x = 0; x < w; x++) {
             int k = (int)lroundf(v[(size_t)y * (size_t)w + (size_t)x] * 255);
             SDL_Color c = lut[k < 0 ? 0 : k > 255 ? 255 : k];
-            row[x] = 0xFF000000u | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 |
-                     c.b;
+            row[x] =
+                0xFF000000u | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
         }
     }
     return s;
@@ -365,8 +365,8 @@ const Tex *assets_colorbar(Assets *a, const char *colormap)
         for (int x = 0; x < 256; x++) {
             SDL_Color c = diverging ? colormap_diverging(x / 127.5 - 1)
                                     : colormap_sample(cm, x / 255.0);
-            row[x] = 0xFF000000u | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 |
-                     c.b;
+            row[x] =
+                0xFF000000u | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
         }
         tex = texture_from(a, s);
         SDL_FreeSurface(s);

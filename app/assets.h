@@ -21,10 +21,10 @@ typedef struct AssetEntry AssetEntry;
 
 typedef struct Assets {
     SDL_Renderer *renderer;
-    char *root;          /* bundle directory */
+    char *root; /* bundle directory */
     AssetEntry *entries;
     size_t n, cap;
-    int n_loads;         /* files decoded so far (for preload checks) */
+    int n_loads; /* files decoded so far (for preload checks) */
 } Assets;
 
 void assets_init(Assets *a, SDL_Renderer *r, const char *root);
@@ -46,8 +46,7 @@ const Tex *assets_colorbar(Assets *a, const char *colormap);
 
 /* Reads a 2-D little-endian float32 C-order .npy file. On success *data is
 ** a new array of h*w values (sim_free). */
-int npy_read_f32(const char *path, float **data, int *h, int *w,
-                 SimError *err);
+int npy_read_f32(const char *path, float **data, int *h, int *w, SimError *err);
 
 /* Maps values to [0,1]: minimum -> 0, 99.5th percentile -> 1 (clamped);
 ** NaN -> 0. In place. */

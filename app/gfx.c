@@ -133,8 +133,8 @@ Font *fonts_get(Fonts *fonts, FontFace face, float px)
             return fonts->fonts[i];
         }
     }
-    if (sim_grow((void **)&fonts->fonts, &fonts->cap_fonts,
-                 fonts->n_fonts + 1, sizeof(Font *)) != 0) {
+    if (sim_grow((void **)&fonts->fonts, &fonts->cap_fonts, fonts->n_fonts + 1,
+                 sizeof(Font *)) != 0) {
         return NULL;
     }
     Font *f = sim_calloc(1, sizeof *f);
@@ -198,8 +198,7 @@ static Glyph *glyph_slot(Font *f, uint32_t cp)
     return &f->table[h];
 }
 
-static int atlas_place(Font *f, SDL_Renderer *r, int w, int h, int *ax,
-                       int *ay)
+static int atlas_place(Font *f, SDL_Renderer *r, int w, int h, int *ax, int *ay)
 {
     if (f->n_pages == 0 || f->shelf_x + w > ATLAS_SIZE) {
         if (f->n_pages > 0) {
@@ -271,7 +270,8 @@ static Glyph *glyph_get(Font *f, SDL_Renderer *r, uint32_t cp)
         return g;
     }
     if (s->format->format != SDL_PIXELFORMAT_ARGB8888) {
-        SDL_Surface *c = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ARGB8888, 0);
+        SDL_Surface *c =
+            SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ARGB8888, 0);
         SDL_FreeSurface(s);
         s = c;
         if (!s) {
@@ -340,8 +340,8 @@ float font_width(Font *font, const char *text, size_t len)
     return text_run(font, NULL, 0, 0, text, len, (SDL_Color){0, 0, 0, 0}, 0);
 }
 
-float font_draw(Font *font, SDL_Renderer *r, float x, float y,
-                const char *text, size_t len, SDL_Color color)
+float font_draw(Font *font, SDL_Renderer *r, float x, float y, const char *text,
+                size_t len, SDL_Color color)
 {
     return text_run(font, r, x, y, text, len, color, 1);
 }
@@ -355,8 +355,7 @@ int gfx_init_primitives(Gfx *g, SimError *err)
     SDL_Surface *s =
         SDL_CreateRGBSurfaceWithFormat(0, D, D, 32, SDL_PIXELFORMAT_ARGB8888);
     if (!s) {
-        return sim_fail(err, SIM_ERR_NOMEM, "disc surface: %s",
-                        SDL_GetError());
+        return sim_fail(err, SIM_ERR_NOMEM, "disc surface: %s", SDL_GetError());
     }
     /* Coverage by 4x4 supersampling of each texel. */
     for (int y = 0; y < D; y++) {
@@ -377,8 +376,7 @@ int gfx_init_primitives(Gfx *g, SimError *err)
     g->disc = SDL_CreateTextureFromSurface(g->renderer, s);
     SDL_FreeSurface(s);
     if (!g->disc) {
-        return sim_fail(err, SIM_ERR_NOMEM, "disc texture: %s",
-                        SDL_GetError());
+        return sim_fail(err, SIM_ERR_NOMEM, "disc texture: %s", SDL_GetError());
     }
     SDL_SetTextureBlendMode(g->disc, SDL_BLENDMODE_BLEND);
     SDL_SetTextureScaleMode(g->disc, SDL_ScaleModeLinear);
@@ -431,6 +429,12 @@ void gfx_fill_rrect(Gfx *g, SDL_FRect r, float radius, SDL_Color c)
     if (r.w <= 0 || r.h <= 0) {
         return;
     }
+    /* Whole pixels: rects and corner textures must meet without gaps. */
+    float x1 = roundf(r.x + r.w), y1 = roundf(r.y + r.h);
+    r.x = roundf(r.x);
+    r.y = roundf(r.y);
+    r.w = x1 - r.x;
+    r.h = y1 - r.y;
     float rad = radius;
     if (rad > r.w / 2) {
         rad = r.w / 2;
@@ -450,8 +454,8 @@ void gfx_fill_rrect(Gfx *g, SDL_FRect r, float radius, SDL_Color c)
                   (SDL_FRect){r.x + r.w - rad, r.y + r.h - rad, rad, rad}, c);
     gfx_fill_rect(g, (SDL_FRect){r.x + rad, r.y, r.w - 2 * rad, r.h}, c);
     gfx_fill_rect(g, (SDL_FRect){r.x, r.y + rad, rad, r.h - 2 * rad}, c);
-    gfx_fill_rect(g, (SDL_FRect){r.x + r.w - rad, r.y + rad, rad, r.h - 2 * rad},
-                  c);
+    gfx_fill_rect(
+        g, (SDL_FRect){r.x + r.w - rad, r.y + rad, rad, r.h - 2 * rad}, c);
 }
 
 void gfx_frame_rrect(Gfx *g, SDL_FRect r, float radius, float bw,
@@ -531,11 +535,11 @@ static const uint8_t MAGMA[11][3] = {
     {0x64, 0x1a, 0x80}, {0x8c, 0x29, 0x81}, {0xb7, 0x37, 0x79},
     {0xde, 0x49, 0x68}, {0xf7, 0x70, 0x5c}, {0xfe, 0x9f, 0x6d},
     {0xfe, 0xcf, 0x92}, {0xfc, 0xfd, 0xbf}};
-static const uint8_t CIVIDIS[10][3] = {
-    {0x00, 0x20, 0x4d}, {0x00, 0x33, 0x6f}, {0x39, 0x48, 0x6b},
-    {0x57, 0x5c, 0x6d}, {0x70, 0x71, 0x73}, {0x8a, 0x87, 0x79},
-    {0xa6, 0x9d, 0x75}, {0xc4, 0xb5, 0x6c}, {0xe4, 0xcf, 0x5b},
-    {0xff, 0xea, 0x46}};
+static const uint8_t CIVIDIS[10][3] = {{0x00, 0x20, 0x4d}, {0x00, 0x33, 0x6f},
+                                       {0x39, 0x48, 0x6b}, {0x57, 0x5c, 0x6d},
+                                       {0x70, 0x71, 0x73}, {0x8a, 0x87, 0x79},
+                                       {0xa6, 0x9d, 0x75}, {0xc4, 0xb5, 0x6c},
+                                       {0xe4, 0xcf, 0x5b}, {0xff, 0xea, 0x46}};
 static const uint8_t GRAY[2][3] = {{0, 0, 0}, {255, 255, 255}};
 /* Blue - near white - orange (ColorBrewer RdBu blue arm and PuOr orange
 ** arm, both safe for the common colour-vision deficiencies). */
@@ -697,10 +701,9 @@ int gfx_open(Gfx *g, const GfxOptions *o, SimError *err)
     if (o->hidden) {
         flags |= SDL_WINDOW_HIDDEN;
     }
-    g->window = SDL_CreateWindow(o->title ? o->title : "simlab",
-                                 SDL_WINDOWPOS_CENTERED_DISPLAY(disp),
-                                 SDL_WINDOWPOS_CENTERED_DISPLAY(disp), w, h,
-                                 flags);
+    g->window = SDL_CreateWindow(
+        o->title ? o->title : "simlab", SDL_WINDOWPOS_CENTERED_DISPLAY(disp),
+        SDL_WINDOWPOS_CENTERED_DISPLAY(disp), w, h, flags);
     if (!g->window) {
         gfx_close(g);
         return sim_fail(err, SIM_ERR_IO, "cannot open a window: %s",
@@ -712,9 +715,8 @@ int gfx_open(Gfx *g, const GfxOptions *o, SimError *err)
     }
     g->renderer = SDL_CreateRenderer(g->window, -1, rflags);
     if (!g->renderer) {
-        g->renderer = SDL_CreateRenderer(g->window, -1,
-                                         o->vsync ? SDL_RENDERER_PRESENTVSYNC
-                                                  : 0);
+        g->renderer = SDL_CreateRenderer(
+            g->window, -1, o->vsync ? SDL_RENDERER_PRESENTVSYNC : 0);
     }
     if (!g->renderer) {
         g->renderer = SDL_CreateRenderer(g->window, -1, SDL_RENDERER_SOFTWARE);

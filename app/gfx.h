@@ -24,12 +24,12 @@ typedef enum FontFace {
 } FontFace;
 
 typedef struct Glyph {
-    uint32_t cp;        /* code point; 0 = empty hash slot */
-    int16_t advance;    /* pen advance, px */
-    int16_t x_off;      /* where the glyph's surface starts, px from pen */
-    uint16_t w, h;      /* cell size in the atlas */
-    uint16_t ax, ay;    /* cell position in the atlas page */
-    uint8_t page;       /* atlas page index */
+    uint32_t cp;     /* code point; 0 = empty hash slot */
+    int16_t advance; /* pen advance, px */
+    int16_t x_off;   /* where the glyph's surface starts, px from pen */
+    uint16_t w, h;   /* cell size in the atlas */
+    uint16_t ax, ay; /* cell position in the atlas page */
+    uint8_t page;    /* atlas page index */
     uint8_t loaded;
 } Glyph;
 
@@ -37,7 +37,7 @@ typedef struct Glyph {
 
 typedef struct Font {
     FontFace face;
-    int px;                 /* pixel size */
+    int px; /* pixel size */
     TTF_Font *ttf;
     SDL_Renderer *renderer; /* uploads glyphs met while measuring */
     int ascent, line_h;     /* px */
@@ -52,7 +52,7 @@ typedef struct Font {
 typedef struct Fonts {
     SDL_Renderer *renderer;
     char *paths[FACE_COUNT];
-    Font **fonts;           /* every face/size opened so far */
+    Font **fonts; /* every face/size opened so far */
     size_t n_fonts, cap_fonts;
 } Fonts;
 
@@ -70,8 +70,8 @@ Font *fonts_get(Fonts *fonts, FontFace face, float px);
 float font_width(Font *font, const char *text, size_t len);
 
 /* Draws text[0..len) with its line top at (x, y). Returns the width. */
-float font_draw(Font *font, SDL_Renderer *r, float x, float y,
-                const char *text, size_t len, SDL_Color color);
+float font_draw(Font *font, SDL_Renderer *r, float x, float y, const char *text,
+                size_t len, SDL_Color color);
 
 /* Decodes the UTF-8 code point at s[*i] (len bytes in s) and advances *i;
 ** invalid bytes decode to U+FFFD one byte at a time. */
@@ -82,11 +82,11 @@ uint32_t utf8_next(const char *s, size_t len, size_t *i);
 typedef struct Gfx {
     SDL_Window *window;
     SDL_Renderer *renderer;
-    int w, h;              /* output size in pixels */
-    float px_per_pt;       /* output pixels per window point (HiDPI) */
-    SDL_Texture *disc;     /* anti-aliased white disc, for corners/dots */
-    int disc_r;            /* its radius in texels */
-    int vsync;             /* the renderer presents with vsync */
+    int w, h;          /* output size in pixels */
+    float px_per_pt;   /* output pixels per window point (HiDPI) */
+    SDL_Texture *disc; /* anti-aliased white disc, for corners/dots */
+    int disc_r;        /* its radius in texels */
+    int vsync;         /* the renderer presents with vsync */
     char renderer_name[32];
 } Gfx;
 

@@ -113,8 +113,8 @@ static int cmd_simulate(int argc, char **argv)
         } else if (a[0] != '-' && !o.bundle_dir) {
             o.bundle_dir = a;
         } else {
-            fprintf(stderr, "simlab simulate: bad or incomplete argument '%s'\n",
-                    a);
+            fprintf(stderr,
+                    "simlab simulate: bad or incomplete argument '%s'\n", a);
             usage(stderr);
             return 2;
         }

@@ -31,8 +31,8 @@ static void make_media(const char *dir)
     mkdir(path, 0755);
     for (int k = 0; k < 6; k++) {
         int W = 320, H = 240;
-        SDL_Surface *s =
-            SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
+        SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(
+            0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
         float cx = (float)W * (0.35f + 0.06f * (float)k), cy = (float)H * 0.5f;
         for (int y = 0; y < H; y++) {
             uint32_t *row = (uint32_t *)((uint8_t *)s->pixels + y * s->pitch);
@@ -92,8 +92,8 @@ static void make_media(const char *dir)
         }
     }
     snprintf(path, sizeof path, "%s/media/figure.png", dir);
-    SDL_Surface *s =
-        SDL_CreateRGBSurfaceWithFormat(0, 480, 180, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, 480, 180, 32,
+                                                    SDL_PIXELFORMAT_ARGB8888);
     SDL_FillRect(s, NULL, 0xFFE8EEF6);
     SDL_Rect r1 = {40, 40, 160, 100}, r2 = {280, 40, 160, 100};
     SDL_FillRect(s, &r1, 0xFF1F5FAD);
@@ -148,7 +148,8 @@ static const char *INSTR =
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: simlab-preview OUTDIR [WxH] [--font-scale F]\n");
+        fprintf(stderr,
+                "usage: simlab-preview OUTDIR [WxH] [--font-scale F]\n");
         return 2;
     }
     const char *out = argv[1];
@@ -267,10 +268,10 @@ int main(int argc, char **argv)
                                 {"contra", "Contradiction", "3"}};
 
     /* ---- explanations ---- */
-    ExplToken toks[] = {{"some", -0.13, 0},    {"decent", 0.10, 0},
-                        {"actors", 0.01, 0},   {"inflict", -0.04, 0},
-                        {"big", 0.02, 0},      {"damage", -0.16, 0},
-                        {"upon", 0.0, 0},      {"their", 0.08, 0},
+    ExplToken toks[] = {{"some", -0.13, 0},        {"decent", 0.10, 0},
+                        {"actors", 0.01, 0},       {"inflict", -0.04, 0},
+                        {"big", 0.02, 0},          {"damage", -0.16, 0},
+                        {"upon", 0.0, 0},          {"their", 0.08, 0},
                         {"reputations", -0.11, 0}, {".", 0, 0}};
     Explanation e_tokens;
     memset(&e_tokens, 0, sizeof e_tokens);
@@ -278,15 +279,13 @@ int main(int argc, char **argv)
     e_tokens.tokens = toks;
     e_tokens.n_tokens = sizeof toks / sizeof toks[0];
 
-    ExplToken ptoks[] = {{"A", 0, 0},        {"man", 0.3, 0},
-                         {"is", 0, 0},       {"sleeping", 0.5, 0},
-                         {"on", 0, 0},       {"a", 0, 0},
-                         {"bench", 0.1, 0},  {"in", 0, 0},
-                         {"the", 0, 0},      {"park", 0.2, 0},
-                         {".", 0, 0},        {"A", 0, 1},
-                         {"person", 0.3, 1}, {"is", 0, 1},
-                         {"resting", 0.4, 1}, {"outside", 0.15, 1},
-                         {".", 0, 1}};
+    ExplToken ptoks[] = {
+        {"A", 0, 0},          {"man", 0.3, 0}, {"is", 0, 0},
+        {"sleeping", 0.5, 0}, {"on", 0, 0},    {"a", 0, 0},
+        {"bench", 0.1, 0},    {"in", 0, 0},    {"the", 0, 0},
+        {"park", 0.2, 0},     {".", 0, 0},     {"A", 0, 1},
+        {"person", 0.3, 1},   {"is", 0, 1},    {"resting", 0.4, 1},
+        {"outside", 0.15, 1}, {".", 0, 1}};
     ExplPair pairs[] = {{1, 2, 12, 13, 0.8},
                         {3, 4, 14, 15, 0.9},
                         {9, 10, 15, 16, 0.45},
@@ -329,11 +328,18 @@ int main(int argc, char **argv)
     e_rules.predicted = 1;
 
     ExplFeature prow[12];
-    const char *proto_vals[12] = {
-        "Age > 48.00",  "Federal-gov", "High School grad",
-        "Married",      "Other",       "Husband",
-        "White",        "Male",        "No gains",
-        "No losses",    "Hours per week <= 40.00", "Euro_1"};
+    const char *proto_vals[12] = {"Age > 48.00",
+                                  "Federal-gov",
+                                  "High School grad",
+                                  "Married",
+                                  "Other",
+                                  "Husband",
+                                  "White",
+                                  "Male",
+                                  "No gains",
+                                  "No losses",
+                                  "Hours per week <= 40.00",
+                                  "Euro_1"};
     for (int i = 0; i < 12; i++) {
         prow[i] = (ExplFeature){ADULT[i].name, ADULT[i].value, 0,
                                 (char *)proto_vals[i]};

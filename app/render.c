@@ -63,8 +63,8 @@ float render_pill(const RenderCtx *rc, Scene *sc, float x, float y,
                     strong ? th->model : th->border, fill);
         float ly = y + (h - (float)ui->small->line_h) / 2;
         float vy = y + (h - (float)ui->bold->line_h) / 2;
-        scene_text(sc, ui->small, x + pad, ly,
-                   label, strong ? (SDL_Color){220, 230, 245, 255} : th->muted);
+        scene_text(sc, ui->small, x + pad, ly, label,
+                   strong ? (SDL_Color){220, 230, 245, 255} : th->muted);
         scene_text(sc, ui->bold, x + pad + lw + pad * 0.7f, vy, value,
                    strong ? th->accent_text : th->text);
     }
@@ -91,10 +91,10 @@ float render_keycap(const RenderCtx *rc, Scene *sc, float x, float y, float h,
     float tw = font_width(f, up, strlen(up));
     float w = fmaxf(h, tw + h * 0.6f);
     if (sc) {
-        scene_frame(sc, (SDL_FRect){x, y, w, h}, h * 0.22f, 1,
-                    ui->th.border, ui->th.keycap);
-        scene_text(sc, f, x + (w - tw) / 2, y + (h - (float)f->line_h) / 2,
-                   up, ui->th.keycap_text);
+        scene_frame(sc, (SDL_FRect){x, y, w, h}, h * 0.22f, 1, ui->th.border,
+                    ui->th.keycap);
+        scene_text(sc, f, x + (w - tw) / 2, y + (h - (float)f->line_h) / 2, up,
+                   ui->th.keycap_text);
     }
     return w;
 }
@@ -110,8 +110,8 @@ static float draw_image(const RenderCtx *rc, Scene *sc, const Tex *t, float x,
         if (sc) {
             scene_frame(sc, (SDL_FRect){x, y, w, h}, 6, 1, ui->th.border,
                         ui->th.panel_alt);
-            text_para(sc, ui->small, "(image unavailable)", x, y + h / 2 - ui->u,
-                      w, ui->th.muted, ALIGN_CENTER);
+            text_para(sc, ui->small, "(image unavailable)", x,
+                      y + h / 2 - ui->u, w, ui->th.muted, ALIGN_CENTER);
         }
         if (out_w) {
             *out_w = w;
@@ -140,9 +140,9 @@ static const Edit *edit_for_feature(const Edit *edits, size_t n,
     return NULL;
 }
 
-static float render_table(const RenderCtx *rc, Scene *sc,
-                          const ItemInput *in, const Edit *edits,
-                          size_t n_edits, float x, float y, float w)
+static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
+                          const Edit *edits, size_t n_edits, float x, float y,
+                          float w)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
@@ -157,21 +157,21 @@ static float render_table(const RenderCtx *rc, Scene *sc,
     float yy = y;
     for (size_t i = 0; i < in->n_features; i++) {
         const Feature *f = &in->features[i];
-        const Edit *e = n_edits ? edit_for_feature(edits, n_edits, f->name)
-                                : NULL;
+        const Edit *e =
+            n_edits ? edit_for_feature(edits, n_edits, f->name) : NULL;
         const char *val = f->value ? f->value : "";
         Span vs[3];
         size_t nv = 0;
         if (e && e->from) {
-            vs[nv++] = (Span){e->from, strlen(e->from), ui->small, th->faint,
-                              NO_BG, 2};
-            vs[nv++] = (Span){"  \xE2\x86\x92  ", 7, ui->small, th->muted,
-                              NO_BG, 0};
+            vs[nv++] = (Span){e->from,   strlen(e->from), ui->small,
+                              th->faint, NO_BG,           2};
+            vs[nv++] =
+                (Span){"  \xE2\x86\x92  ", 7, ui->small, th->muted, NO_BG, 0};
         }
         if (e) {
             const char *to = e->to ? e->to : val;
-            vs[nv++] = (Span){to, strlen(to), ui->bold, th->highlight_text,
-                              th->highlight, 0};
+            vs[nv++] = (Span){
+                to, strlen(to), ui->bold, th->highlight_text, th->highlight, 0};
         } else {
             vs[nv++] = (Span){val, strlen(val), ui->body, th->text, NO_BG, 0};
         }
@@ -226,14 +226,15 @@ static float render_text_with_edits(const RenderCtx *rc, Scene *sc,
         }
         size_t stop = next ? next->start : len;
         if (stop > pos) {
-            spans[n++] = (Span){text + pos, stop - pos, font, th->text, NO_BG,
-                                0};
+            spans[n++] =
+                (Span){text + pos, stop - pos, font, th->text, NO_BG, 0};
         }
         if (!next) {
             break;
         }
-        spans[n++] = (Span){text + next->start, next->end - next->start,
-                            ui->bold, th->highlight_text, th->highlight, 1};
+        spans[n++] =
+            (Span){text + next->start, next->end - next->start, ui->bold,
+                   th->highlight_text, th->highlight,           1};
         pos = next->end;
     }
     if (n == 0) {
@@ -243,8 +244,7 @@ static float render_text_with_edits(const RenderCtx *rc, Scene *sc,
 }
 
 float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
-                   const Edit *edits, size_t n_edits, float x, float y,
-                   float w)
+                   const Edit *edits, size_t n_edits, float x, float y, float w)
 {
     Ui *ui = rc->ui;
     Font *big = fonts_get(ui->fonts, FACE_REGULAR, ui->u * 1.12f);
@@ -265,8 +265,8 @@ float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
         const char *ta = in->title_a ? in->title_a : "First text";
         const char *tb = in->title_b ? in->title_b : "Second text";
         yy += render_section_label(rc, sc, x, yy, ta) + ui->u * 0.2f;
-        yy += render_text_with_edits(rc, sc, in->text ? in->text : "", 0,
-                                     edits, n_edits, big, x, yy, w);
+        yy += render_text_with_edits(rc, sc, in->text ? in->text : "", 0, edits,
+                                     n_edits, big, x, yy, w);
         yy += ui->u * 0.8f;
         yy += render_section_label(rc, sc, x, yy, tb) + ui->u * 0.2f;
         yy += render_text_with_edits(rc, sc, in->text_b ? in->text_b : "", 1,
@@ -461,8 +461,8 @@ static float render_token_segment(const RenderCtx *rc, Scene *sc,
     return h;
 }
 
-static float render_tokens(const RenderCtx *rc, Scene *sc,
-                           const Explanation *e, float x, float y, float w)
+static float render_tokens(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                           float x, float y, float w)
 {
     Ui *ui = rc->ui;
     double m = max_abs_tokens(e);
@@ -562,7 +562,8 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
     const char *na = image && image->title_a ? image->title_a : "First";
     const char *nb = image && image->title_b ? image->title_b : "Second";
     float col = fmaxf(font_width(ui->small_bold, na, strlen(na)),
-                      font_width(ui->small_bold, nb, strlen(nb))) * 1.15f +
+                      font_width(ui->small_bold, nb, strlen(nb))) *
+                    1.15f +
                 ui->u;
     if (col > w * 0.3f) {
         col = w * 0.3f;
@@ -584,8 +585,8 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
                 continue;
             }
             double v = p->weight / pm;
-            SDL_Color c = colormap_diverging(v > 0 ? 0.35 + 0.65 * v
-                                                   : -0.35 + 0.65 * v);
+            SDL_Color c =
+                colormap_diverging(v > 0 ? 0.35 + 0.65 * v : -0.35 + 0.65 * v);
             float lw = fmaxf(1.5f, (float)(fabs(v) * ui->u * 0.3));
             scene_line(sc, ra.x + ra.w / 2, ra.y + ra.h, rb.x + rb.w / 2,
                        rb.y - 2, lw, with_alpha(c, 220));
@@ -604,12 +605,14 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
         char a[200], b[200], line[420], val[32];
         token_range_text(e, p->a_start, p->a_end, a, sizeof a);
         token_range_text(e, p->b_start, p->b_end, b, sizeof b);
-        snprintf(line, sizeof line, "\xE2\x80\x9C%s\xE2\x80\x9D  \xE2\x86\x94  "
-                 "\xE2\x80\x9C%s\xE2\x80\x9D", a, b);
+        snprintf(line, sizeof line,
+                 "\xE2\x80\x9C%s\xE2\x80\x9D  \xE2\x86\x94  "
+                 "\xE2\x80\x9C%s\xE2\x80\x9D",
+                 a, b);
         snprintf(val, sizeof val, "%+.2f", p->weight);
         float tw = w - val_w - bar_w - pad * 2;
-        float lh = text_para(NULL, ui->small, line, 0, 0, tw, th->text,
-                             ALIGN_LEFT);
+        float lh =
+            text_para(NULL, ui->small, line, 0, 0, tw, th->text, ALIGN_LEFT);
         if (sc) {
             text_para(sc, ui->small, line, x, yy, tw, th->text, ALIGN_LEFT);
             double v = p->weight / pm;
@@ -629,9 +632,8 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
 }
 
 /* A horizontal bar chart of signed weights; rows are "name = value". */
-static float render_bars(const RenderCtx *rc, Scene *sc,
-                         const ExplFeature *fs, size_t n, float x, float y,
-                         float w, int signed_axis)
+static float render_bars(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
+                         size_t n, float x, float y, float w, int signed_axis)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
@@ -654,14 +656,18 @@ static float render_bars(const RenderCtx *rc, Scene *sc,
         label_w = fmaxf(label_w, font_width(ui->small, label, strlen(label)));
     }
     label_w = fminf(label_w + pad, w * 0.45f);
-    float val_w = font_width(ui->small_bold, "\xE2\x88\x92" "0.00", 7) + pad;
+    float val_w = font_width(ui->small_bold,
+                             "\xE2\x88\x92"
+                             "0.00",
+                             7) +
+                  pad;
     float chart_x = x + label_w + pad;
     float chart_w = w - label_w - pad - 2 * val_w;
     if (chart_w < ui->u * 3) {
         chart_w = ui->u * 3;
     }
     int two_sided = signed_axis && any_neg && any_pos;
-    float zero_x = two_sided  ? chart_x + val_w + chart_w / 2
+    float zero_x = two_sided                ? chart_x + val_w + chart_w / 2
                    : any_neg && signed_axis ? chart_x + val_w + chart_w
                                             : chart_x + val_w;
     float scale = (float)((two_sided ? chart_w / 2 : chart_w) / m);
@@ -674,8 +680,8 @@ static float render_bars(const RenderCtx *rc, Scene *sc,
                              ALIGN_LEFT);
         float rh = fmaxf(lh, (float)ui->small->line_h) + pad;
         if (sc) {
-            text_para(sc, ui->small, label, x, yy + pad / 2, label_w,
-                      th->text, ALIGN_RIGHT);
+            text_para(sc, ui->small, label, x, yy + pad / 2, label_w, th->text,
+                      ALIGN_RIGHT);
             double v = fs[i].weight;
             float len = (float)(fabs(v) * scale);
             float bh = fminf((float)ui->small->line_h * 0.75f, rh - pad / 2);
@@ -696,8 +702,8 @@ static float render_bars(const RenderCtx *rc, Scene *sc,
                 scene_text(sc, ui->small_bold, zero_x + len + pad * 0.5f, ty,
                            val, th->text);
             } else {
-                scene_rrect(sc, (SDL_FRect){zero_x - len, by, fmaxf(len, 2), bh},
-                            2, c);
+                scene_rrect(
+                    sc, (SDL_FRect){zero_x - len, by, fmaxf(len, 2), bh}, 2, c);
                 scene_text(sc, ui->small_bold, zero_x - len - pad * 0.5f - vw,
                            ty, val, th->text);
             }
@@ -748,7 +754,8 @@ static float render_features(const RenderCtx *rc, Scene *sc,
                 scene_rect(sc, (SDL_FRect){x, yy - pad / 2, col + ui->u * 4, 1},
                            th->border);
             }
-            scene_text(sc, f, x, yy, rows[i].name, i == 2 ? th->text : th->muted);
+            scene_text(sc, f, x, yy, rows[i].name,
+                       i == 2 ? th->text : th->muted);
             float vw = font_width(ui->small_bold, val, strlen(val));
             scene_text(sc, ui->small_bold, x + col + ui->u * 4 - vw, yy, val,
                        th->text);
@@ -939,20 +946,17 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
     size_t n_rows = e->n_steps + (isfinite(e->start_margin) ? 1 : 0);
     for (size_t row = 0; row < n_rows; row++) {
         int is_start = isfinite(e->start_margin) && row == 0;
-        const ExplStep *st = is_start ? NULL
-                                      : &e->steps[row - (isfinite(
-                                                            e->start_margin)
-                                                            ? 1
-                                                            : 0)];
+        const ExplStep *st =
+            is_start ? NULL
+                     : &e->steps[row - (isfinite(e->start_margin) ? 1 : 0)];
         double margin = is_start ? e->start_margin : st->margin;
         char lab[32], val[32];
         if (is_start) {
             snprintf(lab, sizeof lab, "Start");
         } else {
-            snprintf(lab, sizeof lab, "Step %zu", row + (is_start ? 0 : 0) +
-                                                      (isfinite(e->start_margin)
-                                                           ? 0
-                                                           : 1));
+            snprintf(lab, sizeof lab, "Step %zu",
+                     row + (is_start ? 0 : 0) +
+                         (isfinite(e->start_margin) ? 0 : 1));
         }
         snprintf(val, sizeof val, "%+.2f", margin);
         /* Edits text. */
@@ -960,7 +964,8 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
         size_t L = 0;
         for (size_t k = 0; st && k < st->n_edits && L + 1 < sizeof edits; k++) {
             const Edit *ed = &st->edits[k];
-            int c = snprintf(edits + L, sizeof edits - L, "%s%s%s%s \xE2\x86\x92 "
+            int c = snprintf(edits + L, sizeof edits - L,
+                             "%s%s%s%s \xE2\x86\x92 "
                              "**%s**",
                              L ? "\n" : "", ed->feature ? ed->feature : "",
                              ed->feature ? ": " : "", ed->from ? ed->from : "",
@@ -998,8 +1003,8 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
                        th->text);
             scene_text(sc, ui->small_bold, bx + bar_w + pad, yy + pad / 2, val,
                        th->text);
-            float ey = narrow ? yy + pad / 2 + bar_row + pad * 0.3f
-                              : yy + pad / 2;
+            float ey =
+                narrow ? yy + pad / 2 + bar_row + pad * 0.3f : yy + pad / 2;
             text_marked(sc, ui->small, ui->small_bold, edits, edits_x, ey,
                         edits_w, is_start ? th->muted : th->text, ALIGN_LEFT);
         }
@@ -1017,8 +1022,8 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
     const char *t = e->text ? e->text : "";
     /* Trailing spaces and blank lines at the ends are noise. */
     size_t len = strlen(t);
-    while (len && (t[len - 1] == ' ' || t[len - 1] == '\n' ||
-                   t[len - 1] == '\r')) {
+    while (len &&
+           (t[len - 1] == ' ' || t[len - 1] == '\n' || t[len - 1] == '\r')) {
         len--;
     }
     while (len && (*t == '\n' || *t == '\r')) {

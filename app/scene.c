@@ -432,8 +432,7 @@ void scene_render(const Scene *sc, Gfx *g, float scroll, int hover)
                 }
             }
             int hovered = hover >= 0 && k->hit == hover &&
-                          (size_t)hover < sc->n_hits &&
-                          sc->hits[hover].enabled;
+                          (size_t)hover < sc->n_hits && sc->hits[hover].enabled;
             draw_cmd(sc, k, g, dy, hovered);
         }
         SDL_RenderSetClipRect(g->renderer, NULL);
@@ -491,7 +490,7 @@ static int atoms_build(const Span *spans, size_t n, Atom **out, size_t *n_out)
         while (i < len) {
             size_t st = i;
             uint32_t cp = utf8_next(t, len, &i);
-            int kind = cp == '\n'   ? ATOM_NEWLINE
+            int kind = cp == '\n'     ? ATOM_NEWLINE
                        : is_space(cp) ? ATOM_SPACE
                                       : ATOM_WORD;
             if (cp == '\r') {
@@ -608,7 +607,8 @@ static void flow_emit_line(Flow *f, int last)
         if (f->rects) {
             size_t si = f->line[i].a->span;
             if (f->rects[si].w == 0 && f->rects[si].h == 0) {
-                f->rects[si] = (SDL_FRect){x0, ytop, x1 - x0, (float)fo->line_h};
+                f->rects[si] =
+                    (SDL_FRect){x0, ytop, x1 - x0, (float)fo->line_h};
             }
         }
         i = j;
@@ -624,9 +624,9 @@ static void flow_emit_line(Flow *f, int last)
                          a->end - a->start, sp->fg);
         }
         if (sp->underline) {
-            int include = a->kind == ATOM_WORD ||
-                          (i + 1 < f->n_line &&
-                           f->line[i + 1].a->span == a->span);
+            int include =
+                a->kind == ATOM_WORD ||
+                (i + 1 < f->n_line && f->line[i + 1].a->span == a->span);
             if (include) {
                 float th = fmaxf(1, roundf((float)fo->px / 14));
                 float uy = sp->underline == 2
@@ -699,8 +699,8 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
                     bw = ww;
                     q = r;
                 }
-                if (sim_grow((void **)&pieces, &cap_p, np + 1,
-                             sizeof(Atom)) != 0) {
+                if (sim_grow((void **)&pieces, &cap_p, np + 1, sizeof(Atom)) !=
+                    0) {
                     break;
                 }
                 pieces[np] = a;
@@ -713,8 +713,7 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
                 p = best;
             }
         } else {
-            if (sim_grow((void **)&pieces, &cap_p, np + 1, sizeof(Atom)) !=
-                0) {
+            if (sim_grow((void **)&pieces, &cap_p, np + 1, sizeof(Atom)) != 0) {
                 break;
             }
             pieces[np++] = a;
@@ -787,8 +786,8 @@ float text_width(Font *font, const char *text)
     return best;
 }
 
-float text_marked(Scene *sc, Font *font, Font *bold, const char *text,
-                  float x, float y, float w, SDL_Color c, int align)
+float text_marked(Scene *sc, Font *font, Font *bold, const char *text, float x,
+                  float y, float w, SDL_Color c, int align)
 {
     Span spans[64];
     size_t n = 0;
@@ -798,8 +797,8 @@ float text_marked(Scene *sc, Font *font, Font *bold, const char *text,
         const char *m = strstr(p, "**");
         size_t len = m ? (size_t)(m - p) : strlen(p);
         if (len) {
-            spans[n++] = (Span){p, len, in_bold ? bold : font, c, {0, 0, 0, 0},
-                                0};
+            spans[n++] =
+                (Span){p, len, in_bold ? bold : font, c, {0, 0, 0, 0}, 0};
         }
         if (!m) {
             break;

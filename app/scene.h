@@ -48,9 +48,9 @@ typedef enum SceneLayer {
 typedef enum CmdKind {
     CMD_RECT = 0,
     CMD_RRECT,
-    CMD_FRAME,   /* rounded rect with border: color = border, fill = inside */
-    CMD_CIRCLE,  /* r.x, r.y = centre, r.w = radius */
-    CMD_LINE,    /* (r.x, r.y) -> (r.w, r.h), width */
+    CMD_FRAME,  /* rounded rect with border: color = border, fill = inside */
+    CMD_CIRCLE, /* r.x, r.y = centre, r.w = radius */
+    CMD_LINE,   /* (r.x, r.y) -> (r.w, r.h), width */
     CMD_TEXT,
     CMD_TEXTURE,
     CMD_CLIP_BEGIN, /* clip to r (in layer coordinates) */
@@ -60,30 +60,30 @@ typedef enum CmdKind {
 typedef struct SceneCmd {
     uint8_t kind;
     uint8_t layer;
-    int16_t hit;          /* hit region whose hover state recolours it */
+    int16_t hit; /* hit region whose hover state recolours it */
     SDL_FRect r;
     float radius, width;
-    SDL_Color color;      /* fill, text, line or border colour */
-    SDL_Color fill;       /* CMD_FRAME inside */
-    SDL_Color hover;      /* colour when its hit region is hovered; a=0 */
+    SDL_Color color; /* fill, text, line or border colour */
+    SDL_Color fill;  /* CMD_FRAME inside */
+    SDL_Color hover; /* colour when its hit region is hovered; a=0 */
     Font *font;
     uint32_t text_off, text_len;
     SDL_Texture *tex;
-    SDL_Rect src;         /* w = 0: whole texture */
+    SDL_Rect src; /* w = 0: whole texture */
     uint8_t alpha;
 } SceneCmd;
 
 /* What a click (or the autopilot) on a region means. */
 typedef enum UiAction {
     ACT_NONE = 0,
-    ACT_CHOOSE,   /* value = class or option index */
-    ACT_RATE,     /* value = 1..points */
+    ACT_CHOOSE, /* value = class or option index */
+    ACT_RATE,   /* value = 1..points */
     ACT_CONTINUE,
     ACT_DECLINE,
     ACT_CONFIRM_YES,
     ACT_CONFIRM_NO,
-    ACT_START,          /* experimenter screen: start a new participant */
-    ACT_RESUME,         /* value = index in the unfinished list */
+    ACT_START,  /* experimenter screen: start a new participant */
+    ACT_RESUME, /* value = index in the unfinished list */
     ACT_TOGGLE_PILOT,
     ACT_COND_PREV,
     ACT_COND_NEXT,
@@ -108,10 +108,10 @@ typedef struct Scene {
     size_t n_hits, cap_hits;
     char *text;
     size_t text_len, text_cap;
-    SDL_FRect body;  /* viewport of LAYER_BODY */
-    float body_h;    /* content height of LAYER_BODY (for scrolling) */
-    uint8_t layer;   /* layer of new commands */
-    int16_t hit;     /* hit region of new commands, -1 none */
+    SDL_FRect body; /* viewport of LAYER_BODY */
+    float body_h;   /* content height of LAYER_BODY (for scrolling) */
+    uint8_t layer;  /* layer of new commands */
+    int16_t hit;    /* hit region of new commands, -1 none */
 } Scene;
 
 void scene_init(Scene *sc);
@@ -138,8 +138,7 @@ float scene_text_n(Scene *sc, Font *font, float x, float y, const char *text,
 void scene_hover_last(Scene *sc, SDL_Color hover);
 /* Adds a clickable region; returns its index (and makes it the region of
 ** the commands that follow until scene_end_hit). */
-int scene_begin_hit(Scene *sc, SDL_FRect r, int action, int value,
-                    int enabled);
+int scene_begin_hit(Scene *sc, SDL_FRect r, int action, int value, int enabled);
 void scene_end_hit(Scene *sc);
 
 /* The hit region at point (x, y) in output pixels given the body's scroll
@@ -180,7 +179,7 @@ float text_para(Scene *sc, Font *font, const char *text, float x, float y,
 float text_width(Font *font, const char *text);
 
 /* Paragraph with **bold** markers in font (its bold face: bold). */
-float text_marked(Scene *sc, Font *font, Font *bold, const char *text,
-                  float x, float y, float w, SDL_Color c, int align);
+float text_marked(Scene *sc, Font *font, Font *bold, const char *text, float x,
+                  float y, float w, SDL_Color c, int align);
 
 #endif

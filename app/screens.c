@@ -96,8 +96,8 @@ static float button_width(Ctx *c, const char *label, const char *key)
     Ui *ui = c->ui;
     float tw = font_width(ui->button, label, strlen(label));
     float kh = roundf((float)ui->key->line_h * 1.25f);
-    float kw = key ? render_keycap(&c->rc, NULL, 0, 0, kh, key) + ui->u * 0.6f
-                   : 0;
+    float kw =
+        key ? render_keycap(&c->rc, NULL, 0, 0, kh, key) + ui->u * 0.6f : 0;
     return fmaxf(tw + kw + ui->u * 2.4f, ui->u * 8);
 }
 
@@ -111,10 +111,26 @@ static const char *class_key(const SessionView *v, size_t i, char *buf,
     return buf;
 }
 
+/* When Continue becomes possible. Before the onset is marked the session
+** has no time yet; the first frame then shows the full waiting time so
+** that the screen does not change once the onset is known. */
+static int64_t continue_after(const Ctx *c)
+{
+    const SessionView *v = c->v;
+    if (v->continue_after_ns > 0) {
+        return v->continue_after_ns;
+    }
+    if (!v->onset_marked && v->block && v->block->min_seconds > 0) {
+        return c->sx->now_ns + (int64_t)v->block->min_seconds * 1000000000LL;
+    }
+    return 0;
+}
+
 static int continue_ready(const Ctx *c)
 {
     const SessionView *v = c->v;
-    if (v->continue_after_ns > 0 && c->sx->now_ns < v->continue_after_ns) {
+    int64_t after = continue_after(c);
+    if (after > 0 && c->sx->now_ns < after) {
         return 0;
     }
     if (v->need_choice && v->choice < 0) {
@@ -128,10 +144,9 @@ static int continue_ready(const Ctx *c)
 
 static void wait_label(const Ctx *c, const char *base, char *out, size_t n)
 {
-    const SessionView *v = c->v;
-    if (v->continue_after_ns > 0 && c->sx->now_ns < v->continue_after_ns) {
-        int64_t left = (v->continue_after_ns - c->sx->now_ns + 999999999) /
-                       1000000000;
+    int64_t after = continue_after(c);
+    if (after > 0 && c->sx->now_ns < after) {
+        int64_t left = (after - c->sx->now_ns + 999999999) / 1000000000;
         snprintf(out, n, "%s (%d s)", base, (int)left);
     } else {
         snprintf(out, n, "%s", base);
@@ -152,8 +167,8 @@ static const char *page_image_path(Ctx *c, const char *path, char *buf,
     if (!slash) {
         return path;
     }
-    snprintf(buf, n, "%.*s/%s", (int)(slash - c->v->page_path),
-             c->v->page_path, path);
+    snprintf(buf, n, "%.*s/%s", (int)(slash - c->v->page_path), c->v->page_path,
+             path);
     return buf;
 }
 
@@ -212,8 +227,8 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
         int image = strncmp(l, "![", 2) == 0 && strstr(l, "](") &&
                     line[ll ? ll - 1 : 0] == ')';
         /* Flush the pending paragraph before a new block. */
-        if (plen && (at_end || blank || heading || bullet || numbered ||
-                     image)) {
+        if (plen &&
+            (at_end || blank || heading || bullet || numbered || image)) {
             para[plen] = 0;
             if (!first_block) {
                 yy += para_kind ? para_gap * 0.35f : para_gap;
@@ -222,15 +237,16 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
                 float ind = roundf(ui->u * 1.4f);
                 if (sc) {
                     if (para_kind == 1) {
-                        scene_circle(sc, x + ind * 0.45f,
-                                     yy + (float)ui->body->ascent * 0.62f +
-                                         roundf((float)ui->body->line_h *
-                                                0.15f / 2),
-                                     ui->u * 0.16f, th->muted);
+                        scene_circle(
+                            sc, x + ind * 0.45f,
+                            yy + (float)ui->body->ascent * 0.62f +
+                                roundf((float)ui->body->line_h * 0.15f / 2),
+                            ui->u * 0.16f, th->muted);
                     } else {
-                        scene_text(sc, ui->body, x, yy +
-                                   roundf((float)ui->body->line_h * 0.3f / 2),
-                                   num, th->muted);
+                        scene_text(
+                            sc, ui->body, x,
+                            yy + roundf((float)ui->body->line_h * 0.3f / 2),
+                            num, th->muted);
                     }
                 }
                 yy += text_marked(sc, ui->body, ui->bold, para, x + ind, yy,
@@ -272,12 +288,12 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
                 float s = fminf(fminf(w / (float)t->w,
                                       (float)ui->gfx->h * 0.45f / (float)t->h),
                                 2.0f * ui->u / 16.0f * 1.5f);
-                float dw = floorf((float)t->w * s), dh = floorf((float)t->h * s);
+                float dw = floorf((float)t->w * s),
+                      dh = floorf((float)t->h * s);
                 if (sc) {
-                    scene_texture(sc, t->tex, NULL,
-                                  (SDL_FRect){x + floorf((w - dw) / 2), yy, dw,
-                                              dh},
-                                  255);
+                    scene_texture(
+                        sc, t->tex, NULL,
+                        (SDL_FRect){x + floorf((w - dw) / 2), yy, dw, dh}, 255);
                 }
                 yy += dh;
             } else {
@@ -327,10 +343,10 @@ typedef struct ItemArg {
     const Item *item;
     const Explanation *expl;
     int show_label, show_prediction;
-    int perturbed;   /* show the counterfactual input */
+    int perturbed;      /* show the counterfactual input */
     int unknown_output; /* "Model output: ?" */
     const char *section;
-    int with_input;  /* draw the input (else only the explanation) */
+    int with_input; /* draw the input (else only the explanation) */
 } ItemArg;
 
 static int heatmap_shows_image(const Explanation *e, const Item *item)
@@ -377,7 +393,8 @@ static float pills(Ctx *c, Scene *sc, float x, float y, float w,
             xx = x;
             yy += ph + gap;
         }
-        render_pill(&c->rc, sc, xx, yy, "Model output", val, !a->unknown_output);
+        render_pill(&c->rc, sc, xx, yy, "Model output", val,
+                    !a->unknown_output);
         any = 1;
     }
     return any ? yy + ph - y : 0;
@@ -455,9 +472,9 @@ static float reservoir_card_content(Ctx *c, Scene *sc, float x, float y,
     Ui *ui = c->ui;
     float yy = y;
     int embed = a->e && heatmap_shows_image(a->e, a->item);
-    int tokens = a->e && (a->e->kind == EXPL_TOKENS ||
-                          a->e->kind == EXPL_TOKEN_PAIRS ||
-                          a->e->kind == EXPL_SPAN_PAIRS);
+    int tokens =
+        a->e && (a->e->kind == EXPL_TOKENS || a->e->kind == EXPL_TOKEN_PAIRS ||
+                 a->e->kind == EXPL_SPAN_PAIRS);
     if (!embed && !tokens) {
         yy += render_input(&c->rc, sc, &a->item->input, NULL, 0, x, yy, w);
         yy += roundf(ui->u * 0.5f);
@@ -627,7 +644,7 @@ static float choices(Ctx *c, Scene *sc, float x, float y, float w)
             const char *key = class_key(v, i, buf, sizeof buf);
             int sel = v->choice == (int)i;
             button(c, sc, xx, yy, bw, bh, v->classes[i].label, key, ACT_CHOOSE,
-                   (int)i, v->onset_marked, sel ? 2 : 0);
+                   (int)i, 1, sel ? 2 : 0);
             xx += bw + gap;
         }
         yy += bh + gap;
@@ -643,15 +660,14 @@ static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
     wait_label(c, label, lab, sizeof lab);
     float bh = roundf(ui->u * 2.8f);
     float bw = button_width(c, lab, "Enter");
-    int ready = continue_ready(c) && c->v->onset_marked;
+    int ready = continue_ready(c);
     if (with_decline) {
         const char *dl = "I do not agree";
         float dw = button_width(c, dl, NULL);
         float gap = ui->u;
         float total = dw + gap + bw;
         float x0 = x + (w - total) / 2;
-        button(c, sc, x0, y, dw, bh, dl, NULL, ACT_DECLINE, 0,
-               c->v->onset_marked, 3);
+        button(c, sc, x0, y, dw, bh, dl, NULL, ACT_DECLINE, 0, 1, 3);
         button(c, sc, x0 + dw + gap, y, bw, bh, lab, "Enter", ACT_CONTINUE, 0,
                ready, 1);
     } else {
@@ -679,11 +695,10 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         yy += continue_row(c, sc, x, yy, w, "Continue", 0);
         return yy - y;
     case SCREEN_FEEDBACK:
-        yy += continue_row(c, sc, x, yy, w,
-                           v->feedback_final || v->feedback_correct
-                               ? "Continue"
-                               : "Try again",
-                           0);
+        yy += continue_row(
+            c, sc, x, yy, w,
+            v->feedback_final || v->feedback_correct ? "Continue" : "Try again",
+            0);
         return yy - y;
     case SCREEN_QUIZ:
         return 0; /* options are in the body */
@@ -789,13 +804,13 @@ static float body_quiz(Ctx *c, Scene *sc, float x, float y, float w)
         if (sc) {
             int sel = c->v->choice == (int)i;
             scene_begin_hit(sc, (SDL_FRect){x, yy, w, bh}, ACT_CHOOSE, (int)i,
-                            c->v->onset_marked);
+                            1);
             scene_frame(sc, (SDL_FRect){x, yy, w, bh}, ui->u * 0.45f, 1.5f,
                         sel ? th->selected : th->border, th->panel);
             scene_hover_last(sc, th->hover);
             render_keycap(&c->rc, sc, x + pad, yy + (bh - kh) / 2, kh, key);
-            text_para(sc, ui->body, q->options[i], tx,
-                      yy + (bh - th_) / 2, tw, th->text, ALIGN_LEFT);
+            text_para(sc, ui->body, q->options[i], tx, yy + (bh - th_) / 2, tw,
+                      th->text, ALIGN_LEFT);
             scene_end_hit(sc);
         }
         yy += bh + roundf(ui->u * 0.5f);
@@ -908,8 +923,8 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     }
     int two_col = w >= ui->u * 44;
     if (v->screen == SCREEN_COUNTERFACTUAL || v->ask_counterfactual) {
-        ItemArg orig = {it, NULL, v->show_label, v->show_prediction, 0, 0,
-                        "Original input", 1};
+        ItemArg orig = {it, NULL, v->show_label,    v->show_prediction,
+                        0,  0,    "Original input", 1};
         ItemArg pert = {it, NULL, 0, 0, 1, 1, "Changed input", 1};
         if (two_col) {
             float cw = floorf((w - gap) / 2);
@@ -933,8 +948,10 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
         }
     } else {
         int show_pred = v->show_prediction && v->screen != SCREEN_PREDICT;
-        ItemArg ia = {it,   e, v->show_label && v->screen != SCREEN_PREDICT,
-                      show_pred, 0, 0, NULL, 1};
+        ItemArg ia = {
+            it,        e, v->show_label && v->screen != SCREEN_PREDICT,
+            show_pred, 0, 0,
+            NULL,      1};
         int embed = e && heatmap_shows_image(e, it);
         if (e && !embed && two_col) {
             ia.expl = NULL;
@@ -978,8 +995,10 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     if (res_below) {
         yy += gap;
         if (sc) {
-            text_para(sc, ui->small, "Scroll down to see this session's "
-                      "examples again.", x, yy, w, c->th->muted, ALIGN_CENTER);
+            text_para(sc, ui->small,
+                      "Scroll down to see this session's "
+                      "examples again.",
+                      x, yy, w, c->th->muted, ALIGN_CENTER);
         }
         yy += (float)ui->small->line_h + gap;
         yy += reservoir(c, sc, x, yy, w);
@@ -1019,19 +1038,18 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
         scene_rect(sc, (SDL_FRect){0, head_h - 1, W, 1}, th->border);
         const char *title = default_title(v);
         float ty = (head_h - (float)ui->bold->line_h) / 2;
-        int item_screen = v->progress_total > 0 &&
-                          (v->screen == SCREEN_EXAMPLE ||
-                           v->screen == SCREEN_PREDICT ||
-                           v->screen == SCREEN_COUNTERFACTUAL ||
-                           v->screen == SCREEN_RATING ||
-                           v->screen == SCREEN_FEEDBACK);
+        int item_screen =
+            v->progress_total > 0 &&
+            (v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
+             v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING ||
+             v->screen == SCREEN_FEEDBACK);
         float right = W - m;
         if (item_screen) {
             char prog[64];
-            snprintf(prog, sizeof prog, "%d of %d", v->progress_done + 1 >
-                                                            v->progress_total
-                                                        ? v->progress_total
-                                                        : v->progress_done + 1,
+            snprintf(prog, sizeof prog, "%d of %d",
+                     v->progress_done + 1 > v->progress_total
+                         ? v->progress_total
+                         : v->progress_done + 1,
                      v->progress_total);
             float pw = font_width(ui->small, prog, strlen(prog));
             float bw = roundf(ui->u * 8);
@@ -1115,8 +1133,7 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     /* Short content sits a little above the middle; long content starts
     ** at the top and scrolls. */
     float avail = view_h - roundf(ui->u * 2.4f);
-    if (h < avail && v->screen != SCREEN_CONSENT &&
-        v->screen != SCREEN_PAGE) {
+    if (h < avail && v->screen != SCREEN_CONSENT && v->screen != SCREEN_PAGE) {
         top = head_h + floorf((view_h - h) * 0.42f);
     }
     switch (v->screen) {
@@ -1187,13 +1204,14 @@ static float start_field(Ctx *c, Scene *sc, float x, float y, float w,
     scene_begin_hit(sc, (SDL_FRect){x, yy, w, h}, action, 0, 1);
     scene_frame(sc, (SDL_FRect){x, yy, w, h}, ui->u * 0.3f, focus ? 2 : 1,
                 focus ? th->accent : th->border, th->panel);
-    float tw = scene_text(sc, ui->body, x + ui->u * 0.6f,
-                          yy + (h - (float)ui->body->line_h) / 2, value,
-                          th->text);
+    float tw =
+        scene_text(sc, ui->body, x + ui->u * 0.6f,
+                   yy + (h - (float)ui->body->line_h) / 2, value, th->text);
     if (focus) {
-        scene_rect(sc, (SDL_FRect){x + ui->u * 0.6f + tw + 1,
-                                   yy + h * 0.2f, 2, h * 0.6f},
-                   th->accent);
+        scene_rect(
+            sc,
+            (SDL_FRect){x + ui->u * 0.6f + tw + 1, yy + h * 0.2f, 2, h * 0.6f},
+            th->accent);
     } else if (!*value && hint) {
         scene_text(sc, ui->body, x + ui->u * 0.6f,
                    yy + (h - (float)ui->body->line_h) / 2, hint, th->faint);
@@ -1353,8 +1371,7 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
     for (size_t i = 0; i < st->n_unfinished; i++) {
         if (jy + rowh > ry + card_h - pad) {
             char more[64];
-            snprintf(more, sizeof more, "and %zu more",
-                     st->n_unfinished - i);
+            snprintf(more, sizeof more, "and %zu more", st->n_unfinished - i);
             scene_text(sc, ui->small, jx, jy, more, th->muted);
             break;
         }
@@ -1362,8 +1379,7 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
         char l1[160], l2[200];
         snprintf(l1, sizeof l1, "%s", p->code[0] ? p->code : p->id);
         snprintf(l2, sizeof l2, "%s  \xC2\xB7  %d of %d steps  \xC2\xB7  %s%s",
-                 p->condition, p->n_done, p->n_trials,
-                 status_text(p->status),
+                 p->condition, p->n_done, p->n_trials, status_text(p->status),
                  p->pilot ? "  \xC2\xB7  pilot" : "");
         float rbw = font_width(ui->button, "Resume", 6) + ui->u * 2;
         scene_begin_hit(sc, (SDL_FRect){jx, jy, jw, rowh - 4}, ACT_RESUME,
@@ -1375,8 +1391,7 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
         scene_text(sc, ui->bold, jx + ui->u * 0.6f, jy + ui->u * 0.25f, l1,
                    th->text);
         scene_text(sc, ui->small, jx + ui->u * 0.6f,
-                   jy + ui->u * 0.25f + (float)ui->bold->line_h, l2,
-                   th->muted);
+                   jy + ui->u * 0.25f + (float)ui->bold->line_h, l2, th->muted);
         scene_unclip(sc);
         scene_text(sc, ui->button, jx + jw - rbw + ui->u * 0.2f,
                    jy + (rowh - 4 - (float)ui->button->line_h) / 2, "Resume",
@@ -1395,8 +1410,8 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
              st->station && *st->station ? st->station : "(unnamed)");
     float fy = H - roundf(ui->u * 3.2f);
     scene_clip(sc, (SDL_FRect){m, fy, W - 2 * m, ui->u * 3});
-    scene_text(sc, ui->small, m, fy, foot, st->free_bytes < 1e9 ? th->bad
-                                                                : th->muted);
+    scene_text(sc, ui->small, m, fy, foot,
+               st->free_bytes < 1e9 ? th->bad : th->muted);
     scene_text(sc, ui->caption, m, fy + (float)ui->small->line_h + 2,
                "Enter start  \xC2\xB7  Tab pilot  \xC2\xB7  \xE2\x86\x90 "
                "\xE2\x86\x92 condition  \xC2\xB7  Ctrl + / Ctrl \xE2\x88\x92 "
@@ -1410,8 +1425,8 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
                               th->text, ALIGN_LEFT) +
                     ui->u;
         float sy = fy - shh - ui->u * 0.6f;
-        scene_frame(sc, (SDL_FRect){(W - sw) / 2, sy, sw, shh}, ui->u * 0.3f,
-                    1, th->bad, th->bad_bg);
+        scene_frame(sc, (SDL_FRect){(W - sw) / 2, sy, sw, shh}, ui->u * 0.3f, 1,
+                    th->bad, th->bad_bg);
         text_para(sc, ui->small, st->status, (W - sw) / 2 + ui->u,
                   sy + ui->u * 0.5f, sw - ui->u * 2, th->text, ALIGN_LEFT);
     }
@@ -1419,8 +1434,8 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
 
 /* ---------------------------------------------------------------- dialogs */
 
-void screen_add_confirm(Scene *sc, Ui *ui, const char *title,
-                        const char *body, const char *yes_label)
+void screen_add_confirm(Scene *sc, Ui *ui, const char *title, const char *body,
+                        const char *yes_label)
 {
     Ctx c;
     memset(&c, 0, sizeof c);
@@ -1474,8 +1489,8 @@ void screen_add_note(Scene *sc, Ui *ui, const char *text)
     sc->layer = LAYER_OVERLAY;
     float W = (float)g->w, H = (float)g->h;
     float w = W - 2 * ui->margin;
-    float h = text_para(NULL, ui->caption, text, 0, 0, w, ui->th.faint,
-                        ALIGN_CENTER);
+    float h =
+        text_para(NULL, ui->caption, text, 0, 0, w, ui->th.faint, ALIGN_CENTER);
     text_para(sc, ui->caption, text, ui->margin, H - h - ui->u * 0.5f, w,
               ui->th.faint, ALIGN_CENTER);
     sc->layer = prev;

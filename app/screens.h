@@ -17,8 +17,8 @@ typedef struct ScreenCtx {
     Ui *ui;
     Assets *assets;
     const SessionView *view;
-    int64_t now_ns;          /* for minimum reading times */
-    const char *message;     /* experimenter note override, or NULL */
+    int64_t now_ns;      /* for minimum reading times */
+    const char *message; /* experimenter note override, or NULL */
 } ScreenCtx;
 
 /* Builds the participant screen for ctx->view into sc (cleared first). */
@@ -32,26 +32,26 @@ typedef struct StartState {
     const char *hash;
     const char *db_path;
     const char *station;
-    char code[64];            /* participant code being typed */
-    int code_focus;           /* the code field takes typing */
+    char code[64];  /* participant code being typed */
+    int code_focus; /* the code field takes typing */
     int pilot;
-    const char **conditions;  /* condition ids */
+    const char **conditions; /* condition ids */
     size_t n_conditions;
-    int cond_index;           /* shown condition */
-    int assigned_index;       /* what the assignment rule chose */
-    const char *assign_rule;  /* "balanced" or "hase" */
+    int cond_index;          /* shown condition */
+    int assigned_index;      /* what the assignment rule chose */
+    const char *assign_rule; /* "balanced" or "hase" */
     ParticipantInfo *unfinished;
     size_t n_unfinished;
     int n_complete;
-    double free_bytes;        /* free space where the database lives */
-    char status[512];         /* last error or notice, "" none */
+    double free_bytes; /* free space where the database lives */
+    char status[512];  /* last error or notice, "" none */
 } StartState;
 
 void screen_build_start(Scene *sc, Ui *ui, const StartState *st);
 
 /* A modal confirmation on top of the current scene (LAYER_OVERLAY). */
-void screen_add_confirm(Scene *sc, Ui *ui, const char *title,
-                        const char *body, const char *yes_label);
+void screen_add_confirm(Scene *sc, Ui *ui, const char *title, const char *body,
+                        const char *yes_label);
 
 /* A line for the experimenter at the bottom edge (LAYER_OVERLAY). */
 void screen_add_note(Scene *sc, Ui *ui, const char *text);
