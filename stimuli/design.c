@@ -792,18 +792,15 @@ static void set_phase(Design *D, Block *b, const char *phase)
 static void expand_hase(Design *D, const JLoc *at, json_t *proto, int cf)
 {
     Loader *L = D->L;
-    Param ps[] = {{"learn_pool", 0, "learn", 0},
-                  {"test_pool", 0, "test", 0},
-                  {"n_learn", 1, NULL, 16},
+    /* hase-counterfactual has no learning blocks: no learn parameters */
+    Param ps[] = {{"test_pool", 0, "test", 0},
                   {"n_test", 1, NULL, 32},
                   {"rating", 2, NULL, 1},
                   {"show_label", 2, NULL, 1},
+                  {"learn_pool", 0, "learn", 0},
+                  {"n_learn", 1, NULL, 16},
                   {NULL, 0, NULL, 0}};
     if (cf) {
-        ps[0].name = "test_pool";
-        ps[1] = ps[3];
-        ps[2] = ps[4];
-        ps[3] = ps[5];
         ps[4].name = NULL;
     }
     read_params(D, at, proto, ps);

@@ -488,6 +488,48 @@ static void test_hase_presets(void)
     study_report_free(&rep);
 }
 
+/* The default pool names of a preset (valid-hase-cf overrides them). */
+static const char default_pools_json[] =
+    "{\"simlab_study\": 1, \"id\": \"defaults\", \"title\": \"t\",\n"
+    " \"classes\": [\"pos\", \"neg\"],\n"
+    " \"conditions\": [{\"id\": \"LIME\", \"method\": \"LIME\"}],\n"
+    " \"protocol\": {\"preset\": \"hase-counterfactual\", \"n_test\": 8},\n"
+    " \"items\": [{\"file\": \"cf.csv\", \"pool\": \"test\", \"modality\": "
+    "\"text\",\n"
+    "   \"columns\": {\"id\": \"id\", \"input\": \"context\", \"label\": "
+    "\"label\",\n"
+    "     \"prediction\": \"model\", \"perturbation\": \"perturbation\",\n"
+    "     \"perturbation_prediction\": \"perturbation_model\",\n"
+    "     \"explanation:LIME\": \"explanation\"}}]}\n";
+
+static void test_preset_default_pools(void)
+{
+    char src[1024], tmp[256], dir[512], path[600];
+    snprintf(src, sizeof src, "%s/bundles/valid-hase-cf", SIMLAB_TEST_DATA);
+    if (!fs_temp_dir(tmp, sizeof tmp, "stimuli-defaults")) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(dir, sizeof dir, "%s/b", tmp);
+    CHECK_INT(fs_copy_tree(src, dir), 0);
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    CHECK_INT(fs_write(path, default_pools_json, strlen(default_pools_json)),
+              0);
+    StudyReport rep;
+    study_report_init(&rep);
+    Study *st = NULL;
+    SimError err;
+    CHECK_INT(study_load(dir, &st, &rep, &err), SIM_OK);
+    const Block *b = st ? study_find_block(st, "pre") : NULL;
+    CHECK(b && strcmp(b->pool, "test") == 0 && b->n_items == 8);
+    b = st ? study_find_block(st, "post") : NULL;
+    CHECK(b && b->rating && b->show.label && b->show.explanation);
+    CHECK(st && study_find_item(st, "test:3") != NULL);
+    study_free(st);
+    study_report_free(&rep);
+    fs_remove_tree(tmp);
+}
+
 static void test_media(void)
 {
     char path[1024];
@@ -697,6 +739,7 @@ int main(void)
     test_valid_all();
     test_meta_preset();
     test_hase_presets();
+    test_preset_default_pools();
     test_media();
     test_text_helpers();
     test_paths();
