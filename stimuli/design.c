@@ -417,14 +417,15 @@ static void parse_simulation(Design *D, const JLoc *root)
         return;
     }
     static const char *const known[] = {
-        "p_default", "cells",   "participant_sd", "item_sd", "rt_median_ms",
-        "rt_sigma",  "catch_p", "quiz_p",         NULL};
+        "p_default",    "p",        "cells",   "participant_sd", "item_sd",
+        "rt_median_ms", "rt_sigma", "catch_p", "quiz_p",         NULL};
     jwarn_unknown(L, &sl, v, known);
     struct {
         const char *key;
         double *dst;
         double lo, hi;
-    } nums[] = {{"p_default", &s->p_default, 0, 1},
+    } nums[] = {{"p", &s->p_default, 0, 1}, /* docs/simulation.md's name */
+                {"p_default", &s->p_default, 0, 1},
                 {"participant_sd", &s->participant_sd, 0, 100},
                 {"item_sd", &s->item_sd, 0, 100},
                 {"rt_median_ms", &s->rt_median_ms, 1e-9, 1e9},
@@ -466,13 +467,16 @@ static void parse_simulation(Design *D, const JLoc *root)
         jwarn_unknown(L, &el, c, ck);
         SimCell *x = &s->cells[s->n_cells++];
         const char *str = NULL;
-        if (jget_str(L, &el, c, "condition", 0, &str) == 1) {
+        /* null (or absent) condition or phase: any */
+        int any_cond = json_is_null(json_object_get(c, "condition"));
+        int any_phase = json_is_null(json_object_get(c, "phase"));
+        if (!any_cond && jget_str(L, &el, c, "condition", 0, &str) == 1) {
             x->condition = ld_strdup(L, str);
             if (!study_find_condition(L->st, str)) {
                 jl_error(L, &el, "condition", "no condition '%s'", str);
             }
         }
-        if (jget_str(L, &el, c, "phase", 0, &str) == 1) {
+        if (!any_phase && jget_str(L, &el, c, "phase", 0, &str) == 1) {
             x->phase = ld_strdup(L, str);
         }
         x->p = s->p_default;

@@ -90,9 +90,11 @@ static void test_valid_all(void)
     CHECK_NEAR(st->simulation.item_sd, 0.5, 0);
     CHECK_NEAR(st->simulation.catch_p, 0.95, 0);
     CHECK_NEAR(st->simulation.quiz_p, 0.9, 0);
-    CHECK_INT(st->simulation.n_cells, 1);
+    CHECK_INT(st->simulation.n_cells, 2);
     CHECK_STR(st->simulation.cells[0].phase, "post");
     CHECK_NEAR(st->simulation.cells[0].p, 0.8, 1e-12);
+    CHECK(st->simulation.cells[1].condition == NULL); /* null: any */
+    CHECK_STR(st->simulation.cells[1].phase, "pre");
 
     /* explicit blocks with defaults */
     CHECK_INT(st->n_blocks, 9);
@@ -354,6 +356,7 @@ static void test_meta_preset(void)
     }
     CHECK_INT(rep.n_warnings, 0);
     CHECK_STR(st->preset, "meta-predictor");
+    CHECK_NEAR(st->simulation.p_default, 0.65, 1e-12); /* "p" */
     CHECK_STR(st->test_type, "forward");
     CHECK_INT(st->n_blocks, 10);
     for (size_t i = 0; i < st->n_blocks && i < 10; i++) {
