@@ -868,7 +868,8 @@ static size_t pool_size(const Study *st, const char *pool)
     return n;
 }
 
-/* Comma list of the ids of earlier blocks named "<prefix><k><suffix>". */
+/* "s1-<suffix>,...,s<upto-1>-<suffix>": the same blocks of the earlier
+** sessions (NULL for the first session). */
 static char *session_list(Loader *L, int upto, const char *suffix)
 {
     SimBuf b;

@@ -368,8 +368,9 @@ static int parse_pairs(Loader *L, const JLoc *at, json_t *o, const Item *it,
 
 /* ------------------------------------------------------------- features */
 
-/* Reads a list of {"name", "value", "weight"} objects or [name, weight]
-** pairs; weight_key NULL = no weight. */
+/* Reads the list member key: {"name", "value", "weight"} objects or
+** [name, weight] pairs, or with rows set the prototype rows {"name",
+** "prototype", "input"}. */
 static int parse_feature_list(Loader *L, const JLoc *at, json_t *list,
                               const char *key, ExplFeature **out, size_t *n_out,
                               int rows)
