@@ -1,0 +1,39 @@
+# Runner tests (app/): unit tests of the drawing helpers, a preview of every
+# screen, and end-to-end autopilot runs of `simlab run` under SDL's dummy
+# video driver.
+if(NOT TARGET simlab_ui)
+  return()
+endif()
+simlab_add_test(test_app_units SOURCES test_app_units.c LIBS simlab_ui)
+set_tests_properties(test_app_units PROPERTIES
+  ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
+
+# Every screen and explanation kind, drawn from hand-built views.
+add_test(NAME app_preview
+         COMMAND simlab-preview ${CMAKE_CURRENT_BINARY_DIR}/app-preview 1280x720)
+set_tests_properties(app_preview PROPERTIES ENVIRONMENT "SDL_VIDEODRIVER=dummy")
+
+if(NOT TARGET simlab)
+  return()
+endif()
+# A complete autopilot session of each preset, checked row by row.
+simlab_add_test(test_app_run SOURCES test_app_run.c
+                LIBS simlab_experiment PkgConfig::SQLITE3
+                ARGS $<TARGET_FILE:simlab> meta-image plain)
+foreach(bundle text-forward text-counterfactual tabular-forward
+        tabular-counterfactual)
+  string(REPLACE "-" "_" name test_app_run_${bundle})
+  add_test(NAME ${name} COMMAND test_app_run $<TARGET_FILE:simlab> ${bundle}
+           plain)
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+# The participant cannot escape or answer early; the experimenter pauses.
+add_test(NAME test_app_escape COMMAND test_app_run $<TARGET_FILE:simlab>
+         text-forward chaos)
+add_test(NAME test_app_escape_image COMMAND test_app_run
+         $<TARGET_FILE:simlab> meta-image chaos)
+# SIGKILL at random moments; resume until every step is answered once.
+add_test(NAME test_app_kill COMMAND test_app_run $<TARGET_FILE:simlab>
+         tabular-forward kill)
+set_tests_properties(test_app_escape test_app_escape_image test_app_kill
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -1,0 +1,193 @@
+/*
+** Unit tests of the runner's drawing helpers: colormaps (anchors and even
+** lightness), the .npy reader and heatmap scaling, UTF-8 decoding, and text
+** layout (wrapping, long words, measuring equals drawing).
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include "test_util.h"
+
+#include "assets.h"
+#include "gfx.h"
+#include "scene.h"
+#include "sim_alloc.h"
+
+static void test_colormaps(void)
+{
+    const char *names[] = {"viridis", "cividis", "magma"};
+    for (int m = 0; m < 3; m++) {
+        const Colormap *cm = colormap_find(names[m]);
+        CHECK_STR(cm->name, names[m]);
+        /* Ends are the published anchors. */
+        SDL_Color c0 = colormap_sample(cm, 0), c1 = colormap_sample(cm, 1);
+        CHECK_NEAR(c0.r, cm->anchors[0][0], 1);
+        CHECK_NEAR(c1.g, cm->anchors[cm->n_anchors - 1][1], 1);
+        /* Lightness rises monotonically and nearly evenly. */
+        double prev = -1, lo = 1e9, hi = -1e9;
+        for (int i = 0; i <= 64; i++) {
+            double l = color_lightness(colormap_sample(cm, i / 64.0));
+            CHECK(l > prev - 0.3);
+            if (i > 0) {
+                lo = fmin(lo, l - prev);
+                hi = fmax(hi, l - prev);
+            }
+            prev = l;
+        }
+        CHECK(hi < 3 * lo + 1.0);
+    }
+    CHECK_STR(colormap_find(NULL)->name, "viridis");
+    CHECK_STR(colormap_find("nonsense")->name, "viridis");
+    /* Diverging: near white at 0, darker at both ends. */
+    double l0 = color_lightness(colormap_diverging(0));
+    CHECK(l0 > 95);
+    CHECK(color_lightness(colormap_diverging(-1)) < 50);
+    CHECK(color_lightness(colormap_diverging(1)) < 55);
+    SDL_Color neg = colormap_diverging(-0.8), pos = colormap_diverging(0.8);
+    CHECK(neg.b > neg.r);
+    CHECK(pos.r > pos.b);
+}
+
+static void write_npy(const char *path, int h, int w, const float *v,
+                      const char *descr)
+{
+    FILE *f = fopen(path, "wb");
+    char hdr[160];
+    int n = snprintf(hdr, sizeof hdr,
+                     "{'descr': '%s', 'fortran_order': False, 'shape': (%d, "
+                     "%d), }",
+                     descr, h, w);
+    int pad = (64 - (10 + n + 1) % 64) % 64;
+    unsigned short hl = (unsigned short)(n + pad + 1);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc(hl & 255, f);
+    fputc(hl >> 8, f);
+    fwrite(hdr, 1, (size_t)n, f);
+    for (int i = 0; i < pad; i++) {
+        fputc(' ', f);
+    }
+    fputc('\n', f);
+    fwrite(v, 4, (size_t)(h * w), f);
+    fclose(f);
+}
+
+static void test_npy(void)
+{
+    char dir[256], path[400];
+    test_tmpdir(dir, sizeof dir, "npy");
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    float v[6] = {0, 1, 2, 3, 4, 5};
+    write_npy(path, 2, 3, v, "<f4");
+    float *d = NULL;
+    int h = 0, w = 0;
+    SimError err;
+    CHECK_INT(npy_read_f32(path, &d, &h, &w, &err), SIM_OK);
+    CHECK_INT(h, 2);
+    CHECK_INT(w, 3);
+    if (d) {
+        CHECK_NEAR(d[4], 4, 0);
+        heatmap_normalize(d, 6);
+        CHECK_NEAR(d[0], 0, 1e-6);
+        CHECK_NEAR(d[5], 1, 1e-6);
+        CHECK(d[2] > d[1] && d[3] > d[2]);
+    }
+    sim_free(d);
+    write_npy(path, 2, 3, v, "<f8");
+    CHECK_INT(npy_read_f32(path, &d, &h, &w, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "<f4") != NULL);
+    float nan_map[4] = {NAN, 1, 2, 3};
+    heatmap_normalize(nan_map, 4);
+    CHECK_NEAR(nan_map[0], 0, 0);
+    test_rmtree(dir);
+}
+
+static void test_utf8(void)
+{
+    const char *s = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xFFz";
+    size_t i = 0, n = strlen(s);
+    CHECK_INT(utf8_next(s, n, &i), 'a');
+    CHECK_INT(utf8_next(s, n, &i), 0xE9);
+    CHECK_INT(utf8_next(s, n, &i), 0x20AC);
+    CHECK_INT(utf8_next(s, n, &i), 0x1F600);
+    CHECK_INT(utf8_next(s, n, &i), 0xFFFD);
+    CHECK_INT(utf8_next(s, n, &i), 'z');
+    CHECK_INT(i, n);
+    /* Truncated sequence at the end. */
+    const char *t = "x\xE2\x82";
+    i = 1;
+    CHECK_INT(utf8_next(t, 3, &i), 0xFFFD);
+}
+
+static void test_layout(void)
+{
+    Gfx g;
+    SimError err;
+    GfxOptions o = {"test", 1, 640, 480, 0, 0, 1};
+    if (gfx_open(&g, &o, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        h_fail++;
+        return;
+    }
+    char assets[1024], fdir[1100];
+    CHECK_INT(gfx_find_assets(assets, sizeof assets, &err), SIM_OK);
+    snprintf(fdir, sizeof fdir, "%s/fonts", assets);
+    Fonts fonts;
+    CHECK_INT(fonts_init(&fonts, g.renderer, fdir, &err), SIM_OK);
+    Font *f = fonts_get(&fonts, FACE_REGULAR, 20);
+    CHECK(f != NULL);
+    if (!f) {
+        gfx_close(&g);
+        return;
+    }
+    float one = (float)f->line_h;
+    const char *text = "The quick brown fox jumps over the lazy dog again "
+                       "and again, \xC3\xA9t\xC3\xA9 \xE2\x82\xAC 100.";
+    float wide = text_para(NULL, f, text, 0, 0, 5000, (SDL_Color){0}, 0);
+    CHECK_NEAR(wide, roundf(one * 1.25f), 1);
+    float narrow = text_para(NULL, f, text, 0, 0, 120, (SDL_Color){0}, 0);
+    CHECK(narrow >= 4 * roundf(one * 1.25f));
+    /* Every line fits the column; drawn text equals measured text. */
+    Scene sc;
+    scene_init(&sc);
+    text_para(&sc, f, text, 10, 0, 120, (SDL_Color){0, 0, 0, 255}, 0);
+    int texts = 0;
+    for (size_t i = 0; i < sc.n_cmds; i++) {
+        if (sc.cmds[i].kind == CMD_TEXT) {
+            texts++;
+            CHECK(sc.cmds[i].r.x + sc.cmds[i].r.w <= 10 + 120 + 0.5f);
+        }
+    }
+    CHECK(texts >= 8);
+    /* A word longer than the column is broken, not overflowing. */
+    scene_clear(&sc);
+    text_para(&sc, f, "Pneumonoultramicroscopicsilicovolcanoconiosis", 0, 0,
+              80, (SDL_Color){0, 0, 0, 255}, 0);
+    for (size_t i = 0; i < sc.n_cmds; i++) {
+        CHECK(sc.cmds[i].r.x + sc.cmds[i].r.w <= 80.5f);
+    }
+    /* Newlines force breaks. */
+    float two = text_para(NULL, f, "a\nb", 0, 0, 500, (SDL_Color){0}, 0);
+    CHECK_NEAR(two, 2 * roundf(one * 1.25f), 1);
+    CHECK(text_width(f, "ab\nabcd") > font_width(f, "ab", 2));
+    /* Hit testing follows the scroll offset of the body layer. */
+    scene_clear(&sc);
+    sc.body = (SDL_FRect){0, 50, 640, 300};
+    sc.layer = LAYER_BODY;
+    scene_begin_hit(&sc, (SDL_FRect){0, 400, 100, 40}, ACT_CHOOSE, 1, 1);
+    scene_end_hit(&sc);
+    CHECK_INT(scene_hit_at(&sc, 10, 410, 0), -1);
+    CHECK_INT(scene_hit_at(&sc, 10, 310, 100), 0);
+    CHECK_INT(scene_find_hit(&sc, ACT_CHOOSE, 1), 0);
+    scene_render(&sc, &g, 0, -1);
+    scene_free(&sc);
+    fonts_free(&fonts);
+    gfx_close(&g);
+}
+
+int main(void)
+{
+    test_colormaps();
+    test_npy();
+    test_utf8();
+    test_layout();
+    return TEST_REPORT();
+}
