@@ -1225,8 +1225,14 @@ static void draw_frame(App *a)
     if (!v->onset_marked) {
         session_mark_onset(a->session, t1);
         if (a->timing) {
-            fprintf(a->timing, "onset %lld %u %lld\n", (long long)t1,
-                    v->screen_serial, (long long)a->input_ns);
+            const SessionView *w = session_view(a->session);
+            fprintf(a->timing, "onset %lld %u %lld %s %d %d %d %d\n",
+                    (long long)t1, w->screen_serial, (long long)a->input_ns,
+                    session_screen_name(w->screen), w->need_choice,
+                    w->need_rating, w->question ? (int)w->question->n_options
+                                                : 0,
+                    w->attempt);
+            fflush(a->timing);
         }
         /* The view now enables its buttons; the picture is unchanged. */
         build_scene(a);
@@ -1467,6 +1473,9 @@ int app_run(int argc, char **argv)
     }
     if (a->o.timing_log) {
         a->timing = fopen(a->o.timing_log, "w");
+        if (a->timing) {
+            setvbuf(a->timing, NULL, _IOLBF, 0);
+        }
     }
     GfxOptions go;
     memset(&go, 0, sizeof go);
@@ -1501,6 +1510,11 @@ int app_run(int argc, char **argv)
     scene_init(&a->scene);
     a->hover = -1;
     a->stamps.lock = SDL_CreateMutex();
+    if (a->timing) {
+        /* Pairs SDL's millisecond clock with the monotonic one. */
+        fprintf(a->timing, "clock %llu %lld\n",
+                (unsigned long long)SDL_GetTicks64(), (long long)mono_ns());
+    }
     SDL_AddEventWatch(stamp_watch, &a->stamps);
     SDL_EventState(SDL_DROPFILE, SDL_DISABLE);
     {

@@ -1,0 +1,14 @@
+# Runner benchmarks (never run by ctest): input timing through XTest under
+# Xvfb and launch time. Run with bench/app/run.sh.
+if(NOT TARGET simlab)
+  return()
+endif()
+pkg_check_modules(XTST IMPORTED_TARGET xtst x11 sdl2)
+if(NOT XTST_FOUND)
+  return()
+endif()
+add_executable(bench_app app/bench_app.c)
+target_link_libraries(bench_app PRIVATE PkgConfig::XTST m
+                      simlab_warnings)
+# execv() takes char *const[]; the argument lists are string literals.
+target_compile_options(bench_app PRIVATE -Wno-discarded-qualifiers)
