@@ -1,0 +1,431 @@
+/*
+** End-to-end checks of simlab-analyze's library: CSV and database input
+** with error locations, screening and exclusion counts, thread-count
+** independence, the hase2020 procedure, report files and JSON keys, and
+** Colin et al.'s Table 1 Utility values from matching session accuracies.
+*/
+#include "harness.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "analyze.h"
+#include "dataset.h"
+
+static char tmpdir[256];
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_csv_errors(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/bad.csv", tmpdir);
+    Dataset *ds;
+    SimError err;
+    /* a bad value names file, line and column */
+    write_text(path, "participant,condition,phase,item,correct,extra\n"
+                     "p1,baseline,pre,i1,1,x\n"
+                     "p1,baseline,post,\"i\n2\",maybe,y\n");
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "bad.csv:3: column 'correct'") != NULL);
+    CHECK(strstr(err.msg, "'maybe'") != NULL);
+    dataset_free(ds);
+    /* the line number counts newlines inside quoted fields */
+    write_text(path, "participant,condition,phase,item,correct\n"
+                     "p1,baseline,pre,\"a\nb\",1\n"
+                     "p1,baseline,middle,i2,1\n");
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "bad.csv:4: column 'phase'") != NULL);
+    dataset_free(ds);
+    /* a missing required column */
+    write_text(path, "participant,condition,phase,correct\np,c,pre,1\n");
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "column 'item': required column missing") != NULL);
+    dataset_free(ds);
+    /* rating out of range */
+    write_text(path, "participant,condition,phase,item,correct,rating\n"
+                     "p,c,post,i,1,9\n");
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "bad.csv:2: column 'rating'") != NULL);
+    dataset_free(ds);
+    /* absent file */
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, "/nonexistent/x.csv", &err), SIM_ERR_IO);
+    dataset_free(ds);
+}
+
+/* A database shaped like the engine's: a long_format view. */
+static void make_db(const char *path)
+{
+    unlink(path);
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db,
+                 "CREATE TABLE r(participant TEXT, condition TEXT, phase TEXT,"
+                 " item TEXT, correct INTEGER, session INTEGER, test_type TEXT,"
+                 " domain TEXT, block INTEGER, trial INTEGER, is_catch "
+                 "INTEGER, prediction_type TEXT, label TEXT, model_output "
+                 "TEXT, response TEXT, rating INTEGER, rt_ms REAL, pilot "
+                 "INTEGER, simulated INTEGER, excluded INTEGER, station TEXT,"
+                 " exclusion_reason TEXT);"
+                 "CREATE VIEW long_format AS SELECT * FROM r;",
+                 NULL, NULL, NULL);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db,
+                       "INSERT INTO r(participant, condition, phase, item, "
+                       "correct, session, is_catch, rt_ms, pilot, simulated, "
+                       "excluded, exclusion_reason) VALUES "
+                       "(?,?,?,?,?,?,?,?,?,?,?,?)",
+                       -1, &st, NULL);
+    const char *conds[3] = {"baseline", "gradcam", "control"};
+    int pid = 0;
+    for (int c = 0; c < 3; c++) {
+        for (int i = 0; i < 12; i++, pid++) {
+            char part[32];
+            snprintf(part, sizeof part, "u%d", pid);
+            int pilot = i == 0, sim = i == 1, catchfail = i == 2;
+            int excluded = i == 3;
+            for (int t = 1; t <= 3; t++) {
+                for (int j = 0; j < 8; j++) {
+                    char item[16];
+                    snprintf(item, sizeof item, "s%dj%d", t, j);
+                    int is_catch = j == 7;
+                    int y = is_catch ? !catchfail
+                                     : ((j + i + c * t) % 3 != 0) ^ (c == 2);
+                    sqlite3_bind_text(st, 1, part, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_text(st, 2, conds[c], -1, SQLITE_STATIC);
+                    sqlite3_bind_text(st, 3, "test", -1, SQLITE_STATIC);
+                    sqlite3_bind_text(st, 4, item, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_int(st, 5, y);
+                    sqlite3_bind_int(st, 6, t);
+                    sqlite3_bind_int(st, 7, is_catch);
+                    sqlite3_bind_double(st, 8, 1500.0 + 10 * j);
+                    sqlite3_bind_int(st, 9, pilot);
+                    sqlite3_bind_int(st, 10, sim);
+                    sqlite3_bind_int(st, 11, excluded);
+                    sqlite3_bind_text(st, 12, excluded ? "quiz" : "", -1,
+                                      SQLITE_STATIC);
+                    sqlite3_step(st);
+                    sqlite3_reset(st);
+                }
+            }
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+static int count_reason(const Report *r, const char *cond, const char *why)
+{
+    for (int i = 0; i < r->n_exclusions; i++) {
+        if (strcmp(r->exclusions[i].condition, cond) == 0 &&
+            strcmp(r->exclusions[i].reason, why) == 0) {
+            return r->exclusions[i].participants;
+        }
+    }
+    return 0;
+}
+
+static void test_db_and_screening(void)
+{
+    char path[512], out[512];
+    snprintf(path, sizeof path, "%s/study.db", tmpdir);
+    snprintf(out, sizeof out, "%s/report", tmpdir);
+    make_db(path);
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_db(ds, path, &err), SIM_OK);
+    CHECK_INT((int)ds->n_rows, 3 * 12 * 24);
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 400;
+    o.progress = 0;
+    o.quiet = 1;
+    o.max_catch_failures = 0;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(count_reason(&r, "gradcam", "pilot"), 1);
+    CHECK_INT(count_reason(&r, "gradcam", "simulated"), 1);
+    CHECK_INT(count_reason(&r, "gradcam", "catch"), 1);
+    CHECK_INT(count_reason(&r, "control", "quiz"), 1);
+    CHECK_INT(r.counts[0].analysed, 8);
+    CHECK_INT(r.n_utility, 3);
+    CHECK_INT(r.n_sessions, 3);
+    CHECK(r.utility[0].is_baseline);
+    CHECK_NEAR(r.utility[0].utility, 1.0, 1e-12);
+    CHECK(r.utility[2].utility < 1.0); /* control: inverted answers */
+    CHECK(r.utility[2].ci_high < 1.0 && r.utility[2].p < 0.05);
+    CHECK(r.has_anova);
+    CHECK_INT(r.n_tukey, 3);
+    CHECK_INT(r.n_rt, 3);
+    /* 3 sessions of 8 responses taking 1.50, 1.51, ..., 1.57 s */
+    CHECK_NEAR(r.rt[0].median_s, 3 * (8 * 1.5 + 0.28), 1e-9);
+    CHECK_INT(analyze_write(&r, out, &err), SIM_OK);
+    report_free(&r);
+
+    /* without --max-catch-failures the engine's verdict stands */
+    o.max_catch_failures = -1;
+    o.include_pilot = 1;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(count_reason(&r, "gradcam", "catch"), 0);
+    CHECK_INT(count_reason(&r, "gradcam", "pilot"), 0);
+    CHECK_INT(r.counts[1].analysed, 10);
+    report_free(&r);
+    dataset_free(ds);
+
+    /* the JSON report has the keys other tools read */
+    char json[600];
+    snprintf(json, sizeof json, "%s/report.json", out);
+    json_error_t jerr;
+    json_t *root = json_load_file(json, 0, &jerr);
+    CHECK(root != NULL);
+    const char *keys[] = {"settings",       "exclusions", "change",
+                          "random_effects", "utility",    "anova",
+                          "tukey",          "ratings",    "rt"};
+    for (size_t i = 0; root && i < sizeof keys / sizeof keys[0]; i++) {
+        CHECK(json_object_get(root, keys[i]) != NULL);
+    }
+    json_t *u0 =
+        root ? json_array_get(json_object_get(root, "utility"), 1) : NULL;
+    const char *ukeys[] = {
+        "condition", "session_accuracy", "utility_k", "utility",
+        "boot_mean", "ci_low",           "ci_high",   "p"};
+    for (size_t i = 0; u0 && i < sizeof ukeys / sizeof ukeys[0]; i++) {
+        CHECK(json_object_get(u0, ukeys[i]) != NULL);
+    }
+    CHECK(u0 && json_real_value(json_array_get(
+                    json_object_get(u0, "session_accuracy"), 0)) <= 1.0);
+    json_decref(root);
+    const char *files[] = {"report.md",     "report.tex",    "change.csv",
+                           "utility.csv",   "utility_k.png", "utility_k.svg",
+                           "utility_k.pdf", "tukey.csv",     "exclusions.csv",
+                           "rt.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char f[700];
+        snprintf(f, sizeof f, "%s/%s", out, files[i]);
+        CHECK(access(f, R_OK) == 0 || !fprintf(stderr, "missing %s\n", f));
+    }
+}
+
+/* A small pre/post study with domains and ratings, written as CSV. */
+static void make_prepost_csv(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    fprintf(f, "participant,condition,phase,item,correct,domain,test_type,"
+               "rating,exclusion_reason\n");
+    const char *conds[3] = {"LIME", "Anchor", "baseline"};
+    const char *doms[2] = {"text", "tabular"};
+    unsigned x = 12345;
+    for (int c = 0; c < 3; c++) {
+        for (int i = 0; i < 10; i++) {
+            const char *dom = doms[i % 2];
+            for (int ph = 0; ph < 2; ph++) {
+                for (int j = 0; j < 16; j++) {
+                    x = x * 1103515245u + 12345u;
+                    double u = (x >> 8) / 16777216.0;
+                    double p = ph ? 0.6 + 0.1 * c : 0.6;
+                    int rating = ph ? 1 + (int)((x >> 4) % 7) : 0;
+                    fprintf(f, "%s%d,%s,%s,i%d,%d,%s,%s,", conds[c], i,
+                            conds[c], ph ? "post" : "pre", j, u < p, dom,
+                            j < 8 ? "forward" : "counterfactual");
+                    if (rating) {
+                        fprintf(f, "%d", rating);
+                    }
+                    fprintf(f, ",\n");
+                }
+            }
+        }
+    }
+    fclose(f);
+}
+
+static void test_threads_and_hase(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/prepost.csv", tmpdir);
+    make_prepost_csv(path);
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_OK);
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 1000;
+    o.progress = 0;
+    Report r1, r2, r3;
+    o.threads = 1;
+    CHECK_INT(analyze_compute(ds, &o, &r1, &err), SIM_OK);
+    o.threads = 3;
+    CHECK_INT(analyze_compute(ds, &o, &r2, &err), SIM_OK);
+    /* all, domain=text, domain=tabular, test_type=forward, =counterfactual */
+    CHECK_INT(r1.n_re, 5);
+    CHECK_INT(r1.n_change, 15);
+    int same = r1.n_change == r2.n_change;
+    for (int i = 0; same && i < r1.n_change; i++) {
+        same &= r1.change[i].ci_low == r2.change[i].ci_low &&
+                r1.change[i].ci_high == r2.change[i].ci_high &&
+                r1.change[i].p == r2.change[i].p &&
+                r1.change[i].boot_mean == r2.change[i].boot_mean;
+    }
+    CHECK(same);
+    CHECK(r1.ratings && r1.n_ratings == 3 && r1.has_logit);
+    CHECK(r1.ratings[0].ci_low < r1.ratings[0].mean &&
+          r1.ratings[0].mean < r1.ratings[0].ci_high);
+    /* Change = Post - Pre(RE), the CI brackets the bootstrap mean */
+    for (int i = 0; i < r1.n_change; i++) {
+        const ChangeRow *c = &r1.change[i];
+        CHECK_NEAR(c->change, c->post - c->pre_re, 1e-12);
+        CHECK(c->ci_low <= c->boot_mean && c->boot_mean <= c->ci_high);
+        CHECK(c->p > 0 && c->p <= 1);
+    }
+    /* Hase & Bansal's procedure and p rule run and drop singular fits */
+    o.boot_hase2020 = 1;
+    o.p_hase = 1;
+    o.threads = 1;
+    CHECK_INT(analyze_compute(ds, &o, &r3, &err), SIM_OK);
+    CHECK_INT(r3.n_change, 15);
+    for (int i = 0; i < r3.n_change; i++) {
+        /* dropped: singular fits, or the condition drawn no rows */
+        CHECK(r3.change[i].replicates + r3.change[i].singular <= 1000);
+        CHECK(r3.change[i].replicates > 900);
+        CHECK(r3.change[i].p > 0);
+    }
+    report_free(&r1);
+    report_free(&r2);
+    report_free(&r3);
+    dataset_free(ds);
+}
+
+/* Colin et al. 2022, Table 1: session accuracies (%) and Utility. */
+static const char *const colin_methods[8] = {
+    "baseline",   "control", "saliency",  "integrated_gradients",
+    "smoothgrad", "gradcam", "occlusion", "gradient_input"};
+static const double colin_acc[3][8][3] = {{{55.7, 66.2, 62.9},
+                                           {53.3, 61.0, 61.4},
+                                           {53.9, 69.6, 73.3},
+                                           {67.4, 72.8, 73.2},
+                                           {68.7, 75.3, 78.0},
+                                           {77.6, 85.7, 84.1},
+                                           {71.0, 75.7, 78.1},
+                                           {65.8, 63.3, 67.9}},
+                                          {{70.1, 76.8, 78.6},
+                                           {72.0, 78.0, 80.2},
+                                           {83.2, 88.7, 82.4},
+                                           {82.5, 82.5, 85.3},
+                                           {83.0, 85.7, 86.3},
+                                           {81.9, 83.5, 82.4},
+                                           {78.8, 86.1, 82.9},
+                                           {76.5, 82.9, 79.5}},
+                                          {{58.8, 62.2, 58.8},
+                                           {60.7, 59.2, 48.5},
+                                           {61.7, 60.2, 58.2},
+                                           {59.4, 58.3, 58.3},
+                                           {50.3, 55.0, 61.4},
+                                           {54.4, 52.5, 54.1},
+                                           {51.0, 60.2, 55.1},
+                                           {50.0, 57.6, 62.6}}};
+static const double colin_utility[3][8] = {
+    {1, 0.95, 1.06, 1.15, 1.20, 1.34, 1.22, 1.06},
+    {1, 1.02, 1.13, 1.11, 1.13, 1.10, 1.10, 1.05},
+    {1, 0.94, 1.00, 0.98, 0.93, 0.90, 0.92, 0.95}};
+
+/* 100 participants x 10 test trials per session and condition: 1000
+** responses, so an accuracy of 55.7 % is exactly 557 correct. */
+static Dataset *colin_dataset(int set)
+{
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    for (int m = 0; m < 8; m++) {
+        for (int t = 0; t < 3; t++) {
+            int correct = (int)lround(colin_acc[set][m][t] * 10);
+            for (int k = 0; k < 1000; k++) {
+                char part[32], item[32];
+                snprintf(part, sizeof part, "%s-%d", colin_methods[m], k / 10);
+                snprintf(item, sizeof item, "s%d-%d", t + 1, k % 10);
+                DatasetRow row = {0};
+                row.participant = part;
+                row.condition = colin_methods[m];
+                row.phase = "test";
+                row.item = item;
+                /* spread the correct answers over participants */
+                row.correct = (k * 7919) % 1000 < correct;
+                row.session = t + 1;
+                row.rt_ms = NAN;
+                dataset_add(ds, &row, &err);
+            }
+        }
+    }
+    return ds;
+}
+
+static void test_colin_table1(void)
+{
+    int match_mean = 0, match_ratio = 0;
+    double worst_mean = 0;
+    for (int set = 0; set < 3; set++) {
+        Dataset *ds = colin_dataset(set);
+        for (int rule = 0; rule < 2; rule++) {
+            AnalyzeOptions o;
+            analyze_options_default(&o);
+            o.replicates = 0;
+            o.progress = 0;
+            o.utility_rule = rule == 0 ? UTILITY_MEAN : UTILITY_RATIO;
+            Report r;
+            SimError err;
+            CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+            CHECK_INT(r.n_utility, 8);
+            for (int m = 1; m < 8 && r.n_utility == 8; m++) {
+                const UtilityRow *u = &r.utility[m];
+                CHECK_STR(u->condition, colin_methods[m]);
+                for (int t = 0; t < 3; t++) {
+                    CHECK_NEAR(u->session_accuracy[t],
+                               colin_acc[set][m][t] / 100, 1e-12);
+                }
+                double pub = colin_utility[set][m];
+                int same = fabs(round(u->utility * 100) / 100 - pub) < 1e-9;
+                if (rule == 0) {
+                    match_mean += same;
+                    worst_mean = fmax(worst_mean, fabs(u->utility - pub));
+                } else {
+                    match_ratio += same;
+                }
+            }
+            report_free(&r);
+        }
+        dataset_free(ds);
+    }
+    printf("Colin Table 1: mean rule %d/21 (max diff %.4f), ratio rule "
+           "%d/21\n",
+           match_mean, worst_mean, match_ratio);
+    CHECK_INT(match_mean, 18);
+    CHECK(worst_mean <= 0.0125);
+    CHECK_INT(match_ratio, 19);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "analysis_pipeline_tmp");
+    if (system("mkdir -p analysis_pipeline_tmp") != 0) {
+        return 1;
+    }
+    test_csv_errors();
+    test_db_and_screening();
+    test_threads_and_hase();
+    test_colin_table1();
+    return TEST_REPORT();
+}
