@@ -1029,12 +1029,43 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
     while (len && (*t == '\n' || *t == '\r')) {
         t++, len--;
     }
-    Span s = {t, len, ui->mono, th->text, NO_BG, 0};
-    float h = text_flow(NULL, &s, 1, 0, 0, w - 2 * pad, 1.2f, ALIGN_LEFT, NULL);
+    /* Published explanation sheets mark edited words with **...**: show
+    ** them highlighted, without the markers. */
+    Font *mono_bold = fonts_get(ui->fonts, FACE_MONO, (float)ui->mono->px);
+    Span spans[96];
+    size_t n = 0;
+    int marked = 0;
+    const char *p = t, *end = t + len;
+    while (p < end && n < sizeof spans / sizeof spans[0]) {
+        const char *m = strstr(p, "**");
+        if (!m || m >= end) {
+            m = end;
+        }
+        if (m > p) {
+            spans[n++] = marked ? (Span){p,
+                                         (size_t)(m - p),
+                                         mono_bold,
+                                         th->highlight_text,
+                                         th->highlight,
+                                         0}
+                                : (Span){p,        (size_t)(m - p), ui->mono,
+                                         th->text, NO_BG,           0};
+        }
+        if (m >= end) {
+            break;
+        }
+        marked = !marked;
+        p = m + 2;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    float h =
+        text_flow(NULL, spans, n, 0, 0, w - 2 * pad, 1.2f, ALIGN_LEFT, NULL);
     if (sc) {
         scene_frame(sc, (SDL_FRect){x, y, w, h + 2 * pad}, ui->u * 0.4f, 1,
                     th->border, th->panel_alt);
-        text_flow(sc, &s, 1, x + pad, y + pad, w - 2 * pad, 1.2f, ALIGN_LEFT,
+        text_flow(sc, spans, n, x + pad, y + pad, w - 2 * pad, 1.2f, ALIGN_LEFT,
                   NULL);
     }
     return h + 2 * pad;

@@ -1229,9 +1229,8 @@ static void draw_frame(App *a)
             fprintf(a->timing, "onset %lld %u %lld %s %d %d %d %d\n",
                     (long long)t1, w->screen_serial, (long long)a->input_ns,
                     session_screen_name(w->screen), w->need_choice,
-                    w->need_rating, w->question ? (int)w->question->n_options
-                                                : 0,
-                    w->attempt);
+                    w->need_rating,
+                    w->question ? (int)w->question->n_options : 0, w->attempt);
             fflush(a->timing);
         }
         /* The view now enables its buttons; the picture is unchanged. */

@@ -517,6 +517,11 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
         cols--;
     }
     float cw = floorf((w - gap * (float)(cols - 1)) / (float)cols);
+    if (images) {
+        cw = fminf(cw, small.u * 20);
+    }
+    float row_x =
+        x + floorf((w - (cw * (float)cols + gap * (float)(cols - 1))) / 2);
     cc.rc.max_image_h = images ? fminf(cw * 0.9f, (float)c->ui->gfx->h * 0.2f)
                                : (float)c->ui->gfx->h * 0.15f;
     float yy = y;
@@ -534,7 +539,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
                                       reservoir_card_content, &args[k]));
         }
         for (size_t k = 0; k < cols && r + k < n && sc; k++) {
-            float xx = x + (float)k * (cw + gap);
+            float xx = row_x + (float)k * (cw + gap);
             scene_frame(sc, (SDL_FRect){xx, yy, cw, row_h}, small.u * 0.5f, 1,
                         c->th->border, c->th->panel);
             float pad = roundf(small.u);
@@ -740,26 +745,59 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
 
 /* -------------------------------------------------------------- the body */
 
-static const char *default_title(const SessionView *v)
+static const char *default_title(const SessionView *v, char *buf, size_t n)
 {
     if (v->title) {
         return v->title;
     }
+    const Block *b = v->block;
+    const char *phase = b && b->phase ? b->phase : "";
+    int sess = b ? b->session : 0;
     switch (v->screen) {
     case SCREEN_CONSENT:
         return "Consent";
+    case SCREEN_PAGE:
+        return b && b->kind == BLOCK_DEBRIEF ? "The end" : "Instructions";
     case SCREEN_QUIZ:
         return "Questions about the instructions";
     case SCREEN_EXAMPLE:
-        return "Examples";
+        if (sess > 0) {
+            snprintf(buf, n, "Session %d: examples", sess);
+            return buf;
+        }
+        if (strcmp(phase, "practice") == 0) {
+            return "Practice: an example";
+        }
+        return v->explanation ? "Learning: examples with explanations"
+                              : "Learning: examples";
     case SCREEN_PREDICT:
-        return "Your turn: predict the model";
+        if (sess > 0) {
+            snprintf(buf, n, "Session %d: predict the model", sess);
+            return buf;
+        }
+        if (strcmp(phase, "practice") == 0) {
+            return "Practice: predict the model";
+        }
+        if (strcmp(phase, "pre") == 0) {
+            return "Test 1: predict the model";
+        }
+        if (strcmp(phase, "post") == 0) {
+            return "Test 2: predict the model";
+        }
+        return "Predict the model";
     case SCREEN_COUNTERFACTUAL:
-        return "Your turn: predict the model on a changed input";
+        if (strcmp(phase, "pre") == 0) {
+            return "Test 1: predict the model on a changed input";
+        }
+        if (strcmp(phase, "post") == 0) {
+            return "Test 2: predict the model on a changed input";
+        }
+        return "Predict the model on a changed input";
     case SCREEN_RATING:
         return "Rate the explanation";
     case SCREEN_FEEDBACK:
-        return "Feedback";
+        return v->question ? "Questions about the instructions"
+                           : "Practice: feedback";
     case SCREEN_BREAK:
         return "Break";
     default:
@@ -1036,7 +1074,8 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     if (head_h > 0) {
         scene_rect(sc, (SDL_FRect){0, 0, W, head_h}, th->panel);
         scene_rect(sc, (SDL_FRect){0, head_h - 1, W, 1}, th->border);
-        const char *title = default_title(v);
+        char tbuf[96];
+        const char *title = default_title(v, tbuf, sizeof tbuf);
         float ty = (head_h - (float)ui->bold->line_h) / 2;
         int item_screen =
             v->progress_total > 0 &&

@@ -143,8 +143,8 @@ static void check_db(const char *bundle, const char *db_path, int chaos)
             if (store_get_response(st, ps[i].id, t->seq, &r, &found, &err) !=
                     SIM_OK ||
                 !found || !r.done) {
-                fprintf(stderr, "%s step %d: no complete response\n",
-                        ps[i].id, t->seq);
+                fprintf(stderr, "%s step %d: no complete response\n", ps[i].id,
+                        t->seq);
                 bad++;
                 continue;
             }

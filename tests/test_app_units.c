@@ -159,8 +159,8 @@ static void test_layout(void)
     CHECK(texts >= 8);
     /* A word longer than the column is broken, not overflowing. */
     scene_clear(&sc);
-    text_para(&sc, f, "Pneumonoultramicroscopicsilicovolcanoconiosis", 0, 0,
-              80, (SDL_Color){0, 0, 0, 255}, 0);
+    text_para(&sc, f, "Pneumonoultramicroscopicsilicovolcanoconiosis", 0, 0, 80,
+              (SDL_Color){0, 0, 0, 255}, 0);
     for (size_t i = 0; i < sc.n_cmds; i++) {
         CHECK(sc.cmds[i].r.x + sc.cmds[i].r.w <= 80.5f);
     }

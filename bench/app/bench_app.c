@@ -116,18 +116,18 @@ static void press(Display *d, KeySym sym, int64_t *t_out)
 
 #define MAX_EV 4096
 
-static int bench_input(const char *simlab, const char *bundle,
-                       const char *out, const char *classkey, int n_wanted)
+static int bench_input(const char *simlab, const char *bundle, const char *out,
+                       const char *classkey, int n_wanted)
 {
     char db[1024], logp[1024];
     snprintf(db, sizeof db, "%s/bench.db", out);
     snprintf(logp, sizeof logp, "%s/timing.log", out);
     unlink(db);
     unlink(logp);
-    char *argv[] = {(char *)simlab, "run",          (char *)bundle,
-                    "--db",         db,             "--size",
-                    "1280x720",     "--timing-log", logp,
-                    "--station",    "bench",        NULL};
+    char *argv[] = {
+        (char *)simlab, "run",      (char *)bundle, "--db", db,
+        "--size",       "1280x720", "--timing-log", logp,   "--station",
+        "bench",        NULL};
     pid_t pid = spawn(argv);
     Display *d = XOpenDisplay(NULL);
     if (!d) {
@@ -292,7 +292,8 @@ static int bench_input(const char *simlab, const char *bundle,
            ao.median, as.median, ao.median > 0 ? as.median / ao.median : 0);
     printf("SD ratio SDL/simlab: %.1f\n\n", so.sd > 0 ? ss.sd / so.sd : 0);
     Stats st = stats(transition, n_trans), sf = stats(frames, n_frames);
-    printf("| (ms) | n | median | p99 | SD |\n| --- | --- | --- | --- | --- |\n");
+    printf(
+        "| (ms) | n | median | p99 | SD |\n| --- | --- | --- | --- | --- |\n");
     printf("| response -> next stimulus on screen | %d | %.2f | %.2f | %.2f "
            "|\n",
            n_trans, st.median, st.p99, st.sd);
@@ -320,8 +321,8 @@ static double bare_window_ms(void)
     return (double)(now_ns() - t0) / 1e6;
 }
 
-static int bench_launch(const char *simlab, const char *bundle,
-                        const char *out, int reps)
+static int bench_launch(const char *simlab, const char *bundle, const char *out,
+                        int reps)
 {
     double app[64], ref[64];
     if (reps > 64) {
@@ -332,10 +333,9 @@ static int bench_launch(const char *simlab, const char *bundle,
         snprintf(db, sizeof db, "%s/launch.db", out);
         snprintf(logp, sizeof logp, "%s/launch.log", out);
         unlink(logp);
-        char *argv[] = {(char *)simlab, "run",          (char *)bundle,
-                        "--db",         db,             "--size",
-                        "1280x720",     "--timing-log", logp,
-                        NULL};
+        char *argv[] = {
+            (char *)simlab, "run",      (char *)bundle, "--db", db,
+            "--size",       "1280x720", "--timing-log", logp,   NULL};
         int64_t t0 = now_ns();
         pid_t pid = spawn(argv);
         double ms = -1;
