@@ -1451,13 +1451,13 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK) {
         rc = compute_change(ds, o, &sc, r, err);
     }
-    if (rc == SIM_OK) {
+    if (rc == SIM_OK && !o->change_only) {
         rc = compute_utility(ds, o, &sc, r, err);
     }
-    if (rc == SIM_OK) {
+    if (rc == SIM_OK && !o->change_only) {
         rc = compute_anova_rt(ds, o, &sc, r, err);
     }
-    if (rc == SIM_OK) {
+    if (rc == SIM_OK && !o->change_only) {
         rc = compute_ratings(ds, o, &sc, r, err);
     }
     screen_free(&sc);

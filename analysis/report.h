@@ -42,6 +42,8 @@ typedef struct AnalyzeOptions {
     unsigned plots;           /* --plots: PLOT_* bits */
     int progress;             /* progress bar on stderr when it is a tty */
     int quiet;                /* no summary on stdout */
+    int change_only;          /* library use (simulations): the change table
+                              ** only, no utility, ANOVA or ratings */
 } AnalyzeOptions;
 
 typedef struct ExclusionRow {

@@ -4,3 +4,9 @@ add_executable(analysis_gen_csv ${SIMLAB_BENCH_ANALYSIS}/gen_csv.c
                ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
 target_include_directories(analysis_gen_csv PRIVATE ${SIMLAB_BENCH_ANALYSIS})
 target_link_libraries(analysis_gen_csv PRIVATE simlab_analysis simlab_warnings)
+add_executable(analysis_coverage ${SIMLAB_BENCH_ANALYSIS}/coverage_main.c
+               ${SIMLAB_BENCH_ANALYSIS}/coverage.c
+               ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
+target_include_directories(analysis_coverage PRIVATE ${SIMLAB_BENCH_ANALYSIS})
+target_link_libraries(analysis_coverage PRIVATE simlab_analysis
+                      simlab_warnings)

@@ -3,3 +3,10 @@ simlab_add_test(test_analysis_stats SOURCES test_analysis_stats.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_pipeline SOURCES test_analysis_pipeline.c
                 LIBS simlab_analysis)
+simlab_add_test(test_analysis_coverage
+                SOURCES test_analysis_coverage.c
+                        ${CMAKE_SOURCE_DIR}/bench/analysis/coverage.c
+                        ${CMAKE_SOURCE_DIR}/bench/analysis/simstudy.c
+                LIBS simlab_analysis)
+target_include_directories(test_analysis_coverage PRIVATE
+                           ${CMAKE_SOURCE_DIR}/bench/analysis)
