@@ -151,7 +151,7 @@ static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
         const char *nm = in->features[i].name ? in->features[i].name : "";
         name_w = fmaxf(name_w, font_width(ui->small, nm, strlen(nm)));
     }
-    float pad = roundf(ui->u * 0.5f);
+    float pad = roundf(ui->u * 0.4f);
     name_w = fminf(name_w + 2 * pad, w * 0.42f);
     float val_w = w - name_w;
     float yy = y;

@@ -1470,6 +1470,12 @@ int app_run(int argc, char **argv)
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }
+    if (a->o.screenshot_dir && mkdir(a->o.screenshot_dir, 0755) != 0 &&
+        errno != EEXIST) {
+        fprintf(stderr, "simlab run: %s: %s\n", a->o.screenshot_dir,
+                strerror(errno));
+        goto cleanup;
+    }
     if (a->o.timing_log) {
         a->timing = fopen(a->o.timing_log, "w");
         if (a->timing) {

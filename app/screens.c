@@ -725,15 +725,25 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         yy += choices(c, sc, x, yy, w);
         any = 1;
     }
+    int need_cont = v->need_continue || (v->screen == SCREEN_EXAMPLE &&
+                                         !v->need_choice && !v->need_rating);
     if (v->need_rating) {
         if (any) {
             yy += gap;
         }
-        yy += likert(c, sc, x, yy, w);
+        float lh = likert(c, sc, x, yy, w);
+        yy += lh;
         any = 1;
+        /* Continue shares the rating row when there is room beside it. */
+        char lab[96];
+        wait_label(c, "Continue", lab, sizeof lab);
+        float bw = button_width(c, lab, "Enter");
+        if (need_cont && w >= ui->u * 40 + 2 * bw) {
+            float bh = roundf(ui->u * 2.8f);
+            continue_row(c, sc, x, yy - bh, w, "Continue", 0);
+            need_cont = 0;
+        }
     }
-    int need_cont = v->need_continue || (v->screen == SCREEN_EXAMPLE &&
-                                         !v->need_choice && !v->need_rating);
     if (need_cont) {
         if (any) {
             yy += gap * 0.6f;
