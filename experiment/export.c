@@ -26,10 +26,8 @@ typedef struct Column {
 static const Column COLUMNS[] = {
     {"participant", "string", 1, "pseudonymous participant id (UUID)"},
     {"condition", "string", 1, "between-subject condition"},
-    {"phase", "string", 1,
-     "practice, learn, pre, post, train, test or quiz"},
-    {"item", "string", 1,
-     "item key <pool>:<id> (quiz questions: <block>:<n>)"},
+    {"phase", "string", 1, "practice, learn, pre, post, train, test or quiz"},
+    {"item", "string", 1, "item key <pool>:<id> (quiz questions: <block>:<n>)"},
     {"correct", "0/1/empty", 1,
      "1 if the response equals the model output on the shown input (on the "
      "perturbation for counterfactual trials), first try for practice and "
@@ -160,23 +158,25 @@ static json_t *query_objects(sqlite3 *db, const char *sql)
     return arr;
 }
 
-static int write_sidecar(sqlite3 *db, const char *db_path,
-                         const char *csv_path, int n_rows, SimError *err)
+static int write_sidecar(sqlite3 *db, const char *db_path, const char *csv_path,
+                         int n_rows, SimError *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string("simlab long format v1"));
-    json_object_set_new(root, "software", json_string("simlab " SIMLAB_VERSION));
+    json_object_set_new(root, "software",
+                        json_string("simlab " SIMLAB_VERSION));
     const char *base = strrchr(db_path, '/');
-    json_object_set_new(root, "database", json_string(base ? base + 1 : db_path));
+    json_object_set_new(root, "database",
+                        json_string(base ? base + 1 : db_path));
     json_object_set_new(root, "rows", json_integer(n_rows));
 
     json_t *cols = json_array();
     for (size_t i = 0; i < N_COLUMNS; i++) {
         json_array_append_new(
-            cols, json_pack("{s:s, s:s, s:b, s:s}", "name", COLUMNS[i].name,
-                            "type", COLUMNS[i].type, "required",
-                            COLUMNS[i].required, "description",
-                            COLUMNS[i].description));
+            cols,
+            json_pack("{s:s, s:s, s:b, s:s}", "name", COLUMNS[i].name, "type",
+                      COLUMNS[i].type, "required", COLUMNS[i].required,
+                      "description", COLUMNS[i].description));
     }
     json_object_set_new(root, "columns", cols);
 
@@ -236,8 +236,7 @@ static int write_sidecar(sqlite3 *db, const char *db_path,
         return sim_fail(err, SIM_ERR_USAGE, "%s: path too long", csv_path);
     }
     int rc = SIM_OK;
-    if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) !=
-        0) {
+    if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
         rc = sim_fail(err, SIM_ERR_IO, "%s: cannot write sidecar", path);
     }
     json_decref(root);

@@ -31,7 +31,7 @@ typedef struct Builder {
 
 const char *expect_name(Expect e)
 {
-    static const char *const names[] = {"accept", "continue", "choice",
+    static const char *const names[] = {"accept", "continue",      "choice",
                                         "rating", "choice+rating", "option"};
     return (unsigned)e < sizeof names / sizeof names[0] ? names[e] : "?";
 }
@@ -162,8 +162,8 @@ static int draw_items(Builder *b, int bi, const char *pool, int n,
 {
     const Study *study = b->study;
     const Block *blk = &study->blocks[bi];
-    size_t *cand = sim_calloc(study->n_items ? study->n_items : 1,
-                              sizeof *cand);
+    size_t *cand =
+        sim_calloc(study->n_items ? study->n_items : 1, sizeof *cand);
     if (!cand) {
         return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
     }
@@ -200,8 +200,7 @@ static int draw_items(Builder *b, int bi, const char *pool, int n,
 }
 
 /* Order in which the block's items are shown (a copy of the choice). */
-static int order_items(Builder *b, int bi, const BlockItems *in,
-                       size_t **order)
+static int order_items(Builder *b, int bi, const BlockItems *in, size_t **order)
 {
     size_t *o = sim_calloc(in->n ? in->n : 1, sizeof *o);
     if (!o) {
@@ -457,8 +456,8 @@ int schedule_build(const Study *study, const char *condition, uint64_t seed,
     b.seed = seed;
     b.err = err;
     b.sched = schedule_new(condition, seed, 0);
-    b.chosen = sim_calloc(study->n_blocks ? study->n_blocks : 1,
-                          sizeof *b.chosen);
+    b.chosen =
+        sim_calloc(study->n_blocks ? study->n_blocks : 1, sizeof *b.chosen);
     int rc = (!b.sched || !b.chosen)
                  ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
                  : SIM_OK;

@@ -14,12 +14,12 @@
 
 /* What a step waits for before it is done. */
 typedef enum Expect {
-    EXPECT_ACCEPT = 0,   /* consent: accept (or decline) */
-    EXPECT_CONTINUE = 1, /* pages, breaks, examples without a rating */
-    EXPECT_CHOICE = 2,   /* forced choice among the classes */
-    EXPECT_RATING = 3,   /* Likert rating only */
+    EXPECT_ACCEPT = 0,        /* consent: accept (or decline) */
+    EXPECT_CONTINUE = 1,      /* pages, breaks, examples without a rating */
+    EXPECT_CHOICE = 2,        /* forced choice among the classes */
+    EXPECT_RATING = 3,        /* Likert rating only */
     EXPECT_CHOICE_RATING = 4, /* choice and rating, then Continue */
-    EXPECT_OPTION = 5    /* quiz: one of the question's options */
+    EXPECT_OPTION = 5         /* quiz: one of the question's options */
 } Expect;
 
 /* One step of the schedule (a row of the trial table). */
@@ -41,8 +41,8 @@ typedef struct Trial {
 } Trial;
 
 typedef struct Schedule {
-    char *condition;    /* condition id */
-    uint64_t seed;      /* the participant's seed */
+    char *condition; /* condition id */
+    uint64_t seed;   /* the participant's seed */
     Trial *trials;
     size_t n_trials;
 } Schedule;

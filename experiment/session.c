@@ -48,16 +48,16 @@ struct Session {
     int64_t onset_ns;      /* onset of the current screen */
     int64_t step_onset_ns; /* onset of the step's first attempt */
 
-    int choice;            /* selection so far, -1 none */
+    int choice; /* selection so far, -1 none */
     int64_t choice_ns;
-    int rating;            /* 0 none */
+    int rating; /* 0 none */
     int64_t rating_ns;
-    int attempt;           /* 1-based */
+    int attempt; /* 1-based */
 
-    int fb_correct;        /* feedback state */
+    int fb_correct; /* feedback state */
     int fb_final;
 
-    Response pending;      /* response waiting to be stored */
+    Response pending; /* response waiting to be stored */
     char pending_id[256];
     int has_pending;
     After after;
@@ -71,9 +71,9 @@ struct Session {
 const char *session_screen_name(SessionScreen screen)
 {
     static const char *const names[SESSION_SCREEN_COUNT] = {
-        "consent",  "page",     "quiz",   "example",     "predict",
-        "counterfactual", "rating", "feedback", "break", "paused",
-        "store_error", "screened_out", "done"};
+        "consent",        "page",         "quiz",     "example", "predict",
+        "counterfactual", "rating",       "feedback", "break",   "paused",
+        "store_error",    "screened_out", "done"};
     return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
 }
 
@@ -87,7 +87,8 @@ int session_key_is_continue(const char *key)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         size_t n = strlen(keys[i]);
         size_t k = 0;
-        while (k < n && key[k] && tolower((unsigned char)key[k]) == keys[i][k]) {
+        while (k < n && key[k] &&
+               tolower((unsigned char)key[k]) == keys[i][k]) {
             k++;
         }
         if (k == n && key[k] == '\0') {
@@ -267,8 +268,8 @@ static void build_view(Session *s)
     }
     if (s->onset_marked && b->min_seconds > 0 &&
         (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT)) {
-        v->continue_after_ns = s->onset_ns + (int64_t)b->min_seconds *
-                                                 1000000000LL;
+        v->continue_after_ns =
+            s->onset_ns + (int64_t)b->min_seconds * 1000000000LL;
     }
 }
 
@@ -296,10 +297,11 @@ static void enter_step(Session *s, int seq, int attempt)
 
 /* ------------------------------------------------------------- screening */
 
-/* Counts the stored first-try results of the steps of block bi:
+/* Counts first-try results of the answered steps of block bi (every block
+** when bi < 0), counting the pending response of the current step too:
 ** *right and *total. */
-static int block_first_try(Session *s, int bi, int catch_only, int *right,
-                           int *total, SimError *err)
+static int first_tries(Session *s, int bi, int catch_only, int *right,
+                       int *total, SimError *err)
 {
     *right = *total = 0;
     for (size_t i = 0; i < s->sched->n_trials; i++) {
@@ -309,10 +311,16 @@ static int block_first_try(Session *s, int bi, int catch_only, int *right,
             continue;
         }
         Response r;
-        int found;
-        int rc = store_get_response(s->store, s->pid, t->seq, &r, &found, err);
-        if (rc != SIM_OK) {
-            return rc;
+        int found = 0;
+        if (t->seq == s->pending.seq && s->pending.attempts <= 1) {
+            r = s->pending; /* first try happening now */
+            found = 1;
+        } else {
+            int rc =
+                store_get_response(s->store, s->pid, t->seq, &r, &found, err);
+            if (rc != SIM_OK) {
+                return rc;
+            }
         }
         if (found && r.correct >= 0) {
             (*total)++;
@@ -322,99 +330,97 @@ static int block_first_try(Session *s, int bi, int catch_only, int *right,
     return SIM_OK;
 }
 
-static int fail_screening(Session *s, const char *rule, const char *detail,
-                          int64_t wall_ms, int *stop, SimError *err)
+static void add_screen(Response *r, const char *rule, int passed,
+                       const char *detail)
 {
-    int rc = store_record_screening(s->store, s->pid, rule, 0, detail,
-                                    wall_ms, err);
-    if (rc == SIM_OK && s->study->screening.stop_on_failure) {
-        rc = store_set_status(s->store, s->pid, PSTATUS_SCREENED_OUT, wall_ms,
-                              err);
-        *stop = 1;
+    if (r->n_screen < 2) {
+        ScreenResult *sr = &r->screen[r->n_screen++];
+        sr->rule = rule;
+        sr->passed = passed;
+        snprintf(sr->detail, sizeof sr->detail, "%s", detail);
     }
-    return rc;
 }
 
-/* Applies the screening rules that the step just stored completes. */
-static int screen_after(Session *s, const Trial *t, int64_t wall_ms,
-                        int *stop, SimError *err)
+/* Decides, before the pending response is stored, which screening rules it
+** completes and the participant's status after it, so that all of it is
+** stored in the response's transaction. *stop is set when a failed rule
+** ends the run. */
+static int decide(Session *s, const Trial *t, int *stop, SimError *err)
 {
     const Screening *sc = &s->study->screening;
     const Block *b = &s->study->blocks[t->block];
-    int last = t->index_in_block + 1 == t->n_in_block;
+    Response *r = &s->pending;
+    int last_in_block = t->index_in_block + 1 == t->n_in_block;
     int right, total, rc = SIM_OK;
     char detail[128];
     *stop = 0;
-    if (b->kind == BLOCK_PRACTICE && last && sc->practice_min_first_try >= 0) {
-        rc = block_first_try(s, t->block, 0, &right, &total, err);
+    r->n_screen = 0;
+    r->set_status = 0;
+    if (s->after == AFTER_DECLINE) {
+        r->set_status = 1;
+        r->new_status = PSTATUS_DECLINED;
+        return SIM_OK;
+    }
+    if (!r->done) {
+        return SIM_OK;
+    }
+    if (b->kind == BLOCK_PRACTICE && last_in_block &&
+        sc->practice_min_first_try >= 0) {
+        rc = first_tries(s, t->block, 0, &right, &total, err);
         snprintf(detail, sizeof detail, "%d of %d right on the first try",
                  right, total);
-        if (rc == SIM_OK && right < sc->practice_min_first_try) {
-            return fail_screening(s, "practice", detail, wall_ms, stop, err);
-        } else if (rc == SIM_OK) {
-            rc = store_record_screening(s->store, s->pid, "practice", 1,
-                                        detail, wall_ms, err);
-        }
-    } else if (b->kind == BLOCK_QUIZ && last && sc->quiz_all_first_try) {
-        rc = block_first_try(s, t->block, 0, &right, &total, err);
+        add_screen(r, "practice", right >= sc->practice_min_first_try, detail);
+    } else if (b->kind == BLOCK_QUIZ && last_in_block &&
+               sc->quiz_all_first_try) {
+        rc = first_tries(s, t->block, 0, &right, &total, err);
         snprintf(detail, sizeof detail, "%d of %d right on the first try",
                  right, total);
-        if (rc == SIM_OK && right < total) {
-            return fail_screening(s, "quiz", detail, wall_ms, stop, err);
-        } else if (rc == SIM_OK) {
-            rc = store_record_screening(s->store, s->pid, "quiz", 1, detail,
-                                        wall_ms, err);
-        }
-    } else if (t->is_catch && sc->max_catch_failures >= 0) {
-        rc = block_first_try(s, -1, 1, &right, &total, err);
-        /* record the failure once, when the limit is first exceeded */
-        if (rc == SIM_OK && total - right == sc->max_catch_failures + 1 &&
-            s->pending.correct == 0) {
+        add_screen(r, "quiz", right == total, detail);
+    } else if (t->is_catch && sc->max_catch_failures >= 0 && r->correct == 0) {
+        rc = first_tries(s, -1, 1, &right, &total, err);
+        /* decided once, when the limit is first exceeded */
+        if (rc == SIM_OK && total - right == sc->max_catch_failures + 1) {
             snprintf(detail, sizeof detail, "%d of %d catch trials failed",
                      total - right, total);
-            return fail_screening(s, "catch", detail, wall_ms, stop, err);
+            add_screen(r, "catch", 0, detail);
         }
     }
-    if (rc == SIM_OK && (size_t)t->seq + 1 == s->sched->n_trials &&
-        sc->min_total_seconds > 0) {
-        double secs = (double)(wall_ms - s->created_ms) / 1000.0;
+    int last = (size_t)t->seq + 1 == s->sched->n_trials;
+    if (rc == SIM_OK && last && sc->min_total_seconds > 0) {
+        double secs = (double)(r->wall_ms - s->created_ms) / 1000.0;
         snprintf(detail, sizeof detail, "completed in %.0f s (minimum %.0f)",
                  secs, sc->min_total_seconds);
-        if (secs < sc->min_total_seconds) {
-            return fail_screening(s, "too_fast", detail, wall_ms, stop, err);
+        add_screen(r, "time", secs >= sc->min_total_seconds, detail);
+    }
+    for (int i = 0; i < r->n_screen; i++) {
+        if (!r->screen[i].passed && sc->stop_on_failure) {
+            *stop = 1;
         }
-        rc = store_record_screening(s->store, s->pid, "time", 1, detail,
-                                    wall_ms, err);
+    }
+    if (*stop || last) {
+        r->set_status = 1;
+        r->new_status = *stop ? PSTATUS_SCREENED_OUT : PSTATUS_COMPLETED;
     }
     return rc;
 }
 
 /* --------------------------------------------------------------- commits */
 
-/* Stores s->pending and applies s->after. On failure the session shows
-** SCREEN_STORE_ERROR and keeps the response. */
-static int commit(Session *s, SimError *err)
+/* Decides the screening of s->pending, stores it with its screening and
+** status, and applies s->after. On failure the session shows
+** SCREEN_STORE_ERROR and keeps the response for SIM_IN_RETRY. */
+static int submit(Session *s, SimError *err)
 {
     const Trial *t = cur_trial(s);
-    int64_t wall_ms = s->pending.wall_ms;
-    int rc = store_record_response(s->store, &s->pending, err);
+    int stop;
+    int rc = decide(s, t, &stop, err);
+    if (rc == SIM_OK) {
+        rc = store_record_response(s->store, &s->pending, err);
+    }
     if (rc == SIM_ERR_STATE) {
         /* already stored (e.g. by a retry whose reply was lost): the data
         ** are safe, so carry on as if this write had succeeded */
         rc = SIM_OK;
-    }
-    int stop = 0;
-    if (rc == SIM_OK && s->pending.done) {
-        rc = screen_after(s, t, wall_ms, &stop, err);
-    }
-    if (rc == SIM_OK && s->pending.done && !stop &&
-        (size_t)t->seq + 1 == s->sched->n_trials) {
-        rc = store_set_status(s->store, s->pid, PSTATUS_COMPLETED, wall_ms,
-                              err);
-    }
-    if (rc == SIM_OK && s->after == AFTER_DECLINE) {
-        rc = store_set_status(s->store, s->pid, PSTATUS_DECLINED, wall_ms,
-                              err);
     }
     if (rc != SIM_OK) {
         snprintf(s->message, sizeof s->message, "%s",
@@ -427,7 +433,8 @@ static int commit(Session *s, SimError *err)
     }
     s->has_pending = 0;
     s->message[0] = '\0';
-    if (stop) {
+    if (s->pending.set_status &&
+        s->pending.new_status == PSTATUS_SCREENED_OUT) {
         s->finished = 1;
         s->cur = (int)s->sched->n_trials;
         snprintf(s->message, sizeof s->message, "%s",
@@ -437,8 +444,7 @@ static int commit(Session *s, SimError *err)
     }
     switch (s->after) {
     case AFTER_FEEDBACK:
-        s->fb_correct = s->pending.correct == 1 ||
-                        (s->pending.choice == t->correct_choice);
+        s->fb_correct = s->pending.choice == t->correct_choice;
         s->fb_final = s->pending.done;
         go_to(s, SCREEN_FEEDBACK);
         break;
@@ -495,7 +501,7 @@ static int answer(Session *s, const SimInput *in, const char *id, After after,
     }
     s->has_pending = 1;
     s->after = after;
-    return commit(s, err);
+    return submit(s, err);
 }
 
 /* ------------------------------------------------------------ open/close */
@@ -550,8 +556,8 @@ int session_open(Store *store, const Study *study, const char *pid,
         session_close(s);
         return rc;
     }
-    if (first < 0 || (info.status != PSTATUS_ACTIVE &&
-                      info.status != PSTATUS_ABORTED)) {
+    if (first < 0 ||
+        (info.status != PSTATUS_ACTIVE && info.status != PSTATUS_ABORTED)) {
         s->cur = (int)s->sched->n_trials;
         s->finished = 1;
         go_to(s, info.status == PSTATUS_SCREENED_OUT ? SCREEN_SCREENED_OUT
@@ -630,8 +636,8 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
             }
         }
     }
-    if (v->need_rating && in->key && in->key[0] >= '1' &&
-        in->key[0] <= '9' && in->key[1] == '\0') {
+    if (v->need_rating && in->key && in->key[0] >= '1' && in->key[0] <= '9' &&
+        in->key[1] == '\0') {
         out->kind = SIM_IN_RATE;
         out->value = in->key[0] - '0';
         return 1;
@@ -642,8 +648,7 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
 static int n_choices(const Session *s)
 {
     const SessionView *v = &s->view;
-    return v->question ? (int)v->question->n_options
-                       : (int)s->study->n_classes;
+    return v->question ? (int)v->question->n_options : (int)s->study->n_classes;
 }
 
 static int handle_step(Session *s, const SimInput *in, int *consumed,
@@ -683,8 +688,8 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
         build_view(s);
         return SIM_OK;
     case SIM_IN_CONTINUE:
-        if (!v->need_continue || (v->continue_after_ns && now <
-                                  v->continue_after_ns)) {
+        if (!v->need_continue ||
+            (v->continue_after_ns && now < v->continue_after_ns)) {
             return SIM_OK;
         }
         if ((v->need_rating && s->rating == 0) ||
@@ -699,8 +704,7 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
     }
 }
 
-int session_handle(Session *s, const SimInput *in, int *consumed,
-                   SimError *err)
+int session_handle(Session *s, const SimInput *in, int *consumed, SimError *err)
 {
     int dummy;
     if (!consumed) {
@@ -725,7 +729,7 @@ int session_handle(Session *s, const SimInput *in, int *consumed,
             return SIM_OK;
         }
         *consumed = 1;
-        return commit(s, err);
+        return submit(s, err);
     case SIM_IN_PAUSE:
         if (s->screen == SCREEN_PAUSED || s->screen == SCREEN_STORE_ERROR) {
             return SIM_OK;
@@ -747,14 +751,14 @@ int session_handle(Session *s, const SimInput *in, int *consumed,
         s->message[0] = '\0';
         go_to(s, s->held);
         snprintf(detail, sizeof detail, "{\"step\":%d}", s->cur);
-        return store_log_event(s->store, s->pid, "unpause", detail,
-                               in->wall_ms, in->t_ns, err);
+        return store_log_event(s->store, s->pid, "unpause", detail, in->wall_ms,
+                               in->t_ns, err);
     case SIM_IN_ABORT: {
         *consumed = 1;
         snprintf(detail, sizeof detail, "{\"step\":%d,\"screen\":\"%s\"}",
                  s->cur, session_screen_name(s->screen));
-        int rc = store_log_event(s->store, s->pid, "abort", detail,
-                                 in->wall_ms, in->t_ns, err);
+        int rc = store_log_event(s->store, s->pid, "abort", detail, in->wall_ms,
+                                 in->t_ns, err);
         if (rc == SIM_OK) {
             rc = store_set_status(s->store, s->pid, PSTATUS_ABORTED,
                                   in->wall_ms, err);

@@ -17,21 +17,21 @@
 
 /* The screen the participant sees. */
 typedef enum SessionScreen {
-    SCREEN_CONSENT = 0,   /* consent page; accept or decline */
-    SCREEN_PAGE,          /* instructions or debrief page */
-    SCREEN_QUIZ,          /* a quiz question with its options */
-    SCREEN_EXAMPLE,       /* learn/train/practice example (+ explanation) */
-    SCREEN_PREDICT,       /* forward prediction (practice, pre, post, test) */
-    SCREEN_COUNTERFACTUAL,/* original + perturbation; predict on the latter */
-    SCREEN_RATING,        /* rate an explanation (rating blocks) */
-    SCREEN_FEEDBACK,      /* practice or quiz: right / try again */
-    SCREEN_BREAK,         /* a rest between blocks */
-    SCREEN_PAUSED,        /* the experimenter paused the run */
-    SCREEN_STORE_ERROR,   /* the response could not be saved yet: calm
-                             pause for the participant, reason for the
-                             experimenter; retried */
-    SCREEN_SCREENED_OUT,  /* a screening rule ended the run */
-    SCREEN_DONE           /* thank you; the run is over */
+    SCREEN_CONSENT = 0,    /* consent page; accept or decline */
+    SCREEN_PAGE,           /* instructions or debrief page */
+    SCREEN_QUIZ,           /* a quiz question with its options */
+    SCREEN_EXAMPLE,        /* learn/train/practice example (+ explanation) */
+    SCREEN_PREDICT,        /* forward prediction (practice, pre, post, test) */
+    SCREEN_COUNTERFACTUAL, /* original + perturbation; predict on the latter */
+    SCREEN_RATING,         /* rate an explanation (rating blocks) */
+    SCREEN_FEEDBACK,       /* practice or quiz: right / try again */
+    SCREEN_BREAK,          /* a rest between blocks */
+    SCREEN_PAUSED,         /* the experimenter paused the run */
+    SCREEN_STORE_ERROR,    /* the response could not be saved yet: calm
+                              pause for the participant, reason for the
+                              experimenter; retried */
+    SCREEN_SCREENED_OUT,   /* a screening rule ended the run */
+    SCREEN_DONE            /* thank you; the run is over */
 } SessionScreen;
 
 #define SESSION_SCREEN_COUNT 13
@@ -61,46 +61,46 @@ typedef struct SimInput {
 ** study) and stay valid until the next session call. */
 typedef struct SessionView {
     SessionScreen screen;
-    const Trial *trial;       /* current step; NULL when done */
-    const Block *block;       /* its block */
-    const Item *item;         /* item shown, NULL for pages */
+    const Trial *trial;             /* current step; NULL when done */
+    const Block *block;             /* its block */
+    const Item *item;               /* item shown, NULL for pages */
     const Explanation *explanation; /* shown with the item, or NULL */
-    const char *title;        /* block title, or NULL */
-    const char *page_text;    /* consent/instructions/debrief/break text */
-    const char *page_path;    /* page file (for images relative to it) */
+    const char *title;              /* block title, or NULL */
+    const char *page_text;        /* consent/instructions/debrief/break text */
+    const char *page_path;        /* page file (for images relative to it) */
     const QuizQuestion *question; /* quiz */
     const StudyClass *classes;    /* choices of predictions */
     size_t n_classes;
-    int show_label;           /* show item's true label */
-    int show_prediction;      /* show the model output on the input */
-    int ask_counterfactual;   /* show the perturbation; ask about it */
+    int show_label;            /* show item's true label */
+    int show_prediction;       /* show the model output on the input */
+    int ask_counterfactual;    /* show the perturbation; ask about it */
     const Item *reservoir[64]; /* reservoir items, in order shown */
     const Explanation *reservoir_expl[64]; /* their explanations or NULL */
     size_t n_reservoir;
-    int need_choice;          /* a class (or option) must be chosen */
-    int need_rating;          /* a rating must be given */
-    int need_continue;        /* Continue confirms (rating screens,
-                                 examples, pages) */
-    int choice;               /* selected choice so far, -1 none */
-    int rating;               /* selected rating so far, 0 none */
+    int need_choice;   /* a class (or option) must be chosen */
+    int need_rating;   /* a rating must be given */
+    int need_continue; /* Continue confirms (rating screens,
+                          examples, pages) */
+    int choice;        /* selected choice so far, -1 none */
+    int rating;        /* selected rating so far, 0 none */
     const RatingSpec *rating_spec;
     int64_t continue_after_ns; /* Continue is refused before this time
                                   (minimum reading time); 0 = any time */
-    int onset_marked;         /* the app reported the stimulus onset */
-    int attempt;              /* 1-based attempt (practice retry, quiz) */
-    int feedback_correct;     /* SCREEN_FEEDBACK: was the answer right */
-    int feedback_answer;      /* SCREEN_FEEDBACK: the right choice */
-    int feedback_final;       /* SCREEN_FEEDBACK: Continue moves on (else
-                                 the same question is asked again) */
-    int progress_done;        /* answered item trials */
-    int progress_total;       /* item trials in the schedule */
-    const char *message;      /* SCREEN_STORE_ERROR / PAUSED / SCREENED_OUT:
-                                 the reason, for the experimenter */
-    const char *condition;    /* the participant's condition */
-    const char *participant;  /* participant id */
-    unsigned screen_serial;   /* changes whenever a new screen (or a new
-                                 attempt) is shown: mark its onset once */
-    int aborted;              /* SCREEN_DONE after an experimenter abort */
+    int onset_marked;          /* the app reported the stimulus onset */
+    int attempt;               /* 1-based attempt (practice retry, quiz) */
+    int feedback_correct;      /* SCREEN_FEEDBACK: was the answer right */
+    int feedback_answer;       /* SCREEN_FEEDBACK: the right choice */
+    int feedback_final;        /* SCREEN_FEEDBACK: Continue moves on (else
+                                  the same question is asked again) */
+    int progress_done;         /* answered item trials */
+    int progress_total;        /* item trials in the schedule */
+    const char *message;       /* SCREEN_STORE_ERROR / PAUSED / SCREENED_OUT:
+                                  the reason, for the experimenter */
+    const char *condition;     /* the participant's condition */
+    const char *participant;   /* participant id */
+    unsigned screen_serial;    /* changes whenever a new screen (or a new
+                                  attempt) is shown: mark its onset once */
+    int aborted;               /* SCREEN_DONE after an experimenter abort */
 } SessionView;
 
 typedef struct Session Session;

@@ -71,7 +71,8 @@ static double cell_p(const SimulationSpec *spec, const char *condition,
     double p = spec->p_default;
     for (size_t i = 0; i < spec->n_cells; i++) {
         const SimCell *c = &spec->cells[i];
-        if ((!c->condition || (condition && !strcmp(c->condition, condition))) &&
+        if ((!c->condition ||
+             (condition && !strcmp(c->condition, condition))) &&
             (!c->phase || (phase && !strcmp(c->phase, phase)))) {
             p = c->p;
         }
@@ -159,12 +160,12 @@ static int decide_choice(Policy *policy, const SessionView *v)
     int right = t->correct_choice;
     double p;
     if (v->question) {
-        p = policy->kind == POLICY_RANDOM ? 1.0 / n
+        p = policy->kind == POLICY_RANDOM  ? 1.0 / n
             : policy->kind == POLICY_MIXED ? policy->spec.quiz_p
                                            : 1.0;
-        return sim_rng_uniform(&policy->rng) < p ? right
-                                                  : wrong_choice(policy, right,
-                                                                 n);
+        return sim_rng_uniform(&policy->rng) < p
+                   ? right
+                   : wrong_choice(policy, right, n);
     }
     switch (policy->kind) {
     case POLICY_MODEL:
@@ -183,7 +184,7 @@ static int decide_choice(Policy *policy, const SessionView *v)
                              t->item_key);
     }
     return sim_rng_uniform(&policy->rng) < p ? right
-                                              : wrong_choice(policy, right, n);
+                                             : wrong_choice(policy, right, n);
 }
 
 int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
@@ -203,18 +204,18 @@ int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
     default:
         break;
     }
-    double median = policy->spec.rt_median_ms > 0 ? policy->spec.rt_median_ms
-                                                  : 2500.0;
+    double median =
+        policy->spec.rt_median_ms > 0 ? policy->spec.rt_median_ms : 2500.0;
     if (v->need_choice && v->choice < 0) {
         in->kind = SIM_IN_CHOOSE;
         in->value = decide_choice(policy, v);
     } else if (v->need_rating && v->rating == 0) {
         in->kind = SIM_IN_RATE;
-        in->value = 1 + (int)sim_rng_below(&policy->rng,
-                                           (uint64_t)(v->rating_spec->points
-                                                          ? v->rating_spec
-                                                                ->points
-                                                          : 7));
+        in->value =
+            1 + (int)sim_rng_below(&policy->rng,
+                                   (uint64_t)(v->rating_spec->points
+                                                  ? v->rating_spec->points
+                                                  : 7));
         median *= 0.6;
     } else if (v->need_continue) {
         in->kind = SIM_IN_CONTINUE;
@@ -313,15 +314,15 @@ static int build_spec(SimRun *r, SimCell **cells_out, char ***texts_out,
         if (!texts[i]) {
             return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
-        int rc = policy_parse_cell(texts[i], &cells[base->n_cells + (size_t)i],
-                                   err);
+        int rc =
+            policy_parse_cell(texts[i], &cells[base->n_cells + (size_t)i], err);
         if (rc != SIM_OK) {
             return rc;
         }
         const char *cond = cells[base->n_cells + (size_t)i].condition;
         if (cond && !study_find_condition(r->study, cond)) {
-            return sim_fail(err, SIM_ERR_USAGE,
-                            "--p: unknown condition '%s'", cond);
+            return sim_fail(err, SIM_ERR_USAGE, "--p: unknown condition '%s'",
+                            cond);
         }
     }
     r->spec.cells = cells;

@@ -16,21 +16,21 @@
 #include "study.h"
 
 typedef enum PolicyKind {
-    POLICY_MODEL = 0, /* always answers the model's output */
-    POLICY_LABEL = 1, /* answers the true label */
-    POLICY_RANDOM = 2,/* uniform over the choices */
-    POLICY_MIXED = 3  /* P(correct) per condition and phase with
-                         participant and item random effects */
+    POLICY_MODEL = 0,  /* always answers the model's output */
+    POLICY_LABEL = 1,  /* answers the true label */
+    POLICY_RANDOM = 2, /* uniform over the choices */
+    POLICY_MIXED = 3   /* P(correct) per condition and phase with
+                          participant and item random effects */
 } PolicyKind;
 
 typedef struct Policy {
     PolicyKind kind;
     const Study *study;
-    SimulationSpec spec;    /* mixed: parameters (study's, possibly
-                               overridden); borrowed strings */
-    uint64_t study_seed;    /* item effects are drawn from this */
-    double participant_u;   /* this participant's logit effect */
-    SimRng rng;             /* this participant's stream */
+    SimulationSpec spec;  /* mixed: parameters (study's, possibly
+                             overridden); borrowed strings */
+    uint64_t study_seed;  /* item effects are drawn from this */
+    double participant_u; /* this participant's logit effect */
+    SimRng rng;           /* this participant's stream */
 } Policy;
 
 /* Parses "model", "label", "random" or "mixed". */
@@ -58,22 +58,22 @@ int policy_parse_cell(char *text, SimCell *cell, SimError *err);
 /* Decides the participant's next input for view at simulated time *now_ns,
 ** advancing *now_ns by a plausible reaction time. Returns 0 when it has an
 ** input in *in, -1 when the view needs none (e.g. done). */
-int policy_next_input(Policy *policy, const SessionView *view,
-                      int64_t *now_ns, SimInput *in);
+int policy_next_input(Policy *policy, const SessionView *view, int64_t *now_ns,
+                      SimInput *in);
 
 typedef struct SimulateOptions {
     const char *bundle_dir;
     const char *db_path;
-    int participants;      /* complete simulated participants wanted */
+    int participants; /* complete simulated participants wanted */
     PolicyKind policy;
     uint64_t seed;
     const char *station;
     Durability durability;
-    const char **cells;    /* extra "CONDITION:PHASE=P" overrides */
+    const char **cells; /* extra "CONDITION:PHASE=P" overrides */
     int n_cells;
     int verbose;
-    int64_t wall_ms;       /* wall-clock start (Unix ms); simulated time
-                              runs on from here */
+    int64_t wall_ms; /* wall-clock start (Unix ms); simulated time
+                        runs on from here */
 } SimulateOptions;
 
 /* `simlab simulate`: finishes unfinished simulated participants, then

@@ -181,8 +181,8 @@ const char *participant_status_name(ParticipantStatus s)
 static ParticipantStatus status_parse(const char *s)
 {
     for (int i = 0; i < 5; i++) {
-        if (s && strcmp(s, participant_status_name((ParticipantStatus)i)) ==
-                     0) {
+        if (s &&
+            strcmp(s, participant_status_name((ParticipantStatus)i)) == 0) {
             return (ParticipantStatus)i;
         }
     }
@@ -314,9 +314,8 @@ static const char *prediction_type(const Study *study, const Item *it)
 
 static const char *class_id(const Study *study, int idx)
 {
-    return idx >= 0 && (size_t)idx < study->n_classes
-               ? study->classes[idx].id
-               : NULL;
+    return idx >= 0 && (size_t)idx < study->n_classes ? study->classes[idx].id
+                                                      : NULL;
 }
 
 static int insert_study(Store *st, int64_t wall_ms, SimError *err)
@@ -374,9 +373,8 @@ static int attach_study(Store *st, int allow_changed, int64_t wall_ms,
                         SimError *err)
 {
     sqlite3_stmt *s;
-    int rc = prepare(st,
-                     "SELECT id, hash, study_id FROM study ORDER BY id DESC",
-                     &s, err);
+    int rc = prepare(
+        st, "SELECT id, hash, study_id FROM study ORDER BY id DESC", &s, err);
     if (rc != SIM_OK) {
         return rc;
     }
@@ -419,17 +417,15 @@ static int attach_study(Store *st, int allow_changed, int64_t wall_ms,
     }
     if (rc == SIM_OK && any) {
         char detail[256];
-        snprintf(detail, sizeof detail,
-                 "{\"from\":\"%s\",\"to\":\"%s\"}", latest_hash,
-                 st->study->hash);
+        snprintf(detail, sizeof detail, "{\"from\":\"%s\",\"to\":\"%s\"}",
+                 latest_hash, st->study->hash);
         rc = store_log_event(st, NULL, "bundle_changed", detail, wall_ms, 0,
                              err);
     }
     return rc;
 }
 
-static int open_common(const char *path, int flags, Store **out,
-                       SimError *err)
+static int open_common(const char *path, int flags, Store **out, SimError *err)
 {
     Store *st = sim_calloc(1, sizeof *st);
     if (!st || !(st->path = sim_strdup(path))) {
@@ -437,8 +433,8 @@ static int open_common(const char *path, int flags, Store **out,
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-        int rc = sim_fail(err, SIM_ERR_DB, "%s: cannot open database: %s",
-                          path, st->db ? sqlite3_errmsg(st->db) : "no memory");
+        int rc = sim_fail(err, SIM_ERR_DB, "%s: cannot open database: %s", path,
+                          st->db ? sqlite3_errmsg(st->db) : "no memory");
         store_close(st);
         return rc;
     }
@@ -453,8 +449,8 @@ int store_open(const char *path, const Study *study, Durability durability,
 {
     *out = NULL;
     Store *st;
-    int rc = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &st,
-                         err);
+    int rc =
+        open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &st, err);
     if (rc != SIM_OK) {
         return rc;
     }
@@ -652,8 +648,8 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
     for (size_t i = 0; rc == SIM_OK && i < sch->n_trials; i++) {
         const Trial *t = &sch->trials[i];
         const Block *b = &study->blocks[t->block];
-        const Item *it = t->item_key ? study_find_item(study, t->item_key)
-                                     : NULL;
+        const Item *it =
+            t->item_key ? study_find_item(study, t->item_key) : NULL;
         const char *model = NULL;
         if (it) {
             model = class_id(study, b->kind == BLOCK_COUNTERFACTUAL && it->cf
@@ -886,8 +882,8 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
     if (rc != SIM_OK) {
         return rc;
     }
-    Schedule *sch = schedule_new(info.condition, info.seed,
-                                 (size_t)info.n_trials);
+    Schedule *sch =
+        schedule_new(info.condition, info.seed, (size_t)info.n_trials);
     if (!sch) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
@@ -908,8 +904,10 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
     int step;
     while (rc == SIM_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
         if (i >= sch->n_trials) {
-            rc = sim_fail(err, SIM_ERR_DB, "%s: participant %s: trial count "
-                          "changed while reading", store->path, pid);
+            rc = sim_fail(err, SIM_ERR_DB,
+                          "%s: participant %s: trial count "
+                          "changed while reading",
+                          store->path, pid);
             break;
         }
         Trial *t = &sch->trials[i];
@@ -965,8 +963,10 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
     }
     sqlite3_finalize(s);
     if (rc == SIM_OK && i != sch->n_trials) {
-        rc = sim_fail(err, SIM_ERR_DB, "%s: participant %s: read %zu of %zu "
-                      "steps", store->path, pid, i, sch->n_trials);
+        rc = sim_fail(err, SIM_ERR_DB,
+                      "%s: participant %s: read %zu of %zu "
+                      "steps",
+                      store->path, pid, i, sch->n_trials);
     }
     if (rc != SIM_OK) {
         schedule_free(sch);
@@ -1002,6 +1002,91 @@ int store_first_unanswered(Store *store, const char *pid, int *seq,
 }
 
 /* ------------------------------------------------------------- responses */
+
+/* Runs one parameterised write (inside the caller's transaction, if any). */
+static int write1(Store *store, const char *sql, const char *what,
+                  void (*bind)(sqlite3_stmt *, const void *), const void *arg,
+                  SimError *err)
+{
+    sqlite3_stmt *s;
+    int rc = prepare(store, sql, &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    bind(s, arg);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        rc = db_fail(store, err, what);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+typedef struct StatusArgs {
+    const char *pid;
+    const char *status;
+    int64_t wall_ms;
+    int finished;
+} StatusArgs;
+
+static void bind_status(sqlite3_stmt *s, const void *arg)
+{
+    const StatusArgs *a = arg;
+    bind_text(s, 1, a->status);
+    sqlite3_bind_int64(s, 2, a->wall_ms);
+    if (a->finished) {
+        sqlite3_bind_int64(s, 3, a->wall_ms);
+    }
+    bind_text(s, 4, a->pid);
+}
+
+typedef struct ScreenArgs {
+    const char *pid, *rule, *detail;
+    int passed;
+    int64_t wall_ms;
+} ScreenArgs;
+
+static void bind_screening(sqlite3_stmt *s, const void *arg)
+{
+    const ScreenArgs *a = arg;
+    bind_text(s, 1, a->pid);
+    bind_text(s, 2, a->rule);
+    sqlite3_bind_int(s, 3, a->passed);
+    bind_text(s, 4, a->detail);
+    sqlite3_bind_int64(s, 5, a->wall_ms);
+}
+
+static void bind_exclude(sqlite3_stmt *s, const void *arg)
+{
+    const ScreenArgs *a = arg;
+    bind_text(s, 1, a->rule);
+    bind_text(s, 2, a->pid);
+}
+
+static const char *const STATUS_SQL =
+    "UPDATE participant SET status = ?, last_active_ms = ?, finished_ms = ? "
+    "WHERE id = ?";
+
+/* Inserts a screening row and, when the rule failed, marks the participant
+** excluded; the caller holds the transaction. */
+static int screening_rows(Store *store, const char *pid, const ScreenResult *sr,
+                          int64_t wall_ms, SimError *err)
+{
+    ScreenArgs a = {pid, sr->rule, sr->detail, sr->passed, wall_ms};
+    int rc = write1(store,
+                    "INSERT INTO screening (participant, rule, passed, "
+                    "detail, recorded_ms) VALUES (?,?,?,?,?)",
+                    "record screening", bind_screening, &a, err);
+    if (rc == SIM_OK && !sr->passed) {
+        /* the first failed rule names the exclusion; later ones add to it */
+        rc = write1(store,
+                    "UPDATE participant SET excluded = 1, exclusion_reason = "
+                    "CASE WHEN exclusion_reason IS NULL OR exclusion_reason "
+                    "= '' THEN ?1 ELSE exclusion_reason || ',' || ?1 END "
+                    "WHERE id = ?2",
+                    "exclude participant", bind_exclude, &a, err);
+    }
+    return rc;
+}
 
 int store_record_response(Store *store, const Response *r, SimError *err)
 {
@@ -1081,9 +1166,8 @@ int store_record_response(Store *store, const Response *r, SimError *err)
             sqlite3_bind_int64(s, 10, r->onset_ns);
             sqlite3_bind_int64(s, 11, r->response_ns);
             if (r->response_ns > 0 && r->onset_ns > 0) {
-                sqlite3_bind_double(s, 13,
-                                    (double)(r->response_ns - r->onset_ns) /
-                                        1e6);
+                sqlite3_bind_double(
+                    s, 13, (double)(r->response_ns - r->onset_ns) / 1e6);
             }
             sqlite3_bind_int64(s, 14, r->wall_ms);
         }
@@ -1107,6 +1191,15 @@ int store_record_response(Store *store, const Response *r, SimError *err)
             }
         }
         sqlite3_finalize(s);
+    }
+    for (int i = 0; rc == SIM_OK && i < r->n_screen && i < 2; i++) {
+        rc = screening_rows(store, r->participant, &r->screen[i], r->wall_ms,
+                            err);
+    }
+    if (rc == SIM_OK && r->set_status) {
+        StatusArgs a = {r->participant, participant_status_name(r->new_status),
+                        r->wall_ms, 1};
+        rc = write1(store, STATUS_SQL, "set status", bind_status, &a, err);
     }
     if (rc == SIM_OK) {
         rc = exec(store, "COMMIT", err);
@@ -1158,96 +1251,25 @@ int store_get_response(Store *store, const char *pid, int seq, Response *r,
     return rc;
 }
 
-/* Runs one parameterised write as its own transaction. */
-static int write1(Store *store, const char *sql, const char *what,
-                  void (*bind)(sqlite3_stmt *, const void *), const void *arg,
-                  SimError *err)
-{
-    sqlite3_stmt *s;
-    int rc = prepare(store, sql, &s, err);
-    if (rc != SIM_OK) {
-        return rc;
-    }
-    bind(s, arg);
-    if (sqlite3_step(s) != SQLITE_DONE) {
-        rc = db_fail(store, err, what);
-    }
-    sqlite3_finalize(s);
-    return rc;
-}
-
-typedef struct StatusArgs {
-    const char *pid;
-    const char *status;
-    int64_t wall_ms;
-    int finished;
-} StatusArgs;
-
-static void bind_status(sqlite3_stmt *s, const void *arg)
-{
-    const StatusArgs *a = arg;
-    bind_text(s, 1, a->status);
-    sqlite3_bind_int64(s, 2, a->wall_ms);
-    if (a->finished) {
-        sqlite3_bind_int64(s, 3, a->wall_ms);
-    }
-    bind_text(s, 4, a->pid);
-}
-
 int store_set_status(Store *store, const char *pid, ParticipantStatus status,
                      int64_t wall_ms, SimError *err)
 {
     StatusArgs a = {pid, participant_status_name(status), wall_ms,
                     status != PSTATUS_ACTIVE && status != PSTATUS_ABORTED};
-    return write1(store,
-                  "UPDATE participant SET status = ?, last_active_ms = ?, "
-                  "finished_ms = ? WHERE id = ?",
-                  "set status", bind_status, &a, err);
-}
-
-typedef struct ScreenArgs {
-    const char *pid, *rule, *detail;
-    int passed;
-    int64_t wall_ms;
-} ScreenArgs;
-
-static void bind_screening(sqlite3_stmt *s, const void *arg)
-{
-    const ScreenArgs *a = arg;
-    bind_text(s, 1, a->pid);
-    bind_text(s, 2, a->rule);
-    sqlite3_bind_int(s, 3, a->passed);
-    bind_text(s, 4, a->detail);
-    sqlite3_bind_int64(s, 5, a->wall_ms);
-}
-
-static void bind_exclude(sqlite3_stmt *s, const void *arg)
-{
-    const ScreenArgs *a = arg;
-    bind_text(s, 1, a->rule);
-    bind_text(s, 2, a->pid);
+    return write1(store, STATUS_SQL, "set status", bind_status, &a, err);
 }
 
 int store_record_screening(Store *store, const char *pid, const char *rule,
                            int passed, const char *detail, int64_t wall_ms,
                            SimError *err)
 {
-    ScreenArgs a = {pid, rule, detail, passed, wall_ms};
+    ScreenResult sr;
+    sr.rule = rule;
+    sr.passed = passed;
+    snprintf(sr.detail, sizeof sr.detail, "%s", detail ? detail : "");
     int rc = exec(store, "BEGIN IMMEDIATE", err);
     if (rc == SIM_OK) {
-        rc = write1(store,
-                    "INSERT INTO screening (participant, rule, passed, "
-                    "detail, recorded_ms) VALUES (?,?,?,?,?)",
-                    "record screening", bind_screening, &a, err);
-    }
-    if (rc == SIM_OK && !passed) {
-        /* the first failed rule names the exclusion; later ones add to it */
-        rc = write1(store,
-                    "UPDATE participant SET excluded = 1, exclusion_reason = "
-                    "CASE WHEN exclusion_reason IS NULL OR exclusion_reason "
-                    "= '' THEN ?1 ELSE exclusion_reason || ',' || ?1 END "
-                    "WHERE id = ?2",
-                    "exclude participant", bind_exclude, &a, err);
+        rc = screening_rows(store, pid, &sr, wall_ms, err);
     }
     if (rc == SIM_OK) {
         rc = exec(store, "COMMIT", err);

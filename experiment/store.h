@@ -29,8 +29,7 @@ typedef enum Durability {
 ** as a further version and used from now on). wall_ms: now, Unix ms.
 ** On success *out owns a new Store (store_close). */
 int store_open(const char *path, const Study *study, Durability durability,
-               int allow_changed, int64_t wall_ms, Store **out,
-               SimError *err);
+               int allow_changed, int64_t wall_ms, Store **out, SimError *err);
 
 /* Opens an existing database read-only, for export and analysis; study may
 ** be NULL. */
@@ -55,16 +54,16 @@ typedef struct EnrollSpec {
 } EnrollSpec;
 
 typedef enum ParticipantStatus {
-    PSTATUS_ACTIVE = 0,       /* enrolled, not finished */
-    PSTATUS_COMPLETED = 1,    /* reached the end */
-    PSTATUS_ABORTED = 2,      /* stopped by the experimenter; resumable */
-    PSTATUS_DECLINED = 3,     /* declined consent */
-    PSTATUS_SCREENED_OUT = 4  /* a screening rule ended the run */
+    PSTATUS_ACTIVE = 0,      /* enrolled, not finished */
+    PSTATUS_COMPLETED = 1,   /* reached the end */
+    PSTATUS_ABORTED = 2,     /* stopped by the experimenter; resumable */
+    PSTATUS_DECLINED = 3,    /* declined consent */
+    PSTATUS_SCREENED_OUT = 4 /* a screening rule ended the run */
 } ParticipantStatus;
 
 typedef struct ParticipantInfo {
-    char id[37];          /* UUID */
-    char code[64];        /* participant code ("" if none) */
+    char id[37];   /* UUID */
+    char code[64]; /* participant code ("" if none) */
     char condition[64];
     char assigned_by[16]; /* "balanced", "hase", "override" */
     char station[64];
@@ -73,8 +72,8 @@ typedef struct ParticipantInfo {
     int excluded;
     char exclusion_reason[128];
     uint64_t seed;
-    int n_trials;         /* steps in the schedule */
-    int n_done;           /* steps done */
+    int n_trials; /* steps in the schedule */
+    int n_done;   /* steps done */
     int64_t created_ms, last_active_ms;
 } ParticipantInfo;
 
@@ -113,22 +112,35 @@ int store_first_unanswered(Store *store, const char *pid, int *seq,
 
 /* ------------------------------------------------------------- responses */
 
+/* A screening rule decided by a response (stored with it). */
+typedef struct ScreenResult {
+    const char *rule; /* "practice", "quiz", "catch", "time", ... */
+    int passed;       /* 0 excludes the participant */
+    char detail[128]; /* e.g. "3 of 5 right on the first try" */
+} ScreenResult;
+
 typedef struct Response {
     const char *participant;
-    int seq;              /* step */
-    int choice;           /* class/option index, -1 none */
-    const char *choice_id;/* class id or option text, NULL none */
-    int correct;          /* 1, 0, or -1 when not applicable */
-    int rating;           /* 1..points, 0 none */
-    int attempts;         /* 1 + retries so far */
-    int done;             /* 1 when the step is complete */
-    int64_t onset_ns;     /* stimulus onset, high-resolution clock */
-    int64_t response_ns;  /* time the answer was taken from the OS */
-    int64_t rating_ns;    /* time of the rating, 0 none */
-    int64_t wall_ms;      /* wall-clock time of recording */
+    int seq;                /* step */
+    int choice;             /* class/option index, -1 none */
+    const char *choice_id;  /* class id or option text, NULL none */
+    int correct;            /* 1, 0, or -1 when not applicable */
+    int rating;             /* 1..points, 0 none */
+    int attempts;           /* 1 + retries so far */
+    int done;               /* 1 when the step is complete */
+    int64_t onset_ns;       /* stimulus onset, high-resolution clock */
+    int64_t response_ns;    /* time the answer was taken from the OS */
+    int64_t rating_ns;      /* time of the rating, 0 none */
+    int64_t wall_ms;        /* wall-clock time of recording */
+    ScreenResult screen[2]; /* screening results this response decides */
+    int n_screen;
+    int set_status;               /* 1: also set the participant's status to */
+    ParticipantStatus new_status; /* this, in the same transaction */
 } Response;
 
-/* Records the response to a step in one transaction and marks the
+/* Records the response to a step in one transaction, together with the
+** screening results it decides (a failed rule marks the participant
+** excluded) and the status it leads to (set_status), and marks the
 ** participant active at wall_ms. The first record of a step inserts its
 ** row; a later record of a step that is not done yet (a retry of practice or
 ** quiz) only updates attempts and done. Recording a step that is already

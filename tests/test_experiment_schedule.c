@@ -125,8 +125,8 @@ static void test_forward(void)
     int n_pre = block_keys(st, a, "pre", pre, 64);
     int n_post = block_keys(st, a, "post", post, 64);
     int n_pre_c = block_keys(st, c, "pre", pre_c, 64);
-    CHECK(same_set(pre, n_pre, post, n_post)); /* Pre and Post match */
-    CHECK(!same_order(pre, post, n_pre));      /* freshly shuffled */
+    CHECK(same_set(pre, n_pre, post, n_post));   /* Pre and Post match */
+    CHECK(!same_order(pre, post, n_pre));        /* freshly shuffled */
     CHECK(same_set(pre, n_pre, pre_c, n_pre_c)); /* data matching */
     CHECK(!same_order(pre, pre_c, n_pre));       /* per-participant order */
     int n_l1 = block_keys(st, a, "learn1", l1, 64);

@@ -35,7 +35,7 @@ static int sql_int(const char *db_path, const char *sql)
             v = sqlite3_column_int(st, 0);
         }
         sqlite3_finalize(st);
-    } else {
+    } else if (sqlite3_errcode(db) != SQLITE_BUSY) {
         fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
     }
     sqlite3_close(db);
@@ -112,9 +112,9 @@ static void test_policies(void)
 
     /* model policy: every answer right */
     snprintf(db, sizeof db, "%s/model.db", tmp);
-    CHECK_INT(simulate(bundle, db, 4, POLICY_MODEL, 1, DURABILITY_FULL, NULL,
-                       0),
-              SIM_OK);
+    CHECK_INT(
+        simulate(bundle, db, 4, POLICY_MODEL, 1, DURABILITY_FULL, NULL, 0),
+        SIM_OK);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE status = "
                           "'completed' AND simulated = 1"),
               4);
@@ -133,9 +133,9 @@ static void test_policies(void)
                           "SUM(phase = 'quiz') = 1)"),
               4);
     /* running again with the same target adds nobody */
-    CHECK_INT(simulate(bundle, db, 4, POLICY_MODEL, 1, DURABILITY_FULL, NULL,
-                       0),
-              SIM_OK);
+    CHECK_INT(
+        simulate(bundle, db, 4, POLICY_MODEL, 1, DURABILITY_FULL, NULL, 0),
+        SIM_OK);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant"), 4);
     snprintf(csv, sizeof csv, "%s/model.csv", tmp);
     SimError err;
@@ -159,9 +159,9 @@ static void test_policies(void)
 
     /* label policy: correct exactly when the label equals the output */
     snprintf(db, sizeof db, "%s/label.db", tmp);
-    CHECK_INT(simulate(bundle, db, 3, POLICY_LABEL, 2, DURABILITY_FULL, NULL,
-                       0),
-              SIM_OK);
+    CHECK_INT(
+        simulate(bundle, db, 3, POLICY_LABEL, 2, DURABILITY_FULL, NULL, 0),
+        SIM_OK);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format WHERE phase IN "
                           "('pre', 'post') AND correct != (label = "
                           "model_output)"),
@@ -177,9 +177,9 @@ static void test_policies(void)
     /* counterfactual: correct refers to the output on the perturbation */
     fixture(bundle, sizeof bundle, "mini-counterfactual");
     snprintf(db, sizeof db, "%s/cf.db", tmp);
-    CHECK_INT(simulate(bundle, db, 2, POLICY_MODEL, 3, DURABILITY_FULL, NULL,
-                       0),
-              SIM_OK);
+    CHECK_INT(
+        simulate(bundle, db, 2, POLICY_MODEL, 3, DURABILITY_FULL, NULL, 0),
+        SIM_OK);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format WHERE test_type = "
                           "'counterfactual' AND correct = 1"),
               2 * 16);
@@ -194,9 +194,9 @@ static void test_policies(void)
     /* meta-predictor: sessions, catch trials */
     fixture(bundle, sizeof bundle, "mini-meta");
     snprintf(db, sizeof db, "%s/meta.db", tmp);
-    CHECK_INT(simulate(bundle, db, 6, POLICY_RANDOM, 4, DURABILITY_FAST, NULL,
-                       0),
-              SIM_OK);
+    CHECK_INT(
+        simulate(bundle, db, 6, POLICY_RANDOM, 4, DURABILITY_FAST, NULL, 0),
+        SIM_OK);
     CHECK_INT(sql_int(db, "SELECT COUNT(DISTINCT condition) FROM "
                           "participant"),
               3);
@@ -214,18 +214,19 @@ static void test_mixed(void)
     char bundle[512], db[512];
     fixture(bundle, sizeof bundle, "mini-forward");
     snprintf(db, sizeof db, "%s/mixed.db", tmp);
-    const char *cells[] = {"baseline:post=0.6", "LIME:post=0.85",
-                           "*:pre=0.55"};
-    CHECK_INT(simulate(bundle, db, 400, POLICY_MIXED, 9, DURABILITY_FAST,
-                       cells, 3),
-              SIM_OK);
+    const char *cells[] = {"baseline:post=0.6", "LIME:post=0.85", "*:pre=0.55"};
+    CHECK_INT(
+        simulate(bundle, db, 400, POLICY_MIXED, 9, DURABILITY_FAST, cells, 3),
+        SIM_OK);
     SimulationSpec spec;
     memset(&spec, 0, sizeof spec);
     spec.p_default = 0.6;
     spec.participant_sd = 0.3;
     spec.item_sd = 0.3;
-    SimCell c[3] = {{"baseline", "post", 0.6}, {"LIME", "post", 0.85},
-                    {NULL, "pre", 0.55}};
+    static char baseline[] = "baseline", lime_id[] = "LIME", post[] = "post",
+                pre_phase[] = "pre";
+    SimCell c[3] = {
+        {baseline, post, 0.6}, {lime_id, post, 0.85}, {NULL, pre_phase, 0.55}};
     spec.cells = c;
     spec.n_cells = 3;
     double t_lime = policy_true_accuracy(&spec, "LIME", "post");
@@ -247,9 +248,10 @@ static void test_mixed(void)
     CHECK(med > 1500 && med < 4000);
 }
 
-/* Starts `simlab simulate` and kills it with SIGKILL after delay_ms. */
+/* Starts `simlab simulate`; when kill_after >= 0, kills it with SIGKILL as
+** soon as the database holds kill_after responses. Returns the wait status. */
 static int run_and_kill(const char *bundle, const char *db, int n,
-                        int delay_ms)
+                        int kill_after)
 {
     char count[16];
     snprintf(count, sizeof count, "%d", n);
@@ -262,12 +264,19 @@ static int run_and_kill(const char *bundle, const char *db, int n,
               (char *)NULL);
         _exit(127);
     }
-    if (delay_ms >= 0) {
-        struct timespec ts = {delay_ms / 1000, (delay_ms % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
-        kill(pid, SIGKILL);
-    }
     int status = 0;
+    while (kill_after >= 0) {
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            return status;
+        }
+        if (test_path_exists(db) &&
+            sql_int(db, "SELECT COUNT(*) FROM response") >= kill_after) {
+            kill(pid, SIGKILL);
+            break;
+        }
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
     waitpid(pid, &status, 0);
     return status;
 }
@@ -282,19 +291,27 @@ static void test_kill(void)
     snprintf(db, sizeof db, "%s/kill.db", tmp);
     SimRng rng;
     sim_rng_seed(&rng, (uint64_t)time(NULL));
-    int killed = 0;
-    for (int round = 0; round < 12; round++) {
-        int delay = 30 + (int)sim_rng_below(&rng, 400);
-        int status = run_and_kill(bundle, db, 12, delay);
-        killed += WIFSIGNALED(status);
+    int killed = 0, rounds = 0;
+    /* kill runs at random points of their work until one reaches the end */
+    while (rounds < 60) {
+        int have = test_path_exists(db)
+                       ? sql_int(db, "SELECT COUNT(*) FROM response")
+                       : 0;
+        int at = have + 1 + (int)sim_rng_below(&rng, 400);
+        int status = run_and_kill(bundle, db, 60, at);
+        rounds++;
+        if (!WIFSIGNALED(status)) {
+            break;
+        }
+        killed++;
     }
-    CHECK(killed >= 6); /* most rounds were really interrupted */
-    int status = run_and_kill(bundle, db, 12, -1);
+    CHECK(killed >= 8); /* enough real interruptions to mean something */
+    int status = run_and_kill(bundle, db, 60, -1);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    /* 12 complete participants; every step of each answered exactly once */
+    /* 60 complete participants; every step of each answered exactly once */
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE status = "
                           "'completed'"),
-              12);
+              60);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE status IN "
                           "('active', 'aborted')"),
               0);
@@ -313,7 +330,8 @@ static void test_kill(void)
               0);
     int resumed = sql_int(db, "SELECT COUNT(*) FROM event WHERE kind = "
                               "'resume'");
-    printf("killed %d of 12 runs; %d resumes logged\n", killed, resumed);
+    printf("killed %d of %d runs; %d resumes logged\n", killed, rounds,
+           resumed);
 }
 
 /* The Hase & Bansal bundles: rows match the published design. */
@@ -340,9 +358,9 @@ static void test_hase(void)
                  bundle);
         CHECK_INT(system(cmd), 0);
         snprintf(db, sizeof db, "%s/%s.db", tmp, tests[i][0]);
-        CHECK_INT(simulate(bundle, db, 2, POLICY_MODEL, 7, DURABILITY_FAST,
-                           NULL, 0),
-                  SIM_OK);
+        CHECK_INT(
+            simulate(bundle, db, 2, POLICY_MODEL, 7, DURABILITY_FAST, NULL, 0),
+            SIM_OK);
         int forward = strstr(tests[i][0], "forward") != NULL;
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format WHERE phase "
                               "= 'pre'"),
