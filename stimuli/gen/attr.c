@@ -14,10 +14,13 @@ static const char *const NAMES[ATTR_COUNT] = {
     "saliency", "gradxinput", "intgrad", "smoothgrad",
     "gradcam",  "occlusion",  "control"};
 
-static const char *const TITLES[ATTR_COUNT] = {
-    "Saliency",  "Gradient \xc3\x97 Input", "Integrated Gradients",
-    "SmoothGrad", "Grad-CAM",               "Occlusion",
-    "Explanation"};
+static const char *const TITLES[ATTR_COUNT] = {"Saliency",
+                                               "Gradient \xc3\x97 Input",
+                                               "Integrated Gradients",
+                                               "SmoothGrad",
+                                               "Grad-CAM",
+                                               "Occlusion",
+                                               "Explanation"};
 
 const char *attr_method_name(AttrMethod m)
 {

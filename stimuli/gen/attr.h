@@ -12,13 +12,13 @@
 #include "cnn.h"
 
 typedef enum AttrMethod {
-    ATTR_SALIENCY = 0,    /* |d score / d x|, L2 over colour channels */
-    ATTR_GRADXINPUT = 1,  /* |sum_c (x_c - 0.5) d score / d x_c| */
-    ATTR_INTGRAD = 2,     /* integrated gradients from a grey image */
-    ATTR_SMOOTHGRAD = 3,  /* saliency of the gradient averaged over noise */
-    ATTR_GRADCAM = 4,     /* ReLU(sum_k alpha_k A^k) at the second conv */
-    ATTR_OCCLUSION = 5,   /* score drop when a patch is greyed out */
-    ATTR_CONTROL = 6      /* bottom-up saliency of the image; no model */
+    ATTR_SALIENCY = 0,   /* |d score / d x|, L2 over colour channels */
+    ATTR_GRADXINPUT = 1, /* |sum_c (x_c - 0.5) d score / d x_c| */
+    ATTR_INTGRAD = 2,    /* integrated gradients from a grey image */
+    ATTR_SMOOTHGRAD = 3, /* saliency of the gradient averaged over noise */
+    ATTR_GRADCAM = 4,    /* ReLU(sum_k alpha_k A^k) at the second conv */
+    ATTR_OCCLUSION = 5,  /* score drop when a patch is greyed out */
+    ATTR_CONTROL = 6     /* bottom-up saliency of the image; no model */
 } AttrMethod;
 
 #define ATTR_COUNT 7
@@ -28,11 +28,11 @@ typedef enum AttrMethod {
 ** Colin et al.'s formulas is the mean pixel of a normalised input. */
 #define ATTR_BASELINE 0.5f
 
-#define ATTR_IG_STEPS 32      /* integrated gradients: intervals */
-#define ATTR_SG_SAMPLES 32    /* SmoothGrad: noisy copies */
-#define ATTR_SG_SIGMA 0.2     /* SmoothGrad: noise SD (input range is 1) */
-#define ATTR_OCC_PATCH 4      /* occlusion: patch side, input pixels */
-#define ATTR_OCC_STRIDE 2     /* occlusion: step between patches */
+#define ATTR_IG_STEPS   32  /* integrated gradients: intervals */
+#define ATTR_SG_SAMPLES 32  /* SmoothGrad: noisy copies */
+#define ATTR_SG_SIGMA   0.2 /* SmoothGrad: noise SD (input range is 1) */
+#define ATTR_OCC_PATCH  4   /* occlusion: patch side, input pixels */
+#define ATTR_OCC_STRIDE 2   /* occlusion: step between patches */
 
 /* Short name used in files and conditions ("saliency", "gradcam", ...). */
 const char *attr_method_name(AttrMethod m);

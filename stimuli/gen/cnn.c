@@ -152,8 +152,8 @@ float cnn_class_logit(const Cnn *net, const float *x, int c)
     return tr.cls[c ? 1 : 0];
 }
 
-void cnn_backward(const Cnn *net, const float *x, const CnnTrace *tr,
-                  float d0, float d1, Cnn *grad, float *dx, float *da2)
+void cnn_backward(const Cnn *net, const float *x, const CnnTrace *tr, float d0,
+                  float d1, Cnn *grad, float *dx, float *da2)
 {
     const float *p = net->p;
     const int n2 = CNN_HALF * CNN_HALF;
@@ -206,8 +206,9 @@ int cnn_train(Cnn *net, const float *X, const int *y, int n,
     double *m = sim_calloc(CNN_NPARAM, sizeof(double));
     double *v = sim_calloc(CNN_NPARAM, sizeof(double));
     Cnn *grad = sim_malloc(sizeof *grad);
+    float *xa = sim_malloc(sizeof(float) * CNN_NIN);
     int rc = SIM_OK;
-    if (!order || !tr || !m || !v || !grad) {
+    if (!order || !tr || !m || !v || !grad || !xa) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "cnn_train: out of memory");
         goto cleanup;
     }
@@ -224,6 +225,21 @@ int cnn_train(Cnn *net, const float *X, const int *y, int n,
             memset(grad, 0, sizeof *grad);
             for (int b = start; b < end; b++) {
                 const float *x = X + (size_t)order[b] * CNN_NIN;
+                if (opt->cutout > 0) {
+                    /* Cutout: grey out one random square of the input */
+                    memcpy(xa, x, sizeof(float) * CNN_NIN);
+                    int side = opt->cutout;
+                    int i0 = (int)sim_rng_below(rng, CNN_SIDE - side + 1);
+                    int j0 = (int)sim_rng_below(rng, CNN_SIDE - side + 1);
+                    for (int c = 0; c < CNN_C0; c++) {
+                        for (int i = i0; i < i0 + side; i++) {
+                            for (int j = j0; j < j0 + side; j++) {
+                                xa[(c * CNN_SIDE + i) * CNN_SIDE + j] = 0.5f;
+                            }
+                        }
+                    }
+                    x = xa;
+                }
                 float z = cnn_forward(net, x, tr);
                 double pz = 1.0 / (1.0 + exp(-(double)z));
                 double yy = y[order[b]];
@@ -231,8 +247,8 @@ int cnn_train(Cnn *net, const float *X, const int *y, int n,
                 epoch_loss +=
                     (z > 0 ? z + log1p(exp(-(double)z)) : log1p(exp(z))) -
                     yy * z;
-                cnn_backward(net, x, tr, (float)(yy - pz), (float)(pz - yy), grad,
-                             NULL, NULL);
+                cnn_backward(net, x, tr, (float)(yy - pz), (float)(pz - yy),
+                             grad, NULL, NULL);
             }
             pow1 *= b1;
             pow2 *= b2;
@@ -259,5 +275,6 @@ cleanup:
     sim_free(m);
     sim_free(v);
     sim_free(grad);
+    sim_free(xa);
     return rc;
 }

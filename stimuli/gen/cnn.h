@@ -16,18 +16,18 @@
 
 #define CNN_SIDE 32 /* input side (pixels) */
 #define CNN_HALF 16 /* side after pooling; Grad-CAM resolution */
-#define CNN_C0 3    /* input channels */
-#define CNN_C1 8    /* first convolution's channels */
-#define CNN_C2 16   /* second convolution's channels */
-#define CNN_NIN (CNN_C0 * CNN_SIDE * CNN_SIDE)
+#define CNN_C0   3  /* input channels */
+#define CNN_C1   8  /* first convolution's channels */
+#define CNN_C2   16 /* second convolution's channels */
+#define CNN_NIN  (CNN_C0 * CNN_SIDE * CNN_SIDE)
 
 #define CNN_GROUP (CNN_C2 / 2) /* final channels per class */
 
 /* Offsets of each tensor in Cnn.p */
-#define CNN_W1 0
-#define CNN_B1 (CNN_W1 + CNN_C1 * CNN_C0 * 9)
-#define CNN_W2 (CNN_B1 + CNN_C1)
-#define CNN_B2 (CNN_W2 + CNN_C2 * CNN_C1 * 9)
+#define CNN_W1     0
+#define CNN_B1     (CNN_W1 + CNN_C1 * CNN_C0 * 9)
+#define CNN_W2     (CNN_B1 + CNN_C1)
+#define CNN_B2     (CNN_W2 + CNN_C2 * CNN_C1 * 9)
 #define CNN_NPARAM (CNN_B2 + CNN_C2)
 
 typedef struct Cnn {
@@ -44,10 +44,11 @@ typedef struct CnnTrace {
 } CnnTrace;
 
 typedef struct CnnTrainOptions {
-    int epochs;         /* passes over the data */
-    int batch;          /* examples per Adam step */
-    double lr;          /* Adam step size */
+    int epochs;          /* passes over the data */
+    int batch;           /* examples per Adam step */
+    double lr;           /* Adam step size */
     double weight_decay; /* L2 penalty on weights (not biases) */
+    int cutout;          /* side of a random grey square per example, 0 off */
 } CnnTrainOptions;
 
 /* He-normal weights, zero biases, from rng. */
@@ -65,8 +66,8 @@ float cnn_class_logit(const Cnn *net, const float *x, int c);
 ** d0 and d/dcls[1] = d1. Adds parameter gradients to grad (if not NULL),
 ** writes d/dx to dx (CNN_NIN floats, if not NULL) and d/d(ReLU(z2)) to da2
 ** (CNN_C2*CNN_HALF^2 floats, if not NULL). */
-void cnn_backward(const Cnn *net, const float *x, const CnnTrace *tr,
-                  float d0, float d1, Cnn *grad, float *dx, float *da2);
+void cnn_backward(const Cnn *net, const float *x, const CnnTrace *tr, float d0,
+                  float d1, Cnn *grad, float *dx, float *da2);
 
 /* Trains net (already initialised) on n inputs X (n * CNN_NIN) with labels
 ** y (0/1) by minibatch Adam on the logistic loss; rng orders the batches.

@@ -14,8 +14,7 @@
 
 #include "sim_alloc.h"
 
-int genio_join(char *out, size_t n, const char *a, const char *b,
-               SimError *err)
+int genio_join(char *out, size_t n, const char *a, const char *b, SimError *err)
 {
     int len = snprintf(out, n, "%s/%s", a, b);
     if (len < 0 || (size_t)len >= n) {
@@ -156,8 +155,7 @@ int genio_read_npy(const char *path, float **out, int *rows, int *cols,
         goto cleanup;
     }
     for (size_t i = 0; i < n; i++) {
-        uint32_t bits = (uint32_t)raw[4 * i] |
-                        ((uint32_t)raw[4 * i + 1] << 8) |
+        uint32_t bits = (uint32_t)raw[4 * i] | ((uint32_t)raw[4 * i + 1] << 8) |
                         ((uint32_t)raw[4 * i + 2] << 16) |
                         ((uint32_t)raw[4 * i + 3] << 24);
         memcpy(&data[i], &bits, 4);
@@ -221,8 +219,7 @@ int genio_write_jsonl(const char *path, const json_t *lines, SimError *err)
     {
         char *text = json_dumps(line, JSON_COMPACT | GENIO_JSON_FLAGS);
         if (!text) {
-            rc = sim_fail(err, SIM_ERR_NOMEM, "%s: JSON encoding failed",
-                          path);
+            rc = sim_fail(err, SIM_ERR_NOMEM, "%s: JSON encoding failed", path);
             break;
         }
         fputs(text, f);

@@ -12,7 +12,7 @@
 #include "sim_alloc.h"
 
 #define PER_GROUP_LEARN 4
-#define PER_GROUP_TEST 8
+#define PER_GROUP_TEST  8
 
 int hase_group(int label, int prediction)
 {
@@ -121,8 +121,8 @@ static int item_json(const HaseDomain *dom, const HaseSpec *spec, int split,
     bad |= genio_set(o, "pool", json_string(pool));
     bad |= genio_set(o, "modality", json_string(dom->modality));
     bad |= genio_set(o, "input", dom->input(dom->ctx, split, i));
-    bad |= genio_set(o, "label",
-                     class_json(spec, dom->label(dom->ctx, split, i)));
+    bad |=
+        genio_set(o, "label", class_json(spec, dom->label(dom->ctx, split, i)));
     bad |= genio_set(o, "prediction",
                      class_json(spec, dom->prediction(dom->ctx, split, i)));
     if (cf) {
@@ -133,8 +133,7 @@ static int item_json(const HaseDomain *dom, const HaseSpec *spec, int split,
     }
     if (bad) {
         json_decref(o);
-        return sim_fail(err, SIM_ERR_NOMEM, "hase: item %s: out of memory",
-                        id);
+        return sim_fail(err, SIM_ERR_NOMEM, "hase: item %s: out of memory", id);
     }
     if (explain) {
         json_t *expl = json_object();
@@ -142,9 +141,9 @@ static int item_json(const HaseDomain *dom, const HaseSpec *spec, int split,
                       : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         if (rc != SIM_OK || genio_set(o, "explanations", expl)) {
             json_decref(o);
-            return rc != SIM_OK ? rc
-                                : sim_fail(err, SIM_ERR_NOMEM,
-                                           "hase: out of memory");
+            return rc != SIM_OK
+                       ? rc
+                       : sim_fail(err, SIM_ERR_NOMEM, "hase: out of memory");
         }
     }
     *out = o;
@@ -160,10 +159,10 @@ static json_t *study_json(const HaseSpec *spec)
     genio_set(s, "domain", json_string(spec->domain));
     json_t *classes = json_array();
     for (int c = 0; c < 2; c++) {
-        genio_append(classes, json_pack("{s:s, s:s, s:s}", "id",
-                                        spec->class_id[c], "label",
-                                        spec->class_label[c], "key",
-                                        spec->class_key[c]));
+        genio_append(classes,
+                     json_pack("{s:s, s:s, s:s}", "id", spec->class_id[c],
+                               "label", spec->class_label[c], "key",
+                               spec->class_key[c]));
     }
     genio_set(s, "classes", classes);
     json_t *conds = json_array();
@@ -199,9 +198,9 @@ static json_t *study_json(const HaseSpec *spec)
                         "thought what it did?",
                         "points", 7, "low", "Not at all", "high",
                         "Completely"));
-    genio_set(s, "items",
-              json_pack("[{s:s, s:s}]", "file", "items.jsonl", "format",
-                        "jsonl"));
+    genio_set(
+        s, "items",
+        json_pack("[{s:s, s:s}]", "file", "items.jsonl", "format", "jsonl"));
     return s;
 }
 

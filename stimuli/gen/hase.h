@@ -41,27 +41,27 @@ typedef struct HaseDomain {
 } HaseDomain;
 
 typedef struct HaseSpec {
-    const char *id;           /* study id */
+    const char *id; /* study id */
     const char *title;
-    const char *domain;       /* "text" or "tabular" */
-    const char *class_id[2];  /* class ids; [0] is "positive" */
+    const char *domain;      /* "text" or "tabular" */
+    const char *class_id[2]; /* class ids; [0] is "positive" */
     const char *class_label[2];
     const char *class_key[2];
     const char *const *methods; /* explanation methods = conditions */
     int n_methods;
-    const char *composite;    /* method that late participants get */
-    int counterfactual;       /* 0: hase-forward, 1: hase-counterfactual */
-    const char *consent;      /* page texts (Markdown-ish) */
+    const char *composite; /* method that late participants get */
+    int counterfactual;    /* 0: hase-forward, 1: hase-counterfactual */
+    const char *consent;   /* page texts (Markdown-ish) */
     const char *instructions;
     const char *explanations; /* second instructions page */
     const char *debrief;
-    json_t *quiz;             /* {"questions": [...]}, borrowed; or NULL */
+    json_t *quiz; /* {"questions": [...]}, borrowed; or NULL */
 } HaseSpec;
 
 /* Per-bundle counts for the report. */
 typedef struct HaseReport {
     int n_learn, n_test;
-    int group[2][4];    /* [pool learn/test][TP, FP, TN, FN] */
+    int group[2][4];      /* [pool learn/test][TP, FP, TN, FN] */
     int same[2], flip[2]; /* counterfactuals by original prediction */
 } HaseReport;
 

@@ -15,9 +15,10 @@
 #include "scene.h"
 #include "sim_error.h"
 
-#define IMG_N_TRAIN_SET 400 /* training pictures per model */
-#define IMG_BIAS 0.95       /* share of rabbits on snow / birds on grass */
-#define IMG_MAX_ITEMS 64
+#define IMG_N_TRAIN_SET 400  /* training pictures per model */
+#define IMG_BIAS        0.95 /* share of rabbits on snow / birds on grass */
+#define IMG_CUTOUT      16   /* Cutout square (input pixels) in training */
+#define IMG_MAX_ITEMS   64
 
 /* Pools of the bundle, in file order. */
 enum {
@@ -28,7 +29,7 @@ enum {
 };
 
 typedef struct ImgItem {
-    char id[8];     /* "tr01", ... */
+    char id[16];    /* "tr01", ... */
     int pool;       /* IMG_POOL_* */
     SceneSpec spec; /* the picture */
     int prediction; /* class index the item's model outputs */
@@ -37,8 +38,8 @@ typedef struct ImgItem {
 } ImgItem;
 
 typedef struct ImgStudy {
-    Cnn biased;   /* the studied model */
-    Cnn unbiased; /* the practice model */
+    Cnn biased;                        /* the studied model */
+    Cnn unbiased;                      /* the practice model */
     double biased_loss, unbiased_loss; /* final training losses */
     ImgItem items[IMG_MAX_ITEMS];
     int n_items;
@@ -52,15 +53,15 @@ typedef struct ImgReport {
     double unbiased_matched, unbiased_flipped;
     int n_eval; /* pictures per cell of the above */
     /* over the explained training items: */
-    double bg_pixels;                /* share of background pixels */
-    double bg_mass[ATTR_COUNT];      /* biased model, per method */
+    double bg_pixels;                    /* share of background pixels */
+    double bg_mass[ATTR_COUNT];          /* biased model, per method */
     double bg_mass_unbiased[ATTR_COUNT]; /* same pictures, practice model */
-    double method_corr_max;          /* max over method pairs of the mean
-                                        per-item correlation (16 x 16) */
-    double control_corr[ATTR_COUNT]; /* mean r(control, method) */
+    double method_corr_max;              /* max over method pairs of the mean
+                                            per-item correlation (16 x 16) */
+    double control_corr[ATTR_COUNT];     /* mean r(control, method) */
     double control_corr_unbiased[ATTR_COUNT];
-    int control_model_free;          /* 1 if the control map is identical
-                                        for biased, unbiased, untrained */
+    int control_model_free; /* 1 if the control map is identical
+                               for biased, unbiased, untrained */
 } ImgReport;
 
 /* Trains both models and chooses the items (deterministic in seed).

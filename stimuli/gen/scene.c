@@ -35,8 +35,7 @@ static double uni(SimRng *rng, double lo, double hi)
 
 static Rgb jitter(SimRng *rng, Rgb c, double amount)
 {
-    Rgb out = {c.r + uni(rng, -amount, amount),
-               c.g + uni(rng, -amount, amount),
+    Rgb out = {c.r + uni(rng, -amount, amount), c.g + uni(rng, -amount, amount),
                c.b + uni(rng, -amount, amount)};
     return out;
 }
@@ -260,14 +259,18 @@ static void draw_background(cairo_t *cr, SimRng *rng, int background,
     cairo_set_source_rgb(cr, ground.r, ground.g, ground.b);
     cairo_fill(cr);
 
-    int n_marks = background == SCENE_SNOW ? 7 : 40;
+    int n_marks = background == SCENE_SNOW ? 55 : 40;
     for (int k = 0; k < n_marks; k++) {
         double x = uni(rng, 0, S), y = uni(rng, horizon + 3, S);
         if (background == SCENE_SNOW) {
-            /* soft blue drifts */
-            ellipse(cr, x, y, uni(rng, 8, 20), uni(rng, 1.5, 3.5), 0);
-            cairo_set_source_rgb(cr, 0.84, 0.88, 0.95);
-            cairo_fill(cr);
+            /* blue-grey shadow lines of drifts */
+            double half = uni(rng, 4, 8);
+            cairo_set_line_width(cr, 1.2);
+            cairo_move_to(cr, x - half, y);
+            cairo_curve_to(cr, x - half / 2, y + 2.5, x + half / 2, y + 2.5,
+                           x + half, y);
+            cairo_set_source_rgb(cr, 0.60, 0.70, 0.86);
+            cairo_stroke(cr);
         } else {
             /* grass tufts */
             cairo_set_line_width(cr, 1.0);
@@ -436,7 +439,8 @@ void scene_input(const Scene *scene, float *x)
                 int sum = 0;
                 for (int di = 0; di < f; di++) {
                     for (int dj = 0; dj < f; dj++) {
-                        size_t y = (size_t)(i * f + di), xx = (size_t)(j * f + dj);
+                        size_t y = (size_t)(i * f + di),
+                               xx = (size_t)(j * f + dj);
                         sum += scene->rgb[3 * (y * SCENE_PX + xx) + (size_t)c];
                     }
                 }

@@ -13,8 +13,8 @@
 #define SCENE_PX 128 /* side of the drawn picture, pixels */
 #define SCENE_IN 32  /* side of the classifier's input (SCENE_PX / 4) */
 
-enum { SCENE_RABBIT = 0, SCENE_BIRD = 1 };  /* animal classes */
-enum { SCENE_SNOW = 0, SCENE_GRASS = 1 };   /* backgrounds */
+enum { SCENE_RABBIT = 0, SCENE_BIRD = 1 }; /* animal classes */
+enum { SCENE_SNOW = 0, SCENE_GRASS = 1 };  /* backgrounds */
 
 typedef struct SceneSpec {
     int animal;     /* SCENE_RABBIT or SCENE_BIRD */

@@ -109,8 +109,7 @@ int surrogate_lime(const double *Z, const double *y, const double *w, int n,
     double beta[SURR_MAX_FEATURES], b0;
     memset(out, 0, sizeof *out);
     out->model = y[0];
-    int rc = surrogate_ridge(Z, y, w, n, d, 1.0, beta, &b0, &out->r2_full,
-                             err);
+    int rc = surrogate_ridge(Z, y, w, n, d, 1.0, beta, &b0, &out->r2_full, err);
     if (rc != SIM_OK) {
         return rc;
     }

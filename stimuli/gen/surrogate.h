@@ -17,14 +17,14 @@
 /* A fitted local surrogate: output(z) = intercept + sum_k weight[k] z[idx[k]]
 ** over the selected features. */
 typedef struct SurrogateFit {
-    int n_selected;                /* K (<= requested) */
-    int idx[SURR_MAX_FEATURES];    /* selected feature indices, by |weight| */
+    int n_selected;             /* K (<= requested) */
+    int idx[SURR_MAX_FEATURES]; /* selected feature indices, by |weight| */
     double weight[SURR_MAX_FEATURES];
     double intercept;
-    double output;   /* surrogate at the instance (all features present) */
-    double r2;       /* weighted R^2 of the K-feature fit on the sample */
-    double r2_full;  /* weighted R^2 of the fit on all d features */
-    double model;    /* the model's own output at the instance */
+    double output;  /* surrogate at the instance (all features present) */
+    double r2;      /* weighted R^2 of the K-feature fit on the sample */
+    double r2_full; /* weighted R^2 of the fit on all d features */
+    double model;   /* the model's own output at the instance */
 } SurrogateFit;
 
 /* Solves min sum_i w_i (y_i - b - x_i.beta)^2 + alpha |beta|^2 (intercept
@@ -49,9 +49,9 @@ typedef double (*SurrogatePrecisionFn)(void *ctx, const int *anchor,
                                        SimRng *rng);
 
 typedef struct AnchorResult {
-    int n;                       /* conditions in the anchor */
-    int idx[SURR_MAX_FEATURES];  /* feature indices, in the order added */
-    double precision;            /* re-estimated on fresh samples */
+    int n;                      /* conditions in the anchor */
+    int idx[SURR_MAX_FEATURES]; /* feature indices, in the order added */
+    double precision;           /* re-estimated on fresh samples */
 } AnchorResult;
 
 /* Greedy anchor search over d candidate features: starting from the empty

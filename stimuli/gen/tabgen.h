@@ -12,10 +12,10 @@
 #include "sim_error.h"
 #include "sim_rng.h"
 
-#define TAB_NF 7       /* features per row */
-#define TAB_HIDDEN 8   /* hidden units of the network */
-#define TAB_MAX_CATS 5 /* categories per categorical feature */
-#define TAB_NIN 21     /* network inputs: 2 numeric + 19 one-hot */
+#define TAB_NF       7  /* features per row */
+#define TAB_HIDDEN   8  /* hidden units of the network */
+#define TAB_MAX_CATS 5  /* categories per categorical feature */
+#define TAB_NIN      21 /* network inputs: 2 numeric + 19 one-hot */
 
 enum { TAB_ABOVE = 0, TAB_BELOW = 1 }; /* class indices */
 

@@ -111,7 +111,8 @@ int tabstudy_make(uint64_t seed, TabStudy **out, SimError *err)
     }
     int right = 0;
     for (int i = 0; i < N_TRAIN; i++) {
-        right += tabgen_predict(&ts->model, &ts->train[i]) == ts->train[i].label;
+        right +=
+            tabgen_predict(&ts->model, &ts->train[i]) == ts->train[i].label;
     }
     ts->report.train_acc = (double)right / N_TRAIN;
     right = 0;
@@ -218,7 +219,8 @@ static double anchor_precision(void *ctx, const int *anchor, int n_anchor,
         return 0;
     }
     for (int s = 0; s < n_samples; s++) {
-        const TabRow *r = &a->ts->train[a->match[sim_rng_below(rng, (uint64_t)m)]];
+        const TabRow *r =
+            &a->ts->train[a->match[sim_rng_below(rng, (uint64_t)m)]];
         hits += tabgen_predict(&a->ts->model, r) == a->target;
     }
     return (double)hits / n_samples;
@@ -255,14 +257,13 @@ static json_t *features_payload(const TabStudy *ts, const TabRow *row,
                                       "weight", genio_real(wv, 4)));
     }
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "kind", "features",
-                     "title", "Feature weights", "features", feats,
-                     "intercept", genio_real(intercept, 4), "sum",
-                     genio_real(sum, 4), "output",
-                     genio_real(intercept + sum, 4));
+                     "title", "Feature weights", "features", feats, "intercept",
+                     genio_real(intercept, 4), "sum", genio_real(sum, 4),
+                     "output", genio_real(intercept + sum, 4));
 }
 
-static int tab_explain(void *ctx, int split, int i, uint64_t seed,
-                       json_t *expl, SimError *err)
+static int tab_explain(void *ctx, int split, int i, uint64_t seed, json_t *expl,
+                       SimError *err)
 {
     TabStudy *ts = ctx;
     const TabRow *row = &ts->split[split][i];
@@ -276,8 +277,8 @@ static int tab_explain(void *ctx, int split, int i, uint64_t seed,
     int match[N_TRAIN];
     AnchorCtx a = {ts, row, ts->pred[split][i], match};
     AnchorResult ar;
-    surrogate_anchor(&a, anchor_precision, TAB_NF, 0.95, 4, 200,
-                     item_seed + 1, &ar);
+    surrogate_anchor(&a, anchor_precision, TAB_NF, 0.95, 4, 200, item_seed + 1,
+                     &ar);
     double coverage = (double)matching_rows(&a, ar.idx, ar.n) / N_TRAIN;
 
     TabReport *r = &ts->report;
@@ -287,8 +288,8 @@ static int tab_explain(void *ctx, int split, int i, uint64_t seed,
     r->lime_agree = (r->lime_agree * n + agree) / (n + 1);
     r->lime_abs_gap_mean =
         (r->lime_abs_gap_mean * n + fabs(fit.output - fit.model)) / (n + 1);
-    r->lime_r2_min = n == 0 || fit.r2 < r->lime_r2_min ? fit.r2
-                                                       : r->lime_r2_min;
+    r->lime_r2_min =
+        n == 0 || fit.r2 < r->lime_r2_min ? fit.r2 : r->lime_r2_min;
     r->anchor_prec_mean = (r->anchor_prec_mean * n + ar.precision) / (n + 1);
     r->anchor_prec_min = n == 0 || ar.precision < r->anchor_prec_min
                              ? ar.precision
@@ -306,13 +307,13 @@ static int tab_explain(void *ctx, int split, int i, uint64_t seed,
         genio_append(conds, json_string(buf));
     }
     json_t *fp = features_payload(ts, row, &fit);
-    json_t *rp = json_pack("{s:s, s:s, s:s, s:[{s:o, s:o, s:o}]}", "kind",
-                           "rules", "title", "Rule", "predicted",
-                           CLASS_ID[a.target], "rules", "conditions", conds,
-                           "precision", genio_real(ar.precision, 3),
-                           "coverage", genio_real(coverage, 3));
-    json_t *cp = json_pack("{s:s, s:[O, O]}", "kind", "composite", "parts",
-                           fp, rp);
+    json_t *rp =
+        json_pack("{s:s, s:s, s:s, s:[{s:o, s:o, s:o}]}", "kind", "rules",
+                  "title", "Rule", "predicted", CLASS_ID[a.target], "rules",
+                  "conditions", conds, "precision", genio_real(ar.precision, 3),
+                  "coverage", genio_real(coverage, 3));
+    json_t *cp =
+        json_pack("{s:s, s:[O, O]}", "kind", "composite", "parts", fp, rp);
     if (genio_set(expl, "LIME", fp) || genio_set(expl, "Anchor", rp) ||
         genio_set(expl, "Composite", cp)) {
         return sim_fail(err, SIM_ERR_NOMEM, "tabular: out of memory");
@@ -379,8 +380,7 @@ static int tab_counterfactual(void *ctx, int split, int i, int want_flip,
                 if (size == 1) {
                     TabRow t = *row;
                     t.v[f0] = v0[a];
-                    if ((tabgen_predict(&ts->model, &t) != pred) ==
-                            want_flip &&
+                    if ((tabgen_predict(&ts->model, &t) != pred) == want_flip &&
                         n < 600) {
                         cand[n++] = (Edit2){{f0, 0}, {v0[a], 0}, 1};
                     }
@@ -627,8 +627,7 @@ static const char DEBRIEF[] =
 static json_t *tab_quiz(int counterfactual)
 {
     return json_pack(
-        "{s:[{s:s, s:[s, s], s:i}, {s:s, s:[s, s], s:i}]}", "questions",
-        "text",
+        "{s:[{s:s, s:[s, s], s:i}, {s:s, s:[s, s], s:i}]}", "questions", "text",
         counterfactual ? "What do you predict for each changed person?"
                        : "What do you predict in the tests?",
         "options", "The person's real income class", "What the model answers",
@@ -640,14 +639,9 @@ int tabstudy_write(TabStudy *ts, const char *root, uint64_t seed,
                    TabReport *report, SimError *err)
 {
     static const char *const METHODS[] = {"LIME", "Anchor", "Composite"};
-    HaseDomain dom = {ts,
-                      "tabular",
-                      {ts->n[0], ts->n[1]},
-                      tab_label,
-                      tab_prediction,
-                      tab_input,
-                      tab_explain,
-                      tab_counterfactual};
+    HaseDomain dom = {ts,          "tabular",         {ts->n[0], ts->n[1]},
+                      tab_label,   tab_prediction,    tab_input,
+                      tab_explain, tab_counterfactual};
     HaseSpec spec;
     memset(&spec, 0, sizeof spec);
     spec.domain = "tabular";

@@ -15,7 +15,7 @@
 #include "tabgen.h"
 
 #define TAB_LIME_SAMPLES 1000 /* perturbations per LIME fit */
-#define TAB_LIME_K 5          /* features shown */
+#define TAB_LIME_K       5    /* features shown */
 
 typedef struct TabStudy TabStudy;
 
@@ -23,9 +23,9 @@ typedef struct TabReport {
     double train_acc, test_acc;
     int n_explained;
     double lime_r2_mean, lime_r2_min, lime_full_r2_mean;
-    double lime_agree;           /* share of LIME samples where the
-                                    surrogate's side of 0.5 = the model's */
-    double lime_abs_gap_mean;    /* |surrogate output - model| at x */
+    double lime_agree;        /* share of LIME samples where the
+                                 surrogate's side of 0.5 = the model's */
+    double lime_abs_gap_mean; /* |surrogate output - model| at x */
     double anchor_prec_mean, anchor_prec_min, anchor_len_mean;
     double anchor_cov_mean;
     int n_cf_single, n_cf_double; /* counterfactuals with 1 or 2 edits */

@@ -14,32 +14,29 @@
 enum { K_ASPECT = 0, K_ADJ = 1, K_GENRE = 2, K_VERB = 3, K_INTENS = 4 };
 #define N_KINDS 5
 
-static const char *const ASPECTS[] = {"acting",   "plot",     "script",
-                                      "soundtrack", "ending", "dialogue",
-                                      "cast",     "pacing",   "story",
-                                      "humour"};
+static const char *const ASPECTS[] = {
+    "acting",   "plot", "script", "soundtrack", "ending",
+    "dialogue", "cast", "pacing", "story",      "humour"};
 /* the first ten are positive, the last ten negative */
 static const char *const ADJS[] = {
-    "brilliant", "charming", "gripping",    "funny", "moving",
-    "clever",    "delightful", "superb",    "warm",  "stunning",
-    "dull",      "boring",   "clumsy",      "awful", "tedious",
-    "predictable", "messy",  "flat",        "weak",  "bland"};
+    "brilliant",   "charming",   "gripping", "funny", "moving",
+    "clever",      "delightful", "superb",   "warm",  "stunning",
+    "dull",        "boring",     "clumsy",   "awful", "tedious",
+    "predictable", "messy",      "flat",     "weak",  "bland"};
 /* 0-2 tied to positive reviews, 3-5 to negative ones, 6-8 neutral */
 static const char *const GENRES[] = {"documentary", "musical", "romance",
                                      "sequel",      "remake",  "thriller",
                                      "comedy",      "drama",   "western"};
-static const char *const VERBS[] = {"loved", "enjoyed", "adored",
+static const char *const VERBS[] = {"loved", "enjoyed",  "adored",
                                     "hated", "disliked", "loathed"};
-static const char *const INTENS[] = {"", "very", "really", "truly",
-                                     "rather"};
+static const char *const INTENS[] = {"", "very", "really", "truly", "rather"};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const char *const *const LEXICON[N_KINDS] = {ASPECTS, ADJS, GENRES,
                                                     VERBS, INTENS};
-static const int LEXICON_SIZE[N_KINDS] = {COUNT(ASPECTS), COUNT(ADJS),
-                                          COUNT(GENRES), COUNT(VERBS),
-                                          COUNT(INTENS)};
+static const int LEXICON_SIZE[N_KINDS] = {
+    COUNT(ASPECTS), COUNT(ADJS), COUNT(GENRES), COUNT(VERBS), COUNT(INTENS)};
 
 /* Templates: %N inserts slot N, %a an article agreeing with the next slot
 ** word. Slot kinds are listed per template. */
@@ -51,24 +48,29 @@ typedef struct Template {
 } Template;
 
 static const Template TEMPLATES[] = {
-    {"the %0 of this %1 is %2 %3.", 4, {K_ASPECT, K_GENRE, K_INTENS, K_ADJ},
+    {"the %0 of this %1 is %2 %3.",
+     4,
+     {K_ASPECT, K_GENRE, K_INTENS, K_ADJ},
      0.20},
-    {"this %0 has %a %1 %2 %3.", 4, {K_GENRE, K_INTENS, K_ADJ, K_ASPECT},
-     0.12},
+    {"this %0 has %a %1 %2 %3.", 4, {K_GENRE, K_INTENS, K_ADJ, K_ASPECT}, 0.12},
     {"the %0 of this %1 is not %2.", 3, {K_ASPECT, K_GENRE, K_ADJ}, 0.16},
-    {"the %0 is %1, but the %2 is %3.", 4, {K_ASPECT, K_ADJ, K_ASPECT, K_ADJ},
+    {"the %0 is %1, but the %2 is %3.",
+     4,
+     {K_ASPECT, K_ADJ, K_ASPECT, K_ADJ},
      0.16},
     {"I %0 this %1.", 2, {K_VERB, K_GENRE}, 0.10},
-    {"I %0 this %1, even though the %2 is %3.", 4,
-     {K_VERB, K_GENRE, K_ASPECT, K_ADJ}, 0.12},
+    {"I %0 this %1, even though the %2 is %3.",
+     4,
+     {K_VERB, K_GENRE, K_ASPECT, K_ADJ},
+     0.12},
     {"%a %0 %1 with %a %2 %3.", 4, {K_ADJ, K_GENRE, K_ADJ, K_ASPECT}, 0.14},
 };
 #define N_TEMPLATES COUNT(TEMPLATES)
 
 /* Words of the templates themselves, after the lexicons in the vocabulary. */
 static const char *const FUNCTION_WORDS[] = {
-    "the", "of", "this", "is", "has", "a", "an",
-    "not", "but", "i", "even", "though", "with"};
+    "the", "of",  "this", "is",   "has",    "a",   "an",
+    "not", "but", "i",    "even", "though", "with"};
 
 int textgen_n_slots(int tmpl)
 {

@@ -13,17 +13,17 @@
 #include "sim_error.h"
 #include "sim_rng.h"
 
-#define TEXT_MAX_SLOTS 6  /* filled slots per sentence */
-#define TEXT_MAX_LEN 160  /* bytes of a sentence, NUL included */
-#define TEXT_MAX_WORDS 24 /* word tokens of a sentence */
+#define TEXT_MAX_SLOTS 6   /* filled slots per sentence */
+#define TEXT_MAX_LEN   160 /* bytes of a sentence, NUL included */
+#define TEXT_MAX_WORDS 24  /* word tokens of a sentence */
 
 enum { TEXT_POS = 0, TEXT_NEG = 1 }; /* class indices (pos is "positive") */
 
 /* A sentence as its template and slot fillers; the text is derived. */
 typedef struct Sentence {
-    int tmpl;                   /* template index */
-    int slot[TEXT_MAX_SLOTS];   /* word index within each slot's lexicon */
-    int label;                  /* TEXT_POS or TEXT_NEG: what it says */
+    int tmpl;                 /* template index */
+    int slot[TEXT_MAX_SLOTS]; /* word index within each slot's lexicon */
+    int label;                /* TEXT_POS or TEXT_NEG: what it says */
 } Sentence;
 
 typedef struct TextModel {

@@ -14,9 +14,9 @@
 #include "hase.h"
 #include "sim_alloc.h"
 
-#define N_TRAIN 2000
+#define N_TRAIN      2000
 #define N_VALIDATION 400
-#define N_TEST 800
+#define N_TEST       800
 #define BIASED_GENRE 0.7 /* share of genre words tied to the sentiment */
 
 struct TextStudy {
@@ -263,10 +263,9 @@ static json_t *lime_payload(const TextLime *lime)
         int f = order[j];
         double wv = round(lime->fit.weight[f] * 1e4) / 1e4;
         sum += wv;
-        genio_append(feats,
-                     json_pack("{s:s, s:o}", "name",
-                               lime->words[lime->fit.idx[f]], "weight",
-                               genio_real(wv, 4)));
+        genio_append(feats, json_pack("{s:s, s:o}", "name",
+                                      lime->words[lime->fit.idx[f]], "weight",
+                                      genio_real(wv, 4)));
     }
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "kind", "features",
                      "title", "Word weights", "features", feats, "intercept",
@@ -285,8 +284,8 @@ static json_t *rules_payload(const char words[][32], const AnchorResult *a,
         genio_append(conds, json_string(buf));
     }
     return json_pack("{s:s, s:s, s:s, s:[{s:o, s:o, s:o}]}", "kind", "rules",
-                     "title", "Rule", "predicted", CLASS_ID[predicted],
-                     "rules", "conditions", conds, "precision",
+                     "title", "Rule", "predicted", CLASS_ID[predicted], "rules",
+                     "conditions", conds, "precision",
                      genio_real(a->precision, 3), "coverage",
                      genio_real(coverage, 3));
 }
@@ -388,8 +387,8 @@ static int text_explain(void *ctx, int split, int i, uint64_t seed,
     r->lime_abs_gap_mean =
         (r->lime_abs_gap_mean * n + fabs(lime.fit.output - lime.fit.model)) /
         (n + 1);
-    r->lime_r2_min = n == 0 || lime.fit.r2 < r->lime_r2_min ? lime.fit.r2
-                                                             : r->lime_r2_min;
+    r->lime_r2_min =
+        n == 0 || lime.fit.r2 < r->lime_r2_min ? lime.fit.r2 : r->lime_r2_min;
     r->anchor_prec_mean = (r->anchor_prec_mean * n + ar.precision) / (n + 1);
     r->anchor_prec_min = n == 0 || ar.precision < r->anchor_prec_min
                              ? ar.precision
@@ -401,8 +400,8 @@ static int text_explain(void *ctx, int split, int i, uint64_t seed,
     json_t *lp = lime_payload(&lime);
     json_t *rp = rules_payload(lime.words, &ar, a.target, coverage);
     json_t *op = omission_payload(&ts->model, text);
-    json_t *cp = json_pack("{s:s, s:[O, O]}", "kind", "composite", "parts",
-                           lp, rp);
+    json_t *cp =
+        json_pack("{s:s, s:[O, O]}", "kind", "composite", "parts", lp, rp);
     if (genio_set(expl, "LIME", lp) || genio_set(expl, "Anchor", rp) ||
         genio_set(expl, "Omission", op) || genio_set(expl, "Composite", cp)) {
         return sim_fail(err, SIM_ERR_NOMEM, "text explanations: out of memory");
@@ -623,12 +622,10 @@ static const char CF_INSTRUCTIONS[] =
 static json_t *text_quiz(int counterfactual)
 {
     return json_pack(
-        "{s:[{s:s, s:[s, s], s:i}, {s:s, s:[s, s], s:i}]}", "questions",
-        "text",
+        "{s:[{s:s, s:[s, s], s:i}, {s:s, s:[s, s], s:i}]}", "questions", "text",
         counterfactual ? "What do you predict for each changed sentence?"
                        : "What do you predict in the tests?",
-        "options",
-        "Whether the sentence is really positive or negative",
+        "options", "Whether the sentence is really positive or negative",
         "What the model answers", "answer", 1, "text",
         "Is the model always right?", "options", "Yes, always",
         "No, it sometimes gets a sentence wrong", "answer", 1);
@@ -678,8 +675,8 @@ int textstudy_write(TextStudy *ts, const char *root, uint64_t seed,
         rc = genio_join(dir, sizeof dir, root,
                         cf ? "text-counterfactual" : "text-forward", err);
         rc = rc ? rc
-                : hase_write(&dom, &spec, dir, sim_mix64(seed + 11 + (uint64_t)cf),
-                             &hr, err);
+                : hase_write(&dom, &spec, dir,
+                             sim_mix64(seed + 11 + (uint64_t)cf), &hr, err);
         json_decref(spec.quiz);
     }
     if (report) {

@@ -13,24 +13,24 @@
 #include "textgen.h"
 
 #define TEXT_LIME_SAMPLES 1000 /* perturbations per LIME fit */
-#define TEXT_LIME_K 5          /* words shown */
+#define TEXT_LIME_K       5    /* words shown */
 
 typedef struct TextStudy TextStudy;
 
 /* A LIME explanation of one sentence: the fit over its distinct words. */
 typedef struct TextLime {
-    int d;                               /* distinct words */
-    char words[SURR_MAX_FEATURES][32];   /* the interpretable features */
+    int d;                             /* distinct words */
+    char words[SURR_MAX_FEATURES][32]; /* the interpretable features */
     SurrogateFit fit;
 } TextLime;
 
 /* Summary numbers for docs/demo-studies.md and the tests. */
 typedef struct TextReport {
-    double train_acc, test_acc;  /* model accuracy on its splits */
-    int n_explained;             /* LIME fits written */
-    double lime_r2_mean, lime_r2_min;   /* K-word surrogates */
-    double lime_full_r2_mean;    /* all-word surrogates */
-    double lime_abs_gap_mean;    /* |surrogate output - model| at x */
+    double train_acc, test_acc;       /* model accuracy on its splits */
+    int n_explained;                  /* LIME fits written */
+    double lime_r2_mean, lime_r2_min; /* K-word surrogates */
+    double lime_full_r2_mean;         /* all-word surrogates */
+    double lime_abs_gap_mean;         /* |surrogate output - model| at x */
     double anchor_prec_mean, anchor_prec_min, anchor_len_mean;
     double anchor_cov_mean;
 } TextReport;
