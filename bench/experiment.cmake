@@ -1,0 +1,7 @@
+# Engine benchmark (never run by ctest): durable response recording and
+# enrollment, against bare SQLite measured in the same run.
+if(TARGET simlab_experiment)
+  add_executable(bench_store experiment/bench_store.c)
+  target_link_libraries(bench_store PRIVATE simlab_experiment
+                        PkgConfig::SQLITE3 simlab_warnings)
+endif()
