@@ -63,6 +63,8 @@ struct Session {
     After after;
 
     char message[512];
+    int store_failures;    /* failed writes of the pending response */
+    char store_error[512]; /* the first failure's message */
     SessionView view;
 };
 
@@ -406,6 +408,17 @@ static int decide(Session *s, const Trial *t, int *stop, SimError *err)
 
 /* --------------------------------------------------------------- commits */
 
+/* Replaces characters that would break a JSON string in place. */
+static const char *json_safe(char *text)
+{
+    for (char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) {
+            *p = '\'';
+        }
+    }
+    return text;
+}
+
 /* Decides the screening of s->pending, stores it with its screening and
 ** status, and applies s->after. On failure the session shows
 ** SCREEN_STORE_ERROR and keeps the response for SIM_IN_RETRY. */
@@ -425,6 +438,9 @@ static int submit(Session *s, SimError *err)
     if (rc != SIM_OK) {
         snprintf(s->message, sizeof s->message, "%s",
                  err ? err->msg : "the database could not be written");
+        if (s->store_failures++ == 0) {
+            snprintf(s->store_error, sizeof s->store_error, "%s", s->message);
+        }
         if (s->screen != SCREEN_STORE_ERROR) {
             s->held = s->screen;
             go_to(s, SCREEN_STORE_ERROR);
@@ -433,6 +449,16 @@ static int submit(Session *s, SimError *err)
     }
     s->has_pending = 0;
     s->message[0] = '\0';
+    if (s->store_failures > 0) {
+        /* the write went through at last: record what held it up */
+        char detail[768];
+        snprintf(detail, sizeof detail,
+                 "{\"step\":%d,\"failures\":%d,\"first\":\"%.500s\"}",
+                 s->pending.seq, s->store_failures, json_safe(s->store_error));
+        s->store_failures = 0;
+        store_log_event(s->store, s->pid, "store_error", detail,
+                        s->pending.wall_ms, 0, NULL);
+    }
     if (s->pending.set_status &&
         s->pending.new_status == PSTATUS_SCREENED_OUT) {
         s->finished = 1;

@@ -461,6 +461,11 @@ static void test_interruptions(const Study *st)
              "seq) WHERE t.block_kind = 'quiz' AND participant = '%s'",
              info.id);
     CHECK_INT(sql_int(store, sql), 1);
+    /* the hold-up is logged once the write went through */
+    CHECK_INT(sql_int(store, "SELECT COUNT(*) FROM event WHERE kind = "
+                             "'store_error' AND json_extract(detail, "
+                             "'$.failures') = 1"),
+              1);
     session_close(s);
     store_close(store);
 }
