@@ -287,9 +287,9 @@ static const char INSTRUCTIONS[] =
     "answer; dark purple areas mattered little.** In the test pictures "
     "there are no explanations.\n"
     "\n"
-    "![Example: a picture (left) and an explanation of the practice "
-    "model's answer (right). This model relied mostly on the yellow "
-    "area.](media/example.png)\n";
+    "![Example: a picture on the left, and on the right an explanation of "
+    "the practice model's answer laid over it. This model relied mostly on "
+    "the yellow area, the animal.](media/example.png)\n";
 
 static const char DEBRIEF[] =
     "# Thank you!\n"

@@ -49,6 +49,9 @@ static void print_report(const GenReport *r)
            "|output - model| %.3f\n",
            t->n_explained, t->lime_r2_mean, t->lime_r2_min,
            t->lime_full_r2_mean, t->lime_abs_gap_mean);
+    printf("text: LIME output on the model's side of 0.5 for %.3f of the "
+           "items\n",
+           t->lime_side_agree);
     printf("text: Anchor precision mean %.3f min %.3f, length %.2f, "
            "coverage %.3f\n",
            t->anchor_prec_mean, t->anchor_prec_min, t->anchor_len_mean,
@@ -60,6 +63,9 @@ static void print_report(const GenReport *r)
            "%.3f, agreement %.3f, |output - model| %.3f\n",
            b->n_explained, b->lime_r2_mean, b->lime_r2_min,
            b->lime_full_r2_mean, b->lime_agree, b->lime_abs_gap_mean);
+    printf("tabular: LIME output on the model's side of 0.5 for %.3f of the "
+           "items\n",
+           b->lime_side_agree);
     printf("tabular: Anchor precision mean %.3f min %.3f, length %.2f, "
            "coverage %.3f\n",
            b->anchor_prec_mean, b->anchor_prec_min, b->anchor_len_mean,

@@ -288,6 +288,10 @@ static int tab_explain(void *ctx, int split, int i, uint64_t seed, json_t *expl,
     r->lime_agree = (r->lime_agree * n + agree) / (n + 1);
     r->lime_abs_gap_mean =
         (r->lime_abs_gap_mean * n + fabs(fit.output - fit.model)) / (n + 1);
+    r->lime_side_agree =
+        (r->lime_side_agree * n +
+         ((fit.output >= 0.5) == (ts->pred[split][i] == TAB_ABOVE))) /
+        (n + 1);
     r->lime_r2_min =
         n == 0 || fit.r2 < r->lime_r2_min ? fit.r2 : r->lime_r2_min;
     r->anchor_prec_mean = (r->anchor_prec_mean * n + ar.precision) / (n + 1);
@@ -589,15 +593,16 @@ static const char EXPLANATIONS[] =
     "\"Education = Masters\" or \"Age = 36 to 45\"), each with a number. A "
     "positive number means the value pushed the model towards Above $50K, "
     "a negative number towards Below $50K; the larger the number, the "
-    "stronger the push. The explanation also shows a starting value "
-    "(where the model stands before these values are counted), the sum of "
-    "the weights, and the total (start plus sum). The total estimates how "
-    "likely the model is to answer Above $50K: **above 0.5 means Above "
-    "$50K, below 0.5 means Below $50K.**\n"
+    "stronger the push. Below the values you see the baseline (where the "
+    "model stands before these values are counted), the sum of the "
+    "weights, and the model output (total evidence: baseline plus sum). "
+    "The total estimates how likely the model is to answer Above $50K: "
+    "**above 0.5 means Above $50K, below 0.5 means Below $50K.** It is an "
+    "estimate from a simplified copy of the model, so it can be off.\n"
     "\n"
-    "**Rule.** One or more conditions on the person's values. For people "
-    "who meet these conditions, the model almost always gives the answer "
-    "shown. Precision says how often the rule held for such people in the "
+    "**Rule.** IF a person meets these conditions, THEN the model "
+    "usually gives the answer shown, whatever the other values are. "
+    "Precision says how often the rule held for such people in the "
     "model's training data; coverage says what share of all people meet "
     "the conditions.\n"
     "\n"

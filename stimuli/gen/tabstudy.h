@@ -26,6 +26,8 @@ typedef struct TabReport {
     double lime_agree;        /* share of LIME samples where the
                                  surrogate's side of 0.5 = the model's */
     double lime_abs_gap_mean; /* |surrogate output - model| at x */
+    double lime_side_agree;   /* share of items whose surrogate output is on
+                                 the model's side of 0.5 */
     double anchor_prec_mean, anchor_prec_min, anchor_len_mean;
     double anchor_cov_mean;
     int n_cf_single, n_cf_double; /* counterfactuals with 1 or 2 edits */

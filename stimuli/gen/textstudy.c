@@ -387,6 +387,9 @@ static int text_explain(void *ctx, int split, int i, uint64_t seed,
     r->lime_abs_gap_mean =
         (r->lime_abs_gap_mean * n + fabs(lime.fit.output - lime.fit.model)) /
         (n + 1);
+    r->lime_side_agree = (r->lime_side_agree * n + ((lime.fit.output >= 0.5) ==
+                                                    (a.target == TEXT_POS))) /
+                         (n + 1);
     r->lime_r2_min =
         n == 0 || lime.fit.r2 < r->lime_r2_min ? lime.fit.r2 : r->lime_r2_min;
     r->anchor_prec_mean = (r->anchor_prec_mean * n + ar.precision) / (n + 1);
@@ -514,14 +517,14 @@ static const char EXPLANATIONS[] =
     "**Word weights.** Up to five words of the sentence, each with a "
     "number. A positive number means the word pushed the model towards "
     "Positive, a negative number towards Negative; the larger the number, "
-    "the stronger the push. The explanation also shows a starting value "
-    "(where the model stands before these words are counted), the sum of "
-    "the weights, and the total (start plus sum). The total estimates how "
-    "likely the model is to answer Positive: **above 0.5 means Positive, "
-    "below 0.5 means Negative.**\n"
+    "the stronger the push. Below the words you see the baseline (where "
+    "the model stands before these words are counted), the sum of the "
+    "weights, and the model output (total evidence: baseline plus sum). "
+    "The total estimates how likely the model is to answer Positive: "
+    "**above 0.5 means Positive, below 0.5 means Negative.**\n"
     "\n"
-    "**Rule.** One or more words of the sentence. As long as a sentence "
-    "contains these words, the model almost always gives the answer shown. "
+    "**Rule.** IF the sentence contains these words, THEN the model "
+    "almost always gives the answer shown, whatever the other words are. "
     "Precision says how often the rule held when we tested it on sentences "
     "containing those words; coverage says what share of all sentences "
     "contain them.\n"
