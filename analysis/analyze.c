@@ -467,8 +467,8 @@ static void change_stat(const void *vctx, const BootSums *sums, void *scratch,
 {
     const ChangeCtx *x = vctx;
     int C = x->n_conds;
-    double *sn = scratch, *spre = sn + C, *spost = spre + C, *eta = spost + C,
-           *pre = eta + C;
+    double *sn = scratch, *spre = sn + C, *spost = spre + C, *pre = spost + C,
+           *eta = pre + C; /* 4 C doubles of workspace */
     for (int s = 0; s < x->n_subsets; s++) {
         for (int c = 0; c < C; c++) {
             sn[c] = spre[c] = spost[c] = 0;
@@ -709,7 +709,7 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     run.label = "change";
     run.stat = change_stat;
     run.ctx = &ctx;
-    run.scratch_size = (size_t)C * 5 * sizeof(double);
+    run.scratch_size = (size_t)C * 8 * sizeof(double);
     run.n_stats = D * C * 5 + D * 3;
     if ((rc = boot_full(&x.d, &run, full, err))) {
         sim_free(dist);

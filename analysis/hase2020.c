@@ -74,7 +74,7 @@ int hase2020_run(const BootDesign *d, const uint64_t *subset_cells,
     int *item_off = sim_calloc((size_t)d->n_items + 2, sizeof(int));
     int *by_item = sim_malloc((size_t)np * sizeof(int));
     int *present = sim_malloc(((size_t)d->n_items + 1) * sizeof(int));
-    double *sn = sim_malloc((size_t)C * 5 * sizeof(double) + 8);
+    double *sn = sim_malloc((size_t)C * 8 * sizeof(double) + 8);
     ReFit *warm = sim_calloc((size_t)S, sizeof *warm);
     int rc = SIM_OK;
     if (!res || !rows || !first || !second || !item_cnt || !item_off ||
@@ -82,7 +82,8 @@ int hase2020_run(const BootDesign *d, const uint64_t *subset_cells,
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
-    double *spre = sn + C, *spost = spre + C, *eta = spost + C, *pre = eta + C;
+    double *spre = sn + C, *spost = spre + C, *pre = spost + C;
+    double *eta = pre + C; /* 4 C doubles of workspace */
     for (int s = 0; s < S; s++) {
         if (rows_init(&rows[s], d, subset_cells[s]) != 0) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");

@@ -127,17 +127,20 @@ typedef struct ReEval {
 
 /* Solves eta - beta - psi (s - n p(eta)) = 0; the left side increases in
 ** eta, and the root lies in [beta + psi (s - n), beta + psi s]. */
-static double re_mode(double s, double n, double beta, double psi, double eta)
+static double re_mode(double s, double n, double beta, double psi, double eta,
+                      double *p_out)
 {
     if (psi == 0) {
+        *p_out = stats_expit(beta);
         return beta;
     }
     double lo = beta + psi * (s - n), hi = beta + psi * s;
     if (!(eta > lo && eta < hi)) {
         eta = 0.5 * (lo + hi);
     }
+    double p = 0.5;
     for (int it = 0; it < 100; it++) {
-        double p = stats_expit(eta);
+        p = stats_expit(eta);
         double f = eta - beta - psi * (s - n * p);
         if (f > 0) {
             hi = eta;
@@ -150,10 +153,11 @@ static double re_mode(double s, double n, double beta, double psi, double eta)
             next = 0.5 * (lo + hi);
         }
         if (fabs(next - eta) <= 1e-13 * (1.0 + fabs(eta))) {
-            return next;
+            break; /* p belongs to eta, within 1e-13 of the root */
         }
         eta = next;
     }
+    *p_out = p;
     return eta;
 }
 
@@ -166,13 +170,15 @@ static void re_eval(const double *s, const double *n, int k, double beta,
             continue;
         }
         double sc = s[c], nc = n[c];
-        eta[c] = re_mode(sc, nc, beta, psi, eta[c]);
+        double p;
+        eta[c] = re_mode(sc, nc, beta, psi, eta[c], &p);
         double et = eta[c];
-        double p = stats_expit(et);
         double w = p * (1.0 - p);
         double r = sc - nc * p;
         double K = 1.0 + psi * nc * w;
-        e->f += sc * et - nc * log1pexp(et) - 0.5 * psi * r * r - 0.5 * log(K);
+        /* log(1 + e^eta) = -log(1 - p), accurate while p is not near 1 */
+        double l1pe = fabs(et) < 30 ? -log1p(-p) : log1pexp(et);
+        e->f += sc * et - nc * l1pe - 0.5 * psi * r * r - 0.5 * log(K);
         if (!want_derivs) {
             continue;
         }
@@ -193,6 +199,18 @@ static void re_eval(const double *s, const double *n, int k, double beta,
         e->hbb += A / K;
         e->hbp += A * r / K + B;
         e->hpp += C * r / K + D;
+        /* slopes of the mode, to predict it at the next trial point */
+        eta[2 * k + c] = 1.0 / K;
+        eta[3 * k + c] = r / K;
+    }
+}
+
+/* Moves the modes from the base point (copied in eta[k..2k)) to a first-
+** order prediction at (beta + db, psi + dp); re_mode polishes them. */
+static void re_predict(double *eta, int k, double db, double dp)
+{
+    for (int c = 0; c < k; c++) {
+        eta[c] = eta[k + c] + eta[2 * k + c] * db + eta[3 * k + c] * dp;
     }
 }
 
@@ -238,14 +256,14 @@ int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
     double beta = beta_pool, psi = 0;
     ReEval e;
     if (score > 0) {
-        if (warm && !warm->singular && isfinite(warm->beta0)) {
-            beta = warm->beta0;
-            psi = warm->sigma * warm->sigma;
-        } else {
-            psi = score / curv;
-            for (int c = 0; c < k; c++) {
-                eta[c] = beta;
-            }
+        /* Start at the one-step estimate from the score at psi = 0: in
+        ** bootstrap replicates it is closer to the optimum than the
+        ** full-sample fit (warm), so warm is not used. The modes start
+        ** at their first-order values beta + psi r_c. */
+        (void)warm;
+        psi = score / curv;
+        for (int c = 0; c < k; c++) {
+            eta[c] = beta + psi * (s[c] - n[c] * pbar);
         }
         re_eval(s, n, k, beta, psi, eta, 1, &e);
         int it;
@@ -266,11 +284,21 @@ int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
             ReEval trial;
             double nb = beta, np_ = psi;
             int accepted = 0;
+            for (int c = 0; c < k; c++) {
+                eta[k + c] = eta[c];
+            }
+            /* Newton decrement: when the predicted gain is tiny, this step
+            ** is the last (quadratic convergence leaves ~1e-12) */
+            int last = db * e.gb + dp * e.gp < 1e-9;
             for (int ls = 0; ls < 60; ls++) {
                 nb = beta + t * db;
                 np_ = psi + t * dp;
                 if (np_ < 0) {
                     np_ = 0;
+                }
+                re_predict(eta, k, nb - beta, np_ - psi);
+                if (last) {
+                    break;
                 }
                 re_eval(s, n, k, nb, np_, eta, 1, &trial);
                 if (trial.f >= e.f - 1e-12 * fabs(e.f)) {
@@ -279,16 +307,25 @@ int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
                 }
                 t *= 0.5;
             }
+            if (last) {
+                beta = nb;
+                psi = np_;
+                break;
+            }
             if (!accepted) {
-                re_eval(s, n, k, beta, psi, eta, 1, &e);
+                for (int c = 0; c < k; c++) {
+                    eta[c] = eta[k + c];
+                }
                 break;
             }
             double step_b = fabs(nb - beta), step_p = fabs(np_ - psi);
             beta = nb;
             psi = np_;
             e = trial;
-            if (step_b < 1e-10 * (1.0 + fabs(beta)) &&
-                step_p < 1e-10 * (1.0 + psi)) {
+            /* Newton converges quadratically: a step this small leaves an
+            ** error far below lme4's own tolerance (about 1e-6) */
+            if (step_b < 1e-7 * (1.0 + fabs(beta)) &&
+                step_p < 1e-7 * (1.0 + psi)) {
                 break;
             }
         }

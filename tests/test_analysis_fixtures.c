@@ -83,7 +83,7 @@ int main(void)
     }
     TukeyPair pairs[64];
     int n_pairs = stats_tukey(y, g, n, n_names, 0.95, pairs);
-    double s[64], nn[64], eta[64], pre[64];
+    double s[64], nn[64], eta[256], pre[64];
     int k = 0, checked = 0;
     while (fgets(line, sizeof line, f)) {
         char *w[128];

@@ -12,7 +12,7 @@ static void test_re_golden(void)
 {
     double s[5] = {208, 154, 189, 163, 194};
     double n[5] = {320, 320, 320, 320, 320};
-    double eta[5], pre[5];
+    double eta[20], pre[5];
     const double want[5] = {0.63393605, 0.49787962, 0.58631085, 0.52065949,
                             0.59888261};
     ReFit fit;
@@ -35,7 +35,7 @@ static void test_re_golden(void)
 static void test_re_singular(void)
 {
     /* identical proportions: no between-group variance */
-    double s[3] = {50, 50, 50}, n[3] = {100, 100, 100}, eta[3], pre[3];
+    double s[3] = {50, 50, 50}, n[3] = {100, 100, 100}, eta[12], pre[3];
     ReFit fit;
     CHECK_INT(stats_re_fit(s, n, 3, NULL, eta, pre, &fit), 0);
     CHECK_INT(fit.singular, 1);
