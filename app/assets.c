@@ -27,10 +27,11 @@ void assets_init(Assets *a, SDL_Renderer *r, const char *root)
 void assets_free(Assets *a)
 {
     for (size_t i = 0; i < a->n; i++) {
-        sim_free(a->entries[i].key);
-        if (a->entries[i].t.tex) {
-            SDL_DestroyTexture(a->entries[i].t.tex);
+        sim_free(a->entries[i]->key);
+        if (a->entries[i]->t.tex) {
+            SDL_DestroyTexture(a->entries[i]->t.tex);
         }
+        sim_free(a->entries[i]);
     }
     sim_free(a->entries);
     sim_free(a->root);
@@ -40,8 +41,8 @@ void assets_free(Assets *a)
 static Tex *lookup(Assets *a, const char *key)
 {
     for (size_t i = 0; i < a->n; i++) {
-        if (strcmp(a->entries[i].key, key) == 0) {
-            return &a->entries[i].t;
+        if (strcmp(a->entries[i]->key, key) == 0) {
+            return &a->entries[i]->t;
         }
     }
     return NULL;
@@ -50,25 +51,20 @@ static Tex *lookup(Assets *a, const char *key)
 static Tex *insert(Assets *a, const char *key, SDL_Texture *tex, int w, int h)
 {
     static Tex none;
-    if (sim_grow((void **)&a->entries, &a->cap, a->n + 1, sizeof(AssetEntry)) !=
-        0) {
+    AssetEntry *e = NULL;
+    if (sim_grow((void **)&a->entries, &a->cap, a->n + 1,
+                 sizeof(AssetEntry *)) != 0 ||
+        !(e = sim_calloc(1, sizeof *e)) || !(e->key = sim_strdup(key))) {
+        sim_free(e);
         if (tex) {
             SDL_DestroyTexture(tex);
         }
         return &none;
     }
-    AssetEntry *e = &a->entries[a->n];
-    e->key = sim_strdup(key);
-    if (!e->key) {
-        if (tex) {
-            SDL_DestroyTexture(tex);
-        }
-        return &none;
-    }
+    a->entries[a->n++] = e;
     e->t.tex = tex;
     e->t.w = w;
     e->t.h = h;
-    a->n++;
     return &e->t;
 }
 

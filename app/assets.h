@@ -21,8 +21,8 @@ typedef struct AssetEntry AssetEntry;
 
 typedef struct Assets {
     SDL_Renderer *renderer;
-    char *root; /* bundle directory */
-    AssetEntry *entries;
+    char *root;           /* bundle directory */
+    AssetEntry **entries; /* one allocation each: Tex pointers stay valid */
     size_t n, cap;
     int n_loads; /* files decoded so far (for preload checks) */
 } Assets;
