@@ -48,7 +48,7 @@ static double tick_step(double span, int target)
 
 static double forest_height(const Report *r)
 {
-    return 40.0 + 12.0 * (r->n_change + r->n_re) + 30.0;
+    return 30.0 + 12.0 * (r->n_change + r->n_re) + 40.0;
 }
 
 static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
@@ -70,13 +70,34 @@ static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
             }
         }
     }
-    double step = tick_step(hi - lo > 0 ? hi - lo : 10, 5);
+    /* the label column is as wide as the longest label */
+    double label_w = 40;
+    for (int i = 0; i < r->n_change; i++) {
+        cairo_text_extents_t e;
+        char lab[96];
+        snprintf(lab, sizeof lab, "%.22s", r->change[i].condition);
+        cairo_text_extents(cr, lab, &e);
+        label_w = fmax(label_w, 10 + e.x_advance + 6);
+    }
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_BOLD);
+    for (int s = 0; s < r->n_re; s++) {
+        cairo_text_extents_t e;
+        cairo_text_extents(cr, r->re[s].subset, &e);
+        label_w = fmax(label_w, 4 + e.x_advance + 6);
+    }
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    label_w = fmin(label_w, 0.45 * w);
+    double left = label_w, right = w - 8, top = 18, bottom = h - 40;
+    /* about one tick label per 32 points */
+    int ticks = (int)((right - left) / 32);
+    double step = tick_step(hi - lo > 0 ? hi - lo : 10, ticks > 2 ? ticks : 2);
     lo = floor(lo / step) * step;
     hi = ceil(hi / step) * step;
     if (hi <= lo) {
         hi = lo + step;
     }
-    double left = 92, right = w - 8, top = 18, bottom = h - 30;
 #define XPOS(v) (left + ((v)-lo) / (hi - lo) * (right - left))
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 8.0);
@@ -93,7 +114,11 @@ static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
         char lab[32];
-        snprintf(lab, sizeof lab, "%+g", fabs(t) < 1e-9 ? 0.0 : t);
+        if (fabs(t) < 1e-9) {
+            snprintf(lab, sizeof lab, "0");
+        } else {
+            snprintf(lab, sizeof lab, "%+g", t);
+        }
         text_at(cr, x, bottom + 3, lab, 0.5, 0);
     }
     text_at(cr, (left + right) / 2, bottom + 14,
@@ -149,11 +174,15 @@ static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
     }
 #undef XPOS
     /* legend for the colours */
-    cairo_set_source_rgb(cr, palette[1][0], palette[1][1], palette[1][2]);
-    cairo_arc(cr, right - 50, bottom + 24, 2.2, 0, TWO_PI);
-    cairo_fill(cr);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    text_at(cr, right - 45, bottom + 21, "p < .05", 0, 0);
+    double ly = bottom + 27;
+    for (int k = 0; k < 2; k++) {
+        double lx = left + k * 70;
+        cairo_set_source_rgb(cr, palette[k][0], palette[k][1], palette[k][2]);
+        cairo_arc(cr, lx + 2, ly + 3.5, 2.2, 0, TWO_PI);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        text_at(cr, lx + 7, ly, k ? "p < .05" : "p \u2265 .05", 0, 0);
+    }
 }
 
 static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
@@ -187,7 +216,7 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
         n_lines += !r->utility[i].is_baseline;
     }
     int legend_rows = (n_lines + 1) / 2;
-    double left = 30, right = w - 8, top = 18;
+    double left = 38, right = w - 8, top = 18;
     double bottom = h - 26 - 10.0 * legend_rows;
 #define XPOS(t)                                                                \
     (T > 1 ? left + 12 + (t) * (right - left - 24) / (T - 1)                   \
@@ -207,7 +236,7 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
         cairo_set_source_rgb(cr, 0, 0, 0);
         char lab[32];
         snprintf(lab, sizeof lab, "%.2f", v);
-        text_at(cr, left - 3, YPOS(v), lab, 1, -0.5);
+        text_at(cr, left - 3, YPOS(v), lab, 1, 0.5);
     }
     for (int t = 0; t < T; t++) {
         char lab[32];
@@ -215,6 +244,12 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
         text_at(cr, XPOS(t), bottom + 3, lab, 0.5, 0);
     }
     text_at(cr, (left + right) / 2, bottom + 12, "session", 0.5, 0);
+    /* y axis title, rotated */
+    cairo_save(cr);
+    cairo_translate(cr, 7, (top + bottom) / 2);
+    cairo_rotate(cr, -TWO_PI / 4);
+    text_at(cr, 0, -4, "Utility-K", 0.5, 0);
+    cairo_restore(cr);
     /* baseline level */
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 0.8);
@@ -232,13 +267,18 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
         }
         const double *col = palette[line % 8];
         /* small horizontal offsets keep overlapping CI bars apart */
-        double off = (line - (n_lines - 1) / 2.0) * 2.0;
+        double off = (line - (n_lines - 1) / 2.0) * 3.0;
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         cairo_set_line_width(cr, 1.0);
         for (int t = 0; t < T; t++) {
             if (isfinite(u->uk_low[t])) {
-                cairo_move_to(cr, XPOS(t) + off, YPOS(u->uk_low[t]));
-                cairo_line_to(cr, XPOS(t) + off, YPOS(u->uk_high[t]));
+                double x = XPOS(t) + off;
+                cairo_move_to(cr, x, YPOS(u->uk_low[t]));
+                cairo_line_to(cr, x, YPOS(u->uk_high[t]));
+                cairo_move_to(cr, x - 1.5, YPOS(u->uk_low[t]));
+                cairo_line_to(cr, x + 1.5, YPOS(u->uk_low[t]));
+                cairo_move_to(cr, x - 1.5, YPOS(u->uk_high[t]));
+                cairo_line_to(cr, x + 1.5, YPOS(u->uk_high[t]));
                 cairo_stroke(cr);
             }
         }
