@@ -308,7 +308,9 @@ static int build_spec(SimRun *r, SimCell **cells_out, char ***texts_out,
     }
     *cells_out = cells;
     *texts_out = texts;
-    memcpy(cells, base->cells, base->n_cells * sizeof *cells);
+    if (base->n_cells > 0) {
+        memcpy(cells, base->cells, base->n_cells * sizeof *cells);
+    }
     for (int i = 0; i < o->n_cells; i++) {
         texts[i] = sim_strdup(o->cells[i]);
         if (!texts[i]) {

@@ -99,7 +99,9 @@ static void test_forward(void)
     CHECK_INT(schedule_build(st, "LIME", 11, &b, &err), SIM_OK);
     CHECK_INT(schedule_build(st, "LIME", 12, &c, &err), SIM_OK);
     CHECK_INT(schedule_build(st, "baseline", 11, &base, &err), SIM_OK);
-    CHECK_INT(schedule_build(st, "nope", 11, &base, &err) != SIM_OK, 1);
+    Schedule *none = NULL;
+    CHECK_INT(schedule_build(st, "nope", 11, &none, &err) != SIM_OK, 1);
+    CHECK(none == NULL);
     if (!a || !b || !c) {
         study_free(st);
         return;

@@ -35,7 +35,8 @@ static int sql_int(const char *db_path, const char *sql)
             v = sqlite3_column_int(st, 0);
         }
         sqlite3_finalize(st);
-    } else if (sqlite3_errcode(db) != SQLITE_BUSY) {
+    } else if (sqlite3_errcode(db) != SQLITE_BUSY &&
+               !strstr(sqlite3_errmsg(db), "no such table")) {
         fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
     }
     sqlite3_close(db);
