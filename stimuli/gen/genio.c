@@ -232,6 +232,62 @@ int genio_write_jsonl(const char *path, const json_t *lines, SimError *err)
     return rc;
 }
 
+int genio_read_jsonl(const char *path, json_t **out, SimError *err)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return sim_fail(err, SIM_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    json_t *lines = json_array();
+    char *buf = sim_malloc(1 << 16);
+    size_t cap = 1 << 16;
+    int rc = SIM_OK, lineno = 0;
+    if (!lines || !buf) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
+    }
+    while (rc == SIM_OK) {
+        size_t len = 0;
+        int c;
+        while ((c = fgetc(f)) != EOF && c != '\n') {
+            if (len + 1 >= cap) {
+                char *bigger = sim_realloc(buf, cap * 2);
+                if (!bigger) {
+                    rc =
+                        sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
+                    break;
+                }
+                buf = bigger;
+                cap *= 2;
+            }
+            buf[len++] = (char)c;
+        }
+        if (rc != SIM_OK || (c == EOF && len == 0)) {
+            break;
+        }
+        lineno++;
+        if (len == 0) {
+            continue;
+        }
+        json_error_t jerr;
+        json_t *v = json_loadb(buf, len, 0, &jerr);
+        if (!v) {
+            rc = sim_fail(err, SIM_ERR_PARSE, "%s:%d: %s", path, lineno,
+                          jerr.text);
+        } else if (json_array_append_new(lines, v)) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
+        }
+    }
+    fclose(f);
+    sim_free(buf);
+    if (rc != SIM_OK) {
+        json_decref(lines);
+        return rc;
+    }
+    *out = lines;
+    return SIM_OK;
+}
+
 int genio_append(json_t *array, json_t *value)
 {
     return value ? json_array_append_new(array, value) : -1;

@@ -49,6 +49,10 @@ int genio_write_json(const char *path, const json_t *value, SimError *err);
 /* Writes every element of the array lines as one compact JSON line. */
 int genio_write_jsonl(const char *path, const json_t *lines, SimError *err);
 
+/* Reads a JSON Lines file. On success *out is a new array with one element
+** per non-empty line (release with json_decref). */
+int genio_read_jsonl(const char *path, json_t **out, SimError *err);
+
 /* Appends a new reference to array (steals it). Returns 0 or -1 on OOM. */
 int genio_append(json_t *array, json_t *value);
 

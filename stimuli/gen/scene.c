@@ -425,6 +425,42 @@ int scene_write_rgb_png(const unsigned char *rgb, int w, int h,
     return SIM_OK;
 }
 
+int scene_read_png(const char *path, unsigned char **rgb, int *w, int *h,
+                   SimError *err)
+{
+    *rgb = NULL;
+    cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_status_t st = cairo_surface_status(s);
+        cairo_surface_destroy(s);
+        return sim_fail(err, SIM_ERR_IO, "%s: cannot read PNG: %s", path,
+                        cairo_status_to_string(st));
+    }
+    cairo_surface_flush(s);
+    *w = cairo_image_surface_get_width(s);
+    *h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    const unsigned char *data = cairo_image_surface_get_data(s);
+    unsigned char *out = sim_malloc((size_t)*w * (size_t)*h * 3);
+    if (!out) {
+        cairo_surface_destroy(s);
+        return sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
+    }
+    for (int y = 0; y < *h; y++) {
+        for (int x = 0; x < *w; x++) {
+            uint32_t px;
+            memcpy(&px, data + (size_t)y * (size_t)stride + 4 * (size_t)x, 4);
+            unsigned char *o = out + 3 * ((size_t)y * (size_t)*w + x);
+            o[0] = (unsigned char)((px >> 16) & 0xff);
+            o[1] = (unsigned char)((px >> 8) & 0xff);
+            o[2] = (unsigned char)(px & 0xff);
+        }
+    }
+    cairo_surface_destroy(s);
+    *rgb = out;
+    return SIM_OK;
+}
+
 int scene_write_png(const Scene *scene, const char *path, SimError *err)
 {
     return scene_write_rgb_png(scene->rgb, SCENE_PX, SCENE_PX, path, err);

@@ -45,6 +45,10 @@ void scene_input(const Scene *scene, float *x);
 ** SCENE_PX). OUT: mask (side*side values in [0,1]). */
 void scene_mask(const Scene *scene, int side, float *mask);
 
+/* Reads a PNG into *rgb (w*h*3 bytes, row-major; free with sim_free). */
+int scene_read_png(const char *path, unsigned char **rgb, int *w, int *h,
+                   SimError *err);
+
 /* Writes an RGB image of w x h pixels (row-major, 3 bytes per pixel) as PNG;
 ** used for page figures. */
 int scene_write_rgb_png(const unsigned char *rgb, int w, int h,
