@@ -129,7 +129,7 @@ static int cmd_simulate(int argc, char **argv)
     sim_error_clear(&err);
     if (simulate_run(&o, stderr, &err) != SIM_OK) {
         fprintf(stderr, "simlab simulate: %s\n", err.msg);
-        return 1;
+        return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
 }

@@ -13,3 +13,7 @@ if(TARGET simlab)
                   ARGS $<TARGET_FILE:simlab>)
   set_tests_properties(test_experiment_simulate PROPERTIES TIMEOUT 600)
 endif()
+if(TARGET simlab)
+  add_test(NAME cli_test COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.sh
+           $<TARGET_FILE:simlab> ${SIMLAB_TEST_DATA})
+endif()

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Command-line behaviour of simlab: exit codes of check (0 valid, 1 invalid,
+# 2 usage), simulate and export on a fixture bundle, and usage errors.
+# Usage: cli_test.sh SIMLAB DATA_DIR
+set -u
+simlab=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() { # expect CODE DESCRIPTION CMD...
+    want=$1; what=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL: $what: exit $got, want $want"; cat "$tmp/out" "$tmp/err"
+        fails=$((fails + 1))
+    fi
+}
+expect 0 "check valid" "$simlab" check "$data/experiment/mini-forward"
+grep -q "^valid" "$tmp/out" || { echo "FAIL: check prints no verdict"; fails=$((fails + 1)); }
+expect 0 "check --json" "$simlab" check --json "$data/experiment/mini-meta"
+grep -q '"valid": *true' "$tmp/out" || { echo "FAIL: check --json"; fails=$((fails + 1)); }
+expect 1 "check missing dir" "$simlab" check "$tmp/does-not-exist"
+expect 2 "check no dir" "$simlab" check
+expect 2 "check two dirs" "$simlab" check a b
+expect 2 "unknown command" "$simlab" frobnicate
+expect 2 "no command" "$simlab"
+expect 2 "simulate without --db" "$simlab" simulate "$data/experiment/mini-forward" --participants 1 --policy model
+expect 2 "simulate bad policy" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/x.db" --participants 1 --policy clever
+expect 2 "simulate bad --p" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/x.db" --participants 1 --policy mixed --p nonsense
+expect 0 "simulate" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/s.db" --participants 2 --policy mixed --p "LIME:post=0.9"
+expect 0 "export" "$simlab" export --db "$tmp/s.db" --csv "$tmp/s.csv"
+rows=$(($(wc -l <"$tmp/s.csv") - 1))
+[ "$rows" -eq 50 ] || { echo "FAIL: export wrote $rows rows, want 50"; fails=$((fails + 1)); }
+[ -s "$tmp/s.csv.json" ] || { echo "FAIL: no sidecar"; fails=$((fails + 1)); }
+expect 1 "export of a missing database" "$simlab" export --db "$tmp/none.db" --csv "$tmp/n.csv"
+expect 2 "export without --csv" "$simlab" export --db "$tmp/s.db"
+expect 0 "version" "$simlab" --version
+[ "$fails" -eq 0 ] && echo "cli: all checks passed"
+exit "$fails"
