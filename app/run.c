@@ -1397,6 +1397,26 @@ static int mkdir_parent(const char *path)
     return mkdir(dir, 0755);
 }
 
+/* mkdir -p: every missing folder of path. */
+static int mkdir_p(const char *path)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == 0) {
+            char c = *p;
+            *p = 0;
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+                return -1;
+            }
+            *p = c;
+            if (!c) {
+                return 0;
+            }
+        }
+    }
+}
+
 static void app_free(App *a)
 {
     session_close(a->session);
@@ -1470,8 +1490,7 @@ int app_run(int argc, char **argv)
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }
-    if (a->o.screenshot_dir && mkdir(a->o.screenshot_dir, 0755) != 0 &&
-        errno != EEXIST) {
+    if (a->o.screenshot_dir && mkdir_p(a->o.screenshot_dir) != 0) {
         fprintf(stderr, "simlab run: %s: %s\n", a->o.screenshot_dir,
                 strerror(errno));
         goto cleanup;

@@ -27,6 +27,15 @@ foreach(bundle text-forward text-counterfactual tabular-forward
            plain)
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
+# The bundled demo studies (image meta-predictor with heatmaps, text and
+# tabular Hase-style studies).
+foreach(demo image-meta text-forward text-counterfactual tabular-forward
+        tabular-counterfactual)
+  string(REPLACE "-" "_" name test_app_demo_${demo})
+  add_test(NAME ${name} COMMAND test_app_run $<TARGET_FILE:simlab>
+           demo-${demo} plain)
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
 # The participant cannot escape or answer early; the experimenter pauses.
 add_test(NAME test_app_escape COMMAND test_app_run $<TARGET_FILE:simlab>
          text-forward chaos)

@@ -6,7 +6,8 @@
 **   test_app_run SIMLAB BUNDLE MODE
 ** BUNDLE: text-forward, text-counterfactual, tabular-forward,
 ** tabular-counterfactual (Hase & Bansal materials from the shared folder)
-** or meta-image (tests/data/app). MODE: plain, chaos (the participant
+** meta-image (tests/data/app) or demo-NAME (assets/studies/NAME). MODE: plain,
+*chaos (the participant
 ** tries to quit, presses Escape, answers before the stimulus is shown,
 ** repeats keys and double-clicks wrong answers; the experimenter pauses),
 ** kill (SIGKILL at random moments, then resume until complete).
@@ -198,6 +199,15 @@ int main(int argc, char **argv)
     test_tmpdir(tmp, sizeof tmp, "app");
     if (strcmp(kind, "meta-image") == 0) {
         snprintf(bundle, sizeof bundle, "%s/app/meta-image", SIMLAB_TEST_DATA);
+    } else if (strncmp(kind, "demo-", 5) == 0) {
+        /* A bundled demo study (assets/studies/NAME). */
+        snprintf(bundle, sizeof bundle, "%s/assets/studies/%s",
+                 SIMLAB_SOURCE_DIR, kind + 5);
+        if (!test_path_exists(bundle)) {
+            printf("skipped: %s not found\n", bundle);
+            test_rmtree(tmp);
+            return SIM_TEST_SKIP;
+        }
     } else {
         const char *domain = strncmp(kind, "text", 4) == 0 ? "text" : "tabular";
         char shared[600];
