@@ -233,6 +233,7 @@ typedef struct Work {
     uint64_t *planes; /* n_vsets x MAX_PLANES x n_words */
     int *n_planes;    /* per vset */
     double *n, *sa, *sb;
+    int64_t *in, *ia, *ib; /* integer sums before conversion */
     double *pa, *pb, *pu;
     void *scratch;
 } Work;
@@ -246,6 +247,9 @@ static void work_free(Work *w)
     sim_free(w->n);
     sim_free(w->sa);
     sim_free(w->sb);
+    sim_free(w->in);
+    sim_free(w->ia);
+    sim_free(w->ib);
     sim_free(w->pa);
     sim_free(w->pb);
     sim_free(w->pu);
@@ -268,6 +272,9 @@ static int work_init(Work *w, const Layout *L, size_t scratch_size)
     w->n = sim_calloc(cells, sizeof(double));
     w->sa = sim_calloc(cells, sizeof(double));
     w->sb = sim_calloc(cells, sizeof(double));
+    w->in = sim_calloc(cells, sizeof(int64_t));
+    w->ia = sim_calloc(cells, sizeof(int64_t));
+    w->ib = sim_calloc(cells, sizeof(int64_t));
     w->pa = sim_calloc(sets, sizeof(double));
     w->pb = sim_calloc(sets, sizeof(double));
     w->pu = sim_calloc(sets, sizeof(double));
@@ -275,7 +282,8 @@ static int work_init(Work *w, const Layout *L, size_t scratch_size)
         w->scratch = sim_calloc(1, scratch_size);
     }
     if (!w->u || !w->v || !w->planes || !w->n_planes || !w->n || !w->sa ||
-        !w->sb || !w->pa || !w->pb || !w->pu || (scratch_size && !w->scratch)) {
+        !w->sb || !w->in || !w->ia || !w->ib || !w->pa || !w->pb || !w->pu ||
+        (scratch_size && !w->scratch)) {
         work_free(w);
         return -1;
     }
@@ -365,9 +373,6 @@ accumulate(const Layout *L, Work *w)
     const BootDesign *d = L->d;
     int nc = d->n_cells, ns = d->n_sets;
     size_t cells = (size_t)d->n_conds * (size_t)nc;
-    memset(w->n, 0, cells * sizeof(double));
-    memset(w->sa, 0, cells * sizeof(double));
-    memset(w->sb, 0, cells * sizeof(double));
     if (ns > 0) {
         size_t sets = (size_t)d->n_conds * (size_t)ns;
         memset(w->pa, 0, sets * sizeof(double));
@@ -379,40 +384,51 @@ accumulate(const Layout *L, Work *w)
     }
     size_t nw = (size_t)L->n_words + 1;
     int64_t ln[BOOT_MAX_CELLS], la[BOOT_MAX_CELLS], lb[BOOT_MAX_CELLS];
+    /* loop invariants in locals: the stores below would otherwise make the
+    ** compiler reload them for every unit */
+    const int *u = w->u, *ucond = d->unit_cond;
+    const int *wlo = L->unit_wlo, *whi = L->unit_whi;
+    const size_t *moff = L->unit_mask_off;
+    const uint64_t *masks = L->masks;
+    const uint8_t *word_cell = L->word_cell;
+    int64_t *in = w->in, *ia = w->ia, *ib = w->ib;
+    memset(in, 0, cells * sizeof(int64_t));
+    memset(ia, 0, cells * sizeof(int64_t));
+    memset(ib, 0, cells * sizeof(int64_t));
+    int dense = L->dense_any, fast = ns == 0 && dense;
     for (int i = 0; i < d->n_units; i++) {
-        int ui = w->u[i];
+        int64_t ui = u[i];
         if (ui == 0) {
             continue;
         }
-        int c = d->unit_cond[i];
+        int c = ucond[i];
         int vs = L->n_vsets > 1 ? c : 0;
-        if (ns == 0 && L->dense_any && L->unit_whi[i] == L->unit_wlo[i] + 1) {
+        const uint64_t *pl = w->planes + (size_t)vs * MAX_PLANES * nw;
+        int np = w->n_planes[vs];
+        if (fast && whi[i] == wlo[i] + 1) {
             /* the common case: one word of items (<= 64 per cell) */
-            const uint64_t *pl = w->planes + (size_t)vs * MAX_PLANES * nw +
-                                 (size_t)L->unit_wlo[i];
-            const uint64_t *m = L->masks + L->unit_mask_off[i];
+            const uint64_t *m = masks + moff[i];
+            const uint64_t *pw = pl + wlo[i];
             uint64_t A = m[0], P = m[1], Q = m[2];
             int64_t cn = 0, ca = 0, cb = 0;
-            for (int p = 0; p < w->n_planes[vs]; p++) {
-                uint64_t bits = pl[(size_t)p * nw];
+            for (int p = 0; p < np; p++) {
+                uint64_t bits = pw[(size_t)p * nw];
                 cn += (int64_t)__builtin_popcountll(bits & A) << p;
                 ca += (int64_t)__builtin_popcountll(bits & P) << p;
                 cb += (int64_t)__builtin_popcountll(bits & Q) << p;
             }
-            size_t at = (size_t)c * (size_t)nc + L->word_cell[L->unit_wlo[i]];
-            w->n[at] += (double)(ui * cn);
-            w->sa[at] += (double)(ui * ca);
-            w->sb[at] += (double)(ui * cb);
+            size_t at = (size_t)c * (size_t)nc + word_cell[wlo[i]];
+            in[at] += ui * cn;
+            ia[at] += ui * ca;
+            ib[at] += ui * cb;
             continue;
         }
         for (int k = 0; k < nc; k++) {
             ln[k] = la[k] = lb[k] = 0;
         }
-        if (L->dense_any && L->unit_whi[i] > 0) {
-            const uint64_t *pl = w->planes + (size_t)vs * MAX_PLANES * nw;
-            const uint64_t *m = L->masks + L->unit_mask_off[i];
-            int lo = L->unit_wlo[i], span = L->unit_whi[i] - lo;
-            int np = w->n_planes[vs];
+        if (dense && whi[i] > 0) {
+            const uint64_t *m = masks + moff[i];
+            int lo = wlo[i], span = whi[i] - lo;
             for (int x = 0; x < span; x++) {
                 uint64_t A = m[x], P = m[span + x], Q = m[2 * span + x];
                 int64_t cn = 0, ca = 0, cb = 0;
@@ -422,7 +438,7 @@ accumulate(const Layout *L, Work *w)
                     ca += (int64_t)__builtin_popcountll(bits & P) << p;
                     cb += (int64_t)__builtin_popcountll(bits & Q) << p;
                 }
-                int k = L->word_cell[lo + x];
+                int k = word_cell[lo + x];
                 ln[k] += cn;
                 la[k] += ca;
                 lb[k] += cb;
@@ -439,9 +455,9 @@ accumulate(const Layout *L, Work *w)
         }
         size_t base = (size_t)c * (size_t)nc;
         for (int k = 0; k < nc; k++) {
-            w->n[base + (size_t)k] += (double)(ui * ln[k]);
-            w->sa[base + (size_t)k] += (double)(ui * la[k]);
-            w->sb[base + (size_t)k] += (double)(ui * lb[k]);
+            in[base + (size_t)k] += ui * ln[k];
+            ia[base + (size_t)k] += ui * la[k];
+            ib[base + (size_t)k] += ui * lb[k];
         }
         for (int s = 0; s < ns; s++) {
             int64_t sn = 0, sa = 0, sb = 0;
@@ -454,11 +470,16 @@ accumulate(const Layout *L, Work *w)
             }
             if (sn > 0) {
                 size_t at = (size_t)c * (size_t)ns + (size_t)s;
-                w->pa[at] += ui * (double)sa / (double)sn;
-                w->pb[at] += ui * (double)sb / (double)sn;
-                w->pu[at] += ui;
+                w->pa[at] += (double)ui * (double)sa / (double)sn;
+                w->pb[at] += (double)ui * (double)sb / (double)sn;
+                w->pu[at] += (double)ui;
             }
         }
+    }
+    for (size_t x = 0; x < cells; x++) {
+        w->n[x] = (double)in[x];
+        w->sa[x] = (double)ia[x];
+        w->sb[x] = (double)ib[x];
     }
 }
 
