@@ -336,6 +336,8 @@ static float render_heatmap(const RenderCtx *rc, Scene *sc,
     const char *lo = "less important", *hi = "more important";
     float low = font_width(ui->caption, lo, strlen(lo));
     float hiw = font_width(ui->caption, hi, strlen(hi));
+    /* The legend stays inside the column. */
+    bw = fmaxf(fminf(bw, w - low - hiw - ui->u), ui->u * 3);
     float total = low + hiw + bw + ui->u;
     float bx = x + floorf((w - total) / 2);
     float ty = yy + (bh - (float)ui->caption->line_h) / 2;
