@@ -21,6 +21,13 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* clock-ok: benchmark */
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -33,8 +40,10 @@ static double median(double *x, int n)
     return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
-/* Seconds for analyze_compute (change table only). */
-static double time_analysis(const Dataset *ds, int B, int threads)
+/* Wall seconds for analyze_compute (change table only); *cpu (may be NULL)
+** gets the process CPU seconds, which other load on the machine does not
+** inflate. */
+static double time_analysis(const Dataset *ds, int B, int threads, double *cpu)
 {
     AnalyzeOptions o;
     analyze_options_default(&o);
@@ -44,9 +53,12 @@ static double time_analysis(const Dataset *ds, int B, int threads)
     o.change_only = 1;
     Report r;
     SimError err;
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     int rc = analyze_compute(ds, &o, &r, &err);
     double t = now_s() - t0;
+    if (cpu) {
+        *cpu = cpu_s() - c0;
+    }
     report_free(&r);
     if (rc != SIM_OK) {
         fprintf(stderr, "analysis failed: %s\n", err.msg);
@@ -114,12 +126,13 @@ int main(int argc, char **argv)
             return 1;
         }
         fclose(f);
-        double t1[64], t2[64], t0[64], ref[64];
+        double t1[64], t2[64], t0[64], ref[64], c1[64], c0[64];
         int n = repeats < 64 ? repeats : 64;
         for (int i = 0; i < n; i++) {
-            t0[i] = time_analysis(ds, 0, 2);
-            t1[i] = time_analysis(ds, B, 1) - t0[i];
-            t2[i] = time_analysis(ds, B, 2) - t0[i];
+            t0[i] = time_analysis(ds, 0, 2, &c0[i]);
+            t1[i] = time_analysis(ds, B, 1, &c1[i]) - t0[i];
+            c1[i] -= c0[i];
+            t2[i] = time_analysis(ds, B, 2, NULL) - t0[i];
             ref[i] = time_reference(csv, sc[s].ref_replicates);
         }
         double m1 = median(t1, n), m2 = median(t2, n), mr = median(ref, n);
@@ -129,6 +142,8 @@ int main(int argc, char **argv)
                m1, 1e6 * m1 / B);
         printf("  bootstrap, 2 threads:      %8.4f s  (%.2f us/replicate)\n",
                m2, 1e6 * m2 / B);
+        printf("  bootstrap CPU time:        %8.4f s  (1 thread)\n",
+               median(c1, n));
         if (mr > 0) {
             printf("  numpy reference:           %8.4f s  (%.2f us/replicate, "
                    "%d replicates timed)\n",
