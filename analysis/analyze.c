@@ -205,8 +205,7 @@ static int screen_participants(const Dataset *ds, const AnalyzeOptions *o,
 {
     int np = ds->n_participants;
     memset(s, 0, sizeof *s);
-    s->n_strings = dataset_find(ds, "") >= 0 ? 0 : 0;
-    /* the number of strings is not exported; find the largest id used */
+    /* condition ids are string ids: size the lookup by the largest one */
     int max_id = 0;
     for (int p = 0; p < np; p++) {
         max_id = ds->participants[p].condition > max_id
@@ -403,7 +402,7 @@ static int unit_of(Design *x, KeyMap *units, int participant, int cond,
     if (u < 0 || !added) {
         return u;
     }
-    size_t c1 = *cap, c2 = *cap, c3 = *cap;
+    size_t c1 = *cap, c2 = *cap; /* both arrays grow alike */
     if ((size_t)x->n_units + 1 > *cap) {
         if (sim_grow((void **)&x->unit_cond, &c1, (size_t)x->n_units + 1,
                      sizeof(int)) != 0 ||
@@ -411,7 +410,6 @@ static int unit_of(Design *x, KeyMap *units, int participant, int cond,
                      sizeof(int)) != 0) {
             return -1;
         }
-        (void)c3;
         *cap = c1 < c2 ? c1 : c2;
     }
     x->unit_cond[u] = cond;
@@ -899,7 +897,7 @@ static int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
 {
     Design x;
     memset(&x, 0, sizeof x);
-    KeyMap units = {0}, items = {0}, sessions = {0};
+    KeyMap units = {0}, items = {0};
     RawPair *raw = NULL;
     size_t n_raw = 0, cap_raw = 0, cap_units = 0, cap_items = 0;
     double *full = NULL, *reps = NULL, *tmp = NULL;
@@ -983,7 +981,6 @@ static int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
             goto nomem;
         }
     }
-    (void)sessions;
     if ((rc = design_finish(&x, raw, n_raw, C, T, T, err))) {
         goto cleanup;
     }
@@ -1078,7 +1075,6 @@ cleanup:
     sim_free(session_cell);
     keymap_free(&units);
     keymap_free(&items);
-    keymap_free(&sessions);
     sim_free(raw);
     sim_free(full);
     sim_free(reps);
@@ -1305,8 +1301,6 @@ static int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
         }
         int u = unit_of(&x, &units, row->participant,
                         sc->cond_index[row->condition], &cap_units);
-        int dom = key2(row->domain, row->test_type) == 0 ? 0 : 1;
-        (void)dom;
         int j =
             item_of(&x, &items, key2(row->item, row->domain * 8 + row->phase),
                     0, &cap_items);

@@ -35,7 +35,21 @@ typedef struct Layout {
     int *unit_wlo, *unit_whi; /* word span; whi == 0: sparse unit */
     size_t *unit_mask_off;    /* into masks (3 words per spanned word) */
     uint64_t *masks;          /* answered, ya, yb for each spanned word */
+    /* units whose items fit one word, without participant-mean sets: a
+    ** compact array for the hot loop; every other unit is in slow */
+    struct FastUnit *fast;
+    int n_fast;
+    int *slow;
+    int n_slow;
 } Layout;
+
+typedef struct FastUnit {
+    uint64_t A, P, Q; /* answered, ya, yb masks of the unit's word */
+    int unit;
+    int vs;   /* item-weight set */
+    int word; /* the word */
+    int at;   /* accumulator index: cond * n_cells + cell */
+} FastUnit;
 
 static void layout_free(Layout *L)
 {
@@ -49,6 +63,8 @@ static void layout_free(Layout *L)
     sim_free(L->unit_whi);
     sim_free(L->unit_mask_off);
     sim_free(L->masks);
+    sim_free(L->fast);
+    sim_free(L->slow);
 }
 
 /* Bucket sort of 0..n-1 by key[i] < n_keys into off/list. */
@@ -223,6 +239,27 @@ static int layout_init(Layout *L, const BootDesign *d)
         layout_dense(L) != 0) {
         return -1;
     }
+    L->fast = sim_calloc((size_t)d->n_units + 1, sizeof *L->fast);
+    L->slow = sim_calloc((size_t)d->n_units + 1, sizeof *L->slow);
+    if (!L->fast || !L->slow) {
+        return -1;
+    }
+    for (int i = 0; i < d->n_units; i++) {
+        if (d->n_sets == 0 && L->dense_any &&
+            L->unit_whi[i] == L->unit_wlo[i] + 1) {
+            FastUnit *f = &L->fast[L->n_fast++];
+            const uint64_t *m = L->masks + L->unit_mask_off[i];
+            f->A = m[0];
+            f->P = m[1];
+            f->Q = m[2];
+            f->unit = i;
+            f->vs = L->n_vsets > 1 ? d->unit_cond[i] : 0;
+            f->word = L->unit_wlo[i];
+            f->at = d->unit_cond[i] * d->n_cells + L->word_cell[f->word];
+        } else if (d->unit_off[i + 1] > d->unit_off[i]) {
+            L->slow[L->n_slow++] = i;
+        }
+    }
     return 0;
 }
 
@@ -395,8 +432,28 @@ accumulate(const Layout *L, Work *w)
     memset(in, 0, cells * sizeof(int64_t));
     memset(ia, 0, cells * sizeof(int64_t));
     memset(ib, 0, cells * sizeof(int64_t));
-    int dense = L->dense_any, fast = ns == 0 && dense;
-    for (int i = 0; i < d->n_units; i++) {
+    int dense = L->dense_any;
+    /* hot loop without branches: a unit drawn 0 times adds 0 */
+    const uint64_t *planes = w->planes;
+    for (int f = 0; f < L->n_fast; f++) {
+        const FastUnit *fu = &L->fast[f];
+        int64_t ui = u[fu->unit];
+        const uint64_t *pw =
+            planes + (size_t)fu->vs * MAX_PLANES * nw + (size_t)fu->word;
+        int64_t cn = 0, ca = 0, cb = 0;
+        int np = w->n_planes[fu->vs];
+        for (int p = 0; p < np; p++) {
+            uint64_t bits = pw[(size_t)p * nw];
+            cn += (int64_t)__builtin_popcountll(bits & fu->A) << p;
+            ca += (int64_t)__builtin_popcountll(bits & fu->P) << p;
+            cb += (int64_t)__builtin_popcountll(bits & fu->Q) << p;
+        }
+        in[fu->at] += ui * cn;
+        ia[fu->at] += ui * ca;
+        ib[fu->at] += ui * cb;
+    }
+    for (int si = 0; si < L->n_slow; si++) {
+        int i = L->slow[si];
         int64_t ui = u[i];
         if (ui == 0) {
             continue;
@@ -405,24 +462,6 @@ accumulate(const Layout *L, Work *w)
         int vs = L->n_vsets > 1 ? c : 0;
         const uint64_t *pl = w->planes + (size_t)vs * MAX_PLANES * nw;
         int np = w->n_planes[vs];
-        if (fast && whi[i] == wlo[i] + 1) {
-            /* the common case: one word of items (<= 64 per cell) */
-            const uint64_t *m = masks + moff[i];
-            const uint64_t *pw = pl + wlo[i];
-            uint64_t A = m[0], P = m[1], Q = m[2];
-            int64_t cn = 0, ca = 0, cb = 0;
-            for (int p = 0; p < np; p++) {
-                uint64_t bits = pw[(size_t)p * nw];
-                cn += (int64_t)__builtin_popcountll(bits & A) << p;
-                ca += (int64_t)__builtin_popcountll(bits & P) << p;
-                cb += (int64_t)__builtin_popcountll(bits & Q) << p;
-            }
-            size_t at = (size_t)c * (size_t)nc + word_cell[wlo[i]];
-            in[at] += ui * cn;
-            ia[at] += ui * ca;
-            ib[at] += ui * cb;
-            continue;
-        }
         for (int k = 0; k < nc; k++) {
             ln[k] = la[k] = lb[k] = 0;
         }
