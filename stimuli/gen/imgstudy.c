@@ -323,15 +323,15 @@ static json_t *quiz_json(void)
         "questions", "text", "In the test, what do you predict?", "options",
         "Which animal is really in the picture",
         "What the model answers for the picture", "answer", 1, "text",
-        "Is the model always right?", "options", "Yes, it is always right",
-        "No, it is often wrong", "answer", 1, "text",
+        "Is the model always right?", "options", "No, it is often wrong",
+        "Yes, it is always right", "answer", 0, "text",
         "Do the test pictures show the model's answer?", "options",
-        "Yes, below each picture",
-        "No, only the training pictures of the round show it", "answer", 1,
-        "text", "What do the bright yellow areas of an explanation show?",
-        "options", "The brightest parts of the picture",
+        "No, only the training pictures of the round show it",
+        "Yes, below each picture", "answer", 0, "text",
+        "What do the bright yellow areas of an explanation show?", "options",
+        "The brightest parts of the picture", "Where the animal is",
         "The parts of the picture that mattered most for the model's answer",
-        "Where the animal is", "answer", 1);
+        "answer", 2);
 }
 
 static json_t *study_json(void)

@@ -637,7 +637,7 @@ static json_t *tab_quiz(int counterfactual)
                        : "What do you predict in the tests?",
         "options", "The person's real income class", "What the model answers",
         "answer", 1, "text", "Is the model always right?", "options",
-        "Yes, always", "No, it sometimes gets a person wrong", "answer", 1);
+        "No, it sometimes gets a person wrong", "Yes, always", "answer", 0);
 }
 
 int tabstudy_write(TabStudy *ts, const char *root, uint64_t seed,

@@ -630,8 +630,8 @@ static json_t *text_quiz(int counterfactual)
                        : "What do you predict in the tests?",
         "options", "Whether the sentence is really positive or negative",
         "What the model answers", "answer", 1, "text",
-        "Is the model always right?", "options", "Yes, always",
-        "No, it sometimes gets a sentence wrong", "answer", 1);
+        "Is the model always right?", "options",
+        "No, it sometimes gets a sentence wrong", "Yes, always", "answer", 0);
 }
 
 int textstudy_write(TextStudy *ts, const char *root, uint64_t seed,
