@@ -148,6 +148,19 @@ int main(int argc, char **argv)
         if (flag) {
             continue;
         }
+        static const char *const valued[] = {
+            "--csv",       "--out",      "--replicates", "--seed",
+            "--threads",   "--baseline", "--items",      "--p-method",
+            "--bootstrap", "--accuracy", "--utility",    "--max-catch-failures",
+            "--format",    "--plots"};
+        int known = 0;
+        for (size_t q = 0; q < sizeof valued / sizeof valued[0]; q++) {
+            known |= strcmp(a, valued[q]) == 0;
+        }
+        if (!known) {
+            fprintf(stderr, "simlab-analyze: unknown option '%s'\n", a);
+            goto done;
+        }
         if (!v) {
             fprintf(stderr, "simlab-analyze: %s needs a value\n", a);
             goto done;
@@ -223,6 +236,7 @@ int main(int argc, char **argv)
     }
     status = 0;
 done:
+    report_plots_shutdown();
     free(dbs);
     free(csvs);
     return status;

@@ -13,6 +13,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 
 #define TWO_PI   6.283185307179586
 #define PT_WIDTH 245.0 /* 3.4 in in points */
@@ -379,4 +380,10 @@ int report_write_plots(const Report *r, const char *dir, unsigned kinds,
                     170.0 + 10.0 * ((lines + 1) / 2), err);
     }
     return rc;
+}
+
+void report_plots_shutdown(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
 }

@@ -163,4 +163,8 @@ int report_write_json(const Report *r, const char *dir, SimError *err);
 int report_write_plots(const Report *r, const char *dir, unsigned kinds,
                        SimError *err);
 
+/* Releases the font caches cairo and fontconfig keep after plotting. Call
+** once at exit (leak checkers report them otherwise); no plotting after. */
+void report_plots_shutdown(void);
+
 #endif

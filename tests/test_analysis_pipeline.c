@@ -427,5 +427,6 @@ int main(void)
     test_db_and_screening();
     test_threads_and_hase();
     test_colin_table1();
+    report_plots_shutdown();
     return TEST_REPORT();
 }
