@@ -21,11 +21,12 @@
 
 typedef void (*DrawFn)(cairo_t *cr, const Report *r, double w, double h);
 
-/* Okabe-Ito colours, readable by colour-blind readers. */
+/* Okabe-Ito colours, readable by colour-blind readers (their yellow is
+** replaced by grey, which stays visible on white). */
 static const double palette[8][3] = {
     {0.000, 0.447, 0.698}, {0.835, 0.369, 0.000}, {0.000, 0.620, 0.451},
     {0.800, 0.475, 0.655}, {0.337, 0.706, 0.914}, {0.902, 0.624, 0.000},
-    {0.941, 0.894, 0.259}, {0.0, 0.0, 0.0}};
+    {0.45, 0.45, 0.45},    {0.0, 0.0, 0.0}};
 
 static void text_at(cairo_t *cr, double x, double y, const char *s,
                     double align_x, double align_y)
