@@ -1554,6 +1554,11 @@ void analyze_print_summary(const Report *r)
         printf("%-14s %8s %18s %7s\n", "condition", "utility", "95% CI", "p");
         for (int i = 0; i < r->n_utility; i++) {
             const UtilityRow *u = &r->utility[i];
+            if (u->is_baseline) {
+                printf("%-14s %8.3f %18s %7s\n", u->condition, u->utility,
+                       "(baseline)", "-");
+                continue;
+            }
             printf("%-14s %8.3f [%.3f, %.3f] %7.4f\n", u->condition, u->utility,
                    u->ci_low, u->ci_high, u->p);
         }
