@@ -244,7 +244,7 @@ static int screen_participants(const Dataset *ds, const AnalyzeOptions *o,
         }
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
-        const Response *x = &ds->rows[i];
+        const DatasetResponse *x = &ds->rows[i];
         if (x->is_catch && x->correct == 0) {
             catch_fail[x->participant]++;
         }
@@ -548,7 +548,7 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     int C = sc->n_conds;
 
     for (size_t i = 0; i < ds->n_rows; i++) {
-        const Response *row = &ds->rows[i];
+        const DatasetResponse *row = &ds->rows[i];
         if (!sc->keep[row->participant] || row->correct < 0 ||
             (row->phase != PHASE_PRE && row->phase != PHASE_POST)) {
             continue;
@@ -910,7 +910,7 @@ static int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
     /* sessions in increasing order */
     int max_session = 0;
     for (size_t i = 0; i < ds->n_rows; i++) {
-        const Response *row = &ds->rows[i];
+        const DatasetResponse *row = &ds->rows[i];
         if (sc->keep[row->participant] && row->phase == PHASE_TEST &&
             row->correct >= 0 && !row->is_catch) {
             any_test = 1;
@@ -938,7 +938,7 @@ static int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
         session_cell[t] = -1;
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
-        const Response *row = &ds->rows[i];
+        const DatasetResponse *row = &ds->rows[i];
         if (sc->keep[row->participant] && row->phase == PHASE_TEST &&
             row->correct >= 0 && !row->is_catch) {
             session_cell[row->session] = 0;
@@ -967,7 +967,7 @@ static int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
     }
     r->n_sessions = T;
     for (size_t i = 0; i < ds->n_rows; i++) {
-        const Response *row = &ds->rows[i];
+        const DatasetResponse *row = &ds->rows[i];
         if (!sc->keep[row->participant] || row->phase != PHASE_TEST ||
             row->correct < 0 || row->is_catch) {
             continue;
@@ -1099,7 +1099,7 @@ static int compute_anova_rt(const Dataset *ds, const AnalyzeOptions *o,
     int np = ds->n_participants, C = sc->n_conds;
     int phase = -1;
     for (size_t i = 0; i < ds->n_rows && phase != PHASE_TEST; i++) {
-        const Response *row = &ds->rows[i];
+        const DatasetResponse *row = &ds->rows[i];
         if (sc->keep[row->participant] && row->correct >= 0 &&
             (row->phase == PHASE_TEST || row->phase == PHASE_POST)) {
             phase = row->phase;
@@ -1117,7 +1117,7 @@ static int compute_anova_rt(const Dataset *ds, const AnalyzeOptions *o,
         goto cleanup;
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
-        const Response *row = &ds->rows[i];
+        const DatasetResponse *row = &ds->rows[i];
         int p = row->participant;
         if (!sc->keep[p]) {
             continue;
@@ -1295,7 +1295,7 @@ static int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
     double *full = NULL, *reps = NULL, *tmp = NULL;
     int rc = SIM_OK, C = sc->n_conds;
     for (size_t i = 0; i < ds->n_rows; i++) {
-        const Response *row = &ds->rows[i];
+        const DatasetResponse *row = &ds->rows[i];
         if (!sc->keep[row->participant] || row->rating <= 0) {
             continue;
         }
@@ -1349,7 +1349,7 @@ static int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
         double sum = 0, sq = 0;
         int n = 0;
         for (size_t i = 0; i < ds->n_rows; i++) {
-            const Response *row = &ds->rows[i];
+            const DatasetResponse *row = &ds->rows[i];
             if (sc->keep[row->participant] && row->rating > 0 &&
                 sc->cond_index[row->condition] == c) {
                 sum += row->rating;
@@ -1361,7 +1361,7 @@ static int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
         }
         double mean = sum / n;
         for (size_t i = 0; i < ds->n_rows; i++) {
-            const Response *row = &ds->rows[i];
+            const DatasetResponse *row = &ds->rows[i];
             if (sc->keep[row->participant] && row->rating > 0 &&
                 sc->cond_index[row->condition] == c) {
                 sq += (row->rating - mean) * (row->rating - mean);

@@ -290,7 +290,7 @@ static int participant_of(Dataset *ds, PartIndex *px, int name)
 }
 
 /* Converts one row of text values (vals[col] or NULL when the column is
-** absent) into a Response and updates the participant table. */
+** absent) into a DatasetResponse and updates the participant table. */
 static int add_row(Dataset *ds, PartIndex *px, const char *const *vals,
                    const Where *w, SimError *err)
 {
@@ -304,7 +304,7 @@ static int add_row(Dataset *ds, PartIndex *px, const char *const *vals,
             return bad_value(err, w, c, "a value", v[c]);
         }
     }
-    Response r;
+    DatasetResponse r;
     memset(&r, 0, sizeof r);
     int phase = -1;
     for (int p = 0; p < PHASE_COUNT; p++) {

@@ -25,7 +25,7 @@ enum {
 /* Returns the long-format name of a phase ("pre", ...). */
 const char *dataset_phase_name(int phase);
 
-typedef struct Response {
+typedef struct DatasetResponse {
     int participant; /* index into Dataset.participants */
     int condition;   /* string id (dataset_str) */
     int item;        /* string id of the item column as written */
@@ -37,7 +37,7 @@ typedef struct Response {
     int8_t rating;   /* 1..7, or 0 when empty */
     int8_t is_catch; /* 0/1 */
     double rt_ms;    /* response time; NaN when empty */
-} Response;
+} DatasetResponse;
 
 typedef struct Participant {
     int name;         /* string id of the participant column */
@@ -52,7 +52,7 @@ typedef struct Participant {
 typedef struct StrPool StrPool;
 
 typedef struct Dataset {
-    Response *rows;
+    DatasetResponse *rows;
     size_t n_rows, cap_rows;
     Participant *participants;
     int n_participants, cap_participants;

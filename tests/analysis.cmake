@@ -12,3 +12,7 @@ target_include_directories(test_analysis_coverage PRIVATE
                            ${CMAKE_SOURCE_DIR}/bench/analysis)
 simlab_add_test(test_analysis_fixtures SOURCES test_analysis_fixtures.c
                 LIBS simlab_analysis)
+if(TARGET simlab_experiment)
+  simlab_add_test(test_analysis_engine SOURCES test_analysis_engine.c
+                  LIBS simlab_analysis simlab_experiment)
+endif()
