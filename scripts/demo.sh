@@ -23,7 +23,7 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${SIMLAB_DEMO_HEADLESS:-}"
     "$simlab" run "$study" --db "$out/demo.db" --windowed
     "$analyze" "$out/demo.db" --include-pilot --out "$out/report"
 else
-    n=${SIMLAB_DEMO_PARTICIPANTS:-90}
+    n=${SIMLAB_DEMO_PARTICIPANTS:-120}
     echo "== no display: $n simulated participants through the real application"
     rm -f "$out/demo.db" "$out/demo.db-wal" "$out/demo.db-shm"
     SDL_VIDEODRIVER=dummy "$simlab" run "$study" --db "$out/demo.db" \

@@ -297,3 +297,24 @@ int genio_set(json_t *object, const char *key, json_t *value)
 {
     return value ? json_object_set_new(object, key, value) : -1;
 }
+
+json_t *genio_simulation(double p_default, const char *phase, double base_p,
+                         const char *const *methods, const double *p, int n)
+{
+    json_t *cells = json_array();
+    genio_append(cells, json_pack("{s:n, s:s, s:o}", "condition", "phase",
+                                  phase, "p", genio_real(base_p, 2)));
+    for (int k = 0; k < n; k++) {
+        genio_append(cells,
+                     json_pack("{s:s, s:s, s:o}", "condition", methods[k],
+                               "phase", phase, "p", genio_real(p[k], 2)));
+    }
+    return json_pack(
+        "{s:s, s:o, s:o, s:f, s:f, s:f, s:f, s:i, s:f}", "_about",
+        "Assumed accuracies of simulated participants (simlab simulate "
+        "--policy mixed, simlab run --autopilot mixed): they give the "
+        "demo's simulated data a known effect; they are not measurements.",
+        "p", genio_real(p_default, 2), "cells", cells, "participant_sd", 0.4,
+        "item_sd", 0.4, "catch_p", 0.97, "quiz_p", 0.97, "rt_median_ms", 2200,
+        "rt_sigma", 0.45);
+}

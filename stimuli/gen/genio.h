@@ -59,4 +59,11 @@ int genio_append(json_t *array, json_t *value);
 /* Sets key in object to value (steals it). Returns 0 or -1 on OOM. */
 int genio_set(json_t *object, const char *key, json_t *value);
 
+/* The study's "simulation" block for simulated participants: p_default
+** everywhere, base_p in phase `phase` for every condition, and p[k] in that
+** phase for condition methods[k]. These are assumed accuracies that give
+** the demo's simulated data a known effect, not measurements. New ref. */
+json_t *genio_simulation(double p_default, const char *phase, double base_p,
+                         const char *const *methods, const double *p, int n);
+
 #endif

@@ -192,6 +192,11 @@ static json_t *study_json(const HaseSpec *spec)
     if (spec->quiz) {
         genio_set(s, "quiz", json_incref(spec->quiz));
     }
+    if (spec->post_p) {
+        genio_set(s, "simulation",
+                  genio_simulation(0.6, "post", 0.6, spec->methods,
+                                   spec->post_p, spec->n_methods));
+    }
     genio_set(s, "rating",
               json_pack("{s:s, s:i, s:s, s:s}", "question",
                         "Does this explanation show me why the system "

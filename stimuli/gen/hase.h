@@ -55,7 +55,9 @@ typedef struct HaseSpec {
     const char *instructions;
     const char *explanations; /* second instructions page */
     const char *debrief;
-    json_t *quiz; /* {"questions": [...]}, borrowed; or NULL */
+    json_t *quiz;         /* {"questions": [...]}, borrowed; or NULL */
+    const double *post_p; /* assumed post accuracy of simulated participants
+                             per method (pre: 0.6); NULL = no block */
 } HaseSpec;
 
 /* Per-bundle counts for the report. */

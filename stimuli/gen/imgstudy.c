@@ -364,6 +364,19 @@ static json_t *study_json(void)
                         "instructions", "pages/instructions.md", "debrief",
                         "pages/debrief.md"));
     genio_set(s, "quiz", quiz_json());
+    /* assumed test accuracies of simulated participants: the maps that
+    ** show the background shortcut help most, the control not at all */
+    static const double TEST_P[N_METHODS] = {0.55, 0.62, 0.70, 0.68,
+                                             0.62, 0.74, 0.74};
+    const char *names[N_METHODS];
+    for (int k = 0; k < N_METHODS; k++) {
+        names[k] = attr_method_name(METHODS[k]);
+    }
+    json_t *sim = genio_simulation(0.6, "test", 0.55, names, TEST_P, N_METHODS);
+    genio_append(json_object_get(sim, "cells"),
+                 json_pack("{s:n, s:s, s:f}", "condition", "phase", "practice",
+                           "p", 0.85));
+    genio_set(s, "simulation", sim);
     genio_set(
         s, "items",
         json_pack("[{s:s, s:s}]", "file", "items.jsonl", "format", "jsonl"));

@@ -644,6 +644,7 @@ int tabstudy_write(TabStudy *ts, const char *root, uint64_t seed,
                    TabReport *report, SimError *err)
 {
     static const char *const METHODS[] = {"LIME", "Anchor", "Composite"};
+    static const double POST_P[] = {0.72, 0.70, 0.75};
     HaseDomain dom = {ts,          "tabular",         {ts->n[0], ts->n[1]},
                       tab_label,   tab_prediction,    tab_input,
                       tab_explain, tab_counterfactual};
@@ -657,6 +658,7 @@ int tabstudy_write(TabStudy *ts, const char *root, uint64_t seed,
     spec.class_key[0] = "a";
     spec.class_key[1] = "b";
     spec.methods = METHODS;
+    spec.post_p = POST_P;
     spec.n_methods = 3;
     spec.composite = "Composite";
     spec.consent = CONSENT;

@@ -639,6 +639,7 @@ int textstudy_write(TextStudy *ts, const char *root, uint64_t seed,
 {
     static const char *const METHODS[] = {"LIME", "Anchor", "Omission",
                                           "Composite"};
+    static const double POST_P[] = {0.74, 0.70, 0.64, 0.76};
     HaseDomain dom = {ts,
                       "text",
                       {ts->n[0], ts->n[1]},
@@ -657,6 +658,7 @@ int textstudy_write(TextStudy *ts, const char *root, uint64_t seed,
     spec.class_key[0] = "p";
     spec.class_key[1] = "n";
     spec.methods = METHODS;
+    spec.post_p = POST_P;
     spec.n_methods = 4;
     spec.composite = "Composite";
     spec.consent = CONSENT;
