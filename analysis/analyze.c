@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "boot.h"
+#include "keymap.h"
 #include "hase2020.h"
 #include "sim_alloc.h"
 #include "sim_rng.h"
@@ -34,73 +35,6 @@ void analyze_options_default(AnalyzeOptions *o)
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
-
-/* uint64 key -> int value, open addressing; keys must not be UINT64_MAX. */
-typedef struct KeyMap {
-    uint64_t *keys;
-    int *vals;
-    size_t n, cap;
-} KeyMap;
-
-static void keymap_free(KeyMap *m)
-{
-    sim_free(m->keys);
-    sim_free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-static int keymap_rehash(KeyMap *m, size_t cap)
-{
-    uint64_t *keys = sim_malloc(cap * sizeof *keys);
-    int *vals = sim_malloc(cap * sizeof *vals);
-    if (!keys || !vals) {
-        sim_free(keys);
-        sim_free(vals);
-        return -1;
-    }
-    for (size_t i = 0; i < cap; i++) {
-        keys[i] = UINT64_MAX;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->keys[i] != UINT64_MAX) {
-            size_t h = (size_t)sim_mix64(m->keys[i]) & (cap - 1);
-            while (keys[h] != UINT64_MAX) {
-                h = (h + 1) & (cap - 1);
-            }
-            keys[h] = m->keys[i];
-            vals[h] = m->vals[i];
-        }
-    }
-    sim_free(m->keys);
-    sim_free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->cap = cap;
-    return 0;
-}
-
-/* Returns the value of key, inserting next_val when absent (*added = 1).
-** -1 when out of memory. */
-static int keymap_get(KeyMap *m, uint64_t key, int next_val, int *added)
-{
-    if ((m->n + 1) * 2 > m->cap &&
-        keymap_rehash(m, m->cap ? m->cap * 2 : 1024) != 0) {
-        return -1;
-    }
-    size_t h = (size_t)sim_mix64(key) & (m->cap - 1);
-    while (m->keys[h] != UINT64_MAX) {
-        if (m->keys[h] == key) {
-            *added = 0;
-            return m->vals[h];
-        }
-        h = (h + 1) & (m->cap - 1);
-    }
-    m->keys[h] = key;
-    m->vals[h] = next_val;
-    m->n++;
-    *added = 1;
-    return next_val;
-}
 
 static uint64_t key2(int a, int b)
 {
@@ -1087,12 +1021,6 @@ cleanup:
 /* ------------------------------------------------------------------ */
 /* ANOVA, Tukey, reaction times                                         */
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int compute_anova_rt(const Dataset *ds, const AnalyzeOptions *o,
                             const Screen *sc, Report *r, SimError *err)
 {
@@ -1148,7 +1076,7 @@ static int compute_anova_rt(const Dataset *ds, const AnalyzeOptions *o,
         if (m == 0) {
             continue;
         }
-        qsort(y, (size_t)m, sizeof *y, cmp_dbl);
+        stats_sort(y, (size_t)m);
         RtRow *row = &r->rt[r->n_rt++];
         row->condition = sim_strdup(dataset_str(ds, sc->conds[c]));
         row->n_participants = m;

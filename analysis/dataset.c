@@ -15,15 +15,9 @@
 #include <csv.h>
 #include <sqlite3.h>
 
+#include "keymap.h"
 #include "sim_alloc.h"
 #include "sim_rng.h"
-
-/* Participant lookup: a small open-addressing index from name id. */
-struct PartIndex {
-    int *slots; /* -> participant index, -1 empty */
-    size_t n_slots;
-};
-typedef struct PartIndex PartIndex;
 
 /* ------------------------------------------------------------------ */
 /* String pool: open addressing on FNV-1a hashes                       */
@@ -144,7 +138,7 @@ void dataset_free(Dataset *ds)
         sim_free(ds->pool);
     }
     if (ds->pindex) {
-        sim_free(ds->pindex->slots);
+        keymap_free(ds->pindex);
         sim_free(ds->pindex);
     }
     sim_free(ds->rows);
@@ -235,42 +229,14 @@ static int parse_int(const char *v, int lo, int hi, int *out)
     return 0;
 }
 
-static int pidx_build(PartIndex *px, const Dataset *ds, size_t n_slots)
+/* Index of the participant called name (a string id), added when new. */
+static int participant_of(Dataset *ds, int name)
 {
-    int *slots = sim_malloc(n_slots * sizeof *slots);
-    if (!slots) {
-        return -1;
-    }
-    for (size_t i = 0; i < n_slots; i++) {
-        slots[i] = -1;
-    }
-    for (int p = 0; p < ds->n_participants; p++) {
-        size_t h = (size_t)sim_mix64((uint64_t)ds->participants[p].name) &
-                   (n_slots - 1);
-        while (slots[h] >= 0) {
-            h = (h + 1) & (n_slots - 1);
-        }
-        slots[h] = p;
-    }
-    sim_free(px->slots);
-    px->slots = slots;
-    px->n_slots = n_slots;
-    return 0;
-}
-
-static int participant_of(Dataset *ds, PartIndex *px, int name)
-{
-    if (!px->slots || (size_t)(ds->n_participants + 1) * 2 > px->n_slots) {
-        if (pidx_build(px, ds, px->n_slots ? px->n_slots * 2 : 1024) != 0) {
-            return -1;
-        }
-    }
-    size_t h = (size_t)sim_mix64((uint64_t)name) & (px->n_slots - 1);
-    while (px->slots[h] >= 0) {
-        if (ds->participants[px->slots[h]].name == name) {
-            return px->slots[h];
-        }
-        h = (h + 1) & (px->n_slots - 1);
+    int added;
+    int p = keymap_get(ds->pindex, (uint64_t)(uint32_t)name, ds->n_participants,
+                       &added);
+    if (p < 0 || !added) {
+        return p;
     }
     if (ds->n_participants == ds->cap_participants) {
         size_t cap = (size_t)ds->cap_participants;
@@ -281,18 +247,17 @@ static int participant_of(Dataset *ds, PartIndex *px, int name)
         }
         ds->cap_participants = (int)cap;
     }
-    Participant *p = &ds->participants[ds->n_participants];
-    memset(p, 0, sizeof *p);
-    p->name = name;
-    p->condition = -1;
-    px->slots[h] = ds->n_participants;
-    return ds->n_participants++;
+    Participant *pp = &ds->participants[ds->n_participants++];
+    memset(pp, 0, sizeof *pp);
+    pp->name = name;
+    pp->condition = -1;
+    return p;
 }
 
 /* Converts one row of text values (vals[col] or NULL when the column is
 ** absent) into a DatasetResponse and updates the participant table. */
-static int add_row(Dataset *ds, PartIndex *px, const char *const *vals,
-                   const Where *w, SimError *err)
+static int add_row(Dataset *ds, const char *const *vals, const Where *w,
+                   SimError *err)
 {
     static const char *const empty = "";
     const char *v[COL_COUNT];
@@ -372,7 +337,7 @@ static int add_row(Dataset *ds, PartIndex *px, const char *const *vals,
         r.domain < 0 || reason < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    int pi = participant_of(ds, px, name);
+    int pi = participant_of(ds, name);
     if (pi < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
@@ -434,7 +399,6 @@ static int map_header(char *const *names, int n, int *col_of_field,
 
 typedef struct CsvState {
     Dataset *ds;
-    PartIndex *px;
     SimError *err;
     int failed;
     Where where;
@@ -523,7 +487,7 @@ static void csv_on_row(int c, void *data)
             vals[st->col_of_field[f]] = st->fields[f];
         }
     }
-    st->failed = add_row(st->ds, st->px, vals, &st->where, st->err);
+    st->failed = add_row(st->ds, vals, &st->where, st->err);
     clear_fields(st);
 }
 
@@ -546,7 +510,6 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     st.where.source = path;
     st.where.unit = "";
     st.next_line = 1;
-    st.px = ds->pindex;
     char buf[1 << 16];
     size_t got;
     int first = 1;
@@ -648,7 +611,7 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
                 vals[c] = t ? (const char *)t : "";
             }
         }
-        rc = add_row(ds, ds->pindex, vals, &w, err);
+        rc = add_row(ds, vals, &w, err);
     }
     if (rc == SIM_OK) {
         ds->n_sources++;
@@ -692,5 +655,5 @@ int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
         vals[COL_RT_MS] = rt;
     }
     Where w = {"(memory)", "row ", (long)ds->n_rows + 1};
-    return add_row(ds, ds->pindex, vals, &w, err);
+    return add_row(ds, vals, &w, err);
 }

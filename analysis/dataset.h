@@ -57,8 +57,8 @@ typedef struct Dataset {
     Participant *participants;
     int n_participants, cap_participants;
     StrPool *pool;
-    struct PartIndex *pindex; /* participant lookup by name */
-    int n_sources;            /* files and databases read */
+    struct KeyMap *pindex; /* participant index by name id */
+    int n_sources;         /* files and databases read */
 } Dataset;
 
 /* One response given field by field (e.g. by a simulator). Strings may be
