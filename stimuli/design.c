@@ -1657,9 +1657,20 @@ static void read_pages(Design *D)
                 img++;
             }
             if (img + 1 < p + n && img[0] == '!' && img[1] == '[') {
-                const char *open = memchr(img, '(', (size_t)(p + n - img));
-                const char *close =
-                    open ? memchr(open, ')', (size_t)(p + n - open)) : NULL;
+                /* the path follows "](" (captions may hold brackets) and
+                ** runs to the last ')' of the line */
+                const char *open = NULL, *close = NULL;
+                for (const char *q = img + 2; q + 1 < p + n; q++) {
+                    if (q[0] == ']' && q[1] == '(') {
+                        open = q + 1;
+                    }
+                }
+                for (const char *q = p + n; open && q > open; q--) {
+                    if (q[-1] == ')') {
+                        close = q - 1;
+                        break;
+                    }
+                }
                 if (!close) {
                     ld_diag(L, 0, ref->path, line, 0, NULL, "image",
                             "expected ![caption](media/file.png)");
