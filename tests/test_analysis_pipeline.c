@@ -417,6 +417,88 @@ static void test_colin_table1(void)
     CHECK_INT(match_ratio, 19);
 }
 
+/* Options that change the numbers: participant means, per-condition item
+** draws, the trapezoid rule, Hase's p rule; and analyze_main's file set. */
+static void test_options(void)
+{
+    char path[512], out[512];
+    snprintf(path, sizeof path, "%s/prepost.csv", tmpdir);
+    snprintf(out, sizeof out, "%s/opts", tmpdir);
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_OK);
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 300;
+    o.progress = 0;
+    Report a, b;
+    CHECK_INT(analyze_compute(ds, &o, &a, &err), SIM_OK);
+    o.accuracy_participant = 1;
+    CHECK_INT(analyze_compute(ds, &o, &b, &err), SIM_OK);
+    /* every participant answered the same number of items per subset, so
+    ** participant means equal pooled accuracies; Change uses raw Pre */
+    for (int i = 0; i < a.n_change && i < b.n_change; i++) {
+        CHECK_NEAR(b.change[i].pre_raw, a.change[i].pre_raw, 1e-12);
+        CHECK_NEAR(b.change[i].post, a.change[i].post, 1e-12);
+        CHECK_NEAR(b.change[i].change, b.change[i].post - b.change[i].pre_raw,
+                   1e-12);
+    }
+    report_free(&b);
+    o.accuracy_participant = 0;
+    o.items_per_condition = 1;
+    o.p_hase = 1;
+    CHECK_INT(analyze_compute(ds, &o, &b, &err), SIM_OK);
+    /* same estimates, different resampling */
+    int differs = 0;
+    for (int i = 0; i < a.n_change && i < b.n_change; i++) {
+        CHECK_NEAR(b.change[i].change, a.change[i].change, 1e-12);
+        differs |= b.change[i].ci_low != a.change[i].ci_low;
+        CHECK(b.change[i].p > 0 && b.change[i].p <= 1);
+    }
+    CHECK(differs);
+    report_free(&a);
+    report_free(&b);
+    dataset_free(ds);
+
+    /* trapezoid rule on the Colin data: (U1/2 + U2 + U3/2) / 2 */
+    ds = colin_dataset(0);
+    analyze_options_default(&o);
+    o.replicates = 0;
+    o.progress = 0;
+    o.utility_rule = UTILITY_TRAPEZOID;
+    CHECK_INT(analyze_compute(ds, &o, &a, &err), SIM_OK);
+    const UtilityRow *gc = &a.utility[5]; /* gradcam */
+    CHECK_NEAR(gc->utility,
+               (0.5 * 77.6 / 55.7 + 85.7 / 66.2 + 0.5 * 84.1 / 62.9) / 2,
+               1e-12);
+    report_free(&a);
+    dataset_free(ds);
+
+    /* analyze_main writes only the formats and plots asked for */
+    analyze_options_default(&o);
+    o.replicates = 50;
+    o.progress = 0;
+    o.quiet = 1;
+    o.formats = FORMAT_JSON;
+    o.plots = PLOT_SVG;
+    const char *csvs[1] = {path};
+    CHECK_INT(analyze_main(&o, NULL, 0, csvs, 1, out, &err), SIM_OK);
+    char f[700];
+    snprintf(f, sizeof f, "%s/report.json", out);
+    CHECK(access(f, R_OK) == 0);
+    snprintf(f, sizeof f, "%s/change_forest.svg", out);
+    CHECK(access(f, R_OK) == 0);
+    snprintf(f, sizeof f, "%s/report.md", out);
+    CHECK(access(f, R_OK) != 0);
+    snprintf(f, sizeof f, "%s/change_forest.png", out);
+    CHECK(access(f, R_OK) != 0);
+    /* a bad source fails with its name */
+    const char *missing[1] = {"no-such-file.csv"};
+    CHECK_INT(analyze_main(&o, NULL, 0, missing, 1, out, &err), SIM_ERR_IO);
+    CHECK(strstr(err.msg, "no-such-file.csv") != NULL);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "analysis_pipeline_tmp");
@@ -427,6 +509,7 @@ int main(void)
     test_db_and_screening();
     test_threads_and_hase();
     test_colin_table1();
+    test_options();
     report_plots_shutdown();
     return TEST_REPORT();
 }
