@@ -18,6 +18,7 @@
 #include "keymap.h"
 #include "sim_alloc.h"
 #include "sim_rng.h"
+#include "sim_text.h"
 
 /* ------------------------------------------------------------------ */
 /* String pool: open addressing on FNV-1a hashes                       */
@@ -404,7 +405,9 @@ typedef struct CsvState {
     Where where;
     long next_line; /* physical line where the next record starts */
     long newlines;  /* newlines inside the current record's fields */
-    char **fields;  /* current record */
+    SimBuf text;    /* the current record's fields, each NUL-terminated */
+    size_t *offs;   /* where each field starts in text */
+    char **fields;  /* pointers into text, set when the record ends */
     int n_fields, cap_fields;
     int header_done;
     int *col_of_field;
@@ -418,31 +421,31 @@ static void csv_on_field(void *s, size_t len, void *data)
         return;
     }
     if (st->n_fields == st->cap_fields) {
-        size_t cap = (size_t)st->cap_fields;
+        size_t cap = (size_t)st->cap_fields, cap2 = cap;
         if (sim_grow((void **)&st->fields, &cap, (size_t)st->n_fields + 1,
-                     sizeof *st->fields) != 0) {
+                     sizeof *st->fields) != 0 ||
+            sim_grow((void **)&st->offs, &cap2, (size_t)st->n_fields + 1,
+                     sizeof *st->offs) != 0) {
             st->failed = sim_fail(st->err, SIM_ERR_NOMEM, "out of memory");
             return;
         }
-        st->cap_fields = (int)cap;
+        st->cap_fields = (int)(cap < cap2 ? cap : cap2);
     }
     const char *text = s ? s : "";
     for (size_t i = 0; i < len; i++) {
         st->newlines += text[i] == '\n';
     }
-    char *copy = sim_strndup(text, len);
-    if (!copy) {
+    st->offs[st->n_fields++] = st->text.len;
+    sim_buf_append(&st->text, text, len);
+    sim_buf_append(&st->text, "", 1); /* the terminating NUL */
+    if (st->text.oom) {
         st->failed = sim_fail(st->err, SIM_ERR_NOMEM, "out of memory");
-        return;
     }
-    st->fields[st->n_fields++] = copy;
 }
 
 static void clear_fields(CsvState *st)
 {
-    for (int i = 0; i < st->n_fields; i++) {
-        sim_free(st->fields[i]);
-    }
+    st->text.len = 0;
     st->n_fields = 0;
 }
 
@@ -456,6 +459,9 @@ static void csv_on_row(int c, void *data)
     if (st->failed) {
         clear_fields(st);
         return;
+    }
+    for (int f = 0; f < st->n_fields; f++) {
+        st->fields[f] = st->text.data + st->offs[f];
     }
     if (st->n_fields == 1 && st->fields[0][0] == '\0') {
         clear_fields(st); /* blank line */
@@ -505,6 +511,7 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     }
     CsvState st;
     memset(&st, 0, sizeof st);
+    sim_buf_init(&st.text);
     st.ds = ds;
     st.err = err;
     st.where.source = path;
@@ -538,7 +545,8 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     if (!st.failed && !st.header_done) {
         st.failed = sim_fail(err, SIM_ERR_PARSE, "%s:1: no header row", path);
     }
-    clear_fields(&st);
+    sim_buf_free(&st.text);
+    sim_free(st.offs);
     sim_free(st.fields);
     sim_free(st.col_of_field);
     csv_free(&parser);
