@@ -375,16 +375,18 @@ static Dataset *colin_dataset(int set)
 
 static void test_colin_table1(void)
 {
-    int match_mean = 0, match_ratio = 0;
+    int match_mean = 0, match_ratio = 0, match_trap = 0;
     double worst_mean = 0;
     for (int set = 0; set < 3; set++) {
         Dataset *ds = colin_dataset(set);
-        for (int rule = 0; rule < 2; rule++) {
+        for (int rule = 0; rule < 3; rule++) {
             AnalyzeOptions o;
             analyze_options_default(&o);
             o.replicates = 0;
             o.progress = 0;
-            o.utility_rule = rule == 0 ? UTILITY_MEAN : UTILITY_RATIO;
+            o.utility_rule = rule == 0   ? UTILITY_MEAN
+                             : rule == 1 ? UTILITY_RATIO
+                                         : UTILITY_TRAPEZOID;
             Report r;
             SimError err;
             CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
@@ -401,8 +403,10 @@ static void test_colin_table1(void)
                 if (rule == 0) {
                     match_mean += same;
                     worst_mean = fmax(worst_mean, fabs(u->utility - pub));
-                } else {
+                } else if (rule == 1) {
                     match_ratio += same;
+                } else {
+                    match_trap += same;
                 }
             }
             report_free(&r);
@@ -410,11 +414,12 @@ static void test_colin_table1(void)
         dataset_free(ds);
     }
     printf("Colin Table 1: mean rule %d/21 (max diff %.4f), ratio rule "
-           "%d/21\n",
-           match_mean, worst_mean, match_ratio);
+           "%d/21, trapezoid %d/21\n",
+           match_mean, worst_mean, match_ratio, match_trap);
     CHECK_INT(match_mean, 18);
     CHECK(worst_mean <= 0.0125);
     CHECK_INT(match_ratio, 19);
+    CHECK_INT(match_trap, 5); /* the trapezoid rule is not theirs */
 }
 
 /* Options that change the numbers: participant means, per-condition item
