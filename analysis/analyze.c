@@ -385,7 +385,6 @@ static int push_raw(RawPair **raw, size_t *n, size_t *cap, RawPair p)
 typedef struct ChangeCtx {
     int n_conds, n_cells, n_subsets;
     const uint64_t *subset_cells;
-    const ReFit *warm; /* full-sample fit per subset */
     int drop_singular;
     int participant; /* --accuracy participant */
     int full;        /* output the extended full-sample vector */
@@ -414,7 +413,7 @@ static void change_stat(const void *vctx, const BootSums *sums, void *scratch,
             }
         }
         ReFit fit;
-        int ok = stats_re_fit(spre, sn, C, &x->warm[s], eta, pre, &fit);
+        int ok = stats_re_fit(spre, sn, C, eta, pre, &fit);
         int singular = ok != 0 || fit.singular;
         int drop = singular && x->drop_singular;
         for (int c = 0; c < C; c++) {
@@ -476,7 +475,6 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     int n_cells = 0;
     SubsetDef *subs = NULL;
     double *full = NULL, *reps = NULL, *tmp = NULL;
-    ReFit *warm = NULL;
     uint64_t *sub_cells = NULL;
     int rc = SIM_OK;
     int C = sc->n_conds;
@@ -615,24 +613,13 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
         x.d.n_sets = D;
         x.d.set_cells = sub_cells;
     }
-    warm = sim_calloc((size_t)D, sizeof *warm);
     full = sim_calloc((size_t)D * ((size_t)C * 5 + 3), sizeof(double));
-    if (!warm || !full) {
+    if (!full) {
         sim_free(dist);
         goto nomem;
     }
-    for (int s = 0; s < D; s++) {
-        warm[s].singular = 1;
-        warm[s].beta0 = NAN;
-    }
-    ChangeCtx ctx = {C,
-                     n_cells,
-                     D,
-                     sub_cells,
-                     warm,
-                     o->drop_singular,
-                     o->accuracy_participant,
-                     1};
+    ChangeCtx ctx = {
+        C, n_cells, D, sub_cells, o->drop_singular, o->accuracy_participant, 1};
     BootRun run = {0};
     run.seed = o->seed;
     run.replicates = o->replicates;
@@ -646,13 +633,6 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     if ((rc = boot_full(&x.d, &run, full, err))) {
         sim_free(dist);
         goto cleanup;
-    }
-    /* the full-sample fit is every replicate's starting point */
-    for (int s = 0; s < D; s++) {
-        const double *f = full + (size_t)D * (size_t)C * 5 + (size_t)s * 3;
-        warm[s].beta0 = f[0];
-        warm[s].sigma = f[1];
-        warm[s].singular = f[2] != 0;
     }
     ctx.full = 0;
     run.n_stats = D * C + D;
@@ -757,7 +737,6 @@ cleanup:
     sim_free(full);
     sim_free(reps);
     sim_free(tmp);
-    sim_free(warm);
     sim_free(sub_cells);
     design_free(&x);
     return rc;

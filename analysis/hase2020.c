@@ -75,10 +75,9 @@ int hase2020_run(const BootDesign *d, const uint64_t *subset_cells,
     int *by_item = sim_malloc((size_t)np * sizeof(int));
     int *present = sim_malloc(((size_t)d->n_items + 1) * sizeof(int));
     double *sn = sim_malloc((size_t)C * 8 * sizeof(double) + 8);
-    ReFit *warm = sim_calloc((size_t)S, sizeof *warm);
     int rc = SIM_OK;
     if (!res || !rows || !first || !second || !item_cnt || !item_off ||
-        !by_item || !present || !sn || !warm) {
+        !by_item || !present || !sn) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
@@ -89,15 +88,6 @@ int hase2020_run(const BootDesign *d, const uint64_t *subset_cells,
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
             goto cleanup;
         }
-        /* the full-sample fit as starting point */
-        for (int c = 0; c < C; c++) {
-            sn[c] = spre[c] = 0;
-        }
-        for (int i = 0; i < rows[s].n; i++) {
-            sn[rows[s].cond[i]] += 1;
-            spre[rows[s].cond[i]] += rows[s].pre[i];
-        }
-        stats_re_fit(spre, sn, C, NULL, eta, pre, &warm[s]);
     }
     for (int b = 0; b < B; b++) {
         SimRng rng;
@@ -155,7 +145,7 @@ int hase2020_run(const BootDesign *d, const uint64_t *subset_cells,
                 }
             }
             ReFit fit;
-            int ok = stats_re_fit(spre, sn, C, &warm[s], eta, pre, &fit);
+            int ok = stats_re_fit(spre, sn, C, eta, pre, &fit);
             int singular = ok != 0 || fit.singular;
             for (int c = 0; c < C; c++) {
                 outb[s * C + c] =
@@ -176,7 +166,6 @@ cleanup:
     sim_free(by_item);
     sim_free(present);
     sim_free(sn);
-    sim_free(warm);
     if (rc != SIM_OK) {
         sim_free(res);
         res = NULL;

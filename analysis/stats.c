@@ -214,8 +214,8 @@ static void re_predict(double *eta, int k, double db, double dp)
     }
 }
 
-int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
-                 double *eta, double *pre, ReFit *out)
+int stats_re_fit(const double *s, const double *n, int k, double *eta,
+                 double *pre, ReFit *out)
 {
     double S = 0, N = 0;
     for (int c = 0; c < k; c++) {
@@ -256,11 +256,8 @@ int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
     double beta = beta_pool, psi = 0;
     ReEval e;
     if (score > 0) {
-        /* Start at the one-step estimate from the score at psi = 0: in
-        ** bootstrap replicates it is closer to the optimum than the
-        ** full-sample fit (warm), so warm is not used. The modes start
-        ** at their first-order values beta + psi r_c. */
-        (void)warm;
+        /* Start at the one-step estimate from the score at psi = 0; the
+        ** modes start at their first-order values beta + psi r_c. */
         psi = score / curv;
         for (int c = 0; c < k; c++) {
             eta[c] = beta + psi * (s[c] - n[c] * pbar);

@@ -37,15 +37,15 @@ typedef struct ReFit {
 
 /* Fits the model to k groups. Groups with n[c] == 0 take no part and get
 ** pre[c] = NaN. The search starts at the one-step estimate from the score at
-** sigma = 0 (closer to the optimum in bootstrap replicates than any earlier
-** fit); warm is accepted for callers that keep a previous fit and may be
-** NULL. work (4 k doubles) is a workspace; pre (OUT, k values) receives the
+** sigma = 0, which in bootstrap replicates is closer to the optimum than the
+** full-sample fit. work (4 k doubles) is a workspace; pre (OUT, k values)
+*receives the
 ** conditional modes on the probability scale, expit(beta0 + u_c), as lme4's
 ** coef(). Returns 0, or -1 when the model is not estimable (no trials, or
 ** all or none of the trials successful: then every pre[c] is the pooled
 ** proportion and out->singular is 1). */
-int stats_re_fit(const double *s, const double *n, int k, const ReFit *warm,
-                 double *work, double *pre, ReFit *out);
+int stats_re_fit(const double *s, const double *n, int k, double *work,
+                 double *pre, ReFit *out);
 
 /* ---- Studentized range distribution ----
 ** P(Q > q) for k groups and df degrees of freedom (df = INFINITY allowed),

@@ -99,7 +99,7 @@ int main(void)
             }
         } else if (strcmp(w[0], "re_fit") == 0) {
             ReFit fit;
-            CHECK_INT(stats_re_fit(s, nn, k, NULL, eta, pre, &fit), 0);
+            CHECK_INT(stats_re_fit(s, nn, k, eta, pre, &fit), 0);
             int singular = atoi(w[4]);
             CHECK_INT(fit.singular, singular);
             if (!singular) {
