@@ -385,7 +385,8 @@ static void build_planes(const Layout *L, Work *w)
             np++;
         }
         w->n_planes[vs] = np;
-        memset(pl, 0, (size_t)np * nw * sizeof(uint64_t));
+        /* at least four planes are cleared: the unrolled kernel reads them */
+        memset(pl, 0, (size_t)(np > 4 ? np : 4) * nw * sizeof(uint64_t));
         for (int j = 0; j < d->n_items; j++) {
             int pos = L->item_pos[j];
             if (pos < 0 || v[j] == 0) {
@@ -433,20 +434,35 @@ accumulate(const Layout *L, Work *w)
     memset(ia, 0, cells * sizeof(int64_t));
     memset(ib, 0, cells * sizeof(int64_t));
     int dense = L->dense_any;
-    /* hot loop without branches: a unit drawn 0 times adds 0 */
+    /* hot loop without branches: a unit drawn 0 times adds 0. Item weights
+    ** below 16 (four bit planes) are the rule; then the planes are
+    ** unrolled with constant shifts, absent planes being zero words. */
     const uint64_t *planes = w->planes;
     for (int f = 0; f < L->n_fast; f++) {
         const FastUnit *fu = &L->fast[f];
         int64_t ui = u[fu->unit];
         const uint64_t *pw =
             planes + (size_t)fu->vs * MAX_PLANES * nw + (size_t)fu->word;
-        int64_t cn = 0, ca = 0, cb = 0;
         int np = w->n_planes[fu->vs];
-        for (int p = 0; p < np; p++) {
-            uint64_t bits = pw[(size_t)p * nw];
-            cn += (int64_t)__builtin_popcountll(bits & fu->A) << p;
-            ca += (int64_t)__builtin_popcountll(bits & fu->P) << p;
-            cb += (int64_t)__builtin_popcountll(bits & fu->Q) << p;
+        int64_t cn = 0, ca = 0, cb = 0;
+        if (np <= 4) {
+            uint64_t b0 = pw[0], b1 = pw[nw], b2 = pw[2 * nw], b3 = pw[3 * nw];
+#define WSUM(M)                                                                \
+    ((int64_t)__builtin_popcountll(b0 & (M)) +                                 \
+     2 * (int64_t)__builtin_popcountll(b1 & (M)) +                             \
+     4 * (int64_t)__builtin_popcountll(b2 & (M)) +                             \
+     8 * (int64_t)__builtin_popcountll(b3 & (M)))
+            cn = WSUM(fu->A);
+            ca = WSUM(fu->P);
+            cb = WSUM(fu->Q);
+#undef WSUM
+        } else {
+            for (int p = 0; p < np; p++) {
+                uint64_t bits = pw[(size_t)p * nw];
+                cn += (int64_t)__builtin_popcountll(bits & fu->A) << p;
+                ca += (int64_t)__builtin_popcountll(bits & fu->P) << p;
+                cb += (int64_t)__builtin_popcountll(bits & fu->Q) << p;
+            }
         }
         in[fu->at] += ui * cn;
         ia[fu->at] += ui * ca;
