@@ -296,10 +296,20 @@ int report_write_md(const Report *r, const char *dir, SimError *err)
             put_num(&b, "%.2f", 100 * r->groups[i].sd, "-");
             sim_buf_puts(&b, " |\n");
         }
+        int any_base = 0;
+        for (int i = 0; i < r->n_tukey; i++) {
+            any_base |= r->tukey[i].vs_baseline;
+        }
         sim_buf_puts(&b, "\nTukey HSD (Tukey-Kramer), differences in "
-                         "accuracy points; * = comparison with the "
-                         "baseline.\n\n| comparison | diff | lwr | upr | p "
-                         "adj |\n| --- | ---: | ---: | ---: | ---: |\n");
+                         "accuracy points; ");
+        if (any_base) {
+            sim_buf_puts(&b, "* = comparison with the baseline.");
+        } else {
+            sim_buf_printf(&b, "no condition is called '%s' (--baseline).",
+                           o->baseline);
+        }
+        sim_buf_puts(&b, "\n\n| comparison | diff | lwr | upr | p adj |\n"
+                         "| --- | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < r->n_tukey; i++) {
             const TukeyRow *t = &r->tukey[i];
             sim_buf_printf(&b, "| %s%s - %s | %+.2f | %+.2f | %+.2f | ",
