@@ -134,6 +134,36 @@ static int add_exclusion(Report *r, const char *cond, const char *reason)
     return e->condition && e->reason ? 0 : -1;
 }
 
+static int condition_rank(const Report *r, const char *cond)
+{
+    for (int c = 0; c < r->n_counts; c++) {
+        if (strcmp(r->counts[c].condition, cond) == 0) {
+            return c;
+        }
+    }
+    return r->n_counts;
+}
+
+/* Orders the exclusion rows by condition (as in the counts), then reason. */
+static void sort_exclusions(Report *r)
+{
+    for (int i = 1; i < r->n_exclusions; i++) {
+        ExclusionRow x = r->exclusions[i];
+        int rank = condition_rank(r, x.condition);
+        int j = i;
+        while (j > 0) {
+            const ExclusionRow *y = &r->exclusions[j - 1];
+            int ry = condition_rank(r, y->condition);
+            if (ry < rank || (ry == rank && strcmp(y->reason, x.reason) <= 0)) {
+                break;
+            }
+            r->exclusions[j] = r->exclusions[j - 1];
+            j--;
+        }
+        r->exclusions[j] = x;
+    }
+}
+
 static int screen_participants(const Dataset *ds, const AnalyzeOptions *o,
                                Report *r, Screen *s, SimError *err)
 {
@@ -226,6 +256,7 @@ static int screen_participants(const Dataset *ds, const AnalyzeOptions *o,
         }
     }
     sim_free(catch_fail);
+    sort_exclusions(r);
     return rc;
 }
 

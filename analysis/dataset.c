@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <csv.h>
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "keymap.h"
@@ -497,6 +498,54 @@ static void csv_on_row(int c, void *data)
     clear_fields(st);
 }
 
+/* The JSON sidecar that `simlab export` writes beside a CSV (PATH.json)
+** names each excluded participant's reasons, which the CSV's excluded
+** column does not carry. Absent sidecar: nothing to do. */
+static int read_sidecar(Dataset *ds, const char *csv_path, SimError *err)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s.json", csv_path) >=
+        sizeof path) {
+        return SIM_OK;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return SIM_OK;
+    }
+    json_error_t jerr;
+    json_t *root = json_loadf(f, 0, &jerr);
+    fclose(f);
+    if (!root) {
+        return sim_fail(err, SIM_ERR_PARSE, "%s:%d: %s", path, jerr.line,
+                        jerr.text);
+    }
+    json_t *people = json_object_get(root, "participants");
+    size_t i;
+    json_t *p;
+    json_array_foreach(people, i, p)
+    {
+        const char *id = json_string_value(json_object_get(p, "id"));
+        const char *why =
+            json_string_value(json_object_get(p, "exclusion_reason"));
+        int name = id ? dataset_find(ds, id) : -1;
+        if (name < 0 || !why || !why[0]) {
+            continue;
+        }
+        int k = keymap_find(ds->pindex, (uint64_t)(uint32_t)name);
+        if (k >= 0 && ds->participants[k].excluded &&
+            ds->participants[k].reason == 0) {
+            int r = dataset_intern(ds, why);
+            if (r < 0) {
+                json_decref(root);
+                return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            }
+            ds->participants[k].reason = r;
+        }
+    }
+    json_decref(root);
+    return SIM_OK;
+}
+
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
 {
     FILE *f = fopen(path, "rb");
@@ -553,6 +602,7 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     fclose(f);
     if (!st.failed) {
         ds->n_sources++;
+        st.failed = read_sidecar(ds, path, err);
     }
     return st.failed;
 }
