@@ -1,10 +1,11 @@
 #!/bin/sh
 # Command-line behaviour of simlab: exit codes of check (0 valid, 1 invalid,
 # 2 usage), simulate and export on a fixture bundle, and usage errors.
-# Usage: cli_test.sh SIMLAB DATA_DIR
+# Usage: cli_test.sh SIMLAB DATA_DIR [SIMLAB_ANALYZE]
 set -u
 simlab=$1
 data=$2
+analyze=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -37,5 +38,21 @@ rows=$(($(wc -l <"$tmp/s.csv") - 1))
 expect 1 "export of a missing database" "$simlab" export --db "$tmp/none.db" --csv "$tmp/n.csv"
 expect 2 "export without --csv" "$simlab" export --db "$tmp/s.db"
 expect 0 "version" "$simlab" --version
+if [ -n "$analyze" ]; then
+    # the analysis reads the same exclusions (with reasons, from the
+    # sidecar) from the export as from the database
+    expect 0 "simulate meta" "$simlab" simulate "$data/experiment/mini-meta" --db "$tmp/m.db" --participants 12 --policy random --seed 3 --fast
+    expect 0 "export meta" "$simlab" export --db "$tmp/m.db" --csv "$tmp/m.csv"
+    expect 0 "analyze db" "$analyze" "$tmp/m.db" --include-simulated --replicates 200 --out "$tmp/rdb" --quiet --plots none
+    expect 0 "analyze csv" "$analyze" --csv "$tmp/m.csv" --include-simulated --replicates 200 --out "$tmp/rcsv" --quiet --plots none
+    if ! cmp -s "$tmp/rdb/exclusions.csv" "$tmp/rcsv/exclusions.csv" ||
+       ! cmp -s "$tmp/rdb/utility.csv" "$tmp/rcsv/utility.csv"; then
+        echo "FAIL: analysis of the export differs from analysis of the database"
+        diff "$tmp/rdb/exclusions.csv" "$tmp/rcsv/exclusions.csv"
+        fails=$((fails + 1))
+    fi
+    grep -q "quiz\|catch" "$tmp/rcsv/exclusions.csv" ||
+        { echo "FAIL: no exclusion reasons in the CSV analysis"; fails=$((fails + 1)); }
+fi
 [ "$fails" -eq 0 ] && echo "cli: all checks passed"
 exit "$fails"

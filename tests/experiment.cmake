@@ -15,5 +15,6 @@ if(TARGET simlab)
 endif()
 if(TARGET simlab)
   add_test(NAME cli_test COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.sh
-           $<TARGET_FILE:simlab> ${SIMLAB_TEST_DATA})
+           $<TARGET_FILE:simlab> ${SIMLAB_TEST_DATA}
+           $<TARGET_FILE:simlab-analyze>)
 endif()
