@@ -692,6 +692,9 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
         ReRow *re = &r->re[r->n_re++];
         const double *f = full + (size_t)D * (size_t)C * 5 + (size_t)ds_ * 3;
         re->subset = sim_strdup(subs[s].name);
+        re->same_as = subs[s].alias_of >= 0
+                          ? sim_strdup(subs[subs[s].alias_of].name)
+                          : NULL;
         re->beta0 = f[0];
         re->sigma = f[1];
         re->singular = f[2] != 0;

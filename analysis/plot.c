@@ -48,9 +48,26 @@ static double tick_step(double span, int target)
     return nice * mag;
 }
 
+/* Subsets drawn in the forest plot: those that are not a repeat of an
+** earlier one (a study with one domain has "domain=x" equal to "all"). */
+static int forest_rows(const Report *r)
+{
+    int n = 0;
+    for (int s = 0; s < r->n_re; s++) {
+        if (r->re[s].same_as) {
+            continue;
+        }
+        n++;
+        for (int i = 0; i < r->n_change; i++) {
+            n += strcmp(r->change[i].subset, r->re[s].subset) == 0;
+        }
+    }
+    return n;
+}
+
 static double forest_height(const Report *r)
 {
-    return 30.0 + 12.0 * (r->n_change + r->n_re) + 40.0;
+    return 30.0 + 12.0 * forest_rows(r) + 40.0;
 }
 
 static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
@@ -135,6 +152,9 @@ static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
     cairo_set_dash(cr, NULL, 0, 0);
     double y = top + 4;
     for (int s = 0; s < r->n_re; s++) {
+        if (r->re[s].same_as) {
+            continue;
+        }
         cairo_set_source_rgb(cr, 0, 0, 0);
         cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
                                CAIRO_FONT_WEIGHT_BOLD);

@@ -46,6 +46,7 @@ void report_free(Report *r)
     sim_free(r->change);
     for (int i = 0; i < r->n_re; i++) {
         sim_free(r->re[i].subset);
+        sim_free(r->re[i].same_as);
     }
     sim_free(r->re);
     sim_free(r->sessions);
@@ -186,6 +187,11 @@ int report_write_md(const Report *r, const char *dir, SimError *err)
         for (int s = 0; s < r->n_re; s++) {
             const ReRow *re = &r->re[s];
             sim_buf_printf(&b, "\n### %s\n\n", re->subset);
+            if (re->same_as) {
+                sim_buf_printf(&b, "The same responses as *%s* (above).\n",
+                               re->same_as);
+                continue;
+            }
             sim_buf_puts(&b, "| condition | n | users | Pre | Pre (RE) | Post "
                              "| Change | boot | 95 % CI | p | B | singular "
                              "|\n| --- | ---: | ---: | ---: | ---: | ---: | "
@@ -435,6 +441,9 @@ int report_write_tex(const Report *r, const char *dir, SimError *err)
     sim_buf_puts(&b, "% simlab-analyze tables; needs \\usepackage{booktabs}\n");
     for (int s = 0; s < r->n_re; s++) {
         const ReRow *re = &r->re[s];
+        if (re->same_as) {
+            continue; /* the same responses as an earlier table */
+        }
         sim_buf_puts(&b, "\n\\begin{table}[t]\n\\centering\n\\small\n"
                          "\\begin{tabular}{lrrrrl}\n\\toprule\nMethod & n & "
                          "Pre & Change & CI & $p$ \\\\\n\\midrule\n");
@@ -796,6 +805,8 @@ int report_write_json(const Report *r, const char *dir, SimError *err)
         const ReRow *x = &r->re[i];
         json_t *o = json_object();
         json_object_set_new(o, "subset", json_string(x->subset));
+        json_object_set_new(o, "same_as",
+                            x->same_as ? json_string(x->same_as) : json_null());
         json_object_set_new(o, "beta0", jnum(x->beta0));
         json_object_set_new(o, "sigma", jnum(x->sigma));
         json_object_set_new(o, "singular", json_boolean(x->singular));

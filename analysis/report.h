@@ -71,6 +71,8 @@ typedef struct ChangeRow {
 
 typedef struct ReRow {
     char *subset;
+    char *same_as; /* earlier subset holding exactly the same responses (its
+                      results are repeated here), or NULL */
     double beta0, sigma;
     int singular;
     int n_responses, n_participants; /* the "User Avg" row */
