@@ -24,11 +24,13 @@ static void usage(FILE *f)
           "[--screenshot-dir DIR]\n"
           "             [--autopilot POLICY [--participants N] [--seed S] "
           "[--chaos]]\n"
-          "             [--timing-log FILE] [--exit-after N]\n"
+          "             [--timing-log FILE] [--exit-after N] "
+          "[--accept-changed-bundle]\n"
           "  simlab simulate DIR --db FILE --participants N --policy "
           "model|label|random|mixed\n"
           "             [--seed S] [--station NAME] [--p COND:PHASE=P]... "
           "[--fast]\n"
+          "             [--accept-changed-bundle]\n"
           "  simlab export --db FILE --csv OUT\n"
           "  simlab --version\n",
           f);
@@ -111,6 +113,8 @@ static int cmd_simulate(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--fast") == 0) {
             o.durability = DURABILITY_FAST;
+        } else if (strcmp(a, "--accept-changed-bundle") == 0) {
+            o.accept_changed = 1;
         } else if (strcmp(a, "--verbose") == 0) {
             o.verbose = 1;
         } else if (a[0] != '-' && !o.bundle_dir) {

@@ -49,6 +49,8 @@ typedef struct RunOptions {
     int chaos;              /* autopilot also tries to escape and cheat */
     const char *timing_log; /* benchmark records */
     int exit_after;         /* leave after this many finished runs (bench) */
+    int accept_changed;     /* continue a database recorded with an older
+                               version of the bundle */
 } RunOptions;
 
 /* ------------------------------------------------------------------ clock */
@@ -1295,7 +1297,8 @@ static void run_usage(void)
     fputs("usage: simlab run DIR [--db FILE] [--station NAME] [--windowed]\n"
           "         [--display N] [--size WxH] [--font-scale F] [--no-vsync]\n"
           "         [--autopilot model|label|random|mixed [--participants N]\n"
-          "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n",
+          "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
+          "         [--accept-changed-bundle]\n",
           stderr);
 }
 
@@ -1336,6 +1339,8 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             o->screenshot_dir = v, i++;
         } else if (strcmp(s, "--chaos") == 0) {
             o->chaos = 1;
+        } else if (strcmp(s, "--accept-changed-bundle") == 0) {
+            o->accept_changed = 1;
         } else if (strcmp(s, "--timing-log") == 0 && v) {
             o->timing_log = v, i++;
         } else if (strcmp(s, "--exit-after") == 0 && v) {
@@ -1485,8 +1490,8 @@ int app_run(int argc, char **argv)
                 a->o.db, strerror(errno));
         goto cleanup;
     }
-    if (store_open(a->o.db, a->study, DURABILITY_FULL, 0, real_ms(), &a->store,
-                   &err) != SIM_OK) {
+    if (store_open(a->o.db, a->study, DURABILITY_FULL, a->o.accept_changed,
+                   real_ms(), &a->store, &err) != SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }

@@ -368,8 +368,8 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
     char **texts = NULL;
     rc = build_spec(&r, &cells, &texts, err);
     if (rc == SIM_OK) {
-        rc = store_open(o->db_path, study, o->durability, 0, o->wall_ms,
-                        &r.store, err);
+        rc = store_open(o->db_path, study, o->durability, o->accept_changed,
+                        o->wall_ms, &r.store, err);
     }
     /* finish the unfinished simulated participants first */
     ParticipantInfo *list = NULL;

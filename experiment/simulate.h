@@ -72,8 +72,9 @@ typedef struct SimulateOptions {
     const char **cells; /* extra "CONDITION:PHASE=P" overrides */
     int n_cells;
     int verbose;
-    int64_t wall_ms; /* wall-clock start (Unix ms); simulated time
-                        runs on from here */
+    int accept_changed; /* continue a database of an older bundle */
+    int64_t wall_ms;    /* wall-clock start (Unix ms); simulated time
+                           runs on from here */
 } SimulateOptions;
 
 /* `simlab simulate`: finishes unfinished simulated participants, then

@@ -402,8 +402,8 @@ static int attach_study(Store *st, int allow_changed, int64_t wall_ms,
                         "%s: the database holds data of study '%s' with "
                         "bundle hash %.12s…, but this bundle hashes to "
                         "%.12s…; the bundle changed since data were "
-                        "recorded (accept it explicitly to continue with "
-                        "the new version)",
+                        "recorded (--accept-changed-bundle continues with "
+                        "the new version, stored beside the old one)",
                         st->path, latest_id, latest_hash, st->study->hash);
     }
     rc = exec(st, "BEGIN IMMEDIATE", err);

@@ -32,6 +32,11 @@ expect 2 "simulate bad policy" "$simlab" simulate "$data/experiment/mini-forward
 expect 2 "simulate bad --p" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/x.db" --participants 1 --policy mixed --p nonsense
 expect 0 "simulate" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/s.db" --participants 2 --policy mixed --p "LIME:post=0.9"
 expect 0 "export" "$simlab" export --db "$tmp/s.db" --csv "$tmp/s.csv"
+# a database recorded with one bundle refuses another unless told
+cp "$tmp/s.db" "$tmp/changed.db"
+expect 1 "changed bundle refused" "$simlab" simulate "$data/experiment/mini-counterfactual" --db "$tmp/changed.db" --participants 1 --policy model
+grep -q "accept-changed-bundle" "$tmp/err" || { echo "FAIL: the refusal does not say how to continue"; fails=$((fails + 1)); }
+expect 0 "changed bundle accepted" "$simlab" simulate "$data/experiment/mini-counterfactual" --db "$tmp/changed.db" --participants 1 --policy model --accept-changed-bundle
 rows=$(($(wc -l <"$tmp/s.csv") - 1))
 [ "$rows" -eq 50 ] || { echo "FAIL: export wrote $rows rows, want 50"; fails=$((fails + 1)); }
 [ -s "$tmp/s.csv.json" ] || { echo "FAIL: no sidecar"; fails=$((fails + 1)); }
