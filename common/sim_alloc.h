@@ -10,8 +10,8 @@
 void *sim_malloc(size_t n);
 void *sim_calloc(size_t count, size_t size);
 void *sim_realloc(void *p, size_t n);
-void sim_free(void *p);             /* NULL is a no-op */
-char *sim_strdup(const char *s);    /* NULL in, NULL out; caller frees */
+void sim_free(void *p);          /* NULL is a no-op */
+char *sim_strdup(const char *s); /* NULL in, NULL out; caller frees */
 char *sim_strndup(const char *s, size_t n);
 
 /* Test hook: after n more successful allocations, every further allocation

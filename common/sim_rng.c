@@ -28,7 +28,8 @@ void sim_rng_seed(SimRng *rng, uint64_t seed)
 
 void sim_rng_seed_stream(SimRng *rng, uint64_t seed, uint64_t index)
 {
-    sim_rng_seed(rng, sim_mix64(seed) ^ sim_mix64(index * 0xd1342543de82ef95ULL + 1));
+    sim_rng_seed(rng, sim_mix64(seed) ^
+                          sim_mix64(index * 0xd1342543de82ef95ULL + 1));
 }
 
 static uint64_t rotl(uint64_t x, int k)
