@@ -30,7 +30,8 @@ static void usage(FILE *f)
           "model|label|random|mixed\n"
           "             [--seed S] [--station NAME] [--p COND:PHASE=P]... "
           "[--fast]\n"
-          "             [--accept-changed-bundle]\n"
+          "             [--participant-sd SD] [--item-sd SD] "
+          "[--accept-changed-bundle]\n"
           "  simlab export --db FILE --csv OUT\n"
           "  simlab --version\n",
           f);
@@ -42,6 +43,17 @@ static int parse_u64(const char *s, unsigned long long *out)
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s || *end || s[0] == '-') {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_sd(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0 && v <= 10)) {
         return -1;
     }
     *out = v;
@@ -82,6 +94,8 @@ static int cmd_simulate(int argc, char **argv)
     o.seed = 1;
     o.station = "simulated";
     o.cells = cells;
+    o.participant_sd = -1;
+    o.item_sd = -1;
     int have_policy = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -115,6 +129,12 @@ static int cmd_simulate(int argc, char **argv)
             o.durability = DURABILITY_FAST;
         } else if (strcmp(a, "--accept-changed-bundle") == 0) {
             o.accept_changed = 1;
+        } else if ((strcmp(a, "--participant-sd") == 0 ||
+                    strcmp(a, "--item-sd") == 0) &&
+                   v &&
+                   parse_sd(v, a[2] == 'p' ? &o.participant_sd : &o.item_sd) ==
+                       0) {
+            i++;
         } else if (strcmp(a, "--verbose") == 0) {
             o.verbose = 1;
         } else if (a[0] != '-' && !o.bundle_dir) {

@@ -329,6 +329,12 @@ static int build_spec(SimRun *r, SimCell **cells_out, char ***texts_out,
     }
     r->spec.cells = cells;
     r->spec.n_cells = n;
+    if (o->participant_sd >= 0) {
+        r->spec.participant_sd = o->participant_sd;
+    }
+    if (o->item_sd >= 0) {
+        r->spec.item_sd = o->item_sd;
+    }
     return SIM_OK;
 }
 

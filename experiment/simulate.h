@@ -72,9 +72,11 @@ typedef struct SimulateOptions {
     const char **cells; /* extra "CONDITION:PHASE=P" overrides */
     int n_cells;
     int verbose;
-    int accept_changed; /* continue a database of an older bundle */
-    int64_t wall_ms;    /* wall-clock start (Unix ms); simulated time
-                           runs on from here */
+    int accept_changed;    /* continue a database of an older bundle */
+    double participant_sd; /* mixed: override the study's SD (< 0: keep) */
+    double item_sd;        /* mixed: override the study's SD (< 0: keep) */
+    int64_t wall_ms;       /* wall-clock start (Unix ms); simulated time
+                              runs on from here */
 } SimulateOptions;
 
 /* `simlab simulate`: finishes unfinished simulated participants, then
