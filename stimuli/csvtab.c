@@ -98,10 +98,12 @@ static void on_record(int c, void *data)
     cs->n_cells = cs->cap_cells = 0;
 }
 
+/* A line that libcsv skips between records: it ignores blanks before a
+** record and line ends without one. */
 static int is_blank_line(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (s[i] != '\r' && s[i] != '\n') {
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') {
             return 0;
         }
     }

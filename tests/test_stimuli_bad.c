@@ -330,11 +330,47 @@ static void test_truncations(void)
     fs_remove_tree(tmp);
 }
 
+/* A line of blanks between CSV records is skipped without shifting the
+** line of the next record. */
+static void test_blank_csv_text(void)
+{
+    char tmp[256];
+    if (!fs_temp_dir(tmp, sizeof tmp, "stimuli-blank")) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    static const char study[] =
+        "{\"simlab_study\": 1, \"id\": \"blank\", \"title\": \"t\",\n"
+        " \"classes\": [\"a\", \"b\"],\n"
+        " \"conditions\": [{\"id\": \"baseline\", \"method\": null}],\n"
+        " \"blocks\": [{\"kind\": \"predict\", \"pool\": \"test\"}],\n"
+        " \"items\": [{\"file\": \"a.csv\", \"pool\": \"test\",\n"
+        "   \"modality\": \"tabular\", \"columns\": {\"id\": \"id\",\n"
+        "   \"input\": \"x\", \"prediction\": \"m\", \"perturbation\": \"p\",\n"
+        "   \"perturbation_prediction\": \"pm\"}}]}\n";
+    static const char csv[] = "id,x,m,p,pm\n"
+                              "1,X = 1,a,X : 1 --> 2,b\n"
+                              " \t \n"
+                              "2,X = 1,zz,,\n";
+    char *sj = fs_join(tmp, "study.json"), *cj = fs_join(tmp, "a.csv");
+    CHECK_INT(fs_write(sj, study, sizeof study - 1), 0);
+    CHECK_INT(fs_write(cj, csv, sizeof csv - 1), 0);
+    char *out = NULL;
+    CHECK_INT(fs_check(tmp, 0, &out), 1);
+    CHECK(out && strstr(out, "a.csv:4: field 'm': unknown class 'zz'"));
+    CHECK(out && count_lines_with(out, "  error: ") == 1);
+    free(out);
+    free(sj);
+    free(cj);
+    fs_remove_tree(tmp);
+}
+
 int main(void)
 {
     test_text_reports();
     test_json_reports();
     test_not_a_bundle();
+    test_blank_csv_text();
     test_truncations();
     return TEST_REPORT();
 }
