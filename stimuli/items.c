@@ -472,28 +472,29 @@ static void apply_edit_lines(Loader *L, const JLoc *at, const char *col,
         return;
     }
     size_t cap = 0;
-    int lineno = 0;
+    int lineno = 0, n_bad = 0;
     for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
+        char *line = ld_strndup(L, p, n);
         p += n + (e ? 1 : 0);
         lineno++;
-        char *line = ld_strndup(L, p - n - (e ? 1 : 0), n);
         if (!line) {
             return;
         }
         sim_trim(line);
-        char *colon = strstr(line, " : ");
-        char *arrow = colon ? strstr(colon + 3, " --> ") : NULL;
         if (!line[0]) {
             sim_free(line);
             continue;
         }
+        char *colon = strstr(line, " : ");
+        char *arrow = colon ? strstr(colon + 3, " --> ") : NULL;
         if (!arrow) {
             jl_error(L, at, col,
                      "line %d of the perturbation is not 'Feature : old --> "
                      "new'",
                      lineno);
+            n_bad++;
             sim_free(line);
             continue;
         }
@@ -506,12 +507,14 @@ static void apply_edit_lines(Loader *L, const JLoc *at, const char *col,
             jl_error(L, at, col,
                      "line %d of the perturbation: unknown feature '%s'",
                      lineno, name);
+            n_bad++;
         } else if (!f->value || strcmp(f->value, from) != 0) {
             const Feature *o = find_feature(orig, name);
             jl_error(L, at, col,
                      "line %d of the perturbation: '%s' is '%s' in the "
                      "input, not '%s'",
                      lineno, name, o && o->value ? o->value : "", from);
+            n_bad++;
         } else if (ld_grow(L, (void **)&cf->edits, &cap, cf->n_edits + 1,
                            sizeof *cf->edits) == 0) {
             Edit *ed = &cf->edits[cf->n_edits++];
@@ -527,9 +530,8 @@ static void apply_edit_lines(Loader *L, const JLoc *at, const char *col,
         }
         sim_free(line);
     }
-    if (cf->n_edits == 0 && lineno > 0) {
-        /* every line was bad: already reported */
-    } else if (cf->n_edits == 0) {
+    /* a cell of blank lines has no edits; bad lines are reported above */
+    if (cf->n_edits == 0 && n_bad == 0) {
         jl_error(L, at, col, "empty perturbation (no edits)");
     }
 }

@@ -331,7 +331,8 @@ static void test_truncations(void)
 }
 
 /* A line of blanks between CSV records is skipped without shifting the
-** line of the next record. */
+** line of the next record, and a perturbation cell of blank lines is an
+** empty perturbation, not a counterfactual without edits. */
 static void test_blank_csv_text(void)
 {
     char tmp[256];
@@ -351,14 +352,18 @@ static void test_blank_csv_text(void)
     static const char csv[] = "id,x,m,p,pm\n"
                               "1,X = 1,a,X : 1 --> 2,b\n"
                               " \t \n"
-                              "2,X = 1,zz,,\n";
+                              "2,X = 1,zz,,\n"
+                              "3,X = 1,a,\" \",b\n"
+                              "4,X = 1,a,\"\n\n\",b\n";
     char *sj = fs_join(tmp, "study.json"), *cj = fs_join(tmp, "a.csv");
     CHECK_INT(fs_write(sj, study, sizeof study - 1), 0);
     CHECK_INT(fs_write(cj, csv, sizeof csv - 1), 0);
     char *out = NULL;
     CHECK_INT(fs_check(tmp, 0, &out), 1);
     CHECK(out && strstr(out, "a.csv:4: field 'm': unknown class 'zz'"));
-    CHECK(out && count_lines_with(out, "  error: ") == 1);
+    CHECK(out && strstr(out, "a.csv:5: field 'p': empty perturbation"));
+    CHECK(out && strstr(out, "a.csv:6: field 'p': empty perturbation"));
+    CHECK(out && count_lines_with(out, "  error: ") == 3);
     free(out);
     free(sj);
     free(cj);
