@@ -98,8 +98,10 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
     return 0;
 }
 
-int read_whole_file(const char *abs, char **data, size_t *len, char *why,
-                    size_t why_size)
+/* Reads a whole file (up to 1 GiB) into a NUL-terminated buffer. Returns 0,
+** -1 with the reason in why, or -2 when memory ran out. */
+static int read_whole_file(const char *abs, char **data, size_t *len, char *why,
+                           size_t why_size)
 {
     *data = NULL;
     *len = 0;
@@ -147,4 +149,24 @@ int read_whole_file(const char *abs, char **data, size_t *len, char *why,
     *data = buf;
     *len = n;
     return 0;
+}
+
+int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
+                     char *why, size_t why_size)
+{
+    *data = NULL;
+    *len = 0;
+    char *abs = NULL;
+    if (bundle_file(L, rel, &abs, why, why_size) != 0) {
+        return -2;
+    }
+    char read_why[512];
+    int rc = read_whole_file(abs, data, len, read_why, sizeof read_why);
+    sim_free(abs);
+    if (rc == -2) {
+        L->oom = 1;
+    } else if (rc != 0) {
+        ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", read_why);
+    }
+    return rc != 0 ? -1 : 0;
 }

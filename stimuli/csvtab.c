@@ -123,22 +123,11 @@ int csv_table_read(Loader *L, const char *rel, CsvTable *t, char *path_why,
                    size_t path_why_size)
 {
     memset(t, 0, sizeof *t);
-    char why[512];
-    char *abs = NULL;
-    if (bundle_file(L, rel, &abs, path_why, path_why_size) != 0) {
-        return -2; /* caller reports where the path was named */
-    }
     char *data = NULL;
     size_t len = 0;
-    int rc = read_whole_file(abs, &data, &len, why, sizeof why);
-    sim_free(abs);
+    int rc = read_bundle_file(L, rel, &data, &len, path_why, path_why_size);
     if (rc != 0) {
-        if (rc == -2) {
-            L->oom = 1;
-        } else {
-            ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", why);
-        }
-        return -1;
+        return rc; /* -2: the caller reports where the path was named */
     }
     size_t bad;
     if (!sim_utf8_valid(data, len, &bad)) {

@@ -1617,21 +1617,13 @@ static void read_pages(Design *D)
         if (dup) {
             continue; /* already reported */
         }
-        char why[512], *abs = NULL;
-        if (bundle_file(L, ref->path, &abs, why, sizeof why) != 0) {
-            jl_error(L, &ref->at, ref->key, "page %s", why);
-            continue;
-        }
-        char *text = NULL;
+        char why[512], *abs = NULL, *text = NULL;
         size_t len = 0;
-        int rc = read_whole_file(abs, &text, &len, why, sizeof why);
-        sim_free(abs);
+        int rc = read_bundle_file(L, ref->path, &text, &len, why, sizeof why);
+        if (rc == -2) {
+            jl_error(L, &ref->at, ref->key, "page %s", why);
+        }
         if (rc != 0) {
-            if (rc == -2) {
-                L->oom = 1;
-            } else {
-                ld_diag(L, 0, ref->path, 0, 0, NULL, NULL, "%s", why);
-            }
             continue;
         }
         size_t bad;

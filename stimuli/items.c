@@ -1234,21 +1234,13 @@ typedef void (*JsonlFn)(Loader *L, const JLoc *at, json_t *o, void *ctx);
 static int each_jsonl(Loader *L, const JLoc *ref, const char *rel, JsonlFn fn,
                       void *ctx)
 {
-    char why[512], *abs = NULL;
-    if (bundle_file(L, rel, &abs, why, sizeof why) != 0) {
-        jl_error(L, ref, "file", "%s", why);
-        return -1;
-    }
-    char *data = NULL;
+    char why[512], *data = NULL;
     size_t len = 0;
-    int rc = read_whole_file(abs, &data, &len, why, sizeof why);
-    sim_free(abs);
+    int rc = read_bundle_file(L, rel, &data, &len, why, sizeof why);
+    if (rc == -2) {
+        jl_error(L, ref, "file", "%s", why);
+    }
     if (rc != 0) {
-        if (rc == -2) {
-            L->oom = 1;
-        } else {
-            ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", why);
-        }
         return -1;
     }
     char *p = data;

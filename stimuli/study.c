@@ -119,23 +119,17 @@ void study_free(Study *st)
 static json_t *read_study_json(Loader *L)
 {
     Study *st = L->st;
-    char why[512], *abs = NULL;
-    if (bundle_file(L, "study.json", &abs, why, sizeof why) != 0) {
+    char why[512];
+    size_t len = 0;
+    int rc = read_bundle_file(L, "study.json", &st->json_text, &len, why,
+                              sizeof why);
+    if (rc == -2) {
         ld_diag(L, 0, "study.json", 0, 0, NULL, NULL, "%s",
                 strstr(why, "no such file") ? "missing: a bundle needs a "
                                               "study.json"
                                             : why);
-        return NULL;
     }
-    size_t len = 0;
-    int rc = read_whole_file(abs, &st->json_text, &len, why, sizeof why);
-    sim_free(abs);
     if (rc != 0) {
-        if (rc == -2) {
-            L->oom = 1;
-        } else {
-            ld_diag(L, 0, "study.json", 0, 0, NULL, NULL, "%s", why);
-        }
         return NULL;
     }
     json_error_t jerr;

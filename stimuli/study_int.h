@@ -90,10 +90,13 @@ char *json_scalar_text(Loader *L, json_t *v);
 ** why (no location; callers add it). */
 int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
                 size_t why_size);
-/* Reads a whole file (up to 1 GiB) into a NUL-terminated buffer. Returns 0,
-** -1 with the reason in why, or -2 when memory ran out. */
-int read_whole_file(const char *abs, char **data, size_t *len, char *why,
-                    size_t why_size);
+/* Reads the bundle file rel whole (up to 1 GiB) into a NUL-terminated
+** buffer that *data owns (sim_free). Returns 0; -1 after reporting a read
+** error at rel, or when memory ran out (L->oom); -2 when the path itself is
+** bad (nothing reported: the caller knows where the path was named and
+** reports it there) with the reason in why. */
+int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
+                     char *why, size_t why_size);
 
 /* ------------------------------------------------------------------ CSV */
 
