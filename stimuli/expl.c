@@ -30,7 +30,7 @@ int expl_kind_from_name(const char *name)
     return -1;
 }
 
-static void edits_free(Edit *e, size_t n)
+void edits_free(Edit *e, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         sim_free(e[i].feature);

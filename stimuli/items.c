@@ -57,23 +57,13 @@ void input_clear(ItemInput *in)
     memset(in, 0, sizeof *in);
 }
 
-static void edits_clear(Edit *e, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        sim_free(e[i].feature);
-        sim_free(e[i].from);
-        sim_free(e[i].to);
-    }
-    sim_free(e);
-}
-
 static void cf_free(Counterfactual *cf)
 {
     if (!cf) {
         return;
     }
     input_clear(&cf->input);
-    edits_clear(cf->edits, cf->n_edits);
+    edits_free(cf->edits, cf->n_edits);
     sim_free(cf->region);
     sim_free(cf);
 }
@@ -360,7 +350,7 @@ int parse_marked(Loader *L, const char *text, int segment, char **plain,
     }
     if (open || L->oom) {
         sim_buf_free(&b);
-        edits_clear(*edits, *n_edits);
+        edits_free(*edits, *n_edits);
         *edits = NULL;
         *n_edits = 0;
         return -1;
@@ -559,7 +549,7 @@ static void marked_segment(Loader *L, const JLoc *at, const char *key,
     Edit *all = sim_realloc(cf->edits, (cf->n_edits + n + 1) * sizeof *all);
     if (!all) {
         L->oom = 1;
-        edits_clear(edits, n);
+        edits_free(edits, n);
         return;
     }
     memcpy(all + cf->n_edits, edits, n * sizeof *edits);

@@ -147,6 +147,7 @@ int index_build(Loader *L);
 long index_find(const Study *st, const char *key);
 void item_clear(Item *it);
 void input_clear(ItemInput *in);
+void edits_free(Edit *e, size_t n); /* frees n edits and the array */
 
 /* Parses an explanation payload (object or string) into out. item may be
 ** NULL. default_kind is used when the payload has no "kind". depth 0 at the
