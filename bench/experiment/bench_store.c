@@ -178,11 +178,14 @@ int main(int argc, char **argv)
             } else {
                 in.kind = SIM_IN_CONTINUE;
             }
+            /* v is rebuilt by session_handle: Continue on a feedback screen
+            ** stores nothing, so take the screen before the input */
+            SessionScreen screen = v->screen;
             int consumed = 0;
             int64_t t0 = now_ns();
             session_handle(s, &in, &consumed, &err);
             double ms = (double)(now_ns() - t0) / 1e6;
-            if (consumed && v->screen != SCREEN_FEEDBACK) {
+            if (consumed && screen != SCREEN_FEEDBACK) {
                 resp_ms[got++] = ms;
             }
         }
