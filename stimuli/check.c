@@ -157,11 +157,8 @@ static void print_text(FILE *out, const char *dir, const Study *st,
         }
         fprintf(out, "items        %zu", st->n_items);
         for (size_t p = 0; p < st->n_pools; p++) {
-            size_t n = 0;
-            for (size_t i = 0; i < st->n_items; i++) {
-                n += strcmp(st->items[i].pool, st->pools[p]) == 0;
-            }
-            fprintf(out, "%s%s %zu", p ? ", " : " (", st->pools[p], n);
+            fprintf(out, "%s%s %zu", p ? ", " : " (", st->pools[p],
+                    pool_size(st, st->pools[p]));
         }
         fprintf(out, "%s\n", st->n_pools ? ")" : "");
         fprintf(out, "explanations");
@@ -277,11 +274,9 @@ static json_t *study_json(const Study *st)
                   s->min_total_seconds, "stop_on_failure", s->stop_on_failure));
     json_t *items = json_object();
     for (size_t p = 0; p < st->n_pools; p++) {
-        json_int_t n = 0;
-        for (size_t i = 0; i < st->n_items; i++) {
-            n += strcmp(st->items[i].pool, st->pools[p]) == 0;
-        }
-        json_object_set_new(items, st->pools[p], json_integer(n));
+        json_object_set_new(
+            items, st->pools[p],
+            json_integer((json_int_t)pool_size(st, st->pools[p])));
     }
     json_object_set_new(o, "items", items);
     json_t *ex = json_object();

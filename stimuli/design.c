@@ -859,7 +859,7 @@ static void expand_hase(Design *D, const JLoc *at, json_t *proto, int cf)
     preset_debrief(D);
 }
 
-static size_t pool_size(const Study *st, const char *pool)
+size_t pool_size(const Study *st, const char *pool)
 {
     size_t n = 0;
     for (size_t i = 0; pool && i < st->n_items; i++) {
@@ -1555,11 +1555,7 @@ static void validate_conditions(Design *D, const JLoc *root)
         if (!m) {
             continue;
         }
-        int known = 0;
-        for (size_t k = 0; k < st->n_methods; k++) {
-            known |= strcmp(st->methods[k], m) == 0;
-        }
-        if (!known) {
+        if (!method_known(st, m)) {
             /* find the JSON index of this condition for the pointer */
             size_t idx = c;
             for (size_t j = 0; j < json_array_size(conds); j++) {

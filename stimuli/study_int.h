@@ -175,6 +175,8 @@ int parse_marked(Loader *L, const char *text, int segment, char **plain,
 /* Everything of study.json after it parsed: header, design, item banks,
 ** explanation sources, blocks, validation, pages. */
 void design_parse(Loader *L, json_t *root);
+/* Number of items in pool (0 for NULL). */
+size_t pool_size(const Study *st, const char *pool);
 void block_clear(Block *b);
 
 /* Loads what it can even when there are errors: *out is NULL only when the
