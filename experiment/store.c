@@ -189,28 +189,30 @@ static ParticipantStatus status_parse(const char *s)
     return PSTATUS_ACTIVE;
 }
 
-static int db_fail(Store *st, SimError *err, const char *what)
+/* SIM_ERR_BUSY when the last error means "locked, try again later". */
+static int error_code(Store *st)
 {
     int code = sqlite3_errcode(st->db);
-    int sim = (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? SIM_ERR_BUSY
-                                                             : SIM_ERR_DB;
-    return sim_fail(err, sim, "%s: %s: %s", st->path, what,
+    return code == SQLITE_BUSY || code == SQLITE_LOCKED ? SIM_ERR_BUSY
+                                                        : SIM_ERR_DB;
+}
+
+static int db_fail(Store *st, SimError *err, const char *what)
+{
+    return sim_fail(err, error_code(st), "%s: %s: %s", st->path, what,
                     sqlite3_errmsg(st->db));
 }
 
 static int exec(Store *st, const char *sql, SimError *err)
 {
     char *msg = NULL;
-    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        int code = sqlite3_errcode(st->db);
-        sim_fail(err,
-                 (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? SIM_ERR_BUSY
-                                                                : SIM_ERR_DB,
-                 "%s: %s", st->path, msg ? msg : sqlite3_errmsg(st->db));
-        sqlite3_free(msg);
-        return err ? err->code : SIM_ERR_DB;
+    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) == SQLITE_OK) {
+        return SIM_OK;
     }
-    return SIM_OK;
+    int rc = sim_fail(err, error_code(st), "%s: %s", st->path,
+                      msg ? msg : sqlite3_errmsg(st->db));
+    sqlite3_free(msg);
+    return rc;
 }
 
 static void rollback(Store *st)
