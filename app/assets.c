@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "media.h"
 #include "sim_alloc.h"
 
 struct AssetEntry {
@@ -113,100 +114,6 @@ const Tex *assets_image(Assets *a, const char *rel_path)
     return insert(a, key, tex, w, h);
 }
 
-/* ----------------------------------------------------------------- .npy */
-
-int npy_read_f32(const char *path, float **data, int *h, int *w, SimError *err)
-{
-    *data = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return sim_fail(err, SIM_ERR_IO, "%s: cannot open", path);
-    }
-    unsigned char pre[10];
-    int rc = SIM_OK;
-    char *hdr = NULL;
-    float *v = NULL;
-    if (fread(pre, 1, 8, f) != 8 || memcmp(pre, "\x93NUMPY", 6) != 0) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: not a .npy file", path);
-        goto cleanup;
-    }
-    size_t hlen;
-    if (pre[6] == 1) {
-        if (fread(pre + 8, 1, 2, f) != 2) {
-            rc = sim_fail(err, SIM_ERR_PARSE, "%s: truncated header", path);
-            goto cleanup;
-        }
-        hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
-    } else if (pre[6] == 2 || pre[6] == 3) {
-        unsigned char l4[4];
-        if (fread(l4, 1, 4, f) != 4) {
-            rc = sim_fail(err, SIM_ERR_PARSE, "%s: truncated header", path);
-            goto cleanup;
-        }
-        hlen = (size_t)l4[0] | (size_t)l4[1] << 8 | (size_t)l4[2] << 16 |
-               (size_t)l4[3] << 24;
-    } else {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: .npy version %d unsupported",
-                      path, pre[6]);
-        goto cleanup;
-    }
-    if (hlen > 65536) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: header too long", path);
-        goto cleanup;
-    }
-    hdr = sim_malloc(hlen + 1);
-    if (!hdr || fread(hdr, 1, hlen, f) != hlen) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: truncated header", path);
-        goto cleanup;
-    }
-    hdr[hlen] = 0;
-    if (!strstr(hdr, "'<f4'")) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: dtype is not '<f4'", path);
-        goto cleanup;
-    }
-    if (strstr(hdr, "'fortran_order': True")) {
-        rc =
-            sim_fail(err, SIM_ERR_PARSE, "%s: Fortran order unsupported", path);
-        goto cleanup;
-    }
-    const char *sh = strstr(hdr, "'shape':");
-    long d0 = 0, d1 = 0;
-    if (!sh ||
-        sscanf(strchr(sh, '(') ? strchr(sh, '(') : sh, "(%ld,%ld)", &d0, &d1) !=
-            2 ||
-        d0 <= 0 || d1 <= 0 || d0 > 16384 || d1 > 16384) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: shape is not 2-D", path);
-        goto cleanup;
-    }
-    size_t n = (size_t)d0 * (size_t)d1;
-    v = sim_malloc(n * sizeof(float));
-    if (!v) {
-        rc = sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
-        goto cleanup;
-    }
-    unsigned char *raw = (unsigned char *)v;
-    if (fread(raw, 4, n, f) != n) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: truncated data", path);
-        goto cleanup;
-    }
-    for (size_t i = 0; i < n; i++) {
-        /* Little-endian to host, without assuming the host's order. */
-        unsigned char *b = raw + 4 * i;
-        uint32_t bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-                        (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-        memcpy(&v[i], &bits, 4);
-    }
-    *data = v;
-    v = NULL;
-    *h = (int)d0;
-    *w = (int)d1;
-cleanup:
-    sim_free(v);
-    sim_free(hdr);
-    fclose(f);
-    return rc;
-}
-
 static int cmp_float(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
@@ -292,7 +199,7 @@ const Tex *assets_heatmap(Assets *a, const char *rel_path, int is_npy,
     float *v = NULL;
     if (is_npy) {
         SimError err;
-        if (npy_read_f32(path, &v, &h, &w, &err) != SIM_OK) {
+        if (media_npy_read(path, &v, &h, &w, &err) != SIM_OK) {
             SDL_Log("heatmap %s", err.msg);
             return insert(a, key, NULL, 0, 0);
         }

@@ -44,10 +44,6 @@ const Tex *assets_heatmap(Assets *a, const char *rel_path, int is_npy,
 ** when colormap is "diverging". */
 const Tex *assets_colorbar(Assets *a, const char *colormap);
 
-/* Reads a 2-D little-endian float32 C-order .npy file. On success *data is
-** a new array of h*w values (sim_free). */
-int npy_read_f32(const char *path, float **data, int *h, int *w, SimError *err);
-
 /* Maps values to [0,1]: minimum -> 0, 99.5th percentile -> 1 (clamped);
 ** NaN -> 0. In place. */
 void heatmap_normalize(float *v, size_t n);

@@ -9,6 +9,7 @@
 
 #include "assets.h"
 #include "gfx.h"
+#include "media.h"
 #include "scene.h"
 #include "sim_alloc.h"
 
@@ -80,7 +81,7 @@ static void test_npy(void)
     float *d = NULL;
     int h = 0, w = 0;
     SimError err;
-    CHECK_INT(npy_read_f32(path, &d, &h, &w, &err), SIM_OK);
+    CHECK_INT(media_npy_read(path, &d, &h, &w, &err), SIM_OK);
     CHECK_INT(h, 2);
     CHECK_INT(w, 3);
     if (d) {
@@ -92,7 +93,7 @@ static void test_npy(void)
     }
     sim_free(d);
     write_npy(path, 2, 3, v, "<f8");
-    CHECK_INT(npy_read_f32(path, &d, &h, &w, &err), SIM_ERR_PARSE);
+    CHECK_INT(media_npy_read(path, &d, &h, &w, &err), SIM_ERR_PARSE);
     CHECK(strstr(err.msg, "<f4") != NULL);
     float nan_map[4] = {NAN, 1, 2, 3};
     heatmap_normalize(nan_map, 4);
