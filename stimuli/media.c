@@ -282,6 +282,24 @@ done:
     return rc;
 }
 
+/* Reads the header, then checks that the file is long enough to hold all
+** rows * cols floats. */
+static int npy_check(FILE *f, int *rows, int *cols, long *offset, char *why,
+                     size_t why_size)
+{
+    int rc = npy_header(f, rows, cols, offset, why, why_size);
+    if (rc == 0) {
+        long need = *offset + (long)*rows * (long)*cols * 4;
+        if (fseek(f, 0, SEEK_END) != 0 || ftell(f) < need) {
+            snprintf(why, why_size,
+                     "truncated .npy data (%d x %d floats need %ld bytes)",
+                     *rows, *cols, need);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
 int npy_shape(const char *abs, int *rows, int *cols, char *why, size_t why_size)
 {
     FILE *f = fopen(abs, "rb");
@@ -290,16 +308,7 @@ int npy_shape(const char *abs, int *rows, int *cols, char *why, size_t why_size)
         return -1;
     }
     long offset = 0;
-    int rc = npy_header(f, rows, cols, &offset, why, why_size);
-    if (rc == 0) {
-        long need = offset + (long)*rows * (long)*cols * 4;
-        if (fseek(f, 0, SEEK_END) != 0 || ftell(f) < need) {
-            snprintf(why, why_size,
-                     "truncated .npy data (%d x %d floats need %ld bytes)",
-                     *rows, *cols, need);
-            rc = -1;
-        }
-    }
+    int rc = npy_check(f, rows, cols, &offset, why, why_size);
     fclose(f);
     return rc;
 }
@@ -313,21 +322,35 @@ int media_image_size(const char *path, int *w, int *h, SimError *err)
     return SIM_OK;
 }
 
-int media_npy_info(const char *path, int *rows, int *cols, long *data_offset,
-                   SimError *err)
+/* Opens a .npy file and checks it as media_npy_info() does; on success *out
+** is the open file. */
+static int npy_open(const char *path, int *rows, int *cols, long *data_offset,
+                    FILE **out, SimError *err)
 {
-    char why[256];
+    *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
         return sim_fail(err, SIM_ERR_IO, "%s: cannot open: %s", path,
                         strerror(errno));
     }
-    int rc = npy_header(f, rows, cols, data_offset, why, sizeof why);
-    fclose(f);
-    if (rc != 0) {
+    char why[256];
+    if (npy_check(f, rows, cols, data_offset, why, sizeof why) != 0) {
+        fclose(f);
         return sim_fail(err, SIM_ERR_PARSE, "%s: %s", path, why);
     }
+    *out = f;
     return SIM_OK;
+}
+
+int media_npy_info(const char *path, int *rows, int *cols, long *data_offset,
+                   SimError *err)
+{
+    FILE *f = NULL;
+    int rc = npy_open(path, rows, cols, data_offset, &f, err);
+    if (f) {
+        fclose(f);
+    }
+    return rc;
 }
 
 int media_npy_read(const char *path, float **out, int *rows, int *cols,
@@ -335,20 +358,16 @@ int media_npy_read(const char *path, float **out, int *rows, int *cols,
 {
     *out = NULL;
     long offset = 0;
-    int rc = media_npy_info(path, rows, cols, &offset, err);
+    FILE *f = NULL;
+    int rc = npy_open(path, rows, cols, &offset, &f, err);
     if (rc != SIM_OK) {
         return rc;
     }
     size_t n = (size_t)*rows * (size_t)*cols;
     float *data = sim_malloc(n * sizeof *data);
     if (!data) {
+        fclose(f);
         return sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        sim_free(data);
-        return sim_fail(err, SIM_ERR_IO, "%s: cannot open: %s", path,
-                        strerror(errno));
     }
     unsigned char b[4];
     size_t i = 0;

@@ -564,6 +564,9 @@ static void test_media(void)
              SIMLAB_TEST_DATA);
     CHECK_INT(media_npy_read(path, &data, &h, &w, &err), SIM_ERR_PARSE);
     CHECK(data == NULL);
+    /* the header alone is fine, but info promises the data is all there */
+    CHECK_INT(media_npy_info(path, &h, &w, &off, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "truncated .npy data") != NULL);
     snprintf(path, sizeof path, "%s/bundles/bad-media/media/wrong-dtype.npy",
              SIMLAB_TEST_DATA);
     CHECK_INT(media_npy_info(path, &h, &w, &off, &err), SIM_ERR_PARSE);
