@@ -597,7 +597,7 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w)
             scene_circle(sc, bx + d / 2, yy + d / 2, d / 2 - 1.5f,
                          sel ? th->selected : th->panel);
             scene_hover_last(sc, sel ? th->accent_hover : th->hover);
-            char num[8];
+            char num[12];
             snprintf(num, sizeof num, "%d", i);
             float tw = font_width(ui->button, num, strlen(num));
             scene_text(sc, ui->button, bx + (d - tw) / 2,
