@@ -110,7 +110,7 @@ int image_size(const char *abs, int *w, int *h, int *is_png, char *why,
     FILE *f = fopen(abs, "rb");
     if (!f) {
         snprintf(why, why_size, "cannot open: %s", strerror(errno));
-        return -1;
+        return -2;
     }
     unsigned char sig[8];
     size_t got = fread(sig, 1, sizeof sig, f);
@@ -316,8 +316,10 @@ int npy_shape(const char *abs, int *rows, int *cols, char *why, size_t why_size)
 int media_image_size(const char *path, int *w, int *h, SimError *err)
 {
     char why[256];
-    if (image_size(path, w, h, NULL, why, sizeof why) != 0) {
-        return sim_fail(err, SIM_ERR_PARSE, "%s: %s", path, why);
+    int rc = image_size(path, w, h, NULL, why, sizeof why);
+    if (rc != 0) {
+        return sim_fail(err, rc == -2 ? SIM_ERR_IO : SIM_ERR_PARSE, "%s: %s",
+                        path, why);
     }
     return SIM_OK;
 }

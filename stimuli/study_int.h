@@ -125,8 +125,9 @@ long csv_col(const CsvTable *t, const char *name); /* -1 when absent */
 
 /* ---------------------------------------------------------------- media */
 
-/* Pixel size of a PNG or JPEG file; -1 with the reason in why. *is_png (may
-** be NULL) tells which of the two it is. */
+/* Pixel size of a PNG or JPEG file; -1 with the reason in why (-2 when the
+** file cannot be opened). *is_png (may be NULL) tells which of the two it
+** is. */
 int image_size(const char *abs, int *w, int *h, int *is_png, char *why,
                size_t why_size);
 /* Shape of a float32 little-endian C-order 2-D .npy file. */

@@ -550,6 +550,7 @@ static void test_media(void)
              SIMLAB_TEST_DATA);
     CHECK_INT(media_image_size(path, &w, &h, &err), SIM_ERR_PARSE);
     CHECK(strstr(err.msg, "not a PNG or JPEG") != NULL);
+    CHECK_INT(media_image_size("no/such.png", &w, &h, &err), SIM_ERR_IO);
 
     float *data = NULL;
     snprintf(path, sizeof path, "%s/bundles/valid-all/media/dog-ig.npy",
