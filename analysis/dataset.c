@@ -404,11 +404,13 @@ typedef struct CsvState {
     SimError *err;
     int failed;
     Where where;
-    long next_line; /* physical line where the next record starts */
-    long newlines;  /* newlines inside the current record's fields */
-    SimBuf text;    /* the current record's fields, each NUL-terminated */
-    size_t *offs;   /* where each field starts in text */
-    char **fields;  /* pointers into text, set when the record ends */
+    long line;     /* physical line being read */
+    int after_cr;  /* the last line ended with CR (an LF now ends no line) */
+    long rec_line; /* physical line on which the current record starts */
+    int awaiting;  /* between records: the next non-blank line starts one */
+    SimBuf text;   /* the current record's fields, each NUL-terminated */
+    size_t *offs;  /* where each field starts in text */
+    char **fields; /* pointers into text, set when the record ends */
     int n_fields, cap_fields;
     int header_done;
     int *col_of_field;
@@ -433,9 +435,6 @@ static void csv_on_field(void *s, size_t len, void *data)
         st->cap_fields = (int)(cap < cap2 ? cap : cap2);
     }
     const char *text = s ? s : "";
-    for (size_t i = 0; i < len; i++) {
-        st->newlines += text[i] == '\n';
-    }
     st->offs[st->n_fields++] = st->text.len;
     sim_buf_append(&st->text, text, len);
     sim_buf_append(&st->text, "", 1); /* the terminating NUL */
@@ -454,9 +453,8 @@ static void csv_on_row(int c, void *data)
 {
     (void)c;
     CsvState *st = data;
-    st->where.line = st->next_line;
-    st->next_line += 1 + st->newlines;
-    st->newlines = 0;
+    st->where.line = st->rec_line;
+    st->awaiting = 1;
     if (st->failed) {
         clear_fields(st);
         return;
@@ -546,6 +544,46 @@ static int read_sidecar(Dataset *ds, const char *csv_path, SimError *err)
     return SIM_OK;
 }
 
+/* A line that libcsv skips between records: it ignores blanks before a
+** record and line ends without one. */
+static int is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Feeds one chunk to libcsv line by line, noting the physical line on
+** which each record starts (quoted fields may span lines, and libcsv
+** reports no positions). LF, CRLF and CR each end a line. Returns 0, or -1
+** when libcsv stopped. */
+static int parse_chunk(struct csv_parser *parser, CsvState *st, const char *buf,
+                       size_t len)
+{
+    while (len > 0 && !st->failed) {
+        size_t n = 0;
+        while (n < len && buf[n] != '\n' && buf[n] != '\r') {
+            n++;
+        }
+        char end = n < len ? buf[n++] : '\0'; /* '\0': the line goes on */
+        if (st->awaiting && !is_blank(buf, n)) {
+            st->rec_line = st->line;
+            st->awaiting = 0;
+        }
+        if (csv_parse(parser, buf, n, csv_on_field, csv_on_row, st) != n) {
+            return -1;
+        }
+        st->line += end == '\r' || (end == '\n' && !st->after_cr);
+        st->after_cr = end == '\r';
+        buf += n;
+        len -= n;
+    }
+    return 0;
+}
+
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
 {
     FILE *f = fopen(path, "rb");
@@ -565,7 +603,8 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     st.err = err;
     st.where.source = path;
     st.where.unit = "";
-    st.next_line = 1;
+    st.line = st.rec_line = 1;
+    st.awaiting = 1;
     char buf[1 << 16];
     size_t got;
     int first = 1;
@@ -575,13 +614,11 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
             off = 3; /* UTF-8 byte order mark */
         }
         first = 0;
-        if (csv_parse(&parser, buf + off, got - off, csv_on_field, csv_on_row,
-                      &st) != got - off) {
-            if (!st.failed) {
-                st.failed =
-                    sim_fail(err, SIM_ERR_PARSE, "%s:%ld: %s", path,
-                             st.next_line, csv_strerror(csv_error(&parser)));
-            }
+        if (parse_chunk(&parser, &st, buf + off, got - off) != 0 &&
+            !st.failed) {
+            st.failed = sim_fail(err, SIM_ERR_PARSE, "%s:%ld: %s", path,
+                                 st.awaiting ? st.line : st.rec_line,
+                                 csv_strerror(csv_error(&parser)));
         }
     }
     if (!st.failed && ferror(f)) {
@@ -589,7 +626,7 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     }
     if (!st.failed && csv_fini(&parser, csv_on_field, csv_on_row, &st) != 0) {
         st.failed = sim_fail(err, SIM_ERR_PARSE, "%s:%ld: %s", path,
-                             st.next_line, csv_strerror(csv_error(&parser)));
+                             st.rec_line, csv_strerror(csv_error(&parser)));
     }
     if (!st.failed && !st.header_done) {
         st.failed = sim_fail(err, SIM_ERR_PARSE, "%s:1: no header row", path);

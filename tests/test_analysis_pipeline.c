@@ -48,6 +48,25 @@ static void test_csv_errors(void)
     CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
     CHECK(strstr(err.msg, "bad.csv:4: column 'phase'") != NULL);
     dataset_free(ds);
+    /* blank lines between records count as lines too */
+    write_text(path, "participant,condition,phase,item,correct\r\n"
+                     "p1,baseline,pre,i1,1\r\n"
+                     "\r\n"
+                     " \t\n"
+                     "\n"
+                     "p1,baseline,post,i1,2\r\n");
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "bad.csv:6: column 'correct'") != NULL);
+    dataset_free(ds);
+    /* so do lines that end with CR alone */
+    write_text(path, "participant,condition,phase,item,correct\r"
+                     "p1,baseline,pre,i1,1\r"
+                     "p1,baseline,post,i1,2\r");
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
+    CHECK(strstr(err.msg, "bad.csv:3: column 'correct'") != NULL);
+    dataset_free(ds);
     /* a missing required column */
     write_text(path, "participant,condition,phase,correct\np,c,pre,1\n");
     dataset_new(&ds, &err);
