@@ -1502,9 +1502,12 @@ int app_run(int argc, char **argv)
     }
     if (a->o.timing_log) {
         a->timing = fopen(a->o.timing_log, "w");
-        if (a->timing) {
-            setvbuf(a->timing, NULL, _IOLBF, 0);
+        if (!a->timing) {
+            fprintf(stderr, "simlab run: %s: cannot open the timing log: %s\n",
+                    a->o.timing_log, strerror(errno));
+            goto cleanup;
         }
+        setvbuf(a->timing, NULL, _IOLBF, 0);
     }
     GfxOptions go;
     memset(&go, 0, sizeof go);

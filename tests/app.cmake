@@ -41,6 +41,16 @@ add_test(NAME test_app_escape COMMAND test_app_run $<TARGET_FILE:simlab>
          text-forward chaos)
 add_test(NAME test_app_escape_image COMMAND test_app_run
          $<TARGET_FILE:simlab> meta-image chaos)
+# A timing log that cannot be written stops the run before it starts.
+add_test(NAME test_app_timing_log_unwritable
+         COMMAND simlab run ${CMAKE_SOURCE_DIR}/assets/studies/text-forward
+                 --db ${CMAKE_CURRENT_BINARY_DIR}/timing-log-unwritable.db
+                 --autopilot model
+                 --timing-log ${CMAKE_CURRENT_BINARY_DIR}/no-such-dir/t.log)
+set_tests_properties(test_app_timing_log_unwritable PROPERTIES
+  ENVIRONMENT "SDL_VIDEODRIVER=dummy"
+  PASS_REGULAR_EXPRESSION "no-such-dir/t.log: cannot open the timing log"
+  TIMEOUT 120)
 # SIGKILL at random moments; resume until every step is answered once.
 add_test(NAME test_app_kill COMMAND test_app_run $<TARGET_FILE:simlab>
          tabular-forward kill)
