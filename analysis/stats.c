@@ -594,8 +594,11 @@ int stats_anova(const double *y, const int *g, int n, int k, AnovaResult *out)
         goto cleanup;
     }
     out->f = (ssb / out->df_between) / (ssw / out->df_within);
+    /* no spread within groups: F is infinite (p = 0), or 0 / 0 when there
+    ** is no spread at all (then there is no p either) */
     out->p = ssw > 0 ? gsl_cdf_fdist_Q(out->f, out->df_between, out->df_within)
-                     : 0.0;
+             : ssb > 0 ? 0.0
+                       : NAN;
     out->eta_sq = ssb + ssw > 0 ? ssb / (ssb + ssw) : NAN;
     rc = 0;
 cleanup:

@@ -64,7 +64,8 @@ typedef struct AnovaResult {
 } AnovaResult;
 
 /* y[i] in group g[i] (0 <= g[i] < k). Returns 0, or -1 when there are fewer
-** than two non-empty groups or no within-group degrees of freedom. */
+** than two non-empty groups or no within-group degrees of freedom. When all
+** y are equal, f, p and eta_sq are NaN. */
 int stats_anova(const double *y, const int *g, int n, int k, AnovaResult *out);
 
 typedef struct TukeyPair {

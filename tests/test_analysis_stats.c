@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "stats.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static void test_re_golden(void)
@@ -154,6 +155,23 @@ static int test_anova_tukey(void)
     return 0;
 }
 
+/* Data without any variation (every participant all correct) have no F
+** and no p; a perfect split between groups has p = 0. */
+static void test_anova_degenerate(void)
+{
+    double same[6] = {1, 1, 1, 1, 1, 1}, split[4] = {1, 1, 0, 0};
+    int g[6] = {0, 0, 1, 1, 2, 2};
+    AnovaResult a;
+    CHECK_INT(stats_anova(same, g, 6, 3, &a), 0);
+    CHECK(isnan(a.f));
+    CHECK(isnan(a.p));
+    CHECK(isnan(a.eta_sq));
+    CHECK_INT(stats_anova(split, g, 4, 2, &a), 0);
+    CHECK(isinf(a.f));
+    CHECK_NEAR(a.p, 0, 0);
+    CHECK_NEAR(a.eta_sq, 1, 0);
+}
+
 static int test_logit(void)
 {
     static char names[512][32];
@@ -221,6 +239,7 @@ int main(void)
     test_re_golden();
     test_re_singular();
     test_tukey_dist();
+    test_anova_degenerate();
     if (test_anova_tukey() != 0 || test_logit() != 0) {
         printf("skipped the golden data sets: %s not found\n",
                SIMLAB_SHARED_DIR "/data/goldens");
