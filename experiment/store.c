@@ -36,12 +36,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Statements run for every response and event: prepared once per
+** connection (cached()), finalized by store_close(). */
+typedef enum StmtId {
+    STMT_RESPONSE_DONE = 0,
+    STMT_RESPONSE_INSERT,
+    STMT_RESPONSE_UPDATE,
+    STMT_GET_RESPONSE,
+    STMT_TOUCH,
+    STMT_STATUS,
+    STMT_SCREENING,
+    STMT_EXCLUDE,
+    STMT_EVENT,
+    STMT_COUNT
+} StmtId;
+
+static const char *const STMT_SQL[STMT_COUNT] = {
+    [STMT_RESPONSE_DONE] =
+        "SELECT done FROM response WHERE participant = ? AND seq = ?",
+    [STMT_RESPONSE_INSERT] =
+        "INSERT INTO response (participant, seq, choice, response_id, "
+        "correct, rating, attempts, done, final_choice, onset_ns, "
+        "response_ns, rating_ns, rt_ms, recorded_ms) VALUES "
+        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [STMT_RESPONSE_UPDATE] =
+        "UPDATE response SET attempts = ?, done = ?, final_choice = ?, "
+        "rating = COALESCE(?, rating), rating_ns = COALESCE(?, rating_ns), "
+        "recorded_ms = ? WHERE participant = ? AND seq = ?",
+    [STMT_GET_RESPONSE] =
+        "SELECT choice, correct, rating, attempts, done, onset_ns, "
+        "response_ns, rating_ns, recorded_ms FROM response WHERE "
+        "participant = ? AND seq = ?",
+    [STMT_TOUCH] = "UPDATE participant SET last_active_ms = ?, status = "
+                   "CASE WHEN status = 'aborted' THEN 'active' ELSE status "
+                   "END WHERE id = ?",
+    [STMT_STATUS] = "UPDATE participant SET status = ?, last_active_ms = ?, "
+                    "finished_ms = ? WHERE id = ?",
+    [STMT_SCREENING] = "INSERT INTO screening (participant, rule, passed, "
+                       "detail, recorded_ms) VALUES (?,?,?,?,?)",
+    /* the first failed rule names the exclusion; later ones add to it */
+    [STMT_EXCLUDE] =
+        "UPDATE participant SET excluded = 1, exclusion_reason = CASE WHEN "
+        "exclusion_reason IS NULL OR exclusion_reason = '' THEN ?1 ELSE "
+        "exclusion_reason || ',' || ?1 END WHERE id = ?2",
+    [STMT_EVENT] = "INSERT INTO event (participant, kind, detail, wall_ms, "
+                   "mono_ns) VALUES (?,?,?,?,?)",
+};
+
 struct Store {
     sqlite3 *db;
     char *path;
     const Study *study; /* NULL when opened read-only */
     int64_t study_row;  /* study.id of the current definition */
     char hash[65];
+    sqlite3_stmt *stmt[STMT_COUNT]; /* cached(); NULL until first used */
 };
 
 static const char *const SCHEMA_V1 =
@@ -227,6 +275,26 @@ static int prepare(Store *st, const char *sql, sqlite3_stmt **stmt,
         return db_fail(st, err, "prepare");
     }
     return SIM_OK;
+}
+
+/* The statement id, prepared on first use. Hand it back with release() so
+** that it holds no read lock and keeps no bindings (unbound is NULL). */
+static int cached(Store *st, StmtId id, sqlite3_stmt **stmt, SimError *err)
+{
+    if (!st->stmt[id] &&
+        sqlite3_prepare_v3(st->db, STMT_SQL[id], -1, SQLITE_PREPARE_PERSISTENT,
+                           &st->stmt[id], NULL) != SQLITE_OK) {
+        *stmt = NULL;
+        return db_fail(st, err, "prepare");
+    }
+    *stmt = st->stmt[id];
+    return SIM_OK;
+}
+
+static void release(sqlite3_stmt *s)
+{
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
 }
 
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -517,6 +585,9 @@ void store_close(Store *store)
 {
     if (!store) {
         return;
+    }
+    for (int i = 0; i < STMT_COUNT; i++) {
+        sqlite3_finalize(store->stmt[i]);
     }
     sqlite3_close(store->db);
     sim_free(store->path);
@@ -1005,89 +1076,108 @@ int store_first_unanswered(Store *store, const char *pid, int *seq,
 
 /* ------------------------------------------------------------- responses */
 
-/* Runs one parameterised write (inside the caller's transaction, if any). */
-static int write1(Store *store, const char *sql, const char *what,
-                  void (*bind)(sqlite3_stmt *, const void *), const void *arg,
-                  SimError *err)
+/* Steps a cached write statement once and releases it. */
+static int run(Store *st, sqlite3_stmt *s, const char *what, SimError *err)
 {
-    sqlite3_stmt *s;
-    int rc = prepare(store, sql, &s, err);
-    if (rc != SIM_OK) {
-        return rc;
-    }
-    bind(s, arg);
-    if (sqlite3_step(s) != SQLITE_DONE) {
-        rc = db_fail(store, err, what);
-    }
-    sqlite3_finalize(s);
+    int rc = sqlite3_step(s) == SQLITE_DONE ? SIM_OK : db_fail(st, err, what);
+    release(s);
     return rc;
 }
 
-typedef struct StatusArgs {
-    const char *pid;
-    const char *status;
-    int64_t wall_ms;
-    int finished;
-} StatusArgs;
-
-static void bind_status(sqlite3_stmt *s, const void *arg)
+static int set_status(Store *st, const char *pid, ParticipantStatus status,
+                      int64_t wall_ms, int finished, SimError *err)
 {
-    const StatusArgs *a = arg;
-    bind_text(s, 1, a->status);
-    sqlite3_bind_int64(s, 2, a->wall_ms);
-    if (a->finished) {
-        sqlite3_bind_int64(s, 3, a->wall_ms);
+    sqlite3_stmt *s;
+    int rc = cached(st, STMT_STATUS, &s, err);
+    if (rc != SIM_OK) {
+        return rc;
     }
-    bind_text(s, 4, a->pid);
+    bind_text(s, 1, participant_status_name(status));
+    sqlite3_bind_int64(s, 2, wall_ms);
+    if (finished) {
+        sqlite3_bind_int64(s, 3, wall_ms);
+    }
+    bind_text(s, 4, pid);
+    return run(st, s, "set status", err);
 }
-
-typedef struct ScreenArgs {
-    const char *pid, *rule, *detail;
-    int passed;
-    int64_t wall_ms;
-} ScreenArgs;
-
-static void bind_screening(sqlite3_stmt *s, const void *arg)
-{
-    const ScreenArgs *a = arg;
-    bind_text(s, 1, a->pid);
-    bind_text(s, 2, a->rule);
-    sqlite3_bind_int(s, 3, a->passed);
-    bind_text(s, 4, a->detail);
-    sqlite3_bind_int64(s, 5, a->wall_ms);
-}
-
-static void bind_exclude(sqlite3_stmt *s, const void *arg)
-{
-    const ScreenArgs *a = arg;
-    bind_text(s, 1, a->rule);
-    bind_text(s, 2, a->pid);
-}
-
-static const char *const STATUS_SQL =
-    "UPDATE participant SET status = ?, last_active_ms = ?, finished_ms = ? "
-    "WHERE id = ?";
 
 /* Inserts a screening row and, when the rule failed, marks the participant
 ** excluded; the caller holds the transaction. */
 static int screening_rows(Store *store, const char *pid, const ScreenResult *sr,
                           int64_t wall_ms, SimError *err)
 {
-    ScreenArgs a = {pid, sr->rule, sr->detail, sr->passed, wall_ms};
-    int rc = write1(store,
-                    "INSERT INTO screening (participant, rule, passed, "
-                    "detail, recorded_ms) VALUES (?,?,?,?,?)",
-                    "record screening", bind_screening, &a, err);
+    sqlite3_stmt *s;
+    int rc = cached(store, STMT_SCREENING, &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    bind_text(s, 1, pid);
+    bind_text(s, 2, sr->rule);
+    sqlite3_bind_int(s, 3, sr->passed);
+    bind_text(s, 4, sr->detail);
+    sqlite3_bind_int64(s, 5, wall_ms);
+    rc = run(store, s, "record screening", err);
     if (rc == SIM_OK && !sr->passed) {
-        /* the first failed rule names the exclusion; later ones add to it */
-        rc = write1(store,
-                    "UPDATE participant SET excluded = 1, exclusion_reason = "
-                    "CASE WHEN exclusion_reason IS NULL OR exclusion_reason "
-                    "= '' THEN ?1 ELSE exclusion_reason || ',' || ?1 END "
-                    "WHERE id = ?2",
-                    "exclude participant", bind_exclude, &a, err);
+        rc = cached(store, STMT_EXCLUDE, &s, err);
+        if (rc == SIM_OK) {
+            bind_text(s, 1, sr->rule);
+            bind_text(s, 2, pid);
+            rc = run(store, s, "exclude participant", err);
+        }
     }
     return rc;
+}
+
+/* Inserts the first record of a step, or updates attempts and done of a
+** step that is not done yet (a retry); the caller holds the transaction. */
+static int write_response(Store *store, const Response *r, int exists,
+                          SimError *err)
+{
+    sqlite3_stmt *s;
+    int rc = cached(store, exists ? STMT_RESPONSE_UPDATE : STMT_RESPONSE_INSERT,
+                    &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    if (exists) {
+        sqlite3_bind_int(s, 1, r->attempts);
+        sqlite3_bind_int(s, 2, r->done);
+        if (r->choice >= 0) {
+            sqlite3_bind_int(s, 3, r->choice);
+        }
+        if (r->rating > 0) {
+            sqlite3_bind_int(s, 4, r->rating);
+            sqlite3_bind_int64(s, 5, r->rating_ns);
+        }
+        sqlite3_bind_int64(s, 6, r->wall_ms);
+        bind_text(s, 7, r->participant);
+        sqlite3_bind_int(s, 8, r->seq);
+        return run(store, s, "record response", err);
+    }
+    bind_text(s, 1, r->participant);
+    sqlite3_bind_int(s, 2, r->seq);
+    if (r->choice >= 0) {
+        sqlite3_bind_int(s, 3, r->choice);
+        sqlite3_bind_int(s, 9, r->choice);
+    }
+    bind_text(s, 4, r->choice_id);
+    if (r->correct >= 0) {
+        sqlite3_bind_int(s, 5, r->correct);
+    }
+    if (r->rating > 0) {
+        sqlite3_bind_int(s, 6, r->rating);
+        sqlite3_bind_int64(s, 12, r->rating_ns);
+    }
+    sqlite3_bind_int(s, 7, r->attempts > 0 ? r->attempts : 1);
+    sqlite3_bind_int(s, 8, r->done);
+    sqlite3_bind_int64(s, 10, r->onset_ns);
+    sqlite3_bind_int64(s, 11, r->response_ns);
+    if (r->response_ns > 0 && r->onset_ns > 0) {
+        sqlite3_bind_double(s, 13,
+                            (double)(r->response_ns - r->onset_ns) / 1e6);
+    }
+    sqlite3_bind_int64(s, 14, r->wall_ms);
+    return run(store, s, "record response", err);
 }
 
 int store_record_response(Store *store, const Response *r, SimError *err)
@@ -1096,11 +1186,9 @@ int store_record_response(Store *store, const Response *r, SimError *err)
     if (rc != SIM_OK) {
         return rc;
     }
-    sqlite3_stmt *s = NULL;
+    sqlite3_stmt *s;
     int exists = 0, done = 0;
-    rc = prepare(store,
-                 "SELECT done FROM response WHERE participant = ? AND seq = ?",
-                 &s, err);
+    rc = cached(store, STMT_RESPONSE_DONE, &s, err);
     if (rc == SIM_OK) {
         bind_text(s, 1, r->participant);
         sqlite3_bind_int(s, 2, r->seq);
@@ -1111,8 +1199,7 @@ int store_record_response(Store *store, const Response *r, SimError *err)
         } else if (step != SQLITE_DONE) {
             rc = db_fail(store, err, "read response");
         }
-        sqlite3_finalize(s);
-        s = NULL;
+        release(s);
     }
     if (rc == SIM_OK && done) {
         rollback(store);
@@ -1120,88 +1207,24 @@ int store_record_response(Store *store, const Response *r, SimError *err)
                         "participant %s, step %d: already recorded",
                         r->participant, r->seq);
     }
-    if (rc == SIM_OK && exists) {
-        rc = prepare(store,
-                     "UPDATE response SET attempts = ?, done = ?, "
-                     "final_choice = ?, rating = COALESCE(?, rating), "
-                     "rating_ns = COALESCE(?, rating_ns), recorded_ms = ? "
-                     "WHERE participant = ? AND seq = ?",
-                     &s, err);
-        if (rc == SIM_OK) {
-            sqlite3_bind_int(s, 1, r->attempts);
-            sqlite3_bind_int(s, 2, r->done);
-            if (r->choice >= 0) {
-                sqlite3_bind_int(s, 3, r->choice);
-            }
-            if (r->rating > 0) {
-                sqlite3_bind_int(s, 4, r->rating);
-                sqlite3_bind_int64(s, 5, r->rating_ns);
-            }
-            sqlite3_bind_int64(s, 6, r->wall_ms);
-            bind_text(s, 7, r->participant);
-            sqlite3_bind_int(s, 8, r->seq);
-        }
-    } else if (rc == SIM_OK) {
-        rc = prepare(store,
-                     "INSERT INTO response (participant, seq, choice, "
-                     "response_id, correct, rating, attempts, done, "
-                     "final_choice, onset_ns, response_ns, rating_ns, rt_ms, "
-                     "recorded_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                     &s, err);
-        if (rc == SIM_OK) {
-            bind_text(s, 1, r->participant);
-            sqlite3_bind_int(s, 2, r->seq);
-            if (r->choice >= 0) {
-                sqlite3_bind_int(s, 3, r->choice);
-                sqlite3_bind_int(s, 9, r->choice);
-            }
-            bind_text(s, 4, r->choice_id);
-            if (r->correct >= 0) {
-                sqlite3_bind_int(s, 5, r->correct);
-            }
-            if (r->rating > 0) {
-                sqlite3_bind_int(s, 6, r->rating);
-                sqlite3_bind_int64(s, 12, r->rating_ns);
-            }
-            sqlite3_bind_int(s, 7, r->attempts > 0 ? r->attempts : 1);
-            sqlite3_bind_int(s, 8, r->done);
-            sqlite3_bind_int64(s, 10, r->onset_ns);
-            sqlite3_bind_int64(s, 11, r->response_ns);
-            if (r->response_ns > 0 && r->onset_ns > 0) {
-                sqlite3_bind_double(
-                    s, 13, (double)(r->response_ns - r->onset_ns) / 1e6);
-            }
-            sqlite3_bind_int64(s, 14, r->wall_ms);
-        }
-    }
-    if (rc == SIM_OK && sqlite3_step(s) != SQLITE_DONE) {
-        rc = db_fail(store, err, "record response");
-    }
-    sqlite3_finalize(s);
-    s = NULL;
     if (rc == SIM_OK) {
-        rc = prepare(store,
-                     "UPDATE participant SET last_active_ms = ?, status = "
-                     "CASE WHEN status = 'aborted' THEN 'active' ELSE status "
-                     "END WHERE id = ?",
-                     &s, err);
-        if (rc == SIM_OK) {
-            sqlite3_bind_int64(s, 1, r->wall_ms);
-            bind_text(s, 2, r->participant);
-            if (sqlite3_step(s) != SQLITE_DONE) {
-                rc = db_fail(store, err, "update participant");
-            }
-        }
-        sqlite3_finalize(s);
+        rc = write_response(store, r, exists, err);
+    }
+    if (rc == SIM_OK) {
+        rc = cached(store, STMT_TOUCH, &s, err);
+    }
+    if (rc == SIM_OK) {
+        sqlite3_bind_int64(s, 1, r->wall_ms);
+        bind_text(s, 2, r->participant);
+        rc = run(store, s, "update participant", err);
     }
     for (int i = 0; rc == SIM_OK && i < r->n_screen && i < 2; i++) {
         rc = screening_rows(store, r->participant, &r->screen[i], r->wall_ms,
                             err);
     }
     if (rc == SIM_OK && r->set_status) {
-        StatusArgs a = {r->participant, participant_status_name(r->new_status),
-                        r->wall_ms, 1};
-        rc = write1(store, STATUS_SQL, "set status", bind_status, &a, err);
+        rc = set_status(store, r->participant, r->new_status, r->wall_ms, 1,
+                        err);
     }
     if (rc == SIM_OK) {
         rc = exec(store, "COMMIT", err);
@@ -1218,11 +1241,7 @@ int store_get_response(Store *store, const char *pid, int seq, Response *r,
     sqlite3_stmt *s;
     *found = 0;
     memset(r, 0, sizeof *r);
-    int rc = prepare(store,
-                     "SELECT choice, correct, rating, attempts, done, "
-                     "onset_ns, response_ns, rating_ns, recorded_ms FROM "
-                     "response WHERE participant = ? AND seq = ?",
-                     &s, err);
+    int rc = cached(store, STMT_GET_RESPONSE, &s, err);
     if (rc != SIM_OK) {
         return rc;
     }
@@ -1249,16 +1268,16 @@ int store_get_response(Store *store, const char *pid, int seq, Response *r,
     } else if (step != SQLITE_DONE) {
         rc = db_fail(store, err, "read response");
     }
-    sqlite3_finalize(s);
+    release(s);
     return rc;
 }
 
 int store_set_status(Store *store, const char *pid, ParticipantStatus status,
                      int64_t wall_ms, SimError *err)
 {
-    StatusArgs a = {pid, participant_status_name(status), wall_ms,
-                    status != PSTATUS_ACTIVE && status != PSTATUS_ABORTED};
-    return write1(store, STATUS_SQL, "set status", bind_status, &a, err);
+    return set_status(store, pid, status, wall_ms,
+                      status != PSTATUS_ACTIVE && status != PSTATUS_ABORTED,
+                      err);
 }
 
 int store_record_screening(Store *store, const char *pid, const char *rule,
@@ -1281,32 +1300,23 @@ int store_record_screening(Store *store, const char *pid, const char *rule,
     return rc;
 }
 
-typedef struct EventArgs {
-    const char *pid, *kind, *detail;
-    int64_t wall_ms, mono_ns;
-} EventArgs;
-
-static void bind_event(sqlite3_stmt *s, const void *arg)
-{
-    const EventArgs *a = arg;
-    bind_text(s, 1, a->pid);
-    bind_text(s, 2, a->kind);
-    bind_text(s, 3, a->detail);
-    sqlite3_bind_int64(s, 4, a->wall_ms);
-    if (a->mono_ns) {
-        sqlite3_bind_int64(s, 5, a->mono_ns);
-    }
-}
-
 int store_log_event(Store *store, const char *pid, const char *kind,
                     const char *detail, int64_t wall_ms, int64_t mono_ns,
                     SimError *err)
 {
-    EventArgs a = {pid, kind, detail, wall_ms, mono_ns};
-    return write1(store,
-                  "INSERT INTO event (participant, kind, detail, wall_ms, "
-                  "mono_ns) VALUES (?,?,?,?,?)",
-                  "log event", bind_event, &a, err);
+    sqlite3_stmt *s;
+    int rc = cached(store, STMT_EVENT, &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    bind_text(s, 1, pid);
+    bind_text(s, 2, kind);
+    bind_text(s, 3, detail);
+    sqlite3_bind_int64(s, 4, wall_ms);
+    if (mono_ns) {
+        sqlite3_bind_int64(s, 5, mono_ns);
+    }
+    return run(store, s, "log event", err);
 }
 
 int store_count_complete(Store *store, int simulated, int *n, SimError *err)
