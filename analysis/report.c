@@ -228,11 +228,11 @@ int report_write_md(const Report *r, const char *dir, SimError *err)
                 sim_buf_printf(&b, " | %d | %d |\n", c->replicates,
                                c->singular);
             }
-            sim_buf_printf(&b,
-                           "\nRandom effects: beta0 = %.4f, sigma = "
-                           "%.4f%s.\n",
-                           re->beta0, re->sigma,
-                           re->singular ? " (singular fit)" : "");
+            sim_buf_puts(&b, "\nRandom effects: beta0 = ");
+            put_num(&b, "%.4f", re->beta0, "-");
+            sim_buf_puts(&b, ", sigma = ");
+            put_num(&b, "%.4f", re->sigma, "-");
+            sim_buf_printf(&b, "%s.\n", re->singular ? " (singular fit)" : "");
         }
     }
 
@@ -289,13 +289,15 @@ int report_write_md(const Report *r, const char *dir, SimError *err)
         const AnovaResult *a = &r->anova;
         sim_buf_printf(&b,
                        "\n## ANOVA over conditions\n\nOutcome: %s.\n\n"
-                       "F(%g, %g) = %.3f, p = ",
-                       r->anova_outcome, a->df_between, a->df_within, a->f);
+                       "F(%g, %g) = ",
+                       r->anova_outcome, a->df_between, a->df_within);
+        put_num(&b, "%.3f", a->f, "-");
+        sim_buf_puts(&b, ", p = ");
         put_p(&b, a->p, "-");
-        sim_buf_printf(&b,
-                       ", eta^2 = %.3f.\n\n| condition | n | mean | sd "
-                       "|\n| --- | ---: | ---: | ---: |\n",
-                       a->eta_sq);
+        sim_buf_puts(&b, ", eta^2 = ");
+        put_num(&b, "%.3f", a->eta_sq, "-");
+        sim_buf_puts(&b, ".\n\n| condition | n | mean | sd |\n| --- | ---: | "
+                         "---: | ---: |\n");
         for (int i = 0; i < r->n_groups; i++) {
             sim_buf_printf(&b, "| %s | %d | %.2f | ", r->groups[i].condition,
                            r->groups[i].n, 100 * r->groups[i].mean);
@@ -529,12 +531,15 @@ int report_write_tex(const Report *r, const char *dir, SimError *err)
             put_p(&b, t->p_adj, "--");
             sim_buf_puts(&b, " \\\\\n");
         }
+        /* a missing value is a dash, in math mode too */
         sim_buf_printf(&b,
                        "\\bottomrule\n\\end{tabular}\n\\caption{Tukey "
-                       "HSD. ANOVA: $F(%g, %g) = %.2f$, $\\eta^2 = "
-                       "%.3f$.}\n\\end{table}\n",
-                       r->anova.df_between, r->anova.df_within, r->anova.f,
-                       r->anova.eta_sq);
+                       "HSD. ANOVA: $F(%g, %g) = ",
+                       r->anova.df_between, r->anova.df_within);
+        put_num(&b, "%.2f", r->anova.f, "\\mbox{--}");
+        sim_buf_puts(&b, "$, $\\eta^2 = ");
+        put_num(&b, "%.3f", r->anova.eta_sq, "\\mbox{--}");
+        sim_buf_puts(&b, "$.}\n\\end{table}\n");
     }
     int rc = write_file(dir, "report.tex", &b, err);
     sim_buf_free(&b);

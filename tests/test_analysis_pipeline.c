@@ -523,6 +523,63 @@ static void test_options(void)
     CHECK(strstr(err.msg, "no-such-file.csv") != NULL);
 }
 
+/* Every participant answers everything correctly: the random-effects fit
+** and the ANOVA have no estimates, and the reports show them as missing
+** rather than printing "nan". */
+static void test_all_correct(void)
+{
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    const char *conds[3] = {"baseline", "a", "b"};
+    char part[32], item[32];
+    for (int c = 0; c < 3; c++) {
+        for (int u = 0; u < 3; u++) {
+            for (int ph = 0; ph < 2; ph++) {
+                for (int j = 0; j < 4; j++) {
+                    snprintf(part, sizeof part, "%s%d", conds[c], u);
+                    snprintf(item, sizeof item, "i%d", j);
+                    DatasetRow row = {0};
+                    row.participant = part;
+                    row.condition = conds[c];
+                    row.phase = ph ? "post" : "pre";
+                    row.item = item;
+                    row.correct = 1;
+                    row.rt_ms = NAN;
+                    CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
+                }
+            }
+        }
+    }
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 20;
+    o.progress = 0;
+    o.formats = FORMAT_MD | FORMAT_TEX;
+    o.plots = 0;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(r.has_anova && isnan(r.anova.f) && isnan(r.anova.p));
+    CHECK(r.n_re == 1 && isnan(r.re[0].beta0));
+    char out[300];
+    snprintf(out, sizeof out, "%s/all-correct", tmpdir);
+    CHECK_INT(analyze_write(&r, out, &err), SIM_OK);
+    const char *files[2] = {"report.md", "report.tex"};
+    for (int i = 0; i < 2; i++) {
+        char path[400], text[8192];
+        snprintf(path, sizeof path, "%s/%s", out, files[i]);
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f) {
+            fclose(f);
+        }
+        text[n] = '\0';
+        CHECK(n > 0 && strstr(text, "nan") == NULL);
+    }
+    report_free(&r);
+    dataset_free(ds);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "analysis_pipeline_tmp");
@@ -534,6 +591,7 @@ int main(void)
     test_threads_and_hase();
     test_colin_table1();
     test_options();
+    test_all_correct();
     report_plots_shutdown();
     return TEST_REPORT();
 }
