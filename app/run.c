@@ -477,6 +477,16 @@ static void scroll_by(App *a, float dy)
     }
 }
 
+/* The start screen's condition selector: one step forward or back. */
+static void step_condition(App *a, int forward)
+{
+    int n = (int)a->start.n_conditions;
+    if (n > 0) {
+        a->start.cond_index = (a->start.cond_index + (forward ? 1 : n - 1)) % n;
+        a->need_build = 1;
+    }
+}
+
 static void do_confirm(App *a, int yes, int64_t t)
 {
     Confirm c = a->confirm;
@@ -541,16 +551,9 @@ static void handle_action(App *a, const SceneHit *h, int64_t t)
         start_refresh(a);
         return;
     case ACT_COND_PREV:
-    case ACT_COND_NEXT: {
-        int n = (int)a->start.n_conditions;
-        if (n > 0) {
-            a->start.cond_index = (a->start.cond_index +
-                                   (h->action == ACT_COND_NEXT ? 1 : n - 1)) %
-                                  n;
-            a->need_build = 1;
-        }
+    case ACT_COND_NEXT:
+        step_condition(a, h->action == ACT_COND_NEXT);
         return;
-    }
     case ACT_FOCUS_CODE:
         a->start.code_focus = 1;
         a->need_build = 1;
@@ -577,12 +580,7 @@ static void handle_key_start(App *a, const SDL_KeyboardEvent *k, int64_t t)
         st->pilot = !st->pilot;
         start_refresh(a);
     } else if (sym == SDLK_LEFT || sym == SDLK_RIGHT) {
-        int n = (int)st->n_conditions;
-        if (n > 0) {
-            st->cond_index =
-                (st->cond_index + (sym == SDLK_RIGHT ? 1 : n - 1)) % n;
-            a->need_build = 1;
-        }
+        step_condition(a, sym == SDLK_RIGHT);
     } else if (sym == SDLK_BACKSPACE) {
         size_t n = strlen(st->code);
         while (n > 0 && ((unsigned char)st->code[n - 1] & 0xC0) == 0x80) {
@@ -915,6 +913,19 @@ static void autopilot_send(App *a, const SimInput *in, const SessionView *v)
     }
 }
 
+/* Chaos: a class the model does not answer on this forced-choice screen,
+** or -1 when the screen asks for no class. */
+static int wrong_class(const SessionView *v)
+{
+    if (!v->need_choice || v->question || !v->item || v->n_classes < 2) {
+        return -1;
+    }
+    const Item *it = v->item;
+    int pred =
+        v->ask_counterfactual && it->cf ? it->cf->prediction : it->prediction;
+    return pred == 0 ? 1 : 0;
+}
+
 /* Chaos: what a participant might try on every screen (all must be
 ** ignored): closing the window, Escape, Alt+F4, key repeats and double
 ** clicks of a wrong answer. */
@@ -930,11 +941,8 @@ static void autopilot_chaos(App *a, const SessionView *v)
     e.window.windowID = SDL_GetWindowID(a->gfx.window);
     SDL_PushEvent(&e);
     push_key(a, "Escape", 0);
-    if (v->need_choice && !v->question && v->item && v->n_classes >= 2) {
-        int wrong = v->item->prediction == 0 ? 1 : 0;
-        if (v->ask_counterfactual && v->item->cf) {
-            wrong = v->item->cf->prediction == 0 ? 1 : 0;
-        }
+    int wrong = wrong_class(v);
+    if (wrong >= 0) {
         char buf[16];
         push_key(a, class_key_name(a, wrong, buf, sizeof buf), 1);
         push_click(a, scene_find_hit(&a->scene, ACT_CHOOSE, wrong), 2);
@@ -950,11 +958,8 @@ static void autopilot_early(App *a)
         return;
     }
     a->ap.chaos_serial = v->screen_serial;
-    if (v->need_choice && !v->question && v->item && v->n_classes >= 2) {
-        int wrong = v->item->prediction == 0 ? 1 : 0;
-        if (v->ask_counterfactual && v->item->cf) {
-            wrong = v->item->cf->prediction == 0 ? 1 : 0;
-        }
+    int wrong = wrong_class(v);
+    if (wrong >= 0) {
         char buf[16];
         push_key(a, class_key_name(a, wrong, buf, sizeof buf), 0);
     } else if (v->need_continue) {
@@ -1007,6 +1012,17 @@ static int autopilot_next_participant(App *a)
     }
     a->ap.enrolled++;
     return run_begin(a, info.id) == 0 ? 0 : -1;
+}
+
+/* Moves the autopilot's clock forward to t (never back). */
+static void autopilot_skip_to(App *a, int64_t t)
+{
+    SDL_LockMutex(a->stamps.lock);
+    int64_t now = app_now(a);
+    if (t > now) {
+        a->stamps.offset_ns += t - now;
+    }
+    SDL_UnlockMutex(a->stamps.lock);
 }
 
 static void autopilot_step(App *a)
@@ -1068,16 +1084,10 @@ static void autopilot_step(App *a)
     }
     if (in.kind == SIM_IN_RETRY) {
         /* The app retries on its own clock; jump ahead to it. */
-        if (a->next_retry_ns > app_now(a)) {
-            a->stamps.offset_ns += a->next_retry_ns - app_now(a);
-        }
+        autopilot_skip_to(a, a->next_retry_ns);
         return;
     }
-    if (in.t_ns > app_now(a)) {
-        SDL_LockMutex(a->stamps.lock);
-        a->stamps.offset_ns += in.t_ns - app_now(a);
-        SDL_UnlockMutex(a->stamps.lock);
-    }
+    autopilot_skip_to(a, in.t_ns);
     if (a->o.chaos) {
         autopilot_chaos(a, v);
     }
