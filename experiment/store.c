@@ -936,6 +936,13 @@ int store_list_participants(Store *store, int unfinished_only,
     return SIM_OK;
 }
 
+/* Index of block id in study, -1 when there is none (or no study). */
+static int block_index(const Study *study, const char *id)
+{
+    const Block *b = study_find_block(study, id);
+    return b ? (int)(b - study->blocks) : -1;
+}
+
 static Expect expect_parse(const char *s)
 {
     for (int e = 0; e <= EXPECT_OPTION; e++) {
@@ -986,14 +993,7 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
         Trial *t = &sch->trials[i];
         t->seq = sqlite3_column_int(s, 0);
         const char *bid = (const char *)sqlite3_column_text(s, 1);
-        t->block = -1;
-        if (store->study) {
-            for (size_t b = 0; b < store->study->n_blocks; b++) {
-                if (bid && strcmp(store->study->blocks[b].id, bid) == 0) {
-                    t->block = (int)b;
-                }
-            }
-        }
+        t->block = block_index(store->study, bid);
         if (t->block < 0) {
             rc = sim_fail(err, SIM_ERR_INVALID,
                           "%s: participant %s, step %d: block '%s' is not in "
@@ -1002,15 +1002,18 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
             break;
         }
         const char *key = (const char *)sqlite3_column_text(s, 2);
-        if (key) {
-            t->item_key = sim_strdup(key);
-            if (!study_find_item(store->study, key)) {
-                rc = sim_fail(err, SIM_ERR_INVALID,
-                              "%s: participant %s, step %d: item '%s' is not "
-                              "in the study",
-                              store->path, pid, t->seq, key);
-                break;
-            }
+        if (key && !study_find_item(store->study, key)) {
+            rc = sim_fail(err, SIM_ERR_INVALID,
+                          "%s: participant %s, step %d: item '%s' is not in "
+                          "the study",
+                          store->path, pid, t->seq, key);
+            break;
+        }
+        const char *tt = (const char *)sqlite3_column_text(s, 15);
+        if ((key && !(t->item_key = sim_strdup(key))) ||
+            (tt && !(t->test_type = sim_strdup(tt)))) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            break;
         }
         t->page = sqlite3_column_int(s, 3);
         t->is_catch = sqlite3_column_int(s, 4);
@@ -1021,18 +1024,14 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
         t->show.explanation = sqlite3_column_int(s, 9);
         t->show.reservoir = sqlite3_column_int(s, 10);
         t->correct_choice = sqlite3_column_int(s, 11);
-        const char *res = (const char *)sqlite3_column_text(s, 12);
-        t->reservoir = -1;
-        for (size_t b = 0; res && b < store->study->n_blocks; b++) {
-            if (strcmp(store->study->blocks[b].id, res) == 0) {
-                t->reservoir = (int)b;
-            }
-        }
+        t->reservoir =
+            block_index(store->study, (const char *)sqlite3_column_text(s, 12));
         t->index_in_block = sqlite3_column_int(s, 13);
         t->n_in_block = sqlite3_column_int(s, 14);
-        const char *tt = (const char *)sqlite3_column_text(s, 15);
-        t->test_type = tt ? sim_strdup(tt) : NULL;
         i++;
+    }
+    if (rc == SIM_OK && step != SQLITE_DONE) {
+        rc = db_fail(store, err, "read schedule");
     }
     sqlite3_finalize(s);
     if (rc == SIM_OK && i != sch->n_trials) {

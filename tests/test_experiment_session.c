@@ -10,6 +10,7 @@
 #include "test_util.h"
 
 #include "session.h"
+#include "sim_alloc.h"
 #include "store.h"
 #include "study.h"
 
@@ -378,6 +379,47 @@ static void test_forward_session(const Study *st)
     store_close(store);
 }
 
+/* Reading a schedule back when memory runs out: it fails with
+** SIM_ERR_NOMEM or returns every step as stored, never a step whose item
+** was lost. */
+static void test_load_schedule_nomem(const Study *st)
+{
+    Store *store = open_db(st, "nomem.db");
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    EnrollSpec e = {0};
+    e.condition = "LIME";
+    e.seed = 7;
+    e.wall_ms = 1000;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    int items = sql_int(store, "SELECT COUNT(item) FROM trial");
+    int failed = 0, wrong = 0;
+    for (long n = 0; n < 200; n++) {
+        Schedule *sch = NULL;
+        sim_alloc_fail_after(n);
+        int rc = store_load_schedule(store, info.id, &sch, &err);
+        sim_alloc_fail_after(-1);
+        if (rc != SIM_OK) {
+            failed += rc == SIM_ERR_NOMEM && !sch;
+            wrong += rc != SIM_ERR_NOMEM;
+            continue;
+        }
+        int keys = 0;
+        for (size_t i = 0; i < sch->n_trials; i++) {
+            keys += sch->trials[i].item_key != NULL;
+        }
+        wrong += keys != items;
+        schedule_free(sch);
+    }
+    CHECK(failed > 0);
+    CHECK_INT(wrong, 0);
+    store_close(store);
+}
+
 /* Pause, abort and resume; a locked database during a response. */
 static void test_interruptions(const Study *st)
 {
@@ -556,6 +598,7 @@ int main(void)
         test_hase_rule(fwd);
         test_forward_session(fwd);
         test_interruptions(fwd);
+        test_load_schedule_nomem(fwd);
         test_meta_session(meta);
     }
     study_free(fwd);
