@@ -532,6 +532,16 @@ typedef struct GroupStats {
     int *count;
 } GroupStats;
 
+static void group_stats_free(GroupStats *gs)
+{
+    sim_free(gs->sum);
+    sim_free(gs->mean);
+    sim_free(gs->count);
+    gs->sum = gs->mean = NULL;
+    gs->count = NULL;
+}
+
+/* Returns 0, or -1 when memory ran out (then gs holds nothing). */
 static int group_stats(const double *y, const int *g, int n, int k,
                        GroupStats *gs)
 {
@@ -539,6 +549,7 @@ static int group_stats(const double *y, const int *g, int n, int k,
     gs->mean = sim_calloc((size_t)k, sizeof(double));
     gs->count = sim_calloc((size_t)k, sizeof(int));
     if (!gs->sum || !gs->mean || !gs->count) {
+        group_stats_free(gs);
         return -1;
     }
     for (int i = 0; i < n; i++) {
@@ -549,13 +560,6 @@ static int group_stats(const double *y, const int *g, int n, int k,
         gs->mean[c] = gs->count[c] ? gs->sum[c] / gs->count[c] : NAN;
     }
     return 0;
-}
-
-static void group_stats_free(GroupStats *gs)
-{
-    sim_free(gs->sum);
-    sim_free(gs->mean);
-    sim_free(gs->count);
 }
 
 int stats_anova(const double *y, const int *g, int n, int k, AnovaResult *out)

@@ -4,6 +4,7 @@
 ** regression. Needs ../shared for the two golden data sets (skips without).
 */
 #include "harness.h"
+#include "sim_alloc.h"
 #include "stats.h"
 
 #include <math.h>
@@ -172,6 +173,20 @@ static void test_anova_degenerate(void)
     CHECK_NEAR(a.eta_sq, 1, 0);
 }
 
+/* Out of memory part-way through the group statistics: -1, nothing leaks
+** (the sanitizer build checks). */
+static void test_tukey_nomem(void)
+{
+    double y[6] = {1, 2, 3, 4, 5, 7};
+    int g[6] = {0, 0, 1, 1, 2, 2};
+    TukeyPair pairs[3];
+    /* stats_anova takes three blocks and frees them; the fifth fails */
+    sim_alloc_fail_after(4);
+    CHECK_INT(stats_tukey(y, g, 6, 3, 0.95, pairs), -1);
+    sim_alloc_fail_after(-1);
+    CHECK_INT(stats_tukey(y, g, 6, 3, 0.95, pairs), 3);
+}
+
 static int test_logit(void)
 {
     static char names[512][32];
@@ -240,6 +255,7 @@ int main(void)
     test_re_singular();
     test_tukey_dist();
     test_anova_degenerate();
+    test_tukey_nomem();
     if (test_anova_tukey() != 0 || test_logit() != 0) {
         printf("skipped the golden data sets: %s not found\n",
                SIMLAB_SHARED_DIR "/data/goldens");
