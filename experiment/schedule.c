@@ -106,12 +106,8 @@ static int set_test_type(Builder *b, Trial *t, const char *type)
 
 static int block_index(const Study *study, const char *id)
 {
-    for (size_t i = 0; i < study->n_blocks; i++) {
-        if (study->blocks[i].id && strcmp(study->blocks[i].id, id) == 0) {
-            return (int)i;
-        }
-    }
-    return -1;
+    const Block *blk = study_find_block(study, id);
+    return blk ? (int)(blk - study->blocks) : -1;
 }
 
 static int idx_cmp(const void *a, const void *b)
@@ -353,7 +349,6 @@ static int add_item_block(Builder *b, int bi)
 
     size_t total = chosen->n + n_catch;
     size_t next_item = 0;
-    size_t first = b->sched->n_trials;
     for (size_t slot = 0; slot < total; slot++) {
         const Item *item = NULL;
         int is_catch = 0;
@@ -428,16 +423,7 @@ static int add_item_block(Builder *b, int bi)
     sim_free(order);
     sim_free(catch_pos);
     sim_free(catch_item);
-    if (rc != SIM_OK) {
-        return rc;
-    }
-    /* number the block's steps */
-    size_t n = b->sched->n_trials - first;
-    for (size_t k = first; k < b->sched->n_trials; k++) {
-        b->sched->trials[k].index_in_block = (int)(k - first);
-        b->sched->trials[k].n_in_block = (int)n;
-    }
-    return SIM_OK;
+    return rc;
 }
 
 int schedule_build(const Study *study, const char *condition, uint64_t seed,
@@ -478,8 +464,9 @@ int schedule_build(const Study *study, const char *condition, uint64_t seed,
             break;
         default:
             rc = add_item_block(&b, (int)i);
-            continue;
+            break;
         }
+        /* number the block's steps, practice examples included */
         for (size_t k = first; rc == SIM_OK && k < b.sched->n_trials; k++) {
             b.sched->trials[k].index_in_block = (int)(k - first);
             b.sched->trials[k].n_in_block = (int)(b.sched->n_trials - first);

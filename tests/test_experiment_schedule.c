@@ -294,6 +294,16 @@ static void test_meta(void)
     }
     CHECK_INT(questions, 5);
     CHECK(examples >= 1);
+    /* every step knows its place in its block, practice examples too */
+    int misplaced = 0, pos = 0;
+    for (size_t i = 0; i < a->n_trials; i++) {
+        const Trial *x = &a->trials[i];
+        pos = i > 0 && a->trials[i - 1].block == x->block ? pos + 1 : 0;
+        misplaced +=
+            x->index_in_block != pos ||
+            x->n_in_block != count_block(st, a, st->blocks[x->block].id);
+    }
+    CHECK_INT(misplaced, 0);
     schedule_free(a);
     schedule_free(b);
     study_free(st);
