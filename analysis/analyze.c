@@ -505,6 +505,7 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     size_t cap_cells = 0;
     int n_cells = 0;
     SubsetDef *subs = NULL;
+    int *dist = NULL; /* subset -> index among the distinct subsets */
     double *full = NULL, *reps = NULL, *tmp = NULL;
     uint64_t *sub_cells = NULL;
     int rc = SIM_OK;
@@ -625,10 +626,9 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
         }
     }
     /* distinct subsets are computed; aliases copy their results */
-    int *dist = sim_malloc((size_t)S * sizeof(int));
+    dist = sim_malloc((size_t)S * sizeof(int));
     sub_cells = sim_malloc((size_t)S * sizeof(uint64_t));
     if (!dist || !sub_cells) {
-        sim_free(dist);
         goto nomem;
     }
     int D = 0;
@@ -646,7 +646,6 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     }
     full = sim_calloc((size_t)D * ((size_t)C * 5 + 3), sizeof(double));
     if (!full) {
-        sim_free(dist);
         goto nomem;
     }
     ChangeCtx ctx = {
@@ -662,7 +661,6 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     run.scratch_size = (size_t)C * 8 * sizeof(double);
     run.n_stats = D * C * 5 + D * 3;
     if ((rc = boot_full(&x.d, &run, full, err))) {
-        sim_free(dist);
         goto cleanup;
     }
     ctx.full = 0;
@@ -675,7 +673,6 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
             rc = boot_run(&x.d, &run, &reps, err);
         }
         if (rc) {
-            sim_free(dist);
             goto cleanup;
         }
     }
@@ -683,7 +680,6 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     r->change = sim_calloc((size_t)S * (size_t)C, sizeof *r->change);
     r->re = sim_calloc((size_t)S, sizeof *r->re);
     if (!tmp || !r->change || !r->re) {
-        sim_free(dist);
         goto nomem;
     }
     /* participants and responses per (subset, condition) */
@@ -749,13 +745,11 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
             row->replicates = sm.valid;
             row->singular = singular_reps;
             if (!row->subset || !row->condition) {
-                sim_free(dist);
                 goto nomem;
             }
         }
         re->pre_raw = tot_n > 0 ? tot_pre / tot_n : NAN;
     }
-    sim_free(dist);
     goto cleanup;
 nomem:
     rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -768,6 +762,7 @@ cleanup:
     sim_free(cell_domain);
     sim_free(cell_type);
     sim_free(subs);
+    sim_free(dist);
     sim_free(full);
     sim_free(reps);
     sim_free(tmp);
