@@ -257,11 +257,9 @@ static int run_participant(SimRun *r, const char *pid, SimError *err)
     if (rc != SIM_OK) {
         return rc;
     }
-    ParticipantInfo info;
-    rc = store_participant(r->store, pid, &info, err);
     Policy policy;
     policy_init(&policy, r->opts->policy, r->study, &r->spec, r->opts->seed,
-                info.seed);
+                session_schedule(s)->seed);
     unsigned marked = 0;
     int guard = 0;
     while (rc == SIM_OK && !session_finished(s)) {
