@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,8 +70,8 @@ static void write_field(FILE *f, const char *v)
     }
 }
 
-static int write_csv(sqlite3 *db, FILE *f, const char *csv_path, int *n_rows,
-                     SimError *err)
+static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
+                     const char *csv_path, int *n_rows, SimError *err)
 {
     char sql[1024];
     size_t off = (size_t)snprintf(sql, sizeof sql, "SELECT ");
@@ -81,7 +82,7 @@ static int write_csv(sqlite3 *db, FILE *f, const char *csv_path, int *n_rows,
     snprintf(sql + off, sizeof sql - off, " FROM long_format");
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
-        return sim_fail(err, SIM_ERR_DB, "read long_format: %s",
+        return sim_fail(err, SIM_ERR_DB, "%s: read long_format: %s", db_path,
                         sqlite3_errmsg(db));
     }
     for (size_t i = 0; i < N_COLUMNS; i++) {
@@ -108,7 +109,7 @@ static int write_csv(sqlite3 *db, FILE *f, const char *csv_path, int *n_rows,
     }
     int rc = SIM_OK;
     if (step != SQLITE_DONE) {
-        rc = sim_fail(err, SIM_ERR_DB, "read long_format: %s",
+        rc = sim_fail(err, SIM_ERR_DB, "%s: read long_format: %s", db_path,
                       sqlite3_errmsg(db));
     } else if (ferror(f)) {
         rc = sim_fail(err, SIM_ERR_IO, "%s: write failed", csv_path);
@@ -254,13 +255,14 @@ int export_long_csv(const char *db_path, const char *csv_path, SimError *err)
     FILE *f = to_stdout ? stdout : fopen(csv_path, "wb");
     if (!f) {
         store_close(store);
-        return sim_fail(err, SIM_ERR_IO, "%s: cannot open for writing",
-                        csv_path);
+        return sim_fail(err, SIM_ERR_IO, "%s: cannot open for writing: %s",
+                        csv_path, strerror(errno));
     }
     int n_rows = 0;
-    rc = write_csv(store_db(store), f, csv_path, &n_rows, err);
+    rc = write_csv(store_db(store), db_path, f, csv_path, &n_rows, err);
     if (!to_stdout && fclose(f) != 0 && rc == SIM_OK) {
-        rc = sim_fail(err, SIM_ERR_IO, "%s: write failed", csv_path);
+        rc = sim_fail(err, SIM_ERR_IO, "%s: write failed: %s", csv_path,
+                      strerror(errno));
     }
     if (rc == SIM_OK && !to_stdout) {
         rc = write_sidecar(store_db(store), db_path, csv_path, n_rows, err);

@@ -544,8 +544,9 @@ int session_open(Store *store, const Study *study, const char *pid,
     const Condition *cond = study_find_condition(study, info.condition);
     if (!cond) {
         return sim_fail(err, SIM_ERR_INVALID,
-                        "participant %s: condition '%s' is not in the study",
-                        pid, info.condition);
+                        "%s: participant %s: condition '%s' is not in the "
+                        "study",
+                        store_path(store), pid, info.condition);
     }
     Session *s = sim_calloc(1, sizeof *s);
     if (!s) {

@@ -278,10 +278,11 @@ static int run_participant(SimRun *r, const char *pid, SimError *err)
         int consumed = 0;
         rc = session_handle(s, &in, &consumed, err);
         if (!consumed && ++guard > 1000) {
-            rc = sim_fail(err, SIM_ERR_STATE,
-                          "participant %s: the simulated participant is "
-                          "stuck on screen '%s'",
-                          pid, session_screen_name(v->screen));
+            rc =
+                sim_fail(err, SIM_ERR_STATE,
+                         "%s: participant %s: the simulated participant is "
+                         "stuck on screen '%s'",
+                         r->opts->db_path, pid, session_screen_name(v->screen));
         } else if (consumed) {
             guard = 0;
         }
@@ -430,9 +431,9 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
         }
         if (rc == SIM_OK && enrolled > 10 * (o->participants + 10)) {
             rc = sim_fail(err, SIM_ERR_STATE,
-                          "enrolled %d participants without reaching %d "
+                          "%s: enrolled %d participants without reaching %d "
                           "complete ones (are they all screened out?)",
-                          enrolled, o->participants);
+                          o->db_path, enrolled, o->participants);
         }
     }
     if (rc == SIM_OK && log) {

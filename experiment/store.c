@@ -643,7 +643,8 @@ int store_assign_condition(Store *store, int pilot, int simulated,
 {
     const Study *study = store->study;
     if (!study || study->n_conditions == 0) {
-        return sim_fail(err, SIM_ERR_STATE, "no study conditions to assign");
+        return sim_fail(err, SIM_ERR_STATE, "%s: no study conditions to assign",
+                        store->path);
     }
     Fill *fill = sim_calloc(study->n_conditions, sizeof *fill);
     if (!fill) {
@@ -683,10 +684,12 @@ int store_assign_condition(Store *store, int pilot, int simulated,
     } else if (hase && a->then_condition) {
         chosen = a->then_condition;
     } else {
-        return sim_fail(err, SIM_ERR_STATE, "no condition could be assigned");
+        return sim_fail(err, SIM_ERR_STATE,
+                        "%s: no condition could be assigned", store->path);
     }
     if ((size_t)snprintf(out, out_size, "%s", chosen) >= out_size) {
-        return sim_fail(err, SIM_ERR_USAGE, "condition id too long");
+        return sim_fail(err, SIM_ERR_USAGE, "%s: condition id '%s' too long",
+                        store->path, chosen);
     }
     return SIM_OK;
 }
@@ -777,8 +780,8 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
     if (spec->condition) {
         if (!study_find_condition(study, spec->condition)) {
             rollback(store);
-            return sim_fail(err, SIM_ERR_USAGE, "unknown condition '%s'",
-                            spec->condition);
+            return sim_fail(err, SIM_ERR_USAGE, "%s: unknown condition '%s'",
+                            store->path, spec->condition);
         }
         snprintf(condition, sizeof condition, "%s", spec->condition);
         assigned_by = "override";
@@ -1203,8 +1206,8 @@ int store_record_response(Store *store, const Response *r, SimError *err)
     if (rc == SIM_OK && done) {
         rollback(store);
         return sim_fail(err, SIM_ERR_STATE,
-                        "participant %s, step %d: already recorded",
-                        r->participant, r->seq);
+                        "%s: participant %s, step %d: already recorded",
+                        store->path, r->participant, r->seq);
     }
     if (rc == SIM_OK) {
         rc = write_response(store, r, exists, err);
