@@ -935,11 +935,6 @@ static float body_message(Ctx *c, Scene *sc, float x, float y, float w,
     return yy - y;
 }
 
-static const Explanation *view_expl(const SessionView *v)
-{
-    return v->explanation;
-}
-
 /* Item screens: example, predict, counterfactual, rating. */
 static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
                        float view_h)
@@ -952,7 +947,7 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     if (!it) {
         return 0;
     }
-    const Explanation *e = view_expl(v);
+    const Explanation *e = v->explanation;
     int res_top = 0, res_below = 0;
     if (v->n_reservoir) {
         float rh = reservoir(c, NULL, x, 0, w);
@@ -978,8 +973,6 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
             float cw = floorf((w - gap) / 2);
             float h1 = card(c, NULL, x, yy, cw, item_content, &orig);
             float h2 = card(c, NULL, x, yy, cw, item_content, &pert);
-            float h = fmaxf(h1, h2);
-            (void)h;
             card(c, sc, x, yy, cw, item_content, &orig);
             card(c, sc, x + cw + gap, yy, cw, item_content, &pert);
             yy += fmaxf(h1, h2);
@@ -1052,6 +1045,35 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
         yy += reservoir(c, sc, x, yy, w);
     }
     return yy - y;
+}
+
+/* The body of a scrolling screen at top y; sc NULL measures. Returns the
+** height. */
+static float body_build(Ctx *c, Scene *sc, float x, float y, float w,
+                        float view_h)
+{
+    const SessionView *v = c->v;
+    switch (v->screen) {
+    case SCREEN_CONSENT:
+    case SCREEN_PAGE:
+        return body_page(c, sc, x, y, w);
+    case SCREEN_BREAK:
+        return body_message(c, sc, x, y, w, "Time for a short break",
+                            v->page_text ? v->page_text
+                                         : "Relax for a moment. Continue when "
+                                           "you are ready.");
+    case SCREEN_QUIZ:
+        return body_quiz(c, sc, x, y, w);
+    case SCREEN_FEEDBACK:
+        return body_feedback(c, sc, x, y, w);
+    case SCREEN_EXAMPLE:
+    case SCREEN_PREDICT:
+    case SCREEN_COUNTERFACTUAL:
+    case SCREEN_RATING:
+        return body_item(c, sc, x, y, w, view_h);
+    default:
+        return 0;
+    }
 }
 
 /* ------------------------------------------------------------- assembly */
@@ -1151,63 +1173,15 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
         c.rc.max_image_h = fmaxf(view_h * 0.4f, ui->u * 6);
     }
     float bx = (W - bw) / 2;
-    float h = 0;
-    scene_rect(sc, (SDL_FRect){0, head_h, W, 0}, th->bg);
-    switch (v->screen) {
-    case SCREEN_CONSENT:
-    case SCREEN_PAGE:
-        h = body_page(&c, NULL, bx, 0, bw);
-        break;
-    case SCREEN_BREAK:
-        h = body_message(&c, NULL, bx, 0, bw, "Time for a short break",
-                         v->page_text ? v->page_text
-                                      : "Relax for a moment. Continue when "
-                                        "you are ready.");
-        break;
-    case SCREEN_QUIZ:
-        h = body_quiz(&c, NULL, bx, 0, bw);
-        break;
-    case SCREEN_FEEDBACK:
-        h = body_feedback(&c, NULL, bx, 0, bw);
-        break;
-    case SCREEN_EXAMPLE:
-    case SCREEN_PREDICT:
-    case SCREEN_COUNTERFACTUAL:
-    case SCREEN_RATING:
-        h = body_item(&c, NULL, bx, 0, bw, view_h);
-        break;
-    default:
-        break;
-    }
+    float h = body_build(&c, NULL, bx, 0, bw, view_h);
     /* Short content sits a little above the middle; long content starts
     ** at the top and scrolls. */
     float avail = view_h - roundf(ui->u * 2.4f);
     if (h < avail && v->screen != SCREEN_CONSENT && v->screen != SCREEN_PAGE) {
         top = head_h + floorf((view_h - h) * 0.42f);
     }
+    body_build(&c, sc, bx, top, bw, view_h);
     switch (v->screen) {
-    case SCREEN_CONSENT:
-    case SCREEN_PAGE:
-        body_page(&c, sc, bx, top, bw);
-        break;
-    case SCREEN_BREAK:
-        body_message(&c, sc, bx, top, bw, "Time for a short break",
-                     v->page_text ? v->page_text
-                                  : "Relax for a moment. Continue when you "
-                                    "are ready.");
-        break;
-    case SCREEN_QUIZ:
-        body_quiz(&c, sc, bx, top, bw);
-        break;
-    case SCREEN_FEEDBACK:
-        body_feedback(&c, sc, bx, top, bw);
-        break;
-    case SCREEN_EXAMPLE:
-    case SCREEN_PREDICT:
-    case SCREEN_COUNTERFACTUAL:
-    case SCREEN_RATING:
-        body_item(&c, sc, bx, top, bw, view_h);
-        break;
     case SCREEN_PAUSED:
         sc->layer = LAYER_FIXED;
         body_message(&c, sc, m, H * 0.38f, W - 2 * m, "Paused",
@@ -1233,12 +1207,30 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
                      "You have finished the study. Please let the "
                      "experimenter know.");
         break;
+    default:
+        break; /* drawn by body_build */
     }
     sc->body_h = fmaxf(h + (top - head_h) + roundf(ui->u * 1.6f), view_h);
     sc->layer = LAYER_BODY;
 }
 
 /* ----------------------------------------------------------- start screen */
+
+/* A context for screens without a session (start screen, dialogs): an
+** empty view whose onset is marked, so buttons are enabled. */
+static void ctx_plain(Ctx *c, ScreenCtx *sx, SessionView *view, Ui *ui)
+{
+    memset(c, 0, sizeof *c);
+    memset(sx, 0, sizeof *sx);
+    memset(view, 0, sizeof *view);
+    view->onset_marked = 1;
+    sx->view = view;
+    c->sx = sx;
+    c->v = view;
+    c->ui = ui;
+    c->th = &ui->th;
+    c->rc.ui = ui;
+}
 
 static float start_field(Ctx *c, Scene *sc, float x, float y, float w,
                          const char *label, const char *value, int focus,
@@ -1300,18 +1292,9 @@ static void human_bytes(double b, char *out, size_t n)
 void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
 {
     Ctx c;
-    memset(&c, 0, sizeof c);
-    c.ui = ui;
-    c.th = &ui->th;
-    c.rc.ui = ui;
-    SessionView dummy;
-    memset(&dummy, 0, sizeof dummy);
-    dummy.onset_marked = 1;
-    c.v = &dummy;
     ScreenCtx sx;
-    memset(&sx, 0, sizeof sx);
-    sx.view = &dummy;
-    c.sx = &sx;
+    SessionView none;
+    ctx_plain(&c, &sx, &none, ui);
     const Theme *th = c.th;
     Gfx *g = ui->gfx;
     float W = (float)g->w, H = (float)g->h, m = ui->margin;
@@ -1487,18 +1470,9 @@ void screen_add_confirm(Scene *sc, Ui *ui, const char *title, const char *body,
                         const char *yes_label)
 {
     Ctx c;
-    memset(&c, 0, sizeof c);
-    c.ui = ui;
-    c.th = &ui->th;
-    c.rc.ui = ui;
-    SessionView dummy;
-    memset(&dummy, 0, sizeof dummy);
-    dummy.onset_marked = 1;
-    c.v = &dummy;
     ScreenCtx sx;
-    memset(&sx, 0, sizeof sx);
-    sx.view = &dummy;
-    c.sx = &sx;
+    SessionView none;
+    ctx_plain(&c, &sx, &none, ui);
     Gfx *g = ui->gfx;
     float W = (float)g->w, H = (float)g->h;
     uint8_t prev = sc->layer;

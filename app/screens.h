@@ -56,7 +56,4 @@ void screen_add_confirm(Scene *sc, Ui *ui, const char *title, const char *body,
 /* A line for the experimenter at the bottom edge (LAYER_OVERLAY). */
 void screen_add_note(Scene *sc, Ui *ui, const char *text);
 
-/* Number of the choice buttons and what a key press on the current
-** screen would select, for tests: the region for action/value. */
-
 #endif
