@@ -45,18 +45,26 @@ static int rehash(KeyMap *m, size_t cap)
     return 0;
 }
 
+/* The slot that holds key, or the empty slot where it would go. The map
+** must have slots and at least one of them empty. */
+static size_t probe(const KeyMap *m, uint64_t key)
+{
+    size_t h = (size_t)sim_mix64(key) & (m->cap - 1);
+    while (m->keys[h] != UINT64_MAX && m->keys[h] != key) {
+        h = (h + 1) & (m->cap - 1);
+    }
+    return h;
+}
+
 int keymap_get(KeyMap *m, uint64_t key, int next_val, int *added)
 {
     if ((m->n + 1) * 2 > m->cap && rehash(m, m->cap ? m->cap * 2 : 1024)) {
         return -1;
     }
-    size_t h = (size_t)sim_mix64(key) & (m->cap - 1);
-    while (m->keys[h] != UINT64_MAX) {
-        if (m->keys[h] == key) {
-            *added = 0;
-            return m->vals[h];
-        }
-        h = (h + 1) & (m->cap - 1);
+    size_t h = probe(m, key);
+    if (m->keys[h] == key) {
+        *added = 0;
+        return m->vals[h];
     }
     m->keys[h] = key;
     m->vals[h] = next_val;
@@ -67,15 +75,9 @@ int keymap_get(KeyMap *m, uint64_t key, int next_val, int *added)
 
 int keymap_find(const KeyMap *m, uint64_t key)
 {
-    if (m->cap == 0) {
-        return -1;
+    if (m->cap == 0 || key == UINT64_MAX) {
+        return -1; /* UINT64_MAX marks the empty slots */
     }
-    size_t h = (size_t)sim_mix64(key) & (m->cap - 1);
-    while (m->keys[h] != UINT64_MAX) {
-        if (m->keys[h] == key) {
-            return m->vals[h];
-        }
-        h = (h + 1) & (m->cap - 1);
-    }
-    return -1;
+    size_t h = probe(m, key);
+    return m->keys[h] == key ? m->vals[h] : -1;
 }
