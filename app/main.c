@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_CELLS 64
 
@@ -47,6 +48,16 @@ static int parse_u64(const char *s, unsigned long long *out)
     }
     *out = v;
     return 0;
+}
+
+/* Wall-clock time, Unix ms: where the simulated clock of `simulate` starts. */
+static int64_t wall_ms_now(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC) {
+        return 0;
+    }
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int parse_sd(const char *s, double *out)
@@ -152,6 +163,7 @@ static int cmd_simulate(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    o.wall_ms = wall_ms_now();
     SimError err;
     sim_error_clear(&err);
     if (simulate_run(&o, stderr, &err) != SIM_OK) {

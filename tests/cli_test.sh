@@ -40,6 +40,9 @@ expect 0 "changed bundle accepted" "$simlab" simulate "$data/experiment/mini-cou
 rows=$(($(wc -l <"$tmp/s.csv") - 1))
 [ "$rows" -eq 50 ] || { echo "FAIL: export wrote $rows rows, want 50"; fails=$((fails + 1)); }
 [ -s "$tmp/s.csv.json" ] || { echo "FAIL: no sidecar"; fails=$((fails + 1)); }
+# simulated participants are recorded at today's date, not in 1970
+created=$(grep -o '"created_ms": *[0-9]*' "$tmp/s.csv.json" | tail -1 | tr -dc 0-9)
+[ "${created:-0}" -gt 1600000000000 ] || { echo "FAIL: simulated participant created at ${created:-?} ms"; fails=$((fails + 1)); }
 expect 1 "export of a missing database" "$simlab" export --db "$tmp/none.db" --csv "$tmp/n.csv"
 expect 2 "export without --csv" "$simlab" export --db "$tmp/s.db"
 expect 0 "version" "$simlab" --version
