@@ -16,13 +16,9 @@ uint64_t sim_mix64(uint64_t x)
 
 void sim_rng_seed(SimRng *rng, uint64_t seed)
 {
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++) {
-        x += 0x9e3779b97f4a7c15ULL;
-        uint64_t z = x;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        rng->s[i] = z ^ (z >> 31);
+    /* the first four outputs of SplitMix64 started at seed */
+    for (uint64_t i = 0; i < 4; i++) {
+        rng->s[i] = sim_mix64(seed + i * 0x9e3779b97f4a7c15ULL);
     }
 }
 
