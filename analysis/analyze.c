@@ -1472,18 +1472,39 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     return rc;
 }
 
+/* The CI and p columns of the summary; "-" where there is no value (e.g.
+** with --replicates 0). */
+static void summary_ci_p(double lo, double hi, double p, int sign, char *ci,
+                         size_t ci_size, char *ps, size_t p_size)
+{
+    if (!isfinite(lo) || !isfinite(hi)) {
+        snprintf(ci, ci_size, "%16s", "-"); /* as wide as "[+0.000, +0.000]" */
+    } else if (sign) {
+        snprintf(ci, ci_size, "[%+.3f, %+.3f]", lo, hi);
+    } else {
+        snprintf(ci, ci_size, "[%.3f, %.3f]", lo, hi);
+    }
+    if (isfinite(p)) {
+        snprintf(ps, p_size, "%.4f", p);
+    } else {
+        snprintf(ps, p_size, "-");
+    }
+}
+
 void analyze_print_summary(const Report *r)
 {
+    char ci[64], p[32];
     if (r->n_change > 0) {
         printf("%-22s %-14s %6s %7s %7s %7s %8s %18s %7s\n", "subset",
                "condition", "n", "pre", "pre_re", "post", "change", "95% CI",
                "p");
         for (int i = 0; i < r->n_change; i++) {
             const ChangeRow *c = &r->change[i];
-            printf("%-22s %-14s %6d %7.3f %7.3f %7.3f %+8.3f [%+.3f, %+.3f] "
-                   "%7.4f\n",
+            summary_ci_p(c->ci_low, c->ci_high, c->p, 1, ci, sizeof ci, p,
+                         sizeof p);
+            printf("%-22s %-14s %6d %7.3f %7.3f %7.3f %+8.3f %s %7s\n",
                    c->subset, c->condition, c->n_responses, c->pre_raw,
-                   c->pre_re, c->post, c->change, c->ci_low, c->ci_high, c->p);
+                   c->pre_re, c->post, c->change, ci, p);
         }
     }
     if (r->n_utility > 0) {
@@ -1495,8 +1516,9 @@ void analyze_print_summary(const Report *r)
                        "(baseline)", "-");
                 continue;
             }
-            printf("%-14s %8.3f [%.3f, %.3f] %7.4f\n", u->condition, u->utility,
-                   u->ci_low, u->ci_high, u->p);
+            summary_ci_p(u->ci_low, u->ci_high, u->p, 0, ci, sizeof ci, p,
+                         sizeof p);
+            printf("%-14s %8.3f %s %7s\n", u->condition, u->utility, ci, p);
         }
     }
     if (r->utility_note) {
