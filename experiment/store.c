@@ -476,14 +476,11 @@ static int attach_study(Store *st, int allow_changed, int64_t wall_ms,
                         "the new version, stored beside the old one)",
                         st->path, latest_id, latest_hash, st->study->hash);
     }
+    /* the new version and the event that records the change commit
+    ** together, so a crash cannot keep one without the other */
     rc = exec(st, "BEGIN IMMEDIATE", err);
     if (rc == SIM_OK) {
         rc = insert_study(st, wall_ms, err);
-    }
-    if (rc == SIM_OK) {
-        rc = exec(st, "COMMIT", err);
-    } else {
-        rollback(st);
     }
     if (rc == SIM_OK && any) {
         char detail[256];
@@ -491,6 +488,12 @@ static int attach_study(Store *st, int allow_changed, int64_t wall_ms,
                  latest_hash, st->study->hash);
         rc = store_log_event(st, NULL, "bundle_changed", detail, wall_ms, 0,
                              err);
+    }
+    if (rc == SIM_OK) {
+        rc = exec(st, "COMMIT", err);
+    }
+    if (rc != SIM_OK) {
+        rollback(st);
     }
     return rc;
 }
