@@ -79,27 +79,6 @@ const char *session_screen_name(SessionScreen screen)
     return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
 }
 
-int session_key_is_continue(const char *key)
-{
-    static const char *const keys[] = {"return", "enter", "space",
-                                       "keypad enter", "kp_enter"};
-    if (!key) {
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        size_t n = strlen(keys[i]);
-        size_t k = 0;
-        while (k < n && key[k] &&
-               tolower((unsigned char)key[k]) == keys[i][k]) {
-            k++;
-        }
-        if (k == n && key[k] == '\0') {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static int key_equal(const char *a, const char *b)
 {
     if (!a || !b) {
@@ -113,6 +92,26 @@ static int key_equal(const char *a, const char *b)
         b++;
     }
     return *a == *b;
+}
+
+int session_key_is_continue(const char *key)
+{
+    static const char *const keys[] = {"return", "enter", "space",
+                                       "keypad enter", "kp_enter"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (key_equal(key, keys[i])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The digit 1..9 that key names, or 0. */
+static int digit_key(const char *key)
+{
+    return key && key[0] >= '1' && key[0] <= '9' && key[1] == '\0'
+               ? key[0] - '0'
+               : 0;
 }
 
 /* ---------------------------------------------------------------- access */
@@ -645,11 +644,11 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
         out->kind = SIM_IN_CONTINUE;
         return 1;
     }
+    int digit = digit_key(in->key);
     if (v->need_choice && v->question) {
-        const char *k = in->key;
-        if (k && k[0] >= '1' && k[0] <= '9' && k[1] == '\0') {
+        if (digit) {
             out->kind = SIM_IN_CHOOSE;
-            out->value = k[0] - '1';
+            out->value = digit - 1;
             return 1;
         }
         return 0;
@@ -663,10 +662,9 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
             }
         }
     }
-    if (v->need_rating && in->key && in->key[0] >= '1' && in->key[0] <= '9' &&
-        in->key[1] == '\0') {
+    if (v->need_rating && digit) {
         out->kind = SIM_IN_RATE;
-        out->value = in->key[0] - '0';
+        out->value = digit;
         return 1;
     }
     return 0;
