@@ -296,6 +296,22 @@ static void enter_step(Session *s, int seq, int attempt)
     go_to(s, t ? step_screen(s, t) : SCREEN_DONE);
 }
 
+/* Moves to the step after the current one; after the last, the run is over
+** (SCREEN_DONE). */
+static void next_step(Session *s)
+{
+    enter_step(s, s->cur + 1, 1);
+    s->finished = cur_trial(s) == NULL;
+}
+
+/* Ends the run on screen (SCREEN_DONE or SCREEN_SCREENED_OUT). */
+static void end_run(Session *s, SessionScreen screen)
+{
+    s->finished = 1;
+    s->cur = (int)s->sched->n_trials;
+    go_to(s, screen);
+}
+
 /* ------------------------------------------------------------- screening */
 
 /* Counts first-try results of the answered steps of block bi (every block
@@ -460,11 +476,9 @@ static int submit(Session *s, SimError *err)
     }
     if (s->pending.set_status &&
         s->pending.new_status == PSTATUS_SCREENED_OUT) {
-        s->finished = 1;
-        s->cur = (int)s->sched->n_trials;
         snprintf(s->message, sizeof s->message, "%s",
                  "a screening rule ended the run");
-        go_to(s, SCREEN_SCREENED_OUT);
+        end_run(s, SCREEN_SCREENED_OUT);
         return SIM_OK;
     }
     switch (s->after) {
@@ -474,15 +488,10 @@ static int submit(Session *s, SimError *err)
         go_to(s, SCREEN_FEEDBACK);
         break;
     case AFTER_DECLINE:
-        s->finished = 1;
-        s->cur = (int)s->sched->n_trials;
-        go_to(s, SCREEN_DONE);
+        end_run(s, SCREEN_DONE);
         break;
     case AFTER_NEXT:
-        enter_step(s, s->cur + 1, 1);
-        if (!cur_trial(s)) {
-            s->finished = 1;
-        }
+        next_step(s);
         break;
     }
     return SIM_OK;
@@ -584,10 +593,8 @@ int session_open(Store *store, const Study *study, const char *pid,
     }
     if (first < 0 ||
         (info.status != PSTATUS_ACTIVE && info.status != PSTATUS_ABORTED)) {
-        s->cur = (int)s->sched->n_trials;
-        s->finished = 1;
-        go_to(s, info.status == PSTATUS_SCREENED_OUT ? SCREEN_SCREENED_OUT
-                                                     : SCREEN_DONE);
+        end_run(s, info.status == PSTATUS_SCREENED_OUT ? SCREEN_SCREENED_OUT
+                                                       : SCREEN_DONE);
     } else {
         enter_step(s, first, attempt);
     }
@@ -809,10 +816,7 @@ int session_handle(Session *s, const SimInput *in, int *consumed, SimError *err)
         }
         *consumed = 1;
         if (s->fb_final) {
-            enter_step(s, s->cur + 1, 1);
-            if (!cur_trial(s)) {
-                s->finished = 1;
-            }
+            next_step(s);
         } else {
             int64_t first_onset = s->step_onset_ns;
             enter_step(s, s->cur, s->attempt + 1);
