@@ -1,6 +1,6 @@
 /*
-** Helpers for tests: temporary directories and files, loading fixture
-** bundles, paths to shared data. Include after harness.h.
+** Helpers for tests: temporary directories, removing them, checking that a
+** path exists. libc and POSIX only. Include after harness.h.
 */
 #ifndef SIM_TEST_UTIL_H
 #define SIM_TEST_UTIL_H
@@ -11,8 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Makes a fresh temporary directory; returns its path (static buffer per
-** call site is the caller's: pass buf of at least 256 bytes). */
+/* Makes a fresh temporary directory named after tag (under $TMPDIR or
+** /tmp), writes its path to buf (256 bytes or more) and returns buf; aborts
+** when it cannot. */
 static inline const char *test_tmpdir(char *buf, size_t size, const char *tag)
 {
     const char *base = getenv("TMPDIR");
