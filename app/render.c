@@ -281,12 +281,36 @@ float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
 
 /* ---------------------------------------------------------- explanations */
 
+/* A colour bar bw wide with a caption at each end (lo left, hi right),
+** centred in the column [x, x + w). Returns the height. */
+static float caption_bar(const RenderCtx *rc, Scene *sc, const Tex *bar,
+                         const char *lo, const char *hi, float x, float y,
+                         float w, float bw)
+{
+    Ui *ui = rc->ui;
+    Font *f = ui->caption;
+    float bh = roundf(ui->u * 0.55f);
+    float lw = font_width(f, lo, strlen(lo));
+    float hw = font_width(f, hi, strlen(hi));
+    float total = lw + hw + bw + ui->u;
+    float bx = x + fmaxf(0, floorf((w - total) / 2));
+    float ty = y + (bh - (float)f->line_h) / 2;
+    if (sc) {
+        scene_text(sc, f, bx, ty, lo, ui->th.muted);
+        if (bar->tex) {
+            scene_texture(sc, bar->tex, NULL,
+                          (SDL_FRect){bx + lw + ui->u * 0.5f, y, bw, bh}, 255);
+        }
+        scene_text(sc, f, bx + lw + bw + ui->u, ty, hi, ui->th.muted);
+    }
+    return fmaxf(bh, (float)f->line_h);
+}
+
 static float render_heatmap(const RenderCtx *rc, Scene *sc,
                             const Explanation *e, const ItemInput *image,
                             float x, float y, float w)
 {
     Ui *ui = rc->ui;
-    const Theme *th = &ui->th;
     const Tex *img = image && image->modality == MODALITY_IMAGE
                          ? assets_image(rc->assets, image->text)
                          : NULL;
@@ -330,27 +354,14 @@ static float render_heatmap(const RenderCtx *rc, Scene *sc,
         return yy - y - ui->u * 0.5f;
     }
     /* Colour bar legend, as wide as the picture (within reason). */
-    const Tex *bar = assets_colorbar(rc->assets, e->colormap);
-    float bw = fminf(fmaxf(pic_w * 0.6f, ui->u * 10), w * 0.8f);
-    float bh = roundf(ui->u * 0.55f);
     const char *lo = "less important", *hi = "more important";
     float low = font_width(ui->caption, lo, strlen(lo));
     float hiw = font_width(ui->caption, hi, strlen(hi));
+    float bw = fminf(fmaxf(pic_w * 0.6f, ui->u * 10), w * 0.8f);
     /* The legend stays inside the column. */
     bw = fmaxf(fminf(bw, w - low - hiw - ui->u), ui->u * 3);
-    float total = low + hiw + bw + ui->u;
-    float bx = x + floorf((w - total) / 2);
-    float ty = yy + (bh - (float)ui->caption->line_h) / 2;
-    if (sc) {
-        scene_text(sc, ui->caption, bx, ty, lo, th->muted);
-        if (bar->tex) {
-            scene_texture(sc, bar->tex, NULL,
-                          (SDL_FRect){bx + low + ui->u * 0.5f, yy, bw, bh},
-                          255);
-        }
-        scene_text(sc, ui->caption, bx + low + bw + ui->u, ty, hi, th->muted);
-    }
-    yy += fmaxf(bh, (float)ui->caption->line_h);
+    yy += caption_bar(rc, sc, assets_colorbar(rc->assets, e->colormap), lo, hi,
+                      x, yy, w, bw);
     return yy - y;
 }
 
@@ -372,9 +383,6 @@ static SDL_Color weight_bg(double t)
 static float render_weight_legend(const RenderCtx *rc, Scene *sc, float x,
                                   float y, float w, double maxabs)
 {
-    Ui *ui = rc->ui;
-    const Theme *th = &ui->th;
-    const Tex *bar = assets_colorbar(rc->assets, "diverging");
     char lo[64], hi[64];
     if (rc->n_classes == 2) {
         snprintf(lo, sizeof lo, "\xE2\x88\x92%.2f  toward %s", maxabs,
@@ -385,22 +393,8 @@ static float render_weight_legend(const RenderCtx *rc, Scene *sc, float x,
         snprintf(lo, sizeof lo, "\xE2\x88\x92%.2f", maxabs);
         snprintf(hi, sizeof hi, "+%.2f", maxabs);
     }
-    float bw = fminf(ui->u * 10, w * 0.4f);
-    float bh = roundf(ui->u * 0.55f);
-    float lw = font_width(ui->caption, lo, strlen(lo));
-    float hw = font_width(ui->caption, hi, strlen(hi));
-    float total = lw + hw + bw + ui->u;
-    float bx = x + fmaxf(0, floorf((w - total) / 2));
-    float ty = y + (bh - (float)ui->caption->line_h) / 2;
-    if (sc) {
-        scene_text(sc, ui->caption, bx, ty, lo, th->muted);
-        if (bar->tex) {
-            scene_texture(sc, bar->tex, NULL,
-                          (SDL_FRect){bx + lw + ui->u * 0.5f, y, bw, bh}, 255);
-        }
-        scene_text(sc, ui->caption, bx + lw + bw + ui->u, ty, hi, th->muted);
-    }
-    return fmaxf(bh, (float)ui->caption->line_h);
+    return caption_bar(rc, sc, assets_colorbar(rc->assets, "diverging"), lo, hi,
+                       x, y, w, fminf(rc->ui->u * 10, w * 0.4f));
 }
 
 /* Tokens of one segment as highlighted flowing text. rects (per token of
