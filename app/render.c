@@ -921,7 +921,8 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
     yy += text_marked(sc, ui->small, ui->small_bold, head, x, yy, w, th->muted,
                       ALIGN_LEFT);
     yy += ui->u * 0.5f;
-    double m = fabs(isfinite(e->start_margin) ? e->start_margin : 0);
+    int has_start = isfinite(e->start_margin); /* a "Start" row first */
+    double m = fabs(has_start ? e->start_margin : 0);
     for (size_t i = 0; i < e->n_steps; i++) {
         m = fmax(m, fabs(e->steps[i].margin));
     }
@@ -939,20 +940,18 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
         edits_w = w - label_w;
         edits_x = x + label_w;
     }
-    size_t n_rows = e->n_steps + (isfinite(e->start_margin) ? 1 : 0);
+    size_t n_rows = e->n_steps + (has_start ? 1 : 0);
     for (size_t row = 0; row < n_rows; row++) {
-        int is_start = isfinite(e->start_margin) && row == 0;
-        const ExplStep *st =
-            is_start ? NULL
-                     : &e->steps[row - (isfinite(e->start_margin) ? 1 : 0)];
+        int is_start = has_start && row == 0;
+        /* Steps count from 1 whether or not a Start row comes first. */
+        size_t step = row + (has_start ? 0 : 1);
+        const ExplStep *st = is_start ? NULL : &e->steps[step - 1];
         double margin = is_start ? e->start_margin : st->margin;
         char lab[32], val[32];
         if (is_start) {
             snprintf(lab, sizeof lab, "Start");
         } else {
-            snprintf(lab, sizeof lab, "Step %zu",
-                     row + (is_start ? 0 : 0) +
-                         (isfinite(e->start_margin) ? 0 : 1));
+            snprintf(lab, sizeof lab, "Step %zu", step);
         }
         snprintf(val, sizeof val, "%+.2f", margin);
         /* Edits text. */
@@ -1026,8 +1025,7 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
         t++, len--;
     }
     /* Published explanation sheets mark edited words with **...**: show
-    ** them highlighted, without the markers. */
-    Font *mono_bold = fonts_get(ui->fonts, FACE_MONO, (float)ui->mono->px);
+    ** them highlighted, without the markers (there is no bold mono face). */
     Span spans[96];
     size_t n = 0;
     int marked = 0;
@@ -1038,14 +1036,12 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
             m = end;
         }
         if (m > p) {
-            spans[n++] = marked ? (Span){p,
-                                         (size_t)(m - p),
-                                         mono_bold,
-                                         th->highlight_text,
-                                         th->highlight,
-                                         0}
-                                : (Span){p,        (size_t)(m - p), ui->mono,
-                                         th->text, NO_BG,           0};
+            spans[n++] = (Span){p,
+                                (size_t)(m - p),
+                                ui->mono,
+                                marked ? th->highlight_text : th->text,
+                                marked ? th->highlight : NO_BG,
+                                0};
         }
         if (m >= end) {
             break;
