@@ -1350,7 +1350,10 @@ void load_banks(Loader *L, json_t *banks, const JLoc *at)
         if (jget_str(L, &bl, bank, "file", 1, &d.file) != 1) {
             continue;
         }
-        jget_str(L, &bl, bank, "pool", 0, &d.pool);
+        if (jget_str(L, &bl, bank, "pool", 0, &d.pool) == 1 && !d.pool[0]) {
+            jl_error(L, &bl, "pool", "must not be empty");
+            continue;
+        }
         const char *mod = NULL;
         if (jget_str(L, &bl, bank, "modality", 0, &mod) == 1) {
             d.modality = modality_from_name(mod);

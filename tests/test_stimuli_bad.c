@@ -370,12 +370,55 @@ static void test_blank_csv_text(void)
     fs_remove_tree(tmp);
 }
 
+/* A bank whose default pool is empty is one error at the bank (it used to
+** crash the CSV loader, which named the pool column that was not there). */
+static void test_empty_bank_pool(void)
+{
+    char tmp[256];
+    if (!fs_temp_dir(tmp, sizeof tmp, "stimuli-pool")) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    static const char study[] =
+        "{\"simlab_study\": 1, \"id\": \"pool\", \"title\": \"t\",\n"
+        " \"classes\": [\"a\", \"b\"],\n"
+        " \"conditions\": [{\"id\": \"baseline\", \"method\": null}],\n"
+        " \"blocks\": [{\"kind\": \"predict\", \"pool\": \"test\"}],\n"
+        " \"items\": [{\"file\": \"a.csv\", \"pool\": \"\", \"modality\": "
+        "\"text\",\n"
+        "   \"columns\": {\"id\": \"id\", \"input\": \"x\", \"prediction\": "
+        "\"m\"}},\n"
+        "  {\"file\": \"b.jsonl\", \"pool\": \"\"},\n"
+        "  {\"file\": \"c.jsonl\", \"pool\": \"test\"}]}\n";
+    static const char csv[] = "id,x,m\n1,hello,a\n";
+    static const char jsonl[] =
+        "{\"id\": 2, \"modality\": \"text\", \"input\": \"hi\", "
+        "\"prediction\": \"b\"}\n";
+    const char *names[4] = {"study.json", "a.csv", "b.jsonl", "c.jsonl"};
+    const char *texts[4] = {study, csv, jsonl, jsonl};
+    for (int i = 0; i < 4; i++) {
+        char *path = fs_join(tmp, names[i]);
+        CHECK_INT(fs_write(path, texts[i], strlen(texts[i])), 0);
+        free(path);
+    }
+    char *out = NULL;
+    CHECK_INT(fs_check(tmp, 0, &out), 1);
+    CHECK(out && strstr(out, "study.json:/items/0/pool: field 'pool': must "
+                             "not be empty"));
+    CHECK(out && strstr(out, "study.json:/items/1/pool: field 'pool': must "
+                             "not be empty"));
+    CHECK(out && count_lines_with(out, "  error: ") == 2);
+    free(out);
+    fs_remove_tree(tmp);
+}
+
 int main(void)
 {
     test_text_reports();
     test_json_reports();
     test_not_a_bundle();
     test_blank_csv_text();
+    test_empty_bank_pool();
     test_truncations();
     return TEST_REPORT();
 }
