@@ -322,11 +322,10 @@ static float render_heatmap(const RenderCtx *rc, Scene *sc,
     float pic_w = 0, pic_h = 0;
     if (e->side_by_side && img && img->tex) {
         float cw = (w - gap) / 2;
-        float iw1, iw2;
+        float iw1;
         float h1 = draw_image(rc, NULL, img, 0, 0, cw, rc->max_image_h, &iw1);
-        float h2 = draw_image(rc, NULL, map, 0, 0, cw, h1, &iw2);
-        (void)h2;
-        float total = iw1 + gap + iw2;
+        /* The map takes the image's size, so the pair is twice its width. */
+        float total = iw1 + gap + iw1;
         float x0 = x + floorf((w - total) / 2);
         draw_image(rc, sc, img, x0, yy, cw, rc->max_image_h, NULL);
         /* The map is drawn at the image's size (smaller maps upsampled). */
