@@ -208,17 +208,9 @@ float scene_text_n(Scene *sc, Font *font, float x, float y, const char *text,
     if (!sc || len == 0) {
         return w;
     }
-    if (sc->text_len + len + 1 > sc->text_cap) {
-        size_t cap = sc->text_cap ? sc->text_cap : 4096;
-        while (cap < sc->text_len + len + 1) {
-            cap *= 2;
-        }
-        char *nt = sim_realloc(sc->text, cap);
-        if (!nt) {
-            return w;
-        }
-        sc->text = nt;
-        sc->text_cap = cap;
+    if (sim_grow((void **)&sc->text, &sc->text_cap, sc->text_len + len + 1,
+                 1) != 0) {
+        return w;
     }
     SceneCmd *k = push(sc, CMD_TEXT);
     if (!k) {
@@ -546,9 +538,8 @@ static int atoms_build(const Span *spans, size_t n, Atom **out, size_t *n_out)
     return 0;
 }
 
-static void flow_emit_line(Flow *f, int last)
+static void flow_emit_line(Flow *f)
 {
-    (void)last;
     /* Drop trailing spaces. */
     while (f->n_line && f->line[f->n_line - 1].a->kind == ATOM_SPACE) {
         f->n_line--;
@@ -722,7 +713,7 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
     for (size_t i = 0; i < np;) {
         const Atom *a = &pieces[i];
         if (a->kind == ATOM_NEWLINE) {
-            flow_emit_line(&f, 0);
+            flow_emit_line(&f);
             i++;
             continue;
         }
@@ -741,18 +732,18 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
             j++;
         }
         if (f.n_line && f.line_w + ww > w + 0.5f) {
-            flow_emit_line(&f, 0);
+            flow_emit_line(&f);
         }
         for (size_t k = i; k < j; k++) {
             if (f.n_line && f.line_w + pieces[k].w > w + 0.5f) {
-                flow_emit_line(&f, 0);
+                flow_emit_line(&f);
             }
             flow_place(&f, &pieces[k], f.line_w);
         }
         i = j;
     }
     if (f.n_line) {
-        flow_emit_line(&f, 1);
+        flow_emit_line(&f);
     }
     sim_free(f.line);
     sim_free(pieces);
