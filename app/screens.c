@@ -185,8 +185,14 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
     const Theme *th = c->th;
     const char *text = ((const PageArg *)arg)->text;
     float yy = y;
-    char *para = sim_malloc(strlen(text) + 1);
-    if (!para) {
+    /* A paragraph may be written on one line of any length: both buffers
+    ** hold the whole text. */
+    size_t text_len = strlen(text);
+    char *para = sim_malloc(text_len + 1);
+    char *line = sim_malloc(text_len + 1);
+    if (!para || !line) {
+        sim_free(para);
+        sim_free(line);
         return 0;
     }
     size_t plen = 0;
@@ -199,8 +205,7 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
         const char *e = p ? strchr(p, '\n') : NULL;
         size_t len = p ? (e ? (size_t)(e - p) : strlen(p)) : 0;
         int at_end = !p || (!*p && !e);
-        char line[2048];
-        size_t ll = len < sizeof line - 1 ? len : sizeof line - 1;
+        size_t ll = len;
         if (p) {
             memcpy(line, p, ll);
         }
@@ -334,6 +339,7 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
         }
     }
     sim_free(para);
+    sim_free(line);
     return yy - y;
 }
 

@@ -11,6 +11,7 @@
 #include "gfx.h"
 #include "media.h"
 #include "scene.h"
+#include "screens.h"
 #include "sim_alloc.h"
 
 static void test_colormaps(void)
@@ -184,11 +185,64 @@ static void test_layout(void)
     gfx_close(&g);
 }
 
+/* A page paragraph written on one long line (as editors that soft-wrap
+** save it) is shown to its last word, not cut at a line-buffer size. */
+static void test_long_page_line(void)
+{
+    Gfx g;
+    SimError err;
+    GfxOptions o = {"test", 1, 640, 480, 0, 0, 1};
+    if (gfx_open(&g, &o, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        h_fail++;
+        return;
+    }
+    char assets_dir[1024], fdir[1100];
+    CHECK_INT(gfx_find_assets(assets_dir, sizeof assets_dir, &err), SIM_OK);
+    snprintf(fdir, sizeof fdir, "%s/fonts", assets_dir);
+    Fonts fonts;
+    CHECK_INT(fonts_init(&fonts, g.renderer, fdir, &err), SIM_OK);
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.gfx = &g;
+    ui.fonts = &fonts;
+    ui.font_scale = 1;
+    ui_init_theme(&ui);
+    ui_update_metrics(&ui);
+    Assets assets;
+    assets_init(&assets, g.renderer, ".");
+    /* "# Consent", then one paragraph of 500 words on a single line. */
+    size_t cap = 8000, len = 0;
+    char *page = sim_malloc(cap);
+    len += (size_t)snprintf(page, cap, "# Consent\n\n");
+    for (int i = 0; i < 500; i++) {
+        len += (size_t)snprintf(page + len, cap - len, "word%03d ", i);
+    }
+    snprintf(page + len, cap - len, "LASTWORD\n");
+    SessionView v;
+    memset(&v, 0, sizeof v);
+    v.screen = SCREEN_PAGE;
+    v.page_text = page;
+    v.onset_marked = 1;
+    ScreenCtx sx = {&ui, &assets, &v, 0, NULL};
+    Scene sc;
+    scene_init(&sc);
+    screen_build(&sc, &sx);
+    CHECK(sc.text && strstr(sc.text, "word499") != NULL);
+    CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
+    scene_free(&sc);
+    sim_free(page);
+    assets_free(&assets);
+    fonts_free(&fonts);
+    gfx_close(&g);
+}
+
 int main(void)
 {
     test_colormaps();
     test_npy();
     test_utf8();
     test_layout();
+    test_long_page_line();
     return TEST_REPORT();
 }
