@@ -789,11 +789,20 @@ int session_handle(Session *s, const SimInput *in, int *consumed, SimError *err)
         *consumed = 1;
         snprintf(detail, sizeof detail, "{\"step\":%d,\"screen\":\"%s\"}",
                  s->cur, session_screen_name(s->screen));
-        int rc = store_log_event(s->store, s->pid, "abort", detail, in->wall_ms,
+        /* the event and the status go together or not at all */
+        int rc = store_begin(s->store, err);
+        if (rc == SIM_OK) {
+            rc = store_log_event(s->store, s->pid, "abort", detail, in->wall_ms,
                                  in->t_ns, err);
+        }
         if (rc == SIM_OK) {
             rc = store_set_status(s->store, s->pid, PSTATUS_ABORTED,
                                   in->wall_ms, err);
+        }
+        if (rc == SIM_OK) {
+            rc = store_commit(s->store, err);
+        } else {
+            store_rollback(s->store);
         }
         s->finished = 1;
         s->aborted = 1;

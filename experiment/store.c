@@ -1324,6 +1324,25 @@ int store_log_event(Store *store, const char *pid, const char *kind,
     return run(store, s, "log event", err);
 }
 
+int store_begin(Store *store, SimError *err)
+{
+    return exec(store, "BEGIN IMMEDIATE", err);
+}
+
+int store_commit(Store *store, SimError *err)
+{
+    int rc = exec(store, "COMMIT", err);
+    if (rc != SIM_OK) {
+        rollback(store);
+    }
+    return rc;
+}
+
+void store_rollback(Store *store)
+{
+    rollback(store);
+}
+
 int store_count_complete(Store *store, int simulated, int *n, SimError *err)
 {
     sqlite3_stmt *s;

@@ -166,6 +166,14 @@ int store_log_event(Store *store, const char *pid, const char *kind,
                     const char *detail, int64_t wall_ms, int64_t mono_ns,
                     SimError *err);
 
+/* Groups the writes that follow (status, events) into one transaction:
+** store_begin, the writes, then store_commit; store_rollback undoes them
+** after a failure. Calls that have their own transaction (enrollment,
+** responses, screening) must not run inside one. */
+int store_begin(Store *store, SimError *err);
+int store_commit(Store *store, SimError *err);
+void store_rollback(Store *store);
+
 /* Counts participants (simulated flag as given; -1 = any) that are
 ** complete. */
 int store_count_complete(Store *store, int simulated, int *n, SimError *err);
