@@ -579,7 +579,9 @@ int session_open(Store *store, const Study *study, const char *pid,
             attempt = r.attempts + 1; /* a retry was under way */
         }
     }
-    if (rc == SIM_OK && info.n_done > 0 && first >= 0) {
+    int unfinished =
+        info.status == PSTATUS_ACTIVE || info.status == PSTATUS_ABORTED;
+    if (rc == SIM_OK && info.n_done > 0 && first >= 0 && unfinished) {
         char detail[64];
         snprintf(detail, sizeof detail, "{\"step\":%d}", first);
         rc = store_log_event(store, pid, "resume", detail, wall_ms, 0, err);
@@ -591,8 +593,7 @@ int session_open(Store *store, const Study *study, const char *pid,
         session_close(s);
         return rc;
     }
-    if (first < 0 ||
-        (info.status != PSTATUS_ACTIVE && info.status != PSTATUS_ABORTED)) {
+    if (first < 0 || !unfinished) {
         end_run(s, info.status == PSTATUS_SCREENED_OUT ? SCREEN_SCREENED_OUT
                                                        : SCREEN_DONE);
     } else {
