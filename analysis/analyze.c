@@ -102,6 +102,7 @@ typedef struct Screen {
     int *keep;  /* per participant */
     int *conds; /* condition string ids, baseline first */
     int n_conds;
+    int base;        /* condition index of the baseline (0), or -1 */
     int *cond_index; /* string id -> condition index, or -1 */
     int n_strings;
 } Screen;
@@ -194,9 +195,10 @@ static int screen_participants(const Dataset *ds, const AnalyzeOptions *o,
     }
     /* conditions: baseline first, then in order of first appearance */
     int base = dataset_find(ds, o->baseline);
+    s->base = -1;
     for (size_t i = 0; i < ds->n_rows; i++) {
         if (ds->rows[i].condition == base && s->cond_index[base] < 0) {
-            s->cond_index[base] = s->n_conds;
+            s->base = s->cond_index[base] = s->n_conds;
             s->conds[s->n_conds++] = base;
         }
     }
@@ -844,10 +846,7 @@ static int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
     size_t n_raw = 0, cap_raw = 0, cap_units = 0, cap_items = 0;
     double *full = NULL, *reps = NULL, *tmp = NULL;
     uint64_t *set_cells = NULL;
-    int rc = SIM_OK, C = sc->n_conds;
-    int base_id = dataset_find(ds, o->baseline);
-    int base =
-        base_id >= 0 && base_id < sc->n_strings ? sc->cond_index[base_id] : -1;
+    int rc = SIM_OK, C = sc->n_conds, base = sc->base;
     int any_test = 0;
     /* sessions in increasing order */
     int max_session = 0;
@@ -1029,8 +1028,8 @@ cleanup:
 /* ------------------------------------------------------------------ */
 /* ANOVA, Tukey, reaction times                                         */
 
-static int compute_anova_rt(const Dataset *ds, const AnalyzeOptions *o,
-                            const Screen *sc, Report *r, SimError *err)
+static int compute_anova_rt(const Dataset *ds, const Screen *sc, Report *r,
+                            SimError *err)
 {
     int np = ds->n_participants, C = sc->n_conds;
     int phase = -1;
@@ -1149,9 +1148,6 @@ static int compute_anova_rt(const Dataset *ds, const AnalyzeOptions *o,
         goto cleanup;
     }
     int npairs = stats_tukey(y, g, m, C, 0.95, pairs);
-    int base_id = dataset_find(ds, o->baseline);
-    int base =
-        base_id >= 0 && base_id < sc->n_strings ? sc->cond_index[base_id] : -1;
     r->tukey = sim_calloc((size_t)(npairs > 0 ? npairs : 1), sizeof *r->tukey);
     if (!r->tukey) {
         sim_free(pairs);
@@ -1166,7 +1162,7 @@ static int compute_anova_rt(const Dataset *ds, const AnalyzeOptions *o,
         t->lwr = pairs[i].lwr;
         t->upr = pairs[i].upr;
         t->p_adj = pairs[i].p_adj;
-        t->vs_baseline = pairs[i].g == base || pairs[i].h == base;
+        t->vs_baseline = pairs[i].g == sc->base || pairs[i].h == sc->base;
     }
     sim_free(pairs);
 cleanup:
@@ -1385,7 +1381,7 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_utility(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
-        rc = compute_anova_rt(ds, o, &sc, r, err);
+        rc = compute_anova_rt(ds, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_ratings(ds, o, &sc, r, err);
