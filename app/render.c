@@ -1025,30 +1025,12 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
     }
     /* Published explanation sheets mark edited words with **...**: show
     ** them highlighted, without the markers (there is no bold mono face). */
-    Span spans[96];
+    Span plain = {NULL, 0, ui->mono, th->text, NO_BG, 0};
+    Span marked = {NULL, 0, ui->mono, th->highlight_text, th->highlight, 0};
+    Span *spans = NULL;
     size_t n = 0;
-    int marked = 0;
-    const char *p = t, *end = t + len;
-    while (p < end && n < sizeof spans / sizeof spans[0]) {
-        const char *m = strstr(p, "**");
-        if (!m || m >= end) {
-            m = end;
-        }
-        if (m > p) {
-            spans[n++] = (Span){p,
-                                (size_t)(m - p),
-                                ui->mono,
-                                marked ? th->highlight_text : th->text,
-                                marked ? th->highlight : NO_BG,
-                                0};
-        }
-        if (m >= end) {
-            break;
-        }
-        marked = !marked;
-        p = m + 2;
-    }
-    if (n == 0) {
+    if (text_split_marked(t, len, &plain, &marked, &spans, &n) != 0 || n == 0) {
+        sim_free(spans);
         return 0;
     }
     float h =
@@ -1059,6 +1041,7 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
         text_flow(sc, spans, n, x + pad, y + pad, w - 2 * pad, 1.2f, ALIGN_LEFT,
                   NULL);
     }
+    sim_free(spans);
     return h + 2 * pad;
 }
 

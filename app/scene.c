@@ -777,28 +777,70 @@ float text_width(Font *font, const char *text)
     return best;
 }
 
-float text_marked(Scene *sc, Font *font, Font *bold, const char *text, float x,
-                  float y, float w, SDL_Color c, int align)
+/* The first "**" in [p, end), or NULL. */
+static const char *find_marker(const char *p, const char *end)
 {
-    Span spans[64];
+    for (; p + 1 < end; p++) {
+        if (p[0] == '*' && p[1] == '*') {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+int text_split_marked(const char *text, size_t len, const Span *plain,
+                      const Span *marked, Span **out, size_t *n_out)
+{
+    const char *end = text + len;
+    size_t cap = 1;
+    for (const char *m = find_marker(text, end); m;
+         m = find_marker(m + 2, end)) {
+        cap++;
+    }
+    Span *spans = sim_malloc(cap * sizeof *spans);
+    *out = spans;
+    *n_out = 0;
+    if (!spans) {
+        return -1;
+    }
     size_t n = 0;
-    int in_bold = 0;
+    int in_mark = 0;
     const char *p = text;
-    while (p && *p && n < 64) {
-        const char *m = strstr(p, "**");
-        size_t len = m ? (size_t)(m - p) : strlen(p);
-        if (len) {
-            spans[n++] =
-                (Span){p, len, in_bold ? bold : font, c, {0, 0, 0, 0}, 0};
+    while (p < end) {
+        const char *m = find_marker(p, end);
+        const char *stop = m ? m : end;
+        if (stop > p) {
+            spans[n] = in_mark ? *marked : *plain;
+            spans[n].text = p;
+            spans[n].len = (size_t)(stop - p);
+            n++;
         }
         if (!m) {
             break;
         }
-        in_bold = !in_bold;
+        in_mark = !in_mark;
         p = m + 2;
     }
-    if (n == 0) {
+    *n_out = n;
+    return 0;
+}
+
+float text_marked(Scene *sc, Font *font, Font *bold, const char *text, float x,
+                  float y, float w, SDL_Color c, int align)
+{
+    if (!text) {
         return 0;
     }
-    return text_flow(sc, spans, n, x, y, w, 1.3f, align, NULL);
+    Span plain = {NULL, 0, font, c, {0, 0, 0, 0}, 0};
+    Span strong = {NULL, 0, bold, c, {0, 0, 0, 0}, 0};
+    Span *spans = NULL;
+    size_t n = 0;
+    float h = 0;
+    if (text_split_marked(text, strlen(text), &plain, &strong, &spans, &n) ==
+            0 &&
+        n > 0) {
+        h = text_flow(sc, spans, n, x, y, w, 1.3f, align, NULL);
+    }
+    sim_free(spans);
+    return h;
 }

@@ -178,6 +178,13 @@ float text_para(Scene *sc, Font *font, const char *text, float x, float y,
 /* Width of the widest line of text (split at newlines) in font. */
 float text_width(Font *font, const char *text);
 
+/* Splits text[0..len) at its "**" markers into spans that alternate
+** between copies of plain and marked (text and len filled in, markers
+** left out; empty stretches are skipped). On success *out is a new array
+** of *n spans (sim_free) and 0 is returned; -1 when out of memory. */
+int text_split_marked(const char *text, size_t len, const Span *plain,
+                      const Span *marked, Span **out, size_t *n);
+
 /* Paragraph with **bold** markers in font (its bold face: bold). */
 float text_marked(Scene *sc, Font *font, Font *bold, const char *text, float x,
                   float y, float w, SDL_Color c, int align);

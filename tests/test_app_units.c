@@ -186,7 +186,8 @@ static void test_layout(void)
 }
 
 /* A page paragraph written on one long line (as editors that soft-wrap
-** save it) is shown to its last word, not cut at a line-buffer size. */
+** save it) is shown to its last word, not cut at a line-buffer size; nor
+** is text with many **marked** words cut at a span-array size. */
 static void test_long_page_line(void)
 {
     Gfx g;
@@ -229,6 +230,25 @@ static void test_long_page_line(void)
     scene_init(&sc);
     screen_build(&sc, &sx);
     CHECK(sc.text && strstr(sc.text, "word499") != NULL);
+    CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
+    /* Many **bold** words in one paragraph: none of the text is dropped. */
+    len = 0;
+    for (int i = 0; i < 60; i++) {
+        len += (size_t)snprintf(page + len, cap - len, "**bold%02d** and ", i);
+    }
+    snprintf(page + len, cap - len, "LASTWORD\n");
+    screen_build(&sc, &sx);
+    CHECK(sc.text && strstr(sc.text, "bold59") != NULL);
+    CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
+    /* The same in a monospace explanation sheet with **marked** words. */
+    Explanation e;
+    memset(&e, 0, sizeof e);
+    e.kind = EXPL_TEXT;
+    e.text = page;
+    RenderCtx rc = {&ui, &assets, NULL, 0, 200, 0};
+    scene_clear(&sc);
+    CHECK(render_explanation(&rc, &sc, &e, NULL, 0, 0, 600) > 0);
+    CHECK(sc.text && strstr(sc.text, "bold59") != NULL);
     CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
     scene_free(&sc);
     sim_free(page);
