@@ -403,6 +403,33 @@ static int item_of(Design *x, KeyMap *items, uint64_t key, int group,
     return j;
 }
 
+/* Renumbers the items so that only those of the n pairs remain (in their
+** order): an item whose pairs were all dropped must not be drawn with the
+** others of its group. Returns 0, or -1 when out of memory. */
+static int drop_unpaired_items(Design *x, RawPair *raw, size_t n)
+{
+    int *renum = sim_calloc((size_t)x->n_items + 1, sizeof(int));
+    if (!renum) {
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        renum[raw[i].item] = 1;
+    }
+    int kept = 0;
+    for (int j = 0; j < x->n_items; j++) {
+        if (renum[j]) {
+            x->item_group[kept] = x->item_group[j];
+            renum[j] = kept++;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        raw[i].item = renum[raw[i].item];
+    }
+    x->n_items = kept;
+    sim_free(renum);
+    return 0;
+}
+
 static int push_raw(RawPair **raw, size_t *n, size_t *cap, RawPair p)
 {
     if (*n == *cap && sim_grow((void **)raw, cap, *n + 1, sizeof **raw) != 0) {
@@ -577,6 +604,9 @@ static int compute_change(const Dataset *ds, const AnalyzeOptions *o,
     n_raw = kept;
     if (n_raw == 0) {
         goto cleanup; /* no pre/post data: no change table */
+    }
+    if (drop_unpaired_items(&x, raw, n_raw) != 0) {
+        goto nomem;
     }
     if ((rc = design_finish(&x, raw, n_raw, C, n_cells, n_cells, err))) {
         goto cleanup;

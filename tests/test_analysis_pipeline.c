@@ -523,6 +523,51 @@ static void test_options(void)
     CHECK(strstr(err.msg, "no-such-file.csv") != NULL);
 }
 
+/* An item answered in Pre only (by anyone) takes no part in Change: the
+** bootstrap must not draw it among the items of its cell. */
+static void test_unpaired_item(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/prepost.csv", tmpdir);
+    make_prepost_csv(path);
+    Dataset *ds[2];
+    SimError err;
+    Report r[2];
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 300;
+    o.progress = 0;
+    o.change_only = 1;
+    for (int k = 0; k < 2; k++) {
+        dataset_new(&ds[k], &err);
+        CHECK_INT(dataset_load_csv(ds[k], path, &err), SIM_OK);
+        if (k == 1) {
+            DatasetRow row = {0};
+            row.participant = "LIME0";
+            row.condition = "LIME";
+            row.phase = "pre";
+            row.item = "only-in-pre";
+            row.correct = 1;
+            row.domain = "text";
+            row.test_type = "forward";
+            row.rt_ms = NAN;
+            CHECK_INT(dataset_add(ds[k], &row, &err), SIM_OK);
+        }
+        CHECK_INT(analyze_compute(ds[k], &o, &r[k], &err), SIM_OK);
+    }
+    int same = r[0].n_change == r[1].n_change && r[0].n_change > 0;
+    for (int i = 0; same && i < r[0].n_change; i++) {
+        same &= r[0].change[i].ci_low == r[1].change[i].ci_low &&
+                r[0].change[i].ci_high == r[1].change[i].ci_high &&
+                r[0].change[i].p == r[1].change[i].p;
+    }
+    CHECK(same);
+    for (int k = 0; k < 2; k++) {
+        report_free(&r[k]);
+        dataset_free(ds[k]);
+    }
+}
+
 /* Every participant answers everything correctly: the random-effects fit
 ** and the ANOVA have no estimates, and the reports show them as missing
 ** rather than printing "nan". */
@@ -592,6 +637,7 @@ int main(void)
     test_colin_table1();
     test_options();
     test_all_correct();
+    test_unpaired_item();
     report_plots_shutdown();
     return TEST_REPORT();
 }
