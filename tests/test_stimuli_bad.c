@@ -330,16 +330,33 @@ static void test_truncations(void)
     fs_remove_tree(tmp);
 }
 
+/* Writes a bundle of n files (names[i] holding texts[i]) into a scratch
+** folder, runs check_bundle on it (text report into *out, malloc'd) and
+** removes the folder. Returns the exit status, or -1. */
+static int check_files(int n, const char *const *names,
+                       const char *const *texts, char **out)
+{
+    char tmp[256];
+    *out = NULL;
+    if (!fs_temp_dir(tmp, sizeof tmp, "stimuli-files")) {
+        return -1;
+    }
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        char *path = fs_join(tmp, names[i]);
+        ok &= path && fs_write(path, texts[i], strlen(texts[i])) == 0;
+        free(path);
+    }
+    int rc = ok ? fs_check(tmp, 0, out) : -1;
+    fs_remove_tree(tmp);
+    return rc;
+}
+
 /* A line of blanks between CSV records is skipped without shifting the
 ** line of the next record, and a perturbation cell of blank lines is an
 ** empty perturbation, not a counterfactual without edits. */
 static void test_blank_csv_text(void)
 {
-    char tmp[256];
-    if (!fs_temp_dir(tmp, sizeof tmp, "stimuli-blank")) {
-        CHECK(!"mkdtemp");
-        return;
-    }
     static const char study[] =
         "{\"simlab_study\": 1, \"id\": \"blank\", \"title\": \"t\",\n"
         " \"classes\": [\"a\", \"b\"],\n"
@@ -355,30 +372,21 @@ static void test_blank_csv_text(void)
                               "2,X = 1,zz,,\n"
                               "3,X = 1,a,\" \",b\n"
                               "4,X = 1,a,\"\n\n\",b\n";
-    char *sj = fs_join(tmp, "study.json"), *cj = fs_join(tmp, "a.csv");
-    CHECK_INT(fs_write(sj, study, sizeof study - 1), 0);
-    CHECK_INT(fs_write(cj, csv, sizeof csv - 1), 0);
+    const char *names[2] = {"study.json", "a.csv"};
+    const char *texts[2] = {study, csv};
     char *out = NULL;
-    CHECK_INT(fs_check(tmp, 0, &out), 1);
+    CHECK_INT(check_files(2, names, texts, &out), 1);
     CHECK(out && strstr(out, "a.csv:4: field 'm': unknown class 'zz'"));
     CHECK(out && strstr(out, "a.csv:5: field 'p': empty perturbation"));
     CHECK(out && strstr(out, "a.csv:6: field 'p': empty perturbation"));
     CHECK(out && count_lines_with(out, "  error: ") == 3);
     free(out);
-    free(sj);
-    free(cj);
-    fs_remove_tree(tmp);
 }
 
 /* A bank whose default pool is empty is one error at the bank (it used to
 ** crash the CSV loader, which named the pool column that was not there). */
 static void test_empty_bank_pool(void)
 {
-    char tmp[256];
-    if (!fs_temp_dir(tmp, sizeof tmp, "stimuli-pool")) {
-        CHECK(!"mkdtemp");
-        return;
-    }
     static const char study[] =
         "{\"simlab_study\": 1, \"id\": \"pool\", \"title\": \"t\",\n"
         " \"classes\": [\"a\", \"b\"],\n"
@@ -396,20 +404,14 @@ static void test_empty_bank_pool(void)
         "\"prediction\": \"b\"}\n";
     const char *names[4] = {"study.json", "a.csv", "b.jsonl", "c.jsonl"};
     const char *texts[4] = {study, csv, jsonl, jsonl};
-    for (int i = 0; i < 4; i++) {
-        char *path = fs_join(tmp, names[i]);
-        CHECK_INT(fs_write(path, texts[i], strlen(texts[i])), 0);
-        free(path);
-    }
     char *out = NULL;
-    CHECK_INT(fs_check(tmp, 0, &out), 1);
+    CHECK_INT(check_files(4, names, texts, &out), 1);
     CHECK(out && strstr(out, "study.json:/items/0/pool: field 'pool': must "
                              "not be empty"));
     CHECK(out && strstr(out, "study.json:/items/1/pool: field 'pool': must "
                              "not be empty"));
     CHECK(out && count_lines_with(out, "  error: ") == 2);
     free(out);
-    fs_remove_tree(tmp);
 }
 
 int main(void)
