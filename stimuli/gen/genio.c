@@ -68,6 +68,19 @@ int genio_write_text(const char *path, const char *text, SimError *err)
     return genio_write_file(path, text, strlen(text), err);
 }
 
+int genio_write_pages(const char *dir, const char *const *names,
+                      const char *const *texts, int n, SimError *err)
+{
+    char pages[1024], path[1024];
+    int rc = genio_join(pages, sizeof pages, dir, "pages", err);
+    rc = rc ? rc : genio_mkdirs(pages, err);
+    for (int k = 0; k < n && rc == SIM_OK; k++) {
+        rc = genio_join(path, sizeof path, pages, names[k], err);
+        rc = rc ? rc : genio_write_text(path, texts[k], err);
+    }
+    return rc;
+}
+
 /* The .npy 1.0 header: magic, version, little-endian header length, then a
 ** Python dict literal padded with spaces to a multiple of 64 bytes. */
 int genio_write_npy(const char *path, const float *data, int rows, int cols,

@@ -28,6 +28,11 @@ int genio_write_file(const char *path, const void *data, size_t n,
 /* Writes the C string text to path. */
 int genio_write_text(const char *path, const char *text, SimError *err);
 
+/* Writes the page files of a bundle: texts[k] to dir/pages/names[k] for
+** k < n (the folder is created). Returns SIM_OK or the first error. */
+int genio_write_pages(const char *dir, const char *const *names,
+                      const char *const *texts, int n, SimError *err);
+
 /* Writes a 2-D float32 array (rows x cols, C order, little-endian) as a
 ** version 1.0 .npy file. */
 int genio_write_npy(const char *path, const float *data, int rows, int cols,

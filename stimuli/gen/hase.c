@@ -211,18 +211,11 @@ static json_t *study_json(const HaseSpec *spec)
 
 static int write_pages(const HaseSpec *spec, const char *dir, SimError *err)
 {
-    const char *names[4] = {"consent.md", "instructions.md", "explanations.md",
-                            "debrief.md"};
-    const char *texts[4] = {spec->consent, spec->instructions,
-                            spec->explanations, spec->debrief};
-    char pages[1024], path[1024];
-    int rc = genio_join(pages, sizeof pages, dir, "pages", err);
-    rc = rc ? rc : genio_mkdirs(pages, err);
-    for (int k = 0; k < 4 && rc == SIM_OK; k++) {
-        rc = genio_join(path, sizeof path, pages, names[k], err);
-        rc = rc ? rc : genio_write_text(path, texts[k], err);
-    }
-    return rc;
+    const char *const names[4] = {"consent.md", "instructions.md",
+                                  "explanations.md", "debrief.md"};
+    const char *const texts[4] = {spec->consent, spec->instructions,
+                                  spec->explanations, spec->debrief};
+    return genio_write_pages(dir, names, texts, 4, err);
 }
 
 int hase_write(const HaseDomain *dom, const HaseSpec *spec, const char *dir,

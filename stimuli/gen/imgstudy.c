@@ -470,13 +470,11 @@ static int write_item(const ImgStudy *st, const ImgItem *it, const char *media,
 
 int imgstudy_write(const ImgStudy *st, const char *dir, SimError *err)
 {
-    char media[1024], pages[1024], path[1024];
+    char media[1024], path[1024];
     json_t *lines = json_array();
     json_t *study = study_json();
     int rc = genio_join(media, sizeof media, dir, "media", err);
-    rc = rc ? rc : genio_join(pages, sizeof pages, dir, "pages", err);
     rc = rc ? rc : genio_mkdirs(media, err);
-    rc = rc ? rc : genio_mkdirs(pages, err);
     for (int i = 0; i < st->n_items && rc == SIM_OK; i++) {
         rc = write_item(st, &st->items[i], media, lines, err);
     }
@@ -486,12 +484,10 @@ int imgstudy_write(const ImgStudy *st, const char *dir, SimError *err)
     rc = rc ? rc : genio_write_jsonl(path, lines, err);
     rc = rc ? rc : genio_join(path, sizeof path, dir, "study.json", err);
     rc = rc ? rc : genio_write_json(path, study, err);
-    const char *names[3] = {"consent.md", "instructions.md", "debrief.md"};
-    const char *texts[3] = {CONSENT, INSTRUCTIONS, DEBRIEF};
-    for (int k = 0; k < 3 && rc == SIM_OK; k++) {
-        rc = genio_join(path, sizeof path, pages, names[k], err);
-        rc = rc ? rc : genio_write_text(path, texts[k], err);
-    }
+    const char *const names[3] = {"consent.md", "instructions.md",
+                                  "debrief.md"};
+    const char *const texts[3] = {CONSENT, INSTRUCTIONS, DEBRIEF};
+    rc = rc ? rc : genio_write_pages(dir, names, texts, 3, err);
     json_decref(lines);
     json_decref(study);
     return rc;
