@@ -24,20 +24,34 @@ int hase_group(int label, int prediction)
 
 static const char *const GROUP_NAMES[4] = {"TP", "FP", "TN", "FN"};
 
-/* Picks `count` random instances of `group` from split. OUT: idx. */
-static int select_group(const HaseDomain *dom, int split, int group, int count,
-                        SimRng *rng, int *idx, SimError *err)
+/* The instances of `group` in split, in index order. OUT: *cand (a new
+** array, sim_free) and *m. */
+static int group_candidates(const HaseDomain *dom, int split, int group,
+                            int **cand, int *m, SimError *err)
 {
-    int n = dom->n[split], m = 0;
-    int *cand = sim_malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!cand) {
+    int n = dom->n[split];
+    *m = 0;
+    *cand = sim_malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!*cand) {
         return sim_fail(err, SIM_ERR_NOMEM, "hase: out of memory");
     }
     for (int i = 0; i < n; i++) {
         if (hase_group(dom->label(dom->ctx, split, i),
                        dom->prediction(dom->ctx, split, i)) == group) {
-            cand[m++] = i;
+            (*cand)[(*m)++] = i;
         }
+    }
+    return SIM_OK;
+}
+
+/* Picks `count` random instances of `group` from split. OUT: idx. */
+static int select_group(const HaseDomain *dom, int split, int group, int count,
+                        SimRng *rng, int *idx, SimError *err)
+{
+    int *cand, m;
+    int rc = group_candidates(dom, split, group, &cand, &m, err);
+    if (rc != SIM_OK) {
+        return rc;
     }
     if (m < count) {
         sim_free(cand);
@@ -58,19 +72,13 @@ static int select_group_cf(const HaseDomain *dom, int group, int count,
                            SimRng *rng, uint64_t seed, int *idx, json_t **cf,
                            SimError *err)
 {
-    int n = dom->n[HASE_TEST], m = 0;
-    int *cand = sim_malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!cand) {
-        return sim_fail(err, SIM_ERR_NOMEM, "hase: out of memory");
-    }
-    for (int i = 0; i < n; i++) {
-        if (hase_group(dom->label(dom->ctx, HASE_TEST, i),
-                       dom->prediction(dom->ctx, HASE_TEST, i)) == group) {
-            cand[m++] = i;
-        }
+    int *cand, m;
+    int rc = group_candidates(dom, HASE_TEST, group, &cand, &m, err);
+    if (rc != SIM_OK) {
+        return rc;
     }
     sim_rng_shuffle(rng, cand, (size_t)m, sizeof(int));
-    int n_same = 0, n_flip = 0, half = count / 2, rc = SIM_OK;
+    int n_same = 0, n_flip = 0, half = count / 2;
     for (int k = 0; k < m && (n_same < half || n_flip < count - half); k++) {
         for (int want_flip = 1; want_flip >= 0; want_flip--) {
             if ((want_flip && n_flip >= count - half) ||
