@@ -20,7 +20,10 @@ set_tests_properties(test_gen_models PROPERTIES TIMEOUT 600)
 simlab_add_test(test_gen_attr SOURCES test_gen_attr.c LIBS simlab_gen)
 set_tests_properties(test_gen_attr PROPERTIES TIMEOUT 600)
 
-# (4) Every committed bundle passes `simlab check` (check_bundle) cleanly
+# (4) The Hase & Bansal writer frees what it built when the domain fails.
+simlab_add_test(test_gen_hase SOURCES test_gen_hase.c LIBS simlab_gen)
+
+# (5) Every committed bundle passes `simlab check` (check_bundle) cleanly
 # and has the balance its protocol asks for.
 if(TARGET simlab_stimuli)
   simlab_add_test(test_gen_check SOURCES test_gen_check.c

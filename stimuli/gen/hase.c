@@ -147,11 +147,15 @@ static int item_json(const HaseDomain *dom, const HaseSpec *spec, int split,
         json_t *expl = json_object();
         int rc = expl ? dom->explain(dom->ctx, split, i, seed, expl, err)
                       : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        if (rc != SIM_OK || genio_set(o, "explanations", expl)) {
+        if (rc != SIM_OK) {
+            json_decref(expl);
             json_decref(o);
-            return rc != SIM_OK
-                       ? rc
-                       : sim_fail(err, SIM_ERR_NOMEM, "hase: out of memory");
+            return rc;
+        }
+        if (genio_set(o, "explanations", expl)) {
+            json_decref(o);
+            return sim_fail(err, SIM_ERR_NOMEM, "hase: item %s: out of memory",
+                            id);
         }
     }
     *out = o;
