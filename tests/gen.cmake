@@ -17,7 +17,9 @@ set_tests_properties(test_gen_models PROPERTIES TIMEOUT 600)
 
 # (3) Attribution maps: distinct methods, background evidence of the biased
 # model, a control map that ignores the model.
-simlab_add_test(test_gen_attr SOURCES test_gen_attr.c LIBS simlab_gen)
+# The committed maps are read with the runner's reader (stimuli/media.h).
+simlab_add_test(test_gen_attr SOURCES test_gen_attr.c
+                LIBS simlab_stimuli simlab_gen)
 set_tests_properties(test_gen_attr PROPERTIES TIMEOUT 600)
 
 # (4) The Hase & Bansal writer frees what it built when the domain fails.

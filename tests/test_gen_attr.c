@@ -12,6 +12,7 @@
 
 #include "gen.h"
 #include "genio.h"
+#include "media.h"
 #include "sim_alloc.h"
 
 static const AttrMethod MODEL_METHODS[] = {ATTR_SALIENCY, ATTR_GRADXINPUT,
@@ -79,7 +80,7 @@ static void test_files(void)
             int rows = 0, cols = 0;
             snprintf(path, sizeof path, "%s/assets/studies/image-meta/%s",
                      SIMLAB_SOURCE_DIR, file);
-            CHECK_INT(genio_read_npy(path, &maps[m], &rows, &cols, &err),
+            CHECK_INT(media_npy_read(path, &maps[m], &rows, &cols, &err),
                       SIM_OK);
             CHECK_INT(rows, attr_map_side((AttrMethod)m));
             CHECK_INT(cols, rows);

@@ -125,63 +125,6 @@ int genio_write_npy(const char *path, const float *data, int rows, int cols,
     return rc;
 }
 
-int genio_read_npy(const char *path, float **out, int *rows, int *cols,
-                   SimError *err)
-{
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return sim_fail(err, SIM_ERR_IO, "%s: %s", path, strerror(errno));
-    }
-    unsigned char pre[10];
-    char dict[512];
-    int rc = SIM_OK;
-    float *data = NULL;
-    if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY\x01\x00", 8)) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: not an .npy 1.0 file", path);
-        goto cleanup;
-    }
-    size_t hlen = (size_t)pre[8] | ((size_t)pre[9] << 8);
-    if (hlen >= sizeof dict || fread(dict, 1, hlen, f) != hlen) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: bad header", path);
-        goto cleanup;
-    }
-    dict[hlen] = '\0';
-    const char *shape = strstr(dict, "'shape': (");
-    if (!strstr(dict, "'<f4'") || !shape ||
-        sscanf(shape, "'shape': (%d, %d)", rows, cols) != 2 || *rows <= 0 ||
-        *cols <= 0) {
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: not a 2-D float32 array", path);
-        goto cleanup;
-    }
-    size_t n = (size_t)*rows * (size_t)*cols;
-    data = sim_malloc(4 * n);
-    unsigned char *raw = sim_malloc(4 * n);
-    if (!data || !raw) {
-        sim_free(raw);
-        rc = sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
-        goto cleanup;
-    }
-    if (fread(raw, 4, n, f) != n) {
-        sim_free(raw);
-        rc = sim_fail(err, SIM_ERR_PARSE, "%s: truncated data", path);
-        goto cleanup;
-    }
-    for (size_t i = 0; i < n; i++) {
-        uint32_t bits = (uint32_t)raw[4 * i] | ((uint32_t)raw[4 * i + 1] << 8) |
-                        ((uint32_t)raw[4 * i + 2] << 16) |
-                        ((uint32_t)raw[4 * i + 3] << 24);
-        memcpy(&data[i], &bits, 4);
-    }
-    sim_free(raw);
-    *out = data;
-    data = NULL;
-cleanup:
-    sim_free(data);
-    fclose(f);
-    return rc;
-}
-
 json_t *genio_real(double x, int decimals)
 {
     if (!isfinite(x)) {

@@ -38,11 +38,6 @@ int genio_write_pages(const char *dir, const char *const *names,
 int genio_write_npy(const char *path, const float *data, int rows, int cols,
                     SimError *err);
 
-/* Reads a .npy written by genio_write_npy. On success *out owns a new
-** rows*cols array (free with sim_free). */
-int genio_read_npy(const char *path, float **out, int *rows, int *cols,
-                   SimError *err);
-
 /* A JSON real rounded to `decimals` places (so that files stay short and
 ** stable); non-finite values become null. Returns a new reference. */
 json_t *genio_real(double x, int decimals);
