@@ -47,29 +47,29 @@ static void print_report(const GenReport *r)
     printf("text: accuracy train %.3f test %.3f\n", t->train_acc, t->test_acc);
     printf("text: LIME (%d fits) R2 mean %.3f min %.3f, all-word R2 %.3f, "
            "|output - model| %.3f\n",
-           t->n_explained, t->lime_r2_mean, t->lime_r2_min,
-           t->lime_full_r2_mean, t->lime_abs_gap_mean);
+           t->expl.n_explained, t->expl.lime_r2_mean, t->expl.lime_r2_min,
+           t->expl.lime_full_r2_mean, t->expl.lime_abs_gap_mean);
     printf("text: LIME output on the model's side of 0.5 for %.3f of the "
            "items\n",
-           t->lime_side_agree);
+           t->expl.lime_side_agree);
     printf("text: Anchor precision mean %.3f min %.3f, length %.2f, "
            "coverage %.3f\n",
-           t->anchor_prec_mean, t->anchor_prec_min, t->anchor_len_mean,
-           t->anchor_cov_mean);
+           t->expl.anchor_prec_mean, t->expl.anchor_prec_min,
+           t->expl.anchor_len_mean, t->expl.anchor_cov_mean);
     const TabReport *b = &r->tab;
     printf("tabular: accuracy train %.3f test %.3f\n", b->train_acc,
            b->test_acc);
     printf("tabular: LIME (%d fits) R2 mean %.3f min %.3f, all-feature R2 "
            "%.3f, agreement %.3f, |output - model| %.3f\n",
-           b->n_explained, b->lime_r2_mean, b->lime_r2_min,
-           b->lime_full_r2_mean, b->lime_agree, b->lime_abs_gap_mean);
+           b->expl.n_explained, b->expl.lime_r2_mean, b->expl.lime_r2_min,
+           b->expl.lime_full_r2_mean, b->lime_agree, b->expl.lime_abs_gap_mean);
     printf("tabular: LIME output on the model's side of 0.5 for %.3f of the "
            "items\n",
-           b->lime_side_agree);
+           b->expl.lime_side_agree);
     printf("tabular: Anchor precision mean %.3f min %.3f, length %.2f, "
            "coverage %.3f\n",
-           b->anchor_prec_mean, b->anchor_prec_min, b->anchor_len_mean,
-           b->anchor_cov_mean);
+           b->expl.anchor_prec_mean, b->expl.anchor_prec_min,
+           b->expl.anchor_len_mean, b->expl.anchor_cov_mean);
     printf("tabular: counterfactuals with 1 edit %d, with 2 edits %d\n",
            b->n_cf_single, b->n_cf_double);
 }

@@ -193,3 +193,27 @@ void surrogate_anchor(void *ctx, SurrogatePrecisionFn precision, int d,
     sim_rng_seed_stream(&rng, seed, 0xA11C0DEULL);
     out->precision = precision(ctx, out->idx, out->n, 4 * n_samples, &rng);
 }
+
+void surrogate_stats_add(SurrogateStats *s, const SurrogateFit *fit,
+                         int predicts_class0, const AnchorResult *anchor,
+                         double coverage)
+{
+    int n = s->n_explained;
+    s->lime_r2_mean = (s->lime_r2_mean * n + fit->r2) / (n + 1);
+    s->lime_full_r2_mean = (s->lime_full_r2_mean * n + fit->r2_full) / (n + 1);
+    s->lime_abs_gap_mean =
+        (s->lime_abs_gap_mean * n + fabs(fit->output - fit->model)) / (n + 1);
+    s->lime_side_agree =
+        (s->lime_side_agree * n + ((fit->output >= 0.5) == predicts_class0)) /
+        (n + 1);
+    s->lime_r2_min =
+        n == 0 || fit->r2 < s->lime_r2_min ? fit->r2 : s->lime_r2_min;
+    s->anchor_prec_mean =
+        (s->anchor_prec_mean * n + anchor->precision) / (n + 1);
+    s->anchor_prec_min = n == 0 || anchor->precision < s->anchor_prec_min
+                             ? anchor->precision
+                             : s->anchor_prec_min;
+    s->anchor_len_mean = (s->anchor_len_mean * n + anchor->n) / (n + 1);
+    s->anchor_cov_mean = (s->anchor_cov_mean * n + coverage) / (n + 1);
+    s->n_explained = n + 1;
+}

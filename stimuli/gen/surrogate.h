@@ -63,4 +63,24 @@ void surrogate_anchor(void *ctx, SurrogatePrecisionFn precision, int d,
                       double threshold, int max_len, int n_samples,
                       uint64_t seed, AnchorResult *out);
 
+/* A running summary of the explanations written for a study: means and
+** minima over the explained items, for the generator's report. */
+typedef struct SurrogateStats {
+    int n_explained;                  /* items added */
+    double lime_r2_mean, lime_r2_min; /* K-feature surrogates */
+    double lime_full_r2_mean;         /* all-feature surrogates */
+    double lime_abs_gap_mean;         /* |surrogate output - model| at x */
+    double lime_side_agree; /* share of items whose surrogate output is on
+                               the model's side of 0.5 */
+    double anchor_prec_mean, anchor_prec_min, anchor_len_mean;
+    double anchor_cov_mean;
+} SurrogateStats;
+
+/* Adds one explained item to s (zeroed to start): its LIME fit (whose
+** output estimates the probability of class 0), whether the model predicts
+** class 0, its anchor and the anchor's coverage. */
+void surrogate_stats_add(SurrogateStats *s, const SurrogateFit *fit,
+                         int predicts_class0, const AnchorResult *anchor,
+                         double coverage);
+
 #endif

@@ -282,25 +282,9 @@ static int tab_explain(void *ctx, int split, int i, uint64_t seed, json_t *expl,
     double coverage = (double)matching_rows(&a, ar.idx, ar.n) / N_TRAIN;
 
     TabReport *r = &ts->report;
-    int n = r->n_explained;
-    r->lime_r2_mean = (r->lime_r2_mean * n + fit.r2) / (n + 1);
-    r->lime_full_r2_mean = (r->lime_full_r2_mean * n + fit.r2_full) / (n + 1);
+    int n = r->expl.n_explained;
     r->lime_agree = (r->lime_agree * n + agree) / (n + 1);
-    r->lime_abs_gap_mean =
-        (r->lime_abs_gap_mean * n + fabs(fit.output - fit.model)) / (n + 1);
-    r->lime_side_agree =
-        (r->lime_side_agree * n +
-         ((fit.output >= 0.5) == (ts->pred[split][i] == TAB_ABOVE))) /
-        (n + 1);
-    r->lime_r2_min =
-        n == 0 || fit.r2 < r->lime_r2_min ? fit.r2 : r->lime_r2_min;
-    r->anchor_prec_mean = (r->anchor_prec_mean * n + ar.precision) / (n + 1);
-    r->anchor_prec_min = n == 0 || ar.precision < r->anchor_prec_min
-                             ? ar.precision
-                             : r->anchor_prec_min;
-    r->anchor_len_mean = (r->anchor_len_mean * n + ar.n) / (n + 1);
-    r->anchor_cov_mean = (r->anchor_cov_mean * n + coverage) / (n + 1);
-    r->n_explained = n + 1;
+    surrogate_stats_add(&r->expl, &fit, a.target == TAB_ABOVE, &ar, coverage);
 
     json_t *conds = json_array();
     for (int k = 0; k < ar.n; k++) {

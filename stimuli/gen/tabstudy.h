@@ -21,15 +21,9 @@ typedef struct TabStudy TabStudy;
 
 typedef struct TabReport {
     double train_acc, test_acc;
-    int n_explained;
-    double lime_r2_mean, lime_r2_min, lime_full_r2_mean;
-    double lime_agree;        /* share of LIME samples where the
-                                 surrogate's side of 0.5 = the model's */
-    double lime_abs_gap_mean; /* |surrogate output - model| at x */
-    double lime_side_agree;   /* share of items whose surrogate output is on
-                                 the model's side of 0.5 */
-    double anchor_prec_mean, anchor_prec_min, anchor_len_mean;
-    double anchor_cov_mean;
+    SurrogateStats expl;          /* LIME fits and anchors written */
+    double lime_agree;            /* mean share of LIME samples where the
+                                     surrogate's side of 0.5 = the model's */
     int n_cf_single, n_cf_double; /* counterfactuals with 1 or 2 edits */
 } TabReport;
 

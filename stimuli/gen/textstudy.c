@@ -379,26 +379,8 @@ static int text_explain(void *ctx, int split, int i, uint64_t seed,
                      item_seed + 1, &ar);
     double coverage = anchor_coverage(ts, &a, &ar);
 
-    TextReport *r = &ts->report;
-    int n = r->n_explained;
-    r->lime_r2_mean = (r->lime_r2_mean * n + lime.fit.r2) / (n + 1);
-    r->lime_full_r2_mean =
-        (r->lime_full_r2_mean * n + lime.fit.r2_full) / (n + 1);
-    r->lime_abs_gap_mean =
-        (r->lime_abs_gap_mean * n + fabs(lime.fit.output - lime.fit.model)) /
-        (n + 1);
-    r->lime_side_agree = (r->lime_side_agree * n + ((lime.fit.output >= 0.5) ==
-                                                    (a.target == TEXT_POS))) /
-                         (n + 1);
-    r->lime_r2_min =
-        n == 0 || lime.fit.r2 < r->lime_r2_min ? lime.fit.r2 : r->lime_r2_min;
-    r->anchor_prec_mean = (r->anchor_prec_mean * n + ar.precision) / (n + 1);
-    r->anchor_prec_min = n == 0 || ar.precision < r->anchor_prec_min
-                             ? ar.precision
-                             : r->anchor_prec_min;
-    r->anchor_len_mean = (r->anchor_len_mean * n + ar.n) / (n + 1);
-    r->anchor_cov_mean = (r->anchor_cov_mean * n + coverage) / (n + 1);
-    r->n_explained = n + 1;
+    surrogate_stats_add(&ts->report.expl, &lime.fit, a.target == TEXT_POS, &ar,
+                        coverage);
 
     json_t *lp = lime_payload(&lime);
     json_t *rp = rules_payload(lime.words, &ar, a.target, coverage);

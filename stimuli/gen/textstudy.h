@@ -26,15 +26,8 @@ typedef struct TextLime {
 
 /* Summary numbers for docs/demo-studies.md and the tests. */
 typedef struct TextReport {
-    double train_acc, test_acc;       /* model accuracy on its splits */
-    int n_explained;                  /* LIME fits written */
-    double lime_r2_mean, lime_r2_min; /* K-word surrogates */
-    double lime_full_r2_mean;         /* all-word surrogates */
-    double lime_abs_gap_mean;         /* |surrogate output - model| at x */
-    double lime_side_agree; /* share of items whose surrogate output is on
-                               the model's side of 0.5 */
-    double anchor_prec_mean, anchor_prec_min, anchor_len_mean;
-    double anchor_cov_mean;
+    double train_acc, test_acc; /* model accuracy on its splits */
+    SurrogateStats expl;        /* LIME fits and anchors written */
 } TextReport;
 
 /* Generates the sentences and trains the model (deterministic in seed).
