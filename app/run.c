@@ -1380,14 +1380,7 @@ static int load_study(App *a)
     if (rc != SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
         for (size_t i = 0; i < rep.n_errors; i++) {
-            const Diag *d = &rep.errors[i];
-            if (d->pointer) {
-                fprintf(stderr, "  %s:%s: field '%s': %s\n", d->file,
-                        d->pointer, d->field ? d->field : "", d->message);
-            } else {
-                fprintf(stderr, "  %s:%d: field '%s': %s\n", d->file, d->line,
-                        d->field ? d->field : "", d->message);
-            }
+            study_diag_print(stderr, "  ", &rep.errors[i]);
         }
         fprintf(stderr, "Run 'simlab check %s' for the full report.\n",
                 a->o.dir);

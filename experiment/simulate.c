@@ -340,14 +340,7 @@ static int build_spec(SimRun *r, SimCell **cells_out, char ***texts_out,
 static void print_report(FILE *log, const StudyReport *rep)
 {
     for (size_t i = 0; log && i < rep->n_errors; i++) {
-        const Diag *d = &rep->errors[i];
-        if (d->pointer) {
-            fprintf(log, "%s:%s: field '%s': %s\n", d->file, d->pointer,
-                    d->field ? d->field : "", d->message);
-        } else {
-            fprintf(log, "%s:%d: field '%s': %s\n", d->file, d->line,
-                    d->field ? d->field : "", d->message);
-        }
+        study_diag_print(log, "", &rep->errors[i]);
     }
 }
 

@@ -34,9 +34,9 @@ static void shows_text(const Block *b, char *out, size_t size)
 }
 
 /* "FILE:LINE: field 'NAME': message" (JSON pointer in place of LINE) */
-static void print_diag(FILE *out, const char *kind, const Diag *d)
+void study_diag_print(FILE *out, const char *prefix, const Diag *d)
 {
-    fprintf(out, "  %s: ", kind);
+    fputs(prefix, out);
     if (d->line > 0 && d->column > 0) {
         fprintf(out, "%s:%d:%d: ", d->file, d->line, d->column);
     } else if (d->line > 0) {
@@ -50,6 +50,31 @@ static void print_diag(FILE *out, const char *kind, const Diag *d)
         fprintf(out, "field '%s': ", d->field);
     }
     fprintf(out, "%s\n", d->message);
+}
+
+/* A load that failed without a located problem (e.g. the folder cannot be
+** resolved) still gets one error, so that the verdict and the exit status
+** agree. */
+static void add_unlocated_error(StudyReport *rep, const char *dir,
+                                const char *msg)
+{
+    size_t cap = rep->n_errors;
+    if (sim_grow((void **)&rep->errors, &cap, rep->n_errors + 1,
+                 sizeof *rep->errors) != 0) {
+        return;
+    }
+    Diag *d = &rep->errors[rep->n_errors];
+    memset(d, 0, sizeof *d);
+    d->file = sim_strdup(dir);
+    d->field = sim_strdup("");
+    d->message = sim_strdup(msg[0] ? msg : "the bundle could not be read");
+    if (d->file && d->field && d->message) {
+        rep->n_errors++;
+    } else {
+        sim_free(d->file);
+        sim_free(d->field);
+        sim_free(d->message);
+    }
 }
 
 static size_t count_method(const Study *st, const char *m)
@@ -196,13 +221,13 @@ static void print_text(FILE *out, const char *dir, const Study *st,
     if (rep->n_warnings) {
         fprintf(out, "warnings     %zu\n", rep->n_warnings);
         for (size_t i = 0; i < rep->n_warnings; i++) {
-            print_diag(out, "warning", &rep->warnings[i]);
+            study_diag_print(out, "  warning: ", &rep->warnings[i]);
         }
     }
     if (rep->n_errors) {
         fprintf(out, "errors       %zu\n", rep->n_errors);
         for (size_t i = 0; i < rep->n_errors; i++) {
-            print_diag(out, "error", &rep->errors[i]);
+            study_diag_print(out, "  error: ", &rep->errors[i]);
         }
     }
     if (rep->n_errors) {
@@ -414,6 +439,9 @@ int check_bundle(const char *dir, int json, FILE *out)
         }
         study_report_free(&rep);
         return 1;
+    }
+    if (rc != SIM_OK && rep.n_errors == 0) {
+        add_unlocated_error(&rep, dir ? dir : "", err.msg);
     }
     if (json) {
         print_json(out, dir ? dir : "", st, &rep);

@@ -8,6 +8,7 @@
 #define SIM_STUDY_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "sim_error.h"
@@ -403,6 +404,11 @@ int study_load(const char *dir, Study **out, StudyReport *report,
                SimError *err);
 
 void study_free(Study *study); /* NULL is a no-op */
+
+/* Prints one located problem: prefix (may be ""), then
+** "FILE:LINE[:COLUMN]: field 'NAME': message" (a JSON pointer in place of
+** LINE; no field part when the Diag names none), then a newline. */
+void study_diag_print(FILE *out, const char *prefix, const Diag *d);
 
 void study_report_init(StudyReport *report);
 void study_report_free(StudyReport *report);
