@@ -217,3 +217,19 @@ void surrogate_stats_add(SurrogateStats *s, const SurrogateFit *fit,
     s->anchor_cov_mean = (s->anchor_cov_mean * n + coverage) / (n + 1);
     s->n_explained = n + 1;
 }
+
+void surrogate_order_by_weight(const SurrogateFit *fit, int *order)
+{
+    int k = fit->n_selected;
+    for (int j = 0; j < k; j++) {
+        order[j] = j;
+    }
+    for (int a = 1; a < k; a++) {
+        int v = order[a], b = a - 1;
+        while (b >= 0 && fit->weight[order[b]] < fit->weight[v]) {
+            order[b + 1] = order[b];
+            b--;
+        }
+        order[b + 1] = v;
+    }
+}

@@ -41,6 +41,10 @@ int surrogate_ridge(const double *X, const double *y, const double *w, int n,
 int surrogate_lime(const double *Z, const double *y, const double *w, int n,
                    int d, int k, SurrogateFit *out, SimError *err);
 
+/* The positions 0..n_selected-1 of fit's weights, largest weight first
+** (ties keep their order), as LIME's sheets list them. OUT: order. */
+void surrogate_order_by_weight(const SurrogateFit *fit, int *order);
+
 /* The anchor search asks this for the precision of an anchor: the share of
 ** perturbations that keep the features in anchor[0..n_anchor) whose model
 ** output equals the instance's, estimated from n_samples draws of rng. */

@@ -233,17 +233,7 @@ static json_t *features_payload(const TabStudy *ts, const TabRow *row,
 {
     int order[SURR_MAX_FEATURES];
     int k = fit->n_selected;
-    for (int j = 0; j < k; j++) {
-        order[j] = j;
-    }
-    for (int a = 1; a < k; a++) {
-        int v = order[a], b = a - 1;
-        while (b >= 0 && fit->weight[order[b]] < fit->weight[v]) {
-            order[b + 1] = order[b];
-            b--;
-        }
-        order[b + 1] = v;
-    }
+    surrogate_order_by_weight(fit, order);
     json_t *feats = json_array();
     double sum = 0, intercept = round(fit->intercept * 1e4) / 1e4;
     for (int j = 0; j < k; j++) {

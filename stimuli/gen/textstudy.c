@@ -246,17 +246,7 @@ static json_t *lime_payload(const TextLime *lime)
     /* shown like Hase & Bansal's sheets: by weight, largest first */
     int order[SURR_MAX_FEATURES];
     int k = lime->fit.n_selected;
-    for (int j = 0; j < k; j++) {
-        order[j] = j;
-    }
-    for (int a = 1; a < k; a++) {
-        int v = order[a], b = a - 1;
-        while (b >= 0 && lime->fit.weight[order[b]] < lime->fit.weight[v]) {
-            order[b + 1] = order[b];
-            b--;
-        }
-        order[b + 1] = v;
-    }
+    surrogate_order_by_weight(&lime->fit, order);
     json_t *feats = json_array();
     double sum = 0, intercept = round(lime->fit.intercept * 1e4) / 1e4;
     for (int j = 0; j < k; j++) {
