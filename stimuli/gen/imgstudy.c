@@ -86,9 +86,15 @@ cleanup:
     return rc;
 }
 
+/* Practice pools follow the practice model, the sessions the studied one. */
+static const Cnn *pool_model(const ImgStudy *st, int pool)
+{
+    return pool <= IMG_POOL_PRACTICE ? &st->unbiased : &st->biased;
+}
+
 const Cnn *imgstudy_item_model(const ImgStudy *st, const ImgItem *item)
 {
-    return item->pool <= IMG_POOL_PRACTICE ? &st->unbiased : &st->biased;
+    return pool_model(st, item->pool);
 }
 
 /* Adds `count` items of one kind to the study: pictures of animal on
@@ -96,7 +102,7 @@ const Cnn *imgstudy_item_model(const ImgStudy *st, const ImgItem *item)
 static int add_items(ImgStudy *st, SimRng *rng, int pool, int animal,
                      int background, int want_right, int count, SimError *err)
 {
-    const Cnn *net = pool <= IMG_POOL_PRACTICE ? &st->unbiased : &st->biased;
+    const Cnn *net = pool_model(st, pool);
     int tries = 0;
     while (count > 0) {
         if (++tries > 1000) {
