@@ -1308,7 +1308,7 @@ static void run_usage(void)
           "         [--display N] [--size WxH] [--font-scale F] [--no-vsync]\n"
           "         [--autopilot model|label|random|mixed [--participants N]\n"
           "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
-          "         [--accept-changed-bundle]\n",
+          "         [--timing-log FILE] [--accept-changed-bundle]\n",
           stderr);
 }
 
