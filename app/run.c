@@ -204,6 +204,8 @@ typedef struct App {
     int shot_start;
     int runs_finished;
     int quit_blocked;
+    int drop_text;     /* the last key press was a command: the text it
+                          produces (SDL_TEXTINPUT) is not typed */
     unsigned consumed; /* inputs the session took so far */
 
     Autopilot ap;
@@ -591,6 +593,8 @@ static void handle_key_start(App *a, const SDL_KeyboardEvent *k, int64_t t)
         }
         st->code[n] = 0;
         a->need_build = 1;
+    } else {
+        a->drop_text = 0; /* typed into the code field */
     }
 }
 
@@ -599,6 +603,9 @@ static void handle_key(App *a, const SDL_KeyboardEvent *k, int64_t t)
     if (k->repeat) {
         return; /* held keys never answer twice */
     }
+    /* Ctrl +, the dialog's N and the like must not also land in the code
+    ** field: only the start screen lets a key through (handle_key_start). */
+    a->drop_text = 1;
     SDL_Keymod mod = k->keysym.mod;
     SDL_Keycode sym = k->keysym.sym;
     int ctrl = (mod & KMOD_CTRL) != 0, shift = (mod & KMOD_SHIFT) != 0;
@@ -755,7 +762,7 @@ static void handle_event(App *a, const SDL_Event *e)
     }
     case SDL_TEXTINPUT:
         if (a->mode == MODE_START && a->start.code_focus &&
-            a->confirm == CONFIRM_NONE) {
+            a->confirm == CONFIRM_NONE && !a->drop_text) {
             size_t n = strlen(a->start.code), m = strlen(e->text.text);
             if (n + m < sizeof a->start.code) {
                 memcpy(a->start.code + n, e->text.text, m + 1);
