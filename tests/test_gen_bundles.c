@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "test_util.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -89,41 +90,10 @@ static uint64_t file_hash(const char *path, long long *size)
     return h;
 }
 
-/* Removes the temporary tree that the test created. */
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
-            continue;
-        }
-        char full[4096];
-        struct stat st;
-        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
-        if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-            remove_tree(full);
-        } else {
-            unlink(full);
-        }
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 int main(void)
 {
     char tmp[256];
-    const char *base = getenv("TMPDIR");
-    snprintf(tmp, sizeof tmp, "%s/simlab-gen-XXXXXX",
-             base && base[0] ? base : "/tmp");
-    if (!mkdtemp(tmp)) {
-        fprintf(stderr, "mkdtemp %s failed\n", tmp);
-        return 1;
-    }
+    test_tmpdir(tmp, sizeof tmp, "gen");
     SimError err = {0};
     int rc = gen_write_all(tmp, GEN_DEFAULT_SEED, NULL, &err);
     if (rc != SIM_OK) {
@@ -182,14 +152,13 @@ int main(void)
     /* every bundle the generator names is there */
     for (int k = 0; k < GEN_N_BUNDLES; k++) {
         char path[4096];
-        struct stat st;
         snprintf(path, sizeof path, "%s/%s/study.json", committed,
                  GEN_BUNDLES[k]);
-        CHECK(stat(path, &st) == 0);
+        CHECK(test_path_exists(path));
     }
 
     free_list(&want);
     free_list(&got);
-    remove_tree(tmp);
+    test_rmtree(tmp);
     return TEST_REPORT();
 }
