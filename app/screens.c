@@ -1082,6 +1082,37 @@ static float body_build(Ctx *c, Scene *sc, float x, float y, float w,
     }
 }
 
+/* Screens that only show a message, without header or response bar: 1
+** with their heading and text, else 0. */
+static int message_screen(SessionScreen screen, const char **head,
+                          const char **text)
+{
+    switch (screen) {
+    case SCREEN_PAUSED:
+        *head = "Paused";
+        *text = "Please wait. The experimenter will continue the study "
+                "shortly.";
+        return 1;
+    case SCREEN_STORE_ERROR:
+        *head = "One moment, please";
+        *text = "The study will continue by itself in a moment. There is "
+                "nothing you need to do.";
+        return 1;
+    case SCREEN_SCREENED_OUT:
+        *head = "Thank you for taking part";
+        *text = "This part of the study is over. Please let the "
+                "experimenter know that you have finished.";
+        return 1;
+    case SCREEN_DONE:
+        *head = "Thank you!";
+        *text = "You have finished the study. Please let the experimenter "
+                "know.";
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* ------------------------------------------------------------- assembly */
 
 void screen_build(Scene *sc, const ScreenCtx *sx)
@@ -1106,8 +1137,8 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
 
     /* Background and header. */
     sc->layer = LAYER_FIXED;
-    int plain = v->screen == SCREEN_PAUSED || v->screen == SCREEN_STORE_ERROR ||
-                v->screen == SCREEN_SCREENED_OUT || v->screen == SCREEN_DONE;
+    const char *msg_head = NULL, *msg_text = NULL;
+    int plain = message_screen(v->screen, &msg_head, &msg_text);
     float head_h = plain ? 0 : roundf(ui->u * 3.0f);
     if (head_h > 0) {
         scene_rect(sc, (SDL_FRect){0, 0, W, head_h}, th->panel);
@@ -1187,34 +1218,9 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
         top = head_h + floorf((view_h - h) * 0.42f);
     }
     body_build(&c, sc, bx, top, bw, view_h);
-    switch (v->screen) {
-    case SCREEN_PAUSED:
+    if (plain) {
         sc->layer = LAYER_FIXED;
-        body_message(&c, sc, m, H * 0.38f, W - 2 * m, "Paused",
-                     "Please wait. The experimenter will continue the study "
-                     "shortly.");
-        break;
-    case SCREEN_STORE_ERROR:
-        sc->layer = LAYER_FIXED;
-        body_message(&c, sc, m, H * 0.38f, W - 2 * m, "One moment, please",
-                     "The study will continue by itself in a moment. There is "
-                     "nothing you need to do.");
-        break;
-    case SCREEN_SCREENED_OUT:
-        sc->layer = LAYER_FIXED;
-        body_message(&c, sc, m, H * 0.38f, W - 2 * m,
-                     "Thank you for taking part",
-                     "This part of the study is over. Please let the "
-                     "experimenter know that you have finished.");
-        break;
-    case SCREEN_DONE:
-        sc->layer = LAYER_FIXED;
-        body_message(&c, sc, m, H * 0.38f, W - 2 * m, "Thank you!",
-                     "You have finished the study. Please let the "
-                     "experimenter know.");
-        break;
-    default:
-        break; /* drawn by body_build */
+        body_message(&c, sc, m, H * 0.38f, W - 2 * m, msg_head, msg_text);
     }
     sc->body_h = fmaxf(h + (top - head_h) + roundf(ui->u * 1.6f), view_h);
     sc->layer = LAYER_BODY;
