@@ -7,8 +7,8 @@
 ** BUNDLE: text-forward, text-counterfactual, tabular-forward,
 ** tabular-counterfactual (Hase & Bansal materials from the shared folder)
 ** meta-image (tests/data/app) or demo-NAME (assets/studies/NAME). MODE: plain,
-*chaos (the participant
-** tries to quit, presses Escape, answers before the stimulus is shown,
+** chaos (the participant tries to quit, presses Escape, answers before the
+*stimulus is shown,
 ** repeats keys and double-clicks wrong answers; the experimenter pauses),
 ** kill (SIGKILL at random moments, then resume until complete).
 */
@@ -239,7 +239,13 @@ int main(int argc, char **argv)
         CHECK_INT(run_simlab(bundle, db, "--chaos", 0), 0);
         check_db(bundle, db, 1);
     } else if (strcmp(mode, "kill") == 0) {
-        srand((unsigned)time(NULL));
+        /* SIMLAB_KILL_SEED replays a run; the seed used is printed */
+        const char *env = getenv("SIMLAB_KILL_SEED");
+        unsigned seed =
+            env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL);
+        printf("kill test seed %u (SIMLAB_KILL_SEED=%u replays it)\n", seed,
+               seed);
+        srand(seed);
         int kills = 0, rc = -1;
         for (int round = 0; round < 40 && rc != 0; round++) {
             int ms = 30 + rand() % 400;
