@@ -4,7 +4,7 @@
 ** Tukey-Kramer, ratings with the logistic regression, and reaction times.
 ** Pure computation on a Dataset; file output lives in the report writers.
 */
-#include "analyze.h"
+#include "analysis/analyze.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "boot.h"
-#include "keymap.h"
-#include "hase2020.h"
-#include "sim_alloc.h"
-#include "sim_rng.h"
-#include "sim_text.h"
+#include "analysis/boot.h"
+#include "analysis/keymap.h"
+#include "analysis/hase2020.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
+#include "common/sim_text.h"
 
 void analyze_options_default(AnalyzeOptions *o)
 {

@@ -3,11 +3,11 @@
 ** participants, compute every table (analyze_compute) and write the report
 ** files (analyze_write). main.c only parses argv and calls analyze_main().
 */
-#ifndef SIM_ANALYZE_H
-#define SIM_ANALYZE_H
+#ifndef SIMLAB_ANALYSIS_ANALYZE_H
+#define SIMLAB_ANALYSIS_ANALYZE_H
 
-#include "dataset.h"
-#include "report.h"
+#include "analysis/dataset.h"
+#include "analysis/report.h"
 
 /* Fills o with the documented defaults (10,000 replicates, seed 1, ...). */
 void analyze_options_default(AnalyzeOptions *o);

@@ -5,7 +5,7 @@
 ** bitmasks that splits the item weights v into bit planes and counts with
 ** popcount. libc, pthreads and common/ only.
 */
-#include "boot.h"
+#include "analysis/boot.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
 
 #define MAX_PLANES 32
 

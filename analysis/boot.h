@@ -6,13 +6,13 @@
 ** w_ij = u_i v_j -- no rows are materialised. Threads split the replicates;
 ** results do not depend on the thread count. libc, pthreads, common/.
 */
-#ifndef SIM_BOOT_H
-#define SIM_BOOT_H
+#ifndef SIMLAB_ANALYSIS_BOOT_H
+#define SIMLAB_ANALYSIS_BOOT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 #define BOOT_MAX_CELLS 64
 

@@ -3,7 +3,7 @@
 ** Dataset. Every parse error names the source, the line (or row) and the
 ** column. Depends on libc, libcsv, SQLite and common/.
 */
-#include "dataset.h"
+#include "analysis/dataset.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,10 +16,10 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "keymap.h"
-#include "sim_alloc.h"
-#include "sim_rng.h"
-#include "sim_text.h"
+#include "analysis/keymap.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
+#include "common/sim_text.h"
 
 /* ------------------------------------------------------------------ */
 /* String pool: open addressing on FNV-1a hashes                       */

@@ -3,13 +3,13 @@
 ** read from CSV files (libcsv) or from the long_format view of simlab
 ** databases (SQLite), with interned strings. No statistics here.
 */
-#ifndef SIM_DATASET_H
-#define SIM_DATASET_H
+#ifndef SIMLAB_ANALYSIS_DATASET_H
+#define SIMLAB_ANALYSIS_DATASET_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 enum {
     PHASE_PRACTICE,

@@ -2,14 +2,14 @@
 ** Hase & Bansal's block bootstrap (see hase2020.h). Rows are materialised
 ** as index arrays, as in their R code; fine for studies of their size.
 */
-#include "hase2020.h"
+#include "analysis/hase2020.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
-#include "stats.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
+#include "analysis/stats.h"
 
 typedef struct Rows {
     int n;         /* rows of the subset */

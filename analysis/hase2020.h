@@ -4,14 +4,14 @@
 ** blocks until at least N rows, truncated to N; then items the same way on
 ** the result; replicates whose random-effects fit is singular are dropped.
 */
-#ifndef SIM_HASE2020_H
-#define SIM_HASE2020_H
+#ifndef SIMLAB_ANALYSIS_HASE2020_H
+#define SIMLAB_ANALYSIS_HASE2020_H
 
 #include <stdint.h>
 
-#include "boot.h"
-#include "report.h"
-#include "sim_error.h"
+#include "analysis/boot.h"
+#include "analysis/report.h"
+#include "common/sim_error.h"
 
 /* Runs o->replicates replicates for each of n_subsets cell sets and returns
 ** (in *out, freed with sim_free) the same layout as the crossed change

@@ -1,12 +1,12 @@
 /*
 ** 64-bit key -> int hash map (see keymap.h).
 */
-#include "keymap.h"
+#include "analysis/keymap.h"
 
 #include <string.h>
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
 
 void keymap_free(KeyMap *m)
 {

@@ -3,8 +3,8 @@
 ** probing), used to index participants, units, items and pairs. libc and
 ** common/ only.
 */
-#ifndef SIM_KEYMAP_H
-#define SIM_KEYMAP_H
+#ifndef SIMLAB_ANALYSIS_KEYMAP_H
+#define SIMLAB_ANALYSIS_KEYMAP_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "sim_alloc.h"
+#include "analysis/analyze.h"
+#include "common/sim_alloc.h"
 
 static void usage(FILE *f)
 {

@@ -4,7 +4,7 @@
 ** Sized for a paper column (3.4 in wide); PNG at 300 dpi, SVG and PDF as
 ** vectors. No statistics here.
 */
-#include "report.h"
+#include "analysis/report.h"
 
 #include <math.h>
 #include <stdio.h>

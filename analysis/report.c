@@ -3,7 +3,7 @@
 ** report.json. Accuracies print as percentages in md/tex and as fractions in
 ** CSV and JSON. libc and jansson only.
 */
-#include "report.h"
+#include "analysis/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "sim_alloc.h"
-#include "sim_text.h"
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 static void free_strs(char **a, int n)
 {

@@ -3,13 +3,13 @@
 ** report.md, report.tex (booktabs), CSV tables, report.json (jansson) and
 ** plots (cairo: PNG, SVG, PDF). Writers never compute statistics.
 */
-#ifndef SIM_REPORT_H
-#define SIM_REPORT_H
+#ifndef SIMLAB_ANALYSIS_REPORT_H
+#define SIMLAB_ANALYSIS_REPORT_H
 
 #include <stdint.h>
 
-#include "sim_error.h"
-#include "stats.h"
+#include "common/sim_error.h"
+#include "analysis/stats.h"
 
 enum { UTILITY_MEAN, UTILITY_TRAPEZOID, UTILITY_RATIO };
 

@@ -2,7 +2,7 @@
 ** Numerical building blocks of simlab-analyze (see stats.h). Depends on libc,
 ** libm and GSL (quadrature, special functions, root finding) only.
 */
-#include "stats.h"
+#include "analysis/stats.h"
 
 #include <float.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 /* ------------------------------------------------------------------ */
 /* Quantiles and bootstrap p-values                                    */

@@ -4,8 +4,8 @@
 ** range distribution, one-way ANOVA with Tukey-Kramer, and logistic
 ** regression by IRLS. libc, libm and GSL only; no I/O.
 */
-#ifndef SIM_STATS_H
-#define SIM_STATS_H
+#ifndef SIMLAB_ANALYSIS_STATS_H
+#define SIMLAB_ANALYSIS_STATS_H
 
 #include <stddef.h>
 

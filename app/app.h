@@ -1,8 +1,8 @@
 /*
 ** The SDL2 runner: `simlab run`. Only app/ includes SDL.
 */
-#ifndef SIM_APP_H
-#define SIM_APP_H
+#ifndef SIMLAB_APP_APP_H
+#define SIMLAB_APP_APP_H
 
 /* Runs `simlab run DIR [options]`; argv[0] is "run". Returns the exit
 ** status. */

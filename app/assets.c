@@ -2,7 +2,7 @@
 ** Asset cache: decodes bundle files into textures once and keeps them for
 ** the run. Paths are resolved against the bundle directory.
 */
-#include "assets.h"
+#include "app/assets.h"
 
 #include <SDL2/SDL_image.h>
 #include <math.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "media.h"
-#include "sim_alloc.h"
+#include "stimuli/media.h"
+#include "common/sim_alloc.h"
 
 struct AssetEntry {
     char *key;

@@ -3,14 +3,14 @@
 ** or PNG, coloured with a colormap), colour bars. Cached by path so a trial
 ** can be loaded ahead of time (preloading) and shown without a stall.
 */
-#ifndef SIM_ASSETS_H
-#define SIM_ASSETS_H
+#ifndef SIMLAB_APP_ASSETS_H
+#define SIMLAB_APP_ASSETS_H
 
 #include <SDL2/SDL.h>
 #include <stddef.h>
 
-#include "gfx.h"
-#include "sim_error.h"
+#include "app/gfx.h"
+#include "common/sim_error.h"
 
 typedef struct Tex {
     SDL_Texture *tex; /* NULL when the file could not be loaded */

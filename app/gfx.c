@@ -3,14 +3,14 @@
 ** from an anti-aliased disc texture, PNG dumps and colormaps. Nothing here
 ** knows about sessions or studies.
 */
-#include "gfx.h"
+#include "app/gfx.h"
 
 #include <SDL2/SDL_image.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 #define ATLAS_SIZE 1024
 

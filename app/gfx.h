@@ -4,15 +4,15 @@
 ** primitives (rounded rectangles, circles, thick lines) and colormaps.
 ** SDL lives only in app/.
 */
-#ifndef SIM_GFX_H
-#define SIM_GFX_H
+#ifndef SIMLAB_APP_GFX_H
+#define SIMLAB_APP_GFX_H
 
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_ttf.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 /* ----------------------------------------------------------------- fonts */
 

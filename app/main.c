@@ -2,10 +2,10 @@
 ** simlab: command-line entry. Parses argv and hands each command to its
 ** library: check (stimuli), simulate and export (experiment), run (app).
 */
-#include "app.h"
-#include "check.h"
-#include "export.h"
-#include "simulate.h"
+#include "app/app.h"
+#include "stimuli/check.h"
+#include "experiment/export.h"
+#include "experiment/simulate.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "assets.h"
-#include "gfx.h"
-#include "render.h"
-#include "scene.h"
-#include "screens.h"
+#include "app/assets.h"
+#include "app/gfx.h"
+#include "app/render.h"
+#include "app/scene.h"
+#include "app/screens.h"
 
 static StudyClass CLASSES[2] = {{"pos", "Positive", "f"},
                                 {"neg", "Negative", "j"}};

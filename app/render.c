@@ -3,14 +3,14 @@
 ** body text size (ui->u) so everything follows the window and the
 ** participant's text size setting.
 */
-#include "render.h"
+#include "app/render.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 #define NO_BG ((SDL_Color){0, 0, 0, 0})
 

@@ -5,12 +5,12 @@
 ** used; a NULL scene only measures. They read the study model and never
 ** change it.
 */
-#ifndef SIM_RENDER_H
-#define SIM_RENDER_H
+#ifndef SIMLAB_APP_RENDER_H
+#define SIMLAB_APP_RENDER_H
 
-#include "assets.h"
-#include "scene.h"
-#include "study.h"
+#include "app/assets.h"
+#include "app/scene.h"
+#include "stimuli/study.h"
 
 typedef struct RenderCtx {
     Ui *ui;

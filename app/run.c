@@ -7,7 +7,7 @@
 ** from the view, render it) are separate steps of each loop turn.
 */
 #define _POSIX_C_SOURCE 200809L
-#include "app.h"
+#include "app/app.h"
 
 #include <SDL2/SDL.h>
 #include <errno.h>
@@ -20,16 +20,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "assets.h"
-#include "gfx.h"
-#include "scene.h"
-#include "screens.h"
-#include "session.h"
-#include "sim_alloc.h"
-#include "sim_rng.h"
-#include "simulate.h"
-#include "store.h"
-#include "study.h"
+#include "app/assets.h"
+#include "app/gfx.h"
+#include "app/scene.h"
+#include "app/screens.h"
+#include "experiment/session.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
+#include "experiment/simulate.h"
+#include "experiment/store.h"
+#include "stimuli/study.h"
 
 /* ---------------------------------------------------------------- options */
 

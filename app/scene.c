@@ -3,12 +3,12 @@
 ** scene only measures text (glyphs are uploaded to the atlas on the way);
 ** drawing walks the list.
 */
-#include "scene.h"
+#include "app/scene.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 /* ------------------------------------------------------------ look & size */
 

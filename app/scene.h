@@ -4,14 +4,14 @@
 ** frame without reading the session again. Also the look (theme, type
 ** sizes) and rich-text layout with word wrap. SDL only, no session logic.
 */
-#ifndef SIM_SCENE_H
-#define SIM_SCENE_H
+#ifndef SIMLAB_APP_SCENE_H
+#define SIMLAB_APP_SCENE_H
 
 #include <SDL2/SDL.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gfx.h"
+#include "app/gfx.h"
 
 /* ------------------------------------------------------------ look & size */
 

@@ -2,13 +2,13 @@
 ** Participant screens, the experimenter's start screen and dialogs. All
 ** sizes derive from ui->u; wide windows get two columns, narrow ones stack.
 */
-#include "screens.h"
+#include "app/screens.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 #define NO_BG ((SDL_Color){0, 0, 0, 0})
 

@@ -3,15 +3,15 @@
 ** into a Scene. Building reads the view and never changes it; the run loop
 ** owns the Scene and draws it each frame.
 */
-#ifndef SIM_SCREENS_H
-#define SIM_SCREENS_H
+#ifndef SIMLAB_APP_SCREENS_H
+#define SIMLAB_APP_SCREENS_H
 
 #include <stdint.h>
 
-#include "render.h"
-#include "scene.h"
-#include "session.h"
-#include "store.h"
+#include "app/render.h"
+#include "app/scene.h"
+#include "experiment/session.h"
+#include "experiment/store.h"
 
 typedef struct ScreenCtx {
     Ui *ui;

@@ -2,17 +2,14 @@
 set(SIMLAB_BENCH_ANALYSIS ${CMAKE_CURRENT_SOURCE_DIR}/analysis)
 add_executable(analysis_gen_csv ${SIMLAB_BENCH_ANALYSIS}/gen_csv.c
                ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
-target_include_directories(analysis_gen_csv PRIVATE ${SIMLAB_BENCH_ANALYSIS})
 target_link_libraries(analysis_gen_csv PRIVATE simlab_analysis simlab_warnings)
 add_executable(analysis_coverage ${SIMLAB_BENCH_ANALYSIS}/coverage_main.c
                ${SIMLAB_BENCH_ANALYSIS}/coverage.c
                ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
-target_include_directories(analysis_coverage PRIVATE ${SIMLAB_BENCH_ANALYSIS})
 target_link_libraries(analysis_coverage PRIVATE simlab_analysis
                       simlab_warnings)
 add_executable(analysis_bench ${SIMLAB_BENCH_ANALYSIS}/bench_main.c
                ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
-target_include_directories(analysis_bench PRIVATE ${SIMLAB_BENCH_ANALYSIS})
 target_compile_definitions(analysis_bench PRIVATE
                            SIMLAB_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 target_link_libraries(analysis_bench PRIVATE simlab_analysis simlab_warnings)

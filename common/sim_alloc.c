@@ -1,7 +1,7 @@
 /*
 ** Allocation wrappers with a failure-injection hook for tests.
 */
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
 ** Allocation wrappers. Every simlab library allocates through these so that
 ** tests can make the Nth allocation fail (sim_alloc_fail_after).
 */
-#ifndef SIM_ALLOC_H
-#define SIM_ALLOC_H
+#ifndef SIMLAB_COMMON_SIM_ALLOC_H
+#define SIMLAB_COMMON_SIM_ALLOC_H
 
 #include <stddef.h>
 

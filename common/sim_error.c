@@ -1,7 +1,7 @@
 /*
 ** sim_fail(): format an error into a SimError. Depends on libc only.
 */
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

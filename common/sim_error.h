@@ -2,8 +2,8 @@
 ** Error reporting shared by every simlab library: a code plus a message that
 ** points at the fault ("file:line: field 'x': problem"). Plain libc only.
 */
-#ifndef SIM_ERROR_H
-#define SIM_ERROR_H
+#ifndef SIMLAB_COMMON_SIM_ERROR_H
+#define SIMLAB_COMMON_SIM_ERROR_H
 
 enum {
     SIM_OK = 0,

@@ -2,7 +2,7 @@
 ** xoshiro256** (Blackman & Vigna) seeded with SplitMix64; Lemire's
 ** nearly-divisionless bounded integers. No global state.
 */
-#include "sim_rng.h"
+#include "common/sim_rng.h"
 
 #include <math.h>
 

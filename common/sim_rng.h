@@ -3,8 +3,8 @@
 ** unbiased bounded integers (Lemire). Streams derived from (seed, index) let
 ** parallel work reproduce the same numbers whatever the thread count.
 */
-#ifndef SIM_RNG_H
-#define SIM_RNG_H
+#ifndef SIMLAB_COMMON_SIM_RNG_H
+#define SIMLAB_COMMON_SIM_RNG_H
 
 #include <stdint.h>
 #include <stddef.h>

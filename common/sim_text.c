@@ -1,8 +1,8 @@
 /*
 ** SimBuf (growable string) and UTF-8 validation. libc only.
 */
-#include "sim_text.h"
-#include "sim_alloc.h"
+#include "common/sim_text.h"
+#include "common/sim_alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
 ** Small string helpers shared by the libraries: a growable buffer and UTF-8
 ** checks. libc only.
 */
-#ifndef SIM_TEXT_H
-#define SIM_TEXT_H
+#ifndef SIMLAB_COMMON_SIM_TEXT_H
+#define SIMLAB_COMMON_SIM_TEXT_H
 
 #include <stddef.h>
 

@@ -4,10 +4,10 @@
 ** sidecar describing the columns, the study, the software and the timing
 ** setup. SQLite, libcsv, jansson; no clock.
 */
-#include "export.h"
+#include "experiment/export.h"
 
-#include "sim_alloc.h"
-#include "store.h"
+#include "common/sim_alloc.h"
+#include "experiment/store.h"
 
 #include <csv.h>
 #include <jansson.h>

@@ -2,10 +2,10 @@
 ** Export of a study database to simlab long format v1 (CSV, RFC 4180) and
 ** its JSON sidecar. Plain C: SQLite, libcsv quoting rules, jansson.
 */
-#ifndef SIM_EXPORT_H
-#define SIM_EXPORT_H
+#ifndef SIMLAB_EXPERIMENT_EXPORT_H
+#define SIMLAB_EXPERIMENT_EXPORT_H
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 /* Writes the long-format CSV of the database at db_path to csv_path and the
 ** sidecar to csv_path + ".json" (unless csv_path is "-": stdout, no

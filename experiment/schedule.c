@@ -5,10 +5,10 @@
 ** so every participant sees the same items; orders come from the
 ** participant's seed. No SQLite, no clock.
 */
-#include "schedule.h"
+#include "experiment/schedule.h"
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,14 +3,14 @@
 ** from the study, the condition and a seed, before the first trial. Pure C:
 ** no SQLite, no clock.
 */
-#ifndef SIM_SCHEDULE_H
-#define SIM_SCHEDULE_H
+#ifndef SIMLAB_EXPERIMENT_SCHEDULE_H
+#define SIMLAB_EXPERIMENT_SCHEDULE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim_error.h"
-#include "study.h"
+#include "common/sim_error.h"
+#include "stimuli/study.h"
 
 /* What a step waits for before it is done. */
 typedef enum Expect {

@@ -14,9 +14,9 @@
 **   commit fails --> STORE_ERROR --retry ok--> where the commit would lead
 **   screening rule fails with stop_on_failure --> SCREENED_OUT
 */
-#include "session.h"
+#include "experiment/session.h"
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -4,16 +4,16 @@
 ** the store before it moves on, and exposes a view of what to show. No SDL,
 ** no clock: app/ (or a simulated participant) supplies the times.
 */
-#ifndef SIM_SESSION_H
-#define SIM_SESSION_H
+#ifndef SIMLAB_EXPERIMENT_SESSION_H
+#define SIMLAB_EXPERIMENT_SESSION_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedule.h"
-#include "sim_error.h"
-#include "store.h"
-#include "study.h"
+#include "experiment/schedule.h"
+#include "common/sim_error.h"
+#include "experiment/store.h"
+#include "stimuli/study.h"
 
 /* The screen the participant sees. */
 typedef enum SessionScreen {

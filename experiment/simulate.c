@@ -5,9 +5,9 @@
 ** machine and store. The mixed policy's model is documented in
 ** docs/simulation.md. No SDL, no clock (the caller passes the start time).
 */
-#include "simulate.h"
+#include "experiment/simulate.h"
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,17 +3,17 @@
 ** `simlab simulate`, the app's autopilot and power simulations) and the
 ** simulate command's loop. Simulated time only; no clock, no SDL.
 */
-#ifndef SIM_SIMULATE_H
-#define SIM_SIMULATE_H
+#ifndef SIMLAB_EXPERIMENT_SIMULATE_H
+#define SIMLAB_EXPERIMENT_SIMULATE_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "session.h"
-#include "sim_error.h"
-#include "sim_rng.h"
-#include "store.h"
-#include "study.h"
+#include "experiment/session.h"
+#include "common/sim_error.h"
+#include "common/sim_rng.h"
+#include "experiment/store.h"
+#include "stimuli/study.h"
 
 typedef enum PolicyKind {
     POLICY_MODEL = 0,  /* always answers the model's output */

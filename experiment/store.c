@@ -24,10 +24,10 @@
 **   VIEW long_format: simlab long format v1 (+ exclusion_reason, onset_ns,
 **        response_ns), one row per completed step with a phase.
 */
-#include "store.h"
+#include "experiment/store.h"
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
 
 #include <sqlite3.h>
 #include <uuid/uuid.h>

@@ -4,15 +4,15 @@
 ** WAL journal, synchronous=FULL, foreign keys, user_version migrations.
 ** One database per study and station. No clock: callers pass times.
 */
-#ifndef SIM_STORE_H
-#define SIM_STORE_H
+#ifndef SIMLAB_EXPERIMENT_STORE_H
+#define SIMLAB_EXPERIMENT_STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedule.h"
-#include "sim_error.h"
-#include "study.h"
+#include "experiment/schedule.h"
+#include "common/sim_error.h"
+#include "stimuli/study.h"
 
 typedef struct Store Store;
 

@@ -3,13 +3,13 @@
 ** correct vs incorrect, and same vs flip of counterfactuals overall and per
 ** prediction type; plus the warnings of each preset's balance rule.
 */
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 static void count_item(PoolBalance *p, const Item *it)
 {

@@ -4,7 +4,7 @@
 ** POSIX file functions only.
 */
 #define _XOPEN_SOURCE 700
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 static int has_dotdot(const char *rel)
 {

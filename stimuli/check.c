@@ -3,14 +3,14 @@
 ** expanded design, item and explanation counts, the balance report, the
 ** warnings and every located error, as text or as one JSON object.
 */
-#include "check.h"
-#include "study_int.h"
+#include "stimuli/check.h"
+#include "stimuli/study_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
-#include "sim_text.h"
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 static const char *const type_names[4] = {"TP", "FP", "TN", "FN"};
 

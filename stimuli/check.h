@@ -2,8 +2,8 @@
 ** `simlab check`: load a bundle, then print its expanded design, balance
 ** report, warnings and every located error. No SDL, no clock.
 */
-#ifndef SIM_CHECK_H
-#define SIM_CHECK_H
+#ifndef SIMLAB_STIMULI_CHECK_H
+#define SIMLAB_STIMULI_CHECK_H
 
 #include <stdio.h>
 

@@ -3,14 +3,14 @@
 ** tagged with the physical line on which it starts (quoted fields may span
 ** lines; CRLF and LF row ends). libc and libcsv only.
 */
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <csv.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
-#include "sim_text.h"
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 typedef struct CsvState {
     Loader *L;

@@ -4,14 +4,14 @@
 ** blocks, or explicit blocks) and the checks that tie blocks to item pools
 ** and explanations. libc and jansson only.
 */
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
-#include "sim_text.h"
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 /* Where a block's fields were set: explicit blocks point into /blocks/i,
 ** preset blocks at the /protocol parameter that controls the field. */

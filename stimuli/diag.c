@@ -2,15 +2,15 @@
 ** Located diagnostics for the study loader, JSON pointer bookkeeping and
 ** typed access to JSON members. Depends on libc and jansson only.
 */
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
-#include "sim_text.h"
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 char *ld_strdup(Loader *L, const char *s)
 {

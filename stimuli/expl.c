@@ -3,13 +3,13 @@
 ** fields (finite weights, indices in range, heatmap files inside the bundle
 ** and matching the image) and freeing them. libc and jansson only.
 */
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 static const char *const kind_names[EXPL_KIND_COUNT] = {
     "heatmap", "tokens",    "token_pairs", "span_pairs", "features",

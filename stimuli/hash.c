@@ -4,7 +4,7 @@
 ** 8 big-endian bytes, then its bytes. Symbolic links are not followed.
 */
 #define _XOPEN_SOURCE 700
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 typedef struct PathList {
     char **paths;

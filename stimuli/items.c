@@ -4,14 +4,14 @@
 ** full inputs) and explanation sources joined to items by id within a pool.
 ** libc, jansson and libcsv only.
 */
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
-#include "sim_text.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
+#include "common/sim_text.h"
 
 enum { PF_DEFAULT = 0, PF_MARKED, PF_EDITS, PF_FULL };
 

@@ -2,8 +2,8 @@
 ** PNG, JPEG and .npy headers read by hand: enough to know that a file is
 ** what it claims and how large it is. libc only.
 */
-#include "media.h"
-#include "study_int.h"
+#include "stimuli/media.h"
+#include "stimuli/study_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 static uint32_t be32(const unsigned char *p)
 {

@@ -3,10 +3,10 @@
 ** .npy heatmaps. Headers are parsed by hand; no image library, no pixels
 ** decoded (app/ makes textures). libc only.
 */
-#ifndef SIM_MEDIA_H
-#define SIM_MEDIA_H
+#ifndef SIMLAB_STIMULI_MEDIA_H
+#define SIMLAB_STIMULI_MEDIA_H
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 /* Reads the pixel size of a PNG (IHDR) or JPEG (first SOF marker) file.
 ** Returns SIM_OK with *w and *h set, or SIM_ERR_IO / SIM_ERR_PARSE with err

@@ -5,7 +5,7 @@
 ** libc, jansson, libcsv and nettle only: no SDL, no clock.
 */
 #define _XOPEN_SOURCE 700
-#include "study_int.h"
+#include "stimuli/study_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 void study_report_init(StudyReport *report)
 {

@@ -4,14 +4,14 @@
 ** from study.json and its item banks. No pixels, no SDL, no clock.
 ** docs/study-format.md is the user-facing description of the same model.
 */
-#ifndef SIM_STUDY_H
-#define SIM_STUDY_H
+#ifndef SIMLAB_STIMULI_STUDY_H
+#define SIMLAB_STIMULI_STUDY_H
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 /* ---------------------------------------------------------------- inputs */
 

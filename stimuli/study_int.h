@@ -3,13 +3,13 @@
 ** context that collects located diagnostics, JSON location helpers, bundle
 ** paths and the item index. Not part of the public API. No SDL, no clock.
 */
-#ifndef SIM_STUDY_INT_H
-#define SIM_STUDY_INT_H
+#ifndef SIMLAB_STIMULI_STUDY_INT_H
+#define SIMLAB_STIMULI_STUDY_INT_H
 
 #include <jansson.h>
 #include <stddef.h>
 
-#include "study.h"
+#include "stimuli/study.h"
 
 /* Open-addressing table from item key to index in Study.items. */
 struct StudyIndex {

@@ -8,8 +8,6 @@ simlab_add_test(test_analysis_coverage
                         ${CMAKE_SOURCE_DIR}/bench/analysis/coverage.c
                         ${CMAKE_SOURCE_DIR}/bench/analysis/simstudy.c
                 LIBS simlab_analysis)
-target_include_directories(test_analysis_coverage PRIVATE
-                           ${CMAKE_SOURCE_DIR}/bench/analysis)
 simlab_add_test(test_analysis_fixtures SOURCES test_analysis_fixtures.c
                 LIBS simlab_analysis)
 if(TARGET simlab_experiment)

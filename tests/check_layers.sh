@@ -23,5 +23,43 @@ for dir in common stimuli experiment analysis; do
         status=1
     fi
 done
+
+# Include direction: each library includes only its own headers and those of
+# the libraries below it (common < stimuli < experiment < app; analysis and
+# the demo generator stand apart on common). Every project header is named
+# from the one include root ("stimuli/study.h").
+allowed() {
+    case $1 in
+    common) echo "common" ;;
+    stimuli) echo "common stimuli" ;;
+    stimuli/gen) echo "common stimuli/gen" ;;
+    experiment) echo "common stimuli experiment" ;;
+    analysis) echo "common analysis" ;;
+    app) echo "common stimuli experiment analysis app" ;;
+    esac
+}
+for dir in common stimuli stimuli/gen experiment analysis app; do
+    [ -d "$root/$dir" ] || continue
+    ok=$(allowed $dir)
+    for f in $(find "$root/$dir" -maxdepth 1 -name '*.[ch]'); do
+        grep -nE '^#include "' "$f" | while IFS= read -r line; do
+            inc=$(echo "$line" | sed -E 's/.*#include "([^"]+)".*/\1/')
+            case $inc in
+            */*) ;;
+            *) echo "$f:${line%%:*}: '$inc' is not named from the include root"
+               continue ;;
+            esac
+            lib=${inc%/*}
+            good=0
+            for a in $ok; do [ "$lib" = "$a" ] && good=1; done
+            [ $good -eq 1 ] || echo "$f:${line%%:*}: $dir/ may not include '$inc'"
+        done
+    done
+done > "${TMPDIR:-/tmp}/simlab_layers.$$"
+if [ -s "${TMPDIR:-/tmp}/simlab_layers.$$" ]; then
+    echo "include direction:"; cat "${TMPDIR:-/tmp}/simlab_layers.$$"; status=1
+fi
+rm -f "${TMPDIR:-/tmp}/simlab_layers.$$"
+
 [ $status -eq 0 ] && echo "layers ok"
 exit $status

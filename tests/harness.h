@@ -3,8 +3,8 @@
 ** TEST_REPORT() prints the tally and yields main()'s exit status.
 ** Include once per test executable.
 */
-#ifndef SIM_HARNESS_H
-#define SIM_HARNESS_H
+#ifndef SIMLAB_TESTS_HARNESS_H
+#define SIMLAB_TESTS_HARNESS_H
 
 #include <math.h>
 #include <stdio.h>

@@ -3,9 +3,9 @@
 ** crossed bootstrap's 95 % CI must cover the truth at least 93 % of the
 ** time; resampling users only must not (it ignores item variance).
 */
-#include "harness.h"
+#include "tests/harness.h"
 
-#include "coverage.h"
+#include "bench/analysis/coverage.h"
 
 int main(void)
 {

@@ -4,14 +4,14 @@
 ** pre/post study and the meta-predictor study), then the analysis reads the
 ** long_format views. Checks the tables that each design should produce.
 */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "simulate.h"
+#include "analysis/analyze.h"
+#include "experiment/simulate.h"
 
 static int simulate(const char *bundle, const char *db, int n, uint64_t seed)
 {

@@ -4,8 +4,8 @@
 ** glmer fits (two of them singular), ptukey/qtukey over a grid, ANOVA and
 ** TukeyHSD on unbalanced groups, and two logistic regressions.
 */
-#include "harness.h"
-#include "stats.h"
+#include "tests/harness.h"
+#include "analysis/stats.h"
 
 #include <stdlib.h>
 

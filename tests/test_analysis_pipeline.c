@@ -4,7 +4,7 @@
 ** independence, the hase2020 procedure, report files and JSON keys, and
 ** Colin et al.'s Table 1 Utility values from matching session accuracies.
 */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "analyze.h"
-#include "dataset.h"
+#include "analysis/analyze.h"
+#include "analysis/dataset.h"
 
 static char tmpdir[256];
 

@@ -3,9 +3,9 @@
 ** studentized range tails and quantile, ANOVA and Tukey-Kramer, logistic
 ** regression. Needs ../shared for the two golden data sets (skips without).
 */
-#include "harness.h"
-#include "sim_alloc.h"
-#include "stats.h"
+#include "tests/harness.h"
+#include "common/sim_alloc.h"
+#include "analysis/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,17 +13,17 @@
 ** kill (SIGKILL at random moments, then resume until complete).
 */
 #define _POSIX_C_SOURCE 200809L
-#include "harness.h"
-#include "test_util.h"
+#include "tests/harness.h"
+#include "tests/test_util.h"
 
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <time.h>
 
-#include "session.h"
-#include "sim_alloc.h"
-#include "store.h"
+#include "experiment/session.h"
+#include "common/sim_alloc.h"
+#include "experiment/store.h"
 
 #define N_PARTICIPANTS 2
 

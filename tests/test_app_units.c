@@ -4,15 +4,15 @@
 ** layout (wrapping, long words, measuring equals drawing).
 */
 #define _POSIX_C_SOURCE 200809L
-#include "harness.h"
-#include "test_util.h"
+#include "tests/harness.h"
+#include "tests/test_util.h"
 
-#include "assets.h"
-#include "gfx.h"
-#include "media.h"
-#include "scene.h"
-#include "screens.h"
-#include "sim_alloc.h"
+#include "app/assets.h"
+#include "app/gfx.h"
+#include "stimuli/media.h"
+#include "app/scene.h"
+#include "app/screens.h"
+#include "common/sim_alloc.h"
 
 static void test_colormaps(void)
 {

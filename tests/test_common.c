@@ -2,11 +2,11 @@
 ** Tests of the common helpers: RNG determinism and bounds, UTF-8 checks,
 ** SimBuf, allocation failure injection.
 */
-#include "harness.h"
-#include "sim_alloc.h"
-#include "sim_error.h"
-#include "sim_rng.h"
-#include "sim_text.h"
+#include "tests/harness.h"
+#include "common/sim_alloc.h"
+#include "common/sim_error.h"
+#include "common/sim_rng.h"
+#include "common/sim_text.h"
 
 #include <stdint.h>
 

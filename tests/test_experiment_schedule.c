@@ -3,9 +3,9 @@
 ** (same items for everyone), fresh orders, new samples per session, catch
 ** trials from the session's reservoir.
 */
-#include "harness.h"
-#include "schedule.h"
-#include "study.h"
+#include "tests/harness.h"
+#include "experiment/schedule.h"
+#include "stimuli/study.h"
 
 #include <stdlib.h>
 #include <string.h>

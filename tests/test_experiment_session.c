@@ -6,13 +6,13 @@
 ** pause/abort/resume events, and a locked database that the session
 ** survives without losing the response.
 */
-#include "harness.h"
-#include "test_util.h"
+#include "tests/harness.h"
+#include "tests/test_util.h"
 
-#include "session.h"
-#include "sim_alloc.h"
-#include "store.h"
-#include "study.h"
+#include "experiment/session.h"
+#include "common/sim_alloc.h"
+#include "experiment/store.h"
+#include "stimuli/study.h"
 
 #include <sqlite3.h>
 

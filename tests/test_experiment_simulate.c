@@ -7,12 +7,12 @@
 ** and duplicates nothing.
 ** Usage: test_experiment_simulate PATH_TO_SIMLAB
 */
-#include "harness.h"
-#include "test_util.h"
+#include "tests/harness.h"
+#include "tests/test_util.h"
 
-#include "export.h"
-#include "simulate.h"
-#include "sim_rng.h"
+#include "experiment/export.h"
+#include "experiment/simulate.h"
+#include "common/sim_rng.h"
 
 #include <fcntl.h>
 #include <signal.h>

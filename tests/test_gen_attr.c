@@ -6,14 +6,14 @@
 ** correlated with the model's logit changes (occlusion) or its Grad-CAM
 ** evidence. The committed heatmap files are checked for shape and range.
 */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <stdlib.h>
 
-#include "gen.h"
-#include "genio.h"
-#include "media.h"
-#include "sim_alloc.h"
+#include "stimuli/gen/gen.h"
+#include "stimuli/gen/genio.h"
+#include "stimuli/media.h"
+#include "common/sim_alloc.h"
 
 static const AttrMethod MODEL_METHODS[] = {ATTR_SALIENCY, ATTR_GRADXINPUT,
                                            ATTR_INTGRAD,  ATTR_SMOOTHGRAD,

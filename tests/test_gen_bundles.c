@@ -6,8 +6,8 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
-#include "harness.h"
-#include "test_util.h"
+#include "tests/harness.h"
+#include "tests/test_util.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen.h"
+#include "stimuli/gen/gen.h"
 
 #define MAX_FILES 1024
 

@@ -5,13 +5,13 @@
 ** within each type (Hase & Bansal); 50 % right in the sessions' pools
 ** (meta-predictor).
 */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <stdlib.h>
 
-#include "check.h"
-#include "gen.h"
-#include "study.h"
+#include "stimuli/check.h"
+#include "stimuli/gen/gen.h"
+#include "stimuli/study.h"
 
 static const PoolBalance *find_pool(const StudyReport *r, const char *pool)
 {

@@ -3,10 +3,10 @@
 ** domain: when the domain's explainer fails, hase_write returns its error
 ** and frees everything it built (the ASan build checks for leaks).
 */
-#include "harness.h"
-#include "test_util.h"
+#include "tests/harness.h"
+#include "tests/test_util.h"
 
-#include "hase.h"
+#include "stimuli/gen/hase.h"
 
 /* 16 validation and 32 test instances, TP/FP/TN/FN in turn. */
 static int fake_label(void *ctx, int split, int i)

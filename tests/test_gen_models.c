@@ -9,13 +9,13 @@
 **   with every counterfactual, is the model's output on that input;
 ** - the LIME surrogates are faithful to the model on their perturbations.
 */
-#include "harness.h"
+#include "tests/harness.h"
 
 #include <stdlib.h>
 
-#include "gen.h"
-#include "genio.h"
-#include "sim_alloc.h"
+#include "stimuli/gen/gen.h"
+#include "stimuli/gen/genio.h"
+#include "common/sim_alloc.h"
 
 static json_t *load_items(const char *bundle)
 {

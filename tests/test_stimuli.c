@@ -5,13 +5,13 @@
 ** paths, preset expansion, defaults, the balance report, the bundle hash
 ** and allocation failures.
 */
-#include "test_stimuli_fs.h"
+#include "tests/test_stimuli_fs.h"
 
-#include "harness.h"
-#include "media.h"
-#include "sim_alloc.h"
-#include "study.h"
-#include "study_int.h"
+#include "tests/harness.h"
+#include "stimuli/media.h"
+#include "common/sim_alloc.h"
+#include "stimuli/study.h"
+#include "stimuli/study_int.h"
 
 static Study *load(const char *name, StudyReport *rep)
 {

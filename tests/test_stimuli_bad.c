@@ -4,11 +4,11 @@
 ** messages, one per problem; the JSON report must say the same. Also:
 ** loading never crashes on truncated or garbled files.
 */
-#include "test_stimuli_fs.h"
+#include "tests/test_stimuli_fs.h"
 
-#include "harness.h"
-#include "sim_error.h"
-#include "study.h"
+#include "tests/harness.h"
+#include "common/sim_error.h"
+#include "stimuli/study.h"
 
 #include <jansson.h>
 

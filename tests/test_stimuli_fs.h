@@ -3,8 +3,8 @@
 ** directory, recursive copy and removal, whole-file read and write, and
 ** running check_bundle() into a string. POSIX only; tests only.
 */
-#ifndef SIM_TEST_STIMULI_FS_H
-#define SIM_TEST_STIMULI_FS_H
+#ifndef SIMLAB_TESTS_TEST_STIMULI_FS_H
+#define SIMLAB_TESTS_TEST_STIMULI_FS_H
 
 #define _XOPEN_SOURCE 700
 
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "stimuli/check.h"
 
 /* Makes a new empty folder "<prefix>-XXXXXX" under the current directory
 ** and returns its path (in buf) or NULL. */

@@ -6,10 +6,10 @@
 ** prediction type in counterfactual tests, 6 conditions. Skips (77) when
 ** the shared data are absent.
 */
-#include "test_stimuli_fs.h"
+#include "tests/test_stimuli_fs.h"
 
-#include "harness.h"
-#include "study.h"
+#include "tests/harness.h"
+#include "stimuli/study.h"
 
 #include <jansson.h>
 

@@ -2,8 +2,8 @@
 ** Helpers for tests: temporary directories, removing them, checking that a
 ** path exists. libc and POSIX only. Include after harness.h.
 */
-#ifndef SIM_TEST_UTIL_H
-#define SIM_TEST_UTIL_H
+#ifndef SIMLAB_TESTS_TEST_UTIL_H
+#define SIMLAB_TESTS_TEST_UTIL_H
 
 #include <stdio.h>
 #include <stdlib.h>

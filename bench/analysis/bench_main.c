@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyze.h"
-#include "simstudy.h"
+#include "analysis/analyze.h"
+#include "bench/analysis/simstudy.h"
 
 static double now_s(void)
 {

@@ -2,14 +2,14 @@
 ** Coverage study core (see coverage.h); shared by the benchmark program and
 ** its smaller ctest version.
 */
-#include "coverage.h"
+#include "bench/analysis/coverage.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "analysis/analyze.h"
 
 double coverage_truth(const SimStudy *st, int c)
 {

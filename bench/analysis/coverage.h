@@ -3,10 +3,10 @@
 ** each with simlab-analyze's library, and count how often the 95 % CI of
 ** Change covers the population truth.
 */
-#ifndef SIM_COVERAGE_H
-#define SIM_COVERAGE_H
+#ifndef SIMLAB_BENCH_ANALYSIS_COVERAGE_H
+#define SIMLAB_BENCH_ANALYSIS_COVERAGE_H
 
-#include "simstudy.h"
+#include "bench/analysis/simstudy.h"
 
 typedef struct CoverageResult {
     int studies;       /* studies analysed */

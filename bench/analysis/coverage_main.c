@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "coverage.h"
+#include "bench/analysis/coverage.h"
 
 int main(int argc, char **argv)
 {

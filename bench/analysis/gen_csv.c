@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "simstudy.h"
+#include "bench/analysis/simstudy.h"
 
 int main(int argc, char **argv)
 {

@@ -1,14 +1,14 @@
 /*
 ** Simulated studies for the coverage study and benchmarks (see simstudy.h).
 */
-#include "simstudy.h"
+#include "bench/analysis/simstudy.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
-#include "stats.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
+#include "analysis/stats.h"
 
 typedef int (*EmitFn)(void *ctx, const char *participant, const char *condition,
                       const char *phase, const char *item, int correct);

@@ -4,13 +4,13 @@
 ** v_item, u ~ N(0, sd_p^2), v ~ N(0, sd_i^2) shared by the study's
 ** participants. Used by the coverage study, its test and the benchmarks.
 */
-#ifndef SIM_SIMSTUDY_H
-#define SIM_SIMSTUDY_H
+#ifndef SIMLAB_BENCH_ANALYSIS_SIMSTUDY_H
+#define SIMLAB_BENCH_ANALYSIS_SIMSTUDY_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dataset.h"
+#include "analysis/dataset.h"
 
 #define SIMSTUDY_MAX_CONDS 16
 

@@ -7,9 +7,9 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
-#include "session.h"
-#include "store.h"
-#include "study.h"
+#include "experiment/session.h"
+#include "experiment/store.h"
+#include "stimuli/study.h"
 
 #include <sqlite3.h>
 

@@ -9,8 +9,8 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
-#include "analyze.h"
-#include "simulate.h"
+#include "analysis/analyze.h"
+#include "experiment/simulate.h"
 
 #include <math.h>
 #include <stdio.h>

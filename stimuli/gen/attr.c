@@ -2,13 +2,13 @@
 ** Attribution methods on the tiny CNN and a model-free control map. All
 ** noise comes from SimRng seeded by the caller; no global state.
 */
-#include "attr.h"
+#include "stimuli/gen/attr.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_rng.h"
+#include "common/sim_rng.h"
 
 static const char *const NAMES[ATTR_COUNT] = {
     "saliency", "gradxinput", "intgrad", "smoothgrad",

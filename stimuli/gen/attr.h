@@ -4,12 +4,12 @@
 ** control map that never looks at the model (bottom-up contrast saliency),
 ** and the measures the tests and docs report on them.
 */
-#ifndef SIM_ATTR_H
-#define SIM_ATTR_H
+#ifndef SIMLAB_STIMULI_GEN_ATTR_H
+#define SIMLAB_STIMULI_GEN_ATTR_H
 
 #include <stdint.h>
 
-#include "cnn.h"
+#include "stimuli/gen/cnn.h"
 
 typedef enum AttrMethod {
     ATTR_SALIENCY = 0,   /* |d score / d x|, L2 over colour channels */

@@ -3,12 +3,12 @@
 ** Loops run in a fixed order so that results do not depend on the machine's
 ** thread count; only libc and libm.
 */
-#include "cnn.h"
+#include "stimuli/gen/cnn.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 /* out[o] += w[o] (*) in, 3x3 kernels, zero padding 1, stride 1. */
 static void conv_forward(const float *in, int cin, int side, const float *w,

@@ -8,11 +8,11 @@
 ** (not by the absence of the other's). Single-threaded and deterministic:
 ** the same data and seed give bit-identical weights.
 */
-#ifndef SIM_CNN_H
-#define SIM_CNN_H
+#ifndef SIMLAB_STIMULI_GEN_CNN_H
+#define SIMLAB_STIMULI_GEN_CNN_H
 
-#include "sim_error.h"
-#include "sim_rng.h"
+#include "common/sim_error.h"
+#include "common/sim_rng.h"
 
 #define CNN_SIDE 32 /* input side (pixels) */
 #define CNN_HALF 16 /* side after pooling; Grad-CAM resolution */

@@ -2,11 +2,11 @@
 ** Top level of the generator: one call per demo study, each from its own
 ** stream of the seed so that studies do not depend on one another.
 */
-#include "gen.h"
+#include "stimuli/gen/gen.h"
 
 #include <string.h>
 
-#include "genio.h"
+#include "stimuli/gen/genio.h"
 
 const char *const GEN_BUNDLES[GEN_N_BUNDLES] = {
     "image-meta", "text-forward", "text-counterfactual", "tabular-forward",

@@ -3,15 +3,15 @@
 ** study, text and tabular forward and counterfactual studies) from one
 ** seed. Everything is generated here; the same seed writes the same bytes.
 */
-#ifndef SIM_GEN_H
-#define SIM_GEN_H
+#ifndef SIMLAB_STIMULI_GEN_GEN_H
+#define SIMLAB_STIMULI_GEN_GEN_H
 
 #include <stdint.h>
 
-#include "imgstudy.h"
-#include "sim_error.h"
-#include "tabstudy.h"
-#include "textstudy.h"
+#include "stimuli/gen/imgstudy.h"
+#include "common/sim_error.h"
+#include "stimuli/gen/tabstudy.h"
+#include "stimuli/gen/textstudy.h"
 
 #define GEN_DEFAULT_SEED 2022 /* the seed of the committed bundles */
 #define GEN_N_BUNDLES    5

@@ -2,7 +2,7 @@
 ** Reproducible file output for the generator: directories, text, .npy and
 ** JSON. Depends on libc, POSIX mkdir and jansson only.
 */
-#include "genio.h"
+#include "stimuli/gen/genio.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 int genio_join(char *out, size_t n, const char *a, const char *b, SimError *err)
 {

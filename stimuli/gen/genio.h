@@ -3,14 +3,14 @@
 ** float32 .npy arrays and JSON (via jansson) written byte-for-byte
 ** reproducibly. No clock, no environment: the same call writes the same bytes.
 */
-#ifndef SIM_GENIO_H
-#define SIM_GENIO_H
+#ifndef SIMLAB_STIMULI_GEN_GENIO_H
+#define SIMLAB_STIMULI_GEN_GENIO_H
 
 #include <stddef.h>
 
 #include <jansson.h>
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 /* Creates dir and every missing parent (mode 0755). Existing dirs are fine.
 ** Returns SIM_OK or SIM_ERR_IO naming the path. */

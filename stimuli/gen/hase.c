@@ -3,13 +3,13 @@
 ** and study.json. Knows nothing about text or tables; the domain callbacks
 ** do the model work.
 */
-#include "hase.h"
+#include "stimuli/gen/hase.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "genio.h"
-#include "sim_alloc.h"
+#include "stimuli/gen/genio.h"
+#include "common/sim_alloc.h"
 
 #define PER_GROUP_LEARN 4
 #define PER_GROUP_TEST  8

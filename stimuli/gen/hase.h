@@ -5,15 +5,15 @@
 ** "same", half "flip" counterfactuals within each type), item banks and
 ** study.json. The domain plugs in through HaseDomain.
 */
-#ifndef SIM_HASE_H
-#define SIM_HASE_H
+#ifndef SIMLAB_STIMULI_GEN_HASE_H
+#define SIMLAB_STIMULI_GEN_HASE_H
 
 #include <stdint.h>
 
 #include <jansson.h>
 
-#include "sim_error.h"
-#include "sim_rng.h"
+#include "common/sim_error.h"
+#include "common/sim_rng.h"
 
 enum { HASE_VALIDATION = 0, HASE_TEST = 1 }; /* candidate splits */
 

@@ -4,15 +4,15 @@
 ** sessions), writes pictures, heatmaps, items, pages and study.json, and
 ** measures what the models and maps do.
 */
-#include "imgstudy.h"
+#include "stimuli/gen/imgstudy.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "genio.h"
-#include "sim_alloc.h"
-#include "sim_rng.h"
+#include "stimuli/gen/genio.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
 
 static const char *const CLASS_ID[2] = {"rabbit", "bird"};
 

@@ -5,15 +5,15 @@
 ** learns the background), a second CNN trained on unbiased data (the
 ** practice model), attribution maps from the CNNs and a model-free control.
 */
-#ifndef SIM_IMGSTUDY_H
-#define SIM_IMGSTUDY_H
+#ifndef SIMLAB_STIMULI_GEN_IMGSTUDY_H
+#define SIMLAB_STIMULI_GEN_IMGSTUDY_H
 
 #include <stdint.h>
 
-#include "attr.h"
-#include "cnn.h"
-#include "scene.h"
-#include "sim_error.h"
+#include "stimuli/gen/attr.h"
+#include "stimuli/gen/cnn.h"
+#include "stimuli/gen/scene.h"
+#include "common/sim_error.h"
 
 #define IMG_N_TRAIN_SET 400  /* training pictures per model */
 #define IMG_BIAS        0.95 /* share of rabbits on snow / birds on grass */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
+#include "stimuli/gen/gen.h"
 
 static void usage(FILE *f)
 {

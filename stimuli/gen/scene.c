@@ -3,7 +3,7 @@
 ** "grass", and a rabbit or a bird whose colours come from one palette shared
 ** by both animals (so that colour alone never tells the animal apart).
 */
-#include "scene.h"
+#include "stimuli/gen/scene.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -11,8 +11,8 @@
 
 #include <cairo.h>
 
-#include "sim_alloc.h"
-#include "sim_rng.h"
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
 
 typedef struct Rgb {
     double r, g, b;

@@ -3,12 +3,12 @@
 ** snow or on grass, drawn with cairo from a seed. Gives the picture (PNG),
 ** the classifier's input (downsampled RGB) and the animal's pixel mask.
 */
-#ifndef SIM_SCENE_H
-#define SIM_SCENE_H
+#ifndef SIMLAB_STIMULI_GEN_SCENE_H
+#define SIMLAB_STIMULI_GEN_SCENE_H
 
 #include <stdint.h>
 
-#include "sim_error.h"
+#include "common/sim_error.h"
 
 #define SCENE_PX 128 /* side of the drawn picture, pixels */
 #define SCENE_IN 32  /* side of the classifier's input (SCENE_PX / 4) */

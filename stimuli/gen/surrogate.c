@@ -2,12 +2,12 @@
 ** Weighted ridge regression (Cholesky on centred normal equations), LIME's
 ** local fit and a greedy anchor search. libc, libm and SimRng only.
 */
-#include "surrogate.h"
+#include "stimuli/gen/surrogate.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 int surrogate_ridge(const double *X, const double *y, const double *w, int n,
                     int d, double alpha, double *beta, double *intercept,

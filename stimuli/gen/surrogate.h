@@ -4,13 +4,13 @@
 ** "feature kept / feature as in the instance" vectors, and a greedy
 ** anchor search. Both only query the model through callbacks.
 */
-#ifndef SIM_SURROGATE_H
-#define SIM_SURROGATE_H
+#ifndef SIMLAB_STIMULI_GEN_SURROGATE_H
+#define SIMLAB_STIMULI_GEN_SURROGATE_H
 
 #include <stdint.h>
 
-#include "sim_error.h"
-#include "sim_rng.h"
+#include "common/sim_error.h"
+#include "common/sim_rng.h"
 
 #define SURR_MAX_FEATURES 32 /* interpretable features per instance */
 

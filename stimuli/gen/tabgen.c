@@ -3,13 +3,13 @@
 ** The income rule is known here but never shown to participants: they only
 ** see what the network answers.
 */
-#include "tabgen.h"
+#include "stimuli/gen/tabgen.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 static const char *const NAMES[TAB_NF] = {
     "Age",        "Work class",   "Education",     "Marital status",

@@ -4,13 +4,13 @@
 ** class follows a noisy rule with a peak in middle age, and a small neural
 ** network (one tanh hidden layer) trained on it. Pure C, no I/O.
 */
-#ifndef SIM_TABGEN_H
-#define SIM_TABGEN_H
+#ifndef SIMLAB_STIMULI_GEN_TABGEN_H
+#define SIMLAB_STIMULI_GEN_TABGEN_H
 
 #include <stddef.h>
 
-#include "sim_error.h"
-#include "sim_rng.h"
+#include "common/sim_error.h"
+#include "common/sim_rng.h"
 
 #define TAB_NF       7  /* features per row */
 #define TAB_HIDDEN   8  /* hidden units of the network */

@@ -3,16 +3,16 @@
 ** LIME fits, anchors (on training rows that satisfy the rule) and
 ** counterfactual edits. Builds on tabgen, surrogate and hase.
 */
-#include "tabstudy.h"
+#include "stimuli/gen/tabstudy.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "genio.h"
-#include "hase.h"
-#include "sim_alloc.h"
+#include "stimuli/gen/genio.h"
+#include "stimuli/gen/hase.h"
+#include "common/sim_alloc.h"
 
 #define N_TRAIN 3000
 #define N_SPLIT 600

@@ -3,16 +3,16 @@
 ** synthetic census rows, the income network, LIME-style feature weights,
 ** anchor rules and counterfactual edits, all found by querying the network.
 */
-#ifndef SIM_TABSTUDY_H
-#define SIM_TABSTUDY_H
+#ifndef SIMLAB_STIMULI_GEN_TABSTUDY_H
+#define SIMLAB_STIMULI_GEN_TABSTUDY_H
 
 #include <stdint.h>
 
 #include <jansson.h>
 
-#include "sim_error.h"
-#include "surrogate.h"
-#include "tabgen.h"
+#include "common/sim_error.h"
+#include "stimuli/gen/surrogate.h"
+#include "stimuli/gen/tabgen.h"
 
 #define TAB_LIME_SAMPLES 1000 /* perturbations per LIME fit */
 #define TAB_LIME_K       5    /* features shown */

@@ -3,13 +3,13 @@
 ** give the model honest reasons to fail: it cannot read "not" or "but",
 ** and it picks up genre words that the data tie to one sentiment.
 */
-#include "textgen.h"
+#include "stimuli/gen/textgen.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
 
-#include "sim_alloc.h"
+#include "common/sim_alloc.h"
 
 enum { K_ASPECT = 0, K_ADJ = 1, K_GENRE = 2, K_VERB = 3, K_INTENS = 4 };
 #define N_KINDS 5

@@ -4,14 +4,14 @@
 ** spuriously tied to the sentiment in the data), and a bag-of-words
 ** logistic-regression sentiment model trained on them. Pure C, no I/O.
 */
-#ifndef SIM_TEXTGEN_H
-#define SIM_TEXTGEN_H
+#ifndef SIMLAB_STIMULI_GEN_TEXTGEN_H
+#define SIMLAB_STIMULI_GEN_TEXTGEN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim_error.h"
-#include "sim_rng.h"
+#include "common/sim_error.h"
+#include "common/sim_rng.h"
 
 #define TEXT_MAX_SLOTS 6   /* filled slots per sentence */
 #define TEXT_MAX_LEN   160 /* bytes of a sentence, NUL included */

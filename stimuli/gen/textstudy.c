@@ -3,16 +3,16 @@
 ** participants see (predictions, LIME fits, anchors, word omissions and
 ** counterfactual edits). Builds on textgen, surrogate and hase.
 */
-#include "textstudy.h"
+#include "stimuli/gen/textstudy.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "genio.h"
-#include "hase.h"
-#include "sim_alloc.h"
+#include "stimuli/gen/genio.h"
+#include "stimuli/gen/hase.h"
+#include "common/sim_alloc.h"
 
 #define N_TRAIN      2000
 #define N_VALIDATION 400

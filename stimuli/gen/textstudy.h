@@ -3,14 +3,14 @@
 ** LIME / Anchor / Omission explanations and counterfactual edits, all
 ** computed by querying the trained bag-of-words model.
 */
-#ifndef SIM_TEXTSTUDY_H
-#define SIM_TEXTSTUDY_H
+#ifndef SIMLAB_STIMULI_GEN_TEXTSTUDY_H
+#define SIMLAB_STIMULI_GEN_TEXTSTUDY_H
 
 #include <stdint.h>
 
-#include "sim_error.h"
-#include "surrogate.h"
-#include "textgen.h"
+#include "common/sim_error.h"
+#include "stimuli/gen/surrogate.h"
+#include "stimuli/gen/textgen.h"
 
 #define TEXT_LIME_SAMPLES 1000 /* perturbations per LIME fit */
 #define TEXT_LIME_K       5    /* words shown */
