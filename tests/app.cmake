@@ -38,7 +38,7 @@ foreach(demo image-meta text-forward text-counterfactual tabular-forward
 endforeach()
 # The participant cannot escape or answer early; the experimenter pauses.
 add_test(NAME test_app_escape COMMAND test_app_run $<TARGET_FILE:simlab>
-         text-forward chaos)
+         demo-text-forward chaos)
 add_test(NAME test_app_escape_image COMMAND test_app_run
          $<TARGET_FILE:simlab> meta-image chaos)
 # A timing log that cannot be written stops the run before it starts.
@@ -53,6 +53,6 @@ set_tests_properties(test_app_timing_log_unwritable PROPERTIES
   TIMEOUT 120)
 # SIGKILL at random moments; resume until every step is answered once.
 add_test(NAME test_app_kill COMMAND test_app_run $<TARGET_FILE:simlab>
-         tabular-forward kill)
+         demo-tabular-forward kill)
 set_tests_properties(test_app_escape test_app_escape_image test_app_kill
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
