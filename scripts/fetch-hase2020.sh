@@ -25,7 +25,7 @@
 set -eu
 
 REPO=peterbhase/InterpretableNLP-ACL2020
-COMMIT=b85309f689c1dbe99e5abf696212a3ffab231441
+COMMIT=8b6d8049dd09d0222ed85bf951a95197114eecac
 STUDIES="text-forward text-counterfactual tabular-forward tabular-counterfactual"
 
 me=fetch-hase2020
