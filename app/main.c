@@ -1,6 +1,8 @@
 /*
 ** simlab: command-line entry. Parses argv and hands each command to its
-** library: check (stimuli), simulate and export (experiment), run (app).
+** library: check (stimuli), simulate and export (experiment), run (the
+** SDL2 runner, app/run.c; app/run_none.c in a build without SDL2). No SDL
+** here.
 */
 #include "app/app.h"
 #include "stimuli/check.h"

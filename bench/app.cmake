@@ -1,6 +1,6 @@
 # Runner benchmarks (never run by ctest): input timing through XTest under
 # Xvfb and launch time. Run with bench/app/run.sh.
-if(NOT TARGET simlab)
+if(NOT TARGET simlab_runner)
   return()
 endif()
 pkg_check_modules(XTST IMPORTED_TARGET xtst x11 sdl2)

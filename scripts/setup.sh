@@ -1,5 +1,6 @@
 #!/bin/sh
 # Installs the Debian 12 packages simlab needs to build, test and run its demo.
+# (The SDL2 packages are needed for `simlab run` only; see -DSIMLAB_WITH_SDL.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git

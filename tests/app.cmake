@@ -1,24 +1,33 @@
-# Runner tests (app/): unit tests of the drawing helpers, a preview of every
-# screen, and end-to-end autopilot runs of `simlab run` under SDL's dummy
-# video driver.
-if(NOT TARGET simlab_ui)
+# Runner tests (app/): unit tests of the drawing helpers, of input
+# translation and of the start-screen controller, a preview of every screen,
+# and end-to-end autopilot runs of `simlab run` under SDL's dummy video
+# driver. All need SDL2; a build without it checks that `simlab run` says so.
+if(NOT TARGET simlab_runner)
+  if(TARGET simlab)
+    add_test(NAME app_run_unavailable
+             COMMAND simlab run ${CMAKE_SOURCE_DIR}/assets/studies/text-forward)
+    set_tests_properties(app_run_unavailable PROPERTIES
+      PASS_REGULAR_EXPRESSION "this build of simlab has no runner")
+  endif()
   return()
 endif()
-simlab_add_test(test_app_units SOURCES test_app_units.c LIBS simlab_ui)
+simlab_add_test(test_app_units SOURCES test_app_units.c
+                LIBS simlab_ui simlab_stimuli simlab_common PkgConfig::SDL2)
 set_tests_properties(test_app_units PROPERTIES
   ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
+# Input translation and the start-screen controller, without a window.
+simlab_add_test(test_app_control SOURCES test_app_control.c
+                LIBS simlab_runner simlab_ui simlab_experiment simlab_stimuli
+                     simlab_common PkgConfig::SDL2)
 
 # Every screen and explanation kind, drawn from hand-built views.
 add_test(NAME app_preview
          COMMAND simlab-preview ${CMAKE_CURRENT_BINARY_DIR}/app-preview 1280x720)
 set_tests_properties(app_preview PROPERTIES ENVIRONMENT "SDL_VIDEODRIVER=dummy")
 
-if(NOT TARGET simlab)
-  return()
-endif()
 # A complete autopilot session of each preset, checked row by row.
 simlab_add_test(test_app_run SOURCES test_app_run.c
-                LIBS simlab_experiment PkgConfig::SQLITE3
+                LIBS simlab_experiment simlab_common PkgConfig::SQLITE3
                 ARGS $<TARGET_FILE:simlab> meta-image plain)
 foreach(bundle text-forward text-counterfactual tabular-forward
         tabular-counterfactual)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Command-line behaviour of simlab: exit codes of check (0 valid, 1 invalid,
-# 2 usage), simulate and export on a fixture bundle, and usage errors.
+# 2 usage), simulate and export on a fixture bundle, and usage errors; in a
+# build without SDL2, `simlab run` says that there is no runner.
 # Usage: cli_test.sh SIMLAB DATA_DIR [SIMLAB_ANALYZE]
 set -u
 simlab=$1
@@ -46,6 +47,16 @@ created=$(grep -o '"created_ms": *[0-9]*' "$tmp/s.csv.json" | tail -1 | tr -dc 0
 expect 1 "export of a missing database" "$simlab" export --db "$tmp/none.db" --csv "$tmp/n.csv"
 expect 2 "export without --csv" "$simlab" export --db "$tmp/s.db"
 expect 0 "version" "$simlab" --version
+# simlab run: a usage error with the runner; without SDL2 a plain refusal
+"$simlab" run >"$tmp/out" 2>"$tmp/err"
+got=$?
+if grep -q "has no runner" "$tmp/err"; then
+    [ "$got" -eq 1 ] || { echo "FAIL: run without a runner: exit $got, want 1"; fails=$((fails + 1)); }
+    grep -q "without SDL2" "$tmp/err" || { echo "FAIL: run without a runner does not say why"; fails=$((fails + 1)); }
+else
+    [ "$got" -eq 2 ] || { echo "FAIL: run without a bundle: exit $got, want 2"; fails=$((fails + 1)); }
+    grep -q "missing study bundle directory" "$tmp/err" || { echo "FAIL: run without a bundle"; cat "$tmp/err"; fails=$((fails + 1)); }
+fi
 if [ -n "$analyze" ]; then
     # the analysis reads the same exclusions (with reasons, from the
     # sidecar) from the export as from the database

@@ -1,0 +1,246 @@
+/*
+** The runner's display: scene building (start screen, participant screens,
+** experimenter notes and dialogs), drawing, screenshots and preloading.
+*/
+#include "app/frame.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int frame_open(Frame *f, const GfxOptions *go, float font_scale,
+               const char *study_dir, const char *shot_dir, SimError *err)
+{
+    memset(f, 0, sizeof *f);
+    f->hover = -1;
+    f->shot_dir = shot_dir;
+    if (gfx_open(&f->gfx, go, err) != SIM_OK) {
+        return err->code;
+    }
+    char assets_dir[1024], font_dir[1100];
+    if (gfx_find_assets(assets_dir, sizeof assets_dir, err) != SIM_OK) {
+        return err->code;
+    }
+    snprintf(font_dir, sizeof font_dir, "%s/fonts", assets_dir);
+    if (fonts_init(&f->fonts, f->gfx.renderer, font_dir, err) != SIM_OK) {
+        return err->code;
+    }
+    f->ui.gfx = &f->gfx;
+    f->ui.fonts = &f->fonts;
+    f->ui.font_scale = font_scale;
+    ui_init_theme(&f->ui);
+    ui_update_metrics(&f->ui);
+    assets_init(&f->assets, f->gfx.renderer, study_dir);
+    scene_init(&f->scene);
+    return SIM_OK;
+}
+
+void frame_close(Frame *f)
+{
+    scene_free(&f->scene);
+    assets_free(&f->assets);
+    fonts_free(&f->fonts);
+    if (f->gfx.window) {
+        gfx_close(&f->gfx);
+    }
+}
+
+double frame_refresh_ns(const Frame *f)
+{
+    SDL_DisplayMode dm;
+    int disp = SDL_GetWindowDisplayIndex(f->gfx.window);
+    return SDL_GetCurrentDisplayMode(disp < 0 ? 0 : disp, &dm) == 0 &&
+                   dm.refresh_rate > 0
+               ? 1e9 / dm.refresh_rate
+               : 1e9 / 60;
+}
+
+int frame_scroll_by(Frame *f, float dy)
+{
+    float max = f->scene.body_h - f->scene.body.h;
+    float s = f->scroll + dy;
+    if (s > max) {
+        s = max;
+    }
+    if (s < 0) {
+        s = 0;
+    }
+    if (s == f->scroll) {
+        return 0;
+    }
+    f->scroll = s;
+    return 1;
+}
+
+/* The experimenter's line under a participant screen, "" for none. */
+static void experimenter_note(const Session *s, char *note, size_t n)
+{
+    const SessionView *v = session_view(s);
+    note[0] = 0;
+    if (v->screen == SCREEN_STORE_ERROR) {
+        snprintf(note, n,
+                 "Experimenter: the last response is not saved yet (%s). "
+                 "It is kept and saving is retried every second. "
+                 "Ctrl+Shift+A aborts.",
+                 v->message ? v->message : "database error");
+    } else if (v->screen == SCREEN_PAUSED) {
+        snprintf(note, n,
+                 "Experimenter: Ctrl+Shift+P resumes, Ctrl+Shift+A "
+                 "aborts.");
+    } else if (session_finished(s)) {
+        snprintf(note, n,
+                 "Experimenter: %sCtrl+Shift+N returns to the start "
+                 "screen.",
+                 v->aborted ? "the run was aborted and can be resumed "
+                              "later. "
+                            : "");
+    }
+}
+
+int frame_build(Frame *f, const FrameView *fv)
+{
+    if (fv->start) {
+        screen_build_start(&f->scene, &f->ui, fv->start);
+        if (fv->confirm == CONFIRM_QUIT) {
+            screen_add_confirm(&f->scene, &f->ui, "Quit simlab?",
+                               "No participant is running. The database is "
+                               "closed cleanly.",
+                               "Quit");
+        }
+    } else if (fv->session) {
+        ScreenCtx sx;
+        memset(&sx, 0, sizeof sx);
+        sx.ui = &f->ui;
+        sx.assets = &f->assets;
+        sx.view = session_view(fv->session);
+        sx.now_ns = fv->now_ns;
+        screen_build(&f->scene, &sx);
+        char note[700];
+        experimenter_note(fv->session, note, sizeof note);
+        if (note[0]) {
+            screen_add_note(&f->scene, &f->ui, note);
+        }
+        if (fv->confirm == CONFIRM_PAUSE) {
+            screen_add_confirm(&f->scene, &f->ui, "Pause this run?",
+                               "The participant sees a calm pause screen. "
+                               "Ctrl+Shift+P resumes.",
+                               "Pause");
+        } else if (fv->confirm == CONFIRM_ABORT) {
+            screen_add_confirm(&f->scene, &f->ui, "Abort this participant?",
+                               "Everything answered so far is kept; the "
+                               "participant can be resumed later from the "
+                               "start screen.",
+                               "Abort");
+        }
+    }
+    int moved = frame_scroll_by(f, 0);
+    int mx = 0, my = 0;
+    SDL_GetMouseState(&mx, &my);
+    float px = (float)mx * f->gfx.px_per_pt, py = (float)my * f->gfx.px_per_pt;
+    f->hover = fv->autopilot ? -1 : scene_hit_at(&f->scene, px, py, f->scroll);
+    return moved;
+}
+
+static void screenshot(Frame *f, const char *what)
+{
+    char path[1400];
+    SimError err;
+    snprintf(path, sizeof path, "%s/%04d-%s.png", f->shot_dir, ++f->shots,
+             what);
+    if (gfx_save_png(&f->gfx, path, &err) != SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+    }
+}
+
+/* "<screen>[-<block>]-<index>[-retry]", safe as a file name. */
+static void shot_name(const SessionView *v, char *out, size_t n)
+{
+    const char *block = v->block && v->block->id ? v->block->id : "";
+    int idx = v->trial ? v->trial->index_in_block + 1 : 0;
+    snprintf(out, n, "%s%s%s-%02d%s", session_screen_name(v->screen),
+             block[0] ? "-" : "", block, idx,
+             v->screen == SCREEN_FEEDBACK && !v->feedback_final ? "-retry"
+                                                                : "");
+    for (char *p = out; *p; p++) {
+        if (*p == '/' || *p == ' ') {
+            *p = '_';
+        }
+    }
+}
+
+/* The screenshot due for this frame, if any, named into name. */
+static int shot_due(Frame *f, const FrameView *fv, char *name, size_t n)
+{
+    if (!f->shot_dir) {
+        return 0;
+    }
+    if (fv->start && !f->shot_start && !fv->autopilot) {
+        f->shot_start = 1;
+        snprintf(name, n, "start");
+        return 1;
+    }
+    if (!fv->start && fv->session) {
+        const SessionView *v = session_view(fv->session);
+        if (!fv->have_shown || v->screen_serial != f->shot_serial ||
+            !f->shots) {
+            f->shot_serial = v->screen_serial;
+            shot_name(v, name, n);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int64_t frame_draw(Frame *f, const FrameView *fv, const Stamps *clock,
+                   TimingLog *timing)
+{
+    Gfx *g = &f->gfx;
+    int64_t t0 = stamps_now(clock);
+    SDL_SetRenderDrawColor(g->renderer, f->ui.th.bg.r, f->ui.th.bg.g,
+                           f->ui.th.bg.b, 255);
+    SDL_RenderClear(g->renderer);
+    scene_render(&f->scene, g, f->scroll, f->hover);
+    char name[160];
+    if (shot_due(f, fv, name, sizeof name)) {
+        screenshot(f, name); /* read back before present: buffer is valid */
+    }
+    SDL_RenderPresent(g->renderer);
+    int64_t t1 = stamps_now(clock);
+    timing_log_frame(timing, t0, t1 - t0);
+    return t1;
+}
+
+void frame_preload(Frame *f, const Study *study, const Session *s)
+{
+    const Schedule *sch = session_schedule(s);
+    const SessionView *v = session_view(s);
+    if (!sch || !v->trial) {
+        return;
+    }
+    const Condition *cond = study_find_condition(study, sch->condition);
+    for (size_t k = (size_t)v->trial->seq + 1;
+         k < sch->n_trials && k <= (size_t)v->trial->seq + 2; k++) {
+        const Trial *t = &sch->trials[k];
+        const Item *it =
+            t->item_key ? study_find_item(study, t->item_key) : NULL;
+        if (!it) {
+            continue;
+        }
+        if (it->input.modality == MODALITY_IMAGE) {
+            assets_image(&f->assets, it->input.text);
+        }
+        const Explanation *e =
+            cond && cond->method ? item_explanation(it, cond->method) : NULL;
+        for (size_t p = 0;
+             e && p < (e->kind == EXPL_COMPOSITE ? e->n_parts : 1); p++) {
+            const Explanation *x = e->kind == EXPL_COMPOSITE ? &e->parts[p] : e;
+            if (x->kind == EXPL_HEATMAP) {
+                assets_heatmap(&f->assets, x->file, x->file_is_npy,
+                               x->colormap);
+            }
+        }
+        /* Warm the glyph atlas with the item's text. */
+        if (it->input.text && it->input.modality != MODALITY_IMAGE) {
+            font_width(f->ui.body, it->input.text, strlen(it->input.text));
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/*
+** Options of `simlab run`: parsing argv into a RunOptions.
+*/
+#include "app/run_options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void run_usage(void)
+{
+    fputs("usage: simlab run DIR [--db FILE] [--station NAME] [--windowed]\n"
+          "         [--display N] [--size WxH] [--font-scale F] [--no-vsync]\n"
+          "         [--autopilot model|label|random|mixed [--participants N]\n"
+          "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
+          "         [--timing-log FILE] [--accept-changed-bundle]\n",
+          stderr);
+}
+
+int run_options_parse(int argc, char **argv, RunOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->participants = 1;
+    o->seed = 1;
+    o->font_scale = 1;
+    o->vsync = 1;
+    o->display = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(s, "--db") == 0 && v) {
+            o->db = v, i++;
+        } else if (strcmp(s, "--station") == 0 && v) {
+            o->station = v, i++;
+        } else if (strcmp(s, "--windowed") == 0) {
+            o->windowed = 1;
+        } else if (strcmp(s, "--display") == 0 && v) {
+            o->display = atoi(v), i++;
+        } else if (strcmp(s, "--size") == 0 && v &&
+                   sscanf(v, "%dx%d", &o->width, &o->height) == 2) {
+            o->windowed = 1;
+            i++;
+        } else if (strcmp(s, "--font-scale") == 0 && v && atof(v) > 0) {
+            o->font_scale = (float)atof(v), i++;
+        } else if (strcmp(s, "--no-vsync") == 0) {
+            o->vsync = 0;
+        } else if (strcmp(s, "--autopilot") == 0 && v) {
+            o->autopilot = v, i++;
+        } else if (strcmp(s, "--participants") == 0 && v && atoi(v) > 0) {
+            o->participants = atoi(v), i++;
+        } else if (strcmp(s, "--seed") == 0 && v) {
+            o->seed = strtoull(v, NULL, 10), i++;
+        } else if (strcmp(s, "--screenshot-dir") == 0 && v) {
+            o->screenshot_dir = v, i++;
+        } else if (strcmp(s, "--chaos") == 0) {
+            o->chaos = 1;
+        } else if (strcmp(s, "--accept-changed-bundle") == 0) {
+            o->accept_changed = 1;
+        } else if (strcmp(s, "--timing-log") == 0 && v) {
+            o->timing_log = v, i++;
+        } else if (strcmp(s, "--exit-after") == 0 && v) {
+            o->exit_after = atoi(v), i++;
+        } else if (s[0] != '-' && !o->dir) {
+            o->dir = s;
+        } else {
+            fprintf(stderr, "simlab run: bad or incomplete argument '%s'\n", s);
+            run_usage();
+            return -1;
+        }
+    }
+    if (!o->dir) {
+        fprintf(stderr, "simlab run: missing study bundle directory\n");
+        run_usage();
+        return -1;
+    }
+    return 0;
+}

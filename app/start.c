@@ -1,0 +1,193 @@
+/*
+** The start screen's controller: StartState from the store, and the
+** experimenter's edits. Reads the store and the file system, never SDL.
+*/
+#include "app/start.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "common/sim_alloc.h"
+#include "common/sim_rng.h"
+
+void start_init(StartCtl *c, const Study *study, Store *store,
+                const char *db_path, const char *station)
+{
+    memset(c, 0, sizeof *c);
+    c->store = store;
+    c->station = station;
+    c->cond_ids = sim_calloc(study->n_conditions + 1, sizeof(char *));
+    for (size_t i = 0; c->cond_ids && i < study->n_conditions; i++) {
+        c->cond_ids[i] = study->conditions[i].id;
+    }
+    StartState *st = &c->st;
+    st->title = study->title;
+    st->study_id = study->id;
+    st->preset = study->preset;
+    st->hash = study->hash;
+    st->db_path = db_path;
+    st->station = station;
+    st->conditions = (const char **)c->cond_ids;
+    st->n_conditions = study->n_conditions;
+    st->assign_rule =
+        study->assignment.rule == ASSIGN_HASE ? "hase" : "balanced";
+    st->code_focus = 1;
+}
+
+void start_free(StartCtl *c)
+{
+    sim_free(c->unfinished);
+    sim_free(c->cond_ids);
+    c->unfinished = NULL;
+    c->cond_ids = NULL;
+}
+
+/* Free bytes on the file system that holds path's folder. */
+static double free_bytes(const char *path)
+{
+    struct statvfs vfs;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+    } else {
+        snprintf(dir, sizeof dir, ".");
+    }
+    return statvfs(dir, &vfs) == 0 ? (double)vfs.f_bavail * (double)vfs.f_frsize
+                                   : 0;
+}
+
+void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
+{
+    SimError err;
+    StartState *st = &c->st;
+    sim_free(c->unfinished);
+    c->unfinished = NULL;
+    size_t n = 0;
+    if (store_list_participants(c->store, 1, &c->unfinished, &n, &err) !=
+        SIM_OK) {
+        snprintf(st->status, sizeof st->status, "%s", err.msg);
+        n = 0;
+    }
+    /* Simulated participants are the autopilot's business. */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!c->unfinished[i].simulated) {
+            c->unfinished[k++] = c->unfinished[i];
+        }
+    }
+    st->unfinished = c->unfinished;
+    st->n_unfinished = k;
+    int done = 0;
+    store_count_complete(c->store, 0, &done, &err);
+    st->n_complete = done;
+    c->assign_seed = sim_mix64(entropy ^ 0x5eed);
+    char cond[128];
+    st->assigned_index = -1;
+    if (store_assign_condition(c->store, st->pilot, 0, wall_ms, c->assign_seed,
+                               cond, sizeof cond, &err) == SIM_OK) {
+        for (size_t i = 0; i < st->n_conditions; i++) {
+            if (strcmp(st->conditions[i], cond) == 0) {
+                st->assigned_index = (int)i;
+            }
+        }
+    }
+    st->cond_index = st->assigned_index >= 0 ? st->assigned_index : 0;
+    st->free_bytes = free_bytes(st->db_path);
+}
+
+void start_reset(StartCtl *c, int64_t wall_ms, uint64_t entropy)
+{
+    c->st.code[0] = 0;
+    c->st.code_focus = 1;
+    c->st.status[0] = 0;
+    start_refresh(c, wall_ms, entropy);
+}
+
+int start_enroll(StartCtl *c, int64_t wall_ms, char pid[37])
+{
+    SimError err;
+    StartState *st = &c->st;
+    EnrollSpec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.code = st->code[0] ? st->code : NULL;
+    spec.station = c->station;
+    spec.pilot = st->pilot;
+    spec.simulated = 0;
+    spec.condition = st->cond_index != st->assigned_index && st->cond_index >= 0
+                         ? st->conditions[st->cond_index]
+                         : NULL;
+    spec.assign_seed = c->assign_seed;
+    spec.wall_ms = wall_ms;
+    ParticipantInfo info;
+    if (store_enroll(c->store, &spec, &info, &err) != SIM_OK) {
+        snprintf(st->status, sizeof st->status,
+                 "Could not enroll the participant: %.400s", err.msg);
+        return -1;
+    }
+    snprintf(pid, 37, "%s", info.id);
+    return 0;
+}
+
+const char *start_unfinished_id(const StartCtl *c, int index)
+{
+    if (index < 0 || (size_t)index >= c->st.n_unfinished) {
+        return NULL;
+    }
+    return c->st.unfinished[index].id;
+}
+
+void start_toggle_pilot(StartCtl *c, int64_t wall_ms, uint64_t entropy)
+{
+    c->st.pilot = !c->st.pilot;
+    start_refresh(c, wall_ms, entropy);
+}
+
+int start_step_condition(StartCtl *c, int forward)
+{
+    int n = (int)c->st.n_conditions;
+    if (n <= 0) {
+        return 0;
+    }
+    c->st.cond_index = (c->st.cond_index + (forward ? 1 : n - 1)) % n;
+    return 1;
+}
+
+void start_backspace(StartCtl *c)
+{
+    char *code = c->st.code;
+    size_t n = strlen(code);
+    while (n > 0 && ((unsigned char)code[n - 1] & 0xC0) == 0x80) {
+        n--; /* a UTF-8 continuation byte */
+    }
+    if (n > 0) {
+        n--;
+    }
+    code[n] = 0;
+}
+
+int start_type(StartCtl *c, const char *text)
+{
+    size_t n = strlen(c->st.code), m = strlen(text);
+    if (n + m >= sizeof c->st.code) {
+        return 0;
+    }
+    memcpy(c->st.code + n, text, m + 1);
+    return 1;
+}
+
+void start_focus_code(StartCtl *c)
+{
+    c->st.code_focus = 1;
+}
+
+void start_set_status(StartCtl *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->st.status, sizeof c->st.status, fmt, ap);
+    va_end(ap);
+}
