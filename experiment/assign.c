@@ -13,13 +13,12 @@ int64_t assign_active_since(const Assignment *a, int64_t wall_ms)
     return wall_ms - (int64_t)a->active_minutes * 60000;
 }
 
-void assign_count_add(AssignCount *c, ParticipantStatus status, int excluded,
-                      int recent, int n)
+void assign_count_add(AssignCount *c, const AssignGroup *g)
 {
-    if (status == PSTATUS_COMPLETED && !excluded) {
-        c->done += n;
-    } else if (status == PSTATUS_ACTIVE && recent) {
-        c->active += n;
+    if (g->status == PSTATUS_COMPLETED) {
+        c->done += g->n_included;
+    } else if (g->status == PSTATUS_ACTIVE) {
+        c->active += g->n_recent;
     }
 }
 

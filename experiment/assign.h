@@ -25,15 +25,20 @@ typedef struct AssignCount {
 ** condition; a->active_minutes before wall_ms. */
 int64_t assign_active_since(const Assignment *a, int64_t wall_ms);
 
-/* Adds n participants of one condition, all with the same status and
-** exclusion flag, to its count c. recent: their last activity is at or
-** after assign_active_since(). Completed participants count unless
-** excluded; active ones count while recent (an excluded participant still
-** in progress holds the place until the run ends); aborted, declined and
-** screened-out participants never count, so people who drop out stop
-** shifting the design. */
-void assign_count_add(AssignCount *c, ParticipantStatus status, int excluded,
-                      int recent, int n);
+/* Participants of one condition with one status (and pilot/simulated
+** flags), as the store counts them. */
+typedef struct AssignGroup {
+    ParticipantStatus status;
+    int n_included; /* not excluded by screening */
+    int n_recent;   /* last active at or after assign_active_since() */
+} AssignGroup;
+
+/* Adds a group of participants to the count c of their condition.
+** Completed participants count unless excluded; active ones count while
+** recent (an excluded participant still in progress holds the place until
+** the run ends); aborted, declined and screened-out participants never
+** count, so people who drop out stop shifting the design. */
+void assign_count_add(AssignCount *c, const AssignGroup *g);
 
 /* Why a condition was chosen, or why none could be. */
 typedef enum AssignWhy {

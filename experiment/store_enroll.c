@@ -34,8 +34,8 @@ static ParticipantStatus status_parse(const char *s)
 /* ------------------------------------------------------------ enrollment */
 
 /* Fills counts (one per condition of the study) from the participants with
-** these pilot/simulated flags: SQL groups them by condition, status,
-** exclusion and recent activity; assign_count_add() decides who counts. */
+** these pilot/simulated flags: SQL groups them by condition and status,
+** assign_count_add() decides who counts. */
 static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
                       AssignCount *counts, SimError *err)
 {
@@ -43,10 +43,10 @@ static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
     memset(counts, 0, study->n_conditions * sizeof *counts);
     sqlite3_stmt *s;
     int rc = store_prepare(st,
-                           "SELECT condition, status, excluded,"
-                           " last_active_ms >= ?, COUNT(*)"
+                           "SELECT condition, status, SUM(excluded = 0),"
+                           " SUM(last_active_ms >= ?)"
                            " FROM participant WHERE pilot = ? AND simulated = ?"
-                           " GROUP BY 1, 2, 3, 4",
+                           " GROUP BY condition, status",
                            &s, err);
     if (rc != SIM_OK) {
         return rc;
@@ -59,11 +59,11 @@ static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
         int c = study_condition_index(study,
                                       (const char *)sqlite3_column_text(s, 0));
         if (c >= 0) {
-            assign_count_add(
-                &counts[c],
-                status_parse((const char *)sqlite3_column_text(s, 1)),
-                sqlite3_column_int(s, 2), sqlite3_column_int(s, 3),
-                sqlite3_column_int(s, 4));
+            AssignGroup g;
+            g.status = status_parse((const char *)sqlite3_column_text(s, 1));
+            g.n_included = sqlite3_column_int(s, 2);
+            g.n_recent = sqlite3_column_int(s, 3);
+            assign_count_add(&counts[c], &g);
         }
     }
     if (step != SQLITE_DONE) {

@@ -44,25 +44,37 @@ static void test_window(void)
     CHECK_INT(assign_active_since(&a, 0), -6000000000LL);
 }
 
+/* Adds a group: status, how many are not excluded, how many are recent. */
+static void add(AssignCount *c, ParticipantStatus status, int n_included,
+                int n_recent)
+{
+    AssignGroup g = {status, n_included, n_recent};
+    assign_count_add(c, &g);
+}
+
 static void test_count(void)
 {
     AssignCount c = {0, 0};
-    assign_count_add(&c, PSTATUS_COMPLETED, 0, 0, 2); /* done, any time */
+    /* completed: the ones not excluded, recent or not */
+    add(&c, PSTATUS_COMPLETED, 2, 0);
     CHECK_INT(c.done, 2);
-    assign_count_add(&c, PSTATUS_COMPLETED, 1, 1, 5); /* excluded */
+    CHECK_INT(c.active, 0);
+    add(&c, PSTATUS_COMPLETED, 0, 5); /* all excluded */
     CHECK_INT(c.done, 2);
-    assign_count_add(&c, PSTATUS_ACTIVE, 0, 1, 3); /* in progress, recent */
+    /* in progress: the recent ones, excluded or not (an excluded
+    ** participant still running holds the place) */
+    add(&c, PSTATUS_ACTIVE, 0, 3);
     CHECK_INT(c.active, 3);
-    assign_count_add(&c, PSTATUS_ACTIVE, 0, 0, 4); /* gone quiet */
+    add(&c, PSTATUS_ACTIVE, 4, 0); /* gone quiet */
     CHECK_INT(c.active, 3);
-    /* an excluded participant still running holds the place */
-    assign_count_add(&c, PSTATUS_ACTIVE, 1, 1, 1);
+    add(&c, PSTATUS_ACTIVE, 2, 1);
     CHECK_INT(c.active, 4);
+    CHECK_INT(c.done, 2);
     /* dropped out: never counts, however recent */
-    assign_count_add(&c, PSTATUS_ABORTED, 0, 1, 7);
-    assign_count_add(&c, PSTATUS_DECLINED, 0, 1, 7);
-    assign_count_add(&c, PSTATUS_SCREENED_OUT, 0, 1, 7);
-    assign_count_add(&c, PSTATUS_SCREENED_OUT, 1, 0, 7);
+    add(&c, PSTATUS_ABORTED, 7, 7);
+    add(&c, PSTATUS_DECLINED, 7, 7);
+    add(&c, PSTATUS_SCREENED_OUT, 7, 7);
+    add(&c, PSTATUS_SCREENED_OUT, 0, 0);
     CHECK_INT(c.done, 2);
     CHECK_INT(c.active, 4);
 }

@@ -338,6 +338,10 @@ static void test_counting(const Study *meta)
     /* activity brings control back into the count */
     CHECK_INT(store_set_status(store, p2, PSTATUS_ACTIVE, t0, &err), SIM_OK);
     CHECK_INT(assigned(store, meta, 0, 0, now, 40), 0x4);
+    /* ... and an excluded participant still in progress holds the place */
+    CHECK_INT(store_record_screening(store, p2, "practice", 0, "", t0, &err),
+              SIM_OK);
+    CHECK_INT(assigned(store, meta, 0, 0, now, 40), 0x4);
 
     /* pilots and simulated participants are counted apart */
     enroll_into(store, "grad", 1, 0, now, p3);
