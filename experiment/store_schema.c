@@ -134,6 +134,7 @@ static const char *const SCHEMA_V1 =
     " LEFT JOIN item i ON i.study = p.study AND i.key = t.item"
     " WHERE t.phase IS NOT NULL"
     " ORDER BY p.created_ms, p.id, t.seq;";
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
