@@ -3,6 +3,8 @@
 ** participants, their schedules, responses, screening results and events.
 ** WAL journal, synchronous=FULL, foreign keys, user_version migrations.
 ** One database per study and station. No clock: callers pass times.
+** Implemented by store.c, store_schema.c, store_enroll.c and
+** store_response.c (map in store_int.h); assignment rules in assign.h.
 */
 #ifndef SIMLAB_EXPERIMENT_STORE_H
 #define SIMLAB_EXPERIMENT_STORE_H
@@ -78,12 +80,15 @@ typedef struct ParticipantInfo {
 } ParticipantInfo;
 
 /* Chooses a condition for a new participant with the given pilot/simulated
-** flags (they are counted apart from the others): ASSIGN_BALANCED takes the
-** least-filled condition counting completed, non-excluded participants plus
-** those active within assignment.active_minutes, ties broken at random from
-** rng_seed; ASSIGN_HASE fills every condition to min_complete completed
-** participants (the same way) and sends the rest to then_condition. Writes
-** the condition id to out. */
+** flags (they are counted apart from the others) under the study's rule,
+** as store_enroll() would, without enrolling anyone: the store counts the
+** participants filling each condition and experiment/assign.h decides
+** (ASSIGN_BALANCED: least filled, counting completed, non-excluded
+** participants plus those active within assignment.active_minutes, ties
+** broken at random from rng_seed; ASSIGN_HASE: every condition filled to
+** min_complete that way, then then_condition). Writes the condition id to
+** out; SIM_ERR_STATE when none can be assigned, SIM_ERR_USAGE when the id
+** does not fit in out_size. */
 int store_assign_condition(Store *store, int pilot, int simulated,
                            int64_t wall_ms, uint64_t rng_seed, char *out,
                            size_t out_size, SimError *err);

@@ -1,10 +1,15 @@
-# Engine tests: schedules, store + session state machine, simulated
+# Engine tests: schedules, assignment rules (no database), store schema,
+# migrations and assignment counts, store + session state machine, simulated
 # participants (with SIGKILL and restart) and export.
 if(NOT TARGET simlab_experiment)
   return()
 endif()
 simlab_add_test(test_experiment_schedule SOURCES test_experiment_schedule.c
                 LIBS simlab_experiment)
+simlab_add_test(test_experiment_assign SOURCES test_experiment_assign.c
+                LIBS simlab_experiment)
+simlab_add_test(test_experiment_store SOURCES test_experiment_store.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
 simlab_add_test(test_experiment_session SOURCES test_experiment_session.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
 if(TARGET simlab)

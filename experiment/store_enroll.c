@@ -1,0 +1,529 @@
+/*
+** Enrollment and schedule storage: counting who fills each condition for
+** experiment/assign.h, storing a new participant with the whole schedule as
+** trial rows in one transaction, and reading participants and schedules
+** back. The assignment rules themselves live in assign.c, not here.
+*/
+#include "experiment/store_int.h"
+
+#include "experiment/assign.h"
+#include "common/sim_alloc.h"
+
+#include <uuid/uuid.h>
+
+#include <string.h>
+
+const char *participant_status_name(ParticipantStatus s)
+{
+    static const char *const names[] = {"active", "completed", "aborted",
+                                        "declined", "screened_out"};
+    return (unsigned)s < 5 ? names[s] : "active";
+}
+
+static ParticipantStatus status_parse(const char *s)
+{
+    for (int i = 0; i < 5; i++) {
+        if (s &&
+            strcmp(s, participant_status_name((ParticipantStatus)i)) == 0) {
+            return (ParticipantStatus)i;
+        }
+    }
+    return PSTATUS_ACTIVE;
+}
+
+/* ------------------------------------------------------------ enrollment */
+
+/* Fills counts (one per condition of the study) from the participants with
+** these pilot/simulated flags: SQL groups them by condition and status,
+** assign_count_add() decides who counts. */
+static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
+                      AssignCount *counts, SimError *err)
+{
+    const Study *study = st->study;
+    memset(counts, 0, study->n_conditions * sizeof *counts);
+    sqlite3_stmt *s;
+    int rc = store_prepare(st,
+                           "SELECT condition, status, SUM(excluded = 0),"
+                           " SUM(last_active_ms >= ?)"
+                           " FROM participant WHERE pilot = ? AND simulated = ?"
+                           " GROUP BY condition, status",
+                           &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    sqlite3_bind_int64(s, 1, assign_active_since(&study->assignment, wall_ms));
+    sqlite3_bind_int(s, 2, pilot);
+    sqlite3_bind_int(s, 3, simulated);
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        int c = study_condition_index(study,
+                                      (const char *)sqlite3_column_text(s, 0));
+        if (c >= 0) {
+            AssignGroup g;
+            g.status = status_parse((const char *)sqlite3_column_text(s, 1));
+            g.n_included = sqlite3_column_int(s, 2);
+            g.n_recent = sqlite3_column_int(s, 3);
+            assign_count_add(&counts[c], &g);
+        }
+    }
+    if (step != SQLITE_DONE) {
+        rc = store_fail_db(st, err, "count participants");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Chooses the condition of a new participant: the override when one is
+** given, else assign_choose() on the counts of participants with the same
+** pilot/simulated flags. Writes the condition id to out and the
+** participant.assigned_by text to *assigned_by. */
+static int choose(Store *store, const char *override, int pilot, int simulated,
+                  int64_t wall_ms, uint64_t rng_seed, char *out,
+                  size_t out_size, const char **assigned_by, SimError *err)
+{
+    const Study *study = store->study;
+    AssignChoice choice;
+    if (override) {
+        assign_choose(study, NULL, override, 0, &choice);
+        if (choice.why == ASSIGN_WHY_UNKNOWN_OVERRIDE) {
+            return sim_fail(err, SIM_ERR_USAGE, "%s: unknown condition '%s'",
+                            store->path, override);
+        }
+    } else {
+        if (!study || study->n_conditions == 0) {
+            return sim_fail(err, SIM_ERR_STATE,
+                            "%s: no study conditions to assign", store->path);
+        }
+        AssignCount *counts = sim_calloc(study->n_conditions, sizeof *counts);
+        if (!counts) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+        int rc = count_fill(store, pilot, simulated, wall_ms, counts, err);
+        if (rc == SIM_OK) {
+            assign_choose(study, counts, NULL, rng_seed, &choice);
+        }
+        sim_free(counts);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+        if (choice.why == ASSIGN_WHY_NONE) {
+            return sim_fail(err, SIM_ERR_STATE,
+                            "%s: no condition could be assigned", store->path);
+        }
+    }
+    if ((size_t)snprintf(out, out_size, "%s", choice.id) >= out_size) {
+        return sim_fail(err, SIM_ERR_USAGE, "%s: condition id '%s' too long",
+                        store->path, choice.id);
+    }
+    *assigned_by = choice.assigned_by;
+    return SIM_OK;
+}
+
+int store_assign_condition(Store *store, int pilot, int simulated,
+                           int64_t wall_ms, uint64_t rng_seed, char *out,
+                           size_t out_size, SimError *err)
+{
+    const char *assigned_by;
+    return choose(store, NULL, pilot, simulated, wall_ms, rng_seed, out,
+                  out_size, &assigned_by, err);
+}
+
+static uint64_t random_u64(void)
+{
+    uuid_t u;
+    uint64_t v;
+    uuid_generate_random(u);
+    memcpy(&v, u, sizeof v);
+    return v ? v : 1;
+}
+
+static const char *block_kind_text(const Study *study, int block)
+{
+    return block_kind_name(study->blocks[block].kind);
+}
+
+static int insert_trials(Store *st, const char *pid, const Schedule *sch,
+                         SimError *err)
+{
+    const Study *study = st->study;
+    sqlite3_stmt *s;
+    int rc = store_prepare(
+        st,
+        "INSERT INTO trial (participant, seq, block_id, block_kind, phase, "
+        "session, item, page, is_catch, is_example, expects, show_label, "
+        "show_prediction, show_explanation, show_reservoir, correct_choice, "
+        "reservoir, index_in_block, n_in_block, test_type, model_output) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        &s, err);
+    for (size_t i = 0; rc == SIM_OK && i < sch->n_trials; i++) {
+        const Trial *t = &sch->trials[i];
+        const Block *b = &study->blocks[t->block];
+        const Item *it =
+            t->item_key ? study_find_item(study, t->item_key) : NULL;
+        const char *model = NULL;
+        if (it) {
+            model =
+                store_class_id(study, b->kind == BLOCK_COUNTERFACTUAL && it->cf
+                                          ? it->cf->prediction
+                                          : it->prediction);
+        }
+        sqlite3_reset(s);
+        store_bind_text(s, 1, pid);
+        sqlite3_bind_int(s, 2, t->seq);
+        store_bind_text(s, 3, b->id);
+        store_bind_text(s, 4, block_kind_text(study, t->block));
+        store_bind_text(s, 5, b->phase);
+        sqlite3_bind_int(s, 6, b->session);
+        store_bind_text(s, 7, t->item_key);
+        sqlite3_bind_int(s, 8, t->page);
+        sqlite3_bind_int(s, 9, t->is_catch);
+        sqlite3_bind_int(s, 10, t->is_example);
+        store_bind_text(s, 11, expect_name(t->expects));
+        sqlite3_bind_int(s, 12, t->show.label);
+        sqlite3_bind_int(s, 13, t->show.prediction);
+        sqlite3_bind_int(s, 14, t->show.explanation);
+        sqlite3_bind_int(s, 15, t->show.reservoir);
+        sqlite3_bind_int(s, 16, t->correct_choice);
+        store_bind_text(
+            s, 17, t->reservoir >= 0 ? study->blocks[t->reservoir].id : NULL);
+        sqlite3_bind_int(s, 18, t->index_in_block);
+        sqlite3_bind_int(s, 19, t->n_in_block);
+        store_bind_text(s, 20, t->test_type);
+        store_bind_text(s, 21, model);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            rc = store_fail_db(st, err, "insert trial");
+        }
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
+                 SimError *err)
+{
+    const Study *study = store->study;
+    if (!study) {
+        return sim_fail(err, SIM_ERR_STATE, "%s: opened read-only",
+                        store->path);
+    }
+    char condition[128];
+    const char *assigned_by = NULL;
+    int rc = store_exec(store, "BEGIN IMMEDIATE", err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    uint64_t assign_seed = spec->assign_seed;
+    if (!assign_seed && !spec->condition) {
+        assign_seed = random_u64(); /* only an assignment draws */
+    }
+    rc = choose(store, spec->condition, spec->pilot, spec->simulated,
+                spec->wall_ms, assign_seed, condition, sizeof condition,
+                &assigned_by, err);
+    if (rc != SIM_OK) {
+        store_rollback(store);
+        return rc;
+    }
+    uint64_t seed = spec->seed ? spec->seed : random_u64();
+    /* SQLite integers are signed: keep seeds in 63 bits */
+    seed &= 0x7fffffffffffffffULL;
+    if (!seed) {
+        seed = 1;
+    }
+    Schedule *sch = NULL;
+    rc = schedule_build(study, condition, seed, &sch, err);
+    char pid[37];
+    uuid_t u;
+    uuid_generate_random(u);
+    uuid_unparse_lower(u, pid);
+    sqlite3_stmt *s = NULL;
+    if (rc == SIM_OK) {
+        rc = store_prepare(
+            store,
+            "INSERT INTO participant (id, study, code, condition, "
+            "assigned_by, station, pilot, simulated, seed, status, "
+            "created_ms, last_active_ms) VALUES "
+            "(?,?,?,?,?,?,?,?,?,'active',?,?)",
+            &s, err);
+    }
+    if (rc == SIM_OK) {
+        store_bind_text(s, 1, pid);
+        sqlite3_bind_int64(s, 2, store->study_row);
+        store_bind_text(s, 3, spec->code);
+        store_bind_text(s, 4, condition);
+        store_bind_text(s, 5, assigned_by);
+        store_bind_text(s, 6, spec->station);
+        sqlite3_bind_int(s, 7, spec->pilot != 0);
+        sqlite3_bind_int(s, 8, spec->simulated != 0);
+        sqlite3_bind_int64(s, 9, (sqlite3_int64)seed);
+        sqlite3_bind_int64(s, 10, spec->wall_ms);
+        sqlite3_bind_int64(s, 11, spec->wall_ms);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            rc = store_fail_db(store, err, "insert participant");
+        }
+    }
+    sqlite3_finalize(s);
+    if (rc == SIM_OK) {
+        rc = insert_trials(store, pid, sch, err);
+    }
+    if (rc == SIM_OK) {
+        rc = store_exec(store, "COMMIT", err);
+    }
+    schedule_free(sch);
+    if (rc != SIM_OK) {
+        store_rollback(store);
+        return rc;
+    }
+    if (info) {
+        rc = store_participant(store, pid, info, err);
+    }
+    return rc;
+}
+
+static const char *PARTICIPANT_COLUMNS =
+    "SELECT p.id, p.code, p.condition, p.assigned_by, p.station, p.pilot, "
+    "p.simulated, p.status, p.excluded, p.exclusion_reason, p.seed, "
+    "p.created_ms, p.last_active_ms, "
+    "(SELECT COUNT(*) FROM trial t WHERE t.participant = p.id), "
+    "(SELECT COUNT(*) FROM response r WHERE r.participant = p.id AND r.done) "
+    "FROM participant p ";
+
+static void read_participant(sqlite3_stmt *s, ParticipantInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    store_copy_col(info->id, sizeof info->id, s, 0);
+    store_copy_col(info->code, sizeof info->code, s, 1);
+    store_copy_col(info->condition, sizeof info->condition, s, 2);
+    store_copy_col(info->assigned_by, sizeof info->assigned_by, s, 3);
+    store_copy_col(info->station, sizeof info->station, s, 4);
+    info->pilot = sqlite3_column_int(s, 5);
+    info->simulated = sqlite3_column_int(s, 6);
+    info->status = status_parse((const char *)sqlite3_column_text(s, 7));
+    info->excluded = sqlite3_column_int(s, 8);
+    store_copy_col(info->exclusion_reason, sizeof info->exclusion_reason, s, 9);
+    info->seed = (uint64_t)sqlite3_column_int64(s, 10);
+    info->created_ms = sqlite3_column_int64(s, 11);
+    info->last_active_ms = sqlite3_column_int64(s, 12);
+    info->n_trials = sqlite3_column_int(s, 13);
+    info->n_done = sqlite3_column_int(s, 14);
+}
+
+int store_participant(Store *store, const char *pid, ParticipantInfo *info,
+                      SimError *err)
+{
+    char sql[768];
+    snprintf(sql, sizeof sql, "%sWHERE p.id = ?", PARTICIPANT_COLUMNS);
+    sqlite3_stmt *s;
+    int rc = store_prepare(store, sql, &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    store_bind_text(s, 1, pid);
+    int step = sqlite3_step(s);
+    if (step == SQLITE_ROW) {
+        read_participant(s, info);
+    } else if (step == SQLITE_DONE) {
+        rc = sim_fail(err, SIM_ERR_USAGE, "%s: no participant '%s'",
+                      store->path, pid);
+    } else {
+        rc = store_fail_db(store, err, "read participant");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+int store_list_participants(Store *store, int unfinished_only,
+                            ParticipantInfo **out, size_t *n, SimError *err)
+{
+    *out = NULL;
+    *n = 0;
+    char sql[768];
+    snprintf(sql, sizeof sql, "%s%s ORDER BY p.last_active_ms DESC",
+             PARTICIPANT_COLUMNS,
+             unfinished_only ? "WHERE p.status IN ('active', 'aborted')" : "");
+    sqlite3_stmt *s;
+    int rc = store_prepare(store, sql, &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    ParticipantInfo *list = NULL;
+    size_t cap = 0, len = 0;
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        if (sim_grow((void **)&list, &cap, len + 1, sizeof *list) != 0) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        read_participant(s, &list[len++]);
+    }
+    if (rc == SIM_OK && step != SQLITE_DONE) {
+        rc = store_fail_db(store, err, "list participants");
+    }
+    sqlite3_finalize(s);
+    if (rc != SIM_OK) {
+        sim_free(list);
+        return rc;
+    }
+    *out = list;
+    *n = len;
+    return SIM_OK;
+}
+
+/* Index of block id in study, -1 when there is none (or no study). */
+static int block_index(const Study *study, const char *id)
+{
+    const Block *b = study_find_block(study, id);
+    return b ? (int)(b - study->blocks) : -1;
+}
+
+static Expect expect_parse(const char *s)
+{
+    for (int e = 0; e <= EXPECT_OPTION; e++) {
+        if (s && strcmp(s, expect_name((Expect)e)) == 0) {
+            return (Expect)e;
+        }
+    }
+    return EXPECT_CONTINUE;
+}
+
+int store_load_schedule(Store *store, const char *pid, Schedule **out,
+                        SimError *err)
+{
+    *out = NULL;
+    ParticipantInfo info;
+    int rc = store_participant(store, pid, &info, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    Schedule *sch =
+        schedule_new(info.condition, info.seed, (size_t)info.n_trials);
+    if (!sch) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    sqlite3_stmt *s;
+    rc = store_prepare(
+        store,
+        "SELECT seq, block_id, item, page, is_catch, is_example, "
+        "expects, show_label, show_prediction, show_explanation, "
+        "show_reservoir, correct_choice, reservoir, index_in_block, "
+        "n_in_block, test_type FROM trial WHERE participant = ? "
+        "ORDER BY seq",
+        &s, err);
+    if (rc != SIM_OK) {
+        schedule_free(sch);
+        return rc;
+    }
+    store_bind_text(s, 1, pid);
+    size_t i = 0;
+    int step;
+    while (rc == SIM_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
+        if (i >= sch->n_trials) {
+            rc = sim_fail(err, SIM_ERR_DB,
+                          "%s: participant %s: trial count "
+                          "changed while reading",
+                          store->path, pid);
+            break;
+        }
+        Trial *t = &sch->trials[i];
+        t->seq = sqlite3_column_int(s, 0);
+        const char *bid = (const char *)sqlite3_column_text(s, 1);
+        t->block = block_index(store->study, bid);
+        if (t->block < 0) {
+            rc = sim_fail(err, SIM_ERR_INVALID,
+                          "%s: participant %s, step %d: block '%s' is not in "
+                          "the study",
+                          store->path, pid, t->seq, bid ? bid : "");
+            break;
+        }
+        const char *key = (const char *)sqlite3_column_text(s, 2);
+        if (key && !study_find_item(store->study, key)) {
+            rc = sim_fail(err, SIM_ERR_INVALID,
+                          "%s: participant %s, step %d: item '%s' is not in "
+                          "the study",
+                          store->path, pid, t->seq, key);
+            break;
+        }
+        const char *tt = (const char *)sqlite3_column_text(s, 15);
+        if ((key && !(t->item_key = sim_strdup(key))) ||
+            (tt && !(t->test_type = sim_strdup(tt)))) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        t->page = sqlite3_column_int(s, 3);
+        t->is_catch = sqlite3_column_int(s, 4);
+        t->is_example = sqlite3_column_int(s, 5);
+        t->expects = expect_parse((const char *)sqlite3_column_text(s, 6));
+        t->show.label = sqlite3_column_int(s, 7);
+        t->show.prediction = sqlite3_column_int(s, 8);
+        t->show.explanation = sqlite3_column_int(s, 9);
+        t->show.reservoir = sqlite3_column_int(s, 10);
+        t->correct_choice = sqlite3_column_int(s, 11);
+        t->reservoir =
+            block_index(store->study, (const char *)sqlite3_column_text(s, 12));
+        t->index_in_block = sqlite3_column_int(s, 13);
+        t->n_in_block = sqlite3_column_int(s, 14);
+        i++;
+    }
+    if (rc == SIM_OK && step != SQLITE_DONE) {
+        rc = store_fail_db(store, err, "read schedule");
+    }
+    sqlite3_finalize(s);
+    if (rc == SIM_OK && i != sch->n_trials) {
+        rc = sim_fail(err, SIM_ERR_DB,
+                      "%s: participant %s: read %zu of %zu "
+                      "steps",
+                      store->path, pid, i, sch->n_trials);
+    }
+    if (rc != SIM_OK) {
+        schedule_free(sch);
+        return rc;
+    }
+    *out = sch;
+    return SIM_OK;
+}
+
+int store_first_unanswered(Store *store, const char *pid, int *seq,
+                           SimError *err)
+{
+    sqlite3_stmt *s;
+    int rc =
+        store_prepare(store,
+                      "SELECT MIN(t.seq) FROM trial t LEFT JOIN response r "
+                      "ON r.participant = t.participant AND r.seq = t.seq "
+                      "WHERE t.participant = ? AND (r.done IS NULL OR "
+                      "r.done = 0)",
+                      &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    store_bind_text(s, 1, pid);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+        *seq = sqlite3_column_type(s, 0) == SQLITE_NULL
+                   ? -1
+                   : sqlite3_column_int(s, 0);
+    } else {
+        rc = store_fail_db(store, err, "find first unanswered step");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+int store_count_complete(Store *store, int simulated, int *n, SimError *err)
+{
+    sqlite3_stmt *s;
+    int rc = store_prepare(store,
+                           "SELECT COUNT(*) FROM participant WHERE status = "
+                           "'completed' AND "
+                           "(?1 < 0 OR simulated = ?1)",
+                           &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    sqlite3_bind_int(s, 1, simulated);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+        *n = sqlite3_column_int(s, 0);
+    } else {
+        rc = store_fail_db(store, err, "count participants");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}

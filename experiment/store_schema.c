@@ -1,0 +1,304 @@
+/*
+** The store's schema and its migrations (PRAGMA user_version =
+** STORE_SCHEMA_VERSION; migrate forward, refuse newer files), and the rows
+** that tie data to exactly what participants saw: the study definition
+** with its bundle hash, and its items.
+*/
+#include "experiment/store_int.h"
+
+#include <string.h>
+
+static const char *const SCHEMA_V1 =
+    "CREATE TABLE study ("
+    "  id INTEGER PRIMARY KEY,"
+    "  study_id TEXT NOT NULL,"
+    "  title TEXT,"
+    "  hash TEXT NOT NULL UNIQUE,"
+    "  definition TEXT NOT NULL,"
+    "  software TEXT NOT NULL,"
+    "  created_ms INTEGER NOT NULL);"
+    "CREATE TABLE item ("
+    "  study INTEGER NOT NULL REFERENCES study(id),"
+    "  key TEXT NOT NULL,"
+    "  pool TEXT NOT NULL,"
+    "  source_id TEXT NOT NULL,"
+    "  domain TEXT,"
+    "  label TEXT,"
+    "  prediction TEXT NOT NULL,"
+    "  cf_prediction TEXT,"
+    "  prediction_type TEXT,"
+    "  PRIMARY KEY (study, key));"
+    "CREATE TABLE participant ("
+    "  id TEXT PRIMARY KEY,"
+    "  study INTEGER NOT NULL REFERENCES study(id),"
+    "  code TEXT,"
+    "  condition TEXT NOT NULL,"
+    "  assigned_by TEXT NOT NULL CHECK (assigned_by IN"
+    "    ('balanced', 'hase', 'override')),"
+    "  station TEXT,"
+    "  pilot INTEGER NOT NULL DEFAULT 0,"
+    "  simulated INTEGER NOT NULL DEFAULT 0,"
+    "  seed INTEGER NOT NULL,"
+    "  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN"
+    "    ('active', 'completed', 'aborted', 'declined', 'screened_out')),"
+    "  excluded INTEGER NOT NULL DEFAULT 0,"
+    "  exclusion_reason TEXT,"
+    "  created_ms INTEGER NOT NULL,"
+    "  last_active_ms INTEGER NOT NULL,"
+    "  finished_ms INTEGER);"
+    "CREATE TABLE trial ("
+    "  participant TEXT NOT NULL REFERENCES participant(id),"
+    "  seq INTEGER NOT NULL,"
+    "  block_id TEXT NOT NULL,"
+    "  block_kind TEXT NOT NULL,"
+    "  phase TEXT,"
+    "  session INTEGER NOT NULL DEFAULT 0,"
+    "  item TEXT,"
+    "  page INTEGER NOT NULL DEFAULT 0,"
+    "  is_catch INTEGER NOT NULL DEFAULT 0,"
+    "  is_example INTEGER NOT NULL DEFAULT 0,"
+    "  expects TEXT NOT NULL,"
+    "  show_label INTEGER NOT NULL DEFAULT 0,"
+    "  show_prediction INTEGER NOT NULL DEFAULT 0,"
+    "  show_explanation INTEGER NOT NULL DEFAULT 0,"
+    "  show_reservoir INTEGER NOT NULL DEFAULT 0,"
+    "  correct_choice INTEGER NOT NULL DEFAULT -1,"
+    "  reservoir TEXT,"
+    "  index_in_block INTEGER NOT NULL,"
+    "  n_in_block INTEGER NOT NULL,"
+    "  test_type TEXT,"
+    "  model_output TEXT,"
+    "  PRIMARY KEY (participant, seq));"
+    "CREATE TABLE response ("
+    "  participant TEXT NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  choice INTEGER,"
+    "  response_id TEXT,"
+    "  correct INTEGER,"
+    "  rating INTEGER,"
+    "  attempts INTEGER NOT NULL DEFAULT 1,"
+    "  done INTEGER NOT NULL DEFAULT 1,"
+    "  final_choice INTEGER,"
+    "  onset_ns INTEGER,"
+    "  response_ns INTEGER,"
+    "  rating_ns INTEGER,"
+    "  rt_ms REAL,"
+    "  recorded_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (participant, seq),"
+    "  FOREIGN KEY (participant, seq) REFERENCES trial(participant, seq));"
+    "CREATE TABLE screening ("
+    "  participant TEXT NOT NULL REFERENCES participant(id),"
+    "  rule TEXT NOT NULL,"
+    "  passed INTEGER NOT NULL,"
+    "  detail TEXT,"
+    "  recorded_ms INTEGER NOT NULL);"
+    "CREATE TABLE event ("
+    "  id INTEGER PRIMARY KEY,"
+    "  participant TEXT REFERENCES participant(id),"
+    "  kind TEXT NOT NULL,"
+    "  detail TEXT,"
+    "  wall_ms INTEGER NOT NULL,"
+    "  mono_ns INTEGER);"
+    "CREATE INDEX participant_status ON participant(status, condition);"
+    "CREATE INDEX event_participant ON event(participant);"
+    "CREATE VIEW long_format AS SELECT"
+    "  p.id AS participant,"
+    "  p.condition AS condition,"
+    "  t.phase AS phase,"
+    "  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS item,"
+    "  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0"
+    "       THEN r.correct END AS correct,"
+    "  CASE WHEN t.session > 0 THEN t.session END AS session,"
+    "  t.test_type AS test_type,"
+    "  i.domain AS domain,"
+    "  t.block_id AS block,"
+    "  t.seq + 1 AS trial,"
+    "  t.is_catch AS is_catch,"
+    "  i.prediction_type AS prediction_type,"
+    "  i.label AS label,"
+    "  t.model_output AS model_output,"
+    "  r.response_id AS response,"
+    "  CASE WHEN r.rating > 0 THEN r.rating END AS rating,"
+    "  r.rt_ms AS rt_ms,"
+    "  p.pilot AS pilot,"
+    "  p.simulated AS simulated,"
+    "  p.excluded AS excluded,"
+    "  p.station AS station,"
+    "  COALESCE(p.exclusion_reason, '') AS exclusion_reason,"
+    "  r.onset_ns AS onset_ns,"
+    "  r.response_ns AS response_ns"
+    " FROM trial t"
+    " JOIN participant p ON p.id = t.participant"
+    " JOIN response r ON r.participant = t.participant AND r.seq = t.seq"
+    "   AND r.done = 1"
+    " LEFT JOIN item i ON i.study = p.study AND i.key = t.item"
+    " WHERE t.phase IS NOT NULL"
+    " ORDER BY p.created_ms, p.id, t.seq;";
+
+/* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
+int store_migrate(Store *st, SimError *err)
+{
+    sqlite3_stmt *s;
+    int rc = store_prepare(st, "PRAGMA user_version", &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    int version = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+    sqlite3_finalize(s);
+    if (version > STORE_SCHEMA_VERSION) {
+        return sim_fail(err, SIM_ERR_DB,
+                        "%s: schema version %d is newer than this simlab "
+                        "(%d); use a newer simlab",
+                        st->path, version, STORE_SCHEMA_VERSION);
+    }
+    if (version == STORE_SCHEMA_VERSION) {
+        return SIM_OK;
+    }
+    rc = store_exec(st, "BEGIN IMMEDIATE", err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    if (version < 1) {
+        rc = store_exec(st, SCHEMA_V1, err);
+    }
+    /* later versions: if (version < 2) { ALTER TABLE ... } */
+    if (rc == SIM_OK) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
+                 STORE_SCHEMA_VERSION);
+        rc = store_exec(st, sql, err);
+    }
+    if (rc == SIM_OK) {
+        rc = store_exec(st, "COMMIT", err);
+    }
+    if (rc != SIM_OK) {
+        store_rollback(st);
+    }
+    return rc;
+}
+
+static const char *prediction_type(const Study *study, const Item *it)
+{
+    if (it->label < 0 || study->n_classes < 2) {
+        return NULL;
+    }
+    int pos_pred = it->prediction == 0;
+    int right = it->prediction == it->label;
+    if (pos_pred) {
+        return right ? "TP" : "FP";
+    }
+    return right ? "TN" : "FN";
+}
+
+static int insert_study(Store *st, int64_t wall_ms, SimError *err)
+{
+    const Study *study = st->study;
+    sqlite3_stmt *s = NULL;
+    int rc =
+        store_prepare(st,
+                      "INSERT INTO study (study_id, title, hash, definition, "
+                      "software, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                      &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    store_bind_text(s, 1, study->id ? study->id : "");
+    store_bind_text(s, 2, study->title);
+    store_bind_text(s, 3, study->hash);
+    store_bind_text(s, 4, study->json_text ? study->json_text : "{}");
+    store_bind_text(s, 5, "simlab " SIMLAB_VERSION);
+    sqlite3_bind_int64(s, 6, wall_ms);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        rc = store_fail_db(st, err, "insert study");
+    }
+    sqlite3_finalize(s);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    st->study_row = sqlite3_last_insert_rowid(st->db);
+    rc = store_prepare(
+        st,
+        "INSERT INTO item (study, key, pool, source_id, domain, "
+        "label, prediction, cf_prediction, prediction_type) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        &s, err);
+    for (size_t i = 0; rc == SIM_OK && i < study->n_items; i++) {
+        const Item *it = &study->items[i];
+        sqlite3_reset(s);
+        sqlite3_bind_int64(s, 1, st->study_row);
+        store_bind_text(s, 2, it->key);
+        store_bind_text(s, 3, it->pool);
+        store_bind_text(s, 4, it->id);
+        store_bind_text(s, 5, it->domain ? it->domain : study->domain);
+        store_bind_text(s, 6, store_class_id(study, it->label));
+        store_bind_text(s, 7, store_class_id(study, it->prediction));
+        store_bind_text(
+            s, 8, it->cf ? store_class_id(study, it->cf->prediction) : NULL);
+        store_bind_text(s, 9, prediction_type(study, it));
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            rc = store_fail_db(st, err, "insert item");
+        }
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Finds or stores the study row matching the bundle's hash. */
+int store_attach_study(Store *st, int allow_changed, int64_t wall_ms,
+                       SimError *err)
+{
+    sqlite3_stmt *s;
+    int rc = store_prepare(
+        st, "SELECT id, hash, study_id FROM study ORDER BY id DESC", &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    int found = 0, any = 0;
+    char latest_hash[65] = "", latest_id[128] = "";
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *h = (const char *)sqlite3_column_text(s, 1);
+        if (!any) {
+            store_copy_col(latest_hash, sizeof latest_hash, s, 1);
+            store_copy_col(latest_id, sizeof latest_id, s, 2);
+            any = 1;
+        }
+        if (h && strcmp(h, st->study->hash) == 0) {
+            st->study_row = sqlite3_column_int64(s, 0);
+            found = 1;
+            break;
+        }
+    }
+    sqlite3_finalize(s);
+    if (found) {
+        return SIM_OK;
+    }
+    if (any && !allow_changed) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s: the database holds data of study '%s' with "
+                        "bundle hash %.12s…, but this bundle hashes to "
+                        "%.12s…; the bundle changed since data were "
+                        "recorded (--accept-changed-bundle continues with "
+                        "the new version, stored beside the old one)",
+                        st->path, latest_id, latest_hash, st->study->hash);
+    }
+    /* the new version and the event that records the change commit
+    ** together, so a crash cannot keep one without the other */
+    rc = store_exec(st, "BEGIN IMMEDIATE", err);
+    if (rc == SIM_OK) {
+        rc = insert_study(st, wall_ms, err);
+    }
+    if (rc == SIM_OK && any) {
+        char detail[256];
+        snprintf(detail, sizeof detail, "{\"from\":\"%s\",\"to\":\"%s\"}",
+                 latest_hash, st->study->hash);
+        rc = store_log_event(st, NULL, "bundle_changed", detail, wall_ms, 0,
+                             err);
+    }
+    if (rc == SIM_OK) {
+        rc = store_exec(st, "COMMIT", err);
+    }
+    if (rc != SIM_OK) {
+        store_rollback(st);
+    }
+    return rc;
+}
