@@ -30,18 +30,23 @@ _Static_assert(sizeof kinds / sizeof *kinds == BLOCK_KIND_COUNT,
                "one row per BlockKind");
 
 /* The keys of each group of fields, in the order errors list them. */
-const char *const block_common_keys[] = {
+static const char *const common_keys[] = {
     "kind", "id", "phase", "session", "title", "text", "min_seconds", NULL};
-static const char *const items_keys[] = {
-    "pool",  "n",    "same_items_as", "exclude_items_of",
-    "order", "draw", "show",          NULL};
-static const char *const rating_keys[] = {"rating", NULL};
-static const char *const practice_keys[] = {"feedback", "retry", "train_pool",
-                                            "n_train", NULL};
-static const char *const catch_keys[] = {"catch", "reservoir", NULL};
-static const char *const pages_keys[] = {"pages", NULL};
-static const char *const questions_keys[] = {"questions",
-                                             "repeat_until_correct", NULL};
+static const struct {
+    unsigned group;
+    const char *const *keys; /* NULL-terminated */
+} groups[] = {
+    {BF_ITEMS,
+     (const char *const[]){"pool", "n", "same_items_as", "exclude_items_of",
+                           "order", "draw", "show", NULL}},
+    {BF_RATING, (const char *const[]){"rating", NULL}},
+    {BF_PRACTICE,
+     (const char *const[]){"feedback", "retry", "train_pool", "n_train", NULL}},
+    {BF_CATCH, (const char *const[]){"catch", "reservoir", NULL}},
+    {BF_PAGES, (const char *const[]){"pages", NULL}},
+    {BF_QUESTIONS,
+     (const char *const[]){"questions", "repeat_until_correct", NULL}},
+};
 static const char *const no_keys[] = {NULL};
 
 const BlockKindDesc *block_kind_desc(BlockKind k)
@@ -71,22 +76,12 @@ int block_kind_shows_items(BlockKind k)
 
 const char *const *block_group_keys(unsigned group)
 {
-    switch (group) {
-    case BF_ITEMS:
-        return items_keys;
-    case BF_RATING:
-        return rating_keys;
-    case BF_PRACTICE:
-        return practice_keys;
-    case BF_CATCH:
-        return catch_keys;
-    case BF_PAGES:
-        return pages_keys;
-    case BF_QUESTIONS:
-        return questions_keys;
-    default:
-        return no_keys;
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
+        if (groups[g].group == group) {
+            return groups[g].keys;
+        }
     }
+    return no_keys;
 }
 
 void block_kind_list(unsigned fields, const char *sep, const char *last,
@@ -111,18 +106,14 @@ void block_kind_list(unsigned fields, const char *sep, const char *last,
 
 void block_warn_unknown(Loader *L, const JLoc *at, json_t *o)
 {
-    static const unsigned groups[] = {BF_ITEMS, BF_RATING, BF_PRACTICE,
-                                      BF_CATCH, BF_PAGES,  BF_QUESTIONS};
     const char *known[64];
     size_t n = 0;
-    for (size_t i = 0; block_common_keys[i]; i++) {
-        known[n++] = block_common_keys[i];
+    for (size_t i = 0; common_keys[i]; i++) {
+        known[n++] = common_keys[i];
     }
     for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
-        const char *const *keys = block_group_keys(groups[g]);
-        for (size_t i = 0; keys[i] && n + 1 < sizeof known / sizeof *known;
-             i++) {
-            known[n++] = keys[i];
+        for (size_t i = 0; groups[g].keys[i] && n + 1 < 64; i++) {
+            known[n++] = groups[g].keys[i];
         }
     }
     known[n] = NULL;

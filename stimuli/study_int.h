@@ -213,10 +213,8 @@ const BlockKindDesc *block_kind_desc(BlockKind k);
 ** last, to out (size bytes, NUL-terminated). */
 void block_kind_list(unsigned fields, const char *sep, const char *last,
                      char *out, size_t size);
-/* NULL-terminated keys of the fields of a group (one BF_* bit), and of the
-** fields every kind has. */
+/* NULL-terminated keys of the fields of a group (one BF_* bit). */
 const char *const *block_group_keys(unsigned group);
-extern const char *const block_common_keys[];
 /* Warns about members of a block object that no kind accepts. */
 void block_warn_unknown(Loader *L, const JLoc *at, json_t *o);
 
