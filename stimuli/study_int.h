@@ -159,9 +159,21 @@ void expl_clear(Explanation *e);
 /* Attaches e (ownership passes) to item under method; -1 on duplicate. */
 int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e);
 
-/* Item banks and explanation sources listed in study.json. */
+/* Item banks (items.c) and explanation sources (sources.c) listed in
+** study.json. */
 void load_banks(Loader *L, json_t *banks, const JLoc *at);
 void load_expl_sources(Loader *L, json_t *sources, const JLoc *at);
+
+/* Calls fn for each non-blank line of the JSON Lines file rel with its
+** parsed value; syntax errors are reported at their line. ref locates the
+** "file" that names rel. Returns 0, or -1 when the file cannot be read
+** (reported). */
+typedef void (*JsonlFn)(Loader *L, const JLoc *at, json_t *o, void *ctx);
+int each_jsonl(Loader *L, const JLoc *ref, const char *rel, JsonlFn fn,
+               void *ctx);
+/* 0 for CSV, 1 for JSON Lines, from o's "format" or the extension of file;
+** -1 after reporting. */
+int file_format(Loader *L, const JLoc *at, json_t *o, const char *file);
 
 /* Text helpers */
 /* Parses "Name = value" lines into features; -1 when a line has no " = ". */
