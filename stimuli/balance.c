@@ -122,8 +122,10 @@ void balance_warnings(Loader *L, const StudyReport *rep)
     if (!st->preset) {
         return;
     }
-    int hase = strncmp(st->preset, "hase-", 5) == 0;
-    int cf = strcmp(st->preset, "hase-counterfactual") == 0;
+    const PresetDesc *preset = preset_find(st->preset);
+    BalanceRule rule = preset ? preset->balance : BALANCE_NONE;
+    int hase = rule == BALANCE_HASE || rule == BALANCE_HASE_CF;
+    int cf = rule == BALANCE_HASE_CF;
     char detail[256];
     if (hase) {
         const Block *pre = study_find_phase_block(st, SIM_PHASE_PRE);
@@ -150,7 +152,7 @@ void balance_warnings(Loader *L, const StudyReport *rep)
                      p->pool, detail);
             }
         }
-    } else if (strcmp(st->preset, "meta-predictor") == 0) {
+    } else if (rule == BALANCE_META) {
         /* the first session's train and test blocks */
         const Block *train = study_find_phase_block(st, SIM_PHASE_TRAIN);
         const Block *blocks[2] = {train,

@@ -513,7 +513,8 @@ static void parse_screening(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
     Screening *s = &L->st->screening;
-    int meta = L->st->preset && strcmp(L->st->preset, "meta-predictor") == 0;
+    const PresetDesc *preset = preset_find(L->st->preset);
+    int meta = preset && preset->strict_screening;
     s->practice_min_first_try = meta ? 1 : -1;
     s->quiz_all_first_try = meta ? 1 : 0;
     s->max_catch_failures = meta ? 0 : -1;

@@ -307,26 +307,31 @@ static void expand_hase_counterfactual(Design *D, const JLoc *at, json_t *proto)
     expand_hase(D, at, proto, 1);
 }
 
-static const struct {
-    const char *name;
-    void (*expand)(Design *D, const JLoc *at, json_t *proto);
-} presets[] = {
-    {"hase-forward", expand_hase_forward},
-    {"hase-counterfactual", expand_hase_counterfactual},
-    {"meta-predictor", expand_meta},
+static const PresetDesc presets[] = {
+    {"hase-forward", expand_hase_forward, 0, BALANCE_HASE},
+    {"hase-counterfactual", expand_hase_counterfactual, 0, BALANCE_HASE_CF},
+    {"meta-predictor", expand_meta, 1, BALANCE_META},
 };
+
+const PresetDesc *preset_find(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof presets / sizeof *presets; i++) {
+        if (strcmp(name, presets[i].name) == 0) {
+            return &presets[i];
+        }
+    }
+    return NULL;
+}
 
 int preset_expand(Design *D, const JLoc *pl, json_t *proto, const char *name)
 {
-    for (size_t i = 0; i < sizeof presets / sizeof *presets; i++) {
-        if (strcmp(name, presets[i].name) == 0) {
-            presets[i].expand(D, pl, proto);
-            return 0;
-        }
+    const PresetDesc *p = preset_find(name);
+    if (!p) {
+        return -1;
     }
-    return -1;
+    p->expand(D, pl, proto);
+    return 0;
 }
-
 void preset_list(char *out, size_t size)
 {
     size_t len = 0;

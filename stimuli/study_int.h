@@ -230,6 +230,32 @@ const char *const *block_group_keys(unsigned group);
 /* Warns about members of a block object that no kind accepts. */
 void block_warn_unknown(Loader *L, const JLoc *at, json_t *o);
 
+/* ------------------------------------------------ presets (preset.c) */
+
+/* The balance rule a preset's pools should follow (balance.c warns). */
+typedef enum BalanceRule {
+    BALANCE_NONE = 0,
+    BALANCE_HASE = 1,    /* equal TP/FP/TN/FN in the pool of phase pre */
+    BALANCE_HASE_CF = 2, /* and as many same as flip per prediction type */
+    BALANCE_META = 3     /* as many correct as incorrect items in the first
+                            train and test pools */
+} BalanceRule;
+
+struct Design;
+
+/* One row of the preset table. */
+typedef struct PresetDesc {
+    const char *name; /* "preset" in study.json's "protocol" */
+    /* appends the preset's blocks, read from the parameters in proto */
+    void (*expand)(struct Design *D, const JLoc *at, json_t *proto);
+    int strict_screening; /* screening defaults to the meta-predictor
+                             rules (practice, quiz, catch trials) */
+    BalanceRule balance;
+} PresetDesc;
+
+/* The preset named name, or NULL (name may be NULL). */
+const PresetDesc *preset_find(const char *name);
+
 /* Everything of study.json after it parsed: header, design, item banks,
 ** explanation sources, blocks, validation, pages. */
 void design_parse(Loader *L, json_t *root);

@@ -98,10 +98,11 @@ static const char items_jsonl[] =
     "\"counterfactual\": {\"input\": \"a **fine** film\", \"prediction\": "
     "\"a\"}}\n";
 
-/* Writes a bundle with the given "blocks" list (JSON text) and loads it
-** partially. *out gets the `simlab check` text report (malloc'd) when out
-** is not NULL. Returns the study (NULL when the bundle was unusable). */
-static Study *load_blocks(const char *blocks, StudyReport *rep, char **out)
+/* Writes a bundle whose design is the member text design ("\"blocks\":
+** [...]" or "\"protocol\": {...}") and loads it partially. *out gets the
+** `simlab check` text report (malloc'd) when out is not NULL. Returns the
+** study (NULL when the bundle was unusable). */
+static Study *load_design(const char *design, StudyReport *rep, char **out)
 {
     char tmp[256];
     Study *st = NULL;
@@ -119,9 +120,9 @@ static Study *load_blocks(const char *blocks, StudyReport *rep, char **out)
              " \"debrief\": \"d.md\"},\n"
              " \"quiz\": {\"questions\": [{\"text\": \"q\", \"options\": "
              "[\"x\", \"y\"], \"answer\": 0}]},\n"
-             " \"blocks\": %s,\n"
+             " %s,\n"
              " \"items\": [{\"file\": \"items.jsonl\"}]}\n",
-             blocks);
+             design);
     const char *names[] = {"study.json", "items.jsonl", "c.md", "i.md", "d.md"};
     const char *texts[] = {study, items_jsonl, "# Consent\n", "# Read\n",
                            "# Thanks\n"};
@@ -139,6 +140,13 @@ static Study *load_blocks(const char *blocks, StudyReport *rep, char **out)
     }
     fs_remove_tree(tmp);
     return st;
+}
+
+static Study *load_blocks(const char *blocks, StudyReport *rep, char **out)
+{
+    char design[2048];
+    snprintf(design, sizeof design, "\"blocks\": %s", blocks);
+    return load_design(design, rep, out);
 }
 
 static int has_error(const StudyReport *rep, const char *field,
@@ -230,6 +238,14 @@ static void test_lists_in_errors(void)
     CHECK(b && b->phase_id == SIM_PHASE_NONE && b->phase &&
           strcmp(b->phase, "later") == 0);
     CHECK(out && strstr(out, "later"));
+    free(out);
+    study_free(st);
+    study_report_free(&rep);
+
+    st = load_design("\"protocol\": {\"preset\": \"nope\"}", &rep, &out);
+    CHECK(out && strstr(out, "field 'preset': unknown preset 'nope' "
+                             "(hase-forward, hase-counterfactual, "
+                             "meta-predictor)"));
     free(out);
     study_free(st);
     study_report_free(&rep);
