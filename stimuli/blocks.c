@@ -11,7 +11,7 @@
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
 
-Block *new_block(Design *D, BlockKind kind, const char *id, const JLoc *at)
+Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at)
 {
     Loader *L = D->L;
     Study *st = L->st;
@@ -30,13 +30,13 @@ Block *new_block(Design *D, BlockKind kind, const char *id, const JLoc *at)
     b->id = ld_strdup(L, id);
     b->repeat_until_correct = 1;
     const BlockKindDesc *kd = block_kind_desc(kind);
-    set_phase(D, b, kd->phase);
+    block_set_phase(D, b, kd->phase);
     b->show = kd->show;
     b->rating = kd->rating;
     return b;
 }
 
-void set_phase(Design *D, Block *b, SimPhase phase)
+void block_set_phase(Design *D, Block *b, SimPhase phase)
 {
     const char *name = sim_phase_name(phase);
     sim_free(b->phase);
@@ -44,7 +44,7 @@ void set_phase(Design *D, Block *b, SimPhase phase)
     b->phase_id = name ? phase : SIM_PHASE_NONE;
 }
 
-void copy_questions(Design *D, Block *b)
+void block_copy_quiz(Design *D, Block *b)
 {
     Loader *L = D->L;
     b->questions =
@@ -198,10 +198,10 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
     char defid[48];
     snprintf(defid, sizeof defid, "%s%zu", kname, pos + 1);
     const char *id = defid;
-    if (jget_str(L, bl, o, "id", 0, &id) == 1 && !valid_ident(id)) {
+    if (jget_str(L, bl, o, "id", 0, &id) == 1 && !design_valid_ident(id)) {
         jl_error(L, bl, "id", "'%s': use letters, digits, '-', '_', '.'", id);
     }
-    Block *b = new_block(D, (BlockKind)kind, id, bl);
+    Block *b = block_new(D, (BlockKind)kind, id, bl);
     if (!b) {
         return;
     }
@@ -294,10 +294,10 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
         if (qs) {
             JLoc ql;
             jl_child(&ql, bl, "questions");
-            parse_questions(D, &ql, qs, &b->questions, &b->n_questions);
+            quiz_parse_questions(D, &ql, qs, &b->questions, &b->n_questions);
             b->repeat_until_correct = D->quiz_repeat;
         } else if (D->has_quiz) {
-            copy_questions(D, b);
+            block_copy_quiz(D, b);
         } else {
             jl_error(L, bl, "questions",
                      "missing (and the study has no "
@@ -391,6 +391,6 @@ void block_clear(Block *b)
     }
     sim_free(b->pages);
     sim_free(b->text);
-    questions_free(b->questions, b->n_questions);
+    quiz_questions_free(b->questions, b->n_questions);
     memset(b, 0, sizeof *b);
 }

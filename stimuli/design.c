@@ -12,7 +12,7 @@
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
 
-int valid_ident(const char *s)
+int design_valid_ident(const char *s)
 {
     if (!s[0]) {
         return 0;
@@ -27,7 +27,7 @@ int valid_ident(const char *s)
     return 1;
 }
 
-void questions_free(QuizQuestion *q, size_t n)
+void quiz_questions_free(QuizQuestion *q, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         sim_free(q[i].text);
@@ -251,8 +251,8 @@ static void parse_rating(Design *D, const JLoc *root)
     r->high = ld_strdup(L, high);
 }
 
-int parse_questions(Design *D, const JLoc *at, json_t *list, QuizQuestion **out,
-                    size_t *n_out)
+int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
+                         QuizQuestion **out, size_t *n_out)
 {
     Loader *L = D->L;
     *out = NULL;
@@ -342,7 +342,7 @@ static void parse_quiz(Design *D, const JLoc *root)
         jl_error(L, &ql, "questions", "missing (required)");
         return;
     }
-    if (parse_questions(D, &qq, qs, &D->quiz, &D->n_quiz) == 0) {
+    if (quiz_parse_questions(D, &qq, qs, &D->quiz, &D->n_quiz) == 0) {
         D->has_quiz = D->n_quiz > 0;
     }
 }
@@ -718,7 +718,7 @@ void design_parse(Loader *L, json_t *root)
     }
     const char *s = NULL;
     if (jget_str(L, &at, root, "id", 1, &s) == 1) {
-        if (!valid_ident(s)) {
+        if (!design_valid_ident(s)) {
             jl_error(L, &at, "id", "'%s': use letters, digits, '-', '_', '.'",
                      s);
         }
@@ -761,7 +761,7 @@ void design_parse(Loader *L, json_t *root)
     validate_conditions(&D, &at);
     read_pages(&D);
 
-    questions_free(D.quiz, D.n_quiz);
+    quiz_questions_free(D.quiz, D.n_quiz);
     sim_free(D.consent);
     sim_free(D.debrief);
     for (size_t i = 0; i < D.n_instr; i++) {

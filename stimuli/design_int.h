@@ -44,20 +44,26 @@ typedef struct Design {
 
 /* ---------------------------------------------------------------- shared */
 
-int valid_ident(const char *s);
-void questions_free(QuizQuestion *q, size_t n);
-int parse_questions(Design *D, const JLoc *at, json_t *list, QuizQuestion **out,
-                    size_t *n_out);
-/* Copies the study's quiz questions into b. */
-void copy_questions(Design *D, Block *b);
+/* 1 when s is a non-empty identifier of letters, digits, '-', '_', '.'. */
+int design_valid_ident(const char *s);
+/* Frees n questions and the array. */
+void quiz_questions_free(QuizQuestion *q, size_t n);
+/* Parses a list of questions at `at` into *out (owned, n_out of them);
+** every problem is reported. Returns 0, or -1 when list is no list. */
+int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
+                         QuizQuestion **out, size_t *n_out);
+/* Copies the study's quiz questions (and repeat_until_correct) into b. */
+void block_copy_quiz(Design *D, Block *b);
+/* Page files named in study.json (design.c): remembered for reading, and
+** set as b's pages. */
 void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key);
 int set_pages(Design *D, Block *b, char *const *paths, size_t n);
 
 /* Appends a block of kind with the kind's defaults (phase, show, rating);
 ** src of the new block points at `at`. NULL when memory ran out. */
-Block *new_block(Design *D, BlockKind kind, const char *id, const JLoc *at);
+Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at);
 /* Sets b's phase (SIM_PHASE_NONE: none) and its name. */
-void set_phase(Design *D, Block *b, SimPhase phase);
+void block_set_phase(Design *D, Block *b, SimPhase phase);
 
 /* "protocol" (a preset) or "blocks" (explicit) into st->blocks. */
 void parse_protocol(Design *D, const JLoc *root);

@@ -16,7 +16,7 @@ static void preset_opening(Design *D, const JLoc *proto, int with_quiz)
 {
     Loader *L = D->L;
     if (D->consent) {
-        Block *b = new_block(D, BLOCK_CONSENT, "consent", &D->pages_at);
+        Block *b = block_new(D, BLOCK_CONSENT, "consent", &D->pages_at);
         if (b) {
             set_pages(D, b, &D->consent, 1);
         }
@@ -26,7 +26,7 @@ static void preset_opening(Design *D, const JLoc *proto, int with_quiz)
     }
     if (D->n_instr) {
         Block *b =
-            new_block(D, BLOCK_INSTRUCTIONS, "instructions", &D->pages_at);
+            block_new(D, BLOCK_INSTRUCTIONS, "instructions", &D->pages_at);
         if (b) {
             set_pages(D, b, D->instr, D->n_instr);
         }
@@ -35,9 +35,9 @@ static void preset_opening(Design *D, const JLoc *proto, int with_quiz)
                 "no instructions page: the preset runs without instructions");
     }
     if (with_quiz && D->has_quiz) {
-        Block *b = new_block(D, BLOCK_QUIZ, "quiz", proto);
+        Block *b = block_new(D, BLOCK_QUIZ, "quiz", proto);
         if (b) {
-            copy_questions(D, b);
+            block_copy_quiz(D, b);
         }
     }
 }
@@ -45,7 +45,7 @@ static void preset_opening(Design *D, const JLoc *proto, int with_quiz)
 static void preset_debrief(Design *D)
 {
     if (D->debrief) {
-        Block *b = new_block(D, BLOCK_DEBRIEF, "debrief", &D->pages_at);
+        Block *b = block_new(D, BLOCK_DEBRIEF, "debrief", &D->pages_at);
         if (b) {
             set_pages(D, b, &D->debrief, 1);
         }
@@ -102,7 +102,7 @@ static Block *item_block(Design *D, BlockKind kind, const char *id,
                          const JLoc *proto, const char *pool,
                          const char *pool_key, int n, const char *n_key)
 {
-    Block *b = new_block(D, kind, id, proto);
+    Block *b = block_new(D, kind, id, proto);
     if (!b) {
         return NULL;
     }
@@ -139,13 +139,13 @@ static void expand_hase(Design *D, const JLoc *at, json_t *proto, int cf)
         Block *pre = item_block(D, BLOCK_COUNTERFACTUAL, "pre", at, test_pool,
                                 "test_pool", n_test, "n_test");
         if (pre) {
-            set_phase(D, pre, SIM_PHASE_PRE);
+            block_set_phase(D, pre, SIM_PHASE_PRE);
             pre->show = (ShowSpec){show_label, 1, 0, 0};
         }
         Block *post = item_block(D, BLOCK_COUNTERFACTUAL, "post", at, test_pool,
                                  "test_pool", n_test, "n_test");
         if (post) {
-            set_phase(D, post, SIM_PHASE_POST);
+            block_set_phase(D, post, SIM_PHASE_POST);
             post->same_items_as = ld_strdup(L, "pre");
             post->show = (ShowSpec){show_label, 1, 1, 0};
             post->rating = rating;
@@ -161,7 +161,7 @@ static void expand_hase(Design *D, const JLoc *at, json_t *proto, int cf)
         b = item_block(D, BLOCK_PREDICT, "pre", at, test_pool, "test_pool",
                        n_test, "n_test");
         if (b) {
-            set_phase(D, b, SIM_PHASE_PRE);
+            block_set_phase(D, b, SIM_PHASE_PRE);
         }
         b = item_block(D, BLOCK_LEARN, "learn2", at, learn_pool, "learn_pool",
                        n_learn, "n_learn");
@@ -173,7 +173,7 @@ static void expand_hase(Design *D, const JLoc *at, json_t *proto, int cf)
         b = item_block(D, BLOCK_PREDICT, "post", at, test_pool, "test_pool",
                        n_test, "n_test");
         if (b) {
-            set_phase(D, b, SIM_PHASE_POST);
+            block_set_phase(D, b, SIM_PHASE_POST);
             b->same_items_as = ld_strdup(L, "pre");
         }
     }
@@ -250,9 +250,9 @@ static void expand_meta(Design *D, const JLoc *at, json_t *proto)
         }
     }
     if (D->has_quiz) {
-        Block *b = new_block(D, BLOCK_QUIZ, "quiz", at);
+        Block *b = block_new(D, BLOCK_QUIZ, "quiz", at);
         if (b) {
-            copy_questions(D, b);
+            block_copy_quiz(D, b);
         }
     } else {
         jl_warn(L, at, "preset",
@@ -263,7 +263,7 @@ static void expand_meta(Design *D, const JLoc *at, json_t *proto)
         char id[32];
         if (breaks && t > 1) {
             snprintf(id, sizeof id, "break%d", t - 1);
-            Block *b = new_block(D, BLOCK_BREAK, id, at);
+            Block *b = block_new(D, BLOCK_BREAK, id, at);
             if (b) {
                 b->text = ld_strdup(L, "Take a short break. Continue when "
                                        "you are ready.");
@@ -273,7 +273,7 @@ static void expand_meta(Design *D, const JLoc *at, json_t *proto)
         Block *b = item_block(D, BLOCK_LEARN, id, at, train_pool, "train_pool",
                               n_train, "n_train");
         if (b) {
-            set_phase(D, b, SIM_PHASE_TRAIN);
+            block_set_phase(D, b, SIM_PHASE_TRAIN);
             b->session = t;
             b->show = (ShowSpec){0, 1, 1, 0};
             b->exclude_items_of = session_list(L, t, "train");
@@ -284,7 +284,7 @@ static void expand_meta(Design *D, const JLoc *at, json_t *proto)
         b = item_block(D, BLOCK_PREDICT, id, at, test_pool, "test_pool", n_test,
                        "n_test");
         if (b) {
-            set_phase(D, b, SIM_PHASE_TEST);
+            block_set_phase(D, b, SIM_PHASE_TEST);
             b->session = t;
             b->show = (ShowSpec){0, 0, 0, reservoir};
             b->n_catch = n_catch;
