@@ -1100,16 +1100,16 @@ typedef float (*RenderFn)(const RenderCtx *rc, Scene *sc, const Explanation *e,
 /* One row per ExplKind: how it is drawn. Composites (NULL) are drawn part
 ** by part by render_explanation. */
 static const RenderFn kind_render[] = {
-    /* heatmap */ render_heatmap,
-    /* tokens */ render_tokens_kind,
-    /* token_pairs */ render_pairs,
-    /* span_pairs */ render_pairs,
-    /* features */ render_features_kind,
-    /* rules */ render_rules_kind,
-    /* prototype */ render_prototype_kind,
-    /* path */ render_path_kind,
-    /* text */ render_text_kind,
-    /* composite */ NULL,
+    [EXPL_HEATMAP] = render_heatmap,
+    [EXPL_TOKENS] = render_tokens_kind,
+    [EXPL_TOKEN_PAIRS] = render_pairs,
+    [EXPL_SPAN_PAIRS] = render_pairs,
+    [EXPL_FEATURES] = render_features_kind,
+    [EXPL_RULES] = render_rules_kind,
+    [EXPL_PROTOTYPE] = render_prototype_kind,
+    [EXPL_PATH] = render_path_kind,
+    [EXPL_TEXT] = render_text_kind,
+    [EXPL_COMPOSITE] = NULL,
 };
 
 _Static_assert(sizeof kind_render / sizeof *kind_render == EXPL_KIND_COUNT,

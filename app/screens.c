@@ -1035,30 +1035,31 @@ static const struct {
     BodyFn body;
     const char *msg_head, *msg_text;
 } screen_rows[] = {
-    /* consent */ {"Consent", body_page_screen, NULL, NULL},
-    /* page */ {"Instructions", body_page_screen, NULL, NULL},
-    /* quiz */
-    {"Questions about the instructions", body_quiz_screen, NULL, NULL},
-    /* example */ {NULL, body_item, NULL, NULL},
-    /* predict */ {NULL, body_item, NULL, NULL},
-    /* counterfactual */ {NULL, body_item, NULL, NULL},
-    /* rating */ {"Rate the explanation", body_item, NULL, NULL},
-    /* feedback */ {"Practice: feedback", body_feedback_screen, NULL, NULL},
-    /* break */ {"Break", body_break, NULL, NULL},
-    /* paused */
-    {"", NULL, "Paused",
-     "Please wait. The experimenter will continue the study shortly."},
-    /* store_error */
-    {"", NULL, "One moment, please",
-     "The study will continue by itself in a moment. There is nothing you "
-     "need to do."},
-    /* screened_out */
-    {"", NULL, "Thank you for taking part",
-     "This part of the study is over. Please let the experimenter know that "
-     "you have finished."},
-    /* done */
-    {"", NULL, "Thank you!",
-     "You have finished the study. Please let the experimenter know."},
+    [SCREEN_CONSENT] = {"Consent", body_page_screen, NULL, NULL},
+    [SCREEN_PAGE] = {"Instructions", body_page_screen, NULL, NULL},
+    [SCREEN_QUIZ] = {"Questions about the instructions", body_quiz_screen, NULL,
+                     NULL},
+    [SCREEN_EXAMPLE] = {NULL, body_item, NULL, NULL},
+    [SCREEN_PREDICT] = {NULL, body_item, NULL, NULL},
+    [SCREEN_COUNTERFACTUAL] = {NULL, body_item, NULL, NULL},
+    [SCREEN_RATING] = {"Rate the explanation", body_item, NULL, NULL},
+    [SCREEN_FEEDBACK] = {"Practice: feedback", body_feedback_screen, NULL,
+                         NULL},
+    [SCREEN_BREAK] = {"Break", body_break, NULL, NULL},
+    [SCREEN_PAUSED] =
+        {"", NULL, "Paused",
+         "Please wait. The experimenter will continue the study shortly."},
+    [SCREEN_STORE_ERROR] =
+        {"", NULL, "One moment, please",
+         "The study will continue by itself in a moment. There is nothing you "
+         "need to do."},
+    [SCREEN_SCREENED_OUT] = {"", NULL, "Thank you for taking part",
+                             "This part of the study is over. Please let the "
+                             "experimenter know that "
+                             "you have finished."},
+    [SCREEN_DONE] =
+        {"", NULL, "Thank you!",
+         "You have finished the study. Please let the experimenter know."},
 };
 
 _Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,
@@ -1067,16 +1068,16 @@ _Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,
 /* One row per BlockKind: the heading of its screens (NULL: by screen and
 ** phase). */
 static const char *const kind_titles[] = {
-    /* consent */ "Consent",
-    /* instructions */ "Instructions",
-    /* quiz */ "Questions about the instructions",
-    /* practice */ NULL,
-    /* learn */ NULL,
-    /* predict */ NULL,
-    /* counterfactual */ NULL,
-    /* rating */ NULL,
-    /* break */ "Break",
-    /* debrief */ "The end",
+    [BLOCK_CONSENT] = "Consent",
+    [BLOCK_INSTRUCTIONS] = "Instructions",
+    [BLOCK_QUIZ] = "Questions about the instructions",
+    [BLOCK_PRACTICE] = NULL,
+    [BLOCK_LEARN] = NULL,
+    [BLOCK_PREDICT] = NULL,
+    [BLOCK_COUNTERFACTUAL] = NULL,
+    [BLOCK_RATING] = NULL,
+    [BLOCK_BREAK] = "Break",
+    [BLOCK_DEBRIEF] = "The end",
 };
 
 _Static_assert(sizeof kind_titles / sizeof *kind_titles == BLOCK_KIND_COUNT,

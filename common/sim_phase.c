@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const phase_names[] = {"practice", "learn", "pre", "post",
-                                          "train",    "test",  "quiz"};
+static const char *const phase_names[] = {
+    [SIM_PHASE_PRACTICE] = "practice", [SIM_PHASE_LEARN] = "learn",
+    [SIM_PHASE_PRE] = "pre",           [SIM_PHASE_POST] = "post",
+    [SIM_PHASE_TRAIN] = "train",       [SIM_PHASE_TEST] = "test",
+    [SIM_PHASE_QUIZ] = "quiz"};
 
 _Static_assert(sizeof phase_names / sizeof *phase_names == SIM_PHASE_COUNT,
                "one name per SimPhase");

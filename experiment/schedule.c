@@ -460,16 +460,16 @@ static const struct {
     int (*add)(Builder *b, int bi);
     ItemAskFn ask;
 } kind_steps[] = {
-    /* consent */ {add_consent, NULL},
-    /* instructions */ {add_continue_pages, NULL},
-    /* quiz */ {add_quiz, NULL},
-    /* practice */ {add_item_block, ask_prediction},
-    /* learn */ {add_item_block, ask_learn},
-    /* predict */ {add_item_block, ask_prediction},
-    /* counterfactual */ {add_item_block, ask_counterfactual},
-    /* rating */ {add_item_block, ask_rating},
-    /* break */ {add_continue_pages, NULL},
-    /* debrief */ {add_continue_pages, NULL},
+    [BLOCK_CONSENT] = {add_consent, NULL},
+    [BLOCK_INSTRUCTIONS] = {add_continue_pages, NULL},
+    [BLOCK_QUIZ] = {add_quiz, NULL},
+    [BLOCK_PRACTICE] = {add_item_block, ask_prediction},
+    [BLOCK_LEARN] = {add_item_block, ask_learn},
+    [BLOCK_PREDICT] = {add_item_block, ask_prediction},
+    [BLOCK_COUNTERFACTUAL] = {add_item_block, ask_counterfactual},
+    [BLOCK_RATING] = {add_item_block, ask_rating},
+    [BLOCK_BREAK] = {add_continue_pages, NULL},
+    [BLOCK_DEBRIEF] = {add_continue_pages, NULL},
 };
 
 _Static_assert(sizeof kind_steps / sizeof *kind_steps == BLOCK_KIND_COUNT,

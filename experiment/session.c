@@ -72,10 +72,20 @@ struct Session {
 
 const char *session_screen_name(SessionScreen screen)
 {
-    static const char *const names[] = {
-        "consent",        "page",         "quiz",     "example", "predict",
-        "counterfactual", "rating",       "feedback", "break",   "paused",
-        "store_error",    "screened_out", "done"};
+    static const char *const names[] = {[SCREEN_CONSENT] = "consent",
+                                        [SCREEN_PAGE] = "page",
+                                        [SCREEN_QUIZ] = "quiz",
+                                        [SCREEN_EXAMPLE] = "example",
+                                        [SCREEN_PREDICT] = "predict",
+                                        [SCREEN_COUNTERFACTUAL] =
+                                            "counterfactual",
+                                        [SCREEN_RATING] = "rating",
+                                        [SCREEN_FEEDBACK] = "feedback",
+                                        [SCREEN_BREAK] = "break",
+                                        [SCREEN_PAUSED] = "paused",
+                                        [SCREEN_STORE_ERROR] = "store_error",
+                                        [SCREEN_SCREENED_OUT] = "screened_out",
+                                        [SCREEN_DONE] = "done"};
     _Static_assert(sizeof names / sizeof *names == SESSION_SCREEN_COUNT,
                    "one name per SessionScreen");
     return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
@@ -141,17 +151,17 @@ static const struct {
     SessionScreen example_screen;
     Checked checked;
 } kind_screens[] = {
-    /* consent */ {SCREEN_CONSENT, SCREEN_CONSENT, CHECKED_NONE},
-    /* instructions */ {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
-    /* quiz */ {SCREEN_QUIZ, SCREEN_QUIZ, CHECKED_QUIZ},
-    /* practice */ {SCREEN_PREDICT, SCREEN_EXAMPLE, CHECKED_PRACTICE},
-    /* learn */ {SCREEN_EXAMPLE, SCREEN_EXAMPLE, CHECKED_NONE},
-    /* predict */ {SCREEN_PREDICT, SCREEN_EXAMPLE, CHECKED_NONE},
-    /* counterfactual */
-    {SCREEN_COUNTERFACTUAL, SCREEN_EXAMPLE, CHECKED_NONE},
-    /* rating */ {SCREEN_RATING, SCREEN_EXAMPLE, CHECKED_NONE},
-    /* break */ {SCREEN_BREAK, SCREEN_BREAK, CHECKED_NONE},
-    /* debrief */ {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
+    [BLOCK_CONSENT] = {SCREEN_CONSENT, SCREEN_CONSENT, CHECKED_NONE},
+    [BLOCK_INSTRUCTIONS] = {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
+    [BLOCK_QUIZ] = {SCREEN_QUIZ, SCREEN_QUIZ, CHECKED_QUIZ},
+    [BLOCK_PRACTICE] = {SCREEN_PREDICT, SCREEN_EXAMPLE, CHECKED_PRACTICE},
+    [BLOCK_LEARN] = {SCREEN_EXAMPLE, SCREEN_EXAMPLE, CHECKED_NONE},
+    [BLOCK_PREDICT] = {SCREEN_PREDICT, SCREEN_EXAMPLE, CHECKED_NONE},
+    [BLOCK_COUNTERFACTUAL] = {SCREEN_COUNTERFACTUAL, SCREEN_EXAMPLE,
+                              CHECKED_NONE},
+    [BLOCK_RATING] = {SCREEN_RATING, SCREEN_EXAMPLE, CHECKED_NONE},
+    [BLOCK_BREAK] = {SCREEN_BREAK, SCREEN_BREAK, CHECKED_NONE},
+    [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
 };
 
 _Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,

@@ -9,22 +9,44 @@
 #include <stdio.h>
 #include <string.h>
 
-/* clang-format off */
+/* One row per BlockKind. Unset: nothing shown by default, no rating, no
+** test. */
 static const BlockKindDesc kinds[] = {
-    /* name             fields                   phase               show: label, prediction, explanation, reservoir; rating; test */
-    {"consent",         BF_PAGES,                SIM_PHASE_NONE,     {0, 0, 0, 0}, 0, BTEST_NONE},
-    {"instructions",    BF_PAGES,                SIM_PHASE_NONE,     {0, 0, 0, 0}, 0, BTEST_NONE},
-    {"quiz",            BF_QUESTIONS,            SIM_PHASE_QUIZ,     {0, 0, 0, 0}, 0, BTEST_NONE},
-    {"practice",        BF_ITEMS | BF_PRACTICE,  SIM_PHASE_PRACTICE, {0, 0, 0, 0}, 0, BTEST_NONE},
-    {"learn",           BF_ITEMS | BF_RATING,    SIM_PHASE_LEARN,    {1, 1, 1, 0}, 0, BTEST_NONE},
-    {"predict",         BF_ITEMS | BF_CATCH,     SIM_PHASE_TEST,     {0, 0, 0, 0}, 0, BTEST_FORWARD},
-    {"counterfactual",  BF_ITEMS | BF_RATING,    SIM_PHASE_TEST,     {1, 1, 0, 0}, 0, BTEST_COUNTERFACTUAL},
-    {"rating",          BF_ITEMS | BF_RATING | BF_EXPLAINS,
-                                                 SIM_PHASE_LEARN,    {0, 1, 1, 0}, 1, BTEST_NONE},
-    {"break",           0,                       SIM_PHASE_NONE,     {0, 0, 0, 0}, 0, BTEST_NONE},
-    {"debrief",         BF_PAGES,                SIM_PHASE_NONE,     {0, 0, 0, 0}, 0, BTEST_NONE},
+    [BLOCK_CONSENT] = {.name = "consent",
+                       .fields = BF_PAGES,
+                       .phase = SIM_PHASE_NONE},
+    [BLOCK_INSTRUCTIONS] = {.name = "instructions",
+                            .fields = BF_PAGES,
+                            .phase = SIM_PHASE_NONE},
+    [BLOCK_QUIZ] = {.name = "quiz",
+                    .fields = BF_QUESTIONS,
+                    .phase = SIM_PHASE_QUIZ},
+    [BLOCK_PRACTICE] = {.name = "practice",
+                        .fields = BF_ITEMS | BF_PRACTICE,
+                        .phase = SIM_PHASE_PRACTICE},
+    [BLOCK_LEARN] = {.name = "learn",
+                     .fields = BF_ITEMS | BF_RATING,
+                     .phase = SIM_PHASE_LEARN,
+                     .show = {.label = 1, .prediction = 1, .explanation = 1}},
+    [BLOCK_PREDICT] = {.name = "predict",
+                       .fields = BF_ITEMS | BF_CATCH,
+                       .phase = SIM_PHASE_TEST,
+                       .test = BTEST_FORWARD},
+    [BLOCK_COUNTERFACTUAL] = {.name = "counterfactual",
+                              .fields = BF_ITEMS | BF_RATING,
+                              .phase = SIM_PHASE_TEST,
+                              .show = {.label = 1, .prediction = 1},
+                              .test = BTEST_COUNTERFACTUAL},
+    [BLOCK_RATING] = {.name = "rating",
+                      .fields = BF_ITEMS | BF_RATING | BF_EXPLAINS,
+                      .phase = SIM_PHASE_LEARN,
+                      .show = {.prediction = 1, .explanation = 1},
+                      .rating = 1},
+    [BLOCK_BREAK] = {.name = "break", .fields = 0, .phase = SIM_PHASE_NONE},
+    [BLOCK_DEBRIEF] = {.name = "debrief",
+                       .fields = BF_PAGES,
+                       .phase = SIM_PHASE_NONE},
 };
-/* clang-format on */
 
 _Static_assert(sizeof kinds / sizeof *kinds == BLOCK_KIND_COUNT,
                "one row per BlockKind");

@@ -324,17 +324,17 @@ static const struct {
     Expect plain, rated;
     const char *test_type;
 } kind_asks[] = {
-    /* consent */ {EXPECT_ACCEPT, EXPECT_ACCEPT, NULL},
-    /* instructions */ {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
-    /* quiz */ {EXPECT_OPTION, EXPECT_OPTION, NULL},
-    /* practice */ {EXPECT_CHOICE, EXPECT_CHOICE, "forward"},
-    /* learn */ {EXPECT_CONTINUE, EXPECT_RATING, "forward"},
-    /* predict */ {EXPECT_CHOICE, EXPECT_CHOICE, "forward"},
-    /* counterfactual */
-    {EXPECT_CHOICE, EXPECT_CHOICE_RATING, "counterfactual"},
-    /* rating */ {EXPECT_RATING, EXPECT_RATING, "forward"},
-    /* break */ {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
-    /* debrief */ {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
+    [BLOCK_CONSENT] = {EXPECT_ACCEPT, EXPECT_ACCEPT, NULL},
+    [BLOCK_INSTRUCTIONS] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
+    [BLOCK_QUIZ] = {EXPECT_OPTION, EXPECT_OPTION, NULL},
+    [BLOCK_PRACTICE] = {EXPECT_CHOICE, EXPECT_CHOICE, "forward"},
+    [BLOCK_LEARN] = {EXPECT_CONTINUE, EXPECT_RATING, "forward"},
+    [BLOCK_PREDICT] = {EXPECT_CHOICE, EXPECT_CHOICE, "forward"},
+    [BLOCK_COUNTERFACTUAL] = {EXPECT_CHOICE, EXPECT_CHOICE_RATING,
+                              "counterfactual"},
+    [BLOCK_RATING] = {EXPECT_RATING, EXPECT_RATING, "forward"},
+    [BLOCK_BREAK] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
+    [BLOCK_DEBRIEF] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
 };
 
 _Static_assert(sizeof kind_asks / sizeof *kind_asks == BLOCK_KIND_COUNT,

@@ -601,16 +601,16 @@ static void test_meta_session(Study *st)
 static const struct {
     SessionScreen screen, example;
 } kind_screens[] = {
-    /* consent */ {SCREEN_CONSENT, SCREEN_CONSENT},
-    /* instructions */ {SCREEN_PAGE, SCREEN_PAGE},
-    /* quiz */ {SCREEN_QUIZ, SCREEN_QUIZ},
-    /* practice */ {SCREEN_PREDICT, SCREEN_EXAMPLE},
-    /* learn */ {SCREEN_EXAMPLE, SCREEN_EXAMPLE},
-    /* predict */ {SCREEN_PREDICT, SCREEN_PREDICT},
-    /* counterfactual */ {SCREEN_COUNTERFACTUAL, SCREEN_COUNTERFACTUAL},
-    /* rating */ {SCREEN_RATING, SCREEN_RATING},
-    /* break */ {SCREEN_BREAK, SCREEN_BREAK},
-    /* debrief */ {SCREEN_PAGE, SCREEN_PAGE},
+    [BLOCK_CONSENT] = {SCREEN_CONSENT, SCREEN_CONSENT},
+    [BLOCK_INSTRUCTIONS] = {SCREEN_PAGE, SCREEN_PAGE},
+    [BLOCK_QUIZ] = {SCREEN_QUIZ, SCREEN_QUIZ},
+    [BLOCK_PRACTICE] = {SCREEN_PREDICT, SCREEN_EXAMPLE},
+    [BLOCK_LEARN] = {SCREEN_EXAMPLE, SCREEN_EXAMPLE},
+    [BLOCK_PREDICT] = {SCREEN_PREDICT, SCREEN_PREDICT},
+    [BLOCK_COUNTERFACTUAL] = {SCREEN_COUNTERFACTUAL, SCREEN_COUNTERFACTUAL},
+    [BLOCK_RATING] = {SCREEN_RATING, SCREEN_RATING},
+    [BLOCK_BREAK] = {SCREEN_BREAK, SCREEN_BREAK},
+    [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE},
 };
 
 _Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,

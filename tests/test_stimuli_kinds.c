@@ -21,16 +21,16 @@ static const struct {
     int items;
     int label, prediction, explanation, rating;
 } expected[] = {
-    {"consent", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
-    {"instructions", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
-    {"quiz", SIM_PHASE_QUIZ, 0, 0, 0, 0, 0},
-    {"practice", SIM_PHASE_PRACTICE, 1, 0, 0, 0, 0},
-    {"learn", SIM_PHASE_LEARN, 1, 1, 1, 1, 0},
-    {"predict", SIM_PHASE_TEST, 1, 0, 0, 0, 0},
-    {"counterfactual", SIM_PHASE_TEST, 1, 1, 1, 0, 0},
-    {"rating", SIM_PHASE_LEARN, 1, 0, 1, 1, 1},
-    {"break", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
-    {"debrief", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
+    [BLOCK_CONSENT] = {"consent", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
+    [BLOCK_INSTRUCTIONS] = {"instructions", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
+    [BLOCK_QUIZ] = {"quiz", SIM_PHASE_QUIZ, 0, 0, 0, 0, 0},
+    [BLOCK_PRACTICE] = {"practice", SIM_PHASE_PRACTICE, 1, 0, 0, 0, 0},
+    [BLOCK_LEARN] = {"learn", SIM_PHASE_LEARN, 1, 1, 1, 1, 0},
+    [BLOCK_PREDICT] = {"predict", SIM_PHASE_TEST, 1, 0, 0, 0, 0},
+    [BLOCK_COUNTERFACTUAL] = {"counterfactual", SIM_PHASE_TEST, 1, 1, 1, 0, 0},
+    [BLOCK_RATING] = {"rating", SIM_PHASE_LEARN, 1, 0, 1, 1, 1},
+    [BLOCK_BREAK] = {"break", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
+    [BLOCK_DEBRIEF] = {"debrief", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
 };
 
 _Static_assert(sizeof expected / sizeof *expected == BLOCK_KIND_COUNT,
