@@ -18,6 +18,7 @@
 
 #include "analysis/keymap.h"
 #include "common/sim_alloc.h"
+#include "common/sim_phase.h"
 #include "common/sim_rng.h"
 #include "common/sim_text.h"
 
@@ -148,12 +149,21 @@ void dataset_free(Dataset *ds)
     sim_free(ds);
 }
 
-static const char *const phase_names[PHASE_COUNT] = {
-    "practice", "learn", "pre", "post", "train", "test", "quiz"};
+/* The phases are common/sim_phase.h's; PHASE_* name the same values. */
+_Static_assert((int)PHASE_PRACTICE == (int)SIM_PHASE_PRACTICE &&
+                   (int)PHASE_LEARN == (int)SIM_PHASE_LEARN &&
+                   (int)PHASE_PRE == (int)SIM_PHASE_PRE &&
+                   (int)PHASE_POST == (int)SIM_PHASE_POST &&
+                   (int)PHASE_TRAIN == (int)SIM_PHASE_TRAIN &&
+                   (int)PHASE_TEST == (int)SIM_PHASE_TEST &&
+                   (int)PHASE_QUIZ == (int)SIM_PHASE_QUIZ &&
+                   (int)PHASE_COUNT == SIM_PHASE_COUNT,
+               "dataset phases are the SimPhase values");
 
 const char *dataset_phase_name(int phase)
 {
-    return phase >= 0 && phase < PHASE_COUNT ? phase_names[phase] : "?";
+    const char *name = sim_phase_name((SimPhase)phase);
+    return name ? name : "?";
 }
 
 /* ------------------------------------------------------------------ */
@@ -273,16 +283,11 @@ static int add_row(Dataset *ds, const char *const *vals, const Where *w,
     }
     DatasetResponse r;
     memset(&r, 0, sizeof r);
-    int phase = -1;
-    for (int p = 0; p < PHASE_COUNT; p++) {
-        if (strcmp(v[COL_PHASE], phase_names[p]) == 0) {
-            phase = p;
-        }
-    }
-    if (phase < 0) {
-        return bad_value(err, w, COL_PHASE,
-                         "practice, learn, pre, post, train, test or quiz",
-                         v[COL_PHASE]);
+    SimPhase phase = sim_phase_from_name(v[COL_PHASE]);
+    if (phase == SIM_PHASE_NONE) {
+        char phases[128];
+        sim_phase_list(phases, sizeof phases);
+        return bad_value(err, w, COL_PHASE, phases, v[COL_PHASE]);
     }
     r.phase = (int8_t)phase;
     int x;

@@ -575,6 +575,55 @@ int main(int argc, char **argv)
     v->screen = SCREEN_STORE_ERROR;
     v = SHOT("done");
     v->screen = SCREEN_DONE;
+    v = SHOT("rating");
+    v->screen = SCREEN_RATING;
+    v->item = &text_item;
+    v->explanation = &e_tokens;
+    v->show_prediction = 1;
+    v->need_rating = 1;
+    v->need_continue = 1;
+    v->rating = 3;
+    v = SHOT("screened-out");
+    v->screen = SCREEN_SCREENED_OUT;
+
+    /* every screen and every explanation kind has a shot */
+    int seen_screen[SESSION_SCREEN_COUNT] = {0},
+        seen_expl[EXPL_KIND_COUNT] = {0};
+    for (int i = 0; i < ns; i++) {
+        const SessionView *sv = &shots[i].v;
+        seen_screen[sv->screen] = 1;
+        const Explanation *e = sv->explanation;
+        for (size_t p = 0;
+             e && p < (e->kind == EXPL_COMPOSITE ? e->n_parts : 0); p++) {
+            seen_expl[e->parts[p].kind] = 1;
+        }
+        if (e) {
+            seen_expl[e->kind] = 1;
+        }
+        for (size_t r = 0; r < sv->n_reservoir; r++) {
+            if (sv->reservoir_expl[r]) {
+                seen_expl[sv->reservoir_expl[r]->kind] = 1;
+            }
+        }
+    }
+    int missing = 0;
+    for (int k = 0; k < SESSION_SCREEN_COUNT; k++) {
+        if (!seen_screen[k]) {
+            fprintf(stderr, "simlab-preview: no shot of screen '%s'\n",
+                    session_screen_name((SessionScreen)k));
+            missing = 1;
+        }
+    }
+    for (int k = 0; k < EXPL_KIND_COUNT; k++) {
+        if (!seen_expl[k]) {
+            fprintf(stderr, "simlab-preview: no shot of a %s explanation\n",
+                    expl_kind_name((ExplKind)k));
+            missing = 1;
+        }
+    }
+    if (missing) {
+        return 1;
+    }
 
     Scene sc;
     scene_init(&sc);

@@ -1045,31 +1045,83 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
     return h + 2 * pad;
 }
 
+/* The explanation kinds drawn without the item's image. */
+static float render_tokens_kind(const RenderCtx *rc, Scene *sc,
+                                const Explanation *e, const ItemInput *image,
+                                float x, float y, float w)
+{
+    (void)image;
+    return render_tokens(rc, sc, e, x, y, w);
+}
+
+static float render_features_kind(const RenderCtx *rc, Scene *sc,
+                                  const Explanation *e, const ItemInput *image,
+                                  float x, float y, float w)
+{
+    (void)image;
+    return render_features(rc, sc, e, x, y, w);
+}
+
+static float render_rules_kind(const RenderCtx *rc, Scene *sc,
+                               const Explanation *e, const ItemInput *image,
+                               float x, float y, float w)
+{
+    (void)image;
+    return render_rules(rc, sc, e, x, y, w);
+}
+
+static float render_prototype_kind(const RenderCtx *rc, Scene *sc,
+                                   const Explanation *e, const ItemInput *image,
+                                   float x, float y, float w)
+{
+    (void)image;
+    return render_prototype(rc, sc, e, x, y, w);
+}
+
+static float render_path_kind(const RenderCtx *rc, Scene *sc,
+                              const Explanation *e, const ItemInput *image,
+                              float x, float y, float w)
+{
+    (void)image;
+    return render_path(rc, sc, e, x, y, w);
+}
+
+static float render_text_kind(const RenderCtx *rc, Scene *sc,
+                              const Explanation *e, const ItemInput *image,
+                              float x, float y, float w)
+{
+    (void)image;
+    return render_pretext(rc, sc, e, x, y, w);
+}
+
+typedef float (*RenderFn)(const RenderCtx *rc, Scene *sc, const Explanation *e,
+                          const ItemInput *image, float x, float y, float w);
+
+/* One row per ExplKind: how it is drawn. Composites (NULL) are drawn part
+** by part by render_explanation. */
+static const RenderFn kind_render[] = {
+    [EXPL_HEATMAP] = render_heatmap,
+    [EXPL_TOKENS] = render_tokens_kind,
+    [EXPL_TOKEN_PAIRS] = render_pairs,
+    [EXPL_SPAN_PAIRS] = render_pairs,
+    [EXPL_FEATURES] = render_features_kind,
+    [EXPL_RULES] = render_rules_kind,
+    [EXPL_PROTOTYPE] = render_prototype_kind,
+    [EXPL_PATH] = render_path_kind,
+    [EXPL_TEXT] = render_text_kind,
+    [EXPL_COMPOSITE] = NULL,
+};
+
+_Static_assert(sizeof kind_render / sizeof *kind_render == EXPL_KIND_COUNT,
+               "one row per ExplKind");
+
 static float render_one(const RenderCtx *rc, Scene *sc, const Explanation *e,
                         const ItemInput *image, float x, float y, float w)
 {
-    switch (e->kind) {
-    case EXPL_HEATMAP:
-        return render_heatmap(rc, sc, e, image, x, y, w);
-    case EXPL_TOKENS:
-        return render_tokens(rc, sc, e, x, y, w);
-    case EXPL_TOKEN_PAIRS:
-    case EXPL_SPAN_PAIRS:
-        return render_pairs(rc, sc, e, image, x, y, w);
-    case EXPL_FEATURES:
-        return render_features(rc, sc, e, x, y, w);
-    case EXPL_RULES:
-        return render_rules(rc, sc, e, x, y, w);
-    case EXPL_PROTOTYPE:
-        return render_prototype(rc, sc, e, x, y, w);
-    case EXPL_PATH:
-        return render_path(rc, sc, e, x, y, w);
-    case EXPL_TEXT:
-        return render_pretext(rc, sc, e, x, y, w);
-    case EXPL_COMPOSITE:
-        break;
+    if ((unsigned)e->kind >= EXPL_KIND_COUNT || !kind_render[e->kind]) {
+        return 0;
     }
-    return 0;
+    return kind_render[e->kind](rc, sc, e, image, x, y, w);
 }
 
 float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,

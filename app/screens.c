@@ -761,66 +761,6 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
 
 /* -------------------------------------------------------------- the body */
 
-static const char *default_title(const SessionView *v, char *buf, size_t n)
-{
-    if (v->title) {
-        return v->title;
-    }
-    const Block *b = v->block;
-    const char *phase = b && b->phase ? b->phase : "";
-    int sess = b ? b->session : 0;
-    switch (v->screen) {
-    case SCREEN_CONSENT:
-        return "Consent";
-    case SCREEN_PAGE:
-        return b && b->kind == BLOCK_DEBRIEF ? "The end" : "Instructions";
-    case SCREEN_QUIZ:
-        return "Questions about the instructions";
-    case SCREEN_EXAMPLE:
-        if (sess > 0) {
-            snprintf(buf, n, "Session %d: examples", sess);
-            return buf;
-        }
-        if (strcmp(phase, "practice") == 0) {
-            return "Practice: an example";
-        }
-        return v->explanation ? "Learning: examples with explanations"
-                              : "Learning: examples";
-    case SCREEN_PREDICT:
-        if (sess > 0) {
-            snprintf(buf, n, "Session %d: predict the model", sess);
-            return buf;
-        }
-        if (strcmp(phase, "practice") == 0) {
-            return "Practice: predict the model";
-        }
-        if (strcmp(phase, "pre") == 0) {
-            return "Test 1: predict the model";
-        }
-        if (strcmp(phase, "post") == 0) {
-            return "Test 2: predict the model";
-        }
-        return "Predict the model";
-    case SCREEN_COUNTERFACTUAL:
-        if (strcmp(phase, "pre") == 0) {
-            return "Test 1: predict the model on a changed input";
-        }
-        if (strcmp(phase, "post") == 0) {
-            return "Test 2: predict the model on a changed input";
-        }
-        return "Predict the model on a changed input";
-    case SCREEN_RATING:
-        return "Rate the explanation";
-    case SCREEN_FEEDBACK:
-        return v->question ? "Questions about the instructions"
-                           : "Practice: feedback";
-    case SCREEN_BREAK:
-        return "Break";
-    default:
-        return "";
-    }
-}
-
 static float body_page(Ctx *c, Scene *sc, float x, float y, float w)
 {
     PageArg a = {c->v->page_text ? c->v->page_text : ""};
@@ -1053,33 +993,162 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     return yy - y;
 }
 
+static float body_page_screen(Ctx *c, Scene *sc, float x, float y, float w,
+                              float view_h)
+{
+    (void)view_h;
+    return body_page(c, sc, x, y, w);
+}
+
+static float body_break(Ctx *c, Scene *sc, float x, float y, float w,
+                        float view_h)
+{
+    (void)view_h;
+    return body_message(c, sc, x, y, w, "Time for a short break",
+                        c->v->page_text ? c->v->page_text
+                                        : "Relax for a moment. Continue when "
+                                          "you are ready.");
+}
+
+static float body_quiz_screen(Ctx *c, Scene *sc, float x, float y, float w,
+                              float view_h)
+{
+    (void)view_h;
+    return body_quiz(c, sc, x, y, w);
+}
+
+static float body_feedback_screen(Ctx *c, Scene *sc, float x, float y, float w,
+                                  float view_h)
+{
+    (void)view_h;
+    return body_feedback(c, sc, x, y, w);
+}
+
+typedef float (*BodyFn)(Ctx *c, Scene *sc, float x, float y, float w,
+                        float view_h);
+
+/* One row per SessionScreen: the heading shown when neither the block nor
+** its phase gives one, the body, and for screens that only show a message
+** (no header, no response bar) its heading and text. */
+static const struct {
+    const char *title;
+    BodyFn body;
+    const char *msg_head, *msg_text;
+} screen_rows[] = {
+    [SCREEN_CONSENT] = {"Consent", body_page_screen, NULL, NULL},
+    [SCREEN_PAGE] = {"Instructions", body_page_screen, NULL, NULL},
+    [SCREEN_QUIZ] = {"Questions about the instructions", body_quiz_screen, NULL,
+                     NULL},
+    [SCREEN_EXAMPLE] = {NULL, body_item, NULL, NULL},
+    [SCREEN_PREDICT] = {NULL, body_item, NULL, NULL},
+    [SCREEN_COUNTERFACTUAL] = {NULL, body_item, NULL, NULL},
+    [SCREEN_RATING] = {"Rate the explanation", body_item, NULL, NULL},
+    [SCREEN_FEEDBACK] = {"Practice: feedback", body_feedback_screen, NULL,
+                         NULL},
+    [SCREEN_BREAK] = {"Break", body_break, NULL, NULL},
+    [SCREEN_PAUSED] =
+        {"", NULL, "Paused",
+         "Please wait. The experimenter will continue the study shortly."},
+    [SCREEN_STORE_ERROR] =
+        {"", NULL, "One moment, please",
+         "The study will continue by itself in a moment. There is nothing you "
+         "need to do."},
+    [SCREEN_SCREENED_OUT] = {"", NULL, "Thank you for taking part",
+                             "This part of the study is over. Please let the "
+                             "experimenter know that "
+                             "you have finished."},
+    [SCREEN_DONE] =
+        {"", NULL, "Thank you!",
+         "You have finished the study. Please let the experimenter know."},
+};
+
+_Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,
+               "one row per SessionScreen");
+
+/* One row per BlockKind: the heading of its screens (NULL: by screen and
+** phase). */
+static const char *const kind_titles[] = {
+    [BLOCK_CONSENT] = "Consent",
+    [BLOCK_INSTRUCTIONS] = "Instructions",
+    [BLOCK_QUIZ] = "Questions about the instructions",
+    [BLOCK_PRACTICE] = NULL,
+    [BLOCK_LEARN] = NULL,
+    [BLOCK_PREDICT] = NULL,
+    [BLOCK_COUNTERFACTUAL] = NULL,
+    [BLOCK_RATING] = NULL,
+    [BLOCK_BREAK] = "Break",
+    [BLOCK_DEBRIEF] = "The end",
+};
+
+_Static_assert(sizeof kind_titles / sizeof *kind_titles == BLOCK_KIND_COUNT,
+               "one row per BlockKind");
+
+static const char *default_title(const SessionView *v, char *buf, size_t n)
+{
+    if (v->title) {
+        return v->title;
+    }
+    if ((unsigned)v->screen >= SESSION_SCREEN_COUNT) {
+        return "";
+    }
+    const Block *b = v->block;
+    if (b && (unsigned)b->kind < BLOCK_KIND_COUNT && kind_titles[b->kind]) {
+        return kind_titles[b->kind];
+    }
+    SimPhase phase = b ? b->phase_id : SIM_PHASE_NONE;
+    int sess = b ? b->session : 0;
+    switch (v->screen) {
+    case SCREEN_EXAMPLE:
+        if (sess > 0) {
+            snprintf(buf, n, "Session %d: examples", sess);
+            return buf;
+        }
+        if (phase == SIM_PHASE_PRACTICE) {
+            return "Practice: an example";
+        }
+        return v->explanation ? "Learning: examples with explanations"
+                              : "Learning: examples";
+    case SCREEN_PREDICT:
+        if (sess > 0) {
+            snprintf(buf, n, "Session %d: predict the model", sess);
+            return buf;
+        }
+        if (phase == SIM_PHASE_PRACTICE) {
+            return "Practice: predict the model";
+        }
+        if (phase == SIM_PHASE_PRE) {
+            return "Test 1: predict the model";
+        }
+        if (phase == SIM_PHASE_POST) {
+            return "Test 2: predict the model";
+        }
+        return "Predict the model";
+    case SCREEN_COUNTERFACTUAL:
+        if (phase == SIM_PHASE_PRE) {
+            return "Test 1: predict the model on a changed input";
+        }
+        if (phase == SIM_PHASE_POST) {
+            return "Test 2: predict the model on a changed input";
+        }
+        return "Predict the model on a changed input";
+    case SCREEN_FEEDBACK:
+        return v->question ? screen_rows[SCREEN_QUIZ].title
+                           : screen_rows[SCREEN_FEEDBACK].title;
+    default:
+        return screen_rows[v->screen].title;
+    }
+}
+
 /* The body of a scrolling screen at top y; sc NULL measures. Returns the
 ** height. */
 static float body_build(Ctx *c, Scene *sc, float x, float y, float w,
                         float view_h)
 {
-    const SessionView *v = c->v;
-    switch (v->screen) {
-    case SCREEN_CONSENT:
-    case SCREEN_PAGE:
-        return body_page(c, sc, x, y, w);
-    case SCREEN_BREAK:
-        return body_message(c, sc, x, y, w, "Time for a short break",
-                            v->page_text ? v->page_text
-                                         : "Relax for a moment. Continue when "
-                                           "you are ready.");
-    case SCREEN_QUIZ:
-        return body_quiz(c, sc, x, y, w);
-    case SCREEN_FEEDBACK:
-        return body_feedback(c, sc, x, y, w);
-    case SCREEN_EXAMPLE:
-    case SCREEN_PREDICT:
-    case SCREEN_COUNTERFACTUAL:
-    case SCREEN_RATING:
-        return body_item(c, sc, x, y, w, view_h);
-    default:
+    SessionScreen screen = c->v->screen;
+    if ((unsigned)screen >= SESSION_SCREEN_COUNT || !screen_rows[screen].body) {
         return 0;
     }
+    return screen_rows[screen].body(c, sc, x, y, w, view_h);
 }
 
 /* Screens that only show a message, without header or response bar: 1
@@ -1087,30 +1156,13 @@ static float body_build(Ctx *c, Scene *sc, float x, float y, float w,
 static int message_screen(SessionScreen screen, const char **head,
                           const char **text)
 {
-    switch (screen) {
-    case SCREEN_PAUSED:
-        *head = "Paused";
-        *text = "Please wait. The experimenter will continue the study "
-                "shortly.";
-        return 1;
-    case SCREEN_STORE_ERROR:
-        *head = "One moment, please";
-        *text = "The study will continue by itself in a moment. There is "
-                "nothing you need to do.";
-        return 1;
-    case SCREEN_SCREENED_OUT:
-        *head = "Thank you for taking part";
-        *text = "This part of the study is over. Please let the "
-                "experimenter know that you have finished.";
-        return 1;
-    case SCREEN_DONE:
-        *head = "Thank you!";
-        *text = "You have finished the study. Please let the experimenter "
-                "know.";
-        return 1;
-    default:
+    if ((unsigned)screen >= SESSION_SCREEN_COUNT ||
+        !screen_rows[screen].msg_head) {
         return 0;
     }
+    *head = screen_rows[screen].msg_head;
+    *text = screen_rows[screen].msg_text;
+    return 1;
 }
 
 /* ------------------------------------------------------------- assembly */

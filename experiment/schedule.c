@@ -245,6 +245,48 @@ static int explained(const Builder *b, const Block *blk)
     return blk->show.explanation && b->condition->method != NULL;
 }
 
+/* What an item trial asks: the response expected, the right choice (-1:
+** none) and the test type recorded with it. */
+typedef struct ItemAsk {
+    Expect expects;
+    int correct;
+    const char *test_type;
+} ItemAsk;
+
+typedef ItemAsk (*ItemAskFn)(const Builder *b, const Block *blk,
+                             const Item *item);
+
+static ItemAsk ask_learn(const Builder *b, const Block *blk, const Item *item)
+{
+    (void)item;
+    return (ItemAsk){blk->rating && explained(b, blk) ? EXPECT_RATING
+                                                      : EXPECT_CONTINUE,
+                     -1, "forward"};
+}
+
+static ItemAsk ask_prediction(const Builder *b, const Block *blk,
+                              const Item *item)
+{
+    (void)b, (void)blk;
+    return (ItemAsk){EXPECT_CHOICE, item->prediction, "forward"};
+}
+
+static ItemAsk ask_counterfactual(const Builder *b, const Block *blk,
+                                  const Item *item)
+{
+    return (ItemAsk){blk->rating && explained(b, blk) ? EXPECT_CHOICE_RATING
+                                                      : EXPECT_CHOICE,
+                     item->cf ? item->cf->prediction : -1, "counterfactual"};
+}
+
+static ItemAsk ask_rating(const Builder *b, const Block *blk, const Item *item)
+{
+    (void)b, (void)blk, (void)item;
+    return (ItemAsk){EXPECT_RATING, -1, "forward"};
+}
+
+static ItemAskFn item_ask(BlockKind kind);
+
 static int add_item_block(Builder *b, int bi)
 {
     const Study *study = b->study;
@@ -253,7 +295,7 @@ static int add_item_block(Builder *b, int bi)
     int rc;
 
     /* practice examples come first, from their own pool */
-    if (blk->kind == BLOCK_PRACTICE && blk->train_pool) {
+    if (blk->train_pool) { /* only practice blocks have one */
         BlockItems ex = {NULL, 0};
         size_t *order = NULL;
         rc = draw_items(b, bi, blk->train_pool, blk->n_train, &ex);
@@ -378,41 +420,17 @@ static int add_item_block(Builder *b, int bi)
         if (!item) {
             break;
         }
-        Expect ex = EXPECT_CONTINUE;
-        int correct = -1;
-        const char *type = "forward";
-        switch (blk->kind) {
-        case BLOCK_LEARN:
-            ex = blk->rating && explained(b, blk) ? EXPECT_RATING
-                                                  : EXPECT_CONTINUE;
-            break;
-        case BLOCK_PRACTICE:
-        case BLOCK_PREDICT:
-            ex = EXPECT_CHOICE;
-            correct = item->prediction;
-            break;
-        case BLOCK_COUNTERFACTUAL:
-            ex = blk->rating && explained(b, blk) ? EXPECT_CHOICE_RATING
-                                                  : EXPECT_CHOICE;
-            correct = item->cf ? item->cf->prediction : -1;
-            type = "counterfactual";
-            break;
-        case BLOCK_RATING:
-            ex = EXPECT_RATING;
-            break;
-        default:
-            break;
-        }
-        Trial *t = add_step(b, bi, ex);
+        ItemAsk ask = item_ask(blk->kind)(b, blk, item);
+        Trial *t = add_step(b, bi, ask.expects);
         rc = t ? set_item(b, t, item) : SIM_ERR_NOMEM;
         if (rc == SIM_OK) {
-            rc = set_test_type(b, t, type);
+            rc = set_test_type(b, t, ask.test_type);
         }
         if (rc != SIM_OK) {
             break;
         }
         t->is_catch = is_catch;
-        t->correct_choice = correct;
+        t->correct_choice = ask.correct;
         t->show = blk->show;
         t->show.explanation = explained(b, blk);
         if (is_catch) {
@@ -424,6 +442,42 @@ static int add_item_block(Builder *b, int bi)
     sim_free(catch_pos);
     sim_free(catch_item);
     return rc;
+}
+
+static int add_consent(Builder *b, int bi)
+{
+    return add_pages(b, bi, EXPECT_ACCEPT);
+}
+
+static int add_continue_pages(Builder *b, int bi)
+{
+    return add_pages(b, bi, EXPECT_CONTINUE);
+}
+
+/* One row per BlockKind: how its steps are made and, for blocks that show
+** items, what each item trial asks. */
+static const struct {
+    int (*add)(Builder *b, int bi);
+    ItemAskFn ask;
+} kind_steps[] = {
+    [BLOCK_CONSENT] = {add_consent, NULL},
+    [BLOCK_INSTRUCTIONS] = {add_continue_pages, NULL},
+    [BLOCK_QUIZ] = {add_quiz, NULL},
+    [BLOCK_PRACTICE] = {add_item_block, ask_prediction},
+    [BLOCK_LEARN] = {add_item_block, ask_learn},
+    [BLOCK_PREDICT] = {add_item_block, ask_prediction},
+    [BLOCK_COUNTERFACTUAL] = {add_item_block, ask_counterfactual},
+    [BLOCK_RATING] = {add_item_block, ask_rating},
+    [BLOCK_BREAK] = {add_continue_pages, NULL},
+    [BLOCK_DEBRIEF] = {add_continue_pages, NULL},
+};
+
+_Static_assert(sizeof kind_steps / sizeof *kind_steps == BLOCK_KIND_COUNT,
+               "one row per BlockKind");
+
+static ItemAskFn item_ask(BlockKind kind)
+{
+    return kind_steps[kind].ask;
 }
 
 int schedule_build(const Study *study, const char *condition, uint64_t seed,
@@ -450,22 +504,10 @@ int schedule_build(const Study *study, const char *condition, uint64_t seed,
     for (size_t i = 0; rc == SIM_OK && i < study->n_blocks; i++) {
         const Block *blk = &study->blocks[i];
         size_t first = b.sched->n_trials;
-        switch (blk->kind) {
-        case BLOCK_CONSENT:
-            rc = add_pages(&b, (int)i, EXPECT_ACCEPT);
-            break;
-        case BLOCK_INSTRUCTIONS:
-        case BLOCK_DEBRIEF:
-        case BLOCK_BREAK:
-            rc = add_pages(&b, (int)i, EXPECT_CONTINUE);
-            break;
-        case BLOCK_QUIZ:
-            rc = add_quiz(&b, (int)i);
-            break;
-        default:
-            rc = add_item_block(&b, (int)i);
-            break;
-        }
+        rc = (unsigned)blk->kind < BLOCK_KIND_COUNT
+                 ? kind_steps[blk->kind].add(&b, (int)i)
+                 : sim_fail(err, SIM_ERR_INVALID, "block '%s': unknown kind",
+                            blk->id);
         /* number the block's steps, practice examples included */
         for (size_t k = first; rc == SIM_OK && k < b.sched->n_trials; k++) {
             b.sched->trials[k].index_in_block = (int)(k - first);

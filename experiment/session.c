@@ -72,10 +72,22 @@ struct Session {
 
 const char *session_screen_name(SessionScreen screen)
 {
-    static const char *const names[SESSION_SCREEN_COUNT] = {
-        "consent",        "page",         "quiz",     "example", "predict",
-        "counterfactual", "rating",       "feedback", "break",   "paused",
-        "store_error",    "screened_out", "done"};
+    static const char *const names[] = {[SCREEN_CONSENT] = "consent",
+                                        [SCREEN_PAGE] = "page",
+                                        [SCREEN_QUIZ] = "quiz",
+                                        [SCREEN_EXAMPLE] = "example",
+                                        [SCREEN_PREDICT] = "predict",
+                                        [SCREEN_COUNTERFACTUAL] =
+                                            "counterfactual",
+                                        [SCREEN_RATING] = "rating",
+                                        [SCREEN_FEEDBACK] = "feedback",
+                                        [SCREEN_BREAK] = "break",
+                                        [SCREEN_PAUSED] = "paused",
+                                        [SCREEN_STORE_ERROR] = "store_error",
+                                        [SCREEN_SCREENED_OUT] = "screened_out",
+                                        [SCREEN_DONE] = "done"};
+    _Static_assert(sizeof names / sizeof *names == SESSION_SCREEN_COUNT,
+                   "one name per SessionScreen");
     return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
 }
 
@@ -123,50 +135,78 @@ static const Trial *cur_trial(const Session *s)
                : NULL;
 }
 
+/* How a kind's answers are checked. */
+typedef enum Checked {
+    CHECKED_NONE = 0,     /* no feedback, no retry */
+    CHECKED_PRACTICE = 1, /* feedback and retry as the block says (not on
+                             examples); the "practice" screening rule */
+    CHECKED_QUIZ = 2      /* questions with options: always feedback, retry
+                             while repeat_until_correct; the "quiz" rule */
+} Checked;
+
+/* One row per BlockKind: the screen of its steps (and of its examples) and
+** how its answers are checked. */
+static const struct {
+    SessionScreen screen;
+    SessionScreen example_screen;
+    Checked checked;
+} kind_screens[] = {
+    [BLOCK_CONSENT] = {SCREEN_CONSENT, SCREEN_CONSENT, CHECKED_NONE},
+    [BLOCK_INSTRUCTIONS] = {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
+    [BLOCK_QUIZ] = {SCREEN_QUIZ, SCREEN_QUIZ, CHECKED_QUIZ},
+    [BLOCK_PRACTICE] = {SCREEN_PREDICT, SCREEN_EXAMPLE, CHECKED_PRACTICE},
+    [BLOCK_LEARN] = {SCREEN_EXAMPLE, SCREEN_EXAMPLE, CHECKED_NONE},
+    [BLOCK_PREDICT] = {SCREEN_PREDICT, SCREEN_EXAMPLE, CHECKED_NONE},
+    [BLOCK_COUNTERFACTUAL] = {SCREEN_COUNTERFACTUAL, SCREEN_EXAMPLE,
+                              CHECKED_NONE},
+    [BLOCK_RATING] = {SCREEN_RATING, SCREEN_EXAMPLE, CHECKED_NONE},
+    [BLOCK_BREAK] = {SCREEN_BREAK, SCREEN_BREAK, CHECKED_NONE},
+    [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
+};
+
+_Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,
+               "one row per BlockKind");
+
+static Checked checked(const Block *b)
+{
+    return (unsigned)b->kind < BLOCK_KIND_COUNT ? kind_screens[b->kind].checked
+                                                : CHECKED_NONE;
+}
+
 static SessionScreen step_screen(const Session *s, const Trial *t)
 {
     const Block *b = &s->study->blocks[t->block];
-    switch (b->kind) {
-    case BLOCK_CONSENT:
-        return SCREEN_CONSENT;
-    case BLOCK_INSTRUCTIONS:
-    case BLOCK_DEBRIEF:
+    if ((unsigned)b->kind >= BLOCK_KIND_COUNT) {
         return SCREEN_PAGE;
-    case BLOCK_QUIZ:
-        return SCREEN_QUIZ;
-    case BLOCK_BREAK:
-        return SCREEN_BREAK;
-    case BLOCK_LEARN:
-        return SCREEN_EXAMPLE;
-    case BLOCK_PRACTICE:
-        return t->is_example ? SCREEN_EXAMPLE : SCREEN_PREDICT;
-    case BLOCK_PREDICT:
-        return SCREEN_PREDICT;
-    case BLOCK_COUNTERFACTUAL:
-        return SCREEN_COUNTERFACTUAL;
-    case BLOCK_RATING:
-        return SCREEN_RATING;
     }
-    return SCREEN_PAGE;
+    return t->is_example ? kind_screens[b->kind].example_screen
+                         : kind_screens[b->kind].screen;
 }
 
 static int retries(const Session *s, const Trial *t)
 {
     const Block *b = &s->study->blocks[t->block];
-    if (b->kind == BLOCK_QUIZ) {
+    switch (checked(b)) {
+    case CHECKED_QUIZ:
         return b->repeat_until_correct;
+    case CHECKED_PRACTICE:
+        return !t->is_example && b->retry;
+    default:
+        return 0;
     }
-    return b->kind == BLOCK_PRACTICE && !t->is_example && b->retry;
 }
 
 static int gives_feedback(const Session *s, const Trial *t)
 {
     const Block *b = &s->study->blocks[t->block];
-    if (b->kind == BLOCK_QUIZ) {
+    switch (checked(b)) {
+    case CHECKED_QUIZ:
         return 1;
+    case CHECKED_PRACTICE:
+        return !t->is_example && (b->feedback || b->retry);
+    default:
+        return 0;
     }
-    return b->kind == BLOCK_PRACTICE && !t->is_example &&
-           (b->feedback || b->retry);
 }
 
 /* ------------------------------------------------------------------ view */
@@ -209,7 +249,7 @@ static void build_view(Session *s)
     } else if (b->text) {
         v->page_text = b->text;
     }
-    if (b->kind == BLOCK_QUIZ && (size_t)t->page < b->n_questions) {
+    if (checked(b) == CHECKED_QUIZ && (size_t)t->page < b->n_questions) {
         v->question = &b->questions[t->page];
     }
     if (t->item_key) {
@@ -219,7 +259,8 @@ static void build_view(Session *s)
         }
         v->show_label = t->show.label;
         v->show_prediction = t->show.prediction || t->is_example;
-        v->ask_counterfactual = b->kind == BLOCK_COUNTERFACTUAL;
+        v->ask_counterfactual =
+            kind_screens[b->kind].screen == SCREEN_COUNTERFACTUAL;
     }
     if (t->reservoir >= 0) {
         const char *keys[64];
@@ -381,13 +422,13 @@ static int decide(Session *s, const Trial *t, int *stop, SimError *err)
     if (!r->done) {
         return SIM_OK;
     }
-    if (b->kind == BLOCK_PRACTICE && last_in_block &&
+    if (checked(b) == CHECKED_PRACTICE && last_in_block &&
         sc->practice_min_first_try >= 0) {
         rc = first_tries(s, t->block, 0, &right, &total, err);
         snprintf(detail, sizeof detail, "%d of %d right on the first try",
                  right, total);
         add_screen(r, "practice", right >= sc->practice_min_first_try, detail);
-    } else if (b->kind == BLOCK_QUIZ && last_in_block &&
+    } else if (checked(b) == CHECKED_QUIZ && last_in_block &&
                sc->quiz_all_first_try) {
         rc = first_tries(s, t->block, 0, &right, &total, err);
         snprintf(detail, sizeof detail, "%d of %d right on the first try",
@@ -527,7 +568,7 @@ static int answer(Session *s, const SimInput *in, const char *id, After after,
         r->choice_id = s->pending_id;
     } else if (s->choice >= 0) {
         const Block *b = &s->study->blocks[t->block];
-        const char *cid = b->kind == BLOCK_QUIZ
+        const char *cid = checked(b) == CHECKED_QUIZ
                               ? b->questions[t->page].options[s->choice]
                               : s->study->classes[s->choice].id;
         snprintf(s->pending_id, sizeof s->pending_id, "%s", cid);

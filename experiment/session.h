@@ -15,7 +15,8 @@
 #include "experiment/store.h"
 #include "stimuli/study.h"
 
-/* The screen the participant sees. */
+/* The screen the participant sees. Each has a name (session.c) and a row
+** in app/screens.c's screen table. */
 typedef enum SessionScreen {
     SCREEN_CONSENT = 0,    /* consent page; accept or decline */
     SCREEN_PAGE,           /* instructions or debrief page */
@@ -34,7 +35,7 @@ typedef enum SessionScreen {
     SCREEN_DONE            /* thank you; the run is over */
 } SessionScreen;
 
-#define SESSION_SCREEN_COUNT 13
+#define SESSION_SCREEN_COUNT 13 /* keep last + 1: the tables check it */
 
 typedef enum SimInputKind {
     SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */

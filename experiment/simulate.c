@@ -65,15 +65,18 @@ static double expit(double x)
     return 1.0 / (1.0 + exp(-x));
 }
 
+/* P(correct) of the last cell that matches (a cell's phase that names no
+** phase matches nothing). */
 static double cell_p(const SimulationSpec *spec, const char *condition,
-                     const char *phase)
+                     SimPhase phase)
 {
     double p = spec->p_default;
     for (size_t i = 0; i < spec->n_cells; i++) {
         const SimCell *c = &spec->cells[i];
         if ((!c->condition ||
              (condition && !strcmp(c->condition, condition))) &&
-            (!c->phase || (phase && !strcmp(c->phase, phase)))) {
+            (!c->phase || (phase != SIM_PHASE_NONE &&
+                           sim_phase_from_name(c->phase) == phase))) {
             p = c->p;
         }
     }
@@ -102,8 +105,8 @@ static double item_effect(const Policy *policy, const char *item_key)
     return policy->spec.item_sd * sim_rng_normal(&r);
 }
 
-double policy_p_correct(const Policy *policy, const char *condition,
-                        const char *phase, const char *item_key)
+static double p_correct(const Policy *policy, const char *condition,
+                        SimPhase phase, const char *item_key)
 {
     double p = cell_p(&policy->spec, condition, phase);
     double eta = logit(p) + policy->participant_u +
@@ -111,10 +114,16 @@ double policy_p_correct(const Policy *policy, const char *condition,
     return expit(eta);
 }
 
+double policy_p_correct(const Policy *policy, const char *condition,
+                        const char *phase, const char *item_key)
+{
+    return p_correct(policy, condition, sim_phase_from_name(phase), item_key);
+}
+
 double policy_true_accuracy(const SimulationSpec *spec, const char *condition,
                             const char *phase)
 {
-    double mu = logit(cell_p(spec, condition, phase));
+    double mu = logit(cell_p(spec, condition, sim_phase_from_name(phase)));
     double sd = sqrt(spec->participant_sd * spec->participant_sd +
                      spec->item_sd * spec->item_sd);
     if (sd == 0.0) {
@@ -180,8 +189,7 @@ static int decide_choice(Policy *policy, const SessionView *v)
     if (t->is_catch) {
         p = policy->spec.catch_p;
     } else {
-        p = policy_p_correct(policy, v->condition, v->block->phase,
-                             t->item_key);
+        p = p_correct(policy, v->condition, v->block->phase_id, t->item_key);
     }
     return sim_rng_uniform(&policy->rng) < p ? right
                                              : wrong_choice(policy, right, n);

@@ -122,11 +122,13 @@ void balance_warnings(Loader *L, const StudyReport *rep)
     if (!st->preset) {
         return;
     }
-    int hase = strncmp(st->preset, "hase-", 5) == 0;
-    int cf = strcmp(st->preset, "hase-counterfactual") == 0;
+    const PresetDesc *preset = preset_find(st->preset);
+    BalanceRule rule = preset ? preset->balance : BALANCE_NONE;
+    int hase = rule == BALANCE_HASE || rule == BALANCE_HASE_CF;
+    int cf = rule == BALANCE_HASE_CF;
     char detail[256];
     if (hase) {
-        const Block *pre = study_find_block(st, "pre");
+        const Block *pre = study_find_phase_block(st, SIM_PHASE_PRE);
         const PoolBalance *p = pre ? find_pool(rep, pre->pool) : NULL;
         if (p && (p->tp != p->fp || p->tp != p->tn || p->tp != p->fn ||
                   p->unlabeled)) {
@@ -150,13 +152,15 @@ void balance_warnings(Loader *L, const StudyReport *rep)
                      p->pool, detail);
             }
         }
-    } else if (strcmp(st->preset, "meta-predictor") == 0) {
-        const char *ids[2] = {"s1-train", "s1-test"};
+    } else if (rule == BALANCE_META) {
+        /* the first session's train and test blocks */
+        const Block *train = study_find_phase_block(st, SIM_PHASE_TRAIN);
+        const Block *blocks[2] = {train,
+                                  study_find_phase_block(st, SIM_PHASE_TEST)};
         for (int k = 0; k < 2; k++) {
-            const Block *b = study_find_block(st, ids[k]);
+            const Block *b = blocks[k];
             const PoolBalance *p = b ? find_pool(rep, b->pool) : NULL;
-            if (k == 1 && p && study_find_block(st, "s1-train") &&
-                strcmp(study_find_block(st, "s1-train")->pool, p->pool) == 0) {
+            if (k == 1 && p && train && strcmp(train->pool, p->pool) == 0) {
                 continue; /* same pool as the train pool: already checked */
             }
             if (p && p->correct != p->incorrect) {

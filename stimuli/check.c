@@ -342,7 +342,7 @@ static json_t *blocks_json(const Study *st)
         json_object_set_new(
             o, "draw",
             json_string(b->draw == DRAW_PARTICIPANT ? "participant" : "study"));
-        if (b->kind == BLOCK_PRACTICE) {
+        if (block_kind_desc(b->kind)->fields & BF_PRACTICE) {
             json_object_set_new(o, "feedback", json_boolean(b->feedback));
             json_object_set_new(o, "retry", json_boolean(b->retry));
             json_object_set_new(o, "train_pool", jstr(b->train_pool));

@@ -11,25 +11,6 @@
 
 #include "common/sim_alloc.h"
 
-static const char *const kind_names[EXPL_KIND_COUNT] = {
-    "heatmap", "tokens",    "token_pairs", "span_pairs", "features",
-    "rules",   "prototype", "path",        "text",       "composite"};
-
-const char *expl_kind_name(ExplKind k)
-{
-    return (unsigned)k < EXPL_KIND_COUNT ? kind_names[k] : "?";
-}
-
-int expl_kind_from_name(const char *name)
-{
-    for (int k = 0; k < EXPL_KIND_COUNT; k++) {
-        if (name && strcmp(name, kind_names[k]) == 0) {
-            return k;
-        }
-    }
-    return -1;
-}
-
 void edits_free(Edit *e, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -638,39 +619,176 @@ static int parse_path(Loader *L, const JLoc *at, json_t *o, Explanation *e)
 
 /* ---------------------------------------------------------------- entry */
 
-static const char *const common_keys[] = {"kind", "title", "id", "pool",
-                                          "method"};
+/* ---------------------------------------------------------- the kinds */
 
-static const char *const *keys_of(int kind)
+static int parse_heatmap_kind(Loader *L, const JLoc *at, json_t *o,
+                              const Item *it, Explanation *e, int depth)
 {
-    static const char *const k_heat[] = {"file", "colormap", "opacity",
-                                         "display", NULL};
-    static const char *const k_tok[] = {"tokens", NULL};
-    static const char *const k_pair[] = {"tokens", "pairs", NULL};
-    static const char *const k_feat[] = {"features", "intercept", "sum",
-                                         "output", NULL};
-    static const char *const k_rules[] = {"predicted", "rules", NULL};
-    static const char *const k_proto[] = {"label",     "evidence", "rows",
-                                          "important", "text",     NULL};
-    static const char *const k_path[] = {"start_margin", "target", "steps",
-                                         NULL};
-    static const char *const k_text[] = {"text", NULL};
-    static const char *const k_comp[] = {"parts", NULL};
-    static const char *const *const all[EXPL_KIND_COUNT] = {
-        k_heat,  k_tok,   k_pair, k_pair, k_feat,
-        k_rules, k_proto, k_path, k_text, k_comp};
-    return all[kind];
+    (void)depth;
+    return parse_heatmap(L, at, o, it, e);
+}
+
+static int parse_tokens_kind(Loader *L, const JLoc *at, json_t *o,
+                             const Item *it, Explanation *e, int depth)
+{
+    (void)depth;
+    return parse_tokens(L, at, o, it, e);
+}
+
+static int parse_token_pairs(Loader *L, const JLoc *at, json_t *o,
+                             const Item *it, Explanation *e, int depth)
+{
+    (void)depth;
+    return parse_pairs(L, at, o, it, e, 0);
+}
+
+static int parse_span_pairs(Loader *L, const JLoc *at, json_t *o,
+                            const Item *it, Explanation *e, int depth)
+{
+    (void)depth;
+    return parse_pairs(L, at, o, it, e, 1);
+}
+
+static int parse_features_kind(Loader *L, const JLoc *at, json_t *o,
+                               const Item *it, Explanation *e, int depth)
+{
+    (void)it, (void)depth;
+    return parse_features(L, at, o, e);
+}
+
+static int parse_rules_kind(Loader *L, const JLoc *at, json_t *o,
+                            const Item *it, Explanation *e, int depth)
+{
+    (void)it, (void)depth;
+    return parse_rules(L, at, o, e);
+}
+
+static int parse_prototype_kind(Loader *L, const JLoc *at, json_t *o,
+                                const Item *it, Explanation *e, int depth)
+{
+    (void)it, (void)depth;
+    return parse_prototype(L, at, o, e);
+}
+
+static int parse_path_kind(Loader *L, const JLoc *at, json_t *o, const Item *it,
+                           Explanation *e, int depth)
+{
+    (void)it, (void)depth;
+    return parse_path(L, at, o, e);
+}
+
+static int parse_text(Loader *L, const JLoc *at, json_t *o, const Item *it,
+                      Explanation *e, int depth)
+{
+    (void)it, (void)depth;
+    json_t *t = json_object_get(o, "text");
+    if (!t) {
+        jl_error(L, at, "text", "missing (required)");
+        return -1;
+    }
+    return nonempty_text(L, at, t, "text", &e->text);
+}
+
+static int parse_composite(Loader *L, const JLoc *at, json_t *o, const Item *it,
+                           Explanation *e, int depth)
+{
+    if (depth > 0) {
+        jl_error(L, at, "kind", "composites may not be nested");
+        return -1;
+    }
+    json_t *parts = list_member(L, at, o, "parts", 0);
+    if (!parts) {
+        return -1;
+    }
+    size_t n = json_array_size(parts);
+    e->parts = ld_calloc(L, n, sizeof *e->parts);
+    if (!e->parts) {
+        return -1;
+    }
+    JLoc pl;
+    jl_child(&pl, at, "parts");
+    for (size_t i = 0; i < n; i++) {
+        JLoc el;
+        jl_index(&el, &pl, i);
+        e->n_parts = i + 1;
+        expl_parse(L, &el, json_array_get(parts, i), NULL, it, &e->parts[i],
+                   depth + 1);
+    }
+    return 0;
+}
+
+typedef int (*ExplParseFn)(Loader *L, const JLoc *at, json_t *o, const Item *it,
+                           Explanation *e, int depth);
+
+/* One row per ExplKind: its name in payloads, the fields of its payload
+** (besides common_keys) and its parser. expl_clear frees every kind. */
+static const struct {
+    const char *name;
+    const char *const *keys; /* NULL-terminated */
+    ExplParseFn parse;
+} kinds[] = {
+    [EXPL_HEATMAP] = {"heatmap",
+                      (const char *const[]){"file", "colormap", "opacity",
+                                            "display", NULL},
+                      parse_heatmap_kind},
+    [EXPL_TOKENS] = {"tokens", (const char *const[]){"tokens", NULL},
+                     parse_tokens_kind},
+    [EXPL_TOKEN_PAIRS] = {"token_pairs",
+                          (const char *const[]){"tokens", "pairs", NULL},
+                          parse_token_pairs},
+    [EXPL_SPAN_PAIRS] = {"span_pairs",
+                         (const char *const[]){"tokens", "pairs", NULL},
+                         parse_span_pairs},
+    [EXPL_FEATURES] = {"features",
+                       (const char *const[]){"features", "intercept", "sum",
+                                             "output", NULL},
+                       parse_features_kind},
+    [EXPL_RULES] = {"rules", (const char *const[]){"predicted", "rules", NULL},
+                    parse_rules_kind},
+    [EXPL_PROTOTYPE] = {"prototype",
+                        (const char *const[]){"label", "evidence", "rows",
+                                              "important", "text", NULL},
+                        parse_prototype_kind},
+    [EXPL_PATH] = {"path",
+                   (const char *const[]){"start_margin", "target", "steps",
+                                         NULL},
+                   parse_path_kind},
+    [EXPL_TEXT] = {"text", (const char *const[]){"text", NULL}, parse_text},
+    [EXPL_COMPOSITE] = {"composite", (const char *const[]){"parts", NULL},
+                        parse_composite},
+};
+
+_Static_assert(sizeof kinds / sizeof *kinds == EXPL_KIND_COUNT,
+               "one row per ExplKind");
+
+/* Fields of every payload. */
+static const char *const common_keys[] = {"kind", "title",  "id",
+                                          "pool", "method", NULL};
+
+const char *expl_kind_name(ExplKind k)
+{
+    return (unsigned)k < EXPL_KIND_COUNT ? kinds[k].name : "?";
+}
+
+int expl_kind_from_name(const char *name)
+{
+    for (int k = 0; k < EXPL_KIND_COUNT; k++) {
+        if (name && strcmp(name, kinds[k].name) == 0) {
+            return k;
+        }
+    }
+    return -1;
 }
 
 static void warn_unknown_payload(Loader *L, const JLoc *at, json_t *o, int kind)
 {
     const char *key;
     json_t *v;
-    const char *const *known = keys_of(kind);
+    const char *const *known = kinds[kind].keys;
     json_object_foreach(o, key, v)
     {
         int found = key[0] == '_';
-        for (size_t i = 0; !found && i < 5; i++) {
+        for (size_t i = 0; !found && common_keys[i]; i++) {
             found = strcmp(key, common_keys[i]) == 0;
         }
         for (size_t i = 0; !found && known[i]; i++) {
@@ -678,7 +796,7 @@ static void warn_unknown_payload(Loader *L, const JLoc *at, json_t *o, int kind)
         }
         if (!found) {
             jl_warn(L, at, key, "unknown field of a %s explanation (ignored)",
-                    kind_names[kind]);
+                    kinds[kind].name);
         }
     }
 }
@@ -714,11 +832,15 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
     }
     int kind = expl_kind_from_name(kind_name);
     if (kind < 0) {
-        jl_error(L, at, "kind",
-                 "unknown explanation kind '%s' (heatmap, tokens, "
-                 "token_pairs, span_pairs, features, rules, prototype, path, "
-                 "text, composite)",
-                 kind_name);
+        char names[256];
+        size_t len = 0;
+        for (int k = 0; k < EXPL_KIND_COUNT && len < sizeof names; k++) {
+            int w = snprintf(names + len, sizeof names - len, "%s%s",
+                             k ? ", " : "", kinds[k].name);
+            len += w > 0 ? (size_t)w : 0;
+        }
+        jl_error(L, at, "kind", "unknown explanation kind '%s' (%s)", kind_name,
+                 names);
         return -1;
     }
     e->kind = (ExplKind)kind;
@@ -727,64 +849,7 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
     if (jget_str(L, at, v, "title", 0, &title) == 1) {
         e->title = ld_strdup(L, title);
     }
-    switch (e->kind) {
-    case EXPL_HEATMAP:
-        parse_heatmap(L, at, v, item, e);
-        break;
-    case EXPL_TOKENS:
-        parse_tokens(L, at, v, item, e);
-        break;
-    case EXPL_TOKEN_PAIRS:
-    case EXPL_SPAN_PAIRS:
-        parse_pairs(L, at, v, item, e, e->kind == EXPL_SPAN_PAIRS);
-        break;
-    case EXPL_FEATURES:
-        parse_features(L, at, v, e);
-        break;
-    case EXPL_RULES:
-        parse_rules(L, at, v, e);
-        break;
-    case EXPL_PROTOTYPE:
-        parse_prototype(L, at, v, e);
-        break;
-    case EXPL_PATH:
-        parse_path(L, at, v, e);
-        break;
-    case EXPL_TEXT: {
-        json_t *t = json_object_get(v, "text");
-        if (!t) {
-            jl_error(L, at, "text", "missing (required)");
-        } else {
-            nonempty_text(L, at, t, "text", &e->text);
-        }
-        break;
-    }
-    case EXPL_COMPOSITE: {
-        if (depth > 0) {
-            jl_error(L, at, "kind", "composites may not be nested");
-            break;
-        }
-        json_t *parts = list_member(L, at, v, "parts", 0);
-        if (!parts) {
-            break;
-        }
-        size_t n = json_array_size(parts);
-        e->parts = ld_calloc(L, n, sizeof *e->parts);
-        if (!e->parts) {
-            break;
-        }
-        JLoc pl;
-        jl_child(&pl, at, "parts");
-        for (size_t i = 0; i < n; i++) {
-            JLoc el;
-            jl_index(&el, &pl, i);
-            e->n_parts = i + 1;
-            expl_parse(L, &el, json_array_get(parts, i), NULL, item,
-                       &e->parts[i], depth + 1);
-        }
-        break;
-    }
-    }
+    kinds[kind].parse(L, at, v, item, e, depth);
     return L->n_errors == errors_before && !L->oom ? 0 : -1;
 }
 

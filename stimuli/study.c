@@ -283,6 +283,16 @@ const Block *study_find_block(const Study *st, const char *id)
     return NULL;
 }
 
+const Block *study_find_phase_block(const Study *st, SimPhase phase)
+{
+    for (size_t i = 0; st && i < st->n_blocks; i++) {
+        if (st->blocks[i].phase_id == phase) {
+            return &st->blocks[i];
+        }
+    }
+    return NULL;
+}
+
 const Explanation *item_explanation(const Item *item, const char *method)
 {
     for (size_t i = 0; item && method && i < item->n_expl; i++) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/sim_error.h"
+#include "common/sim_phase.h"
 
 /* ---------------------------------------------------------------- inputs */
 
@@ -61,6 +62,8 @@ typedef struct Counterfactual {
 
 /* ---------------------------------------------------------- explanations */
 
+/* Kinds of explanation payloads. Each has one row in stimuli/expl.c's
+** table (name, fields, parser) and one in app/render.c's (drawing). */
 typedef enum ExplKind {
     EXPL_HEATMAP = 0,     /* attribution map over an image */
     EXPL_TOKENS = 1,      /* signed weights per token or span */
@@ -74,7 +77,7 @@ typedef enum ExplKind {
     EXPL_COMPOSITE = 9    /* a list of the above */
 } ExplKind;
 
-#define EXPL_KIND_COUNT 10
+#define EXPL_KIND_COUNT 10 /* keep last + 1: the kind tables check it */
 
 typedef struct ExplToken {
     char *text;    /* token or span text as displayed */
@@ -199,6 +202,10 @@ typedef struct QuizQuestion {
     int answer; /* 0-based index of the correct option */
 } QuizQuestion;
 
+/* Kinds of blocks. Each has one row in stimuli/blockkind.c's table (name,
+** fields, defaults), one in experiment/schedule.c's (steps), one in
+** experiment/session.c's (screen, feedback) and one in app/screens.c's
+** (heading). */
 typedef enum BlockKind {
     BLOCK_CONSENT = 0,
     BLOCK_INSTRUCTIONS = 1,
@@ -212,7 +219,7 @@ typedef enum BlockKind {
     BLOCK_DEBRIEF = 9
 } BlockKind;
 
-#define BLOCK_KIND_COUNT 10
+#define BLOCK_KIND_COUNT 10 /* keep last + 1: the kind tables check it */
 
 typedef enum ItemOrder {
     ORDER_SHUFFLE = 0, /* fresh random order per participant (default) */
@@ -235,11 +242,13 @@ typedef struct ShowSpec {
 
 typedef struct Block {
     BlockKind kind;
-    char *id;    /* unique block name, e.g. "pre" or "s2-train" */
-    char *phase; /* long-format phase (learn, pre, post, train, test,
-                    practice, quiz); NULL for pages and breaks */
-    int session; /* 1-based training session, 0 when not in one */
-    char *title; /* heading shown on its screens; may be NULL */
+    char *id;          /* unique block name, e.g. "pre" or "s2-train" */
+    SimPhase phase_id; /* long-format phase; SIM_PHASE_NONE for pages,
+                          breaks (and a phase name that is not one) */
+    char *phase;       /* its name as written to the long format (owned);
+                          NULL when none */
+    int session;       /* 1-based training session, 0 when not in one */
+    char *title;       /* heading shown on its screens; may be NULL */
 
     /* item blocks: practice, learn, predict, counterfactual, rating */
     char *pool;             /* item pool */
@@ -428,7 +437,16 @@ const Explanation *item_explanation(const Item *item, const char *method);
 const char *study_page_text(const Study *study, const char *path);
 
 const char *modality_name(Modality m);
+/* Names of kinds as study.json spells them; "?" outside the enum. */
 const char *expl_kind_name(ExplKind k);
 const char *block_kind_name(BlockKind k);
+/* The kind a name spells, or -1 (name may be NULL). */
+int expl_kind_from_name(const char *name);
+int block_kind_from_name(const char *name);
+/* 1 when blocks of kind k show items of a pool (practice, learn, predict,
+** counterfactual, rating), else 0. */
+int block_kind_shows_items(BlockKind k);
+/* The block with phase_id phase that comes first, or NULL. */
+const Block *study_find_phase_block(const Study *study, SimPhase phase);
 
 #endif

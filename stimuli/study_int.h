@@ -158,11 +158,22 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
 void expl_clear(Explanation *e);
 /* Attaches e (ownership passes) to item under method; -1 on duplicate. */
 int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e);
-int expl_kind_from_name(const char *name);
 
-/* Item banks and explanation sources listed in study.json. */
+/* Item banks (items.c) and explanation sources (sources.c) listed in
+** study.json. */
 void load_banks(Loader *L, json_t *banks, const JLoc *at);
 void load_expl_sources(Loader *L, json_t *sources, const JLoc *at);
+
+/* Calls fn for each non-blank line of the JSON Lines file rel with its
+** parsed value; syntax errors are reported at their line. ref locates the
+** "file" that names rel. Returns 0, or -1 when the file cannot be read
+** (reported). */
+typedef void (*JsonlFn)(Loader *L, const JLoc *at, json_t *o, void *ctx);
+int each_jsonl(Loader *L, const JLoc *ref, const char *rel, JsonlFn fn,
+               void *ctx);
+/* 0 for CSV, 1 for JSON Lines, from o's "format" or the extension of file;
+** -1 after reporting. */
+int file_format(Loader *L, const JLoc *at, json_t *o, const char *file);
 
 /* Text helpers */
 /* Parses "Name = value" lines into features; -1 when a line has no " = ". */
@@ -172,6 +183,78 @@ int parse_feature_lines(Loader *L, const char *text, Feature **out,
 ** *edits the marked byte ranges in it. -1 when markers are unbalanced. */
 int parse_marked(Loader *L, const char *text, int segment, char **plain,
                  Edit **edits, size_t *n_edits);
+
+/* ------------------------------------------- block kinds (blockkind.c) */
+
+/* Groups of the fields of a block in study.json. A kind's row names the
+** groups it accepts; the keys of each group are listed once, in
+** blockkind.c. */
+enum {
+    BF_ITEMS = 1u << 0,     /* pool, n, same_items_as, exclude_items_of,
+                               order, draw, show: shows items of a pool */
+    BF_RATING = 1u << 1,    /* rating: asks the rating of the explanation */
+    BF_PRACTICE = 1u << 2,  /* feedback, retry, train_pool, n_train */
+    BF_CATCH = 1u << 3,     /* catch, reservoir */
+    BF_PAGES = 1u << 4,     /* pages */
+    BF_QUESTIONS = 1u << 5, /* questions (repeat_until_correct) */
+    BF_EXPLAINS = 1u << 6   /* always shows the condition's explanation
+                               (not a field: its items need payloads) */
+};
+
+/* What a test block asks (the study's test type, for the export). */
+typedef enum BlockTest {
+    BTEST_NONE = 0,
+    BTEST_FORWARD = 1,       /* predict the model on the input */
+    BTEST_COUNTERFACTUAL = 2 /* predict it on the perturbation */
+} BlockTest;
+
+/* One row of the block kind table. */
+typedef struct BlockKindDesc {
+    const char *name; /* "kind" in study.json */
+    unsigned fields;  /* BF_* */
+    SimPhase phase;   /* default phase */
+    ShowSpec show;    /* what a trial shows unless "show" says else */
+    int rating;       /* asks the rating unless "rating" says else */
+    BlockTest test;   /* the test it is, if any */
+} BlockKindDesc;
+
+/* The row of kind k (k must be a BlockKind). */
+const BlockKindDesc *block_kind_desc(BlockKind k);
+/* Writes the names of the kinds whose fields include all bits of `fields`
+** (0: every kind), in table order, separated by sep and the last two by
+** last, to out (size bytes, NUL-terminated). */
+void block_kind_list(unsigned fields, const char *sep, const char *last,
+                     char *out, size_t size);
+/* NULL-terminated keys of the fields of a group (one BF_* bit). */
+const char *const *block_group_keys(unsigned group);
+/* Warns about members of a block object that no kind accepts. */
+void block_warn_unknown(Loader *L, const JLoc *at, json_t *o);
+
+/* ------------------------------------------------ presets (preset.c) */
+
+/* The balance rule a preset's pools should follow (balance.c warns). */
+typedef enum BalanceRule {
+    BALANCE_NONE = 0,
+    BALANCE_HASE = 1,    /* equal TP/FP/TN/FN in the pool of phase pre */
+    BALANCE_HASE_CF = 2, /* and as many same as flip per prediction type */
+    BALANCE_META = 3     /* as many correct as incorrect items in the first
+                            train and test pools */
+} BalanceRule;
+
+struct Design;
+
+/* One row of the preset table. */
+typedef struct PresetDesc {
+    const char *name; /* "preset" in study.json's "protocol" */
+    /* appends the preset's blocks, read from the parameters in proto */
+    void (*expand)(struct Design *D, const JLoc *at, json_t *proto);
+    int strict_screening; /* screening defaults to the meta-predictor
+                             rules (practice, quiz, catch trials) */
+    BalanceRule balance;
+} PresetDesc;
+
+/* The preset named name, or NULL (name may be NULL). */
+const PresetDesc *preset_find(const char *name);
 
 /* Everything of study.json after it parsed: header, design, item banks,
 ** explanation sources, blocks, validation, pages. */

@@ -1,7 +1,8 @@
 /*
 ** Schedules: structure of the three presets, determinism, data matching
 ** (same items for everyone), fresh orders, new samples per session, catch
-** trials from the session's reservoir.
+** trials from the session's reservoir; what the steps of every block kind
+** ask.
 */
 #include "tests/harness.h"
 #include "experiment/schedule.h"
@@ -10,10 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static Study *load_dir(const char *dir);
+
 static Study *load(const char *name)
 {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/experiment/%s", SIMLAB_TEST_DATA, name);
+    return load_dir(dir);
+}
+
+static Study *load_dir(const char *dir)
+{
     Study *study = NULL;
     StudyReport rep;
     SimError err;
@@ -309,10 +317,95 @@ static void test_meta(void)
     study_free(st);
 }
 
+/* What the steps of each block kind ask (without, and with, a rating of a
+** shown explanation) and the test type they record. One row per BlockKind,
+** in enum order. */
+static const struct {
+    Expect plain, rated;
+    const char *test_type;
+} kind_asks[] = {
+    [BLOCK_CONSENT] = {EXPECT_ACCEPT, EXPECT_ACCEPT, NULL},
+    [BLOCK_INSTRUCTIONS] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
+    [BLOCK_QUIZ] = {EXPECT_OPTION, EXPECT_OPTION, NULL},
+    [BLOCK_PRACTICE] = {EXPECT_CHOICE, EXPECT_CHOICE, "forward"},
+    [BLOCK_LEARN] = {EXPECT_CONTINUE, EXPECT_RATING, "forward"},
+    [BLOCK_PREDICT] = {EXPECT_CHOICE, EXPECT_CHOICE, "forward"},
+    [BLOCK_COUNTERFACTUAL] = {EXPECT_CHOICE, EXPECT_CHOICE_RATING,
+                              "counterfactual"},
+    [BLOCK_RATING] = {EXPECT_RATING, EXPECT_RATING, "forward"},
+    [BLOCK_BREAK] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
+    [BLOCK_DEBRIEF] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
+};
+
+_Static_assert(sizeof kind_asks / sizeof *kind_asks == BLOCK_KIND_COUNT,
+               "a row for every block kind");
+
+/* Every step of st's schedules (for each condition) asks what its block's
+** kind asks; seen[k] counts the steps of kind k. */
+static void check_kind_asks(const Study *st, int *seen)
+{
+    for (size_t c = 0; c < st->n_conditions; c++) {
+        Schedule *s = NULL;
+        SimError err;
+        CHECK_INT(schedule_build(st, st->conditions[c].id, 5, &s, &err),
+                  SIM_OK);
+        for (size_t i = 0; s && i < s->n_trials; i++) {
+            const Trial *t = &s->trials[i];
+            const Block *b = &st->blocks[t->block];
+            if (t->is_example) {
+                CHECK_INT(t->expects, EXPECT_CONTINUE);
+                continue;
+            }
+            int rated = b->rating && t->show.explanation;
+            Expect want =
+                rated ? kind_asks[b->kind].rated : kind_asks[b->kind].plain;
+            if (t->expects != want) {
+                fprintf(stderr, "%s: block '%s' (%s): expects %s, not %s\n",
+                        st->id, b->id, block_kind_name(b->kind),
+                        expect_name(t->expects), expect_name(want));
+            }
+            CHECK_INT(t->expects, want);
+            const char *type = kind_asks[b->kind].test_type;
+            CHECK(type ? t->test_type && strcmp(t->test_type, type) == 0
+                       : t->test_type == NULL);
+            CHECK_INT(t->item_key != NULL, block_kind_shows_items(b->kind));
+            seen[b->kind]++;
+        }
+        schedule_free(s);
+    }
+}
+
+static void test_every_kind(void)
+{
+    int seen[BLOCK_KIND_COUNT] = {0};
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/bundles/valid-all", SIMLAB_TEST_DATA);
+    Study *all = load_dir(dir);
+    Study *meta = load("mini-meta");
+    CHECK(all && meta);
+    if (all) {
+        check_kind_asks(all, seen);
+    }
+    if (meta) {
+        check_kind_asks(meta, seen);
+    }
+    /* the fixtures have a block of every kind */
+    for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
+        if (!seen[k]) {
+            fprintf(stderr, "no fixture block of kind %s\n",
+                    block_kind_name((BlockKind)k));
+        }
+        CHECK(seen[k] > 0);
+    }
+    study_free(all);
+    study_free(meta);
+}
+
 int main(void)
 {
     test_forward();
     test_counterfactual();
     test_meta();
+    test_every_kind();
     return TEST_REPORT();
 }

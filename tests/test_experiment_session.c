@@ -3,13 +3,15 @@
 ** fake timestamps: schema and pragmas, enrollment and assignment, one
 ** transaction per response, duplicates refused, onset gating, forced
 ** choice, ratings, quiz and practice retries with screening, catch trials,
-** pause/abort/resume events, and a locked database that the session
-** survives without losing the response.
+** pause/abort/resume events, a locked database that the session
+** survives without losing the response, and the screen of every block
+** kind.
 */
 #include "tests/harness.h"
 #include "tests/test_util.h"
 
 #include "experiment/session.h"
+#include "experiment/simulate.h"
 #include "common/sim_alloc.h"
 #include "experiment/store.h"
 #include "stimuli/study.h"
@@ -63,6 +65,14 @@ static int send_key(Session *s, const char *key)
     int consumed = 0;
     SimError err;
     session_handle(s, &in, &consumed, &err);
+    return consumed;
+}
+
+static int send_input(Session *s, const SimInput *in)
+{
+    int consumed = 0;
+    SimError err;
+    session_handle(s, in, &consumed, &err);
     return consumed;
 }
 
@@ -586,6 +596,106 @@ static void test_meta_session(Study *st)
     st->screening.stop_on_failure = 0;
 }
 
+/* The screen of each block kind's steps (and of its examples). One row per
+** BlockKind, in enum order. */
+static const struct {
+    SessionScreen screen, example;
+} kind_screens[] = {
+    [BLOCK_CONSENT] = {SCREEN_CONSENT, SCREEN_CONSENT},
+    [BLOCK_INSTRUCTIONS] = {SCREEN_PAGE, SCREEN_PAGE},
+    [BLOCK_QUIZ] = {SCREEN_QUIZ, SCREEN_QUIZ},
+    [BLOCK_PRACTICE] = {SCREEN_PREDICT, SCREEN_EXAMPLE},
+    [BLOCK_LEARN] = {SCREEN_EXAMPLE, SCREEN_EXAMPLE},
+    [BLOCK_PREDICT] = {SCREEN_PREDICT, SCREEN_PREDICT},
+    [BLOCK_COUNTERFACTUAL] = {SCREEN_COUNTERFACTUAL, SCREEN_COUNTERFACTUAL},
+    [BLOCK_RATING] = {SCREEN_RATING, SCREEN_RATING},
+    [BLOCK_BREAK] = {SCREEN_BREAK, SCREEN_BREAK},
+    [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE},
+};
+
+_Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,
+               "a row for every block kind");
+
+/* Runs one participant of st in condition through the whole study with
+** the model policy; every step screen is its block kind's. seen[k] counts
+** the steps of kind k. */
+static void run_kinds(const Study *st, const char *db, const char *condition,
+                      int *seen)
+{
+    Store *store = open_db(st, db);
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    EnrollSpec e = {0};
+    e.condition = condition;
+    e.seed = 7;
+    e.wall_ms = 5000;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    Session *s = NULL;
+    CHECK_INT(session_open(store, st, info.id, 5000, &s, &err), SIM_OK);
+    Policy policy;
+    policy_init(&policy, POLICY_MODEL, st, &st->simulation, 1, 2);
+    int guard = 0;
+    while (s && !session_finished(s) && guard++ < 10000) {
+        show(s);
+        const SessionView *v = session_view(s);
+        if (v->screen != SCREEN_FEEDBACK && v->trial) {
+            const Block *b = v->block;
+            SessionScreen want = v->trial->is_example
+                                     ? kind_screens[b->kind].example
+                                     : kind_screens[b->kind].screen;
+            if (v->screen != want) {
+                fprintf(stderr, "%s: block '%s' (%s): screen %s, not %s\n",
+                        st->id, b->id, block_kind_name(b->kind),
+                        session_screen_name(v->screen),
+                        session_screen_name(want));
+            }
+            CHECK_INT(v->screen, want);
+            CHECK_INT(v->ask_counterfactual,
+                      v->trial->item_key && want == SCREEN_COUNTERFACTUAL);
+            CHECK_INT(v->question != NULL, want == SCREEN_QUIZ);
+            seen[b->kind]++;
+        }
+        SimInput in;
+        if (policy_next_input(&policy, v, &T, &in) != 0) {
+            break;
+        }
+        in.wall_ms = T / 1000000;
+        send_input(s, &in);
+    }
+    CHECK(s && session_finished(s));
+    session_close(s);
+    store_close(store);
+}
+
+static void test_kind_screens(const Study *meta)
+{
+    int seen[BLOCK_KIND_COUNT] = {0};
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/bundles/valid-all", SIMLAB_TEST_DATA);
+    Study *all = NULL;
+    StudyReport rep;
+    SimError err;
+    study_report_init(&rep);
+    CHECK_INT(study_load(dir, &all, &rep, &err), SIM_OK);
+    study_report_free(&rep);
+    if (all) {
+        run_kinds(all, "kinds-all.db", "mix", seen);
+    }
+    run_kinds(meta, "kinds-meta.db", "grad", seen);
+    for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
+        if (!seen[k]) {
+            fprintf(stderr, "no step of a %s block was shown\n",
+                    block_kind_name((BlockKind)k));
+        }
+        CHECK(seen[k] > 0);
+    }
+    study_free(all);
+}
+
 int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "session");
@@ -600,6 +710,7 @@ int main(void)
         test_interruptions(fwd);
         test_load_schedule_nomem(fwd);
         test_meta_session(meta);
+        test_kind_screens(meta);
     }
     study_free(fwd);
     study_free(meta);

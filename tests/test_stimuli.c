@@ -108,12 +108,13 @@ static void test_valid_all(void)
     b = study_find_block(st, "study");
     CHECK(b && b->order == ORDER_FIXED && b->show.label && b->show.prediction &&
           b->show.explanation && !b->rating);
-    CHECK(b && strcmp(b->phase, "learn") == 0);
+    CHECK(b && b->phase_id == SIM_PHASE_LEARN &&
+          strcmp(b->phase, "learn") == 0);
     b = study_find_block(st, "cf");
     CHECK(b && b->kind == BLOCK_COUNTERFACTUAL && b->pool &&
           strcmp(b->pool, "test") == 0 && b->n_items == 2 && b->rating);
-    CHECK(b && strcmp(b->phase, "post") == 0 && b->show.explanation &&
-          b->show.label);
+    CHECK(b && b->phase_id == SIM_PHASE_POST && strcmp(b->phase, "post") == 0 &&
+          b->show.explanation && b->show.label);
     b = study_find_block(st, "rate");
     CHECK(b && b->kind == BLOCK_RATING && b->rating &&
           b->draw == DRAW_PARTICIPANT);
@@ -370,11 +371,12 @@ static void test_meta_preset(void)
     const Block *b = study_find_block(st, "practice");
     CHECK(b && b->feedback && b->retry && b->n_items == 2 &&
           strcmp(b->train_pool, "practice_train") == 0 &&
+          b->phase_id == SIM_PHASE_PRACTICE &&
           strcmp(b->phase, "practice") == 0);
     b = study_find_block(st, "s1-train");
     CHECK(b && b->kind == BLOCK_LEARN && b->session == 1 && b->n_items == 2 &&
-          strcmp(b->phase, "train") == 0 && !b->show.label &&
-          b->show.prediction && b->show.explanation &&
+          b->phase_id == SIM_PHASE_TRAIN && strcmp(b->phase, "train") == 0 &&
+          !b->show.label && b->show.prediction && b->show.explanation &&
           b->exclude_items_of == NULL);
     b = study_find_block(st, "s2-train");
     CHECK(b && b->session == 2 && strcmp(b->exclude_items_of, "s1-train") == 0);
@@ -382,7 +384,7 @@ static void test_meta_preset(void)
     CHECK(b && b->kind == BLOCK_PREDICT && b->session == 2 && b->n_catch == 1 &&
           strcmp(b->reservoir, "s2-train") == 0 && b->show.reservoir &&
           !b->show.prediction && strcmp(b->exclude_items_of, "s1-test") == 0 &&
-          strcmp(b->phase, "test") == 0);
+          b->phase_id == SIM_PHASE_TEST && strcmp(b->phase, "test") == 0);
     b = study_find_block(st, "break1");
     CHECK(b && b->kind == BLOCK_BREAK && b->text != NULL);
     b = study_find_block(st, "quiz");
@@ -424,15 +426,15 @@ static void test_hase_presets(void)
               b->show.label && b->show.prediction && !b->show.explanation &&
               !b->rating);
         b = study_find_block(st, "pre");
-        CHECK(b && b->kind == BLOCK_PREDICT && strcmp(b->phase, "pre") == 0 &&
-              strcmp(b->pool, "test") == 0 && b->n_items == 3 &&
-              !b->show.prediction && !b->show.label);
+        CHECK(b && b->kind == BLOCK_PREDICT && b->phase_id == SIM_PHASE_PRE &&
+              strcmp(b->phase, "pre") == 0 && strcmp(b->pool, "test") == 0 &&
+              b->n_items == 3 && !b->show.prediction && !b->show.label);
         b = study_find_block(st, "learn2");
         CHECK(b && strcmp(b->same_items_as, "learn1") == 0 &&
               b->show.explanation && b->rating);
         b = study_find_block(st, "post");
         CHECK(b && strcmp(b->same_items_as, "pre") == 0 &&
-              strcmp(b->phase, "post") == 0);
+              b->phase_id == SIM_PHASE_POST && strcmp(b->phase, "post") == 0);
         /* defaults of everything the study leaves out */
         CHECK_STR(st->classes[0].key, "1");
         CHECK_STR(st->classes[1].key, "2");

@@ -1,0 +1,396 @@
+/*
+** The protocol of study.json: a preset (expanded by preset.c) or explicit
+** blocks. What each kind of block accepts and its defaults come from the
+** block kind table (blockkind.c). libc and jansson only.
+*/
+#include "stimuli/design_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
+
+Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    if (ld_grow(L, (void **)&st->blocks, &D->cap_blocks, st->n_blocks + 1,
+                sizeof *st->blocks) != 0 ||
+        ld_grow(L, (void **)&D->src, &D->cap_src, st->n_blocks + 1,
+                sizeof *D->src) != 0) {
+        return NULL;
+    }
+    BlockSrc *bs = &D->src[st->n_blocks];
+    memset(bs, 0, sizeof *bs);
+    bs->at = *at;
+    Block *b = &st->blocks[st->n_blocks++];
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->id = ld_strdup(L, id);
+    b->repeat_until_correct = 1;
+    const BlockKindDesc *kd = block_kind_desc(kind);
+    block_set_phase(D, b, kd->phase);
+    b->show = kd->show;
+    b->rating = kd->rating;
+    return b;
+}
+
+void block_set_phase(Design *D, Block *b, SimPhase phase)
+{
+    const char *name = sim_phase_name(phase);
+    sim_free(b->phase);
+    b->phase = name ? ld_strdup(D->L, name) : NULL;
+    b->phase_id = name ? phase : SIM_PHASE_NONE;
+}
+
+void block_copy_quiz(Design *D, Block *b)
+{
+    Loader *L = D->L;
+    b->questions =
+        ld_calloc(L, D->n_quiz ? D->n_quiz : 1, sizeof *b->questions);
+    if (!b->questions) {
+        return;
+    }
+    for (size_t i = 0; i < D->n_quiz; i++) {
+        const QuizQuestion *q = &D->quiz[i];
+        QuizQuestion *c = &b->questions[i];
+        c->text = ld_strdup(L, q->text);
+        c->answer = q->answer;
+        c->options =
+            ld_calloc(L, q->n_options ? q->n_options : 1, sizeof *c->options);
+        for (size_t k = 0; c->options && k < q->n_options; k++) {
+            c->options[k] = ld_strdup(L, q->options[k]);
+            c->n_options = k + 1;
+        }
+    }
+    b->n_questions = D->n_quiz;
+    b->repeat_until_correct = D->quiz_repeat;
+}
+
+/* An error at key: the field belongs to the kinds with all bits of group;
+** the message is before + their list ("a, b and c") + after. */
+static void only_error(Loader *L, const JLoc *at, const char *key,
+                       unsigned group, const char *before, const char *after)
+{
+    char kinds[256];
+    block_kind_list(group, ", ", " and ", kinds, sizeof kinds);
+    jl_error(L, at, key, "%s%s%s", before, kinds, after);
+}
+
+/* The fields of blocks that show items (BF_ITEMS and the groups that go
+** with it; which of those the kind may use is checked by the caller). */
+static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
+{
+    Loader *L = D->L;
+    const char *s = NULL;
+    if (jget_str(L, bl, o, "pool", 0, &s) == 1) {
+        b->pool = ld_strdup(L, s);
+    }
+    jget_int(L, bl, o, "n", 0, 0, 1000000, &b->n_items);
+    if (jget_str(L, bl, o, "same_items_as", 0, &s) == 1) {
+        b->same_items_as = ld_strdup(L, s);
+    }
+    json_t *ex = json_object_get(o, "exclude_items_of");
+    if (json_is_string(ex)) {
+        b->exclude_items_of = ld_strdup(L, json_string_value(ex));
+    } else if (json_is_array(ex)) {
+        SimBuf buf;
+        sim_buf_init(&buf);
+        size_t i;
+        json_t *x;
+        json_array_foreach(ex, i, x)
+        {
+            if (!json_is_string(x)) {
+                jl_error(L, bl, "exclude_items_of",
+                         "must be a list of block ids");
+                break;
+            }
+            sim_buf_printf(&buf, "%s%s", i ? "," : "", json_string_value(x));
+        }
+        if (buf.oom) {
+            L->oom = 1;
+        }
+        b->exclude_items_of = buf.len ? sim_buf_take(&buf) : NULL;
+        sim_buf_free(&buf);
+    } else if (ex) {
+        jl_error(L, bl, "exclude_items_of", "must be a list of block ids");
+    }
+    if (jget_str(L, bl, o, "order", 0, &s) == 1) {
+        if (strcmp(s, "fixed") == 0) {
+            b->order = ORDER_FIXED;
+        } else if (strcmp(s, "shuffle") != 0) {
+            jl_error(L, bl, "order", "'%s' is not shuffle or fixed", s);
+        }
+    }
+    if (jget_str(L, bl, o, "draw", 0, &s) == 1) {
+        if (strcmp(s, "participant") == 0) {
+            b->draw = DRAW_PARTICIPANT;
+        } else if (strcmp(s, "study") != 0) {
+            jl_error(L, bl, "draw", "'%s' is not study or participant", s);
+        }
+    }
+    json_t *show = json_object_get(o, "show");
+    if (show && !json_is_object(show)) {
+        jl_error(L, bl, "show", "must be an object of booleans");
+    } else if (show) {
+        JLoc sl;
+        jl_child(&sl, bl, "show");
+        static const char *const sk[] = {"label", "prediction", "explanation",
+                                         "reservoir", NULL};
+        jwarn_unknown(L, &sl, show, sk);
+        jget_bool(L, &sl, show, "label", &b->show.label);
+        jget_bool(L, &sl, show, "prediction", &b->show.prediction);
+        jget_bool(L, &sl, show, "explanation", &b->show.explanation);
+        jget_bool(L, &sl, show, "reservoir", &b->show.reservoir);
+    }
+    jget_bool(L, bl, o, "rating", &b->rating);
+    jget_bool(L, bl, o, "feedback", &b->feedback);
+    jget_bool(L, bl, o, "retry", &b->retry);
+    if (jget_str(L, bl, o, "train_pool", 0, &s) == 1) {
+        b->train_pool = ld_strdup(L, s);
+    }
+    jget_int(L, bl, o, "n_train", 0, 0, 1000000, &b->n_train);
+    jget_int(L, bl, o, "catch", 0, 0, 1000000, &b->n_catch);
+    if (jget_str(L, bl, o, "reservoir", 0, &s) == 1) {
+        b->reservoir = ld_strdup(L, s);
+        if (!json_object_get(show, "reservoir")) {
+            b->show.reservoir = 1;
+        }
+    }
+}
+
+/* Errors for the fields of item blocks given to a kind without items. */
+static void refuse_item_fields(Loader *L, const JLoc *bl, json_t *o,
+                               const char *kname)
+{
+    static const unsigned groups[] = {BF_ITEMS, BF_RATING, BF_PRACTICE,
+                                      BF_CATCH};
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
+        const char *const *keys = block_group_keys(groups[g]);
+        for (size_t i = 0; keys[i]; i++) {
+            if (json_object_get(o, keys[i])) {
+                jl_error(L, bl, keys[i], "not a field of a %s block", kname);
+            }
+        }
+    }
+}
+
+static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
+{
+    Loader *L = D->L;
+    if (!json_is_object(o)) {
+        jl_error(L, bl, NULL, "a block is an object with a \"kind\"");
+        return;
+    }
+    block_warn_unknown(L, bl, o);
+    const char *kname = NULL;
+    if (jget_str(L, bl, o, "kind", 1, &kname) != 1) {
+        return;
+    }
+    int kind = block_kind_from_name(kname);
+    if (kind < 0) {
+        char kinds[256];
+        block_kind_list(0, ", ", ", ", kinds, sizeof kinds);
+        jl_error(L, bl, "kind", "unknown block kind '%s' (%s)", kname, kinds);
+        return;
+    }
+    char defid[48];
+    snprintf(defid, sizeof defid, "%s%zu", kname, pos + 1);
+    const char *id = defid;
+    if (jget_str(L, bl, o, "id", 0, &id) == 1 && !design_valid_ident(id)) {
+        jl_error(L, bl, "id", "'%s': use letters, digits, '-', '_', '.'", id);
+    }
+    Block *b = block_new(D, (BlockKind)kind, id, bl);
+    if (!b) {
+        return;
+    }
+    const BlockKindDesc *kd = block_kind_desc(b->kind);
+    BlockSrc *bs = &D->src[L->st->n_blocks - 1];
+    bs->pool_key = "pool";
+    bs->n_key = "n";
+    bs->train_key = "train_pool";
+    const char *s = NULL;
+    if (jget_str(L, bl, o, "phase", 0, &s) == 1) {
+        if (sim_phase_from_name(s) == SIM_PHASE_NONE) {
+            char phases[128];
+            sim_phase_list(phases, sizeof phases);
+            jl_error(L, bl, "phase", "'%s' is not %s", s, phases);
+        }
+        /* an unknown name is kept for the report (the study is invalid) */
+        sim_free(b->phase);
+        b->phase = ld_strdup(L, s);
+        b->phase_id = sim_phase_from_name(s);
+    }
+    if (jget_str(L, bl, o, "title", 0, &s) == 1) {
+        b->title = ld_strdup(L, s);
+    }
+    jget_int(L, bl, o, "session", 0, 0, 1000, &b->session);
+    if (kd->fields & BF_ITEMS) {
+        parse_item_fields(D, b, bl, o);
+    } else {
+        refuse_item_fields(L, bl, o, kname);
+    }
+    if (b->rating && !(kd->fields & BF_RATING)) {
+        only_error(L, bl, "rating", BF_RATING, "ratings are asked in ",
+                   " blocks");
+    }
+    if ((b->feedback || b->retry || b->train_pool) &&
+        !(kd->fields & BF_PRACTICE)) {
+        only_error(L, bl, b->train_pool ? "train_pool" : "feedback",
+                   BF_PRACTICE, "only ",
+                   " blocks have feedback, retry and train_pool");
+    }
+    if ((b->n_catch || b->reservoir) && !(kd->fields & BF_CATCH)) {
+        only_error(L, bl, b->n_catch ? "catch" : "reservoir", BF_CATCH, "only ",
+                   " blocks have catch trials and a reservoir");
+    }
+    if (jget_str(L, bl, o, "text", 0, &s) == 1) {
+        b->text = ld_strdup(L, s);
+    }
+    jget_int(L, bl, o, "min_seconds", 0, 0, 86400, &b->min_seconds);
+    json_t *pages = json_object_get(o, "pages");
+    int page_kind = (kd->fields & BF_PAGES) != 0;
+    if (pages && !page_kind) {
+        only_error(L, bl, "pages", BF_PAGES, "only ", " blocks have pages");
+    } else if (json_is_string(pages)) {
+        char *p = (char *)json_string_value(pages);
+        set_pages(D, b, &p, 1);
+        add_page_ref(D, p, bl, "pages");
+    } else if (json_is_array(pages)) {
+        size_t n = json_array_size(pages);
+        b->pages = ld_calloc(L, n ? n : 1, sizeof *b->pages);
+        JLoc pl;
+        jl_child(&pl, bl, "pages");
+        for (size_t i = 0; b->pages && i < n; i++) {
+            json_t *p = json_array_get(pages, i);
+            char idx[24];
+            snprintf(idx, sizeof idx, "%zu", i);
+            if (!json_is_string(p)) {
+                jl_error(L, &pl, idx, "a page is a file path");
+                continue;
+            }
+            b->pages[b->n_pages++] = ld_strdup(L, json_string_value(p));
+            add_page_ref(D, json_string_value(p), &pl, idx);
+        }
+    } else if (pages) {
+        jl_error(L, bl, "pages", "must be a path or a list of paths");
+    } else if (page_kind) {
+        /* default: the study's page of that kind */
+        if (b->kind == BLOCK_CONSENT && D->consent) {
+            set_pages(D, b, &D->consent, 1);
+        } else if (b->kind == BLOCK_DEBRIEF && D->debrief) {
+            set_pages(D, b, &D->debrief, 1);
+        } else if (b->kind == BLOCK_INSTRUCTIONS && D->n_instr) {
+            set_pages(D, b, D->instr, D->n_instr);
+        } else if (!b->text) {
+            jl_error(L, bl, "pages",
+                     "missing (no \"pages\" and no study "
+                     "page of this kind)");
+        }
+    }
+    if (kd->fields & BF_QUESTIONS) {
+        json_t *qs = json_object_get(o, "questions");
+        if (qs) {
+            JLoc ql;
+            jl_child(&ql, bl, "questions");
+            quiz_parse_questions(D, &ql, qs, &b->questions, &b->n_questions);
+            b->repeat_until_correct = D->quiz_repeat;
+        } else if (D->has_quiz) {
+            block_copy_quiz(D, b);
+        } else {
+            jl_error(L, bl, "questions",
+                     "missing (and the study has no "
+                     "\"quiz\")");
+        }
+        jget_bool(L, bl, o, "repeat_until_correct", &b->repeat_until_correct);
+    } else if (json_object_get(o, "questions")) {
+        only_error(L, bl, "questions", BF_QUESTIONS, "only ",
+                   " blocks have questions");
+    }
+}
+
+void parse_protocol(Design *D, const JLoc *root)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    json_t *proto = json_object_get(D->root, "protocol");
+    json_t *blocks = json_object_get(D->root, "blocks");
+    if (proto && blocks) {
+        jl_error(L, root, "blocks",
+                 "give either \"protocol\" (a preset) or \"blocks\", not "
+                 "both");
+        return;
+    }
+    if (!proto && !blocks) {
+        jl_error(L, root, "protocol",
+                 "missing (give a preset in \"protocol\" or a \"blocks\" "
+                 "list)");
+        return;
+    }
+    if (proto) {
+        JLoc pl;
+        jl_child(&pl, root, "protocol");
+        if (!json_is_object(proto)) {
+            jl_error(L, root, "protocol", "must be {\"preset\": NAME, ...}");
+            return;
+        }
+        const char *preset = NULL;
+        if (jget_str(L, &pl, proto, "preset", 1, &preset) != 1) {
+            return;
+        }
+        st->preset = ld_strdup(L, preset);
+        if (preset_expand(D, &pl, proto, preset) != 0) {
+            char presets[256];
+            preset_list(presets, sizeof presets);
+            jl_error(L, &pl, "preset", "unknown preset '%s' (%s)", preset,
+                     presets);
+            sim_free(st->preset);
+            st->preset = NULL;
+        }
+        return;
+    }
+    JLoc bl0;
+    jl_child(&bl0, root, "blocks");
+    if (!json_is_array(blocks) || json_array_size(blocks) == 0) {
+        jl_error(L, root, "blocks", "must be a non-empty list of blocks");
+        return;
+    }
+    size_t i;
+    json_t *o;
+    json_array_foreach(blocks, i, o)
+    {
+        JLoc bl;
+        jl_index(&bl, &bl0, i);
+        explicit_block(D, &bl, o, i);
+    }
+    /* the test type: the most specific test of the blocks */
+    static const char *const test_names[] = {NULL, "forward", "counterfactual"};
+    BlockTest test = BTEST_NONE;
+    for (size_t k = 0; k < st->n_blocks; k++) {
+        BlockTest t = block_kind_desc(st->blocks[k].kind)->test;
+        test = t > test ? t : test;
+    }
+    if (test != BTEST_NONE) {
+        st->test_type = ld_strdup(L, test_names[test]);
+    }
+}
+
+void block_clear(Block *b)
+{
+    sim_free(b->id);
+    sim_free(b->phase);
+    sim_free(b->title);
+    sim_free(b->pool);
+    sim_free(b->same_items_as);
+    sim_free(b->exclude_items_of);
+    sim_free(b->reservoir);
+    sim_free(b->train_pool);
+    for (size_t i = 0; i < b->n_pages; i++) {
+        sim_free(b->pages[i]);
+    }
+    sim_free(b->pages);
+    sim_free(b->text);
+    quiz_questions_free(b->questions, b->n_questions);
+    memset(b, 0, sizeof *b);
+}

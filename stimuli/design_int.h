@@ -1,0 +1,80 @@
+/*
+** Internals of study.json's design, shared by the files that read it:
+** design.c (header fields, classes, conditions, quiz, pages, ...),
+** blocks.c (the protocol: explicit blocks), preset.c (presets expanded into
+** blocks) and validate.c (checks that tie blocks to pools and
+** explanations). Not part of the public API.
+*/
+#ifndef SIMLAB_STIMULI_DESIGN_INT_H
+#define SIMLAB_STIMULI_DESIGN_INT_H
+
+#include "stimuli/study_int.h"
+
+/* Where a block's fields were set: explicit blocks point into /blocks/i,
+** preset blocks at the /protocol parameter that controls the field. */
+typedef struct BlockSrc {
+    JLoc at;
+    const char *pool_key; /* member of at naming the pool */
+    const char *n_key;    /* member of at naming n */
+    const char *train_key;
+} BlockSrc;
+
+typedef struct PageRef {
+    char *path;
+    JLoc at;
+    char key[32];
+} PageRef;
+
+typedef struct Design {
+    Loader *L;
+    json_t *root;
+    QuizQuestion *quiz;
+    size_t n_quiz;
+    int quiz_repeat;
+    int has_quiz;
+    char *consent, *debrief;
+    char **instr;
+    size_t n_instr;
+    JLoc pages_at;
+    BlockSrc *src; /* parallel to st->blocks */
+    size_t cap_blocks, cap_src;
+    PageRef *refs;
+    size_t n_refs, cap_refs;
+} Design;
+
+/* ---------------------------------------------------------------- shared */
+
+/* 1 when s is a non-empty identifier of letters, digits, '-', '_', '.'. */
+int design_valid_ident(const char *s);
+/* Frees n questions and the array. */
+void quiz_questions_free(QuizQuestion *q, size_t n);
+/* Parses a list of questions at `at` into *out (owned, n_out of them);
+** every problem is reported. Returns 0, or -1 when list is no list. */
+int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
+                         QuizQuestion **out, size_t *n_out);
+/* Copies the study's quiz questions (and repeat_until_correct) into b. */
+void block_copy_quiz(Design *D, Block *b);
+/* Page files named in study.json (design.c): remembered for reading, and
+** set as b's pages. */
+void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key);
+int set_pages(Design *D, Block *b, char *const *paths, size_t n);
+
+/* Appends a block of kind with the kind's defaults (phase, show, rating);
+** src of the new block points at `at`. NULL when memory ran out. */
+Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at);
+/* Sets b's phase (SIM_PHASE_NONE: none) and its name. */
+void block_set_phase(Design *D, Block *b, SimPhase phase);
+
+/* "protocol" (a preset) or "blocks" (explicit) into st->blocks. */
+void parse_protocol(Design *D, const JLoc *root);
+/* Expands the preset named name with the parameters of proto (at pl).
+** Returns 0; -1 when there is no such preset (nothing reported). */
+int preset_expand(Design *D, const JLoc *pl, json_t *proto, const char *name);
+/* The presets' names as "a, b, c" into out. */
+void preset_list(char *out, size_t size);
+
+/* Checks that tie blocks to each other, to item pools and explanations. */
+void validate_blocks(Design *D);
+void validate_conditions(Design *D, const JLoc *root);
+
+#endif

@@ -1,0 +1,275 @@
+/*
+** Checks of the design after every block is known: block ids, references
+** between blocks, pools large enough for what the blocks draw, and the
+** explanations and counterfactuals that the blocks show. libc and jansson
+** only.
+*/
+#include "stimuli/design_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
+
+size_t pool_size(const Study *st, const char *pool)
+{
+    size_t n = 0;
+    for (size_t i = 0; pool && i < st->n_items; i++) {
+        n += strcmp(st->items[i].pool, pool) == 0;
+    }
+    return n;
+}
+
+static long block_index(const Study *st, const char *id, size_t before)
+{
+    for (size_t i = 0; i < before; i++) {
+        if (st->blocks[i].id && strcmp(st->blocks[i].id, id) == 0) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* Reports a block problem at the field's source. */
+static void block_error(Design *D, size_t bi, const char *key, const char *fmt,
+                        ...) __attribute__((format(printf, 4, 5)));
+
+static void block_error(Design *D, size_t bi, const char *key, const char *fmt,
+                        ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    jl_error(D->L, &D->src[bi].at, key, "%s", msg);
+}
+
+/* The pool whose items a block shows with the condition's explanation, or
+** NULL. */
+static const char *explained_pool(const Block *b)
+{
+    unsigned fields = block_kind_desc(b->kind)->fields;
+    if (fields & BF_PRACTICE) { /* its examples (train_pool) */
+        return b->show.explanation ? b->train_pool : NULL;
+    }
+    if (b->show.explanation || (fields & BF_EXPLAINS)) {
+        return b->pool;
+    }
+    return NULL;
+}
+
+static int method_known(const Study *st, const char *m)
+{
+    for (size_t k = 0; k < st->n_methods; k++) {
+        if (strcmp(st->methods[k], m) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Every item that some block shows explained needs a payload for every
+** condition's method; every item of a counterfactual block needs a
+** counterfactual. One error per item and method. */
+static void check_items_shown(Design *D)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    for (size_t i = 0; i < st->n_items; i++) {
+        const Item *it = &st->items[i];
+        const Block *cf_block = NULL, *ex_block = NULL;
+        for (size_t bi = 0; bi < st->n_blocks; bi++) {
+            const Block *b = &st->blocks[bi];
+            const char *ep = explained_pool(b);
+            if (!ex_block && ep && strcmp(ep, it->pool) == 0) {
+                ex_block = b;
+            }
+            if (!cf_block &&
+                block_kind_desc(b->kind)->test == BTEST_COUNTERFACTUAL &&
+                b->pool && strcmp(b->pool, it->pool) == 0) {
+                cf_block = b;
+            }
+        }
+        if (cf_block && !it->cf) {
+            ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,
+                    "counterfactual",
+                    "item '%s' has no counterfactual (block '%s' asks about "
+                    "its perturbation)",
+                    it->key, cf_block->id);
+        }
+        for (size_t c = 0; ex_block && c < st->n_conditions; c++) {
+            const char *m = st->conditions[c].method;
+            int first = 1;
+            for (size_t c2 = 0; m && c2 < c; c2++) {
+                const char *m2 = st->conditions[c2].method;
+                first &= !(m2 && strcmp(m2, m) == 0);
+            }
+            /* a method with no explanation at all is one error at the
+            ** condition (validate_conditions) */
+            if (!m || !first || !method_known(st, m) ||
+                item_explanation(it, m)) {
+                continue;
+            }
+            ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,
+                    "explanations",
+                    "item '%s' has no '%s' explanation (condition '%s' sees "
+                    "it explained in block '%s')",
+                    it->key, m, st->conditions[c].id, ex_block->id);
+        }
+    }
+}
+
+void validate_blocks(Design *D)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    for (size_t bi = 0; bi < st->n_blocks; bi++) {
+        Block *b = &st->blocks[bi];
+        const BlockSrc *bs = &D->src[bi];
+        if (!b->id) {
+            continue;
+        }
+        if (block_index(st, b->id, bi) >= 0) {
+            block_error(D, bi, "id", "duplicate block id '%s'", b->id);
+        }
+        if (!block_kind_shows_items(b->kind)) {
+            continue;
+        }
+        if (b->same_items_as) {
+            long r = block_index(st, b->same_items_as, bi);
+            if (r < 0 || !block_kind_shows_items(st->blocks[r].kind)) {
+                block_error(D, bi, "same_items_as",
+                            "'%s' is not an earlier item block",
+                            b->same_items_as);
+                continue;
+            }
+            const Block *ref = &st->blocks[r];
+            if (!b->pool) {
+                b->pool = ld_strdup(L, ref->pool);
+            } else if (ref->pool && strcmp(b->pool, ref->pool) != 0) {
+                block_error(D, bi, bs->pool_key,
+                            "pool '%s' differs from the pool '%s' of '%s'",
+                            b->pool, ref->pool, ref->id);
+            }
+            b->n_items = ref->n_items;
+        }
+        if (!b->pool) {
+            block_error(D, bi, bs->pool_key,
+                        "missing (block '%s' needs a pool)", b->id);
+            continue;
+        }
+        size_t have = pool_size(st, b->pool);
+        if (have == 0) {
+            block_error(D, bi, bs->pool_key,
+                        "pool '%s' has no items (block '%s')", b->pool, b->id);
+            continue;
+        }
+        /* items drawn by the earlier blocks named in exclude_items_of */
+        size_t excluded = 0;
+        char *list =
+            b->exclude_items_of ? ld_strdup(L, b->exclude_items_of) : NULL;
+        for (char *tok = list; tok && *tok;) {
+            char *comma = strchr(tok, ',');
+            if (comma) {
+                *comma = '\0';
+            }
+            sim_trim(tok);
+            long r = block_index(st, tok, bi);
+            if (r < 0 || !block_kind_shows_items(st->blocks[r].kind)) {
+                block_error(D, bi, "exclude_items_of",
+                            "'%s' is not an earlier item block", tok);
+            } else if (st->blocks[r].pool &&
+                       strcmp(st->blocks[r].pool, b->pool) == 0) {
+                excluded += st->blocks[r].n_items
+                                ? (size_t)st->blocks[r].n_items
+                                : have;
+            }
+            tok = comma ? comma + 1 : NULL;
+        }
+        sim_free(list);
+        size_t need = (b->n_items ? (size_t)b->n_items : have) + excluded;
+        if (need > have && !b->same_items_as) {
+            block_error(D, bi, bs->n_key,
+                        "pool '%s' has %zu items; block '%s' needs %zu%s",
+                        b->pool, have, b->id, need,
+                        excluded ? " (with the items of the earlier blocks "
+                                   "it excludes)"
+                                 : "");
+        }
+        if (b->reservoir) {
+            long r = block_index(st, b->reservoir, bi);
+            if (r < 0 || !block_kind_shows_items(st->blocks[r].kind)) {
+                block_error(D, bi, "reservoir",
+                            "'%s' is not an earlier item block", b->reservoir);
+            } else if (b->n_catch > 0 && st->blocks[r].n_items > 0 &&
+                       b->n_catch > st->blocks[r].n_items) {
+                block_error(D, bi, bs->at.ptr[1] == 'p' ? "n_catch" : "catch",
+                            "%d catch trials but '%s' shows only %d items",
+                            b->n_catch, b->reservoir, st->blocks[r].n_items);
+            }
+        } else if (b->n_catch > 0) {
+            block_error(D, bi, "catch", "catch trials need a reservoir block");
+        }
+        if (b->train_pool && pool_size(st, b->train_pool) == 0) {
+            block_error(D, bi, bs->train_key ? bs->train_key : "train_pool",
+                        "pool '%s' has no items (block '%s')", b->train_pool,
+                        b->id);
+        }
+    }
+    check_items_shown(D);
+}
+
+void validate_conditions(Design *D, const JLoc *root)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    JLoc cl;
+    jl_child(&cl, root, "conditions");
+    int any_explained = 0;
+    for (size_t bi = 0; bi < st->n_blocks; bi++) {
+        any_explained |=
+            st->blocks[bi].show.explanation ||
+            (block_kind_desc(st->blocks[bi].kind)->fields & BF_EXPLAINS);
+    }
+    json_t *conds = json_object_get(D->root, "conditions");
+    for (size_t c = 0; c < st->n_conditions; c++) {
+        const char *m = st->conditions[c].method;
+        if (!m) {
+            continue;
+        }
+        if (!method_known(st, m)) {
+            /* find the JSON index of this condition for the pointer */
+            size_t idx = c;
+            for (size_t j = 0; j < json_array_size(conds); j++) {
+                json_t *id = json_object_get(json_array_get(conds, j), "id");
+                char *t = json_scalar_text(L, id);
+                if (t && strcmp(t, st->conditions[c].id) == 0) {
+                    idx = j;
+                }
+                sim_free(t);
+            }
+            JLoc el;
+            jl_index(&el, &cl, idx);
+            if (any_explained) {
+                jl_error(L, &el, "method",
+                         "no item has a '%s' explanation (methods in the "
+                         "bundle: %zu)",
+                         m, st->n_methods);
+            } else {
+                jl_warn(L, &el, "method", "no item has a '%s' explanation", m);
+            }
+        }
+    }
+    const char *baseline = NULL;
+    if (jget_str(L, root, D->root, "baseline", 0, &baseline) == 1) {
+        if (!study_find_condition(st, baseline)) {
+            jl_error(L, root, "baseline", "no condition '%s'", baseline);
+        }
+        st->baseline = ld_strdup(L, baseline);
+    } else if (study_find_condition(st, "baseline")) {
+        st->baseline = ld_strdup(L, "baseline");
+    }
+}
