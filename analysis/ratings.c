@@ -234,6 +234,41 @@ static const TableColumn PREDICTED_COLS[] = {
 
 #define N_COLS(a) ((int)(sizeof(a) / sizeof(a)[0]))
 
+/* md: the terms of the fit, or why there are none. */
+static int terms_table(Report *r)
+{
+    const LogitFit *f = &r->logit;
+    Table *t = report_add_table(r, "logistic_terms", TABLE_MD, TERM_COLS,
+                                f->separation ? 0 : N_COLS(TERM_COLS));
+    if (!t) {
+        return -1;
+    }
+    if (f->separation) {
+        return table_set_note(t,
+                              "Logistic regression of correctness on rating "
+                              "(%d responses with both):\n\nThe ratings "
+                              "separate correct from incorrect responses: no "
+                              "finite estimate.",
+                              r->logit_n);
+    }
+    table_set_note(t,
+                   "Logistic regression of correctness on rating (%d "
+                   "responses with both):",
+                   r->logit_n);
+    const char *terms[2] = {"intercept", "rating"};
+    double est[2] = {f->b0, f->b1}, se[2] = {f->se0, f->se1};
+    double z[2] = {f->z0, f->z1}, p[2] = {f->p0, f->p1};
+    for (int i = 0; i < 2; i++) {
+        table_add_row(t);
+        table_put_text(t, terms[i]);
+        table_put_num(t, est[i]);
+        table_put_num(t, se[i]);
+        table_put_num(t, z[i]);
+        table_put_num(t, p[i]);
+    }
+    return 0;
+}
+
 /* md: the terms of the fit (or why there are none) and P(correct) by
 ** rating; json: the fit as one object with the predictions. */
 static int logistic_tables(Report *r)
@@ -264,35 +299,12 @@ static int logistic_tables(Report *r)
     table_put_num(t, f->deviance);
     table_put_num(t, f->null_deviance);
 
-    t = report_add_table(r, "logistic_terms", TABLE_MD, TERM_COLS,
-                         f->separation ? 0 : N_COLS(TERM_COLS));
-    if (!t) {
+    if (terms_table(r) != 0) {
         return -1;
     }
-    if (f->separation) {
-        return table_set_note(t,
-                              "Logistic regression of correctness on rating "
-                              "(%d responses with both):\n\nThe ratings "
-                              "separate correct from incorrect responses: no "
-                              "finite estimate.",
-                              r->logit_n);
-    }
-    table_set_note(t,
-                   "Logistic regression of correctness on rating (%d "
-                   "responses with both):",
-                   r->logit_n);
-    const char *terms[2] = {"intercept", "rating"};
-    double est[2] = {f->b0, f->b1}, se[2] = {f->se0, f->se1};
-    double z[2] = {f->z0, f->z1}, p[2] = {f->p0, f->p1};
-    for (int i = 0; i < 2; i++) {
-        table_add_row(t);
-        table_put_text(t, terms[i]);
-        table_put_num(t, est[i]);
-        table_put_num(t, se[i]);
-        table_put_num(t, z[i]);
-        table_put_num(t, p[i]);
-    }
-    t = report_add_table(r, "predicted", TABLE_MD | TABLE_JSON, PREDICTED_COLS,
+    /* json has the predictions even under separation (all null) */
+    unsigned md = f->separation ? 0 : TABLE_MD;
+    t = report_add_table(r, "predicted", md | TABLE_JSON, PREDICTED_COLS,
                          N_COLS(PREDICTED_COLS));
     if (!t || table_set_json_path(t, "ratings.logistic.predicted") != 0) {
         return -1;
