@@ -753,6 +753,64 @@ static void test_table_model(void)
     report_free(&r);
 }
 
+/* Ratings that separate correct from incorrect answers: md says so instead
+** of a fit, report.json keeps the logistic object and its five (null)
+** predictions. */
+static void test_separation(void)
+{
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    const char *conds[2] = {"baseline", "a"};
+    char part[32], item[32];
+    for (int c = 0; c < 2; c++) {
+        for (int u = 0; u < 4; u++) {
+            for (int j = 0; j < 6; j++) {
+                snprintf(part, sizeof part, "%s%d", conds[c], u);
+                snprintf(item, sizeof item, "i%d", j);
+                DatasetRow row = {0};
+                row.participant = part;
+                row.condition = conds[c];
+                row.phase = "post";
+                row.item = item;
+                row.correct = (u + j) % 2;
+                row.rating = row.correct ? 6 : 2;
+                row.rt_ms = NAN;
+                CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
+            }
+        }
+    }
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 20;
+    o.progress = 0;
+    o.plots = 0;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(r.has_logit && r.logit.separation);
+    char out[300];
+    snprintf(out, sizeof out, "%s/separation", tmpdir);
+    CHECK_INT(analyze_write(&r, out, &err), SIM_OK);
+    const char *md = read_text(out, "report.md");
+    CHECK(md && strstr(md, "(48 responses with both):\n\nThe ratings "
+                           "separate correct from incorrect responses: no "
+                           "finite estimate.\n") != NULL);
+    CHECK(md && strstr(md, "P(correct)") == NULL);
+    char path[700];
+    snprintf(path, sizeof path, "%s/report.json", out);
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    json_t *logit =
+        json_object_get(json_object_get(root, "ratings"), "logistic");
+    CHECK(json_is_true(json_object_get(logit, "separation")));
+    json_t *pred = json_object_get(logit, "predicted");
+    CHECK_INT((int)json_array_size(pred), 5);
+    CHECK(json_is_null(json_object_get(json_array_get(pred, 0), "p")));
+    json_decref(root);
+    report_free(&r);
+    dataset_free(ds);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "analysis_pipeline_tmp");
@@ -767,6 +825,7 @@ int main(void)
     test_all_correct();
     test_unpaired_item();
     test_table_model();
+    test_separation();
     report_plots_shutdown();
     return TEST_REPORT();
 }
