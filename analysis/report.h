@@ -1,7 +1,9 @@
 /*
-** The results of one simlab-analyze run, and the writers that turn them into
-** report.md, report.tex (booktabs), CSV tables, report.json (jansson) and
-** plots (cairo: PNG, SVG, PDF). Writers never compute statistics.
+** The results of one simlab-analyze run -- typed rows for callers and plots,
+** and the tables of the report (analysis/table.h) -- and the writers that
+** turn the tables into report.md, report.tex (booktabs), CSV files and
+** report.json (jansson), and the rows into plots (cairo: PNG, SVG, PDF).
+** Writers never compute statistics and know no particular table.
 */
 #ifndef SIMLAB_ANALYSIS_REPORT_H
 #define SIMLAB_ANALYSIS_REPORT_H
@@ -10,6 +12,7 @@
 
 #include "common/sim_error.h"
 #include "analysis/stats.h"
+#include "analysis/table.h"
 
 enum { UTILITY_MEAN, UTILITY_TRAPEZOID, UTILITY_RATIO };
 
@@ -153,11 +156,23 @@ typedef struct Report {
 
     RtRow *rt;
     int n_rt;
+
+    /* The tables of the report, in the order of report.md; each
+    ** computation appends its own. */
+    Table **tables;
+    int n_tables;
+    size_t cap_tables;
 } Report;
 
 void report_free(Report *r); /* frees the contents; NULL is a no-op */
 
-/* Writers: each creates or replaces its files in dir. */
+/* The name of a --utility rule ("mean", "trapezoid", "ratio"). */
+const char *report_utility_rule_name(int rule);
+
+/* Writers: each creates or replaces its files in dir -- report.md,
+** report.tex, KEY.csv for every table shown in csv, report.json -- from
+** r->tables and the run's settings. A table whose puts did not match its
+** columns (or ran out of memory) fails the write. */
 int report_write_md(const Report *r, const char *dir, SimError *err);
 int report_write_tex(const Report *r, const char *dir, SimError *err);
 int report_write_csv(const Report *r, const char *dir, SimError *err);

@@ -2,7 +2,8 @@
 ** End-to-end checks of simlab-analyze's library: CSV and database input
 ** with error locations, screening and exclusion counts, thread-count
 ** independence, the hase2020 procedure, report files and JSON keys, and
-** Colin et al.'s Table 1 Utility values from matching session accuracies.
+** Colin et al.'s Table 1 Utility values from matching session accuracies,
+** and the table model rendered by the generic writers.
 */
 #include "tests/harness.h"
 
@@ -14,6 +15,7 @@
 #include <jansson.h>
 
 #include "analysis/analyze.h"
+#include "analysis/compute.h"
 #include "analysis/dataset.h"
 
 static char tmpdir[256];
@@ -212,9 +214,9 @@ static void test_db_and_screening(void)
     json_error_t jerr;
     json_t *root = json_load_file(json, 0, &jerr);
     CHECK(root != NULL);
-    const char *keys[] = {"settings",       "exclusions", "change",
-                          "random_effects", "utility",    "anova",
-                          "tukey",          "ratings",    "rt"};
+    const char *keys[] = {"settings", "exclusions", "change", "random_effects",
+                          "utility",  "anova",      "tukey",  "ratings",
+                          "rt",       "tables"};
     for (size_t i = 0; root && i < sizeof keys / sizeof keys[0]; i++) {
         CHECK(json_object_get(root, keys[i]) != NULL);
     }
@@ -625,6 +627,190 @@ static void test_all_correct(void)
     dataset_free(ds);
 }
 
+static char *read_text(const char *dir, const char *name)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return NULL;
+    }
+    static char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+static const TableColumn DEMO_COLS[] = {
+    {"name", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"n", NULL, "users", TABLE_INT, "participants", 0, 0, 0},
+    {"session", "sessions", NULL, TABLE_SERIES_AXIS, "", 0, 0,
+     TABLE_CSV | TABLE_JSON},
+    {"acc", NULL, NULL, TABLE_PERCENT, "", 1, TABLE_SERIES, 0},
+    {"change", NULL, NULL, TABLE_PERCENT, "", 2, TABLE_SIGNED, 0},
+    {"ci", NULL, "95 % CI", TABLE_PERCENT_INTERVAL, "", 2, TABLE_SIGNED, 0},
+    {"p", NULL, NULL, TABLE_PVALUE, "", 0, 0, 0},
+    {"secret", "hidden_json", NULL, TABLE_REAL, "s", 0, 0,
+     TABLE_CSV | TABLE_JSON},
+};
+
+/* A table the writers have never seen is rendered in all four formats from
+** its column list: series columns wide in md/tex and long in csv, intervals,
+** p-values, hidden and missing cells; a table whose puts do not match its
+** columns fails the write. */
+static void test_table_model(void)
+{
+    Report r;
+    memset(&r, 0, sizeof r);
+    analyze_options_default(&r.opt);
+    Table *t = report_add_table(&r, "demo", TABLE_ALL, DEMO_COLS, 8);
+    CHECK(t != NULL);
+    if (!t) {
+        return;
+    }
+    table_set_title(t, 2, "Demo");
+    table_set_note(t, "What it %s.", "counts");
+    table_set_after(t, "After.");
+    table_set_caption(t, "Demo.");
+    int sessions[2] = {1, 2};
+    table_set_series(t, "session", sessions, 2);
+    double acc_a[2] = {0.5, 0.25}, acc_b[2] = {NAN, 1};
+    table_add_row(t);
+    table_put_text(t, "A");
+    table_put_num(t, 3);
+    table_put_series(t, acc_a);
+    table_put_num(t, 0.1234);
+    table_put_interval(t, 0.01, 0.2);
+    table_put_num(t, 0.00001);
+    table_put_num(t, 7.5);
+    table_add_row(t);
+    table_put_text(t, "B,x");
+    table_skip(t);
+    table_put_series(t, acc_b);
+    table_put_num(t, -0.05);
+    table_put_interval(t, 0, 0.1);
+    table_hide_last(t, TABLE_CELL_NOT_MD);
+    table_put_num(t, NAN);
+    table_hide_last(t, TABLE_CELL_NOT_TEX);
+    CHECK(!t->bad);
+
+    char out[300];
+    snprintf(out, sizeof out, "%s/tables", tmpdir);
+    r.opt.plots = 0;
+    SimError err;
+    CHECK_INT(analyze_write(&r, out, &err), SIM_OK);
+    const char *md = read_text(out, "report.md");
+    CHECK(md && strstr(md, "\n\n## Demo\n\nWhat it counts.\n\n"
+                           "| name | users | acc 1 | acc 2 | change | 95 % CI "
+                           "| p |\n| --- | ---: | ---: | ---: | ---: | --- | "
+                           "---: |\n| A | 3 | 50.0 | 25.0 | +12.34 | [+1.00, "
+                           "+20.00] | 1.0e-05 |\n| B,x | - | - | 100.0 | "
+                           "-5.00 | - | - |\n\nAfter.\n") != NULL);
+    const char *tex = read_text(out, "report.tex");
+    CHECK(tex && strstr(tex, "\\begin{tabular}{lrrrrlr}\n\\toprule\nname & "
+                             "users & acc 1 & acc 2 & change & 95 % CI & p "
+                             "\\\\\n\\midrule\nA & 3 & 50.0 & 25.0 & 12.34 & "
+                             "[1.00, 20.00] & 1.0e-05 \\\\\nB,x & -- & -- & "
+                             "100.0 & -5.00 & [0.00, 10.00] & \\\\\n"
+                             "\\bottomrule\n\\end{tabular}\n\\caption{Demo.}"
+                             "\n\\end{table}\n") != NULL);
+    const char *csv = read_text(out, "demo.csv");
+    CHECK_STR(csv ? csv : "",
+              "name,n,session,acc,change,ci_low,ci_high,p,secret\n"
+              "A,3,1,0.5,0.1234,0.01,0.2,1e-05,7.5\n"
+              "A,3,2,0.25,0.1234,0.01,0.2,1e-05,7.5\n"
+              "\"B,x\",,1,,-0.05,0,0.1,,\n"
+              "\"B,x\",,2,1,-0.05,0,0.1,,\n");
+    char path[700];
+    snprintf(path, sizeof path, "%s/report.json", out);
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    json_t *a = json_array_get(json_object_get(root, "demo"), 0);
+    json_t *b = json_array_get(json_object_get(root, "demo"), 1);
+    CHECK(a && b);
+    CHECK_INT((int)json_integer_value(
+                  json_array_get(json_object_get(a, "sessions"), 1)),
+              2);
+    CHECK_NEAR(json_real_value(json_array_get(json_object_get(a, "acc"), 1)),
+               0.25, 1e-15);
+    CHECK_NEAR(json_real_value(json_object_get(a, "ci_high")), 0.2, 1e-15);
+    CHECK_NEAR(json_real_value(json_object_get(a, "hidden_json")), 7.5, 0);
+    CHECK(json_is_null(json_object_get(b, "n")));
+    CHECK(json_is_null(json_array_get(json_object_get(b, "acc"), 0)));
+    json_t *list = json_array_get(json_object_get(root, "tables"), 0);
+    CHECK_STR(json_string_value(json_object_get(list, "key")), "demo");
+    CHECK_STR(json_string_value(json_object_get(list, "csv")), "demo.csv");
+    json_decref(root);
+
+    /* a put that does not match the columns is a bug the writers report */
+    t = report_add_table(&r, "broken", TABLE_CSV, DEMO_COLS, 2);
+    table_add_row(t);
+    table_put_num(t, 1); /* "name" is text */
+    CHECK(t->bad);
+    CHECK_INT(report_write_csv(&r, out, &err), SIM_ERR_NOMEM);
+    CHECK(strstr(err.msg, "table 'broken'") != NULL);
+    report_free(&r);
+}
+
+/* Ratings that separate correct from incorrect answers: md says so instead
+** of a fit, report.json keeps the logistic object and its five (null)
+** predictions. */
+static void test_separation(void)
+{
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    const char *conds[2] = {"baseline", "a"};
+    char part[32], item[32];
+    for (int c = 0; c < 2; c++) {
+        for (int u = 0; u < 4; u++) {
+            for (int j = 0; j < 6; j++) {
+                snprintf(part, sizeof part, "%s%d", conds[c], u);
+                snprintf(item, sizeof item, "i%d", j);
+                DatasetRow row = {0};
+                row.participant = part;
+                row.condition = conds[c];
+                row.phase = "post";
+                row.item = item;
+                row.correct = (u + j) % 2;
+                row.rating = row.correct ? 6 : 2;
+                row.rt_ms = NAN;
+                CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
+            }
+        }
+    }
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 20;
+    o.progress = 0;
+    o.plots = 0;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(r.has_logit && r.logit.separation);
+    char out[300];
+    snprintf(out, sizeof out, "%s/separation", tmpdir);
+    CHECK_INT(analyze_write(&r, out, &err), SIM_OK);
+    const char *md = read_text(out, "report.md");
+    CHECK(md && strstr(md, "(48 responses with both):\n\nThe ratings "
+                           "separate correct from incorrect responses: no "
+                           "finite estimate.\n") != NULL);
+    CHECK(md && strstr(md, "P(correct)") == NULL);
+    char path[700];
+    snprintf(path, sizeof path, "%s/report.json", out);
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    json_t *logit =
+        json_object_get(json_object_get(root, "ratings"), "logistic");
+    CHECK(json_is_true(json_object_get(logit, "separation")));
+    json_t *pred = json_object_get(logit, "predicted");
+    CHECK_INT((int)json_array_size(pred), 5);
+    CHECK(json_is_null(json_object_get(json_array_get(pred, 0), "p")));
+    json_decref(root);
+    report_free(&r);
+    dataset_free(ds);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "analysis_pipeline_tmp");
@@ -638,6 +824,8 @@ int main(void)
     test_options();
     test_all_correct();
     test_unpaired_item();
+    test_table_model();
+    test_separation();
     report_plots_shutdown();
     return TEST_REPORT();
 }

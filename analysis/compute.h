@@ -1,0 +1,67 @@
+/*
+** Internal to simlab_analysis: what the computations of analyze_compute()
+** share -- the screened participants, the bootstrap summary of one
+** statistic -- and the computations themselves, one file each (screen.c,
+** change.c, utility.c, anova.c, ratings.c, rt.c). Each fills its typed rows
+** of the Report and appends its tables (analysis/table.h). Not installed for
+** callers outside analysis/.
+*/
+#ifndef SIMLAB_ANALYSIS_COMPUTE_H
+#define SIMLAB_ANALYSIS_COMPUTE_H
+
+#include <stdint.h>
+
+#include "analysis/dataset.h"
+#include "analysis/report.h"
+
+/* The participants left after screening and the conditions. */
+typedef struct Screen {
+    int *keep;  /* per participant */
+    int *conds; /* condition string ids, baseline first */
+    int n_conds;
+    int base;        /* condition index of the baseline (0), or -1 */
+    int *cond_index; /* string id -> condition index, or -1 */
+    int n_strings;
+} Screen;
+
+/* Screens the participants of ds under o into s (free with screen_free()
+** either way) and fills r's counts and exclusions with their tables. */
+int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
+                        Screen *s, SimError *err);
+void screen_free(Screen *s);
+
+/* Summary of one bootstrap column. */
+typedef struct Summary {
+    double mean, lo, hi, p;
+    int valid;
+} Summary;
+
+/* Summarises column col of the B x stride replicate matrix reps: mean, 95 %
+** percentile interval and p for H0: value = null (on the log scale when
+** log_scale; Hase & Bansal's rule when p_hase). tmp holds B doubles. */
+void summarise(const double *reps, int B, int stride, int col, double null,
+               int p_hase, int log_scale, double *tmp, Summary *s);
+
+/* The computations, in the order of the report. Each returns SIM_OK, or an
+** error with r holding what was computed before it. */
+int compute_change(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
+                   Report *r, SimError *err);
+int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
+                    const Screen *sc, Report *r, SimError *err);
+int compute_anova(const Dataset *ds, const Screen *sc, Report *r,
+                  SimError *err);
+int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
+                    const Screen *sc, Report *r, SimError *err);
+int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err);
+
+/* Appends a table to r (see table_new()); NULL when out of memory. */
+Table *report_add_table(Report *r, const char *key, unsigned formats,
+                        const TableColumn *cols, int n_cols);
+
+/* 64-bit key of two ints. */
+static inline uint64_t compute_key2(int a, int b)
+{
+    return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+}
+
+#endif

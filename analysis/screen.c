@@ -1,0 +1,218 @@
+/*
+** Participant screening: pilot, simulated and engine exclusions (or the
+** re-derived catch rule), counted per condition and reason, with the
+** Participants and exclusions tables. No statistics here.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/compute.h"
+#include "common/sim_alloc.h"
+
+static char *dup_or_empty(const char *s)
+{
+    return sim_strdup(s ? s : "");
+}
+
+static const TableColumn COUNT_COLS[] = {
+    {"condition", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"enrolled", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
+    {"analysed", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
+};
+
+static const TableColumn EXCLUSION_COLS[] = {
+    {"condition", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"reason", NULL, "left out because", TABLE_TEXT, "", 0, 0, 0},
+    {"participants", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
+};
+
+/* Participants per condition (md, json exclusions.conditions) and the
+** exclusions by condition and reason (md when any, csv, json). */
+static int screen_tables(Report *r, SimError *err)
+{
+    Table *t = report_add_table(r, "participants", TABLE_MD | TABLE_JSON,
+                                COUNT_COLS, 3);
+    if (!t) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    table_set_title(t, 2, "Participants");
+    table_set_json_path(t, "exclusions.conditions");
+    for (int i = 0; i < r->n_counts; i++) {
+        table_add_row(t);
+        table_put_text(t, r->counts[i].condition);
+        table_put_num(t, r->counts[i].enrolled);
+        table_put_num(t, r->counts[i].analysed);
+    }
+    unsigned md = r->n_exclusions > 0 ? TABLE_MD : 0;
+    t = report_add_table(r, "exclusions", md | TABLE_CSV | TABLE_JSON,
+                         EXCLUSION_COLS, 3);
+    if (!t) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    table_set_json_path(t, "exclusions.by_reason");
+    for (int i = 0; i < r->n_exclusions; i++) {
+        table_add_row(t);
+        table_put_text(t, r->exclusions[i].condition);
+        table_put_text(t, r->exclusions[i].reason);
+        table_put_num(t, r->exclusions[i].participants);
+    }
+    return SIM_OK;
+}
+
+void screen_free(Screen *s)
+{
+    sim_free(s->keep);
+    sim_free(s->conds);
+    sim_free(s->cond_index);
+}
+
+static int add_exclusion(Report *r, const char *cond, const char *reason)
+{
+    for (int i = 0; i < r->n_exclusions; i++) {
+        if (strcmp(r->exclusions[i].condition, cond) == 0 &&
+            strcmp(r->exclusions[i].reason, reason) == 0) {
+            r->exclusions[i].participants++;
+            return 0;
+        }
+    }
+    size_t cap = (size_t)r->n_exclusions;
+    if (sim_grow((void **)&r->exclusions, &cap, cap + 1,
+                 sizeof *r->exclusions) != 0) {
+        return -1;
+    }
+    ExclusionRow *e = &r->exclusions[r->n_exclusions++];
+    e->condition = dup_or_empty(cond);
+    e->reason = dup_or_empty(reason);
+    e->participants = 1;
+    return e->condition && e->reason ? 0 : -1;
+}
+
+static int condition_rank(const Report *r, const char *cond)
+{
+    for (int c = 0; c < r->n_counts; c++) {
+        if (strcmp(r->counts[c].condition, cond) == 0) {
+            return c;
+        }
+    }
+    return r->n_counts;
+}
+
+/* Orders the exclusion rows by condition (as in the counts), then reason. */
+static void sort_exclusions(Report *r)
+{
+    for (int i = 1; i < r->n_exclusions; i++) {
+        ExclusionRow x = r->exclusions[i];
+        int rank = condition_rank(r, x.condition);
+        int j = i;
+        while (j > 0) {
+            const ExclusionRow *y = &r->exclusions[j - 1];
+            int ry = condition_rank(r, y->condition);
+            if (ry < rank || (ry == rank && strcmp(y->reason, x.reason) <= 0)) {
+                break;
+            }
+            r->exclusions[j] = r->exclusions[j - 1];
+            j--;
+        }
+        r->exclusions[j] = x;
+    }
+}
+
+int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
+                        Screen *s, SimError *err)
+{
+    int np = ds->n_participants;
+    memset(s, 0, sizeof *s);
+    /* condition ids are string ids: size the lookup by the largest one */
+    int max_id = 0;
+    for (int p = 0; p < np; p++) {
+        max_id = ds->participants[p].condition > max_id
+                     ? ds->participants[p].condition
+                     : max_id;
+    }
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        max_id =
+            ds->rows[i].condition > max_id ? ds->rows[i].condition : max_id;
+    }
+    s->n_strings = max_id + 1;
+    s->keep = sim_calloc((size_t)np + 1, sizeof(int));
+    s->cond_index = sim_malloc((size_t)s->n_strings * sizeof(int));
+    s->conds = sim_malloc((size_t)s->n_strings * sizeof(int));
+    int *catch_fail = sim_calloc((size_t)np + 1, sizeof(int));
+    if (!s->keep || !s->cond_index || !s->conds || !catch_fail) {
+        sim_free(catch_fail);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < s->n_strings; i++) {
+        s->cond_index[i] = -1;
+    }
+    /* conditions: baseline first, then in order of first appearance */
+    int base = dataset_find(ds, o->baseline);
+    s->base = -1;
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (ds->rows[i].condition == base && s->cond_index[base] < 0) {
+            s->base = s->cond_index[base] = s->n_conds;
+            s->conds[s->n_conds++] = base;
+        }
+    }
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        int c = ds->rows[i].condition;
+        if (s->cond_index[c] < 0) {
+            s->cond_index[c] = s->n_conds;
+            s->conds[s->n_conds++] = c;
+        }
+    }
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        const DatasetResponse *x = &ds->rows[i];
+        if (x->is_catch && x->correct == 0) {
+            catch_fail[x->participant]++;
+        }
+    }
+    r->counts = sim_calloc((size_t)s->n_conds + 1, sizeof *r->counts);
+    if (!r->counts) {
+        sim_free(catch_fail);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    r->n_counts = s->n_conds;
+    for (int c = 0; c < s->n_conds; c++) {
+        r->counts[c].condition = dup_or_empty(dataset_str(ds, s->conds[c]));
+    }
+    int rc = SIM_OK;
+    for (int p = 0; p < np && rc == SIM_OK; p++) {
+        const Participant *pp = &ds->participants[p];
+        int c = s->cond_index[pp->condition];
+        const char *cname = dataset_str(ds, pp->condition);
+        const char *why = NULL;
+        char reason[128];
+        if (pp->pilot && !o->include_pilot) {
+            why = "pilot";
+        } else if (pp->simulated && !o->include_simulated) {
+            why = "simulated";
+        } else {
+            const char *engine = dataset_str(ds, pp->reason);
+            int engine_catch = strstr(engine, "catch") != NULL;
+            if (pp->excluded && !(o->max_catch_failures >= 0 && engine_catch)) {
+                snprintf(reason, sizeof reason, "%s",
+                         engine[0] ? engine : "excluded");
+                why = reason;
+            } else if (o->max_catch_failures >= 0 &&
+                       catch_fail[p] > o->max_catch_failures) {
+                why = "catch";
+            }
+        }
+        r->counts[c].enrolled++;
+        if (why) {
+            if (add_exclusion(r, cname, why) != 0) {
+                rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            }
+        } else {
+            s->keep[p] = 1;
+            r->counts[c].analysed++;
+        }
+    }
+    sim_free(catch_fail);
+    sort_exclusions(r);
+    if (rc == SIM_OK) {
+        rc = screen_tables(r, err);
+    }
+    return rc;
+}
