@@ -5,3 +5,5 @@ simlab_add_test(test_stimuli_bad SOURCES test_stimuli_bad.c
                 LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_hase SOURCES test_stimuli_hase.c
                 LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_page SOURCES test_stimuli_page.c
+                LIBS simlab_stimuli)
