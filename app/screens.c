@@ -157,7 +157,7 @@ static void wait_label(const Ctx *c, const char *base, char *out, size_t n)
 /* ------------------------------------------------------------------ pages */
 
 /* A paragraph or list item: its runs in the body font and its bold face. */
-static float page_text(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
+static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
                        float w)
 {
     Ui *ui = c->ui;
@@ -197,7 +197,7 @@ static float page_item(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
                        c->th->muted);
         }
     }
-    return page_text(c, sc, b, x + ind, y, w - ind);
+    return page_runs(c, sc, b, x + ind, y, w - ind);
 }
 
 /* An image centred in the column (at most 45 % of the window high), and
@@ -270,7 +270,7 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
             if (i > 0) {
                 yy += para_gap;
             }
-            yy += page_text(c, sc, b, x, yy, w);
+            yy += page_runs(c, sc, b, x, yy, w);
             break;
         }
     }
