@@ -8,6 +8,7 @@
 #include "tests/test_stimuli_fs.h"
 
 #include "tests/harness.h"
+#include "common/sim_alloc.h"
 #include "common/sim_error.h"
 #include "stimuli/page.h"
 #include "stimuli/study.h"
@@ -182,6 +183,32 @@ static void test_image_edges(void)
     CHECK_INT(page_parse("![x]\n", NULL, &pg, &err), SIM_ERR_PARSE);
     CHECK_STR(err.msg,
               "text:1: field 'image': expected ![caption](media/file.png)");
+}
+
+/* Every allocation of page_parse failing in turn: SIM_ERR_NOMEM, no page,
+** nothing leaked (under ASan), until it succeeds. */
+static void test_parse_nomem(void)
+{
+    const char *text = "# T\n\nA **b** c\n- d\n1. e\n![f](g.png)\n";
+    int nomem = 0, ok = 0, bad = 0;
+    for (long n = 0; n < 200 && !ok; n++) {
+        Page *pg = NULL;
+        SimError err;
+        sim_alloc_fail_after(n);
+        int rc = page_parse(text, "p.md", &pg, &err);
+        sim_alloc_fail_after(-1);
+        if (rc == SIM_ERR_NOMEM) {
+            nomem++;
+            bad += pg != NULL;
+        } else {
+            ok = rc == SIM_OK && pg && pg->n_blocks == 5;
+            bad += !ok;
+        }
+        page_free(pg);
+    }
+    CHECK(ok);
+    CHECK(nomem > 10);
+    CHECK_INT(bad, 0);
 }
 
 /* ------------------------------------------------------------ at load */
@@ -431,6 +458,7 @@ int main(void)
 {
     test_constructs();
     test_image_edges();
+    test_parse_nomem();
     if (!fs_temp_dir(g_tmp, sizeof g_tmp, "stimuli-page")) {
         fprintf(stderr, "cannot make a scratch folder\n");
         return 1;
