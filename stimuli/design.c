@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 /* Where a block's fields were set: explicit blocks point into /blocks/i,
 ** preset blocks at the /protocol parameter that controls the field. */
