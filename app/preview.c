@@ -17,6 +17,7 @@
 #include "app/render.h"
 #include "app/scene.h"
 #include "app/screens.h"
+#include "stimuli/page.h"
 
 static StudyClass CLASSES[2] = {{"pos", "Positive", "f"},
                                 {"neg", "Negative", "j"}};
@@ -416,14 +417,24 @@ int main(int argc, char **argv)
     base.progress_done = 20;
 #define SHOT(nm) (shots[ns].name = nm, shots[ns].v = base, &shots[ns++].v)
     SessionView *v;
+    /* The page models, parsed once as study loading parses page files. */
+    Page *consent_page = NULL, *instr_page = NULL;
+    SimError perr;
+    if (page_parse(CONSENT, NULL, &consent_page, &perr) != SIM_OK ||
+        page_parse(INSTR, NULL, &instr_page, &perr) != SIM_OK) {
+        fprintf(stderr, "simlab-preview: %s\n", perr.msg);
+        return 1;
+    }
     v = SHOT("consent");
     v->screen = SCREEN_CONSENT;
     v->page_text = CONSENT;
+    v->page = consent_page;
     v->need_continue = 1;
     v = SHOT("instructions");
     v->screen = SCREEN_PAGE;
     v->title = "Instructions";
     v->page_text = INSTR;
+    v->page = instr_page;
     v->need_continue = 1;
     v->continue_after_ns = 5000000000LL;
     v = SHOT("quiz");
@@ -699,6 +710,8 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/%02d-confirm.png", out, ns + 1);
     gfx_save_png(&g, path, &err);
     scene_free(&sc);
+    page_free(consent_page);
+    page_free(instr_page);
     assets_free(&assets);
     fonts_free(&fonts);
     gfx_close(&g);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/sim_alloc.h"
+#include "stimuli/page.h"
 
 #define NO_BG ((SDL_Color){0, 0, 0, 0})
 
@@ -155,191 +156,124 @@ static void wait_label(const Ctx *c, const char *base, char *out, size_t n)
 
 /* ------------------------------------------------------------------ pages */
 
-static const char *page_image_path(Ctx *c, const char *path, char *buf,
-                                   size_t n)
-{
-    /* Bundle-relative first; then relative to the page's folder. */
-    const Tex *t = assets_image(c->rc.assets, path);
-    if (t->tex || !c->v->page_path) {
-        return path;
-    }
-    const char *slash = strrchr(c->v->page_path, '/');
-    if (!slash) {
-        return path;
-    }
-    snprintf(buf, n, "%.*s/%s", (int)(slash - c->v->page_path), c->v->page_path,
-             path);
-    return buf;
-}
-
-typedef struct PageArg {
-    const char *text;
-} PageArg;
-
-/* Markdown-ish page: '# ' heading, '## ' subheading, '- ' bullets, blank
-** lines between paragraphs, **bold**, and '![caption](path)' images. */
-static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
-                          const void *arg)
+/* A paragraph or list item: its runs in the body font and its bold face. */
+static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
+                       float w)
 {
     Ui *ui = c->ui;
-    const Theme *th = c->th;
-    const char *text = ((const PageArg *)arg)->text;
-    float yy = y;
-    /* A paragraph may be written on one line of any length: both buffers
-    ** hold the whole text. */
-    size_t text_len = strlen(text);
-    char *para = sim_malloc(text_len + 1);
-    char *line = sim_malloc(text_len + 1);
-    if (!para || !line) {
-        sim_free(para);
-        sim_free(line);
+    if (b->n_spans == 0) {
         return 0;
     }
-    size_t plen = 0;
-    int para_kind = 0; /* 0 paragraph, 1 bullet, 2 numbered */
-    char num[16] = "";
-    int first_block = 1;
-    float para_gap = roundf(ui->u * 0.75f);
-    const char *p = text;
-    for (;;) {
-        const char *e = p ? strchr(p, '\n') : NULL;
-        size_t len = p ? (e ? (size_t)(e - p) : strlen(p)) : 0;
-        int at_end = !p || (!*p && !e);
-        size_t ll = len;
-        if (p) {
-            memcpy(line, p, ll);
-        }
-        line[ll] = 0;
-        while (ll && (line[ll - 1] == '\r' || line[ll - 1] == ' ')) {
-            line[--ll] = 0;
-        }
-        const char *l = line;
-        while (*l == ' ') {
-            l++;
-        }
-        int blank = *l == 0;
-        int heading = strncmp(l, "# ", 2) == 0 || strncmp(l, "## ", 3) == 0 ||
-                      strncmp(l, "### ", 4) == 0;
-        int bullet = strncmp(l, "- ", 2) == 0 || strncmp(l, "* ", 2) == 0;
-        int numbered = 0;
-        {
-            const char *q = l;
-            while (*q >= '0' && *q <= '9') {
-                q++;
-            }
-            numbered = q > l && q - l < 4 && q[0] == '.' && q[1] == ' ';
-        }
-        int image = strncmp(l, "![", 2) == 0 && strstr(l, "](") &&
-                    line[ll ? ll - 1 : 0] == ')';
-        /* Flush the pending paragraph before a new block. */
-        if (plen &&
-            (at_end || blank || heading || bullet || numbered || image)) {
-            para[plen] = 0;
-            if (!first_block) {
-                yy += para_kind ? para_gap * 0.35f : para_gap;
-            }
-            if (para_kind) {
-                float ind = roundf(ui->u * 1.4f);
-                if (sc) {
-                    if (para_kind == 1) {
-                        scene_circle(
-                            sc, x + ind * 0.45f,
-                            yy + (float)ui->body->ascent * 0.62f +
-                                roundf((float)ui->body->line_h * 0.15f / 2),
-                            ui->u * 0.16f, th->muted);
-                    } else {
-                        scene_text(
-                            sc, ui->body, x,
-                            yy + roundf((float)ui->body->line_h * 0.3f / 2),
-                            num, th->muted);
-                    }
-                }
-                yy += text_marked(sc, ui->body, ui->bold, para, x + ind, yy,
-                                  w - ind, th->text, ALIGN_LEFT);
-            } else {
-                yy += text_marked(sc, ui->body, ui->bold, para, x, yy, w,
-                                  th->text, ALIGN_LEFT);
-            }
-            first_block = 0;
-            plen = 0;
-            para_kind = 0;
-        }
-        if (at_end) {
-            break;
-        }
-        if (heading) {
-            int level = l[1] == '#' ? 2 : 1;
-            const char *ht = l + (level == 1 ? 2 : (l[2] == '#' ? 4 : 3));
-            if (!first_block) {
-                yy += para_gap * (level == 1 ? 1.6f : 1.2f);
-            }
-            yy += text_para(sc, level == 1 ? ui->h1 : ui->h2, ht, x, yy, w,
-                            th->text, ALIGN_LEFT);
-            yy += roundf(ui->u * 0.2f);
-            first_block = 0;
-        } else if (image) {
-            const char *cap0 = l + 2;
-            const char *cap1 = strstr(l, "](");
-            char cap[512], path[1024], alt[1100];
-            snprintf(cap, sizeof cap, "%.*s", (int)(cap1 - cap0), cap0);
-            snprintf(path, sizeof path, "%.*s", (int)(strlen(cap1 + 2) - 1),
-                     cap1 + 2);
-            const char *use = page_image_path(c, path, alt, sizeof alt);
-            const Tex *t = assets_image(c->rc.assets, use);
-            if (!first_block) {
-                yy += para_gap;
-            }
-            if (t->tex) {
-                float s = fminf(fminf(w / (float)t->w,
-                                      (float)ui->gfx->h * 0.45f / (float)t->h),
-                                2.0f * ui->u / 16.0f * 1.5f);
-                float dw = floorf((float)t->w * s),
-                      dh = floorf((float)t->h * s);
-                if (sc) {
-                    scene_texture(
-                        sc, t->tex, NULL,
-                        (SDL_FRect){x + floorf((w - dw) / 2), yy, dw, dh}, 255);
-                }
-                yy += dh;
-            } else {
-                char miss[1200];
-                snprintf(miss, sizeof miss, "[image missing: %s]", path);
-                yy += text_para(sc, ui->small, miss, x, yy, w, th->bad,
-                                ALIGN_CENTER);
-            }
-            if (cap[0]) {
-                yy += roundf(ui->u * 0.35f);
-                yy += text_para(sc, ui->small, cap, x, yy, w, th->muted,
-                                ALIGN_CENTER);
-            }
-            first_block = 0;
-        } else if (!blank) {
-            const char *body = l;
-            if (bullet || numbered) {
-                if (numbered) {
-                    const char *dot = strchr(l, '.');
-                    snprintf(num, sizeof num, "%.*s.", (int)(dot - l), l);
-                    body = dot + 2;
-                } else {
-                    body = l + 2;
-                }
-                para_kind = bullet ? 1 : 2;
-            }
-            size_t bl = strlen(body);
-            if (plen) {
-                para[plen++] = ' ';
-            }
-            memcpy(para + plen, body, bl);
-            plen += bl;
-        }
-        if (!e) {
-            p = NULL;
+    Span *spans = sim_malloc(b->n_spans * sizeof *spans);
+    if (!spans) {
+        return 0;
+    }
+    for (size_t i = 0; i < b->n_spans; i++) {
+        const PageSpan *ps = &b->spans[i];
+        spans[i] = (Span){
+            b->text + ps->start, ps->len,      ps->strong ? ui->bold : ui->body,
+            c->th->text,         {0, 0, 0, 0}, 0};
+    }
+    float h = text_flow(sc, spans, b->n_spans, x, y, w, 1.3f, ALIGN_LEFT, NULL);
+    sim_free(spans);
+    return h;
+}
+
+/* A list item: bullet or number in the margin, then its text. */
+static float page_item(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
+                       float w)
+{
+    Ui *ui = c->ui;
+    float ind = roundf(ui->u * 1.4f);
+    if (sc) {
+        if (b->kind == PAGE_BULLET) {
+            scene_circle(sc, x + ind * 0.45f,
+                         y + (float)ui->body->ascent * 0.62f +
+                             roundf((float)ui->body->line_h * 0.15f / 2),
+                         ui->u * 0.16f, c->th->muted);
         } else {
-            p = e + 1;
+            scene_text(sc, ui->body, x,
+                       y + roundf((float)ui->body->line_h * 0.3f / 2), b->label,
+                       c->th->muted);
         }
     }
-    sim_free(para);
-    sim_free(line);
+    return page_runs(c, sc, b, x + ind, y, w - ind);
+}
+
+/* An image centred in the column (at most 45 % of the window high), and
+** its caption. */
+static float page_image(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
+                        float w)
+{
+    Ui *ui = c->ui;
+    float yy = y;
+    const Tex *t = assets_image(c->rc.assets, b->path);
+    if (t->tex) {
+        float s = fminf(
+            fminf(w / (float)t->w, (float)ui->gfx->h * 0.45f / (float)t->h),
+            2.0f * ui->u / 16.0f * 1.5f);
+        float dw = floorf((float)t->w * s), dh = floorf((float)t->h * s);
+        if (sc) {
+            scene_texture(sc, t->tex, NULL,
+                          (SDL_FRect){x + floorf((w - dw) / 2), yy, dw, dh},
+                          255);
+        }
+        yy += dh;
+    } else {
+        char miss[1200];
+        snprintf(miss, sizeof miss, "[image missing: %s]", b->src);
+        yy +=
+            text_para(sc, ui->small, miss, x, yy, w, c->th->bad, ALIGN_CENTER);
+    }
+    if (b->text[0]) {
+        yy += roundf(ui->u * 0.35f);
+        yy += text_para(sc, ui->small, b->text, x, yy, w, c->th->muted,
+                        ALIGN_CENTER);
+    }
+    return yy - y;
+}
+
+/* Lays out a page model (stimuli/page.h): headings (level 3 in the level
+** 2 face), paragraphs with **bold** runs, bullets, numbered items and
+** images with captions, separated by gaps that depend on what follows. */
+static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
+                          const Page *pg)
+{
+    Ui *ui = c->ui;
+    float yy = y;
+    float para_gap = roundf(ui->u * 0.75f);
+    for (size_t i = 0; pg && i < pg->n_blocks; i++) {
+        const PageBlock *b = &pg->blocks[i];
+        switch (b->kind) {
+        case PAGE_HEADING:
+            if (i > 0) {
+                yy += para_gap * (b->level == 1 ? 1.6f : 1.2f);
+            }
+            yy += text_para(sc, b->level == 1 ? ui->h1 : ui->h2, b->text, x, yy,
+                            w, c->th->text, ALIGN_LEFT);
+            yy += roundf(ui->u * 0.2f);
+            break;
+        case PAGE_IMAGE:
+            if (i > 0) {
+                yy += para_gap;
+            }
+            yy += page_image(c, sc, b, x, yy, w);
+            break;
+        case PAGE_BULLET:
+        case PAGE_NUMBERED:
+            if (i > 0) {
+                yy += para_gap * 0.35f;
+            }
+            yy += page_item(c, sc, b, x, yy, w);
+            break;
+        case PAGE_PARAGRAPH:
+            if (i > 0) {
+                yy += para_gap;
+            }
+            yy += page_runs(c, sc, b, x, yy, w);
+            break;
+        }
+    }
     return yy - y;
 }
 
@@ -763,8 +697,7 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
 
 static float body_page(Ctx *c, Scene *sc, float x, float y, float w)
 {
-    PageArg a = {c->v->page_text ? c->v->page_text : ""};
-    return page_content(c, sc, x, y, w, &a);
+    return page_content(c, sc, x, y, w, c->v->page);
 }
 
 static float body_quiz(Ctx *c, Scene *sc, float x, float y, float w)

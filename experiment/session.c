@@ -17,6 +17,7 @@
 #include "experiment/session.h"
 
 #include "common/sim_alloc.h"
+#include "stimuli/page.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -246,8 +247,10 @@ static void build_view(Session *s)
     if (b->n_pages > 0 && (size_t)t->page < b->n_pages) {
         v->page_path = b->pages[t->page];
         v->page_text = study_page_text(s->study, v->page_path);
+        v->page = study_page(s->study, v->page_path);
     } else if (b->text) {
         v->page_text = b->text;
+        v->page = b->text_page;
     }
     if (checked(b) == CHECKED_QUIZ && (size_t)t->page < b->n_questions) {
         v->question = &b->questions[t->page];

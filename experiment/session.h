@@ -67,8 +67,10 @@ typedef struct SessionView {
     const Item *item;               /* item shown, NULL for pages */
     const Explanation *explanation; /* shown with the item, or NULL */
     const char *title;              /* block title, or NULL */
-    const char *page_text;        /* consent/instructions/debrief/break text */
-    const char *page_path;        /* page file (for images relative to it) */
+    const char *page_text; /* consent/instructions/debrief/break text */
+    const char *page_path; /* page file, or NULL */
+    const Page *page;      /* model of the consent/instructions/debrief page
+                              shown (stimuli/page.h), or NULL */
     const QuizQuestion *question; /* quiz */
     const StudyClass *classes;    /* choices of predictions */
     size_t n_classes;

@@ -32,12 +32,8 @@ static int has_dotdot(const char *rel)
     return 0;
 }
 
-int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
-                size_t why_size)
+int bundle_path_check(const char *rel, char *why, size_t why_size)
 {
-    if (abs_out) {
-        *abs_out = NULL;
-    }
     if (!rel || !rel[0]) {
         snprintf(why, why_size, "empty path");
         return -1;
@@ -52,6 +48,18 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
     }
     if (has_dotdot(rel)) {
         snprintf(why, why_size, "'%s': '..' may not leave the bundle", rel);
+        return -1;
+    }
+    return 0;
+}
+
+int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
+                size_t why_size)
+{
+    if (abs_out) {
+        *abs_out = NULL;
+    }
+    if (bundle_path_check(rel, why, why_size) != 0) {
         return -1;
     }
     size_t n = L->root_len + 1 + strlen(rel) + 1;

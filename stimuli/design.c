@@ -440,19 +440,7 @@ static void parse_simulation(Design *D, const JLoc *root)
 
 void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key)
 {
-    Loader *L = D->L;
-    if (ld_grow(L, (void **)&D->refs, &D->cap_refs, D->n_refs + 1,
-                sizeof *D->refs) != 0) {
-        return;
-    }
-    PageRef *r = &D->refs[D->n_refs];
-    r->path = ld_strdup(L, path);
-    if (!r->path) {
-        return;
-    }
-    r->at = *at;
-    snprintf(r->key, sizeof r->key, "%s", key ? key : "");
-    D->n_refs++;
+    page_refs_add(D->L, &D->refs, path, at, key);
 }
 
 static void parse_pages(Design *D, const JLoc *root)
@@ -570,103 +558,13 @@ int set_pages(Design *D, Block *b, char *const *paths, size_t n)
     return 0;
 }
 
-/* Page files: inside the bundle, UTF-8, images they show exist. */
+/* Page files and the inline text of page blocks, parsed into page models
+** and checked (page.c). */
 static void read_pages(Design *D)
 {
-    Loader *L = D->L;
-    Study *st = L->st;
-    st->page_paths =
-        ld_calloc(L, D->n_refs ? D->n_refs : 1, sizeof *st->page_paths);
-    st->page_texts =
-        ld_calloc(L, D->n_refs ? D->n_refs : 1, sizeof *st->page_texts);
-    if (!st->page_paths || !st->page_texts) {
-        return;
-    }
-    for (size_t r = 0; r < D->n_refs; r++) {
-        const PageRef *ref = &D->refs[r];
-        if (study_page_text(st, ref->path)) {
-            continue;
-        }
-        int dup = 0;
-        for (size_t k = 0; k < r; k++) {
-            dup |= strcmp(D->refs[k].path, ref->path) == 0;
-        }
-        if (dup) {
-            continue; /* already reported */
-        }
-        char why[512], *abs = NULL, *text = NULL;
-        size_t len = 0;
-        int rc = read_bundle_file(L, ref->path, &text, &len, why, sizeof why);
-        if (rc == -2) {
-            jl_error(L, &ref->at, ref->key, "page %s", why);
-        }
-        if (rc != 0) {
-            continue;
-        }
-        size_t bad;
-        if (!sim_utf8_valid(text, len, &bad) || strlen(text) != len) {
-            int line = 1;
-            size_t upto = strlen(text) != len ? strlen(text) : bad;
-            for (size_t i = 0; i < upto && i < len; i++) {
-                line += text[i] == '\n';
-            }
-            ld_diag(L, 0, ref->path, line, 0, NULL, NULL,
-                    "not UTF-8 text (byte %zu)", upto);
-            sim_free(text);
-            continue;
-        }
-        /* images: a line "![caption](path)" */
-        int line = 0;
-        for (const char *p = text; *p;) {
-            const char *e = strchr(p, '\n');
-            size_t n = e ? (size_t)(e - p) : strlen(p);
-            line++;
-            const char *img = p;
-            while (img < p + n && (*img == ' ' || *img == '\t')) {
-                img++;
-            }
-            if (img + 1 < p + n && img[0] == '!' && img[1] == '[') {
-                /* the path follows "](" (captions may hold brackets) and
-                ** runs to the last ')' of the line */
-                const char *open = NULL, *close = NULL;
-                for (const char *q = img + 2; q + 1 < p + n; q++) {
-                    if (q[0] == ']' && q[1] == '(') {
-                        open = q + 1;
-                    }
-                }
-                for (const char *q = p + n; open && q > open; q--) {
-                    if (q[-1] == ')') {
-                        close = q - 1;
-                        break;
-                    }
-                }
-                if (!close) {
-                    ld_diag(L, 0, ref->path, line, 0, NULL, "image",
-                            "expected ![caption](media/file.png)");
-                } else {
-                    char *path =
-                        ld_strndup(L, open + 1, (size_t)(close - open - 1));
-                    int w, h;
-                    if (path &&
-                        bundle_file(L, path, &abs, why, sizeof why) == 0) {
-                        if (image_size(abs, &w, &h, NULL, why, sizeof why) !=
-                            0) {
-                            ld_diag(L, 0, ref->path, line, 0, NULL, "image",
-                                    "'%s': %s", path, why);
-                        }
-                        sim_free(abs);
-                    } else if (path) {
-                        ld_diag(L, 0, ref->path, line, 0, NULL, "image", "%s",
-                                why);
-                    }
-                    sim_free(path);
-                }
-            }
-            p += n + (e ? 1 : 0);
-        }
-        st->page_paths[st->n_page_texts] = ld_strdup(L, ref->path);
-        st->page_texts[st->n_page_texts] = text;
-        st->n_page_texts++;
+    pages_load(D->L, &D->refs);
+    for (size_t i = 0; i < D->L->st->n_blocks; i++) {
+        pages_load_text(D->L, &D->L->st->blocks[i], &D->src[i].at);
     }
 }
 
@@ -769,8 +667,5 @@ void design_parse(Loader *L, json_t *root)
     }
     sim_free(D.instr);
     sim_free(D.src);
-    for (size_t i = 0; i < D.n_refs; i++) {
-        sim_free(D.refs[i].path);
-    }
-    sim_free(D.refs);
+    page_refs_free(&D.refs);
 }

@@ -19,12 +19,6 @@ typedef struct BlockSrc {
     const char *train_key;
 } BlockSrc;
 
-typedef struct PageRef {
-    char *path;
-    JLoc at;
-    char key[32];
-} PageRef;
-
 typedef struct Design {
     Loader *L;
     json_t *root;
@@ -38,8 +32,7 @@ typedef struct Design {
     JLoc pages_at;
     BlockSrc *src; /* parallel to st->blocks */
     size_t cap_blocks, cap_src;
-    PageRef *refs;
-    size_t n_refs, cap_refs;
+    PageRefs refs; /* every page file named (page.c reads them) */
 } Design;
 
 /* ---------------------------------------------------------------- shared */

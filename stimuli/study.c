@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "common/sim_alloc.h"
+#include "stimuli/page.h"
 
 void study_report_init(StudyReport *report)
 {
@@ -105,8 +106,10 @@ void study_free(Study *st)
         sim_free(st->simulation.cells[i].phase);
     }
     sim_free(st->simulation.cells);
-    strv_free(st->page_texts, st->n_page_texts);
-    strv_free(st->page_paths, st->n_page_texts);
+    for (size_t i = 0; i < st->n_pages; i++) {
+        page_free(st->pages[i]);
+    }
+    sim_free(st->pages);
     strv_free(st->pools, st->n_pools);
     if (st->index) {
         sim_free(st->index->slots);
@@ -298,16 +301,6 @@ const Explanation *item_explanation(const Item *item, const char *method)
     for (size_t i = 0; item && method && i < item->n_expl; i++) {
         if (strcmp(item->expl[i].method, method) == 0) {
             return item->expl[i].e;
-        }
-    }
-    return NULL;
-}
-
-const char *study_page_text(const Study *st, const char *path)
-{
-    for (size_t i = 0; st && path && i < st->n_page_texts; i++) {
-        if (st->page_paths[i] && strcmp(st->page_paths[i], path) == 0) {
-            return st->page_texts[i];
         }
     }
     return NULL;

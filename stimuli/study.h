@@ -14,6 +14,9 @@
 #include "common/sim_error.h"
 #include "common/sim_phase.h"
 
+/* A page's model (consent, instructions, debrief): stimuli/page.h. */
+typedef struct Page Page;
+
 /* ---------------------------------------------------------------- inputs */
 
 typedef enum Modality {
@@ -272,8 +275,10 @@ typedef struct Block {
     /* pages: consent, instructions, debrief, break */
     char **pages; /* bundle-relative page files, in order */
     size_t n_pages;
-    char *text;      /* inline text (break message, ...) */
-    int min_seconds; /* break: minimum length; pages: minimum reading */
+    char *text;            /* inline text (break message, ...) */
+    const Page *text_page; /* model of text for a page block without page
+                              files (owned by the study), else NULL */
+    int min_seconds;       /* break: minimum length; pages: minimum reading */
 
     /* quiz */
     QuizQuestion *questions;
@@ -360,10 +365,9 @@ typedef struct Study {
     Assignment assignment;
     RatingSpec rating;
     SimulationSpec simulation;
-    char **page_texts; /* contents of every page file, parallel to
-                          page_paths, read at load time */
-    char **page_paths;
-    size_t n_page_texts;
+    Page **pages; /* every page read at load time (stimuli/page.h): the
+                     page files, then blocks' inline texts */
+    size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
     struct StudyIndex *index; /* internal: item lookup by key; may be NULL */

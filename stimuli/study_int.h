@@ -84,6 +84,9 @@ char *json_scalar_text(Loader *L, json_t *v);
 
 /* ---------------------------------------------------------------- paths */
 
+/* Checks the form of a bundle path: not empty, not absolute, no '..'.
+** Returns 0, or -1 with the reason in why. */
+int bundle_path_check(const char *rel, char *why, size_t why_size);
 /* Checks that rel names an existing regular file inside the bundle. On
 ** success returns 0 and, when abs_out is not NULL, *abs_out owns the
 ** resolved absolute path. On failure returns -1 and writes the reason to
@@ -255,6 +258,32 @@ typedef struct PresetDesc {
 
 /* The preset named name, or NULL (name may be NULL). */
 const PresetDesc *preset_find(const char *name);
+
+/* ---------------------------------------------------------------- pages */
+
+/* A page file named in study.json, where it was named. */
+typedef struct PageRef {
+    char *path;
+    JLoc at;
+    char key[32];
+} PageRef;
+
+/* Every page file named in study.json, in order (page.c). */
+typedef struct PageRefs {
+    PageRef *refs;
+    size_t n, cap;
+} PageRefs;
+
+void page_refs_add(Loader *L, PageRefs *R, const char *path, const JLoc *at,
+                   const char *key);
+void page_refs_free(PageRefs *R);
+/* Reads each page file of R once into L->st->pages: inside the bundle,
+** UTF-8, parsed into its model, images resolved and checked (errors
+** located at FILE:LINE). */
+void pages_load(Loader *L, const PageRefs *R);
+/* The page model of the inline text of consent, instructions and debrief
+** blocks without page files (b->text_page; errors at at's "text"). */
+void pages_load_text(Loader *L, Block *b, const JLoc *at);
 
 /* Everything of study.json after it parsed: header, design, item banks,
 ** explanation sources, blocks, validation, pages. */

@@ -7,3 +7,5 @@ simlab_add_test(test_stimuli_hase SOURCES test_stimuli_hase.c
                 LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_kinds SOURCES test_stimuli_kinds.c
                 LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_page SOURCES test_stimuli_page.c
+                LIBS simlab_stimuli)

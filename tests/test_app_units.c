@@ -10,6 +10,7 @@
 #include "app/assets.h"
 #include "app/gfx.h"
 #include "stimuli/media.h"
+#include "stimuli/page.h"
 #include "app/scene.h"
 #include "app/screens.h"
 #include "common/sim_alloc.h"
@@ -224,6 +225,9 @@ static void test_long_page_line(void)
     memset(&v, 0, sizeof v);
     v.screen = SCREEN_PAGE;
     v.page_text = page;
+    Page *pg = NULL;
+    CHECK_INT(page_parse(page, NULL, &pg, &err), SIM_OK);
+    v.page = pg;
     v.onset_marked = 1;
     ScreenCtx sx = {&ui, &assets, &v, 0, NULL};
     Scene sc;
@@ -237,6 +241,10 @@ static void test_long_page_line(void)
         len += (size_t)snprintf(page + len, cap - len, "**bold%02d** and ", i);
     }
     snprintf(page + len, cap - len, "LASTWORD\n");
+    page_free(pg);
+    pg = NULL;
+    CHECK_INT(page_parse(page, NULL, &pg, &err), SIM_OK);
+    v.page = pg;
     screen_build(&sc, &sx);
     CHECK(sc.text && strstr(sc.text, "bold59") != NULL);
     CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
@@ -251,6 +259,7 @@ static void test_long_page_line(void)
     CHECK(sc.text && strstr(sc.text, "bold59") != NULL);
     CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
     scene_free(&sc);
+    page_free(pg);
     sim_free(page);
     assets_free(&assets);
     fonts_free(&fonts);

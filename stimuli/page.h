@@ -1,0 +1,69 @@
+/*
+** Page model: consent, instructions and debrief pages (a small Markdown
+** dialect, docs/study-format.md "Pages") parsed once, at load, into blocks
+** that the runner only lays out. libc only: no SDL, no file access here
+** (study loading resolves and checks the images).
+*/
+#ifndef SIMLAB_STIMULI_PAGE_H
+#define SIMLAB_STIMULI_PAGE_H
+
+#include <stddef.h>
+
+#include "common/sim_error.h"
+#include "stimuli/study.h"
+
+typedef enum PageBlockKind {
+    PAGE_HEADING = 0, /* "# ", "## " or "### " line */
+    PAGE_PARAGRAPH,   /* lines up to a blank line or the next block */
+    PAGE_BULLET,      /* "- " or "* " item (with its continuation lines) */
+    PAGE_NUMBERED,    /* "1. " item (1 to 3 digits) */
+    PAGE_IMAGE        /* a line "![caption](path)" */
+} PageBlockKind;
+
+/* A run of a paragraph's or item's text in one style. */
+typedef struct PageSpan {
+    size_t start; /* byte offset in PageBlock.text */
+    size_t len;   /* bytes; never 0 */
+    int strong;   /* 1: inside **emphasis** markers */
+} PageSpan;
+
+typedef struct PageBlock {
+    PageBlockKind kind;
+    int line;        /* 1-based source line where the block starts */
+    int level;       /* heading: 1, 2 or 3 (number of '#') */
+    char *text;      /* heading: as written; paragraph, item: lines joined by
+                        one space, emphasis markers removed; image: caption
+                        ("" when none) */
+    PageSpan *spans; /* paragraph, item: text cut into runs, in order
+                        (empty runs left out); NULL otherwise */
+    size_t n_spans;
+    char label[8]; /* numbered item: its number as written, e.g. "12." */
+    char *src;     /* image: the path as written in the page */
+    char *path;    /* image: the bundle-relative file shown (page_parse
+                      sets it to src; study loading resolves it) */
+} PageBlock;
+
+struct Page {
+    char *file; /* bundle-relative page file; NULL for a block's inline
+                   text */
+    char *text; /* the source text */
+    PageBlock *blocks;
+    size_t n_blocks;
+};
+
+/* Parses text (the contents of the page file `file`, which may be NULL)
+** into a new page model. Image paths are taken as written (no file is
+** looked at). On success returns SIM_OK and *out owns the page (free with
+** page_free). On a malformed image line returns SIM_ERR_PARSE with
+** "FILE:LINE: field 'image': ..." in err ("text" in place of FILE when
+** file is NULL); on memory exhaustion SIM_ERR_NOMEM. *out is NULL after a
+** failure. */
+int page_parse(const char *text, const char *file, Page **out, SimError *err);
+
+void page_free(Page *page); /* NULL is a no-op */
+
+/* The model of the page file `file` (bundle-relative, as study.json names
+** it) read at load time, or NULL. Borrowed from the study. */
+const Page *study_page(const Study *study, const char *file);
+
+#endif
