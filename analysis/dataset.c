@@ -123,6 +123,7 @@ int dataset_new(Dataset **out, SimError *err)
         dataset_free(ds);
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
+    ds->rating_from = "";
     *out = ds;
     return SIM_OK;
 }

@@ -59,6 +59,12 @@ typedef struct Dataset {
     StrPool *pool;
     struct KeyMap *pindex; /* participant index by name id */
     int n_sources;         /* files and databases read */
+    /* The rating scale: 1..rating_points (2..11); 0 when no source said it
+    ** and no rating was read. rating_from says where it came from: "study"
+    ** (the study definition in a database), "sidecar" (the JSON sidecar of
+    ** an export), "data" (the largest rating seen) or "" (unknown). */
+    int rating_points;
+    const char *rating_from;
 } Dataset;
 
 /* One response given field by field (e.g. by a simulator). Strings may be
