@@ -253,28 +253,8 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
     int page_kind = (kd->fields & BF_PAGES) != 0;
     if (pages && !page_kind) {
         only_error(L, bl, "pages", BF_PAGES, "only ", " blocks have pages");
-    } else if (json_is_string(pages)) {
-        char *p = (char *)json_string_value(pages);
-        set_pages(D, b, &p, 1);
-        add_page_ref(D, p, bl, "pages");
-    } else if (json_is_array(pages)) {
-        size_t n = json_array_size(pages);
-        b->pages = ld_calloc(L, n ? n : 1, sizeof *b->pages);
-        JLoc pl;
-        jl_child(&pl, bl, "pages");
-        for (size_t i = 0; b->pages && i < n; i++) {
-            json_t *p = json_array_get(pages, i);
-            char idx[24];
-            snprintf(idx, sizeof idx, "%zu", i);
-            if (!json_is_string(p)) {
-                jl_error(L, &pl, idx, "a page is a file path");
-                continue;
-            }
-            b->pages[b->n_pages++] = ld_strdup(L, json_string_value(p));
-            add_page_ref(D, json_string_value(p), &pl, idx);
-        }
     } else if (pages) {
-        jl_error(L, bl, "pages", "must be a path or a list of paths");
+        page_list(D, bl, "pages", pages, &b->pages, &b->n_pages);
     } else if (page_kind) {
         /* default: the study's page of that kind */
         if (b->kind == BLOCK_CONSENT && D->consent) {

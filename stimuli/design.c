@@ -443,6 +443,47 @@ void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key)
     page_refs_add(D->L, &D->refs, path, at, key);
 }
 
+int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
+              char ***out, size_t *n_out)
+{
+    Loader *L = D->L;
+    *out = NULL;
+    *n_out = 0;
+    if (!v) {
+        return 0;
+    }
+    if (!json_is_string(v) && !json_is_array(v)) {
+        jl_error(L, at, key, "must be a path or a list of paths");
+        return 0;
+    }
+    size_t n = json_is_string(v) ? 1 : json_array_size(v);
+    char **paths = ld_calloc(L, n ? n : 1, sizeof *paths);
+    if (!paths) {
+        return 0;
+    }
+    *out = paths;
+    if (json_is_string(v)) {
+        paths[0] = ld_strdup(L, json_string_value(v));
+        *n_out = 1;
+        add_page_ref(D, json_string_value(v), at, key);
+        return 1;
+    }
+    JLoc il;
+    jl_child(&il, at, key);
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = json_array_get(v, i);
+        char idx[24];
+        snprintf(idx, sizeof idx, "%zu", i);
+        if (!json_is_string(p)) {
+            jl_error(L, &il, idx, "a page is a file path");
+            continue;
+        }
+        paths[(*n_out)++] = ld_strdup(L, json_string_value(p));
+        add_page_ref(D, json_string_value(p), &il, idx);
+    }
+    return 1;
+}
+
 static void parse_pages(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -468,33 +509,8 @@ static void parse_pages(Design *D, const JLoc *root)
         D->debrief = ld_strdup(L, s);
         add_page_ref(D, s, pl, "debrief");
     }
-    json_t *ins = json_object_get(v, "instructions");
-    if (json_is_string(ins)) {
-        D->instr = ld_calloc(L, 1, sizeof *D->instr);
-        if (D->instr) {
-            D->instr[0] = ld_strdup(L, json_string_value(ins));
-            D->n_instr = 1;
-            add_page_ref(D, json_string_value(ins), pl, "instructions");
-        }
-    } else if (json_is_array(ins)) {
-        size_t n = json_array_size(ins);
-        D->instr = ld_calloc(L, n ? n : 1, sizeof *D->instr);
-        JLoc il;
-        jl_child(&il, pl, "instructions");
-        for (size_t i = 0; D->instr && i < n; i++) {
-            json_t *p = json_array_get(ins, i);
-            char idx[24];
-            snprintf(idx, sizeof idx, "%zu", i);
-            if (!json_is_string(p)) {
-                jl_error(L, &il, idx, "a page is a file path");
-                continue;
-            }
-            D->instr[D->n_instr++] = ld_strdup(L, json_string_value(p));
-            add_page_ref(D, json_string_value(p), &il, idx);
-        }
-    } else if (ins) {
-        jl_error(L, pl, "instructions", "must be a path or a list of paths");
-    }
+    page_list(D, pl, "instructions", json_object_get(v, "instructions"),
+              &D->instr, &D->n_instr);
 }
 
 static void parse_screening(Design *D, const JLoc *root)

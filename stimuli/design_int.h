@@ -51,6 +51,13 @@ void block_copy_quiz(Design *D, Block *b);
 ** set as b's pages. */
 void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key);
 int set_pages(Design *D, Block *b, char *const *paths, size_t n);
+/* Reads member key of the object at `at` (v, NULL when absent): a page path
+** or a list of them, into *out (n_out paths, owned by the study's
+** allocations as set_pages' are), remembering each for reading. Reports a
+** value that is neither. Returns 1 when v held paths (possibly none valid),
+** 0 when absent or invalid. */
+int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
+              char ***out, size_t *n_out);
 
 /* Appends a block of kind with the kind's defaults (phase, show, rating);
 ** src of the new block points at `at`. NULL when memory ran out. */

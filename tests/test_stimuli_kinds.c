@@ -360,6 +360,32 @@ static void test_phase_blocks(void)
     study_report_free(&rep);
 }
 
+/* "pages" of a block, like "instructions" of the study, is one path or a
+** list of paths; anything else is a located error. */
+static void test_page_lists(void)
+{
+    StudyReport rep;
+    Study *st = load_blocks("[{\"kind\": \"consent\", \"id\": \"c\", "
+                            "\"pages\": \"c.md\"}, {\"kind\": "
+                            "\"instructions\", \"id\": \"i\", \"pages\": "
+                            "[\"i.md\", 3, \"c.md\"]}, {\"kind\": "
+                            "\"debrief\", \"id\": \"d\", \"pages\": 5}]",
+                            &rep, NULL);
+    CHECK(st != NULL);
+    if (st) {
+        CHECK_INT(st->blocks[0].n_pages, 1);
+        CHECK_STR(st->blocks[0].pages[0], "c.md");
+        CHECK_INT(st->blocks[1].n_pages, 2);
+        CHECK_STR(st->blocks[1].pages[0], "i.md");
+        CHECK_STR(st->blocks[1].pages[1], "c.md");
+        CHECK_INT(st->blocks[2].n_pages, 0);
+    }
+    CHECK(has_error(&rep, "pages", "a page is a file path"));
+    CHECK(has_error(&rep, "pages", "must be a path or a list of paths"));
+    study_free(st);
+    study_report_free(&rep);
+}
+
 int main(void)
 {
     test_names();
@@ -367,5 +393,6 @@ int main(void)
     test_lists_in_errors();
     test_fields_by_kind();
     test_phase_blocks();
+    test_page_lists();
     return TEST_REPORT();
 }
