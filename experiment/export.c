@@ -344,8 +344,11 @@ static char *resolved_name(const char *path)
 
 static int same_name(const char *a, const char *b, const char *suffix)
 {
+    if (!a || !b) {
+        return 0;
+    }
     size_t n = strlen(b);
-    return a && b && strncmp(a, b, n) == 0 && strcmp(a + n, suffix) == 0;
+    return strncmp(a, b, n) == 0 && strcmp(a + n, suffix) == 0;
 }
 
 /* 1 if the open file or path (stat'ed as st) is the database or one of its
