@@ -8,6 +8,7 @@
 #include "stimuli/check.h"
 #include "experiment/export.h"
 #include "experiment/simulate.h"
+#include "stimuli/hash.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static void usage(FILE *f)
           "[--fast]\n"
           "             [--participant-sd SD] [--item-sd SD] "
           "[--accept-changed-bundle]\n"
-          "  simlab export --db FILE --csv OUT\n"
+          "  simlab export --db FILE --csv OUT [--raw]\n"
           "  simlab --version\n",
           f);
 }
@@ -133,6 +134,13 @@ static int cmd_simulate(int argc, char **argv)
             o.seed = n;
             i++;
         } else if (strcmp(a, "--station") == 0 && v) {
+            if (!export_station_name_valid(v)) {
+                fprintf(stderr,
+                        "simlab simulate: --station '%s': "
+                        "use " EXPORT_STATION_NAME_SET "\n",
+                        v);
+                return 2;
+            }
             o.station = v;
             i++;
         } else if (strcmp(a, "--p") == 0 && v && o.n_cells < MAX_CELLS) {
@@ -165,6 +173,17 @@ static int cmd_simulate(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* a database inside the bundle would change its hash (a bundle that
+    ** cannot be read is reported by simulate_run) */
+    char why[512];
+    if (hash_path_in_bundle(o.bundle_dir, o.db_path, why, sizeof why) > 0) {
+        fprintf(stderr,
+                "simlab simulate: the database %s would be inside the study "
+                "bundle %s (it would change the bundle's hash); give a --db "
+                "outside it\n",
+                o.db_path, o.bundle_dir);
+        return 2;
+    }
     o.wall_ms = wall_ms_now();
     SimError err;
     sim_error_clear(&err);
@@ -178,11 +197,14 @@ static int cmd_simulate(int argc, char **argv)
 static int cmd_export(int argc, char **argv)
 {
     const char *db = NULL, *csv = NULL;
+    ExportOptions opt = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
             db = argv[++i];
         } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
             csv = argv[++i];
+        } else if (strcmp(argv[i], "--raw") == 0) {
+            opt.raw = 1;
         } else {
             fprintf(stderr, "simlab export: bad argument '%s'\n", argv[i]);
             usage(stderr);
@@ -196,9 +218,9 @@ static int cmd_export(int argc, char **argv)
     }
     SimError err;
     sim_error_clear(&err);
-    if (export_long_csv(db, csv, &err) != SIM_OK) {
+    if (export_long_csv_opt(db, csv, &opt, &err) != SIM_OK) {
         fprintf(stderr, "simlab export: %s\n", err.msg);
-        return 1;
+        return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
 }

@@ -107,9 +107,8 @@ int app_run(int argc, char **argv)
     if (load_study(o.dir, &study) != SIM_OK) {
         goto cleanup;
     }
-    if (!o.db) {
-        snprintf(dbbuf, sizeof dbbuf, "simlab-data/%s.db", study->id);
-        o.db = dbbuf;
+    if (run_options_database(&o, study->id, dbbuf, sizeof dbbuf) != 0) {
+        goto cleanup;
     }
     if (!o.station) {
         if (gethostname(hostname, sizeof hostname) != 0) {

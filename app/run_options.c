@@ -1,7 +1,12 @@
 /*
-** Options of `simlab run`: parsing argv into a RunOptions.
+** Options of `simlab run`: parsing argv into a RunOptions, and where the
+** database goes (never inside the study bundle).
 */
+#define _XOPEN_SOURCE 700
 #include "app/run_options.h"
+
+#include "experiment/export.h"
+#include "stimuli/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +36,14 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
         if (strcmp(s, "--db") == 0 && v) {
             o->db = v, i++;
         } else if (strcmp(s, "--station") == 0 && v) {
+            if (!export_station_name_valid(v)) {
+                fprintf(
+                    stderr,
+                    "simlab run: --station '%s': use " EXPORT_STATION_NAME_SET
+                    "\n",
+                    v);
+                return -1;
+            }
             o->station = v, i++;
         } else if (strcmp(s, "--windowed") == 0) {
             o->windowed = 1;
@@ -74,4 +87,38 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
         return -1;
     }
     return 0;
+}
+
+int run_options_database(RunOptions *o, const char *study_id, char *buf,
+                         size_t size)
+{
+    int by_default = !o->db;
+    if (by_default) {
+        snprintf(buf, size, "simlab-data/%s.db", study_id);
+        o->db = buf;
+    }
+    char why[512];
+    int inside = hash_path_in_bundle(o->dir, o->db, why, sizeof why);
+    if (inside < 0) {
+        fprintf(stderr, "simlab run: %s\n", why);
+        return -1;
+    }
+    if (!inside) {
+        return 0;
+    }
+    /* suggest what a start from the bundle's parent folder would use */
+    char *real = realpath(o->dir, NULL);
+    char *slash = real ? strrchr(real, '/') : NULL;
+    if (slash) {
+        slash[slash == real ? 1 : 0] = '\0';
+    }
+    fprintf(stderr,
+            "simlab run: the %sdatabase %s would be inside the study bundle "
+            "%s (it would change the bundle's hash and the next start would "
+            "be refused); start simlab from outside the bundle or give "
+            "--db %s%ssimlab-data/%s.db\n",
+            by_default ? "default " : "", o->db, o->dir, real ? real : "..",
+            real && strcmp(real, "/") == 0 ? "" : "/", study_id);
+    free(real);
+    return -1;
 }

@@ -5,12 +5,14 @@
 #ifndef SIMLAB_APP_RUN_OPTIONS_H
 #define SIMLAB_APP_RUN_OPTIONS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct RunOptions {
     const char *dir;     /* study bundle */
     const char *db;      /* database, or NULL for simlab-data/<id>.db */
-    const char *station; /* station name, or NULL for the host name */
+    const char *station; /* station name (export_station_name_valid), or
+                            NULL for the host name */
     int windowed;
     int display;
     int width, height; /* window size, points (0: default) */
@@ -31,5 +33,14 @@ typedef struct RunOptions {
 ** -1 after printing the problem and the usage to stderr. Strings in o are
 ** borrowed from argv. */
 int run_options_parse(int argc, char **argv, RunOptions *o);
+
+/* Where the database goes: o->db, or by default simlab-data/<study_id>.db
+** in the current folder (written to buf, size bytes, and set as o->db).
+** Either way a database inside the study bundle o->dir is refused: it would
+** change the bundle's hash, so the next start would be refused as a
+** changed bundle. Returns 0, or -1 after printing the problem and a --db to
+** use instead to stderr. */
+int run_options_database(RunOptions *o, const char *study_id, char *buf,
+                         size_t size);
 
 #endif

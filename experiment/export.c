@@ -2,20 +2,29 @@
 ** Export: the database's long_format view written as simlab long format v1
 ** (RFC 4180 CSV with CRLF row ends, quoting through libcsv) plus a JSON
 ** sidecar describing the columns, the study, the software and the timing
-** setup. SQLite, libcsv, jansson; no clock.
+** setup. Files are written beside their destination, synced and renamed
+** into place, the CSV first and the sidecar last; the database and any
+** other SQLite file are never overwritten. SQLite, libcsv, jansson, POSIX
+** files; no clock.
 */
+#define _XOPEN_SOURCE 700
 #include "experiment/export.h"
 
 #include "common/sim_alloc.h"
 #include "experiment/store.h"
+#include "stimuli/hash.h"
 
 #include <csv.h>
 #include <jansson.h>
 #include <sqlite3.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct Column {
     const char *name;
@@ -58,20 +67,78 @@ static const Column COLUMNS[] = {
 
 #define N_COLUMNS (sizeof COLUMNS / sizeof COLUMNS[0])
 
-static void write_field(FILE *f, const char *v)
+/* A plain decimal number ("-1", "+2.5", "1e-3"): a spreadsheet reads it
+** as a number, never as a formula. */
+static int is_plain_number(const char *v)
+{
+    const char *p = v + (*v == '+' || *v == '-');
+    size_t digits = strspn(p, "0123456789");
+    p += digits;
+    if (*p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (digits == 0) {
+        return 0;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        p += *p == '+' || *p == '-';
+        size_t exp = strspn(p, "0123456789");
+        if (exp == 0) {
+            return 0;
+        }
+        p += exp;
+    }
+    return *p == '\0';
+}
+
+int export_cell_needs_guard(const char *v)
+{
+    return v && v[0] && strchr("=+-@\t\r", v[0]) && !is_plain_number(v);
+}
+
+static void write_field(FILE *f, const char *v, int raw)
 {
     if (!v) {
         return;
     }
-    if (strpbrk(v, ",\"\r\n")) {
+    if (!raw && export_cell_needs_guard(v)) {
+        /* a leading ' makes spreadsheets show the text instead of running
+        ** it as a formula; the cell is quoted whole (RFC 4180) */
+        fputs("\"'", f);
+        for (const char *p = v; *p; p++) {
+            if (*p == '"') {
+                fputc('"', f);
+            }
+            fputc(*p, f);
+        }
+        fputc('"', f);
+    } else if (strpbrk(v, ",\"\r\n")) {
         csv_fwrite(f, v, strlen(v));
     } else {
         fputs(v, f);
     }
 }
 
+int export_station_name_valid(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > EXPORT_STATION_NAME_MAX) {
+        return 0;
+    }
+    char c = name[0];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9'))) {
+        return 0;
+    }
+    return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789-_.") == n;
+}
+
 static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
-                     const char *csv_path, int *n_rows, SimError *err)
+                     const char *csv_path, int raw, int *n_rows, SimError *err)
 {
     char sql[1024];
     size_t off = (size_t)snprintf(sql, sizeof sql, "SELECT ");
@@ -101,7 +168,7 @@ static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
             } else if (type == SQLITE_FLOAT) {
                 fprintf(f, "%.3f", sqlite3_column_double(s, c));
             } else {
-                write_field(f, (const char *)sqlite3_column_text(s, c));
+                write_field(f, (const char *)sqlite3_column_text(s, c), raw);
             }
         }
         fputs("\r\n", f);
@@ -159,8 +226,9 @@ static json_t *query_objects(sqlite3 *db, const char *sql)
     return arr;
 }
 
-static int write_sidecar(sqlite3 *db, const char *db_path, const char *csv_path,
-                         int n_rows, SimError *err)
+/* The sidecar's JSON: rows and sha256 describe the CSV written with it. */
+static json_t *sidecar_json(sqlite3 *db, const char *db_path, int n_rows,
+                            const char *sha256, int raw)
 {
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string("simlab long format v1"));
@@ -170,6 +238,8 @@ static int write_sidecar(sqlite3 *db, const char *db_path, const char *csv_path,
     json_object_set_new(root, "database",
                         json_string(base ? base + 1 : db_path));
     json_object_set_new(root, "rows", json_integer(n_rows));
+    json_object_set_new(root, "sha256", json_string(sha256));
+    json_object_set_new(root, "spreadsheet_safe", json_boolean(!raw));
 
     json_t *cols = json_array();
     for (size_t i = 0; i < N_COLUMNS; i++) {
@@ -230,43 +300,331 @@ static int write_sidecar(sqlite3 *db, const char *db_path, const char *csv_path,
                           "WHERE kind = 'missed_frame' GROUP BY participant"));
     json_object_set_new(root, "timing", timing);
 
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s.json", csv_path) >=
-        sizeof path) {
-        json_decref(root);
-        return sim_fail(err, SIM_ERR_USAGE, "%s: path too long", csv_path);
+    return root;
+}
+
+/* ------------------------------------------------------- safe destinations */
+
+static const char *const DB_FILES[] = {"", "-wal", "-shm", "-journal"};
+#define N_DB_FILES (sizeof DB_FILES / sizeof DB_FILES[0])
+
+/* path with its folder's symbolic links resolved ("dir/name" -> "/real/
+** dir/name"); malloc'd, or NULL when the folder does not resolve. */
+static char *resolved_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t dn = slash ? (size_t)(slash - path) : 1;
+    char *dir = malloc(dn + 2);
+    if (!dir) {
+        return NULL;
     }
-    int rc = SIM_OK;
-    if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
-        rc = sim_fail(err, SIM_ERR_IO, "%s: cannot write sidecar", path);
+    if (slash) {
+        memcpy(dir, path, dn);
+        dir[dn] = '\0';
+        if (dn == 0) {
+            dir[0] = '/', dir[1] = '\0';
+        }
+    } else {
+        dir[0] = '.', dir[1] = '\0';
     }
-    json_decref(root);
+    char *real = realpath(dir, NULL);
+    free(dir);
+    if (!real) {
+        return NULL;
+    }
+    size_t n = strlen(real) + strlen(base) + 2;
+    char *out = malloc(n);
+    if (out) {
+        snprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", base);
+    }
+    free(real);
+    return out;
+}
+
+static int same_name(const char *a, const char *b, const char *suffix)
+{
+    if (!a || !b) {
+        return 0;
+    }
+    size_t n = strlen(b);
+    return strncmp(a, b, n) == 0 && strcmp(a + n, suffix) == 0;
+}
+
+/* 1 if the open file or path (stat'ed as st) is the database or one of its
+** companion files. */
+static int is_db_file(const char *db_path, const struct stat *st)
+{
+    char name[4200];
+    for (size_t i = 0; i < N_DB_FILES; i++) {
+        struct stat ds;
+        snprintf(name, sizeof name, "%s%s", db_path, DB_FILES[i]);
+        if (stat(name, &ds) == 0 && ds.st_dev == st->st_dev &&
+            ds.st_ino == st->st_ino) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Refuses (SIM_ERR_USAGE) an output path that names or resolves to the
+** database, its -wal, -shm or -journal file, or any existing SQLite
+** database, and one that cannot be replaced by a file. */
+static int check_destination(const char *db_path, const char *out,
+                             SimError *err)
+{
+    int bad = 0;
+    char *out_names[2] = {resolved_name(out), realpath(out, NULL)};
+    char *db_names[2] = {resolved_name(db_path), realpath(db_path, NULL)};
+    for (size_t i = 0; i < N_DB_FILES && !bad; i++) {
+        for (int a = 0; a < 2; a++) {
+            for (int b = 0; b < 2; b++) {
+                bad |= same_name(out_names[a], db_names[b], DB_FILES[i]);
+            }
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        free(out_names[k]);
+        free(db_names[k]);
+    }
+    struct stat st;
+    int sqlite_file = 0;
+    if (!bad && stat(out, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            return sim_fail(err, SIM_ERR_USAGE, "%s: is a folder", out);
+        }
+        bad = is_db_file(db_path, &st);
+        FILE *f = bad ? NULL : fopen(out, "rb");
+        if (f) {
+            char head[16];
+            sqlite_file = fread(head, 1, sizeof head, f) == sizeof head &&
+                          memcmp(head, "SQLite format 3", sizeof head) == 0;
+            fclose(f);
+        }
+    }
+    if (bad) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "%s: is the database %s (or its -wal, -shm or "
+                        "-journal file); refusing to overwrite it, choose "
+                        "another output file",
+                        out, db_path);
+    }
+    if (sqlite_file) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "%s: is an SQLite database; refusing to overwrite it, "
+                        "choose another output file",
+                        out);
+    }
+    return SIM_OK;
+}
+
+/* A new empty file beside dest, named ".<name>.tmp-<pid>-<k>", opened for
+** writing with the permissions a new file gets (0666 less the umask). */
+static FILE *open_temp(const char *dest, char **tmp_out, SimError *err)
+{
+    *tmp_out = NULL;
+    const char *slash = strrchr(dest, '/');
+    int dn = slash ? (int)(slash - dest) + 1 : 0;
+    const char *base = slash ? slash + 1 : dest;
+    size_t n = strlen(dest) + 48;
+    char *tmp = sim_malloc(n);
+    if (!tmp) {
+        sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (int k = 0; k < 100; k++) {
+        snprintf(tmp, n, "%.*s.%s.tmp-%ld-%d", dn, dest, base, (long)getpid(),
+                 k);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "wb");
+            if (!f) {
+                close(fd);
+                unlink(tmp);
+                break;
+            }
+            *tmp_out = tmp;
+            return f;
+        }
+        if (errno != EEXIST) {
+            break;
+        }
+    }
+    sim_fail(err, SIM_ERR_IO, "%s: cannot create a file beside it: %s", dest,
+             strerror(errno));
+    sim_free(tmp);
+    return NULL;
+}
+
+/* Flushes, syncs and closes f (written to tmp). */
+static int finish_temp(FILE *f, const char *tmp, const char *dest,
+                       SimError *err)
+{
+    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+    int saved = errno;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        return sim_fail(err, SIM_ERR_IO, "%s: write failed (%s): %s", dest, tmp,
+                        strerror(saved ? saved : errno));
+    }
+    return SIM_OK;
+}
+
+/* Makes the last renames and removals in dest's folder durable. */
+static void sync_folder(const char *dest)
+{
+    char *dir = resolved_name(dest);
+    if (!dir) {
+        return;
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        slash[slash == dir ? 1 : 0] = '\0';
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+static int write_json(json_t *root, FILE *f, const char *path, SimError *err)
+{
+    if (json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+        fputc('\n', f) == EOF) {
+        return sim_fail(err, SIM_ERR_IO, "%s: cannot write sidecar", path);
+    }
+    return SIM_OK;
+}
+
+static int export_to_stdout(Store *store, const char *db_path, int raw,
+                            SimError *err)
+{
+    struct stat st;
+    if (fstat(STDOUT_FILENO, &st) == 0 && is_db_file(db_path, &st)) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "standard output is the database %s; refusing to "
+                        "write there",
+                        db_path);
+    }
+    int n_rows = 0;
+    int rc =
+        write_csv(store_db(store), db_path, stdout, "-", raw, &n_rows, err);
+    if (rc == SIM_OK && fflush(stdout) != 0) {
+        rc = sim_fail(err, SIM_ERR_IO, "standard output: write failed: %s",
+                      strerror(errno));
+    }
     return rc;
 }
 
-int export_long_csv(const char *db_path, const char *csv_path, SimError *err)
+int export_long_csv_opt(const char *db_path, const char *csv_path,
+                        const ExportOptions *opt, SimError *err)
 {
+    int raw = opt && opt->raw;
     Store *store;
     int rc = store_open_readonly(db_path, &store, err);
     if (rc != SIM_OK) {
         return rc;
     }
-    int to_stdout = strcmp(csv_path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(csv_path, "wb");
-    if (!f) {
+    if (strcmp(csv_path, "-") == 0) {
+        rc = export_to_stdout(store, db_path, raw, err);
         store_close(store);
-        return sim_fail(err, SIM_ERR_IO, "%s: cannot open for writing: %s",
-                        csv_path, strerror(errno));
+        return rc;
+    }
+    char *side = NULL, *csv_tmp = NULL, *side_tmp = NULL;
+    json_t *root = NULL;
+    size_t n = strlen(csv_path) + 6;
+    side = sim_malloc(n);
+    if (!side) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        goto cleanup;
+    }
+    snprintf(side, n, "%s.json", csv_path);
+    rc = check_destination(db_path, csv_path, err);
+    if (rc == SIM_OK) {
+        rc = check_destination(db_path, side, err);
+    }
+    if (rc != SIM_OK) {
+        goto cleanup;
+    }
+    /* 1. the CSV, beside its destination, synced */
+    FILE *f = open_temp(csv_path, &csv_tmp, err);
+    if (!f) {
+        rc = err->code;
+        goto cleanup;
     }
     int n_rows = 0;
-    rc = write_csv(store_db(store), db_path, f, csv_path, &n_rows, err);
-    if (!to_stdout && fclose(f) != 0 && rc == SIM_OK) {
-        rc = sim_fail(err, SIM_ERR_IO, "%s: write failed: %s", csv_path,
-                      strerror(errno));
+    rc = write_csv(store_db(store), db_path, f, csv_path, raw, &n_rows, err);
+    if (rc != SIM_OK) {
+        fclose(f);
+        goto cleanup;
     }
-    if (rc == SIM_OK && !to_stdout) {
-        rc = write_sidecar(store_db(store), db_path, csv_path, n_rows, err);
+    rc = finish_temp(f, csv_tmp, csv_path, err);
+    if (rc != SIM_OK) {
+        goto cleanup;
     }
+    /* 2. its sidecar, describing exactly those bytes, synced */
+    char sha[65], why[512];
+    if (hash_file_sha256(csv_tmp, sha, why, sizeof why) != 0) {
+        rc = sim_fail(err, SIM_ERR_IO, "%s: %s", csv_path, why);
+        goto cleanup;
+    }
+    root = sidecar_json(store_db(store), db_path, n_rows, sha, raw);
+    f = open_temp(side, &side_tmp, err);
+    if (!f) {
+        rc = err->code;
+        goto cleanup;
+    }
+    rc = write_json(root, f, side, err);
+    if (rc != SIM_OK) {
+        fclose(f);
+        goto cleanup;
+    }
+    rc = finish_temp(f, side_tmp, side, err);
+    if (rc != SIM_OK) {
+        goto cleanup;
+    }
+    /* 3. into place: no old sidecar may describe the new CSV, so it goes
+    ** first; then the CSV; the new sidecar last */
+    if (unlink(side) != 0 && errno != ENOENT) {
+        rc = sim_fail(err, SIM_ERR_IO, "%s: cannot remove the old sidecar: %s",
+                      side, strerror(errno));
+        goto cleanup;
+    }
+    sync_folder(side);
+    if (rename(csv_tmp, csv_path) != 0) {
+        rc = sim_fail(err, SIM_ERR_IO, "%s: cannot rename %s into place: %s",
+                      csv_path, csv_tmp, strerror(errno));
+        goto cleanup;
+    }
+    sim_free(csv_tmp);
+    csv_tmp = NULL;
+    sync_folder(csv_path);
+    if (rename(side_tmp, side) != 0) {
+        rc = sim_fail(err, SIM_ERR_IO, "%s: cannot rename %s into place: %s",
+                      side, side_tmp, strerror(errno));
+        goto cleanup;
+    }
+    sim_free(side_tmp);
+    side_tmp = NULL;
+    sync_folder(side);
+cleanup:
+    if (csv_tmp) {
+        unlink(csv_tmp);
+    }
+    if (side_tmp) {
+        unlink(side_tmp);
+    }
+    sim_free(csv_tmp);
+    sim_free(side_tmp);
+    sim_free(side);
+    json_decref(root);
     store_close(store);
     return rc;
+}
+
+int export_long_csv(const char *db_path, const char *csv_path, SimError *err)
+{
+    return export_long_csv_opt(db_path, csv_path, NULL, err);
 }

@@ -1,7 +1,8 @@
 /*
 ** CSV files read whole with libcsv into a table of strings, each record
 ** tagged with the physical line on which it starts (quoted fields may span
-** lines; CRLF and LF row ends). libc and libcsv only.
+** lines; CRLF and LF row ends). A NUL byte in a cell is an error (the cell
+** would be cut short there). libc and libcsv only.
 */
 #include "stimuli/study_int.h"
 
@@ -14,6 +15,8 @@
 
 typedef struct CsvState {
     Loader *L;
+    const char *rel; /* the file, bundle-relative */
+    int line;        /* physical line being parsed */
     CsvTable *t;
     char **cells; /* fields of the record being read */
     size_t n_cells, cap_cells;
@@ -41,10 +44,37 @@ static char *copy_field(const char *s, size_t n)
     return d;
 }
 
+/* A NUL byte at offset at of the cell that just ended on line cs->line:
+** located error, naming the column (by its header name once known). */
+static void nul_in_cell(CsvState *cs, const char *field, size_t len, size_t at)
+{
+    int line = cs->line;
+    for (size_t i = at + 1; i < len; i++) {
+        line -= field[i] == '\n';
+    }
+    size_t col = cs->n_cells; /* 0-based */
+    const CsvTable *t = cs->t;
+    if (t->header && col < t->n_cols) {
+        ld_diag(cs->L, 0, cs->rel, line, 0, NULL, t->header[col],
+                "NUL byte in the cell (column %zu, byte %zu of the cell)",
+                col + 1, at + 1);
+    } else {
+        ld_diag(cs->L, 0, cs->rel, line, 0, NULL, NULL,
+                "NUL byte in column %zu of the %s (byte %zu of the cell)",
+                col + 1, t->header ? "record" : "header", at + 1);
+    }
+    cs->failed = 1;
+}
+
 static void on_field(void *field, size_t len, void *data)
 {
     CsvState *cs = data;
     if (cs->failed) {
+        return;
+    }
+    const char *nul = field ? memchr(field, '\0', len) : NULL;
+    if (nul) {
+        nul_in_cell(cs, field, len, (size_t)(nul - (const char *)field));
         return;
     }
     if (ld_grow(cs->L, (void **)&cs->cells, &cs->cap_cells, cs->n_cells + 1,
@@ -151,12 +181,13 @@ int csv_table_read(Loader *L, const char *rel, CsvTable *t, char *path_why,
     }
     csv_set_realloc_func(&parser, sim_realloc);
     csv_set_free_func(&parser, sim_free);
-    CsvState cs = {.L = L, .t = t, .awaiting = 1};
+    CsvState cs = {.L = L, .rel = rel, .t = t, .awaiting = 1};
     int line = 1;
     rc = 0;
     while (left > 0 && !cs.failed) {
         const char *nl = memchr(p, '\n', left);
         size_t n = nl ? (size_t)(nl - p) + 1 : left;
+        cs.line = line;
         if (cs.awaiting && !is_blank_line(p, n)) {
             cs.rec_line = line;
             cs.awaiting = 0;

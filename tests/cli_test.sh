@@ -1,10 +1,12 @@
 #!/bin/sh
 # Command-line behaviour of simlab: exit codes of check (0 valid, 1 invalid,
 # 2 usage), simulate and export on a fixture bundle, and usage errors; in a
-# build without SDL2, `simlab run` says that there is no runner.
+# build without SDL2, `simlab run` says that there is no runner. Mistakes
+# that must not harm data: export onto the database, a database inside the
+# bundle, unsafe station names.
 # Usage: cli_test.sh SIMLAB DATA_DIR [SIMLAB_ANALYZE]
 set -u
-simlab=$1
+simlab=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: tests cd
 data=$2
 analyze=${3:-}
 tmp=$(mktemp -d)
@@ -44,6 +46,49 @@ rows=$(($(wc -l <"$tmp/s.csv") - 1))
 # simulated participants are recorded at today's date, not in 1970
 created=$(grep -o '"created_ms": *[0-9]*' "$tmp/s.csv.json" | tail -1 | tr -dc 0-9)
 [ "${created:-0}" -gt 1600000000000 ] || { echo "FAIL: simulated participant created at ${created:-?} ms"; fails=$((fails + 1)); }
+# export never overwrites the database: not by name, -wal, link or spelling
+cp "$tmp/s.csv" "$tmp/before.csv"
+for target in "$tmp/s.db" "$tmp/s.db-wal" "$tmp/./s.db" "$tmp/db-link.csv"; do
+    [ "$target" = "$tmp/db-link.csv" ] && ln -s s.db "$tmp/db-link.csv"
+    expect 2 "export onto the database ($target)" "$simlab" export --db "$tmp/s.db" --csv "$target"
+    grep -q "refusing to overwrite" "$tmp/err" || { echo "FAIL: export onto $target: no refusal"; fails=$((fails + 1)); }
+done
+expect 0 "export after the refusals" "$simlab" export --db "$tmp/s.db" --csv "$tmp/after.csv"
+cmp -s "$tmp/before.csv" "$tmp/after.csv" || { echo "FAIL: the database changed after refused exports"; fails=$((fails + 1)); }
+# the sidecar describes the CSV: rows and sha256
+side_rows=$(grep -o '"rows": *[0-9]*' "$tmp/after.csv.json" | tr -dc 0-9)
+[ "${side_rows:-x}" = "$(($(wc -l <"$tmp/after.csv") - 1))" ] || { echo "FAIL: sidecar rows ${side_rows:-?}"; fails=$((fails + 1)); }
+side_sha=$(grep -o '"sha256": *"[0-9a-f]*"' "$tmp/after.csv.json" | sed 's/.*"\([0-9a-f]*\)"$/\1/')
+if command -v sha256sum >/dev/null 2>&1; then
+    [ "$side_sha" = "$(sha256sum "$tmp/after.csv" | cut -d' ' -f1)" ] || { echo "FAIL: sidecar sha256 '$side_sha' is not the CSV's"; fails=$((fails + 1)); }
+fi
+expect 0 "export --raw" "$simlab" export --db "$tmp/s.db" --csv "$tmp/raw.csv" --raw
+grep -q '"spreadsheet_safe": false' "$tmp/raw.csv.json" || { echo "FAIL: --raw not recorded in the sidecar"; fails=$((fails + 1)); }
+# station names are restricted to a safe set
+expect 2 "formula as station name" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/st.db" --participants 1 --policy model --station '@SUM(1+1)'
+grep -q "letters A-Z" "$tmp/err" || { echo "FAIL: the station refusal does not name the allowed set"; fails=$((fails + 1)); }
+[ -e "$tmp/st.db" ] && { echo "FAIL: a refused station name created a database"; fails=$((fails + 1)); }
+expect 0 "plain station name" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/st.db" --participants 1 --policy model --station lab-2.pc_1
+# no database inside the study bundle (it would change the bundle's hash)
+cp -R "$data/experiment/mini-forward" "$tmp/bundle"
+"$simlab" check --json "$tmp/bundle" | grep '"hash"' >"$tmp/hash-before"
+( cd "$tmp/bundle" && "$simlab" simulate . --db s.db --participants 1 --policy model ) >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || { echo "FAIL: simulate with its database inside the bundle was not refused"; cat "$tmp/err"; fails=$((fails + 1)); }
+grep -q "inside the study bundle" "$tmp/err" || { echo "FAIL: simulate inside the bundle: no reason"; fails=$((fails + 1)); }
+( cd "$tmp/bundle" && "$simlab" simulate . --db ../bundle.db --participants 1 --policy model ) >"$tmp/out" 2>"$tmp/err" ||
+    { echo "FAIL: simulate with its database beside the bundle"; cat "$tmp/err"; fails=$((fails + 1)); }
+( cd "$tmp/bundle" && "$simlab" run . --autopilot model --exit-after 1 ) >"$tmp/out" 2>"$tmp/err"
+got=$?
+if ! grep -q "has no runner" "$tmp/err"; then
+    [ "$got" -eq 1 ] || { echo "FAIL: run . inside the bundle: exit $got, want 1"; fails=$((fails + 1)); }
+    grep -q "inside the study bundle.*--db $tmp.*simlab-data/mini-forward.db" "$tmp/err" ||
+        { echo "FAIL: run . inside the bundle does not name a --db"; cat "$tmp/err"; fails=$((fails + 1)); }
+    expect 2 "run with a formula as station name" "$simlab" run "$tmp/bundle" --station '=HYPERLINK("x")'
+fi
+[ -e "$tmp/bundle/simlab-data" ] || [ -e "$tmp/bundle/s.db" ] &&
+    { echo "FAIL: a database was created inside the bundle"; fails=$((fails + 1)); }
+"$simlab" check --json "$tmp/bundle" | grep '"hash"' >"$tmp/hash-after"
+cmp -s "$tmp/hash-before" "$tmp/hash-after" || { echo "FAIL: the bundle's hash changed"; fails=$((fails + 1)); }
 expect 1 "export of a missing database" "$simlab" export --db "$tmp/none.db" --csv "$tmp/n.csv"
 expect 2 "export without --csv" "$simlab" export --db "$tmp/s.db"
 expect 0 "version" "$simlab" --version

@@ -1,6 +1,7 @@
 # Engine tests: schedules, assignment rules (no database), store schema,
 # migrations and assignment counts, store + session state machine, simulated
-# participants (with SIGKILL and restart) and export.
+# participants (with SIGKILL and restart) and export (refusals, sidecar,
+# spreadsheet safety, bundle integrity).
 if(NOT TARGET simlab_experiment)
   return()
 endif()
@@ -11,6 +12,8 @@ simlab_add_test(test_experiment_assign SOURCES test_experiment_assign.c
 simlab_add_test(test_experiment_store SOURCES test_experiment_store.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
 simlab_add_test(test_experiment_session SOURCES test_experiment_session.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
+simlab_add_test(test_experiment_export SOURCES test_experiment_export.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
 if(TARGET simlab)
   simlab_add_test(test_experiment_simulate SOURCES test_experiment_simulate.c
