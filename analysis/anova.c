@@ -381,7 +381,10 @@ static int rm_tables(Report *r, const RmAnovaResult *a, int ok, int left_out)
                    "condition",
                    r->anova_outcome, a->n);
     if (left_out > 0) {
-        sim_buf_printf(&b, " (%d without are left out)", left_out);
+        sim_buf_printf(&b,
+                       " (%d left out: no answered trials in some "
+                       "condition)",
+                       left_out);
     }
     sim_buf_printf(&b, ".\n\nF(%g, %g) = ", a->df_cond, a->df_error);
     table_fmt_num(&b, a->f, 3, 0, "-");

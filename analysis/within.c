@@ -46,35 +46,57 @@ static int design_table(Report *r, int within, int n_part, int n_cond)
     return t->bad ? -1 : 0;
 }
 
+/* In a within design a participant counts in every condition it has rows
+** in: redoes the per-condition counts of screen.c (which counts each
+** participant in the condition of its first row) and their table. */
+static void recount(Report *r, const int *enrolled, const int *analysed)
+{
+    for (int c = 0; c < r->n_counts; c++) {
+        r->counts[c].enrolled = enrolled[c];
+        r->counts[c].analysed = analysed[c];
+    }
+    for (int i = 0; i < r->n_tables; i++) {
+        Table *t = r->tables[i];
+        if (strcmp(t->key, "participants") != 0 || t->n_cols != 3) {
+            continue;
+        }
+        for (int c = 0; c < t->n_rows && c < r->n_counts; c++) {
+            t->cells[(size_t)c * 3 + 1].x = enrolled[c];
+            t->cells[(size_t)c * 3 + 2].x = analysed[c];
+        }
+    }
+}
+
 int screen_design(const Dataset *ds, Screen *s, Report *r, SimError *err)
 {
     int np = ds->n_participants, C = s->n_conds;
     KeyMap seen = {0};
     int *n_cond = sim_calloc((size_t)np + 1, sizeof(int));
-    int *present = sim_calloc((size_t)C + 1, sizeof(int));
-    if (!n_cond || !present) {
+    int *enrolled = sim_calloc((size_t)C + 1, sizeof(int));
+    int *analysed = sim_calloc((size_t)C + 1, sizeof(int));
+    if (!n_cond || !enrolled || !analysed) {
         sim_free(n_cond);
-        sim_free(present);
+        sim_free(enrolled);
+        sim_free(analysed);
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     int rc = SIM_OK;
     for (size_t i = 0; i < ds->n_rows && rc == SIM_OK; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!s->keep[row->participant]) {
-            continue;
-        }
         int c = s->cond_index[row->condition], added;
         if (keymap_get(&seen, compute_key2(row->participant, c), 0, &added) <
             0) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
-        n_cond[row->participant] += added;
-        present[c] = 1;
+        int kept = s->keep[row->participant];
+        enrolled[c] += added;
+        analysed[c] += added && kept;
+        n_cond[row->participant] += added && kept;
     }
     keymap_free(&seen);
     int n_present = 0, n_part = 0, lo = -1, hi = -1;
     for (int c = 0; c < C; c++) {
-        n_present += present[c];
+        n_present += analysed[c] > 0;
     }
     for (int p = 0; p < np; p++) {
         if (n_cond[p] == 0) {
@@ -99,12 +121,16 @@ int screen_design(const Dataset *ds, Screen *s, Report *r, SimError *err)
     }
     if (rc == SIM_OK) {
         s->within = n_part > 0 && n_cond[lo] > 1;
+        if (s->within) {
+            recount(r, enrolled, analysed);
+        }
         if (design_table(r, s->within, n_part, n_present) != 0) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
     }
     sim_free(n_cond);
-    sim_free(present);
+    sim_free(enrolled);
+    sim_free(analysed);
     return rc;
 }
 
