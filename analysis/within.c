@@ -31,7 +31,10 @@ static int design_table(Report *r, int within, int n_part, int n_cond)
         return -1;
     }
     t->object = 1;
-    if (within) {
+    if (!within) {
+        table_set_note(t, "Between-subjects: every participant saw one "
+                          "condition.");
+    } else {
         table_set_title(t, 2, "Design");
         table_set_note(t, "Within-subjects: every participant saw every "
                           "condition. The bootstraps draw participants with "
@@ -242,8 +245,11 @@ int compute_paired(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     if (!t || (sc->within && !tex)) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    if (!sc->within) {
-        return SIM_OK; /* an empty list: no pairs in a between design */
+    if (!sc->within) { /* an empty list */
+        return table_set_note(t, "Between-subjects design: no paired "
+                                 "comparisons.") == 0
+                   ? SIM_OK
+                   : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     double *acc = NULL, *a = NULL, *b = NULL, *p = NULL, *ph = NULL;
     int *part = NULL, m = 0, phase = -1;
