@@ -409,7 +409,8 @@ static void test_paired_interval(void)
     CHECK(width[1] < 0.7 * width[0]);
 }
 
-static void add(Dataset *ds, const char *part, const char *cond, int excluded)
+static void add_rt(Dataset *ds, const char *part, const char *cond,
+                   int excluded, double rt_ms)
 {
     DatasetRow row;
     memset(&row, 0, sizeof row);
@@ -420,9 +421,43 @@ static void add(Dataset *ds, const char *part, const char *cond, int excluded)
     row.correct = 1;
     row.session = 1;
     row.excluded = excluded;
-    row.rt_ms = NAN;
+    row.rt_ms = rt_ms;
     SimError err;
     CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
+}
+
+static void add(Dataset *ds, const char *part, const char *cond, int excluded)
+{
+    add_rt(ds, part, cond, excluded, NAN);
+}
+
+/* Time per participant and condition: a participant's time in each
+** condition counts there, not all of it in its first condition. */
+static void test_rt(void)
+{
+    Dataset *ds = NULL;
+    SimError err;
+    dataset_new(&ds, &err);
+    add_rt(ds, "P0", "baseline", 0, 1000);
+    add_rt(ds, "P0", "a", 0, 3000);
+    add_rt(ds, "P0", "a", 0, 1000);
+    add_rt(ds, "P1", "a", 0, 5000);
+    add_rt(ds, "P1", "baseline", 0, 2000);
+    AnalyzeOptions o;
+    options(&o, 0);
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(r.n_rt, 2);
+    if (r.n_rt == 2) {
+        CHECK_STR(r.rt[0].condition, "baseline");
+        CHECK_INT(r.rt[0].n_participants, 2);
+        CHECK_NEAR(r.rt[0].mean_s, 1.5, 1e-12);
+        CHECK_STR(r.rt[1].condition, "a");
+        CHECK_INT(r.rt[1].n_participants, 2);
+        CHECK_NEAR(r.rt[1].mean_s, 4.5, 1e-12);
+    }
+    report_free(&r);
+    dataset_free(ds);
 }
 
 /* A participant in some but not all conditions: refused, with why; once it
@@ -515,6 +550,7 @@ int main(void)
     test_boot_blocks();
     test_paired_interval();
     test_mixed_refused();
+    test_rt();
     test_files();
     return TEST_REPORT();
 }
