@@ -2,7 +2,8 @@
 ** Internal to simlab_analysis: what the computations of analyze_compute()
 ** share -- the screened participants, the bootstrap summary of one
 ** statistic -- and the computations themselves, one file each (screen.c,
-** change.c, utility.c, anova.c, ratings.c, rt.c). Each fills its typed rows
+** change.c, utility.c, anova.c, ratings.c, rt.c, within.c). Each fills its
+*typed rows
 ** of the Report and appends its tables (analysis/table.h). Not installed for
 ** callers outside analysis/.
 */
