@@ -41,6 +41,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     Screen sc;
     int rc = screen_participants(ds, o, r, &sc, err);
     if (rc == SIM_OK) {
+        rc = screen_design(ds, &sc, r, err);
+    }
+    if (rc == SIM_OK) {
         rc = compute_change(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
@@ -48,6 +51,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_anova(ds, &sc, r, err);
+    }
+    if (rc == SIM_OK && !o->change_only) {
+        rc = compute_paired(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_ratings(ds, o, &sc, r, err);

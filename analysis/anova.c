@@ -12,6 +12,8 @@
 #include "common/sim_alloc.h"
 
 static int anova_tables(Report *r, SimError *err);
+static int anova_within(const Dataset *ds, const Screen *sc, Report *r,
+                        SimError *err);
 
 /* Participant accuracies on phase into y, their condition index into g;
 ** returns how many. */
@@ -40,6 +42,9 @@ static int participant_accuracy(const Dataset *ds, const Screen *sc, int phase,
 
 int compute_anova(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
 {
+    if (sc->within) {
+        return anova_within(ds, sc, r, err);
+    }
     int np = ds->n_participants, C = sc->n_conds;
     int phase = -1;
     for (size_t i = 0; i < ds->n_rows && phase != PHASE_TEST; i++) {
@@ -299,4 +304,192 @@ static int anova_tables(Report *r, SimError *err)
     }
     return tukey_tables(r) == 0 ? SIM_OK
                                 : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+}
+
+/* ------------------------------------------------------------------ */
+/* Within-subject designs: repeated-measures ANOVA                      */
+
+/* json "anova" of a within design: the documented keys (df_between: the
+** conditions' df, df_within: the error df, eta_sq: partial eta^2) and the
+** Greenhouse-Geisser correction. */
+static const TableColumn RM_COLS[] = {
+    {"outcome", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"design", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"n_participants", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
+    {"f", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"df_between", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"df_within", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"p", NULL, NULL, TABLE_PVALUE, "", 0, 0, 0},
+    {"eta_sq", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"partial_eta_sq", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"gg_epsilon", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"df_between_gg", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"df_within_gg", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"p_gg", NULL, NULL, TABLE_PVALUE, "", 0, 0, 0},
+};
+
+static const TableColumn RM_TEX_COLS[] = {
+    {"f", NULL, "$F$", TABLE_REAL, "", 2, 0, 0},
+    {"df_between", NULL, "df", TABLE_REAL, "", 0, 0, 0},
+    {"df_within", NULL, "df (error)", TABLE_REAL, "", 0, 0, 0},
+    {"p", NULL, "$p$", TABLE_PVALUE, "", 0, 0, 0},
+    {"gg_epsilon", NULL, "$\\hat\\varepsilon_{\\mathrm{GG}}$", TABLE_REAL, "",
+     3, 0, 0},
+    {"p_gg", NULL, "$p_{\\mathrm{GG}}$", TABLE_PVALUE, "", 0, 0, 0},
+    {"partial_eta_sq", NULL, "$\\eta^2_p$", TABLE_REAL, "", 3, 0, 0},
+};
+
+static int rm_tables(Report *r, const RmAnovaResult *a, int ok, int left_out)
+{
+    Table *t =
+        report_add_table(r, "anova", TABLE_JSON, RM_COLS, N_COLS(RM_COLS));
+    if (!t) {
+        return -1;
+    }
+    t->object = 1;
+    if (!ok) {
+        return 0;
+    }
+    table_add_row(t);
+    table_put_text(t, r->anova_outcome);
+    table_put_text(t, "within");
+    table_put_num(t, a->n);
+    table_put_num(t, a->f);
+    table_put_num(t, a->df_cond);
+    table_put_num(t, a->df_error);
+    table_put_num(t, a->p);
+    table_put_num(t, a->partial_eta_sq);
+    table_put_num(t, a->partial_eta_sq);
+    table_put_num(t, a->gg_epsilon);
+    table_put_num(t, a->gg_epsilon * a->df_cond);
+    table_put_num(t, a->gg_epsilon * a->df_error);
+    table_put_num(t, a->p_gg);
+
+    Table *g = report_add_table(r, "groups", TABLE_MD | TABLE_JSON, GROUP_COLS,
+                                N_COLS(GROUP_COLS));
+    Table *tex = report_add_table(r, "anova_tex", TABLE_TEX, RM_TEX_COLS,
+                                  N_COLS(RM_TEX_COLS));
+    if (!g || !tex) {
+        return -1;
+    }
+    table_set_json_path(g, "anova.groups");
+    table_set_title(g, 2, "Repeated-measures ANOVA over conditions");
+    SimBuf b;
+    sim_buf_init(&b);
+    sim_buf_printf(&b,
+                   "Outcome: %s; %d participants with trials in every "
+                   "condition",
+                   r->anova_outcome, a->n);
+    if (left_out > 0) {
+        sim_buf_printf(&b,
+                       " (%d left out: no answered trials in some "
+                       "condition)",
+                       left_out);
+    }
+    sim_buf_printf(&b, ".\n\nF(%g, %g) = ", a->df_cond, a->df_error);
+    table_fmt_num(&b, a->f, 3, 0, "-");
+    sim_buf_puts(&b, ", p = ");
+    table_fmt_p(&b, a->p, "-");
+    sim_buf_puts(&b, "; Greenhouse-Geisser epsilon = ");
+    table_fmt_num(&b, a->gg_epsilon, 3, 0, "-");
+    sim_buf_puts(&b, ", corrected p = ");
+    table_fmt_p(&b, a->p_gg, "-");
+    sim_buf_puts(&b, "; partial eta^2 = ");
+    table_fmt_num(&b, a->partial_eta_sq, 3, 0, "-");
+    sim_buf_puts(&b, ".");
+    int rc = b.oom ? -1 : table_set_note(g, "%s", sim_buf_cstr(&b));
+    sim_buf_free(&b);
+    for (int i = 0; i < r->n_groups; i++) {
+        table_add_row(g);
+        table_put_text(g, r->groups[i].condition);
+        table_put_num(g, r->groups[i].n);
+        table_put_num(g, r->groups[i].mean);
+        table_put_num(g, r->groups[i].sd);
+    }
+    table_set_caption(tex, "Repeated-measures ANOVA of participant accuracy "
+                           "over conditions, with the Greenhouse--Geisser "
+                           "correction.");
+    table_add_row(tex);
+    table_put_num(tex, a->f);
+    table_put_num(tex, a->df_cond);
+    table_put_num(tex, a->df_error);
+    table_put_num(tex, a->p);
+    table_put_num(tex, a->gg_epsilon);
+    table_put_num(tex, a->p_gg);
+    table_put_num(tex, a->partial_eta_sq);
+    return rc;
+}
+
+static int anova_within(const Dataset *ds, const Screen *sc, Report *r,
+                        SimError *err)
+{
+    int C = sc->n_conds, m = 0, phase = -1;
+    double *acc = NULL, *y = NULL;
+    int *part = NULL;
+    RmAnovaResult a;
+    memset(&a, 0, sizeof a);
+    int rc = within_accuracy(ds, sc, &phase, &acc, &part, &m, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    y = sim_malloc(((size_t)m * (size_t)C + 1) * sizeof(double));
+    r->groups = sim_calloc((size_t)C + 1, sizeof *r->groups);
+    if (!y || !r->groups) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        goto cleanup;
+    }
+    int n = 0; /* complete participants */
+    for (int i = 0; i < m; i++) {
+        const double *row = acc + (size_t)i * (size_t)C;
+        int complete = 1;
+        for (int c = 0; c < C; c++) {
+            complete &= !isnan(row[c]);
+        }
+        if (complete) {
+            memcpy(y + (size_t)n * (size_t)C, row, (size_t)C * sizeof(double));
+            n++;
+        }
+    }
+    int ok = phase >= 0 && stats_rm_anova(y, n, C, &a) == 0;
+    if (ok) {
+        r->anova_outcome = sim_strdup(
+            phase == PHASE_TEST
+                ? "participant accuracy on test trials (catch trials excluded)"
+                : "participant accuracy on post trials");
+        for (int c = 0; c < C; c++) {
+            double sum = 0, sq = 0;
+            for (int i = 0; i < n; i++) {
+                sum += y[(size_t)i * (size_t)C + (size_t)c];
+            }
+            double mean = sum / n;
+            for (int i = 0; i < n; i++) {
+                double d = y[(size_t)i * (size_t)C + (size_t)c] - mean;
+                sq += d * d;
+            }
+            GroupSummary *gs = &r->groups[r->n_groups++];
+            gs->condition = sim_strdup(dataset_str(ds, sc->conds[c]));
+            gs->n = n;
+            gs->mean = mean;
+            gs->sd = sqrt(sq / (n - 1));
+        }
+    }
+    if (rm_tables(r, &a, ok, m - n) != 0) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        goto cleanup;
+    }
+    /* Tukey HSD assumes independent groups: the within design compares
+    ** conditions by paired t tests instead (within.c); the key stays. */
+    Table *t = report_add_table(r, "tukey", TABLE_CSV | TABLE_JSON, TUKEY_COLS,
+                                N_COLS(TUKEY_COLS));
+    if (!t) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        goto cleanup;
+    }
+    table_set_note(t, "Not computed in a within-subjects design: see the "
+                      "paired comparisons.");
+cleanup:
+    sim_free(acc);
+    sim_free(part);
+    sim_free(y);
+    return rc;
 }

@@ -27,6 +27,13 @@ typedef struct Layout {
     int *stratum_units;
     int *group_off; /* items of group g: [off[g], off[g+1]) */
     int *group_items;
+    /* participant blocks (within-subject designs); blocks == 0: units */
+    int blocks;
+    int n_bstrata;
+    int *bstratum_off; /* blocks of block stratum s: [off[s], off[s+1]) */
+    int *bstratum_blocks;
+    int *block_off; /* units of block k: [off[k], off[k+1]) */
+    int *block_units;
     /* dense kernel */
     int dense_any;
     int n_words;              /* padded item space in 64-bit words */
@@ -57,6 +64,10 @@ static void layout_free(Layout *L)
     sim_free(L->stratum_units);
     sim_free(L->group_off);
     sim_free(L->group_items);
+    sim_free(L->bstratum_off);
+    sim_free(L->bstratum_blocks);
+    sim_free(L->block_off);
+    sim_free(L->block_units);
     sim_free(L->item_pos);
     sim_free(L->word_cell);
     sim_free(L->unit_wlo);
@@ -227,6 +238,104 @@ static int layout_dense(Layout *L)
     return 0;
 }
 
+/* Whether two sorted stratum lists sa[0..na) and sb[0..nb) are equal. */
+static int same_strata(const int *sa, int na, const int *sb, int nb)
+{
+    if (na != nb) {
+        return 0;
+    }
+    for (int i = 0; i < na; i++) {
+        if (sa[i] != sb[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void sort_ints(int *x, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int v = x[i], j = i;
+        while (j > 0 && x[j - 1] > v) {
+            x[j] = x[j - 1];
+            j--;
+        }
+        x[j] = v;
+    }
+}
+
+/* Sets up block draws when d->unit_block puts several units in one block:
+** the units of each block, and block strata (blocks with the same sorted
+** list of unit strata), numbered in order of their first block. */
+static int layout_blocks(Layout *L)
+{
+    const BootDesign *d = L->d;
+    if (!d->unit_block || d->n_units == 0) {
+        return 0;
+    }
+    int nb = 0;
+    for (int i = 0; i < d->n_units; i++) {
+        nb = d->unit_block[i] + 1 > nb ? d->unit_block[i] + 1 : nb;
+    }
+    if (bucket(d->unit_block, d->n_units, nb, &L->block_off, &L->block_units) !=
+        0) {
+        return -1;
+    }
+    int several = 0;
+    for (int k = 0; k < nb; k++) {
+        several |= L->block_off[k + 1] - L->block_off[k] > 1;
+    }
+    if (!several) {
+        return 0; /* one unit per block: the unit draws, unchanged */
+    }
+    /* sig: each block's unit strata, sorted, at block_off[k] */
+    int *sig = sim_malloc((size_t)d->n_units * sizeof(int));
+    int *bkey = sim_malloc((size_t)nb * sizeof(int));
+    int *first = sim_malloc((size_t)nb * sizeof(int)); /* stratum -> block */
+    if (!sig || !bkey || !first) {
+        sim_free(sig);
+        sim_free(bkey);
+        sim_free(first);
+        return -1;
+    }
+    for (int i = 0; i < d->n_units; i++) {
+        sig[i] = d->unit_stratum[L->block_units[i]];
+    }
+    int ns = 0;
+    for (int k = 0; k < nb; k++) {
+        int a = L->block_off[k], m = L->block_off[k + 1] - a;
+        bkey[k] = -1;
+        if (m == 0) {
+            continue; /* a participant without units here */
+        }
+        sort_ints(sig + a, m);
+        for (int s = 0; s < ns && bkey[k] < 0; s++) {
+            int f = first[s], fa = L->block_off[f];
+            if (same_strata(sig + fa, L->block_off[f + 1] - fa, sig + a, m)) {
+                bkey[k] = s;
+            }
+        }
+        if (bkey[k] < 0) {
+            first[ns] = k;
+            bkey[k] = ns++;
+        }
+    }
+    /* blocks without units get the extra key ns and are never drawn */
+    for (int k = 0; k < nb; k++) {
+        bkey[k] = bkey[k] < 0 ? ns : bkey[k];
+    }
+    int rc = bucket(bkey, nb, ns + 1, &L->bstratum_off, &L->bstratum_blocks);
+    sim_free(sig);
+    sim_free(bkey);
+    sim_free(first);
+    if (rc != 0) {
+        return -1;
+    }
+    L->blocks = 1;
+    L->n_bstrata = ns;
+    return 0;
+}
+
 static int layout_init(Layout *L, const BootDesign *d)
 {
     memset(L, 0, sizeof *L);
@@ -236,7 +345,7 @@ static int layout_init(Layout *L, const BootDesign *d)
                &L->stratum_units) != 0 ||
         bucket(d->item_group, d->n_items, d->n_groups, &L->group_off,
                &L->group_items) != 0 ||
-        layout_dense(L) != 0) {
+        layout_blocks(L) != 0 || layout_dense(L) != 0) {
         return -1;
     }
     L->fast = sim_calloc((size_t)d->n_units + 1, sizeof *L->fast);
@@ -327,11 +436,30 @@ static int work_init(Work *w, const Layout *L, size_t scratch_size)
     return 0;
 }
 
+/* Draws whole blocks within block strata: every unit of a drawn block
+** gets one more. */
+static void draw_blocks(const Layout *L, Work *w, SimRng *rng)
+{
+    for (int s = 0; s < L->n_bstrata; s++) {
+        int a = L->bstratum_off[s], m = L->bstratum_off[s + 1] - a;
+        for (int t = 0; t < m; t++) {
+            int k =
+                L->bstratum_blocks[a + (int)sim_rng_below(rng, (uint64_t)m)];
+            for (int x = L->block_off[k]; x < L->block_off[k + 1]; x++) {
+                w->u[L->block_units[x]]++;
+            }
+        }
+    }
+}
+
 static void draw(const Layout *L, Work *w, SimRng *rng)
 {
     const BootDesign *d = L->d;
     memset(w->u, 0, (size_t)d->n_units * sizeof(int));
-    for (int s = 0; s < d->n_strata; s++) {
+    if (L->blocks) {
+        draw_blocks(L, w, rng);
+    }
+    for (int s = 0; !L->blocks && s < d->n_strata; s++) {
         int a = L->stratum_off[s], m = L->stratum_off[s + 1] - a;
         for (int t = 0; t < m; t++) {
             w->u[L->stratum_units[a + (int)sim_rng_below(rng, (uint64_t)m)]]++;
@@ -559,6 +687,23 @@ int boot_full(const BootDesign *d, const BootRun *run, double *out,
     work_free(&w);
     layout_free(&L);
     return SIM_OK;
+}
+
+int boot_draw_units(const BootDesign *d, uint64_t seed, int b, int *u)
+{
+    Layout L;
+    Work w;
+    if (layout_init(&L, d) != 0 || work_init(&w, &L, 0) != 0) {
+        layout_free(&L);
+        return -1;
+    }
+    SimRng rng;
+    sim_rng_seed_stream(&rng, seed, (uint64_t)b);
+    draw(&L, &w, &rng);
+    memcpy(u, w.u, (size_t)d->n_units * sizeof(int));
+    work_free(&w);
+    layout_free(&L);
+    return 0;
 }
 
 typedef struct Job {

@@ -41,6 +41,15 @@ typedef struct BootDesign {
     ** units with n_i > 0 in that set. 0 sets turns this off. */
     int n_sets;
     const uint64_t *set_cells;
+    /* Participant blocks (within-subject designs): unit_block[i] >= 0 is
+    ** the block (participant) of unit i, or NULL. When some block holds
+    ** several units, whole blocks are drawn instead of units: a drawn block
+    ** brings every unit it holds (all of a participant's conditions) with
+    ** the same multiplicity, drawn with replacement within block strata
+    ** (blocks whose units have the same set of unit strata). When every
+    ** block holds one unit, or unit_block is NULL, units are drawn within
+    ** their strata as described above. */
+    const int *unit_block;
 } BootDesign;
 
 /* Per-replicate sums handed to the statistic. */
@@ -76,6 +85,10 @@ typedef struct BootRun {
 ** replicate-major (out[b * n_stats + m]); free with sim_free(). */
 int boot_run(const BootDesign *d, const BootRun *run, double **out,
              SimError *err);
+
+/* The unit multiplicities u[0..n_units) replicate b draws (seed, b): for
+** tests and diagnostics. Returns 0, or -1 when out of memory. */
+int boot_draw_units(const BootDesign *d, uint64_t seed, int b, int *u);
 
 /* Computes the full-sample sums (every u_i = v_j = 1) into the stat. */
 int boot_full(const BootDesign *d, const BootRun *run, double *out,

@@ -2,7 +2,8 @@
 ** Internal to simlab_analysis: what the computations of analyze_compute()
 ** share -- the screened participants, the bootstrap summary of one
 ** statistic -- and the computations themselves, one file each (screen.c,
-** change.c, utility.c, anova.c, ratings.c, rt.c). Each fills its typed rows
+** change.c, utility.c, anova.c, ratings.c, rt.c, within.c). Each fills its
+*typed rows
 ** of the Report and appends its tables (analysis/table.h). Not installed for
 ** callers outside analysis/.
 */
@@ -22,6 +23,7 @@ typedef struct Screen {
     int base;        /* condition index of the baseline (0), or -1 */
     int *cond_index; /* string id -> condition index, or -1 */
     int n_strings;
+    int within; /* 1: within-subjects design (screen_design) */
 } Screen;
 
 /* Screens the participants of ds under o into s (free with screen_free()
@@ -29,6 +31,20 @@ typedef struct Screen {
 int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
                         Screen *s, SimError *err);
 void screen_free(Screen *s);
+
+/* Classifies the screened participants' design (within.c): between-subjects
+** (each in one condition) or within-subjects (each in every condition, two
+** or more) -- sets s->within and appends the "design" table -- or refuses a
+** mixed design with SIM_ERR_INVALID and a message that says why. */
+int screen_design(const Dataset *ds, Screen *s, Report *r, SimError *err);
+
+/* Participant accuracy per condition for within designs: on test trials
+** (catch trials excluded) when the screened data have any, else on post
+** trials (*phase, -1 when neither). On success *acc owns n_part x n_conds
+** values (NaN: no trials in that condition) and *part the participant
+** indices; free both with sim_free(). */
+int within_accuracy(const Dataset *ds, const Screen *sc, int *phase,
+                    double **acc, int **part, int *n_part, SimError *err);
 
 /* Summary of one bootstrap column. */
 typedef struct Summary {
@@ -53,6 +69,9 @@ int compute_anova(const Dataset *ds, const Screen *sc, Report *r,
 int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
                     const Screen *sc, Report *r, SimError *err);
 int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err);
+/* Paired t tests of every condition against the baseline (within.c). */
+int compute_paired(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
+                   Report *r, SimError *err);
 
 /* Appends a table to r (see table_new()); NULL when out of memory. */
 Table *report_add_table(Report *r, const char *key, unsigned formats,

@@ -229,6 +229,8 @@ int design_finish(Design *x, int n_conds, int n_cells, int n_groups,
     d->pairs = x->pairs;
     d->items_per_condition = o->items_per_condition;
     d->items_fixed = o->items_fixed;
+    d->unit_block = x->unit_part; /* a participant in several conditions is
+                                  ** drawn as one block */
     if (o->accuracy_participant && n_sets > 0) {
         x->set_cells = sim_malloc((size_t)n_sets * sizeof(uint64_t));
         if (!x->set_cells) {

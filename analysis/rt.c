@@ -57,9 +57,22 @@ int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
     }
     for (int c = 0; c < C; c++) {
         int m = 0;
+        if (sc->within) { /* a participant's time in condition c */
+            memset(rt, 0, (size_t)np * sizeof *rt);
+            memset(has_rt, 0, (size_t)np * sizeof *has_rt);
+            for (size_t i = 0; i < ds->n_rows; i++) {
+                const DatasetResponse *row = &ds->rows[i];
+                if (sc->cond_index[row->condition] == c &&
+                    isfinite(row->rt_ms)) {
+                    rt[row->participant] += row->rt_ms;
+                    has_rt[row->participant] = 1;
+                }
+            }
+        }
         for (int p = 0; p < np; p++) {
             if (sc->keep[p] && has_rt[p] &&
-                sc->cond_index[ds->participants[p].condition] == c) {
+                (sc->within ||
+                 sc->cond_index[ds->participants[p].condition] == c)) {
                 y[m++] = rt[p] / 1000.0;
             }
         }

@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -775,5 +776,199 @@ int stats_logit_fit(const double *x, const double *s, const double *w, int n,
         out->p0 = gsl_sf_erfc(fabs(out->z0) / M_SQRT2);
         out->p1 = gsl_sf_erfc(fabs(out->z1) / M_SQRT2);
     }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Within-subject designs                                               */
+
+int stats_paired_t(const double *a, const double *b, int n, PairedT *out)
+{
+    out->n = n;
+    out->diff = out->sd = out->t = out->df = out->p = NAN;
+    out->lo = out->hi = NAN;
+    if (n < 2) {
+        return -1;
+    }
+    double mean = 0;
+    for (int i = 0; i < n; i++) {
+        mean += b[i] - a[i];
+    }
+    mean /= n;
+    double ss = 0;
+    for (int i = 0; i < n; i++) {
+        double d = (b[i] - a[i]) - mean;
+        ss += d * d;
+    }
+    out->diff = mean;
+    out->df = n - 1;
+    out->sd = sqrt(ss / (n - 1));
+    double se = out->sd / sqrt((double)n);
+    /* R refuses when se < 10 eps |mean|: the data are essentially constant */
+    if (!(se > 10 * DBL_EPSILON * fabs(mean))) {
+        return 0;
+    }
+    out->t = mean / se;
+    out->p = 2 * gsl_cdf_tdist_Q(fabs(out->t), out->df);
+    double q = gsl_cdf_tdist_Qinv(0.025, out->df);
+    out->lo = mean - q * se;
+    out->hi = mean + q * se;
+    return 0;
+}
+
+void stats_p_holm(const double *p, int n, double *out)
+{
+    int *ord = sim_malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    double *adj = sim_malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (!ord || !adj) {
+        for (int i = 0; i < n; i++) {
+            out[i] = NAN;
+        }
+        sim_free(ord);
+        sim_free(adj);
+        return;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isnan(p[i])) {
+            ord[m++] = i;
+        }
+    }
+    /* stable insertion sort by p (ties keep their order, as R's order()) */
+    for (int i = 1; i < m; i++) {
+        int v = ord[i], j = i;
+        while (j > 0 && p[ord[j - 1]] > p[v]) {
+            ord[j] = ord[j - 1];
+            j--;
+        }
+        ord[j] = v;
+    }
+    double run = 0;
+    for (int r = 0; r < m; r++) {
+        double x = (double)(m - r) * p[ord[r]];
+        run = x > run ? x : run;
+        adj[r] = run < 1 ? run : 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (isnan(p[i])) {
+            out[i] = NAN;
+        }
+    }
+    for (int r = 0; r < m; r++) {
+        out[ord[r]] = adj[r];
+    }
+    sim_free(ord);
+    sim_free(adj);
+}
+
+/* Greenhouse-Geisser epsilon of the k x k covariance matrix S (row-major):
+** (tr S*)^2 / ((k - 1) sum S*_ij^2) with S* the double-centred S. */
+static double gg_epsilon(const double *S, int k, double *rowm)
+{
+    double grand = 0;
+    for (int i = 0; i < k; i++) {
+        rowm[i] = 0;
+        for (int j = 0; j < k; j++) {
+            rowm[i] += S[i * k + j];
+        }
+        grand += rowm[i];
+        rowm[i] /= k;
+    }
+    grand /= (double)k * k;
+    double tr = 0, sq = 0;
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++) {
+            /* S is symmetric: column means equal row means */
+            double c = S[i * k + j] - rowm[i] - rowm[j] + grand;
+            sq += c * c;
+            tr += i == j ? c : 0;
+        }
+    }
+    return sq > 0 ? tr * tr / ((k - 1) * sq) : NAN;
+}
+
+int stats_rm_anova(const double *y, int n, int k, RmAnovaResult *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->k = k;
+    if (n < 2 || k < 2) {
+        out->f = out->p = out->partial_eta_sq = NAN;
+        out->gg_epsilon = out->p_gg = NAN;
+        return -1;
+    }
+    double *cm = sim_calloc((size_t)k, sizeof(double));
+    double *pm = sim_calloc((size_t)n, sizeof(double));
+    double *S = sim_calloc((size_t)k * (size_t)k, sizeof(double));
+    double *rowm = sim_calloc((size_t)k, sizeof(double));
+    if (!cm || !pm || !S || !rowm) {
+        sim_free(cm);
+        sim_free(pm);
+        sim_free(S);
+        sim_free(rowm);
+        out->f = out->p = out->partial_eta_sq = NAN;
+        out->gg_epsilon = out->p_gg = NAN;
+        return -1;
+    }
+    double grand = 0;
+    for (int i = 0; i < n; i++) {
+        for (int c = 0; c < k; c++) {
+            double v = y[(size_t)i * (size_t)k + (size_t)c];
+            cm[c] += v;
+            pm[i] += v;
+            grand += v;
+        }
+    }
+    grand /= (double)n * k;
+    for (int c = 0; c < k; c++) {
+        cm[c] /= n;
+    }
+    for (int i = 0; i < n; i++) {
+        pm[i] /= k;
+    }
+    double ssc = 0, sss = 0, sse = 0;
+    for (int c = 0; c < k; c++) {
+        ssc += n * (cm[c] - grand) * (cm[c] - grand);
+    }
+    for (int i = 0; i < n; i++) {
+        sss += k * (pm[i] - grand) * (pm[i] - grand);
+        for (int c = 0; c < k; c++) {
+            double e =
+                y[(size_t)i * (size_t)k + (size_t)c] - pm[i] - cm[c] + grand;
+            sse += e * e;
+        }
+    }
+    for (int a = 0; a < k; a++) {
+        for (int b = 0; b < k; b++) {
+            double s = 0;
+            for (int i = 0; i < n; i++) {
+                s += (y[(size_t)i * (size_t)k + (size_t)a] - cm[a]) *
+                     (y[(size_t)i * (size_t)k + (size_t)b] - cm[b]);
+            }
+            S[a * k + b] = s / (n - 1);
+        }
+    }
+    out->ss_cond = ssc;
+    out->ss_subject = sss;
+    out->ss_error = sse;
+    out->df_cond = k - 1;
+    out->df_error = (double)(k - 1) * (n - 1);
+    out->partial_eta_sq = ssc + sse > 0 ? ssc / (ssc + sse) : NAN;
+    out->gg_epsilon = gg_epsilon(S, k, rowm);
+    /* no error variance: F is infinite or 0/0 */
+    if (sse > 0) {
+        out->f = (ssc / out->df_cond) / (sse / out->df_error);
+        out->p = gsl_cdf_fdist_Q(out->f, out->df_cond, out->df_error);
+        double e = out->gg_epsilon;
+        out->p_gg = isfinite(e) ? gsl_cdf_fdist_Q(out->f, e * out->df_cond,
+                                                  e * out->df_error)
+                                : NAN;
+    } else {
+        out->f = out->p = out->p_gg = NAN;
+    }
+    sim_free(cm);
+    sim_free(pm);
+    sim_free(S);
+    sim_free(rowm);
     return 0;
 }

@@ -81,6 +81,45 @@ typedef struct TukeyPair {
 int stats_tukey(const double *y, const int *g, int n, int k, double level,
                 TukeyPair *pairs);
 
+/* ---- Within-subject designs ---- */
+
+/* Paired t test of b - a, as R's t.test(b, a, paired = TRUE). */
+typedef struct PairedT {
+    int n;           /* pairs */
+    double diff;     /* mean of b - a */
+    double sd;       /* SD of b - a */
+    double t, df, p; /* two-sided p */
+    double lo, hi;   /* 95 % confidence interval of diff */
+} PairedT;
+
+/* Pairs (a[i], b[i]) for i < n. Returns 0, or -1 with fewer than two pairs
+** (then every value but n is NaN). When every difference is the same, sd
+** is 0 and t, p, lo, hi are NaN (R: "data are essentially constant"). */
+int stats_paired_t(const double *a, const double *b, int n, PairedT *out);
+
+/* Holm's step-down adjustment as R's p.adjust(p, "holm"): NaN p-values
+** stay NaN and do not count in the number of tests. out may be p. */
+void stats_p_holm(const double *p, int n, double *out);
+
+/* One-way repeated-measures ANOVA (participants x conditions, one value
+** per cell), as R's aov(y ~ cond + Error(participant/cond)), with the
+** Greenhouse-Geisser epsilon from the sample covariance matrix of the
+** conditions. */
+typedef struct RmAnovaResult {
+    int n, k; /* participants, conditions */
+    double ss_cond, ss_subject, ss_error;
+    double df_cond, df_error; /* k - 1, (k - 1)(n - 1) */
+    double f, p;              /* uncorrected */
+    double partial_eta_sq;    /* ss_cond / (ss_cond + ss_error) */
+    double gg_epsilon;        /* 1/(k-1) <= epsilon <= 1 */
+    double p_gg;              /* p with both df multiplied by epsilon */
+} RmAnovaResult;
+
+/* y[i * k + c]: participant i in condition c, i < n, c < k; complete.
+** Returns 0, or -1 when n < 2 or k < 2. With no error variance f, p and
+** the corrected p are NaN, as is epsilon when the covariance is 0. */
+int stats_rm_anova(const double *y, int n, int k, RmAnovaResult *out);
+
 /* ---- Logistic regression of a binary outcome on one predictor ----
 ** Data are grouped: x[i] with s[i] successes out of w[i] (weighted) trials;
 ** ungrouped 0/1 data are the case w[i] = 1. IRLS as R's glm.fit (start
