@@ -50,10 +50,16 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_anova(ds, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
+        rc = compute_accuracy(ds, &sc, r, err);
+    }
+    if (rc == SIM_OK && !o->change_only) {
         rc = compute_ratings(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_rt(ds, &sc, r, err);
+    }
+    if (rc == SIM_OK && !o->change_only) {
+        rc = compute_items(ds, &sc, r, err);
     }
     screen_free(&sc);
     return rc;
@@ -114,6 +120,12 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     }
     if (rc == SIM_OK) {
         rc = analyze_compute(ds, o, &r, err);
+    }
+    if (rc == SIM_OK) { /* an empty report helps no one: say what to pass */
+        rc = screen_require_participants(&r, err);
+    }
+    if (rc == SIM_OK && r.warnings) {
+        fprintf(stderr, "simlab-analyze: warning: %s\n", r.warnings);
     }
     if (rc == SIM_OK) {
         r.n_sources = n_dbs + n_csvs;

@@ -2,7 +2,8 @@
 ** Internal to simlab_analysis: what the computations of analyze_compute()
 ** share -- the screened participants, the bootstrap summary of one
 ** statistic -- and the computations themselves, one file each (screen.c,
-** change.c, utility.c, anova.c, ratings.c, rt.c). Each fills its typed rows
+** change.c, utility.c, anova.c, accuracy.c, ratings.c, rt.c, items.c). Each
+*fills its typed rows
 ** of the Report and appends its tables (analysis/table.h). Not installed for
 ** callers outside analysis/.
 */
@@ -29,6 +30,10 @@ typedef struct Screen {
 int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
                         Screen *s, SimError *err);
 void screen_free(Screen *s);
+/* SIM_OK when screening left at least one participant; otherwise an error
+** naming, per reason, how many were left out and the flag that keeps them
+** ("3 simulated (keep them with --include-simulated)"). */
+int screen_require_participants(const Report *r, SimError *err);
 
 /* Summary of one bootstrap column. */
 typedef struct Summary {
@@ -53,6 +58,14 @@ int compute_anova(const Dataset *ds, const Screen *sc, Report *r,
 int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
                     const Screen *sc, Report *r, SimError *err);
 int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err);
+/* Participant accuracy per condition and phase with its 95 % t interval
+** (accuracy.c). */
+int compute_accuracy(const Dataset *ds, const Screen *sc, Report *r,
+                     SimError *err);
+/* Item analysis for piloting: accuracy per item overall and per condition,
+** item-rest correlation, ceiling / floor / below-chance flags (items.c). */
+int compute_items(const Dataset *ds, const Screen *sc, Report *r,
+                  SimError *err);
 
 /* Appends a table to r (see table_new()); NULL when out of memory. */
 Table *report_add_table(Report *r, const char *key, unsigned formats,
