@@ -21,7 +21,7 @@ static const TableColumn ACCURACY_COLS[] = {
     {"mean", NULL, NULL, TABLE_PERCENT, "", 1, 0, 0},
     {"sd", NULL, "SD", TABLE_PERCENT, "", 1, 0, 0},
     {"se", NULL, "SE", TABLE_PERCENT, "", 1, 0, 0},
-    {"t", NULL, "95 % t CI", TABLE_PERCENT_INTERVAL, "", 1, 0, 0},
+    {"t", NULL, "t CI", TABLE_PERCENT_INTERVAL, "", 1, 0, 0},
 };
 
 #define N_COLS(a) ((int)(sizeof(a) / sizeof(a)[0]))

@@ -364,7 +364,7 @@ static void draw_items(cairo_t *cr, const Report *r, double w, double h)
     double ystep = tick_step(yhi - ylo, 4);
     ylo = floor(ylo / ystep) * ystep;
     yhi = ceil(yhi / ystep) * ystep;
-    double left = 34, right = w - 8, top = 18, bottom = h - 46;
+    double left = 34, right = w - 8, top = 18, bottom = h - 56;
 #define XPOS(v) (left + (v) / 100.0 * (right - left))
 #define YPOS(v) (bottom - ((v)-ylo) / (yhi - ylo) * (bottom - top))
     cairo_set_source_rgb(cr, 0, 0, 0);
@@ -411,43 +411,48 @@ static void draw_items(cairo_t *cr, const Report *r, double w, double h)
         cairo_stroke(cr);
     }
     cairo_set_dash(cr, NULL, 0, 0);
+    /* items without r (all answers alike, or fewer than 3 participants)
+    ** sit hollow on the lower edge */
     for (int i = 0; i < r->n_items; i++) {
         const ItemRow *it = &r->items[i];
-        if (!isfinite(it->item_rest)) {
-            continue;
-        }
         int k = (it->flags & ITEM_BELOW_CHANCE) ? 1
                 : (it->flags & ITEM_FLOOR)      ? 5
                 : (it->flags & ITEM_CEILING)    ? 2
                                                 : 0;
         cairo_set_source_rgba(cr, palette[k][0], palette[k][1], palette[k][2],
                               0.8);
-        cairo_arc(cr, XPOS(100 * it->accuracy), YPOS(it->item_rest), 1.8, 0,
-                  TWO_PI);
-        cairo_fill(cr);
+        int has_r = isfinite(it->item_rest);
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, XPOS(100 * it->accuracy),
+                  has_r ? YPOS(it->item_rest) : bottom, 1.8, 0, TWO_PI);
+        if (has_r) {
+            cairo_fill(cr);
+        } else {
+            cairo_set_line_width(cr, 0.7);
+            cairo_stroke(cr);
+        }
     }
 #undef XPOS
 #undef YPOS
-    static const char *const names[4] = {"ok", "below chance", "floor",
+    static const char *const names[4] = {"no flag", "below chance", "floor",
                                          "ceiling"};
     static const int colours[4] = {0, 1, 5, 2};
     double ly = bottom + 24;
     for (int k = 0; k < 4; k++) {
-        double lx = left + k * (right - left) / 4;
+        double lx = left + (k % 2) * (right - left) / 2;
+        double y = ly + 9 * (k / 2);
         const double *col = palette[colours[k]];
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-        cairo_arc(cr, lx + 2, ly + 3.5, 1.8, 0, TWO_PI);
+        cairo_arc(cr, lx + 2, y + 3.5, 1.8, 0, TWO_PI);
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        text_at(cr, lx + 6, ly, names[k], 0, 0);
+        text_at(cr, lx + 6, y, names[k], 0, 0);
     }
     if (no_r > 0) {
         char lab[96];
-        snprintf(lab, sizeof lab,
-                 "%d item%s without r (too few answers or no "
-                 "variance) not shown",
+        snprintf(lab, sizeof lab, "hollow on the axis: %d item%s without r",
                  no_r, no_r == 1 ? "" : "s");
-        text_at(cr, left, ly + 10, lab, 0, 0);
+        text_at(cr, left, ly + 18, lab, 0, 0);
     }
 }
 
@@ -511,7 +516,7 @@ int report_write_plots(const Report *r, const char *dir, unsigned kinds,
                     170.0 + 10.0 * ((lines + 1) / 2), err);
     }
     if (rc == SIM_OK && r->n_items > 0) {
-        rc = render(dir, "items", kinds, draw_items, r, PT_WIDTH, 200.0, err);
+        rc = render(dir, "items", kinds, draw_items, r, PT_WIDTH, 210.0, err);
     }
     return rc;
 }
