@@ -121,8 +121,14 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     if (rc == SIM_OK) {
         rc = analyze_compute(ds, o, &r, err);
     }
-    if (rc == SIM_OK) { /* an empty report helps no one: say what to pass */
-        rc = screen_require_participants(&r, err);
+    /* no one left: fail when a flag would keep them, else the exclusions
+    ** are the report */
+    int none = rc == SIM_OK ? screen_none_left(&r, err) : 0;
+    if (none == 1) {
+        rc = SIM_ERR_INVALID;
+    } else if (none == 2 && err) {
+        fprintf(stderr, "simlab-analyze: warning: %s\n", err->msg);
+        sim_error_clear(err);
     }
     if (rc == SIM_OK && r.warnings) {
         fprintf(stderr, "simlab-analyze: warning: %s\n", r.warnings);

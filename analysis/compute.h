@@ -30,10 +30,13 @@ typedef struct Screen {
 int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
                         Screen *s, SimError *err);
 void screen_free(Screen *s);
-/* SIM_OK when screening left at least one participant; otherwise an error
-** naming, per reason, how many were left out and the flag that keeps them
-** ("3 simulated (keep them with --include-simulated)"). */
-int screen_require_participants(const Report *r, SimError *err);
+/* 0 when screening left at least one participant. Otherwise err says, per
+** reason, how many were left out and the flag that keeps them ("3
+** simulated (keep them with --include-simulated)"), and the result is 1
+** when a flag (--include-pilot, --include-simulated) would keep some, 2
+** when all were excluded by the engine or the catch rule (the exclusions
+** table is then the report). */
+int screen_none_left(const Report *r, SimError *err);
 
 /* Summary of one bootstrap column. */
 typedef struct Summary {

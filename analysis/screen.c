@@ -292,14 +292,18 @@ static int two_conditions_warning(const Dataset *ds, const Screen *s, Report *r,
     return r->warnings ? SIM_OK : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
 }
 
-int screen_require_participants(const Report *r, SimError *err)
+int screen_none_left(const Report *r, SimError *err)
 {
-    int analysed = 0;
+    int analysed = 0, by_flag = 0;
     for (int c = 0; c < r->n_counts; c++) {
         analysed += r->counts[c].analysed;
     }
     if (analysed > 0 || r->n_counts == 0) {
-        return SIM_OK;
+        return 0;
+    }
+    for (int i = 0; i < r->n_exclusions; i++) {
+        by_flag |= strcmp(r->exclusions[i].reason, "pilot") == 0 ||
+                   strcmp(r->exclusions[i].reason, "simulated") == 0;
     }
     /* totals per reason, with the flag that keeps them */
     SimBuf b;
@@ -335,9 +339,8 @@ int screen_require_participants(const Report *r, SimError *err)
         sim_buf_printf(&b, "%s %d %.60s (%s)", n_done > 1 ? ";" : "", n, why,
                        keep);
     }
-    int rc =
-        sim_fail(err, SIM_ERR_INVALID, "%s",
-                 b.oom ? "no participant left to analyse" : sim_buf_cstr(&b));
+    sim_fail(err, SIM_ERR_INVALID, "%s",
+             b.oom ? "no participant left to analyse" : sim_buf_cstr(&b));
     sim_buf_free(&b);
-    return rc;
+    return by_flag ? 1 : 2;
 }

@@ -433,6 +433,21 @@ static void test_guard_rails(void)
         analyze_main(&o, NULL, 0, csvs, 1, "analysis_semantics_tmp/none", &err),
         SIM_OK);
 
+    /* all excluded by the engine: the exclusions are the report */
+    f = fopen(csv, "w");
+    fputs("participant,condition,phase,item,correct,excluded,"
+          "exclusion_reason\n",
+          f);
+    for (int p = 0; p < 4; p++) {
+        fprintf(f, "e%d,%s,post,i1,1,1,quiz\n", p, p % 2 ? "a" : "baseline");
+    }
+    fclose(f);
+    o.include_simulated = 0;
+    CHECK_INT(analyze_main(&o, NULL, 0, csvs, 1,
+                           "analysis_semantics_tmp/engine", &err),
+              SIM_OK);
+    CHECK(access("analysis_semantics_tmp/engine/exclusions.csv", R_OK) == 0);
+
     /* between subjects: 6 participants, one of them also in condition a */
     Dataset *ds;
     dataset_new(&ds, &err);
