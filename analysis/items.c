@@ -232,52 +232,73 @@ static const char *or_null(const Dataset *ds, int id)
     return id > 0 ? dataset_str(ds, id) : NULL;
 }
 
+/* md lists every item up to this many, otherwise the flagged ones only. */
+#define ITEM_MD_MAX 60
+
+static void put_item(Table *t, const Dataset *ds, const ItemKey *k,
+                     const ItemRow *it)
+{
+    table_add_row(t);
+    table_put_text(t, dataset_phase_name(k->phase));
+    table_put_text(t, or_null(ds, k->domain));
+    table_put_text(t, or_null(ds, k->test_type));
+    table_put_text(t, dataset_str(ds, k->item));
+    table_put_num(t, it->n);
+    table_put_num(t, it->accuracy);
+    table_put_num(t, it->item_rest);
+    table_put_num(t, it->p_below);
+    table_put_num(t, (it->flags & ITEM_CEILING) != 0);
+    table_put_num(t, (it->flags & ITEM_FLOOR) != 0);
+    table_put_num(t, (it->flags & ITEM_BELOW_CHANCE) != 0);
+}
+
+static int item_note(Table *t)
+{
+    return table_set_note(
+        t,
+        "Per item of each scored phase (catch trials and practice excluded; "
+        "a participant's first answer counts): n answers, accuracy in %%, "
+        "item-rest r = correlation of the 0/1 answer with the participant's "
+        "accuracy on the other items of the phase (low or negative: the item "
+        "does not measure what the others do), p (< chance) = one-sided "
+        "exact binomial test of accuracy < %.0f %% (chance in a two-choice "
+        "task). Flags: ceiling = accuracy >= %.0f %%; floor = accuracy <= "
+        "%.0f %%; below chance = p (< chance) < %.2f.",
+        100 * ITEM_CHANCE, 100 * ITEM_CEILING_AT, 100 * ITEM_FLOOR_AT,
+        ITEM_ALPHA);
+}
+
+/* csv/json: every item and every (item, condition); md: every item, or
+** only the flagged ones when there are more than ITEM_MD_MAX. */
 static int item_tables(const Dataset *ds, const Screen *sc, ItemWork *w,
                        Report *r, SimError *err)
 {
-    unsigned md = r->n_items > 0 ? TABLE_MD : 0;
-    Table *t = report_add_table(r, "items", md | TABLE_CSV | TABLE_JSON,
-                                ITEM_COLS, N_COLS(ITEM_COLS));
+    Table *t = report_add_table(r, "items", TABLE_CSV | TABLE_JSON, ITEM_COLS,
+                                N_COLS(ITEM_COLS));
+    Table *md = r->n_items > 0 ? report_add_table(r, "items_md", TABLE_MD,
+                                                  ITEM_COLS, N_COLS(ITEM_COLS))
+                               : NULL;
     Table *tc =
         report_add_table(r, "items_by_condition", TABLE_CSV | TABLE_JSON,
                          ITEM_COND_COLS, N_COLS(ITEM_COND_COLS));
-    if (!t || !tc || table_set_title(t, 2, "Items (for piloting)") != 0 ||
-        table_set_note(
-            t,
-            "Per item of each scored phase (catch trials and practice "
-            "excluded; a participant's first answer counts): n answers, "
-            "accuracy in %%, item-rest r = correlation of the 0/1 answer with "
-            "the participant's accuracy on the other items of the phase "
-            "(low or negative: the item does not measure what the others "
-            "do), p (< chance) = one-sided exact binomial test of accuracy "
-            "< %.0f %% (chance in a two-choice task). Flags: ceiling = "
-            "accuracy >= %.0f %%; floor = accuracy <= %.0f %%; below chance "
-            "= p (< chance) < %.2f.",
-            100 * ITEM_CHANCE, 100 * ITEM_CEILING_AT, 100 * ITEM_FLOOR_AT,
-            ITEM_ALPHA) != 0 ||
+    if (!t || !tc || (r->n_items > 0 && !md) || item_note(t) != 0 ||
+        (md && (table_set_title(md, 2, "Items (for piloting)") != 0 ||
+                item_note(md) != 0)) ||
         table_set_note(tc, "%s",
                        "Accuracy of each item per condition (the "
                        "participant's first answer; catch trials "
                        "excluded).") != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    int flagged = 0;
+    int flagged = 0, all = r->n_items <= ITEM_MD_MAX;
     for (int j = 0; j < r->n_items; j++) {
         const ItemKey *k = &w->keys[j];
         const ItemRow *it = &r->items[j];
         flagged += it->flags != 0;
-        table_add_row(t);
-        table_put_text(t, dataset_phase_name(k->phase));
-        table_put_text(t, or_null(ds, k->domain));
-        table_put_text(t, or_null(ds, k->test_type));
-        table_put_text(t, dataset_str(ds, k->item));
-        table_put_num(t, it->n);
-        table_put_num(t, it->accuracy);
-        table_put_num(t, it->item_rest);
-        table_put_num(t, it->p_below);
-        table_put_num(t, (it->flags & ITEM_CEILING) != 0);
-        table_put_num(t, (it->flags & ITEM_FLOOR) != 0);
-        table_put_num(t, (it->flags & ITEM_BELOW_CHANCE) != 0);
+        put_item(t, ds, k, it);
+        if (all || it->flags != 0) {
+            put_item(md, ds, k, it);
+        }
         for (int c = 0; c < sc->n_conds; c++) {
             w->cs[c] = w->cn[c] = 0;
         }
@@ -301,11 +322,12 @@ static int item_tables(const Dataset *ds, const Screen *sc, ItemWork *w,
             table_put_num(tc, s / n);
         }
     }
-    if (r->n_items > 0 &&
-        table_set_after(t,
-                        "%d of %d items flagged. Per-condition accuracies: "
-                        "items_by_condition.csv; plot: items.png.",
-                        flagged, r->n_items) != 0) {
+    if (md && table_set_after(md,
+                              "%d of %d items flagged%s. Every item: "
+                              "items.csv; per condition: "
+                              "items_by_condition.csv; plot: items.png.",
+                              flagged, r->n_items,
+                              all ? "" : " (only those are listed)") != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     return SIM_OK;

@@ -474,6 +474,60 @@ static void test_guard_rails(void)
     dataset_free(ds);
 }
 
+/* More than 60 items: md lists the flagged ones, items.csv every one. */
+static void test_many_items(void)
+{
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    for (int p = 0; p < 4; p++) {
+        for (int j = 0; j < 70; j++) {
+            char part[8], item[8];
+            snprintf(part, sizeof part, "u%d", p);
+            snprintf(item, sizeof item, "i%d", j);
+            DatasetRow row = {0};
+            row.participant = part;
+            row.condition = "baseline";
+            row.phase = "test";
+            row.item = item;
+            row.correct = j == 0 || (p + j) % 2;
+            row.session = 1;
+            row.rt_ms = NAN;
+            CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
+        }
+    }
+    AnalyzeOptions o;
+    options(&o, 0);
+    o.formats = FORMAT_MD | FORMAT_CSV;
+    o.plots = 0;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(r.n_items, 70);
+    CHECK_INT(analyze_write(&r, "analysis_semantics_tmp/many", &err), SIM_OK);
+    report_free(&r);
+    dataset_free(ds);
+    FILE *f = fopen("analysis_semantics_tmp/many/report.md", "r");
+    static char md[65536];
+    size_t n = f ? fread(md, 1, sizeof md - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    md[n] = '\0';
+    CHECK(strstr(md, "| test | - | - | i0 | 4 | 100.0 |") != NULL);
+    CHECK(strstr(md, "| i5 |") == NULL);
+    CHECK(strstr(md, "1 of 70 items flagged (only those are listed)") != NULL);
+    f = fopen("analysis_semantics_tmp/many/items.csv", "r");
+    int lines = 0;
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+        lines++;
+    }
+    if (f) {
+        fclose(f);
+    }
+    CHECK_INT(lines, 71);
+}
+
 int main(void)
 {
     if (system("mkdir -p analysis_semantics_tmp") != 0) {
@@ -487,6 +541,7 @@ int main(void)
     test_declared_scale();
     test_files();
     test_guard_rails();
+    test_many_items();
     report_plots_shutdown();
     return TEST_REPORT();
 }
