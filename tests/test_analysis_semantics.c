@@ -309,6 +309,47 @@ static void test_declared_scale(void)
     dataset_free(ds);
 }
 
+/* Scales other than 1-7: ratings mapped to 2r + 1 on a 1-11 scale halve
+** the slope and map the means; a two-point scale predicts at both points. */
+static void test_other_scales(void)
+{
+    Dataset *ds = load_fixture();
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (ds->rows[i].rating > 0) {
+            ds->rows[i].rating = (int8_t)(2 * ds->rows[i].rating + 1);
+        }
+    }
+    ds->rating_points = 11;
+    ds->rating_from = "sidecar";
+    AnalyzeOptions o;
+    options(&o, 0);
+    Report r;
+    SimError err;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(r.rating_points, 11);
+    CHECK_STR(r.rating_from, "sidecar");
+    CHECK_INT(r.n_pred, 9);
+    CHECK_INT(r.pred_rating[8], 10);
+    CHECK_NEAR(r.ratings[0].mean, 2 * golden("rating_mean", "baseline", "") + 1,
+               1e-12);
+    CHECK_NEAR(r.logit.b1, golden("logit_slope", "", "") / 2, 1e-8);
+    report_free(&r);
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (ds->rows[i].rating > 0) {
+            ds->rows[i].rating = (int8_t)(1 + (ds->rows[i].rating > 6));
+        }
+    }
+    ds->rating_points = 0;
+    ds->rating_from = "";
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(r.rating_points, 2);
+    CHECK_STR(r.rating_from, "data");
+    CHECK_INT(r.n_pred, 2);
+    CHECK(r.has_logit && isfinite(r.logit.b1));
+    report_free(&r);
+    dataset_free(ds);
+}
+
 /* The report files, the JSON keys and the md text of the new tables. */
 static void test_files(void)
 {
@@ -539,6 +580,7 @@ int main(void)
     test_catch_rows_do_not_count();
     test_unanswered_catch();
     test_declared_scale();
+    test_other_scales();
     test_files();
     test_guard_rails();
     test_many_items();
