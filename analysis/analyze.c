@@ -56,10 +56,16 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_paired(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
+        rc = compute_accuracy(ds, &sc, r, err);
+    }
+    if (rc == SIM_OK && !o->change_only) {
         rc = compute_ratings(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_rt(ds, &sc, r, err);
+    }
+    if (rc == SIM_OK && !o->change_only) {
+        rc = compute_items(ds, &sc, r, err);
     }
     screen_free(&sc);
     return rc;
@@ -120,6 +126,18 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     }
     if (rc == SIM_OK) {
         rc = analyze_compute(ds, o, &r, err);
+    }
+    /* no one left: fail when a flag would keep them, else the exclusions
+    ** are the report */
+    int none = rc == SIM_OK ? screen_none_left(&r, err) : 0;
+    if (none == 1) {
+        rc = SIM_ERR_INVALID;
+    } else if (none == 2 && err) {
+        fprintf(stderr, "simlab-analyze: warning: %s\n", err->msg);
+        sim_error_clear(err);
+    }
+    if (rc == SIM_OK && r.warnings) {
+        fprintf(stderr, "simlab-analyze: warning: %s\n", r.warnings);
     }
     if (rc == SIM_OK) {
         r.n_sources = n_dbs + n_csvs;

@@ -135,14 +135,15 @@ static int cell_of(Cells *c, int domain, int test_type)
 }
 
 /* Collects the pairs answered in Pre and Post (the first answer in each
-** phase counts) into x; items are keyed by (cell, item) because item ids
+** phase counts; catch trials never) into x; items are keyed by (cell, item)
+*because item ids
 ** repeat across domains. */
 static int collect_prepost(const Dataset *ds, const Screen *sc, Design *x,
                            Cells *cells, SimError *err)
 {
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!sc->keep[row->participant] || row->correct < 0 ||
+        if (!design_counts(sc, row) || row->correct < 0 ||
             (row->phase != PHASE_PRE && row->phase != PHASE_POST)) {
             continue;
         }
@@ -489,6 +490,22 @@ static int subset_md(Report *r, const ReRow *re)
     sim_buf_puts(&b, ", sigma = ");
     table_fmt_num(&b, re->sigma, 4, 0, "-");
     sim_buf_printf(&b, "%s.", re->singular ? " (singular fit)" : "");
+    int singular = 0, replicates = r->opt.replicates;
+    for (int i = 0; i < r->n_change; i++) {
+        if (strcmp(r->change[i].subset, re->subset) == 0) {
+            singular = r->change[i].singular;
+        }
+    }
+    if (replicates > 0) {
+        sim_buf_printf(&b,
+                       " %d of %d replicates had a singular random-effects "
+                       "fit (sigma below 1e-4, where Pre (RE) of every "
+                       "condition is the pooled Pre); %s.",
+                       singular, replicates,
+                       r->opt.drop_singular
+                           ? "they were dropped (--drop-singular)"
+                           : "they are kept (--drop-singular drops them)");
+    }
     int rc = b.oom ? -1 : table_set_after(t, "%s", sim_buf_cstr(&b));
     sim_buf_free(&b);
     return rc;
@@ -542,10 +559,16 @@ static int change_text_tables(Report *r, SimError *err)
     Table *t = report_add_table(r, "change_intro", TABLE_MD, NULL, 0);
     if (!t || table_set_title(t, 2, "Accuracy change (Post - Pre)") != 0 ||
         table_set_note(t, "%s",
-                       "Accuracies in %. n = responses answered in both Pre "
-                       "and Post. Pre (RE) is the random-effects estimate; "
+                       "Accuracies in %. n = pairs answered in both phases: "
+                       "(participant, item) pairs with an answer in Pre and "
+                       "in Post (catch trials never count); users = "
+                       "participants with such a pair. Pre (RE) is the "
+                       "random-effects estimate of Pre for the condition; "
                        "Change = Post - Pre (RE); boot = bootstrap mean; CI "
-                       "= 95 % percentile interval.") != 0) {
+                       "= 95 % percentile interval; B = valid replicates; "
+                       "singular = replicates whose random-effects fit was "
+                       "singular (sigma = 0: every condition's Pre (RE) is "
+                       "the pooled Pre).") != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     for (int s = 0; s < r->n_re; s++) {
@@ -567,7 +590,8 @@ static int change_data_tables(Report *r, SimError *err)
                                 CHANGE_COLS, N_COLS(CHANGE_COLS));
     if (!t || table_set_note(t, "%s",
                              "Per subset and condition: (participant, item) "
-                             "pairs answered in both Pre and Post, "
+                             "pairs answered in both Pre and Post (catch "
+                             "trials excluded), "
                              "accuracies and Change as fractions, the "
                              "bootstrap mean, 95 % percentile interval and "
                              "p, valid and singular replicates.") != 0) {

@@ -2,10 +2,9 @@
 ** Internal to simlab_analysis: what the computations of analyze_compute()
 ** share -- the screened participants, the bootstrap summary of one
 ** statistic -- and the computations themselves, one file each (screen.c,
-** change.c, utility.c, anova.c, ratings.c, rt.c, within.c). Each fills its
-*typed rows
-** of the Report and appends its tables (analysis/table.h). Not installed for
-** callers outside analysis/.
+** change.c, utility.c, anova.c, accuracy.c, ratings.c, rt.c, items.c,
+** within.c). Each fills its typed rows of the Report and appends its tables
+** (analysis/table.h). Not installed for callers outside analysis/.
 */
 #ifndef SIMLAB_ANALYSIS_COMPUTE_H
 #define SIMLAB_ANALYSIS_COMPUTE_H
@@ -31,6 +30,13 @@ typedef struct Screen {
 int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
                         Screen *s, SimError *err);
 void screen_free(Screen *s);
+/* 0 when screening left at least one participant. Otherwise err says, per
+** reason, how many were left out and the flag that keeps them ("3
+** simulated (keep them with --include-simulated)"), and the result is 1
+** when a flag (--include-pilot, --include-simulated) would keep some, 2
+** when all were excluded by the engine or the catch rule (the exclusions
+** table is then the report). */
+int screen_none_left(const Report *r, SimError *err);
 
 /* Classifies the screened participants' design (within.c): between-subjects
 ** (each in one condition) or within-subjects (each in every condition, two
@@ -72,6 +78,14 @@ int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err);
 /* Paired t tests of every condition against the baseline (within.c). */
 int compute_paired(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
                    Report *r, SimError *err);
+/* Participant accuracy per condition and phase with its 95 % t interval
+** (accuracy.c). */
+int compute_accuracy(const Dataset *ds, const Screen *sc, Report *r,
+                     SimError *err);
+/* Item analysis for piloting: accuracy per item overall and per condition,
+** item-rest correlation, ceiling / floor / below-chance flags (items.c). */
+int compute_items(const Dataset *ds, const Screen *sc, Report *r,
+                  SimError *err);
 
 /* Appends a table to r (see table_new()); NULL when out of memory. */
 Table *report_add_table(Report *r, const char *key, unsigned formats,

@@ -14,6 +14,11 @@
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
 
+int design_counts(const Screen *sc, const DatasetResponse *row)
+{
+    return sc->keep[row->participant] && !row->is_catch;
+}
+
 void design_init(Design *x)
 {
     memset(x, 0, sizeof *x);

@@ -12,8 +12,15 @@
 #include <stdint.h>
 
 #include "analysis/boot.h"
+#include "analysis/compute.h"
 #include "analysis/keymap.h"
 #include "analysis/report.h"
+
+/* Whether a response may enter an accuracy or rating analysis: its
+** participant was kept by screening and it is not a catch trial. Catch
+** trials are attention checks, never data; the change, Utility, ratings,
+** participant-accuracy and item tables all ask this one question. */
+int design_counts(const Screen *sc, const DatasetResponse *row);
 
 /* A pair before grouping by unit; ya/yb 255 means "not answered yet". */
 typedef struct RawPair {

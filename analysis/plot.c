@@ -1,6 +1,7 @@
 /*
 ** Plots with cairo: a forest plot of Change with 95 % CIs per subset and
-** condition, and Utility-K curves with CI bars and the line Utility-K = 1.
+** condition, Utility-K curves with CI bars and the line Utility-K = 1, and
+** the item map of the item analysis (accuracy against item-rest r).
 ** Sized for a paper column (3.4 in wide); PNG at 300 dpi, SVG and PDF as
 ** vectors. No statistics here.
 */
@@ -341,6 +342,120 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
 #undef YPOS
 }
 
+/* Items: accuracy (x, %) against item-rest r (y), flagged items coloured,
+** dashed lines at chance (50 %) and the ceiling (95 %). */
+static void draw_items(cairo_t *cr, const Report *r, double w, double h)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    double ylo = 0, yhi = 0.5;
+    int no_r = 0;
+    for (int i = 0; i < r->n_items; i++) {
+        double v = r->items[i].item_rest;
+        if (isfinite(v)) {
+            ylo = fmin(ylo, v);
+            yhi = fmax(yhi, v);
+        } else {
+            no_r++;
+        }
+    }
+    double ystep = tick_step(yhi - ylo, 4);
+    ylo = floor(ylo / ystep) * ystep;
+    yhi = ceil(yhi / ystep) * ystep;
+    double left = 34, right = w - 8, top = 18, bottom = h - 56;
+#define XPOS(v) (left + (v) / 100.0 * (right - left))
+#define YPOS(v) (bottom - ((v)-ylo) / (yhi - ylo) * (bottom - top))
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_font_size(cr, 8.0);
+    text_at(cr, (left + right) / 2, 4, "Items: accuracy and item-rest r", 0.5,
+            0);
+    cairo_set_font_size(cr, 7.0);
+    cairo_set_line_width(cr, 0.4);
+    for (int t = 0; t <= 100; t += 25) {
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, XPOS(t), top);
+        cairo_line_to(cr, XPOS(t), bottom);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        char lab[16];
+        snprintf(lab, sizeof lab, "%d", t);
+        text_at(cr, XPOS(t), bottom + 3, lab, 0.5, 0);
+    }
+    for (double v = ylo; v <= yhi + ystep / 2; v += ystep) {
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, left, YPOS(v));
+        cairo_line_to(cr, right, YPOS(v));
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        char lab[16];
+        snprintf(lab, sizeof lab, "%.2f", fabs(v) < 1e-9 ? 0.0 : v);
+        text_at(cr, left - 3, YPOS(v), lab, 1, 0.5);
+    }
+    text_at(cr, (left + right) / 2, bottom + 12, "accuracy (%)", 0.5, 0);
+    cairo_save(cr);
+    cairo_translate(cr, 7, (top + bottom) / 2);
+    cairo_rotate(cr, -TWO_PI / 4);
+    text_at(cr, 0, -4, "item-rest r", 0.5, 0);
+    cairo_restore(cr);
+    /* chance and ceiling */
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    cairo_set_line_width(cr, 0.8);
+    double dash[1] = {2.0};
+    cairo_set_dash(cr, dash, 1, 0);
+    double marks[2] = {50, 95};
+    for (int k = 0; k < 2; k++) {
+        cairo_move_to(cr, XPOS(marks[k]), top);
+        cairo_line_to(cr, XPOS(marks[k]), bottom);
+        cairo_stroke(cr);
+    }
+    cairo_set_dash(cr, NULL, 0, 0);
+    /* items without r (all answers alike, or fewer than 3 participants)
+    ** sit hollow on the lower edge */
+    for (int i = 0; i < r->n_items; i++) {
+        const ItemRow *it = &r->items[i];
+        int k = (it->flags & ITEM_BELOW_CHANCE) ? 1
+                : (it->flags & ITEM_FLOOR)      ? 5
+                : (it->flags & ITEM_CEILING)    ? 2
+                                                : 0;
+        cairo_set_source_rgba(cr, palette[k][0], palette[k][1], palette[k][2],
+                              0.8);
+        int has_r = isfinite(it->item_rest);
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, XPOS(100 * it->accuracy),
+                  has_r ? YPOS(it->item_rest) : bottom, 1.8, 0, TWO_PI);
+        if (has_r) {
+            cairo_fill(cr);
+        } else {
+            cairo_set_line_width(cr, 0.7);
+            cairo_stroke(cr);
+        }
+    }
+#undef XPOS
+#undef YPOS
+    static const char *const names[4] = {"no flag", "below chance", "floor",
+                                         "ceiling"};
+    static const int colours[4] = {0, 1, 5, 2};
+    double ly = bottom + 24;
+    for (int k = 0; k < 4; k++) {
+        double lx = left + (k % 2) * (right - left) / 2;
+        double y = ly + 9 * (k / 2);
+        const double *col = palette[colours[k]];
+        cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+        cairo_arc(cr, lx + 2, y + 3.5, 1.8, 0, TWO_PI);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        text_at(cr, lx + 6, y, names[k], 0, 0);
+    }
+    if (no_r > 0) {
+        char lab[96];
+        snprintf(lab, sizeof lab, "hollow on the axis: %d item%s without r",
+                 no_r, no_r == 1 ? "" : "s");
+        text_at(cr, left, ly + 18, lab, 0, 0);
+    }
+}
+
 static int render(const char *dir, const char *stem, unsigned kinds, DrawFn fn,
                   const Report *r, double w, double h, SimError *err)
 {
@@ -399,6 +514,9 @@ int report_write_plots(const Report *r, const char *dir, unsigned kinds,
         int lines = r->n_utility - 1;
         rc = render(dir, "utility_k", kinds, draw_utility, r, PT_WIDTH,
                     170.0 + 10.0 * ((lines + 1) / 2), err);
+    }
+    if (rc == SIM_OK && r->n_items > 0) {
+        rc = render(dir, "items", kinds, draw_items, r, PT_WIDTH, 210.0, err);
     }
     return rc;
 }

@@ -1,10 +1,13 @@
 /*
-** Ratings: mean, SD and a crossed-bootstrap CI of the rating per condition,
-** and the logistic regression of correctness on rating with bootstrap CIs
-** of the slope and of P(correct) at ratings 2..6. Fills Report.ratings and
-** the logistic fields and appends their tables.
+** Ratings on a 1..K scale (K = 2..11: the dataset's rating_points, or the
+** largest rating seen): mean, SD and a crossed-bootstrap CI of the rating
+** per condition, and the logistic regression of correctness on rating with
+** bootstrap CIs of the slope and of P(correct) at the interior ratings
+** 2..K-1. Catch trials are left out. Fills Report.ratings and the logistic
+** fields and appends their tables.
 */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/compute.h"
@@ -14,28 +17,29 @@
 
 static int ratings_tables(Report *r, SimError *err);
 
-#define RATING_LEVELS 7
+#define RATING_MAX 11
 
 typedef struct RatingCtx {
-    int n_conds;
+    int n_conds, levels, n_pred;
+    const int *pred_rating;
 } RatingCtx;
 
-/* Output: [c] mean rating, [C] slope, [C + 1 + i] P(correct) at 2 + i;
-** the cells are the rating levels 1..7. */
+/* Output: [c] mean rating, [C] slope, [C + 1 + i] P(correct) at
+** pred_rating[i]; the cells are the rating levels 1..K. */
 static void rating_stat(const void *vctx, const BootSums *sums, void *scratch,
                         double *out)
 {
     const RatingCtx *x = vctx;
-    int C = x->n_conds;
-    double *xs = scratch, *ss = xs + RATING_LEVELS, *ws = ss + RATING_LEVELS;
-    for (int k = 0; k < RATING_LEVELS; k++) {
+    int C = x->n_conds, L = x->levels;
+    double *xs = scratch, *ss = xs + L, *ws = ss + L;
+    for (int k = 0; k < L; k++) {
         xs[k] = k + 1;
         ss[k] = ws[k] = 0;
     }
     for (int c = 0; c < C; c++) {
         double num = 0, den = 0;
-        for (int k = 0; k < RATING_LEVELS; k++) {
-            size_t at = (size_t)c * RATING_LEVELS + (size_t)k;
+        for (int k = 0; k < L; k++) {
+            size_t at = (size_t)c * (size_t)L + (size_t)k;
             num += (k + 1) * sums->n[at];
             den += sums->n[at];
             ss[k] += sums->sa[at];
@@ -44,12 +48,42 @@ static void rating_stat(const void *vctx, const BootSums *sums, void *scratch,
         out[c] = den > 0 ? num / den : NAN;
     }
     LogitFit f;
-    int ok = stats_logit_fit(xs, ss, ws, RATING_LEVELS, &f) == 0 &&
-             !f.separation && f.converged;
+    int ok =
+        stats_logit_fit(xs, ss, ws, L, &f) == 0 && !f.separation && f.converged;
     out[C] = ok ? f.b1 : NAN;
-    for (int i = 0; i < 5; i++) {
-        out[C + 1 + i] = ok ? stats_expit(f.b0 + f.b1 * (2 + i)) : NAN;
+    for (int i = 0; i < x->n_pred; i++) {
+        out[C + 1 + i] =
+            ok ? stats_expit(f.b0 + f.b1 * x->pred_rating[i]) : NAN;
     }
+}
+
+/* The scale 1..K: the dataset's, or the largest rating seen (never less
+** than that); where it came from into r. */
+static int rating_scale(const Dataset *ds, Report *r)
+{
+    int seen = 0;
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        seen = ds->rows[i].rating > seen ? ds->rows[i].rating : seen;
+    }
+    int k = ds->rating_points;
+    const char *from = ds->rating_from ? ds->rating_from : "";
+    if (k < 2 || k < seen) {
+        k = seen;
+        from = "data";
+    }
+    k = k < 2 ? 2 : k > RATING_MAX ? RATING_MAX : k;
+    r->rating_points = k;
+    r->rating_from = strcmp(from, "study") == 0     ? "study"
+                     : strcmp(from, "sidecar") == 0 ? "sidecar"
+                     : strcmp(from, "data") == 0    ? "data"
+                                                    : "";
+    /* interior points; every point of a scale too short to have any */
+    r->n_pred = 0;
+    int lo = k >= 4 ? 2 : 1, hi = k >= 4 ? k - 1 : k;
+    for (int v = lo; v <= hi; v++) {
+        r->pred_rating[r->n_pred++] = v;
+    }
+    return k;
 }
 
 int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
@@ -59,9 +93,10 @@ int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
     design_init(&x);
     double *full = NULL, *reps = NULL, *tmp = NULL;
     int rc = SIM_OK, C = sc->n_conds;
+    int L = rating_scale(ds, r), NP = r->n_pred;
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!sc->keep[row->participant] || row->rating <= 0) {
+        if (!design_counts(sc, row) || row->rating <= 0) {
             continue;
         }
         if (design_push(&x, row->participant, sc->cond_index[row->condition],
@@ -74,16 +109,16 @@ int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
     if (x.n_raw == 0) {
         goto cleanup;
     }
-    if ((rc = design_finish(&x, C, RATING_LEVELS, 1, o, NULL, 0, err))) {
+    if ((rc = design_finish(&x, C, L, 1, o, NULL, 0, err))) {
         goto cleanup;
     }
-    RatingCtx ctx = {C};
+    RatingCtx ctx = {C, L, NP, r->pred_rating};
     BootRun run =
         design_run(o, sim_mix64(o->seed ^ sim_hash_str("ratings")), "ratings");
     run.stat = rating_stat;
     run.ctx = &ctx;
-    run.scratch_size = 3 * RATING_LEVELS * sizeof(double);
-    run.n_stats = C + 6;
+    run.scratch_size = 3 * (size_t)L * sizeof(double);
+    run.n_stats = C + 1 + NP;
     full = sim_calloc((size_t)run.n_stats, sizeof(double));
     if (!full) {
         goto nomem;
@@ -104,7 +139,7 @@ int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
         int n = 0;
         for (size_t i = 0; i < ds->n_rows; i++) {
             const DatasetResponse *row = &ds->rows[i];
-            if (sc->keep[row->participant] && row->rating > 0 &&
+            if (design_counts(sc, row) && row->rating > 0 &&
                 sc->cond_index[row->condition] == c) {
                 sum += row->rating;
                 n++;
@@ -116,7 +151,7 @@ int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
         double mean = sum / n;
         for (size_t i = 0; i < ds->n_rows; i++) {
             const DatasetResponse *row = &ds->rows[i];
-            if (sc->keep[row->participant] && row->rating > 0 &&
+            if (design_counts(sc, row) && row->rating > 0 &&
                 sc->cond_index[row->condition] == c) {
                 sq += (row->rating - mean) * (row->rating - mean);
             }
@@ -127,15 +162,15 @@ int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
         rr->mean = mean;
         rr->sd = n > 1 ? sqrt(sq / (n - 1)) : NAN;
         if (B > 0) {
-            summarise(reps, B, C + 6, c, 0.0, 0, 0, tmp, &sm);
+            summarise(reps, B, C + 1 + NP, c, 0.0, 0, 0, tmp, &sm);
         }
         rr->boot_mean = sm.mean;
         rr->ci_low = sm.lo;
         rr->ci_high = sm.hi;
     }
     /* the logistic regression on the full sample, grouped by rating */
-    double xs[RATING_LEVELS], ss[RATING_LEVELS], ws[RATING_LEVELS];
-    for (int k = 0; k < RATING_LEVELS; k++) {
+    double xs[RATING_MAX], ss[RATING_MAX], ws[RATING_MAX];
+    for (int k = 0; k < L; k++) {
         xs[k] = k + 1;
         ss[k] = ws[k] = 0;
     }
@@ -144,29 +179,30 @@ int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
         ws[x.raw[p].cell] += x.raw[p].yb;
     }
     int n_logit = 0;
-    for (int k = 0; k < RATING_LEVELS; k++) {
+    for (int k = 0; k < L; k++) {
         n_logit += (int)ws[k];
     }
-    if (stats_logit_fit(xs, ss, ws, RATING_LEVELS, &r->logit) == 0) {
+    if (stats_logit_fit(xs, ss, ws, L, &r->logit) == 0) {
         r->has_logit = 1;
         r->logit_n = n_logit;
         r->b1_wald_low = r->logit.b1 - 1.959963984540054 * r->logit.se1;
         r->b1_wald_high = r->logit.b1 + 1.959963984540054 * r->logit.se1;
-        for (int i = 0; i < 5; i++) {
-            r->pred[i] = stats_expit(r->logit.b0 + r->logit.b1 * (2 + i));
+        for (int i = 0; i < NP; i++) {
+            r->pred[i] =
+                stats_expit(r->logit.b0 + r->logit.b1 * r->pred_rating[i]);
         }
         if (B > 0) {
-            summarise(reps, B, C + 6, C, 0.0, 0, 0, tmp, &sm);
+            summarise(reps, B, C + 1 + NP, C, 0.0, 0, 0, tmp, &sm);
             r->b1_boot_low = sm.lo;
             r->b1_boot_high = sm.hi;
-            for (int i = 0; i < 5; i++) {
-                summarise(reps, B, C + 6, C + 1 + i, 0.0, 0, 0, tmp, &sm);
+            for (int i = 0; i < NP; i++) {
+                summarise(reps, B, C + 1 + NP, C + 1 + i, 0.0, 0, 0, tmp, &sm);
                 r->pred_low[i] = sm.lo;
                 r->pred_high[i] = sm.hi;
             }
         } else {
             r->b1_boot_low = r->b1_boot_high = NAN;
-            for (int i = 0; i < 5; i++) {
+            for (int i = 0; i < NP; i++) {
                 r->pred_low[i] = r->pred_high[i] = NAN;
             }
         }
@@ -191,11 +227,11 @@ cleanup:
 static const TableColumn RATING_COLS[] = {
     {"condition", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
     {"n", NULL, NULL, TABLE_INT, "responses", 0, 0, 0},
-    {"mean", NULL, NULL, TABLE_REAL, "rating (1-7)", 2, 0, 0},
-    {"sd", NULL, NULL, TABLE_REAL, "rating (1-7)", 2, 0, 0},
-    {"boot_mean", NULL, NULL, TABLE_REAL, "rating (1-7)", 0, 0,
+    {"mean", NULL, NULL, TABLE_REAL, "rating", 2, 0, 0},
+    {"sd", NULL, NULL, TABLE_REAL, "rating", 2, 0, 0},
+    {"boot_mean", NULL, NULL, TABLE_REAL, "rating", 0, 0,
      TABLE_CSV | TABLE_JSON},
-    {"ci", NULL, "95 % CI", TABLE_INTERVAL, "rating (1-7)", 2, 0, 0},
+    {"ci", NULL, "95 % CI", TABLE_INTERVAL, "rating", 2, 0, 0},
 };
 
 static const TableColumn TERM_COLS[] = {
@@ -226,8 +262,14 @@ static const TableColumn LOGIT_COLS[] = {
     {"null_deviance", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
 };
 
+/* json "ratings.scale": the 1..K scale and where K came from. */
+static const TableColumn SCALE_COLS[] = {
+    {"points", NULL, NULL, TABLE_INT, "", 0, 0, 0},
+    {"from", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+};
+
 static const TableColumn PREDICTED_COLS[] = {
-    {"rating", NULL, NULL, TABLE_INT, "rating (1-7)", 0, 0, 0},
+    {"rating", NULL, NULL, TABLE_INT, "rating", 0, 0, 0},
     {"p", NULL, "P(correct)", TABLE_REAL, "probability", 3, 0, 0},
     {"ci", NULL, "95 % CI", TABLE_INTERVAL, "probability", 3, 0, 0},
 };
@@ -311,6 +353,9 @@ static int logistic_tables(Report *r)
     }
     SimBuf b;
     sim_buf_init(&b);
+    sim_buf_puts(&b, "The rating term is the change in the log-odds of a "
+                     "correct answer per rating point; P(correct) is the "
+                     "fitted probability at a rating. ");
     sim_buf_printf(&b, "Rating slope 95 %% CI: Wald [%.4f, %.4f], bootstrap ",
                    r->b1_wald_low, r->b1_wald_high);
     if (isfinite(r->b1_boot_low)) {
@@ -322,9 +367,9 @@ static int logistic_tables(Report *r)
                    f->deviance, f->null_deviance, f->iters);
     int rc = b.oom ? -1 : table_set_note(t, "%s", sim_buf_cstr(&b));
     sim_buf_free(&b);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < r->n_pred; i++) {
         table_add_row(t);
-        table_put_num(t, 2 + i);
+        table_put_num(t, r->pred_rating[i]);
         table_put_num(t, r->pred[i]);
         table_put_interval(t, r->pred_low[i], r->pred_high[i]);
     }
@@ -336,9 +381,40 @@ static int ratings_tables(Report *r, SimError *err)
     unsigned md = r->n_ratings > 0 ? TABLE_MD : 0;
     Table *t = report_add_table(r, "ratings", md | TABLE_CSV | TABLE_JSON,
                                 RATING_COLS, N_COLS(RATING_COLS));
+    char title[64];
+    snprintf(title, sizeof title, "Ratings (1-%d)", r->rating_points);
+    const char *from =
+        strcmp(r->rating_from, "study") == 0 ? "as the study defines it"
+        : strcmp(r->rating_from, "sidecar") == 0
+            ? "as the export's sidecar says"
+        : strcmp(r->rating_from, "data") == 0
+            ? "taken from the data (the largest rating given; no study "
+              "definition or sidecar said it)"
+            : "of unknown origin";
     if (!t || table_set_json_path(t, "ratings.by_condition") != 0 ||
-        table_set_title(t, 2, "Ratings (1-7)") != 0) {
+        table_set_title(t, 2, title) != 0 ||
+        table_set_note(t,
+                       "Rated responses per condition (catch trials "
+                       "excluded): n ratings, their mean and SD, and a 95 %% "
+                       "bootstrap CI of the mean (users x items). Scale "
+                       "1-%d, %s.",
+                       r->rating_points, from) != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    Table *sc = report_add_table(r, "rating_scale", TABLE_JSON, SCALE_COLS,
+                                 N_COLS(SCALE_COLS));
+    if (!sc || table_set_json_path(sc, "ratings.scale") != 0 ||
+        table_set_note(sc, "%s",
+                       "The rating scale 1..points and where points came "
+                       "from: study, sidecar or data (the largest rating "
+                       "given).") != 0) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    sc->object = 1;
+    if (r->n_ratings > 0) {
+        table_add_row(sc);
+        table_put_num(sc, r->rating_points);
+        table_put_text(sc, r->rating_from);
     }
     for (int i = 0; i < r->n_ratings; i++) {
         const RatingRow *x = &r->ratings[i];

@@ -62,6 +62,9 @@ void report_free(Report *r)
     }
     sim_free(r->utility);
     sim_free(r->utility_note);
+    sim_free(r->accuracy);
+    sim_free(r->warnings);
+    sim_free(r->items);
     sim_free(r->anova_outcome);
     for (int i = 0; i < r->n_groups; i++) {
         sim_free(r->groups[i].condition);

@@ -53,6 +53,8 @@ typedef struct ExclusionRow {
     char *condition;
     char *reason; /* "pilot", "simulated", "catch", or the engine's */
     int participants;
+    int catch_failed;     /* their failed catch trials (unanswered count) */
+    int catch_unanswered; /* of those, the unanswered ones */
 } ExclusionRow;
 
 typedef struct ConditionCount {
@@ -111,6 +113,25 @@ typedef struct RatingRow {
     double mean, sd, boot_mean, ci_low, ci_high;
 } RatingRow;
 
+/* Participant accuracy per condition and phase (catch trials excluded). */
+typedef struct AccuracyRow {
+    char condition[128];
+    const char *phase; /* static: "pre", "post", "test", ... */
+    int n_participants;
+    double mean, sd, se, t_low, t_high; /* 95 % t interval of the mean */
+} AccuracyRow;
+
+/* Item flags of the item analysis (analysis/items.c). */
+enum { ITEM_CEILING = 1, ITEM_FLOOR = 2, ITEM_BELOW_CHANCE = 4 };
+
+/* One item of one phase: accuracy over every analysed participant. */
+typedef struct ItemRow {
+    char label[160]; /* "phase/domain/test_type/item" without empty parts */
+    int n;           /* answers (catch trials excluded) */
+    double accuracy, item_rest, p_below;
+    unsigned flags; /* ITEM_* */
+} ItemRow;
+
 typedef struct RtRow {
     char *condition;
     int n_participants;
@@ -126,6 +147,7 @@ typedef struct Report {
     int n_exclusions;
     ConditionCount *counts;
     int n_counts;
+    char *warnings; /* lines about the data worth a look, or NULL */
 
     ChangeRow *change;
     int n_change;
@@ -152,7 +174,18 @@ typedef struct Report {
     LogitFit logit;
     int logit_n;
     double b1_wald_low, b1_wald_high, b1_boot_low, b1_boot_high;
-    double pred[5], pred_low[5], pred_high[5]; /* ratings 2..6 */
+    /* P(correct) at the ratings pred_rating[0..n_pred): the interior
+    ** points 2..K-1 of a 1..K scale (all points when K < 4) */
+    int n_pred;
+    int pred_rating[11];
+    double pred[11], pred_low[11], pred_high[11];
+    int rating_points;       /* K of the 1..K scale the ratings used */
+    const char *rating_from; /* static: "study", "sidecar", "data" */
+
+    AccuracyRow *accuracy; /* one block: no strings to free */
+    int n_accuracy;
+    ItemRow *items; /* one block: no strings to free */
+    int n_items;
 
     RtRow *rt;
     int n_rt;

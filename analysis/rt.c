@@ -22,7 +22,12 @@ static int rt_table(Report *r, SimError *err)
     Table *t = report_add_table(r, "rt", md | TABLE_CSV | TABLE_JSON, RT_COLS,
                                 (int)(sizeof RT_COLS / sizeof RT_COLS[0]));
     if (!t ||
-        table_set_title(t, 2, "Total time per participant (seconds)") != 0) {
+        table_set_title(t, 2, "Total time per participant (seconds)") != 0 ||
+        table_set_note(t, "%s",
+                       "Total time = the sum of a participant's response "
+                       "times (rt_ms) over all their rows, catch trials "
+                       "included; then the median and mean over the "
+                       "participants of each condition.") != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     for (int i = 0; i < r->n_rt; i++) {

@@ -1,13 +1,18 @@
 /*
 ** Participant screening: pilot, simulated and engine exclusions (or the
-** re-derived catch rule), counted per condition and reason, with the
-** Participants and exclusions tables. No statistics here.
+** re-derived catch rule; an unanswered catch trial is a failed one),
+** counted per condition and reason, with the Participants and exclusions
+** tables; warnings about participants in two conditions; and the check that
+** someone is left. No statistics here.
 */
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/compute.h"
 #include "common/sim_alloc.h"
+
+static int two_conditions_warning(const Dataset *ds, const Screen *s, Report *r,
+                                  SimError *err);
 
 static char *dup_or_empty(const char *s)
 {
@@ -24,6 +29,9 @@ static const TableColumn EXCLUSION_COLS[] = {
     {"condition", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
     {"reason", NULL, "left out because", TABLE_TEXT, "", 0, 0, 0},
     {"participants", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
+    {"catch_failed", NULL, "failed catch", TABLE_INT, "trials", 0, 0, 0},
+    {"catch_unanswered", NULL, "of them unanswered", TABLE_INT, "trials", 0, 0,
+     0},
 };
 
 /* Participants per condition (md, json exclusions.conditions) and the
@@ -37,6 +45,9 @@ static int screen_tables(Report *r, SimError *err)
     }
     table_set_title(t, 2, "Participants");
     table_set_json_path(t, "exclusions.conditions");
+    table_set_note(t, "%s",
+                   "enrolled = participants with any response; analysed = "
+                   "those left after the exclusions below.");
     for (int i = 0; i < r->n_counts; i++) {
         table_add_row(t);
         table_put_text(t, r->counts[i].condition);
@@ -45,16 +56,32 @@ static int screen_tables(Report *r, SimError *err)
     }
     unsigned md = r->n_exclusions > 0 ? TABLE_MD : 0;
     t = report_add_table(r, "exclusions", md | TABLE_CSV | TABLE_JSON,
-                         EXCLUSION_COLS, 3);
+                         EXCLUSION_COLS, 5);
     if (!t) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     table_set_json_path(t, "exclusions.by_reason");
+    table_set_note(t, "%s",
+                   "Participants left out per condition and reason (pilot, "
+                   "simulated, catch = more failed catch trials than "
+                   "--max-catch-failures allows, or the engine's reason). "
+                   "A catch trial fails when answered wrongly or not at all; "
+                   "failed catch = their failed catch trials, of them "
+                   "unanswered = those never answered.");
     for (int i = 0; i < r->n_exclusions; i++) {
         table_add_row(t);
         table_put_text(t, r->exclusions[i].condition);
         table_put_text(t, r->exclusions[i].reason);
         table_put_num(t, r->exclusions[i].participants);
+        table_put_num(t, r->exclusions[i].catch_failed);
+        table_put_num(t, r->exclusions[i].catch_unanswered);
+    }
+    if (r->warnings) {
+        t = report_add_table(r, "warnings", TABLE_MD | TABLE_JSON, NULL, 0);
+        if (!t || table_set_title(t, 2, "Warnings") != 0 ||
+            table_set_note(t, "%s", r->warnings) != 0) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
     }
     return SIM_OK;
 }
@@ -66,12 +93,15 @@ void screen_free(Screen *s)
     sim_free(s->cond_index);
 }
 
-static int add_exclusion(Report *r, const char *cond, const char *reason)
+static int add_exclusion(Report *r, const char *cond, const char *reason,
+                         int failed, int unanswered)
 {
     for (int i = 0; i < r->n_exclusions; i++) {
         if (strcmp(r->exclusions[i].condition, cond) == 0 &&
             strcmp(r->exclusions[i].reason, reason) == 0) {
             r->exclusions[i].participants++;
+            r->exclusions[i].catch_failed += failed;
+            r->exclusions[i].catch_unanswered += unanswered;
             return 0;
         }
     }
@@ -84,6 +114,8 @@ static int add_exclusion(Report *r, const char *cond, const char *reason)
     e->condition = dup_or_empty(cond);
     e->reason = dup_or_empty(reason);
     e->participants = 1;
+    e->catch_failed = failed;
+    e->catch_unanswered = unanswered;
     return e->condition && e->reason ? 0 : -1;
 }
 
@@ -137,7 +169,8 @@ int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     s->keep = sim_calloc((size_t)np + 1, sizeof(int));
     s->cond_index = sim_malloc((size_t)s->n_strings * sizeof(int));
     s->conds = sim_malloc((size_t)s->n_strings * sizeof(int));
-    int *catch_fail = sim_calloc((size_t)np + 1, sizeof(int));
+    int *catch_fail = sim_calloc(2 * ((size_t)np + 1), sizeof(int));
+    int *catch_unanswered = catch_fail ? catch_fail + np + 1 : NULL;
     if (!s->keep || !s->cond_index || !s->conds || !catch_fail) {
         sim_free(catch_fail);
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -163,8 +196,9 @@ int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *x = &ds->rows[i];
-        if (x->is_catch && x->correct == 0) {
+        if (x->is_catch && x->correct != 1) { /* wrong or unanswered */
             catch_fail[x->participant]++;
+            catch_unanswered[x->participant] += x->correct < 0;
         }
     }
     r->counts = sim_calloc((size_t)s->n_conds + 1, sizeof *r->counts);
@@ -201,7 +235,8 @@ int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         }
         r->counts[c].enrolled++;
         if (why) {
-            if (add_exclusion(r, cname, why) != 0) {
+            if (add_exclusion(r, cname, why, catch_fail[p],
+                              catch_unanswered[p]) != 0) {
                 rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
             }
         } else {
@@ -212,7 +247,100 @@ int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     sim_free(catch_fail);
     sort_exclusions(r);
     if (rc == SIM_OK) {
+        rc = two_conditions_warning(ds, s, r, err);
+    }
+    if (rc == SIM_OK) {
         rc = screen_tables(r, err);
     }
     return rc;
+}
+
+/* Participants analysed in two or more conditions. In a between-subjects
+** study (fewer than half of the analysed participants in several
+** conditions) they are a warning naming them: each of their conditions is
+** analysed as a separate resampling unit. */
+static int two_conditions_warning(const Dataset *ds, const Screen *s, Report *r,
+                                  SimError *err)
+{
+    int analysed = 0, multi = 0;
+    for (int p = 0; p < ds->n_participants; p++) {
+        analysed += s->keep[p];
+        multi += s->keep[p] && ds->participants[p].n_conditions >= 2;
+    }
+    if (multi == 0 || 2 * multi >= analysed) {
+        return SIM_OK;
+    }
+    SimBuf b;
+    sim_buf_init(&b);
+    sim_buf_printf(&b,
+                   "%d participant%s in two or more conditions of a "
+                   "between-subjects study (each condition is analysed as a "
+                   "separate participant): ",
+                   multi, multi == 1 ? " is" : "s are");
+    int shown = 0;
+    for (int p = 0; p < ds->n_participants && shown < 10; p++) {
+        if (s->keep[p] && ds->participants[p].n_conditions >= 2) {
+            sim_buf_printf(&b, "%s%.80s (%d conditions)", shown ? ", " : "",
+                           dataset_str(ds, ds->participants[p].name),
+                           ds->participants[p].n_conditions);
+            shown++;
+        }
+    }
+    sim_buf_printf(&b, "%s.", multi > shown ? ", ..." : "");
+    r->warnings = b.oom ? NULL : sim_strdup(sim_buf_cstr(&b));
+    sim_buf_free(&b);
+    return r->warnings ? SIM_OK : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+}
+
+int screen_none_left(const Report *r, SimError *err)
+{
+    int analysed = 0, by_flag = 0;
+    for (int c = 0; c < r->n_counts; c++) {
+        analysed += r->counts[c].analysed;
+    }
+    if (analysed > 0 || r->n_counts == 0) {
+        return 0;
+    }
+    for (int i = 0; i < r->n_exclusions; i++) {
+        by_flag |= strcmp(r->exclusions[i].reason, "pilot") == 0 ||
+                   strcmp(r->exclusions[i].reason, "simulated") == 0;
+    }
+    /* totals per reason, with the flag that keeps them */
+    SimBuf b;
+    sim_buf_init(&b);
+    sim_buf_puts(&b, "no participant left to analyse:");
+    const char *done[64];
+    int n_done = 0;
+    for (int i = 0; i < r->n_exclusions && n_done < 64; i++) {
+        const char *why = r->exclusions[i].reason;
+        int seen = 0;
+        for (int k = 0; k < n_done; k++) {
+            seen |= strcmp(done[k], why) == 0;
+        }
+        if (seen) {
+            continue;
+        }
+        done[n_done++] = why;
+        int n = 0;
+        for (int j = i; j < r->n_exclusions; j++) {
+            n += strcmp(r->exclusions[j].reason, why) == 0
+                     ? r->exclusions[j].participants
+                     : 0;
+        }
+        const char *keep =
+            strcmp(why, "pilot") == 0       ? "keep them with --include-pilot"
+            : strcmp(why, "simulated") == 0 ? "keep them with "
+                                              "--include-simulated"
+            : strcmp(why, "catch") == 0     ? "raise --max-catch-failures"
+                                              " to keep them"
+                                            : "excluded by the engine; "
+                                              "--max-catch-failures N "
+                                              "re-derives catch exclusions";
+        sim_buf_printf(&b, "%s %d %.60s (%s)", n_done > 1 ? ";" : "", n, why,
+                       keep);
+    }
+    sim_fail(err, SIM_ERR_INVALID, "%s",
+             b.oom ? "no participant left to analyse" : sim_buf_cstr(&b));
+    sim_buf_free(&b);
+    return by_flag ? 1 : 2;
 }

@@ -88,8 +88,8 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
     int max_session = 0;
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (sc->keep[row->participant] && row->phase == PHASE_TEST &&
-            row->correct >= 0 && !row->is_catch) {
+        if (design_counts(sc, row) && row->phase == PHASE_TEST &&
+            row->correct >= 0) {
             any_test = 1;
             max_session =
                 row->session > max_session ? row->session : max_session;
@@ -116,8 +116,8 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (sc->keep[row->participant] && row->phase == PHASE_TEST &&
-            row->correct >= 0 && !row->is_catch) {
+        if (design_counts(sc, row) && row->phase == PHASE_TEST &&
+            row->correct >= 0) {
             session_cell[row->session] = 0;
         }
     }
@@ -145,8 +145,8 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
     r->n_sessions = T;
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!sc->keep[row->participant] || row->phase != PHASE_TEST ||
-            row->correct < 0 || row->is_catch) {
+        if (!design_counts(sc, row) || row->phase != PHASE_TEST ||
+            row->correct < 0) {
             continue;
         }
         int cell = session_cell[row->session];
@@ -302,6 +302,17 @@ static int utility_tables(Report *r, SimError *err)
                    "Session accuracy in % (test trials, catch trials "
                    "excluded), then Utility-K per session and Utility with "
                    "its 95 % CI; p for H0: Utility = 1 (on log Utility).");
+    table_set_after(
+        t, "%s",
+        "Utility-K = accuracy of the condition in session K / accuracy of "
+        "the baseline in session K. Utility aggregates the Utility-K: mean = "
+        "their average, ratio = sum of the accuracies / sum of the "
+        "baseline's, trapezoid = the normalised trapezoid area over the "
+        "sessions. Colin et al. (2022) call Utility the area under the "
+        "Utility-K curve; their Table 1 is reproduced by the mean rule (the "
+        "area under a step curve, one step per session, divided by the "
+        "number of sessions: 18 of 21 values) and the ratio rule (19 of 21), "
+        "not by the trapezoid rule (5 of 21).");
     table_set_series(t, "session", r->sessions, r->n_sessions);
     if (tex) {
         table_set_series(tex, "session", r->sessions, r->n_sessions);

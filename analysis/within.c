@@ -97,7 +97,7 @@ int screen_design(const Dataset *ds, Screen *s, Report *r, SimError *err)
         n_cond[row->participant] += added && kept;
     }
     keymap_free(&seen);
-    int n_present = 0, n_part = 0, lo = -1, hi = -1;
+    int n_present = 0, n_part = 0, n_multi = 0, lo = -1, hi = -1;
     for (int c = 0; c < C; c++) {
         n_present += analysed[c] > 0;
     }
@@ -106,11 +106,14 @@ int screen_design(const Dataset *ds, Screen *s, Report *r, SimError *err)
             continue;
         }
         n_part++;
+        n_multi += n_cond[p] > 1;
         lo = lo < 0 || n_cond[p] < n_cond[lo] ? p : lo;
         hi = hi < 0 || n_cond[p] > n_cond[hi] ? p : hi;
     }
+    /* A few participants in several conditions of a between-subjects study
+    ** (fewer than half) are a warning (screen.c), not a mixed design. */
     if (rc == SIM_OK && n_part > 0 && n_cond[hi] > 1 &&
-        n_cond[lo] < n_present) {
+        n_cond[lo] < n_present && 2 * n_multi >= n_part) {
         rc = sim_fail(
             err, SIM_ERR_INVALID,
             "mixed design: participant '%.100s' has rows in %d of the %d "

@@ -16,3 +16,5 @@ if(TARGET simlab_experiment)
 endif()
 simlab_add_test(test_analysis_within SOURCES test_analysis_within.c
                 LIBS simlab_analysis)
+simlab_add_test(test_analysis_semantics SOURCES test_analysis_semantics.c
+                LIBS simlab_analysis)

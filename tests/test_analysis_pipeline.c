@@ -754,8 +754,9 @@ static void test_table_model(void)
 }
 
 /* Ratings that separate correct from incorrect answers: md says so instead
-** of a fit, report.json keeps the logistic object and its five (null)
-** predictions. */
+** of a fit, report.json keeps the logistic object and its (null)
+** predictions: the largest rating is 6 and no source gave the scale, so the
+** scale is 1-6 from the data and the predictions are at 2..5. */
 static void test_separation(void)
 {
     Dataset *ds;
@@ -804,8 +805,11 @@ static void test_separation(void)
         json_object_get(json_object_get(root, "ratings"), "logistic");
     CHECK(json_is_true(json_object_get(logit, "separation")));
     json_t *pred = json_object_get(logit, "predicted");
-    CHECK_INT((int)json_array_size(pred), 5);
+    CHECK_INT((int)json_array_size(pred), 4);
     CHECK(json_is_null(json_object_get(json_array_get(pred, 0), "p")));
+    json_t *scale = json_object_get(json_object_get(root, "ratings"), "scale");
+    CHECK_INT((int)json_integer_value(json_object_get(scale, "points")), 6);
+    CHECK_STR(json_string_value(json_object_get(scale, "from")), "data");
     json_decref(root);
     report_free(&r);
     dataset_free(ds);
