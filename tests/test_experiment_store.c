@@ -128,7 +128,7 @@ static void test_new_and_newer(const Study *fwd)
         CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
-                  7);
+                  8);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);
@@ -190,8 +190,10 @@ static void test_old_database(const Study *fwd)
     }
     store_close(store);
 
-    /* read-write with the bundle it was recorded with: no migration, no
-    ** new study row, every participant and response readable */
+    /* read-write with the bundle it was recorded with: migrated to the
+    ** current version (old responses have no station, participants are
+    ** last active where they were enrolled), no new study row, every
+    ** participant and response readable */
     store = NULL;
     CHECK_INT(store_open(path, fwd, DURABILITY_FULL, 0, 2000, &store, &err),
               SIM_OK);
@@ -200,7 +202,14 @@ static void test_old_database(const Study *fwd)
         return;
     }
     sqlite3 *db = store_db(store);
-    CHECK_INT(sql_int(db, "PRAGMA user_version"), 1);
+    CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response WHERE station IS "
+                          "NOT NULL"),
+              0);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE "
+                          "active_station IS NOT station"),
+              0);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM lease"), 1);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM study"), 1);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM event"), 0);
     ParticipantInfo *list = NULL;
@@ -247,6 +256,14 @@ static void test_old_database(const Study *fwd)
     r.done = 1;
     r.wall_ms = 3100;
     CHECK_INT(store_record_response(store, &r, &err), SIM_OK);
+    /* the new response records the store's station */
+    char q[256];
+    snprintf(q, sizeof q,
+             "SELECT COUNT(*) FROM response WHERE participant = '%s' AND "
+             "station = '%s'",
+             info.id, store_station(store));
+    CHECK_INT(sql_int(db, q), 1);
+    CHECK(store_station(store)[0] != '\0');
     int seq = -1;
     CHECK_INT(store_first_unanswered(store, info.id, &seq, &err), SIM_OK);
     CHECK_INT(seq, 1);
