@@ -1,5 +1,6 @@
 # Engine tests: schedules, assignment rules (no database), store schema,
-# migrations and assignment counts, store + session state machine, simulated
+# migrations and assignment counts, the store's lease, store + session state
+# machine, simulated
 # participants (with SIGKILL and restart) and export.
 if(NOT TARGET simlab_experiment)
   return()
@@ -12,6 +13,16 @@ simlab_add_test(test_experiment_store SOURCES test_experiment_store.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
 simlab_add_test(test_experiment_session SOURCES test_experiment_session.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
+# One writer per database (the lease), station of responses, read-only
+# places; two `simlab simulate` on one file when the program is built.
+if(TARGET simlab)
+  simlab_add_test(test_experiment_lease SOURCES test_experiment_lease.c
+                  LIBS simlab_experiment PkgConfig::SQLITE3
+                  ARGS $<TARGET_FILE:simlab>)
+else()
+  simlab_add_test(test_experiment_lease SOURCES test_experiment_lease.c
+                  LIBS simlab_experiment PkgConfig::SQLITE3)
+endif()
 if(TARGET simlab)
   simlab_add_test(test_experiment_simulate SOURCES test_experiment_simulate.c
                   LIBS simlab_experiment PkgConfig::SQLITE3
