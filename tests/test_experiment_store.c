@@ -2,8 +2,10 @@
 ** The store's schema, migrations and assignment counting against real
 ** SQLite files: an empty file is created at the current version, a newer
 ** one is refused, an old database (tests/data/experiment/store-v1.sql)
-** opens with its data and takes new data, its schema is the one a new file
-** gets; and the counts that feed experiment/assign.h: the activity window
+** opens with its data, is migrated (responses without a station) and takes
+** new data (with the station), its schema is the one a new file gets, as is
+** that of a version 2 file (store-v2.sql); and the counts that feed
+*experiment/assign.h: the activity window
 ** at its boundary, dropped-out and excluded participants, pilot and
 ** simulated participants apart, the same tie-break for the same seed.
 */
@@ -292,6 +294,60 @@ static void test_old_database(const Study *fwd)
     store_close(store);
 }
 
+/* A database of schema version 2 (every response with its station) opens
+** read-only and read-write as it is, and its schema is a new file's. */
+static void test_v2_database(const Study *fwd)
+{
+    char fixture[512], path[512], fresh[512];
+    snprintf(fixture, sizeof fixture, "%s/experiment/store-v2.sql",
+             SIMLAB_TEST_DATA);
+    char *sql = read_text(fixture);
+    CHECK(sql != NULL);
+    if (!sql) {
+        return;
+    }
+    tmp_path(path, sizeof path, "v2.db");
+    CHECK_INT(make_db(path, sql), 0);
+    free(sql);
+    SimError err;
+    Store *store = NULL;
+    CHECK_INT(store_open_readonly(path, &store, &err), SIM_OK);
+    store_close(store);
+    store = NULL;
+    CHECK_INT(store_open(path, fwd, DURABILITY_FULL, 0, 2000, &store, &err),
+              SIM_OK);
+    if (!store) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    sqlite3 *db = store_db(store);
+    CHECK_INT(sql_int(db, "PRAGMA user_version"), 2);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response"), 56);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response WHERE station = "
+                          "'fixture'"),
+              56);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE "
+                          "active_station = 'fixture'"),
+              2);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format"), 50);
+    store_close(store);
+    tmp_path(fresh, sizeof fresh, "fresh2.db");
+    store = NULL;
+    CHECK_INT(store_open(fresh, fwd, DURABILITY_FULL, 0, 1000, &store, &err),
+              SIM_OK);
+    sqlite3 *old_db;
+    if (store && sqlite3_open(path, &old_db) == SQLITE_OK) {
+        char *want = schema_text(old_db);
+        char *got = schema_text(store_db(store));
+        CHECK(want && got && strstr(want, "CREATE TABLE lease"));
+        CHECK_STR(got, want);
+        free(want);
+        free(got);
+        sqlite3_close(old_db);
+    }
+    store_close(store);
+}
+
 /* Enrolls a real participant into cond at wall_ms; returns its id in pid. */
 static void enroll_into(Store *store, const char *cond, int pilot,
                         int simulated, int64_t wall_ms, char pid[37])
@@ -459,6 +515,7 @@ int main(void)
     if (fwd && meta) {
         test_new_and_newer(fwd);
         test_old_database(fwd);
+        test_v2_database(fwd);
         test_counting(meta);
         test_hase_none(fwd);
     }
