@@ -123,12 +123,12 @@ int app_run(int argc, char **argv)
                 strerror(errno));
         goto cleanup;
     }
-    StoreOpenSpec os = {o.db,
-                        study,
-                        o.station,
-                        DURABILITY_FULL,
-                        o.accept_changed,
-                        stamps_real_ms()};
+    StoreOpenSpec os = {.path = o.db,
+                        .study = study,
+                        .station = o.station,
+                        .durability = DURABILITY_FULL,
+                        .allow_changed = o.accept_changed,
+                        .wall_ms = stamps_real_ms()};
     if (store_open_spec(&os, &store, &err) != SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;

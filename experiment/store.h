@@ -225,10 +225,10 @@ typedef struct Response {
 } Response;
 
 /* Records the response to a step in one transaction (with the store's
-** station in response.station), together with the
-** screening results it decides (a failed rule marks the participant
-** excluded) and the status it leads to (set_status), and marks the
-** participant active at wall_ms. The first record of a step inserts its
+** station in response.station), together with the screening results it
+** decides (a failed rule marks the participant excluded) and the status it
+** leads to (set_status), and marks the participant active at wall_ms on
+** the store's station. The first record of a step inserts its
 ** row; a later record of a step that is not done yet (a retry of practice or
 ** quiz) only updates attempts and done. Recording a step that is already
 ** done is refused with SIM_ERR_STATE and changes nothing. */

@@ -1,10 +1,10 @@
 /*
 ** Private to the store's files (store.c, store_schema.c, store_enroll.c,
-** store_response.c, store_lease.c): the Store struct, the cached statements and
-*the small
-** SQLite helpers they share. Callers outside the store use store.h.
+** store_response.c, store_lease.c): the Store struct, the cached
+** statements and the small SQLite helpers they share. Callers outside the
+** store use store.h.
 **
-** The store in four files:
+** The store in five files:
 **   store.c           connection: open, pragmas, close, transactions,
 **                     the helpers below
 **   store_schema.c    schema and user_version migrations; the study and

@@ -5,9 +5,9 @@
 ** opens with its data, is migrated (responses without a station) and takes
 ** new data (with the station), its schema is the one a new file gets, as is
 ** that of a version 2 file (store-v2.sql); and the counts that feed
-*experiment/assign.h: the activity window
-** at its boundary, dropped-out and excluded participants, pilot and
-** simulated participants apart, the same tie-break for the same seed.
+** experiment/assign.h: the activity window at its boundary, dropped-out
+** and excluded participants, pilot and simulated participants apart, the
+** same tie-break for the same seed.
 */
 #include "tests/harness.h"
 #include "tests/test_util.h"
