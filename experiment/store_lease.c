@@ -2,9 +2,10 @@
 ** One writer per database file. A read-write open first asks the OS whether
 ** the file and its folder can be written, so that a read-only file system
 ** or folder is named as such (SQLite would say "disk I/O error" or "unable
-** to open database file"). It then holds an OS lock on the file: an
-** open-file-description lock on one byte of SQLite's lock page, which the
-** kernel drops when the process ends, however it ends. Last it takes the
+** to open database file"). It then holds an OS lock on PATH-lock: an
+** open-file-description lock, which the kernel drops when the process
+** ends, however it ends (a file of its own, because closing a descriptor
+** of the database file would drop SQLite's POSIX locks). Last it takes the
 ** lease row: station, host, pid, a random lease id and a heartbeat. The
 ** lock keeps a second process out (on this host, and on hosts whose file
 ** system shares locks); the row names the holder in the refusal and covers
@@ -22,10 +23,6 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
-
-/* A byte of SQLite's lock page (at 1 GiB) above the bytes SQLite itself
-** locks (PENDING_BYTE up to + 512): never data, never locked by SQLite. */
-#define LEASE_LOCK_BYTE (0x40000000LL + 1024)
 
 /* ------------------------------------------------------------- messages */
 
@@ -184,6 +181,40 @@ void store_lease_fs_warning(Store *st)
 
 /* ------------------------------------------------------------- OS lock */
 
+/* Checks with the OS that SQLite will be able to write path: the file (or,
+** for a new file, its folder) and the folder, where SQLite creates
+** PATH-wal and PATH-shm. Opens nothing: closing a descriptor of the
+** database file would drop the POSIX locks SQLite connections of this
+** process hold on it. */
+static int check_writable(const Store *st, SimError *err)
+{
+    char msg[600], dir[1024];
+    folder_of(st->path, dir, sizeof dir);
+    struct stat sb;
+    if (stat(st->path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            store_os_message(msg, sizeof msg, st->path, STORE_OS_OPEN_FILE,
+                             EISDIR, 1);
+            return sim_fail(err, SIM_ERR_IO, "%s", msg);
+        }
+        if (faccessat(AT_FDCWD, st->path, R_OK | W_OK, AT_EACCESS) != 0) {
+            store_os_message(msg, sizeof msg, st->path, STORE_OS_OPEN_FILE,
+                             errno, 1);
+            return sim_fail(err, SIM_ERR_IO, "%s", msg);
+        }
+        if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
+            store_os_message(msg, sizeof msg, st->path, STORE_OS_FOLDER, errno,
+                             1);
+            return sim_fail(err, SIM_ERR_IO, "%s", msg);
+        }
+    } else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
+        store_os_message(msg, sizeof msg, st->path, STORE_OS_OPEN_FILE, errno,
+                         0);
+        return sim_fail(err, SIM_ERR_IO, "%s", msg);
+    }
+    return SIM_OK;
+}
+
 int store_lease_lock(Store *st, int *held_elsewhere, SimError *err)
 {
     *held_elsewhere = 0;
@@ -191,28 +222,25 @@ int store_lease_lock(Store *st, int *held_elsewhere, SimError *err)
         snprintf(st->host, sizeof st->host, "unknown");
     }
     st->host[sizeof st->host - 1] = '\0';
-    char msg[600];
-    struct stat sb;
-    int exists = stat(st->path, &sb) == 0;
-    int fd = open(st->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int rc = check_writable(st, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    /* the lock lives on PATH-lock, a file of its own, kept (removing it
+    ** would let two processes lock two different files of that name) */
+    char lock_path[1100], msg[600];
+    snprintf(lock_path, sizeof lock_path, "%s-lock", st->path);
+    int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
-        store_os_message(msg, sizeof msg, st->path, STORE_OS_OPEN_FILE, errno,
-                         exists);
+        store_os_message(msg, sizeof msg, lock_path, STORE_OS_OPEN_FILE, errno,
+                         access(lock_path, F_OK) == 0);
         return sim_fail(err, SIM_ERR_IO, "%s", msg);
     }
     st->lock_fd = fd;
-    char dir[1024];
-    folder_of(st->path, dir, sizeof dir);
-    if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
-        store_os_message(msg, sizeof msg, st->path, STORE_OS_FOLDER, errno, 1);
-        return sim_fail(err, SIM_ERR_IO, "%s", msg);
-    }
     struct flock fl;
     memset(&fl, 0, sizeof fl);
     fl.l_type = F_WRLCK;
     fl.l_whence = SEEK_SET;
-    fl.l_start = LEASE_LOCK_BYTE;
-    fl.l_len = 1;
     if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {
         st->os_lock = 1;
     } else if (errno == EAGAIN || errno == EACCES) {
