@@ -486,6 +486,54 @@ static void check_readonly_place(const Study *st, const char *dir, int ro_fs,
     }
     CHECK(!strstr(err.msg, "not a simlab database"));
     store_close(s);
+    /* ... but not one whose -wal holds data SQLite cannot read there */
+    snprintf(path, sizeof path, "%s/dirty.db", dir);
+    s = NULL;
+    CHECK(store_open_readonly(path, &s, &err) != SIM_OK);
+    CHECK(s == NULL);
+    CHECK(contains(err.msg, "dirty.db-wal holds data not yet in the "
+                            "database"));
+    CHECK(contains(err.msg, "copy both files to a writable folder"));
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    char buf[8192];
+    size_t n;
+    while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+        CHECK_INT(fwrite(buf, 1, n, out), n);
+    }
+    CHECK(in && out);
+    if (in) {
+        fclose(in);
+    }
+    if (out) {
+        fclose(out);
+    }
+}
+
+/* dir/dirty.db with a dirty.db-wal holding data, as a writer that was
+** stopped leaves them: copied while a store has them open. */
+static void make_dirty(const Study *st, const char *dir)
+{
+    char src[512], dst[512], src_wal[520], dst_wal[520];
+    snprintf(src, sizeof src, "%s/dirty-src.db", tmp);
+    snprintf(dst, sizeof dst, "%s/dirty.db", dir);
+    snprintf(src_wal, sizeof src_wal, "%s-wal", src);
+    snprintf(dst_wal, sizeof dst_wal, "%s-wal", dst);
+    SimError err;
+    Store *s = NULL;
+    CHECK_INT(open_as(src, st, "lab1", 1000, &s, &err), SIM_OK);
+    EnrollSpec e = {0};
+    e.seed = 4;
+    e.assign_seed = 4;
+    e.wall_ms = 1000;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(s, &e, &info, &err), SIM_OK);
+    copy_file(src, dst);
+    copy_file(src_wal, dst_wal);
+    store_close(s);
 }
 
 static void make_clean(const Study *st, const char *path)
@@ -508,6 +556,7 @@ static void test_readonly_places(const Study *st)
     if (geteuid() != 0) {
         snprintf(path, sizeof path, "%s/clean.db", dir);
         make_clean(st, path);
+        make_dirty(st, dir);
         CHECK_INT(chmod(dir, 0555), 0);
         check_readonly_place(st, dir, 0, NULL);
         CHECK_INT(chmod(dir, 0755), 0);
@@ -535,6 +584,7 @@ static void test_readonly_places(const Study *st)
         int before = h_pass;
         snprintf(path, sizeof path, "%s/clean.db", dir);
         make_clean(st, path);
+        make_dirty(st, dir);
         FILE *f = fopen(bound, "w");
         if (f) {
             fclose(f);
