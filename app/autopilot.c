@@ -205,7 +205,7 @@ int autopilot_next_participant(Autopilot *ap, Store *store, int64_t wall_ms,
     }
     ParticipantInfo *list = NULL;
     size_t n = 0;
-    if (store_list_participants(store, 1, &list, &n, &err) == SIM_OK) {
+    if (store_list_resumable(store, wall_ms, &list, &n, &err) == SIM_OK) {
         for (size_t i = 0; i < n; i++) {
             if (list[i].simulated) {
                 snprintf(pid, 37, "%s", list[i].id);

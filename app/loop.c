@@ -457,6 +457,16 @@ static void draw(App *a)
 static void run_timers(App *a)
 {
     int64_t now = app_now(a);
+    if (!a->session) {
+        /* an idle start screen keeps this station's lease alive (writes
+        ** do it during runs); writes only every STORE_LEASE_BEAT_MS */
+        SimError err;
+        if (store_heartbeat(a->d->store, app_wall(a), &err) != SIM_OK &&
+            strcmp(a->start.st.status, err.msg) != 0) {
+            start_set_status(&a->start, "%s", err.msg);
+            a->need_build = 1;
+        }
+    }
     if (a->session && a->next_retry_ns && now >= a->next_retry_ns) {
         SimInput in;
         memset(&in, 0, sizeof in);

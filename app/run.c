@@ -122,10 +122,18 @@ int app_run(int argc, char **argv)
                 strerror(errno));
         goto cleanup;
     }
-    if (store_open(o.db, study, DURABILITY_FULL, o.accept_changed,
-                   stamps_real_ms(), &store, &err) != SIM_OK) {
+    StoreOpenSpec os = {.path = o.db,
+                        .study = study,
+                        .station = o.station,
+                        .durability = DURABILITY_FULL,
+                        .allow_changed = o.accept_changed,
+                        .wall_ms = stamps_real_ms()};
+    if (store_open_spec(&os, &store, &err) != SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
+    }
+    if (store_warning(store)[0]) {
+        fprintf(stderr, "simlab run: warning: %s\n", store_warning(store));
     }
     if (o.screenshot_dir && mkdir_p(o.screenshot_dir) != 0) {
         fprintf(stderr, "simlab run: %s: %s\n", o.screenshot_dir,

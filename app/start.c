@@ -67,8 +67,11 @@ void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
     sim_free(c->unfinished);
     c->unfinished = NULL;
     size_t n = 0;
-    if (store_list_participants(c->store, 1, &c->unfinished, &n, &err) !=
-        SIM_OK) {
+    /* not those another station is running; refreshing also keeps this
+    ** station's lease alive while the start screen waits */
+    if (store_heartbeat(c->store, wall_ms, &err) != SIM_OK ||
+        store_list_resumable(c->store, wall_ms, &c->unfinished, &n, &err) !=
+            SIM_OK) {
         snprintf(st->status, sizeof st->status, "%s", err.msg);
         n = 0;
     }

@@ -32,7 +32,8 @@ void start_init(StartCtl *c, const Study *study, Store *store,
                 const char *db_path, const char *station);
 void start_free(StartCtl *c);
 
-/* Re-reads the store: the unfinished participants who are not simulated,
+/* Re-reads the store: the unfinished participants who are not simulated
+** and not active on another station (store_list_resumable),
 ** the completed count, the condition the assignment rule gives now (with a
 ** tie-break seed mixed from entropy), and the free space where the database
 ** lives. A failure to list shows in st.status. */

@@ -593,6 +593,16 @@ int session_open(Store *store, const Study *study, const char *pid,
     if (rc != SIM_OK) {
         return rc;
     }
+    if (store_participant_live_elsewhere(store, &info, wall_ms)) {
+        /* never take over a participant another station is running */
+        return sim_fail(err, SIM_ERR_STATE,
+                        "%s: participant %s is active on station '%s' (last "
+                        "write %lld s ago); resume them there, or here once "
+                        "that station has been quiet for %d s",
+                        store_path(store), pid, info.active_station,
+                        (long long)((wall_ms - info.last_active_ms) / 1000),
+                        STORE_LEASE_TIMEOUT_MS / 1000);
+    }
     const Condition *cond = study_find_condition(study, info.condition);
     if (!cond) {
         return sim_fail(err, SIM_ERR_INVALID,
@@ -626,8 +636,13 @@ int session_open(Store *store, const Study *study, const char *pid,
     int unfinished =
         info.status == PSTATUS_ACTIVE || info.status == PSTATUS_ABORTED;
     if (rc == SIM_OK && info.n_done > 0 && first >= 0 && unfinished) {
-        char detail[64];
-        snprintf(detail, sizeof detail, "{\"step\":%d}", first);
+        /* where the participant was last, and where they go on */
+        char detail[256], from[64], here[64];
+        snprintf(from, sizeof from, "%s", info.active_station);
+        snprintf(here, sizeof here, "%s", store_station(store));
+        snprintf(detail, sizeof detail,
+                 "{\"step\":%d,\"station\":\"%s\",\"from_station\":\"%s\"}",
+                 first, json_safe(here), json_safe(from));
         rc = store_log_event(store, pid, "resume", detail, wall_ms, 0, err);
     }
     if (rc == SIM_OK && info.status == PSTATUS_ABORTED && first >= 0) {

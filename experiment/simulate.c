@@ -374,14 +374,28 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
     char **texts = NULL;
     rc = build_spec(&r, &cells, &texts, err);
     if (rc == SIM_OK) {
-        rc = store_open(o->db_path, study, o->durability, o->accept_changed,
-                        o->wall_ms, &r.store, err);
+        /* the one writer of the file: a second simulate (or a runner)
+        ** on it is refused at once, naming the holder, rather than
+        ** waiting for it */
+        StoreOpenSpec os;
+        memset(&os, 0, sizeof os);
+        os.path = o->db_path;
+        os.study = study;
+        os.station = o->station;
+        os.durability = o->durability;
+        os.allow_changed = o->accept_changed;
+        os.wall_ms = o->wall_ms;
+        rc = store_open_spec(&os, &r.store, err);
     }
-    /* finish the unfinished simulated participants first */
+    if (rc == SIM_OK && log && store_warning(r.store)[0]) {
+        fprintf(log, "simulate: warning: %s\n", store_warning(r.store));
+    }
+    /* finish the unfinished simulated participants first (not those
+    ** another station is running) */
     ParticipantInfo *list = NULL;
     size_t n_list = 0;
     if (rc == SIM_OK) {
-        rc = store_list_participants(r.store, 1, &list, &n_list, err);
+        rc = store_list_resumable(r.store, o->wall_ms, &list, &n_list, err);
     }
     int resumed = 0, enrolled = 0;
     for (size_t i = 0; rc == SIM_OK && i < n_list; i++) {

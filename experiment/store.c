@@ -2,14 +2,20 @@
 ** SQLite storage of one study's data: the connection. Every write is one
 ** transaction; the database runs in WAL mode with synchronous=FULL (unless a
 ** power simulation asks for DURABILITY_FAST) and foreign keys on. The files
-** of the store and the schema are described in store_int.h. No clock:
-** callers pass wall-clock times.
+** of the store and the schema are described in store_int.h. A read-write
+** open is the file's one writer (store_lease.c). No clock: callers pass
+** wall-clock times.
 */
+#define _GNU_SOURCE
 #include "experiment/store_int.h"
 
 #include "common/sim_alloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* SIM_ERR_BUSY when the last error means "locked, try again later". */
 static int error_code(Store *st)
@@ -21,6 +27,14 @@ static int error_code(Store *st)
 
 int store_fail_db(Store *st, SimError *err, const char *what)
 {
+    /* "disk I/O error" says little: add what the OS said */
+    int code = sqlite3_errcode(st->db);
+    int sys = sqlite3_system_errno(st->db);
+    if (sys && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN ||
+                code == SQLITE_READONLY || code == SQLITE_FULL)) {
+        return sim_fail(err, error_code(st), "%s: %s: %s (%s)", st->path, what,
+                        sqlite3_errmsg(st->db), strerror(sys));
+    }
     return sim_fail(err, error_code(st), "%s: %s: %s", st->path, what,
                     sqlite3_errmsg(st->db));
 }
@@ -61,43 +75,71 @@ const char *store_study_hash(const Store *store)
     return store->hash;
 }
 
-static int open_common(const char *path, int flags, Store **out, SimError *err)
+const char *store_station(const Store *store)
+{
+    return store->station;
+}
+
+const char *store_warning(const Store *store)
+{
+    return store->warning;
+}
+
+static Store *store_new(const char *path)
 {
     Store *st = sim_calloc(1, sizeof *st);
-    if (!st || !(st->path = sim_strdup(path))) {
-        sim_free(st);
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    if (!st) {
+        return NULL;
     }
-    if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-        int rc = sim_fail(err, SIM_ERR_DB, "%s: cannot open database: %s", path,
-                          st->db ? sqlite3_errmsg(st->db) : "no memory");
-        store_close(st);
-        return rc;
+    st->lock_fd = -1;
+    if (!(st->path = sim_strdup(path))) {
+        sim_free(st);
+        return NULL;
+    }
+    return st;
+}
+
+/* Opens SQLite's connection of st on name (a path or a file: URI). */
+static int open_db(Store *st, const char *name, int flags, SimError *err)
+{
+    if (sqlite3_open_v2(name, &st->db, flags, NULL) != SQLITE_OK) {
+        return sim_fail(err, SIM_ERR_DB, "%s: cannot open database: %s",
+                        st->path,
+                        st->db ? sqlite3_errmsg(st->db) : "no memory");
     }
     sqlite3_busy_timeout(st->db, 2000);
     sqlite3_extended_result_codes(st->db, 0);
-    *out = st;
     return SIM_OK;
 }
 
-int store_open(const char *path, const Study *study, Durability durability,
-               int allow_changed, int64_t wall_ms, Store **out, SimError *err)
+int store_open_spec(const StoreOpenSpec *spec, Store **out, SimError *err)
 {
     *out = NULL;
-    Store *st;
-    int rc =
-        open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &st, err);
-    if (rc != SIM_OK) {
-        return rc;
+    Store *st = store_new(spec->path);
+    if (!st) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    st->study = study;
-    rc = store_exec(st, "PRAGMA journal_mode=WAL", err);
+    st->study = spec->study;
+    int held = 0;
+    int rc = store_lease_lock(st, &held, err);
+    snprintf(st->station, sizeof st->station, "%s",
+             spec->station && spec->station[0] ? spec->station : st->host);
     if (rc == SIM_OK) {
-        rc =
-            store_exec(st,
-                       durability == DURABILITY_FULL ? "PRAGMA synchronous=FULL"
-                                                     : "PRAGMA synchronous=OFF",
-                       err);
+        rc = open_db(st, spec->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                     err);
+    }
+    if (rc == SIM_OK && held) {
+        rc = store_lease_refuse(st, spec->wall_ms, err);
+    }
+    if (rc == SIM_OK) {
+        rc = store_exec(st, "PRAGMA journal_mode=WAL", err);
+    }
+    if (rc == SIM_OK) {
+        rc = store_exec(st,
+                        spec->durability == DURABILITY_FULL
+                            ? "PRAGMA synchronous=FULL"
+                            : "PRAGMA synchronous=OFF",
+                        err);
     }
     if (rc == SIM_OK) {
         rc = store_exec(st, "PRAGMA foreign_keys=ON", err);
@@ -106,28 +148,128 @@ int store_open(const char *path, const Study *study, Durability durability,
         rc = store_migrate(st, err);
     }
     if (rc == SIM_OK) {
-        rc = store_attach_study(st, allow_changed, wall_ms, err);
+        rc = store_lease_acquire(st, spec->wall_ms, err);
+    }
+    if (rc == SIM_OK) {
+        rc = store_attach_study(st, spec->allow_changed, spec->wall_ms, err);
     }
     if (rc != SIM_OK) {
         store_close(st);
         return rc;
     }
-    snprintf(st->hash, sizeof st->hash, "%s", study->hash);
+    store_lease_fs_warning(st);
+    snprintf(st->hash, sizeof st->hash, "%s", spec->study->hash);
     *out = st;
+    return SIM_OK;
+}
+
+int store_open(const char *path, const Study *study, Durability durability,
+               int allow_changed, int64_t wall_ms, Store **out, SimError *err)
+{
+    StoreOpenSpec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.path = path;
+    spec.study = study;
+    spec.durability = durability;
+    spec.allow_changed = allow_changed;
+    spec.wall_ms = wall_ms;
+    return store_open_spec(&spec, out, err);
+}
+
+/* A read-only file: URI of path that tells SQLite nothing else writes it
+** (so it needs no PATH-shm beside it). */
+static int immutable_uri(const char *path, char *buf, size_t size)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = (size_t)snprintf(buf, size, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || strchr("/-_.~", *p);
+        if (n + 4 >= size) {
+            return -1;
+        }
+        if (plain) {
+            buf[n++] = (char)*p;
+        } else {
+            buf[n++] = '%';
+            buf[n++] = hex[*p >> 4];
+            buf[n++] = hex[*p & 15];
+        }
+    }
+    buf[n] = '\0';
+    return (size_t)snprintf(buf + n, size - n, "?immutable=1") < size - n ? 0
+                                                                          : -1;
+}
+
+/* Where SQLite cannot create PATH-shm (a read-only folder), a database
+** closed cleanly is read as immutable; one with a PATH-wal holding data
+** cannot be read there. Sets *uri (in buf) or fails err. */
+static int readonly_name(Store *st, char *buf, size_t size, const char **name,
+                         SimError *err)
+{
+    char msg[600];
+    *name = st->path;
+    if (access(st->path, R_OK) != 0) {
+        store_os_message(msg, sizeof msg, st->path, STORE_OS_READ, errno, 0);
+        return sim_fail(err, SIM_ERR_IO, "%s", msg);
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", st->path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) {
+        snprintf(dir, sizeof dir, ".");
+    } else {
+        slash[slash == dir] = '\0';
+    }
+    if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0) {
+        return SIM_OK;
+    }
+    char wal[1100];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", st->path);
+    if (stat(wal, &sb) == 0 && sb.st_size > 0) {
+        return sim_fail(err, SIM_ERR_IO,
+                        "cannot read %s: its folder is not writable and %s "
+                        "holds data not yet in the database (simlab is "
+                        "writing it, or was stopped); SQLite needs to "
+                        "create %s-shm there: copy both files to a "
+                        "writable folder",
+                        st->path, wal, st->path);
+    }
+    if (immutable_uri(st->path, buf, size) != 0) {
+        return sim_fail(err, SIM_ERR_USAGE, "%s: path too long", st->path);
+    }
+    *name = buf;
     return SIM_OK;
 }
 
 int store_open_readonly(const char *path, Store **out, SimError *err)
 {
     *out = NULL;
-    Store *st;
-    int rc = open_common(path, SQLITE_OPEN_READONLY, &st, err);
-    if (rc != SIM_OK) {
-        return rc;
+    Store *st = store_new(path);
+    if (!st) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    sqlite3_stmt *s;
-    rc = store_prepare(
-        st, "SELECT id, hash FROM study ORDER BY id DESC LIMIT 1", &s, err);
+    char uri[2200];
+    const char *name = path;
+    int rc = readonly_name(st, uri, sizeof uri, &name, err);
+    if (rc == SIM_OK) {
+        rc = open_db(st, name, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
+    }
+    sqlite3_stmt *s = NULL;
+    if (rc == SIM_OK && sqlite3_prepare_v2(st->db,
+                                           "SELECT id, hash FROM study ORDER "
+                                           "BY id DESC LIMIT 1",
+                                           -1, &s, NULL) != SQLITE_OK) {
+        int code = sqlite3_errcode(st->db);
+        if (code == SQLITE_NOTADB || code == SQLITE_ERROR) {
+            /* no such table, or no database at all */
+            rc = sim_fail(err, SIM_ERR_DB, "%s: not a simlab database (%s)",
+                          path, sqlite3_errmsg(st->db));
+        } else {
+            rc = store_fail_db(st, err, "cannot read the database");
+        }
+    }
     if (rc == SIM_OK) {
         if (sqlite3_step(s) == SQLITE_ROW) {
             st->study_row = sqlite3_column_int64(s, 0);
@@ -135,11 +277,8 @@ int store_open_readonly(const char *path, Store **out, SimError *err)
         } else {
             rc = sim_fail(err, SIM_ERR_DB, "%s: no study recorded", path);
         }
-        sqlite3_finalize(s);
-    } else {
-        rc = sim_fail(err, SIM_ERR_DB, "%s: not a simlab database (%s)", path,
-                      sqlite3_errmsg(st->db));
     }
+    sqlite3_finalize(s);
     if (rc != SIM_OK) {
         store_close(st);
         return rc;
@@ -156,7 +295,9 @@ void store_close(Store *store)
     for (int i = 0; i < STMT_COUNT; i++) {
         sqlite3_finalize(store->stmt[i]);
     }
+    store_lease_release(store);
     sqlite3_close(store->db);
+    store_lease_unlock(store);
     sim_free(store->path);
     sim_free(store);
 }

@@ -2,9 +2,12 @@
 ** Storage of a study's data in SQLite: the study definition and bundle hash,
 ** participants, their schedules, responses, screening results and events.
 ** WAL journal, synchronous=FULL, foreign keys, user_version migrations.
-** One database per study and station. No clock: callers pass times.
-** Implemented by store.c, store_schema.c, store_enroll.c and
-** store_response.c (map in store_int.h); assignment rules in assign.h.
+** One database per study and station, and one writer per database: a
+** read-write open takes the station lease (a row naming station, host and
+** pid, plus an OS lock on the file) and a second process is refused.
+** No clock: callers pass times.
+** Implemented by store.c, store_schema.c, store_enroll.c, store_response.c
+** and store_lease.c (map in store_int.h); assignment rules in assign.h.
 */
 #ifndef SIMLAB_EXPERIMENT_STORE_H
 #define SIMLAB_EXPERIMENT_STORE_H
@@ -18,28 +21,92 @@
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
+
+/* A lease whose heartbeat is this old (by the opener's clock) may be taken
+** over; a holder on the same host whose OS lock is gone (it exited or was
+** killed) is taken over at once. Writes refresh the heartbeat at most every
+** STORE_LEASE_BEAT_MS; an idle holder calls store_heartbeat(). */
+#define STORE_LEASE_TIMEOUT_MS 30000
+#define STORE_LEASE_BEAT_MS    5000
 
 typedef enum Durability {
     DURABILITY_FULL = 0, /* synchronous=FULL: every commit reaches the disk */
     DURABILITY_FAST = 1  /* synchronous=OFF; power simulations only */
 } Durability;
 
-/* Opens (creating or migrating) the database at path for study. When the
-** database already holds data of a bundle with a different hash, it is
-** refused unless allow_changed is set (then the new definition is stored
-** as a further version and used from now on). wall_ms: now, Unix ms.
-** On success *out owns a new Store (store_close). */
+typedef struct StoreOpenSpec {
+    const char *path;
+    const Study *study;
+    const char *station; /* holds the lease and is recorded with every
+                            response; NULL: the host name */
+    Durability durability;
+    int allow_changed; /* see store_open */
+    int64_t wall_ms;   /* now, Unix ms */
+} StoreOpenSpec;
+
+/* Opens (creating or migrating) the database at spec->path for
+** spec->study, as the one writer of the file: takes the station lease.
+** Refused with SIM_ERR_BUSY, naming the station, host and pid that hold
+** it, while another process holds the lease (a lease is free when its
+** holder closed the store, when the holder on this host is gone, or when
+** its heartbeat is STORE_LEASE_TIMEOUT_MS old; a takeover is logged as a
+** "lease_takeover" event). When the database already holds data of a
+** bundle with a different hash, it is refused unless allow_changed is set
+** (then the new definition is stored as a further version and used from
+** now on). A file or folder the OS refuses to write is named with the
+** reason (read-only file system, permission, missing folder). On success
+** *out owns a new Store (store_close); store_warning() then tells whether
+** the file sits on a network file system. */
+int store_open_spec(const StoreOpenSpec *spec, Store **out, SimError *err);
+
+/* store_open_spec with the host name as the station. */
 int store_open(const char *path, const Study *study, Durability durability,
                int allow_changed, int64_t wall_ms, Store **out, SimError *err);
 
 /* Opens an existing database read-only, for export and analysis; study may
-** be NULL. */
+** be NULL. Takes no lease: it reads beside a running writer. A database
+** in a folder SQLite cannot write is still read when it was closed cleanly
+** (no PATH-wal left); otherwise the error says what is missing. */
 int store_open_readonly(const char *path, Store **out, SimError *err);
 
+/* Closes the store and, for a read-write store, gives the lease back. */
 void store_close(Store *store); /* NULL is a no-op */
 
 const char *store_path(const Store *store);
+
+/* The station the store writes as ("" when opened read-only). */
+const char *store_station(const Store *store);
+
+/* A warning about where the database lives, for the app or CLI to print
+** ("" when none): a network or FUSE file system, file locks that do not
+** work there. */
+const char *store_warning(const Store *store);
+
+/* Refreshes the lease's heartbeat at now_ms when the last one is
+** STORE_LEASE_BEAT_MS old (writes do this by themselves); call it now and
+** then while no writes happen. SIM_ERR_DB when another process took the
+** lease over: this store must stop writing. */
+int store_heartbeat(Store *store, int64_t now_ms, SimError *err);
+
+/* The name of a network or FUSE file system type (statfs f_type), or NULL
+** for a local one. */
+const char *store_fs_network_name(long f_type);
+
+/* What store_open does with a path the OS refused: the step that failed
+** and errno. */
+typedef enum StoreOsStep {
+    STORE_OS_OPEN_FILE = 0, /* opening (or creating) the file to write */
+    STORE_OS_FOLDER = 1,    /* the folder, where SQLite creates PATH-wal */
+    STORE_OS_READ = 2       /* opening the file to read */
+} StoreOsStep;
+
+/* Writes the message for errnum at step on path into buf ("cannot write
+** PATH: read-only file system", "the folder of PATH is not writable
+** (SQLite needs to create PATH-wal there)", ...). file_exists: whether
+** path exists. */
+void store_os_message(char *buf, size_t size, const char *path,
+                      StoreOsStep step, int errnum, int file_exists);
 
 /* ------------------------------------------------------------ enrollment */
 
@@ -67,8 +134,9 @@ typedef struct ParticipantInfo {
     char id[37];   /* UUID */
     char code[64]; /* participant code ("" if none) */
     char condition[64];
-    char assigned_by[16]; /* "balanced", "hase", "override" */
-    char station[64];
+    char assigned_by[16];    /* "balanced", "hase", "override" */
+    char station[64];        /* where the participant was enrolled */
+    char active_station[64]; /* the station of the last write for them */
     int pilot, simulated;
     ParticipantStatus status;
     int excluded;
@@ -107,6 +175,19 @@ int store_participant(Store *store, const char *pid, ParticipantInfo *info,
 int store_list_participants(Store *store, int unfinished_only,
                             ParticipantInfo **out, size_t *n, SimError *err);
 
+/* The unfinished participants (active or aborted) a station may resume at
+** now_ms: those active on another station (its last write for them is
+** less than STORE_LEASE_TIMEOUT_MS old) are left out. Otherwise as
+** store_list_participants. */
+int store_list_resumable(Store *store, int64_t now_ms, ParticipantInfo **out,
+                         size_t *n, SimError *err);
+
+/* 1 when participant info is active on a station other than store's at
+** now_ms (see store_list_resumable). */
+int store_participant_live_elsewhere(const Store *store,
+                                     const ParticipantInfo *info,
+                                     int64_t now_ms);
+
 /* Reads a participant's stored schedule. *out owns a new Schedule. */
 int store_load_schedule(Store *store, const char *pid, Schedule **out,
                         SimError *err);
@@ -143,10 +224,11 @@ typedef struct Response {
     ParticipantStatus new_status; /* this, in the same transaction */
 } Response;
 
-/* Records the response to a step in one transaction, together with the
-** screening results it decides (a failed rule marks the participant
-** excluded) and the status it leads to (set_status), and marks the
-** participant active at wall_ms. The first record of a step inserts its
+/* Records the response to a step in one transaction (with the store's
+** station in response.station), together with the screening results it
+** decides (a failed rule marks the participant excluded) and the status it
+** leads to (set_status), and marks the participant active at wall_ms on
+** the store's station. The first record of a step inserts its
 ** row; a later record of a step that is not done yet (a retry of practice or
 ** quiz) only updates attempts and done. Recording a step that is already
 ** done is refused with SIM_ERR_STATE and changes nothing. */

@@ -216,9 +216,12 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
     if (!assign_seed && !spec->condition) {
         assign_seed = random_u64(); /* only an assignment draws */
     }
-    rc = choose(store, spec->condition, spec->pilot, spec->simulated,
-                spec->wall_ms, assign_seed, condition, sizeof condition,
-                &assigned_by, err);
+    rc = store_lease_beat(store, spec->wall_ms, err);
+    if (rc == SIM_OK) {
+        rc = choose(store, spec->condition, spec->pilot, spec->simulated,
+                    spec->wall_ms, assign_seed, condition, sizeof condition,
+                    &assigned_by, err);
+    }
     if (rc != SIM_OK) {
         store_rollback(store);
         return rc;
@@ -241,8 +244,8 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
             store,
             "INSERT INTO participant (id, study, code, condition, "
             "assigned_by, station, pilot, simulated, seed, status, "
-            "created_ms, last_active_ms) VALUES "
-            "(?,?,?,?,?,?,?,?,?,'active',?,?)",
+            "created_ms, last_active_ms, active_station) VALUES "
+            "(?,?,?,?,?,?,?,?,?,'active',?,?,?)",
             &s, err);
     }
     if (rc == SIM_OK) {
@@ -251,12 +254,13 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
         store_bind_text(s, 3, spec->code);
         store_bind_text(s, 4, condition);
         store_bind_text(s, 5, assigned_by);
-        store_bind_text(s, 6, spec->station);
+        store_bind_text(s, 6, spec->station ? spec->station : store->station);
         sqlite3_bind_int(s, 7, spec->pilot != 0);
         sqlite3_bind_int(s, 8, spec->simulated != 0);
         sqlite3_bind_int64(s, 9, (sqlite3_int64)seed);
         sqlite3_bind_int64(s, 10, spec->wall_ms);
         sqlite3_bind_int64(s, 11, spec->wall_ms);
+        store_bind_text(s, 12, store->station);
         if (sqlite3_step(s) != SQLITE_DONE) {
             rc = store_fail_db(store, err, "insert participant");
         }
@@ -284,7 +288,8 @@ static const char *PARTICIPANT_COLUMNS =
     "p.simulated, p.status, p.excluded, p.exclusion_reason, p.seed, "
     "p.created_ms, p.last_active_ms, "
     "(SELECT COUNT(*) FROM trial t WHERE t.participant = p.id), "
-    "(SELECT COUNT(*) FROM response r WHERE r.participant = p.id AND r.done) "
+    "(SELECT COUNT(*) FROM response r WHERE r.participant = p.id AND r.done), "
+    "COALESCE(p.active_station, p.station) "
     "FROM participant p ";
 
 static void read_participant(sqlite3_stmt *s, ParticipantInfo *info)
@@ -305,6 +310,7 @@ static void read_participant(sqlite3_stmt *s, ParticipantInfo *info)
     info->last_active_ms = sqlite3_column_int64(s, 12);
     info->n_trials = sqlite3_column_int(s, 13);
     info->n_done = sqlite3_column_int(s, 14);
+    store_copy_col(info->active_station, sizeof info->active_station, s, 15);
 }
 
 int store_participant(Store *store, const char *pid, ParticipantInfo *info,
@@ -328,6 +334,31 @@ int store_participant(Store *store, const char *pid, ParticipantInfo *info,
         rc = store_fail_db(store, err, "read participant");
     }
     sqlite3_finalize(s);
+    return rc;
+}
+
+int store_participant_live_elsewhere(const Store *store,
+                                     const ParticipantInfo *info,
+                                     int64_t now_ms)
+{
+    return info->status == PSTATUS_ACTIVE &&
+           strcmp(info->active_station, store->station) != 0 &&
+           now_ms - info->last_active_ms < STORE_LEASE_TIMEOUT_MS;
+}
+
+int store_list_resumable(Store *store, int64_t now_ms, ParticipantInfo **out,
+                         size_t *n, SimError *err)
+{
+    int rc = store_list_participants(store, 1, out, n, err);
+    size_t k = 0;
+    for (size_t i = 0; rc == SIM_OK && i < *n; i++) {
+        if (!store_participant_live_elsewhere(store, &(*out)[i], now_ms)) {
+            (*out)[k++] = (*out)[i];
+        }
+    }
+    if (rc == SIM_OK) {
+        *n = k;
+    }
     return rc;
 }
 

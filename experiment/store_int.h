@@ -1,9 +1,10 @@
 /*
 ** Private to the store's files (store.c, store_schema.c, store_enroll.c,
-** store_response.c): the Store struct, the cached statements and the small
-** SQLite helpers they share. Callers outside the store use store.h.
+** store_response.c, store_lease.c): the Store struct, the cached
+** statements and the small SQLite helpers they share. Callers outside the
+** store use store.h.
 **
-** The store in four files:
+** The store in five files:
 **   store.c           connection: open, pragmas, close, transactions,
 **                     the helpers below
 **   store_schema.c    schema and user_version migrations; the study and
@@ -13,23 +14,30 @@
 **                     reading participants and schedules back
 **   store_response.c  responses, screening, status and events: the hot
 **                     path, on statements prepared once per connection
+**   store_lease.c     one writer per file: the OS checks and messages of a
+**                     read-write open, the OS lock, the lease row and its
+**                     heartbeat, the network file system warning
 **
-** Schema (version 1, store_schema.c):
+** Schema (version 2, store_schema.c; version 1 lacked response.station,
+** participant.active_station and the lease table):
 **   study(id, study_id, title, hash UNIQUE, definition, software, created_ms)
 **   item(study, key, pool, source_id, domain, label, prediction,
 **        cf_prediction, prediction_type)              PRIMARY KEY(study, key)
 **   participant(id UUID, study, code, condition, assigned_by, station,
 **        pilot, simulated, seed, status, excluded, exclusion_reason,
-**        created_ms, last_active_ms, finished_ms)
+**        created_ms, last_active_ms, finished_ms, active_station)
 **   trial(participant, seq, block_id, block_kind, phase, session, item,
 **        page, is_catch, is_example, expects, show_*, correct_choice,
 **        reservoir, index_in_block, n_in_block, test_type, model_output)
 **                                                 PRIMARY KEY(participant, seq)
 **   response(participant, seq, choice, response_id, correct, rating,
 **        attempts, done, final_choice, onset_ns, response_ns, rating_ns,
-**        rt_ms, recorded_ms)        PRIMARY KEY(participant, seq) -> trial
+**        rt_ms, recorded_ms, station)
+**                                   PRIMARY KEY(participant, seq) -> trial
 **   screening(participant, rule, passed, detail, recorded_ms)
 **   event(id, participant, kind, detail, wall_ms, mono_ns)
+**   lease(id = 1, lease_id, station, host, pid, started_ms, heartbeat_ms):
+**        the one writer; no row when none
 **   VIEW long_format: simlab long format v1 (+ exclusion_reason, onset_ns,
 **        response_ns), one row per completed step with a phase.
 */
@@ -65,6 +73,14 @@ struct Store {
     int64_t study_row;  /* study.id of the current definition */
     char hash[65];
     sqlite3_stmt *stmt[STMT_COUNT]; /* NULL until first used */
+    char station[64];               /* the station this store writes as */
+    char host[64];                  /* this host's name */
+    char lease_id[37];              /* random id of this store's lease */
+    int lock_fd;       /* the file, open to hold the OS lock; -1 none */
+    int os_lock;       /* 1: the OS lock is held */
+    int leased;        /* 1: the lease row is this store's */
+    int64_t beat_ms;   /* heartbeat last written */
+    char warning[512]; /* store_warning() */
 };
 
 /* store.c: fails err with SQLite's last message, "PATH: what: message";
@@ -88,6 +104,39 @@ int store_migrate(Store *st, SimError *err);
 ** then stored as a further version with a bundle_changed event). */
 int store_attach_study(Store *st, int allow_changed, int64_t wall_ms,
                        SimError *err);
+
+/* store_lease.c: checks that path can be written (file and folder),
+** opens it as st->lock_fd and tries the OS lock. SIM_OK with st->os_lock
+** set when held, or clear when the file system has no locks (a warning
+** then); *held_elsewhere = 1 when another process holds it. Runs before
+** SQLite opens the file. */
+int store_lease_lock(Store *st, int *held_elsewhere, SimError *err);
+
+/* store_lease.c: the refusal when another process holds the OS lock,
+** naming the lease row's station, host and pid when it can be read. */
+int store_lease_refuse(Store *st, int64_t now_ms, SimError *err);
+
+/* store_lease.c: takes the lease row (after the migration), or refuses
+** naming its holder; logs a takeover. */
+int store_lease_acquire(Store *st, int64_t now_ms, SimError *err);
+
+/* store_lease.c: 1 when a heartbeat is due at now_ms. */
+int store_lease_due(const Store *st, int64_t now_ms);
+
+/* store_lease.c: writes the heartbeat when due (inside the caller's
+** transaction, if any); SIM_ERR_DB when the lease is no longer ours. */
+int store_lease_beat(Store *st, int64_t now_ms, SimError *err);
+
+/* store_lease.c: gives the lease row back (if ours), before SQLite
+** closes. */
+void store_lease_release(Store *st);
+
+/* store_lease.c: drops the OS lock, after SQLite closed. */
+void store_lease_unlock(Store *st);
+
+/* store_lease.c: fills st->warning when the folder of st->path is on a
+** network or FUSE file system. */
+void store_lease_fs_warning(Store *st);
 
 /* Binds v, or NULL when v is NULL. */
 static inline void store_bind_text(sqlite3_stmt *s, int i, const char *v)

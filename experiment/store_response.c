@@ -14,8 +14,8 @@ static const char *const STMT_SQL[STMT_COUNT] = {
     [STMT_RESPONSE_INSERT] =
         "INSERT INTO response (participant, seq, choice, response_id, "
         "correct, rating, attempts, done, final_choice, onset_ns, "
-        "response_ns, rating_ns, rt_ms, recorded_ms) VALUES "
-        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "response_ns, rating_ns, rt_ms, recorded_ms, station) VALUES "
+        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [STMT_RESPONSE_UPDATE] =
         "UPDATE response SET attempts = ?, done = ?, final_choice = ?, "
         "rating = COALESCE(?, rating), rating_ns = COALESCE(?, rating_ns), "
@@ -24,11 +24,11 @@ static const char *const STMT_SQL[STMT_COUNT] = {
         "SELECT choice, correct, rating, attempts, done, onset_ns, "
         "response_ns, rating_ns, recorded_ms FROM response WHERE "
         "participant = ? AND seq = ?",
-    [STMT_TOUCH] = "UPDATE participant SET last_active_ms = ?, status = "
+    [STMT_TOUCH] = "UPDATE participant SET last_active_ms = ?1, status = "
                    "CASE WHEN status = 'aborted' THEN 'active' ELSE status "
-                   "END WHERE id = ?",
+                   "END, active_station = ?3 WHERE id = ?2",
     [STMT_STATUS] = "UPDATE participant SET status = ?, last_active_ms = ?, "
-                    "finished_ms = ? WHERE id = ?",
+                    "finished_ms = ?, active_station = ?5 WHERE id = ?4",
     [STMT_SCREENING] = "INSERT INTO screening (participant, rule, passed, "
                        "detail, recorded_ms) VALUES (?,?,?,?,?)",
     /* the first failed rule names the exclusion; later ones add to it */
@@ -83,6 +83,7 @@ static int set_status(Store *st, const char *pid, ParticipantStatus status,
         sqlite3_bind_int64(s, 3, wall_ms);
     }
     store_bind_text(s, 4, pid);
+    store_bind_text(s, 5, st->station);
     return run(st, s, "set status", err);
 }
 
@@ -162,6 +163,7 @@ static int write_response(Store *store, const Response *r, int exists,
                             (double)(r->response_ns - r->onset_ns) / 1e6);
     }
     sqlite3_bind_int64(s, 14, r->wall_ms);
+    store_bind_text(s, 15, store->station);
     return run(store, s, "record response", err);
 }
 
@@ -173,7 +175,10 @@ int store_record_response(Store *store, const Response *r, SimError *err)
     }
     sqlite3_stmt *s;
     int exists = 0, done = 0;
-    rc = cached(store, STMT_RESPONSE_DONE, &s, err);
+    rc = store_lease_beat(store, r->wall_ms, err);
+    if (rc == SIM_OK) {
+        rc = cached(store, STMT_RESPONSE_DONE, &s, err);
+    }
     if (rc == SIM_OK) {
         store_bind_text(s, 1, r->participant);
         sqlite3_bind_int(s, 2, r->seq);
@@ -201,6 +206,7 @@ int store_record_response(Store *store, const Response *r, SimError *err)
     if (rc == SIM_OK) {
         sqlite3_bind_int64(s, 1, r->wall_ms);
         store_bind_text(s, 2, r->participant);
+        store_bind_text(s, 3, store->station);
         rc = run(store, s, "update participant", err);
     }
     for (int i = 0; rc == SIM_OK && i < r->n_screen && i < 2; i++) {
@@ -257,12 +263,52 @@ int store_get_response(Store *store, const char *pid, int seq, Response *r,
     return rc;
 }
 
+/* Starts a transaction for a single write at now_ms when the lease's
+** heartbeat is due and none is open (*own = 1: the caller ends it), and
+** writes the heartbeat. */
+static int beat_begin(Store *st, int64_t now_ms, int *own, SimError *err)
+{
+    *own = 0;
+    if (!store_lease_due(st, now_ms)) {
+        return SIM_OK;
+    }
+    if (sqlite3_get_autocommit(st->db)) {
+        int rc = store_exec(st, "BEGIN IMMEDIATE", err);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+        *own = 1;
+    }
+    return store_lease_beat(st, now_ms, err);
+}
+
+/* Ends what beat_begin started: commits when rc is SIM_OK, else rolls
+** back. Returns the outcome. */
+static int beat_end(Store *st, int own, int rc, SimError *err)
+{
+    if (!own) {
+        return rc;
+    }
+    if (rc == SIM_OK) {
+        rc = store_exec(st, "COMMIT", err);
+    }
+    if (rc != SIM_OK) {
+        store_rollback(st);
+    }
+    return rc;
+}
+
 int store_set_status(Store *store, const char *pid, ParticipantStatus status,
                      int64_t wall_ms, SimError *err)
 {
-    return set_status(store, pid, status, wall_ms,
-                      status != PSTATUS_ACTIVE && status != PSTATUS_ABORTED,
-                      err);
+    int own;
+    int rc = beat_begin(store, wall_ms, &own, err);
+    if (rc == SIM_OK) {
+        rc = set_status(store, pid, status, wall_ms,
+                        status != PSTATUS_ACTIVE && status != PSTATUS_ABORTED,
+                        err);
+    }
+    return beat_end(store, own, rc, err);
 }
 
 int store_record_screening(Store *store, const char *pid, const char *rule,
@@ -274,6 +320,9 @@ int store_record_screening(Store *store, const char *pid, const char *rule,
     sr.passed = passed;
     snprintf(sr.detail, sizeof sr.detail, "%s", detail ? detail : "");
     int rc = store_exec(store, "BEGIN IMMEDIATE", err);
+    if (rc == SIM_OK) {
+        rc = store_lease_beat(store, wall_ms, err);
+    }
     if (rc == SIM_OK) {
         rc = screening_rows(store, pid, &sr, wall_ms, err);
     }
@@ -289,17 +338,21 @@ int store_log_event(Store *store, const char *pid, const char *kind,
                     const char *detail, int64_t wall_ms, int64_t mono_ns,
                     SimError *err)
 {
+    int own;
+    int rc = beat_begin(store, wall_ms, &own, err);
     sqlite3_stmt *s;
-    int rc = cached(store, STMT_EVENT, &s, err);
-    if (rc != SIM_OK) {
-        return rc;
+    if (rc == SIM_OK) {
+        rc = cached(store, STMT_EVENT, &s, err);
     }
-    store_bind_text(s, 1, pid);
-    store_bind_text(s, 2, kind);
-    store_bind_text(s, 3, detail);
-    sqlite3_bind_int64(s, 4, wall_ms);
-    if (mono_ns) {
-        sqlite3_bind_int64(s, 5, mono_ns);
+    if (rc == SIM_OK) {
+        store_bind_text(s, 1, pid);
+        store_bind_text(s, 2, kind);
+        store_bind_text(s, 3, detail);
+        sqlite3_bind_int64(s, 4, wall_ms);
+        if (mono_ns) {
+            sqlite3_bind_int64(s, 5, mono_ns);
+        }
+        rc = run(store, s, "log event", err);
     }
-    return run(store, s, "log event", err);
+    return beat_end(store, own, rc, err);
 }

@@ -135,6 +135,24 @@ static const char *const SCHEMA_V1 =
     " WHERE t.phase IS NOT NULL"
     " ORDER BY p.created_ms, p.id, t.seq;";
 
+/* Version 2: the station of each response (NULL for responses recorded
+** before version 2: not known), the station of each participant's last
+** write (from the enrolling station for older rows), and the lease of the
+** one writer. New files run version 1 then this, so that an old file and a
+** new one end with the same schema. */
+static const char *const SCHEMA_V2 =
+    "ALTER TABLE response ADD COLUMN station TEXT DEFAULT NULL;"
+    "ALTER TABLE participant ADD COLUMN active_station TEXT;"
+    "UPDATE participant SET active_station = station;"
+    "CREATE TABLE lease ("
+    "  id INTEGER PRIMARY KEY CHECK (id = 1),"
+    "  lease_id TEXT NOT NULL,"
+    "  station TEXT NOT NULL,"
+    "  host TEXT NOT NULL,"
+    "  pid INTEGER NOT NULL,"
+    "  started_ms INTEGER NOT NULL,"
+    "  heartbeat_ms INTEGER NOT NULL);";
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
@@ -161,7 +179,10 @@ int store_migrate(Store *st, SimError *err)
     if (version < 1) {
         rc = store_exec(st, SCHEMA_V1, err);
     }
-    /* later versions: if (version < 2) { ALTER TABLE ... } */
+    if (rc == SIM_OK && version < 2) {
+        rc = store_exec(st, SCHEMA_V2, err);
+    }
+    /* later versions: if (rc == SIM_OK && version < 3) { ... } */
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",

@@ -1,7 +1,7 @@
 # Engine tests: schedules, assignment rules (no database), store schema,
-# migrations and assignment counts, store + session state machine, simulated
-# participants (with SIGKILL and restart) and export (refusals, sidecar,
-# spreadsheet safety, bundle integrity).
+# migrations and assignment counts, the store's lease, store + session state
+# machine, simulated participants (with SIGKILL and restart) and export
+# (refusals, sidecar, spreadsheet safety, bundle integrity).
 if(NOT TARGET simlab_experiment)
   return()
 endif()
@@ -15,6 +15,16 @@ simlab_add_test(test_experiment_session SOURCES test_experiment_session.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
 simlab_add_test(test_experiment_export SOURCES test_experiment_export.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
+# One writer per database (the lease), station of responses, read-only
+# places; two `simlab simulate` on one file when the program is built.
+if(TARGET simlab)
+  simlab_add_test(test_experiment_lease SOURCES test_experiment_lease.c
+                  LIBS simlab_experiment PkgConfig::SQLITE3
+                  ARGS $<TARGET_FILE:simlab>)
+else()
+  simlab_add_test(test_experiment_lease SOURCES test_experiment_lease.c
+                  LIBS simlab_experiment PkgConfig::SQLITE3)
+endif()
 if(TARGET simlab)
   simlab_add_test(test_experiment_simulate SOURCES test_experiment_simulate.c
                   LIBS simlab_experiment PkgConfig::SQLITE3

@@ -2,10 +2,12 @@
 ** The store's schema, migrations and assignment counting against real
 ** SQLite files: an empty file is created at the current version, a newer
 ** one is refused, an old database (tests/data/experiment/store-v1.sql)
-** opens with its data and takes new data, its schema is the one a new file
-** gets; and the counts that feed experiment/assign.h: the activity window
-** at its boundary, dropped-out and excluded participants, pilot and
-** simulated participants apart, the same tie-break for the same seed.
+** opens with its data, is migrated (responses without a station) and takes
+** new data (with the station), its schema is the one a new file gets, as is
+** that of a version 2 file (store-v2.sql); and the counts that feed
+** experiment/assign.h: the activity window at its boundary, dropped-out
+** and excluded participants, pilot and simulated participants apart, the
+** same tie-break for the same seed.
 */
 #include "tests/harness.h"
 #include "tests/test_util.h"
@@ -128,7 +130,7 @@ static void test_new_and_newer(const Study *fwd)
         CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
-                  7);
+                  8);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);
@@ -190,8 +192,10 @@ static void test_old_database(const Study *fwd)
     }
     store_close(store);
 
-    /* read-write with the bundle it was recorded with: no migration, no
-    ** new study row, every participant and response readable */
+    /* read-write with the bundle it was recorded with: migrated to the
+    ** current version (old responses have no station, participants are
+    ** last active where they were enrolled), no new study row, every
+    ** participant and response readable */
     store = NULL;
     CHECK_INT(store_open(path, fwd, DURABILITY_FULL, 0, 2000, &store, &err),
               SIM_OK);
@@ -200,7 +204,14 @@ static void test_old_database(const Study *fwd)
         return;
     }
     sqlite3 *db = store_db(store);
-    CHECK_INT(sql_int(db, "PRAGMA user_version"), 1);
+    CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response WHERE station IS "
+                          "NOT NULL"),
+              0);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE "
+                          "active_station IS NOT station"),
+              0);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM lease"), 1);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM study"), 1);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM event"), 0);
     ParticipantInfo *list = NULL;
@@ -247,6 +258,14 @@ static void test_old_database(const Study *fwd)
     r.done = 1;
     r.wall_ms = 3100;
     CHECK_INT(store_record_response(store, &r, &err), SIM_OK);
+    /* the new response records the store's station */
+    char q[256];
+    snprintf(q, sizeof q,
+             "SELECT COUNT(*) FROM response WHERE participant = '%s' AND "
+             "station = '%s'",
+             info.id, store_station(store));
+    CHECK_INT(sql_int(db, q), 1);
+    CHECK(store_station(store)[0] != '\0');
     int seq = -1;
     CHECK_INT(store_first_unanswered(store, info.id, &seq, &err), SIM_OK);
     CHECK_INT(seq, 1);
@@ -272,6 +291,60 @@ static void test_old_database(const Study *fwd)
         free(got);
     }
     sqlite3_close(old_db);
+    store_close(store);
+}
+
+/* A database of schema version 2 (every response with its station) opens
+** read-only and read-write as it is, and its schema is a new file's. */
+static void test_v2_database(const Study *fwd)
+{
+    char fixture[512], path[512], fresh[512];
+    snprintf(fixture, sizeof fixture, "%s/experiment/store-v2.sql",
+             SIMLAB_TEST_DATA);
+    char *sql = read_text(fixture);
+    CHECK(sql != NULL);
+    if (!sql) {
+        return;
+    }
+    tmp_path(path, sizeof path, "v2.db");
+    CHECK_INT(make_db(path, sql), 0);
+    free(sql);
+    SimError err;
+    Store *store = NULL;
+    CHECK_INT(store_open_readonly(path, &store, &err), SIM_OK);
+    store_close(store);
+    store = NULL;
+    CHECK_INT(store_open(path, fwd, DURABILITY_FULL, 0, 2000, &store, &err),
+              SIM_OK);
+    if (!store) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    sqlite3 *db = store_db(store);
+    CHECK_INT(sql_int(db, "PRAGMA user_version"), 2);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response"), 56);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response WHERE station = "
+                          "'fixture'"),
+              56);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE "
+                          "active_station = 'fixture'"),
+              2);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format"), 50);
+    store_close(store);
+    tmp_path(fresh, sizeof fresh, "fresh2.db");
+    store = NULL;
+    CHECK_INT(store_open(fresh, fwd, DURABILITY_FULL, 0, 1000, &store, &err),
+              SIM_OK);
+    sqlite3 *old_db;
+    if (store && sqlite3_open(path, &old_db) == SQLITE_OK) {
+        char *want = schema_text(old_db);
+        char *got = schema_text(store_db(store));
+        CHECK(want && got && strstr(want, "CREATE TABLE lease"));
+        CHECK_STR(got, want);
+        free(want);
+        free(got);
+        sqlite3_close(old_db);
+    }
     store_close(store);
 }
 
@@ -442,6 +515,7 @@ int main(void)
     if (fwd && meta) {
         test_new_and_newer(fwd);
         test_old_database(fwd);
+        test_v2_database(fwd);
         test_counting(meta);
         test_hase_none(fwd);
     }
