@@ -41,7 +41,6 @@ static int too_large(unsigned long w, unsigned long h, char *why,
 /* ------------------------------------------------------------------ PNG */
 
 typedef struct PngJob {
-    jmp_buf jb;
     char *why;
     size_t why_size;
     png_structp png;
@@ -50,13 +49,21 @@ typedef struct PngJob {
     unsigned char *row;    /* one row when the pixels are not kept */
     png_bytep *rows;
     int w, h;
+    size_t read;   /* bytes read so far */
+    int truncated; /* the file ended early */
 } PngJob;
 
+/* libpng's error handler: writes the reason; libpng then jumps back to
+** png_run's setjmp (png_jmpbuf). */
 static void png_fail(png_structp png, png_const_charp msg)
 {
     PngJob *j = png_get_error_ptr(png);
-    snprintf(j->why, j->why_size, "corrupt PNG: %s", msg);
-    longjmp(j->jb, 1);
+    if (j->truncated) {
+        snprintf(j->why, j->why_size,
+                 "truncated PNG (the file ends after %zu bytes)", j->read);
+    } else {
+        snprintf(j->why, j->why_size, "corrupt PNG: %s", msg);
+    }
 }
 
 static void png_quiet(png_structp png, png_const_charp msg)
@@ -65,32 +72,25 @@ static void png_quiet(png_structp png, png_const_charp msg)
     (void)msg;
 }
 
-typedef struct PngSrc {
-    PngJob *job;
-    FILE *f;
-    size_t read; /* bytes so far */
-} PngSrc;
-
 static void png_read_file(png_structp png, png_bytep data, size_t n)
 {
-    PngSrc *src = png_get_io_ptr(png);
-    size_t got = fread(data, 1, n, src->f);
-    src->read += got;
+    PngJob *j = png_get_error_ptr(png);
+    size_t got = fread(data, 1, n, (FILE *)png_get_io_ptr(png));
+    j->read += got;
     if (got != n) {
-        snprintf(src->job->why, src->job->why_size,
-                 "truncated PNG (the file ends after %zu bytes)", src->read);
-        longjmp(src->job->jb, 1);
+        j->truncated = 1;
+        png_error(png, "truncated");
     }
 }
 
 /* Decodes into j (keep: all rows, else one row at a time). The caller
 ** frees what j holds. */
-static int png_run(PngJob *j, PngSrc *src, int keep)
+static int png_run(PngJob *j, FILE *f, int keep)
 {
-    if (setjmp(j->jb)) {
+    if (setjmp(png_jmpbuf(j->png))) {
         return MEDIA_BAD;
     }
-    png_set_read_fn(j->png, src, png_read_file);
+    png_set_read_fn(j->png, f, png_read_file);
     png_read_info(j->png, j->info);
     png_uint_32 w = png_get_image_width(j->png, j->info);
     png_uint_32 h = png_get_image_height(j->png, j->info);
@@ -151,8 +151,7 @@ static int png_decode(FILE *f, MediaImage *keep, int *w, int *h, char *why,
     if (!j.info) {
         snprintf(why, why_size, "out of memory");
     } else {
-        PngSrc src = {&j, f, 0};
-        rc = png_run(&j, &src, keep != NULL);
+        rc = png_run(&j, f, keep != NULL);
     }
     png_destroy_read_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL,
                             NULL);
@@ -191,7 +190,7 @@ static void jpeg_fail(j_common_ptr c)
     char msg[JMSG_LENGTH_MAX];
     c->err->format_message(c, msg);
     snprintf(j->why, j->why_size, "corrupt JPEG: %s", msg);
-    longjmp(j->jb, 1);
+    longjmp(j->jb, 1); /* longjmp-ok: libjpeg's error_exit must not return */
 }
 
 /* Warnings are corrupt data that libjpeg would paper over (grey blocks):

@@ -212,7 +212,7 @@ static void test_long_page_line(void)
     ui_init_theme(&ui);
     ui_update_metrics(&ui);
     Assets assets;
-    assets_init(&assets, g.renderer, ".");
+    assets_init(&assets, g.renderer);
     /* "# Consent", then one paragraph of 500 words on a single line. */
     size_t cap = 8000, len = 0;
     char *page = sim_malloc(cap);
