@@ -111,6 +111,15 @@ static Tex *fail(Assets *a, const char *key, const char *fmt, ...)
     return insert(a, key, NULL, 0, 0, why);
 }
 
+/* err.msg without the "FILE: " that the media readers put first. */
+static const char *reason(const SimError *err, const char *file)
+{
+    size_t n = strlen(file);
+    return strncmp(err->msg, file, n) == 0 && err->msg[n] == ':'
+               ? err->msg + n + (err->msg[n + 1] == ' ' ? 2 : 1)
+               : err->msg;
+}
+
 /* A Tex for a request that names no usable file (not cached). */
 static const Tex *no_file(const char *file)
 {
@@ -181,14 +190,14 @@ const Tex *assets_image(Assets *a, const char *file)
     MediaImage img;
     SimError err;
     if (media_image_load(file, &img, &err) != SIM_OK) {
-        return fail(a, key, "%s", err.msg);
+        return fail(a, key, "%s", reason(&err, file));
     }
     char why[256];
     SDL_Texture *tex = texture_rgba(a, &img, why, sizeof why);
     int w = img.w, h = img.h;
     media_image_free(&img);
     if (!tex) {
-        return fail(a, key, "%s: %s", file, why);
+        return fail(a, key, "%s", why);
     }
     return insert(a, key, tex, w, h, NULL);
 }
@@ -289,32 +298,32 @@ const Tex *assets_heatmap(Assets *a, const char *file, int is_npy,
     int w = 0, h = 0;
     if (is_npy) {
         if (media_npy_read(file, &v, &h, &w, &err) != SIM_OK) {
-            return fail(a, key, "%s", err.msg);
+            return fail(a, key, "%s", reason(&err, file));
         }
     } else {
         MediaImage img;
         if (media_image_load(file, &img, &err) != SIM_OK) {
-            return fail(a, key, "%s", err.msg);
+            return fail(a, key, "%s", reason(&err, file));
         }
         w = img.w;
         h = img.h;
         v = sim_malloc((size_t)w * (size_t)h * sizeof(float));
         if (!v) {
             media_image_free(&img);
-            return fail(a, key, "%s: out of memory", file);
+            return fail(a, key, "out of memory");
         }
         if (!png_values(&img, v)) {
             sim_free(v);
             SDL_Texture *tex = texture_rgba(a, &img, why, sizeof why);
             media_image_free(&img);
             return tex ? insert(a, key, tex, w, h, NULL)
-                       : fail(a, key, "%s: %s", file, why);
+                       : fail(a, key, "%s", why);
         }
         media_image_free(&img);
     }
     if (!fits(a, w, h, why, sizeof why)) {
         sim_free(v);
-        return fail(a, key, "%s: %s", file, why);
+        return fail(a, key, "%s", why);
     }
     heatmap_normalize(v, (size_t)w * (size_t)h);
     SDL_Surface *s = colorize(v, h, w, cm);
@@ -324,7 +333,7 @@ const Tex *assets_heatmap(Assets *a, const char *file, int is_npy,
         SDL_FreeSurface(s);
     }
     if (!tex) {
-        return fail(a, key, "%s: no texture: %s", file, SDL_GetError());
+        return fail(a, key, "no texture: %s", SDL_GetError());
     }
     return insert(a, key, tex, w, h, NULL);
 }

@@ -81,10 +81,10 @@ static void experimenter_note(const FrameView *fv, char *note, size_t n)
     note[0] = 0;
     if (v->screen == SCREEN_PAUSED && fv->media_error) {
         snprintf(note, n,
-                 "Experimenter: a stimulus cannot be shown, so the run is "
-                 "paused before it (nothing was recorded for it). %s. "
-                 "Replace the file, then Ctrl+Shift+P tries again; "
-                 "Ctrl+Shift+A aborts (the participant can be resumed).",
+                 "Experimenter: the run is paused because %s. Nothing was "
+                 "recorded for it. Replace the file, then Ctrl+Shift+P "
+                 "tries again; Ctrl+Shift+A aborts (the participant can be "
+                 "resumed).",
                  fv->media_error);
     } else if (v->screen == SCREEN_STORE_ERROR) {
         snprintf(note, n,
@@ -229,7 +229,7 @@ typedef struct Loads {
     int n_seen, n_failed;
 } Loads;
 
-static void check_tex(Loads *L, const Tex *t, const char *file)
+static void check_tex(Loads *L, const Tex *t, const char *rel, const char *file)
 {
     if (t->tex) {
         return;
@@ -244,15 +244,15 @@ static void check_tex(Loads *L, const Tex *t, const char *file)
     }
     L->n_failed++;
     if (L->fail) {
-        L->fail(L->ctx, L->step, file, t->why);
+        L->fail(L->ctx, L->step, rel, file, t->why);
     }
 }
 
 static void load_input(Loads *L, const ItemInput *in)
 {
     if (in->modality == MODALITY_IMAGE) {
-        check_tex(L, assets_image(&L->f->assets, in->image_file),
-                  in->image_file ? in->image_file : in->text);
+        check_tex(L, assets_image(&L->f->assets, in->image_file), in->text,
+                  in->image_file);
     }
 }
 
@@ -270,7 +270,7 @@ static void load_item(Loads *L, const Item *it, const Explanation *e)
             check_tex(L,
                       assets_heatmap(&L->f->assets, x->map_file, x->file_is_npy,
                                      x->colormap),
-                      x->map_file ? x->map_file : x->file);
+                      x->file, x->map_file);
         }
     }
 }
@@ -280,8 +280,8 @@ static void load_page(Loads *L, const Page *pg)
     for (size_t i = 0; pg && i < pg->n_blocks; i++) {
         const PageBlock *b = &pg->blocks[i];
         if (b->kind == PAGE_IMAGE) {
-            check_tex(L, assets_image(&L->f->assets, b->file),
-                      b->file ? b->file : b->src);
+            check_tex(L, assets_image(&L->f->assets, b->file), b->path,
+                      b->file);
         }
     }
 }

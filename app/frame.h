@@ -43,15 +43,16 @@ typedef struct FrameView {
     int64_t now_ns;          /* for reading-time countdowns */
     int autopilot;           /* no hover, no start screenshot */
     int have_shown;          /* a screen of this run was presented */
-    const char *media_error; /* the stimulus file that cannot be shown and
-                                why, for the experimenter; NULL none */
+    const char *media_error; /* "the stimulus FILE cannot be shown (WHY)",
+                                for the experimenter; NULL none */
 } FrameView;
 
 /* Called for each stimulus file that cannot be shown: the step (0-based
-** schedule position, -1 none), the file (the resolved path, or the path
-** as written when loading did not resolve it) and why. */
-typedef void (*MediaFailFn)(void *ctx, int step, const char *file,
-                            const char *why);
+** schedule position, -1 none), the file as the study names it (bundle-
+** relative), the resolved path that was opened (NULL when study loading
+** did not resolve one) and why. */
+typedef void (*MediaFailFn)(void *ctx, int step, const char *rel,
+                            const char *file, const char *why);
 
 /* Opens the window (go), finds the fonts, sets the look up at font_scale
 ** and the image cache; shot_dir (borrowed, may be NULL) gets the

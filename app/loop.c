@@ -101,23 +101,25 @@ static void session_input(App *a, SimInput *in);
 
 /* A stimulus file that cannot be shown: a media_error event, and the
 ** first one for the experimenter's note. */
-static void media_fail(void *ctx, int step, const char *file, const char *why)
+static void media_fail(void *ctx, int step, const char *rel, const char *file,
+                       const char *why)
 {
     App *a = ctx;
-    json_t *o =
-        json_pack("{s:i,s:s,s:s}", "step", step, "file", file, "error", why);
+    json_t *o = json_pack("{s:i,s:s?,s:s?,s:s}", "step", step, "file", rel,
+                          "path", file, "error", why);
     char *d = o ? json_dumps(o, JSON_COMPACT) : NULL;
     app_log_event(a, "media_error", d);
     free(d);
     json_decref(o);
-    fprintf(stderr, "simlab run: step %d: %s\n", step, why);
+    fprintf(stderr, "simlab run: step %d: %s (%s): %s\n", step, rel ? rel : "?",
+            file ? file : "not resolved", why);
     if (!a->media_error[0]) {
-        if (strncmp(why, file, strlen(file)) == 0) {
-            snprintf(a->media_error, sizeof a->media_error, "%s", why);
-        } else {
-            snprintf(a->media_error, sizeof a->media_error, "%s: %s", file,
-                     why);
-        }
+        snprintf(a->media_error, sizeof a->media_error,
+                 "the stimulus file %s cannot be shown: %s",
+                 rel    ? rel
+                 : file ? file
+                        : "?",
+                 why);
     }
 }
 

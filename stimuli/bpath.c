@@ -97,9 +97,10 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
     size_t real_len = strlen(real);
     if (real_len >= BUNDLE_PATH_MAX) {
         snprintf(why, why_size,
-                 "'%s': the resolved path is %zu bytes long; the runner's "
-                 "limit is %d",
-                 rel, real_len, BUNDLE_PATH_MAX - 1);
+                 "'%.60s%s': the resolved path is %zu bytes long; the "
+                 "runner's limit is %d",
+                 rel, strlen(rel) > 60 ? "..." : "", real_len,
+                 BUNDLE_PATH_MAX - 1);
         free(real);
         return -1;
     }

@@ -53,8 +53,8 @@ typedef struct PngJob {
     int truncated; /* the file ended early */
 } PngJob;
 
-/* libpng's error handler: writes the reason; libpng then jumps back to
-** png_run's setjmp (png_jmpbuf). */
+/* libpng's error handler: writes the reason and returns to png_run's
+** setjmp (png_jmpbuf) through libpng's own png_longjmp. */
 static void png_fail(png_structp png, png_const_charp msg)
 {
     PngJob *j = png_get_error_ptr(png);
@@ -64,6 +64,7 @@ static void png_fail(png_structp png, png_const_charp msg)
     } else {
         snprintf(j->why, j->why_size, "corrupt PNG: %s", msg);
     }
+    png_longjmp(png, 1); /* to png_run's setjmp, without libpng's print */
 }
 
 static void png_quiet(png_structp png, png_const_charp msg)
