@@ -38,7 +38,8 @@ typedef struct App {
     int64_t input_ns;       /* stamp of the input that led to this screen */
     unsigned consumed;      /* inputs the session took so far */
     int quit_blocked;       /* attempts to leave logged so far */
-    unsigned media_serial;  /* screen whose files were loaded (0: none) */
+    unsigned media_serial;  /* screen whose files were loaded */
+    int media_valid;        /* media_serial is set */
     char media_error[1200]; /* a stimulus file that cannot be shown (for
                                the experimenter); "" none */
     int runs_finished;
@@ -142,10 +143,11 @@ static void media_guard(App *a)
     }
     const SessionView *v = session_view(a->session);
     if (v->screen == SCREEN_PAUSED || v->screen == SCREEN_STORE_ERROR ||
-        v->screen_serial == a->media_serial) {
+        (a->media_valid && v->screen_serial == a->media_serial)) {
         return;
     }
     a->media_serial = v->screen_serial;
+    a->media_valid = 1;
     if (frame_load_view(a->d->frame, a->session, media_fail, a) > 0) {
         media_pause(a);
     }
@@ -187,7 +189,7 @@ static int run_begin(App *a, const char *pid)
         SDL_SetWindowKeyboardGrab(a->d->frame->gfx.window, SDL_TRUE);
     }
     display_event(a);
-    a->media_serial = 0;
+    a->media_valid = 0;
     assets_forget_failed(&a->d->frame->assets);
     media_preload(a);
     if (a->d->autopilot) {
@@ -234,7 +236,7 @@ static void session_input(App *a, SimInput *in)
     if (consumed && in->kind == SIM_IN_RESUME && a->media_error[0]) {
         /* The experimenter may have replaced the file: read again. */
         assets_forget_failed(&a->d->frame->assets);
-        a->media_serial = 0;
+        a->media_valid = 0;
         media_preload(a);
     }
     const SessionView *v = session_view(a->session);
