@@ -1,42 +1,65 @@
 /*
 ** Asset cache: decodes bundle files into textures once and keeps them for
-** the run. Paths are resolved against the bundle directory.
+** the run. Opens only the absolute paths that study loading resolved and
+** decoded, and decodes them the same way (stimuli/media.c).
 */
 #include "app/assets.h"
 
-#include <SDL2/SDL_image.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stimuli/media.h"
 #include "common/sim_alloc.h"
+#include "stimuli/bpath.h"
+#include "stimuli/media.h"
 
 struct AssetEntry {
     char *key;
     Tex t;
 };
 
-void assets_init(Assets *a, SDL_Renderer *r, const char *root)
+void assets_init(Assets *a, SDL_Renderer *r)
 {
     memset(a, 0, sizeof *a);
     a->renderer = r;
-    a->root = sim_strdup(root ? root : ".");
+    SDL_RendererInfo info;
+    if (r && SDL_GetRendererInfo(r, &info) == 0) {
+        a->max_tex_w = info.max_texture_width;
+        a->max_tex_h = info.max_texture_height;
+    }
+}
+
+static void entry_free(AssetEntry *e)
+{
+    sim_free(e->key);
+    if (e->t.tex) {
+        SDL_DestroyTexture(e->t.tex);
+    }
+    sim_free(e);
 }
 
 void assets_free(Assets *a)
 {
     for (size_t i = 0; i < a->n; i++) {
-        sim_free(a->entries[i]->key);
-        if (a->entries[i]->t.tex) {
-            SDL_DestroyTexture(a->entries[i]->t.tex);
-        }
-        sim_free(a->entries[i]);
+        entry_free(a->entries[i]);
     }
     sim_free(a->entries);
-    sim_free(a->root);
     memset(a, 0, sizeof *a);
+}
+
+void assets_forget_failed(Assets *a)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->entries[i]->t.tex) {
+            a->entries[k++] = a->entries[i];
+        } else {
+            entry_free(a->entries[i]);
+        }
+    }
+    a->n = k;
 }
 
 static Tex *lookup(Assets *a, const char *key)
@@ -49,9 +72,11 @@ static Tex *lookup(Assets *a, const char *key)
     return NULL;
 }
 
-static Tex *insert(Assets *a, const char *key, SDL_Texture *tex, int w, int h)
+/* Caches tex (may be NULL: a failure, why says it) under key. */
+static Tex *insert(Assets *a, const char *key, SDL_Texture *tex, int w, int h,
+                   const char *why)
 {
-    static Tex none;
+    static Tex oom = {NULL, 0, 0, "out of memory"};
     AssetEntry *e = NULL;
     if (sim_grow((void **)&a->entries, &a->cap, a->n + 1,
                  sizeof(AssetEntry *)) != 0 ||
@@ -60,20 +85,65 @@ static Tex *insert(Assets *a, const char *key, SDL_Texture *tex, int w, int h)
         if (tex) {
             SDL_DestroyTexture(tex);
         }
-        return &none;
+        return &oom;
     }
     a->entries[a->n++] = e;
     e->t.tex = tex;
     e->t.w = w;
     e->t.h = h;
+    snprintf(e->t.why, sizeof e->t.why, "%s",
+             tex             ? ""
+             : why && why[0] ? why
+                             : "cannot be shown");
     return &e->t;
 }
 
-static int full_path(const Assets *a, const char *rel, char *out, size_t n)
+static Tex *fail(Assets *a, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static Tex *fail(Assets *a, const char *key, const char *fmt, ...)
 {
-    int k = rel[0] == '/' ? snprintf(out, n, "%s", rel)
-                          : snprintf(out, n, "%s/%s", a->root, rel);
-    return k < 0 || (size_t)k >= n ? -1 : 0;
+    char why[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return insert(a, key, NULL, 0, 0, why);
+}
+
+/* err.msg without the "FILE: " that the media readers put first. */
+static const char *reason(const SimError *err, const char *file)
+{
+    size_t n = strlen(file);
+    return strncmp(err->msg, file, n) == 0 && err->msg[n] == ':'
+               ? err->msg + n + (err->msg[n + 1] == ' ' ? 2 : 1)
+               : err->msg;
+}
+
+/* A Tex for a request that names no usable file (not cached). */
+static const Tex *no_file(const char *file)
+{
+    static Tex none = {NULL, 0, 0, "no file: study loading did not resolve it"};
+    static Tex too_long = {NULL, 0, 0, ""};
+    if (!file) {
+        return &none;
+    }
+    snprintf(too_long.why, sizeof too_long.why, "path longer than %d bytes",
+             BUNDLE_PATH_MAX - 1);
+    return &too_long;
+}
+
+/* 1 when the renderer can hold a w x h texture; else writes why. */
+static int fits(const Assets *a, int w, int h, char *why, size_t n)
+{
+    if ((a->max_tex_w > 0 && w > a->max_tex_w) ||
+        (a->max_tex_h > 0 && h > a->max_tex_h)) {
+        snprintf(why, n,
+                 "%dx%d pixels; this renderer's largest texture is %dx%d", w, h,
+                 a->max_tex_w, a->max_tex_h);
+        return 0;
+    }
+    return 1;
 }
 
 static SDL_Texture *texture_from(Assets *a, SDL_Surface *s)
@@ -86,32 +156,50 @@ static SDL_Texture *texture_from(Assets *a, SDL_Surface *s)
     return t;
 }
 
-const Tex *assets_image(Assets *a, const char *rel_path)
+/* A texture of the decoded image img, or NULL with why set. */
+static SDL_Texture *texture_rgba(Assets *a, const MediaImage *img, char *why,
+                                 size_t n)
 {
-    static const Tex none;
-    if (!rel_path) {
-        return &none;
+    if (!fits(a, img->w, img->h, why, n)) {
+        return NULL;
     }
-    char key[1200];
-    snprintf(key, sizeof key, "img:%s", rel_path);
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormatFrom(
+        img->rgba, img->w, img->h, 32, img->w * 4, SDL_PIXELFORMAT_RGBA32);
+    SDL_Texture *t = s ? texture_from(a, s) : NULL;
+    if (!t) {
+        snprintf(why, n, "no texture: %s", SDL_GetError());
+    }
+    if (s) {
+        SDL_FreeSurface(s);
+    }
+    return t;
+}
+
+const Tex *assets_image(Assets *a, const char *file)
+{
+    if (!file || strlen(file) >= BUNDLE_PATH_MAX) {
+        return no_file(file);
+    }
+    char key[BUNDLE_PATH_MAX + 16];
+    snprintf(key, sizeof key, "img:%s", file);
     Tex *t = lookup(a, key);
     if (t) {
         return t;
     }
-    char path[1100];
-    SDL_Texture *tex = NULL;
-    int w = 0, h = 0;
-    if (full_path(a, rel_path, path, sizeof path) == 0) {
-        SDL_Surface *s = IMG_Load(path);
-        if (s) {
-            tex = texture_from(a, s);
-            w = s->w;
-            h = s->h;
-            SDL_FreeSurface(s);
-        }
-        a->n_loads++;
+    a->n_loads++;
+    MediaImage img;
+    SimError err;
+    if (media_image_load(file, &img, &err) != SIM_OK) {
+        return fail(a, key, "%s", reason(&err, file));
     }
-    return insert(a, key, tex, w, h);
+    char why[256];
+    SDL_Texture *tex = texture_rgba(a, &img, why, sizeof why);
+    int w = img.w, h = img.h;
+    media_image_free(&img);
+    if (!tex) {
+        return fail(a, key, "%s", why);
+    }
+    return insert(a, key, tex, w, h, NULL);
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -175,79 +263,79 @@ static SDL_Surface *colorize(const float *v, int h, int w, const Colormap *cm)
     return s;
 }
 
-const Tex *assets_heatmap(Assets *a, const char *rel_path, int is_npy,
+/* Heatmap values of a decoded PNG: luminance per pixel. Returns 1 when
+** every pixel is grey (the map is to be coloured), 0 when it is a colour
+** picture (shown as it is). */
+static int png_values(const MediaImage *img, float *v)
+{
+    int grey = 1;
+    size_t n = (size_t)img->w * (size_t)img->h;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *p = img->rgba + 4 * i;
+        grey &= p[0] == p[1] && p[1] == p[2];
+        v[i] = (float)(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]);
+    }
+    return grey;
+}
+
+const Tex *assets_heatmap(Assets *a, const char *file, int is_npy,
                           const char *colormap)
 {
-    static const Tex none;
-    if (!rel_path) {
-        return &none;
+    if (!file || strlen(file) >= BUNDLE_PATH_MAX) {
+        return no_file(file);
     }
     const Colormap *cm = colormap_find(colormap);
-    char key[1200];
-    snprintf(key, sizeof key, "heat:%s:%s", cm->name, rel_path);
+    char key[BUNDLE_PATH_MAX + 48];
+    snprintf(key, sizeof key, "heat:%s:%s", cm->name, file);
     Tex *t = lookup(a, key);
     if (t) {
         return t;
     }
-    char path[1100];
-    SDL_Texture *tex = NULL;
-    int w = 0, h = 0;
-    if (full_path(a, rel_path, path, sizeof path) != 0) {
-        return insert(a, key, NULL, 0, 0);
-    }
     a->n_loads++;
+    SimError err;
+    char why[256];
     float *v = NULL;
+    int w = 0, h = 0;
     if (is_npy) {
-        SimError err;
-        if (media_npy_read(path, &v, &h, &w, &err) != SIM_OK) {
-            SDL_Log("heatmap %s", err.msg);
-            return insert(a, key, NULL, 0, 0);
+        if (media_npy_read(file, &v, &h, &w, &err) != SIM_OK) {
+            return fail(a, key, "%s", reason(&err, file));
         }
     } else {
-        SDL_Surface *raw = IMG_Load(path);
-        SDL_Surface *s =
-            raw ? SDL_ConvertSurfaceFormat(raw, SDL_PIXELFORMAT_ARGB8888, 0)
-                : NULL;
-        if (raw) {
-            SDL_FreeSurface(raw);
+        MediaImage img;
+        if (media_image_load(file, &img, &err) != SIM_OK) {
+            return fail(a, key, "%s", reason(&err, file));
         }
-        if (!s) {
-            return insert(a, key, NULL, 0, 0);
-        }
-        w = s->w;
-        h = s->h;
-        int grey = 1;
+        w = img.w;
+        h = img.h;
         v = sim_malloc((size_t)w * (size_t)h * sizeof(float));
-        for (int y = 0; y < h && v; y++) {
-            const uint32_t *row =
-                (const uint32_t *)((const uint8_t *)s->pixels + y * s->pitch);
-            for (int x = 0; x < w; x++) {
-                uint32_t p = row[x];
-                int r = (int)(p >> 16 & 255), g = (int)(p >> 8 & 255),
-                    b = (int)(p & 255);
-                if (r != g || g != b) {
-                    grey = 0;
-                }
-                v[(size_t)y * (size_t)w + (size_t)x] =
-                    (float)(0.2126 * r + 0.7152 * g + 0.0722 * b);
-            }
+        if (!v) {
+            media_image_free(&img);
+            return fail(a, key, "out of memory");
         }
-        if (!grey || !v) {
-            tex = texture_from(a, s);
-            SDL_FreeSurface(s);
+        if (!png_values(&img, v)) {
             sim_free(v);
-            return insert(a, key, tex, w, h);
+            SDL_Texture *tex = texture_rgba(a, &img, why, sizeof why);
+            media_image_free(&img);
+            return tex ? insert(a, key, tex, w, h, NULL)
+                       : fail(a, key, "%s", why);
         }
-        SDL_FreeSurface(s);
+        media_image_free(&img);
+    }
+    if (!fits(a, w, h, why, sizeof why)) {
+        sim_free(v);
+        return fail(a, key, "%s", why);
     }
     heatmap_normalize(v, (size_t)w * (size_t)h);
     SDL_Surface *s = colorize(v, h, w, cm);
     sim_free(v);
+    SDL_Texture *tex = s ? texture_from(a, s) : NULL;
     if (s) {
-        tex = texture_from(a, s);
         SDL_FreeSurface(s);
     }
-    return insert(a, key, tex, w, h);
+    if (!tex) {
+        return fail(a, key, "no texture: %s", SDL_GetError());
+    }
+    return insert(a, key, tex, w, h, NULL);
 }
 
 const Tex *assets_colorbar(Assets *a, const char *colormap)
@@ -274,5 +362,5 @@ const Tex *assets_colorbar(Assets *a, const char *colormap)
         tex = texture_from(a, s);
         SDL_FreeSurface(s);
     }
-    return insert(a, key, tex, 256, 1);
+    return insert(a, key, tex, 256, 1, "cannot draw the colour bar");
 }

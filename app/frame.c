@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stimuli/page.h"
+
 int frame_open(Frame *f, const GfxOptions *go, float font_scale,
-               const char *study_dir, const char *shot_dir, SimError *err)
+               const char *shot_dir, SimError *err)
 {
     memset(f, 0, sizeof *f);
     f->hover = -1;
@@ -29,7 +31,7 @@ int frame_open(Frame *f, const GfxOptions *go, float font_scale,
     f->ui.font_scale = font_scale;
     ui_init_theme(&f->ui);
     ui_update_metrics(&f->ui);
-    assets_init(&f->assets, f->gfx.renderer, study_dir);
+    assets_init(&f->assets, f->gfx.renderer);
     scene_init(&f->scene);
     return SIM_OK;
 }
@@ -72,11 +74,19 @@ int frame_scroll_by(Frame *f, float dy)
 }
 
 /* The experimenter's line under a participant screen, "" for none. */
-static void experimenter_note(const Session *s, char *note, size_t n)
+static void experimenter_note(const FrameView *fv, char *note, size_t n)
 {
+    const Session *s = fv->session;
     const SessionView *v = session_view(s);
     note[0] = 0;
-    if (v->screen == SCREEN_STORE_ERROR) {
+    if (v->screen == SCREEN_PAUSED && fv->media_error) {
+        snprintf(note, n,
+                 "Experimenter: the run is paused because %s. Nothing was "
+                 "recorded for it. Replace the file, then Ctrl+Shift+P "
+                 "tries again; Ctrl+Shift+A aborts (the participant can be "
+                 "resumed).",
+                 fv->media_error);
+    } else if (v->screen == SCREEN_STORE_ERROR) {
         snprintf(note, n,
                  "Experimenter: the last response is not saved yet (%s). "
                  "It is kept and saving is retried every second. "
@@ -114,8 +124,8 @@ int frame_build(Frame *f, const FrameView *fv)
         sx.view = session_view(fv->session);
         sx.now_ns = fv->now_ns;
         screen_build(&f->scene, &sx);
-        char note[700];
-        experimenter_note(fv->session, note, sizeof note);
+        char note[1600];
+        experimenter_note(fv, note, sizeof note);
         if (note[0]) {
             screen_add_note(&f->scene, &f->ui, note);
         }
@@ -209,6 +219,126 @@ int64_t frame_draw(Frame *f, const FrameView *fv, const Stamps *clock,
     return t1;
 }
 
+/* Failures reported by one load pass, each file once. */
+typedef struct Loads {
+    Frame *f;
+    MediaFailFn fail;
+    void *ctx;
+    int step;
+    const Tex *seen[64]; /* failed entries already reported */
+    int n_seen, n_failed;
+} Loads;
+
+static void check_tex(Loads *L, const Tex *t, const char *rel, const char *file)
+{
+    if (t->tex) {
+        return;
+    }
+    for (int i = 0; i < L->n_seen; i++) {
+        if (L->seen[i] == t) {
+            return;
+        }
+    }
+    if (L->n_seen < 64) {
+        L->seen[L->n_seen++] = t;
+    }
+    L->n_failed++;
+    if (L->fail) {
+        L->fail(L->ctx, L->step, rel, file, t->why);
+    }
+}
+
+static void load_input(Loads *L, const ItemInput *in)
+{
+    if (in->modality == MODALITY_IMAGE) {
+        check_tex(L, assets_image(&L->f->assets, in->image_file), in->text,
+                  in->image_file);
+    }
+}
+
+/* The item's input (and its perturbation's) and e's heatmaps. */
+static void load_item(Loads *L, const Item *it, const Explanation *e)
+{
+    load_input(L, &it->input);
+    if (it->cf) {
+        load_input(L, &it->cf->input);
+    }
+    for (size_t p = 0; e && p < (e->kind == EXPL_COMPOSITE ? e->n_parts : 1);
+         p++) {
+        const Explanation *x = e->kind == EXPL_COMPOSITE ? &e->parts[p] : e;
+        if (x->kind == EXPL_HEATMAP) {
+            check_tex(L,
+                      assets_heatmap(&L->f->assets, x->map_file, x->file_is_npy,
+                                     x->colormap),
+                      x->file, x->map_file);
+        }
+    }
+}
+
+static void load_page(Loads *L, const Page *pg)
+{
+    for (size_t i = 0; pg && i < pg->n_blocks; i++) {
+        const PageBlock *b = &pg->blocks[i];
+        if (b->kind == PAGE_IMAGE) {
+            check_tex(L, assets_image(&L->f->assets, b->file), b->path,
+                      b->file);
+        }
+    }
+}
+
+int frame_load_view(Frame *f, const Session *s, MediaFailFn fail, void *ctx)
+{
+    const SessionView *v = session_view(s);
+    Loads L;
+    memset(&L, 0, sizeof L);
+    L.f = f;
+    L.fail = fail;
+    L.ctx = ctx;
+    L.step = v->trial ? v->trial->seq : -1;
+    if (v->item) {
+        load_item(&L, v->item, v->explanation);
+    }
+    for (size_t i = 0; i < v->n_reservoir; i++) {
+        load_item(&L, v->reservoir[i], v->reservoir_expl[i]);
+    }
+    load_page(&L, v->page);
+    return L.n_failed;
+}
+
+int frame_preload_run(Frame *f, const Study *study, const Session *s,
+                      MediaFailFn fail, void *ctx)
+{
+    const Schedule *sch = session_schedule(s);
+    const SessionView *v = session_view(s);
+    Loads L;
+    memset(&L, 0, sizeof L);
+    L.f = f;
+    L.fail = fail;
+    L.ctx = ctx;
+    if (!sch || !v->trial) {
+        return 0;
+    }
+    const Condition *cond = study_find_condition(study, sch->condition);
+    for (size_t k = (size_t)v->trial->seq; k < sch->n_trials; k++) {
+        const Trial *t = &sch->trials[k];
+        const Block *b = &study->blocks[t->block];
+        L.step = t->seq;
+        const Item *it =
+            t->item_key ? study_find_item(study, t->item_key) : NULL;
+        if (it) {
+            const Explanation *e = t->show.explanation && cond && cond->method
+                                       ? item_explanation(it, cond->method)
+                                       : NULL;
+            load_item(&L, it, e);
+        } else if (b->n_pages > 0 && (size_t)t->page < b->n_pages) {
+            load_page(&L, study_page(study, b->pages[t->page]));
+        } else {
+            load_page(&L, b->text_page);
+        }
+    }
+    return L.n_failed;
+}
+
 void frame_preload(Frame *f, const Study *study, const Session *s)
 {
     const Schedule *sch = session_schedule(s);
@@ -216,6 +346,9 @@ void frame_preload(Frame *f, const Study *study, const Session *s)
     if (!sch || !v->trial) {
         return;
     }
+    Loads L;
+    memset(&L, 0, sizeof L);
+    L.f = f;
     const Condition *cond = study_find_condition(study, sch->condition);
     for (size_t k = (size_t)v->trial->seq + 1;
          k < sch->n_trials && k <= (size_t)v->trial->seq + 2; k++) {
@@ -225,19 +358,9 @@ void frame_preload(Frame *f, const Study *study, const Session *s)
         if (!it) {
             continue;
         }
-        if (it->input.modality == MODALITY_IMAGE) {
-            assets_image(&f->assets, it->input.text);
-        }
         const Explanation *e =
             cond && cond->method ? item_explanation(it, cond->method) : NULL;
-        for (size_t p = 0;
-             e && p < (e->kind == EXPL_COMPOSITE ? e->n_parts : 1); p++) {
-            const Explanation *x = e->kind == EXPL_COMPOSITE ? &e->parts[p] : e;
-            if (x->kind == EXPL_HEATMAP) {
-                assets_heatmap(&f->assets, x->file, x->file_is_npy,
-                               x->colormap);
-            }
-        }
+        load_item(&L, it, e);
         /* Warm the glyph atlas with the item's text. */
         if (it->input.text && it->input.modality != MODALITY_IMAGE) {
             font_width(f->ui.body, it->input.text, strlen(it->input.text));

@@ -43,13 +43,22 @@ typedef struct FrameView {
     int64_t now_ns;          /* for reading-time countdowns */
     int autopilot;           /* no hover, no start screenshot */
     int have_shown;          /* a screen of this run was presented */
+    const char *media_error; /* "the stimulus FILE cannot be shown (WHY)",
+                                for the experimenter; NULL none */
 } FrameView;
 
+/* Called for each stimulus file that cannot be shown: the step (0-based
+** schedule position, -1 none), the file as the study names it (bundle-
+** relative), the resolved path that was opened (NULL when study loading
+** did not resolve one) and why. */
+typedef void (*MediaFailFn)(void *ctx, int step, const char *rel,
+                            const char *file, const char *why);
+
 /* Opens the window (go), finds the fonts, sets the look up at font_scale
-** and the image cache at study_dir; shot_dir (borrowed, may be NULL) gets
-** the screenshots. On failure err says why; frame_close still applies. */
+** and the image cache; shot_dir (borrowed, may be NULL) gets the
+** screenshots. On failure err says why; frame_close still applies. */
 int frame_open(Frame *f, const GfxOptions *go, float font_scale,
-               const char *study_dir, const char *shot_dir, SimError *err);
+               const char *shot_dir, SimError *err);
 /* Closes everything frame_open opened (also after a failed open). */
 void frame_close(Frame *f);
 
@@ -72,5 +81,15 @@ int64_t frame_draw(Frame *f, const FrameView *fv, const Stamps *clock,
 /* Decodes the images and heatmaps of the two steps after the current one
 ** and measures their text, while the participant looks at this one. */
 void frame_preload(Frame *f, const Study *study, const Session *s);
+
+/* Decodes into the image cache every image, heatmap and page image of s's
+** schedule from the current step on (what the participant will see), so
+** that a file that cannot be shown is found before the run goes on. Calls
+** fail (may be NULL) once per such file; returns how many there were. */
+int frame_preload_run(Frame *f, const Study *study, const Session *s,
+                      MediaFailFn fail, void *ctx);
+
+/* The same for what the current screen of s shows. */
+int frame_load_view(Frame *f, const Session *s, MediaFailFn fail, void *ctx);
 
 #endif

@@ -8,7 +8,9 @@
 #include "app/loop.h"
 
 #include <SDL2/SDL.h>
+#include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -28,14 +30,18 @@ typedef struct App {
     Session *session; /* the participant's run (MODE_RUN) */
     char pid[37];
     int need_build, need_draw;
-    int have_shown;        /* a screen of this run was presented */
-    unsigned shown_serial; /* serial of the screen last presented */
-    double frame_ns;       /* refresh period */
-    int64_t next_retry_ns; /* next SIM_IN_RETRY of a failed save, 0 none */
-    int64_t next_tick_ns;  /* countdown redraws */
-    int64_t input_ns;      /* stamp of the input that led to this screen */
-    unsigned consumed;     /* inputs the session took so far */
-    int quit_blocked;      /* attempts to leave logged so far */
+    int have_shown;         /* a screen of this run was presented */
+    unsigned shown_serial;  /* serial of the screen last presented */
+    double frame_ns;        /* refresh period */
+    int64_t next_retry_ns;  /* next SIM_IN_RETRY of a failed save, 0 none */
+    int64_t next_tick_ns;   /* countdown redraws */
+    int64_t input_ns;       /* stamp of the input that led to this screen */
+    unsigned consumed;      /* inputs the session took so far */
+    int quit_blocked;       /* attempts to leave logged so far */
+    unsigned media_serial;  /* screen whose files were loaded */
+    int media_valid;        /* media_serial is set */
+    char media_error[1200]; /* a stimulus file that cannot be shown (for
+                               the experimenter); "" none */
     int runs_finished;
     int exit_code;
 } App;
@@ -90,6 +96,74 @@ static void display_event(App *a)
     app_log_event(a, "display", detail);
 }
 
+/* ------------------------------------------------------------ media */
+
+static void session_input(App *a, SimInput *in);
+
+/* A stimulus file that cannot be shown: a media_error event, and the
+** first one for the experimenter's note. */
+static void media_fail(void *ctx, int step, const char *rel, const char *file,
+                       const char *why)
+{
+    App *a = ctx;
+    json_t *o = json_pack("{s:i,s:s?,s:s?,s:s}", "step", step, "file", rel,
+                          "path", file, "error", why);
+    char *d = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    app_log_event(a, "media_error", d);
+    free(d);
+    json_decref(o);
+    fprintf(stderr, "simlab run: step %d: %s (%s): %s\n", step, rel ? rel : "?",
+            file ? file : "not resolved", why);
+    if (!a->media_error[0]) {
+        snprintf(a->media_error, sizeof a->media_error,
+                 "the stimulus file %s cannot be shown: %s",
+                 rel    ? rel
+                 : file ? file
+                        : "?",
+                 why);
+    }
+}
+
+/* Pauses the run for the experimenter (the session records the pause). */
+static void media_pause(App *a)
+{
+    SimInput in;
+    memset(&in, 0, sizeof in);
+    in.kind = SIM_IN_PAUSE;
+    in.t_ns = app_now(a);
+    session_input(a, &in);
+}
+
+/* Before a new screen is built: its files must load, else the run pauses
+** before the participant sees (or answers) it. */
+static void media_guard(App *a)
+{
+    if (!a->session || session_finished(a->session)) {
+        return;
+    }
+    const SessionView *v = session_view(a->session);
+    if (v->screen == SCREEN_PAUSED || v->screen == SCREEN_STORE_ERROR ||
+        (a->media_valid && v->screen_serial == a->media_serial)) {
+        return;
+    }
+    a->media_serial = v->screen_serial;
+    a->media_valid = 1;
+    if (frame_load_view(a->d->frame, a->session, media_fail, a) > 0) {
+        media_pause(a);
+    }
+}
+
+/* When a participant starts (or the experimenter resumes after a media
+** pause): every file the rest of the schedule shows, decoded now. */
+static void media_preload(App *a)
+{
+    a->media_error[0] = 0;
+    if (frame_preload_run(a->d->frame, a->d->study, a->session, media_fail, a) >
+        0) {
+        media_pause(a);
+    }
+}
+
 /* ------------------------------------------------------------------- runs */
 
 static int run_begin(App *a, const char *pid)
@@ -115,6 +189,9 @@ static int run_begin(App *a, const char *pid)
         SDL_SetWindowKeyboardGrab(a->d->frame->gfx.window, SDL_TRUE);
     }
     display_event(a);
+    a->media_valid = 0;
+    assets_forget_failed(&a->d->frame->assets);
+    media_preload(a);
     if (a->d->autopilot) {
         autopilot_begin(a->d->autopilot, a->d->store, pid);
     }
@@ -156,6 +233,12 @@ static void session_input(App *a, SimInput *in)
     in->wall_ms = app_wall(a);
     unsigned before = session_view(a->session)->screen_serial;
     int rc = session_handle(a->session, in, &consumed, &err);
+    if (consumed && in->kind == SIM_IN_RESUME && a->media_error[0]) {
+        /* The experimenter may have replaced the file: read again. */
+        assets_forget_failed(&a->d->frame->assets);
+        a->media_valid = 0;
+        media_preload(a);
+    }
     const SessionView *v = session_view(a->session);
     if (rc != SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
@@ -399,6 +482,7 @@ static void frame_view(const App *a, FrameView *fv)
     fv->now_ns = app_now(a);
     fv->autopilot = a->d->autopilot != NULL;
     fv->have_shown = a->have_shown;
+    fv->media_error = a->session && a->media_error[0] ? a->media_error : NULL;
 }
 
 static int build(App *a)
@@ -523,6 +607,7 @@ int loop_run(const LoopDeps *d)
         }
         /* Drawing. */
         if (a->need_build) {
+            media_guard(a);
             build(a);
             a->need_build = 0;
             a->need_draw = 1;

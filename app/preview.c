@@ -17,6 +17,7 @@
 #include "app/render.h"
 #include "app/scene.h"
 #include "app/screens.h"
+#include "common/sim_alloc.h"
 #include "stimuli/page.h"
 
 static StudyClass CLASSES[2] = {{"pos", "Positive", "f"},
@@ -193,7 +194,7 @@ int main(int argc, char **argv)
     ui_init_theme(&ui);
     ui_update_metrics(&ui);
     Assets assets;
-    assets_init(&assets, g.renderer, out);
+    assets_init(&assets, g.renderer);
 
     /* ---- items ---- */
     Item text_item;
@@ -236,13 +237,17 @@ int main(int argc, char **argv)
     tab_item.cf = &acf;
 
     Item img_items[6];
-    char img_paths[6][64];
+    char img_paths[6][64], img_files[6][1100];
     Explanation img_expl[6];
-    char map_paths[6][64];
+    char map_paths[6][64], map_files[6][1100];
     for (int k = 0; k < 6; k++) {
         memset(&img_items[k], 0, sizeof img_items[k]);
         snprintf(img_paths[k], sizeof img_paths[k], "media/img%d.png", k);
         snprintf(map_paths[k], sizeof map_paths[k], "media/map%d.npy", k);
+        /* what study loading would resolve: absolute paths */
+        snprintf(img_files[k], sizeof img_files[k], "%s/%s", out, img_paths[k]);
+        snprintf(map_files[k], sizeof map_files[k], "%s/%s", out, map_paths[k]);
+        img_items[k].input.image_file = img_files[k];
         img_items[k].input.modality = MODALITY_IMAGE;
         img_items[k].input.text = img_paths[k];
         img_items[k].label = k % 2;
@@ -250,6 +255,7 @@ int main(int argc, char **argv)
         memset(&img_expl[k], 0, sizeof img_expl[k]);
         img_expl[k].kind = EXPL_HEATMAP;
         img_expl[k].file = map_paths[k];
+        img_expl[k].map_file = map_files[k];
         img_expl[k].file_is_npy = 1;
         img_expl[k].colormap = k == 1 ? "cividis" : "viridis";
         img_expl[k].opacity = 0.55;
@@ -424,6 +430,14 @@ int main(int argc, char **argv)
         page_parse(INSTR, NULL, &instr_page, &perr) != SIM_OK) {
         fprintf(stderr, "simlab-preview: %s\n", perr.msg);
         return 1;
+    }
+    for (size_t i = 0; i < instr_page->n_blocks; i++) {
+        PageBlock *pb = &instr_page->blocks[i];
+        if (pb->kind == PAGE_IMAGE) { /* resolved as study loading would */
+            char fig[1100];
+            snprintf(fig, sizeof fig, "%s/%s", out, pb->path);
+            pb->file = sim_strdup(fig);
+        }
     }
     v = SHOT("consent");
     v->screen = SCREEN_CONSENT;

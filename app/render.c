@@ -250,7 +250,7 @@ float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
     Font *big = fonts_get(ui->fonts, FACE_REGULAR, ui->u * 1.12f);
     switch (in->modality) {
     case MODALITY_IMAGE: {
-        const Tex *t = assets_image(rc->assets, in->text);
+        const Tex *t = assets_image(rc->assets, in->image_file);
         float iw;
         float h = draw_image(rc, NULL, t, 0, 0, w, rc->max_image_h, &iw);
         draw_image(rc, sc, t, x + floorf((w - iw) / 2), y, w, rc->max_image_h,
@@ -312,10 +312,10 @@ static float render_heatmap(const RenderCtx *rc, Scene *sc,
 {
     Ui *ui = rc->ui;
     const Tex *img = image && image->modality == MODALITY_IMAGE
-                         ? assets_image(rc->assets, image->text)
+                         ? assets_image(rc->assets, image->image_file)
                          : NULL;
     const Tex *map =
-        assets_heatmap(rc->assets, e->file, e->file_is_npy, e->colormap);
+        assets_heatmap(rc->assets, e->map_file, e->file_is_npy, e->colormap);
     float yy = y;
     float gap = roundf(ui->u * 0.8f);
     double op = e->opacity > 0 && e->opacity <= 1 ? e->opacity : 0.5;

@@ -155,8 +155,8 @@ int app_run(int argc, char **argv)
     go.height = o.height;
     go.display = o.display;
     go.vsync = o.vsync && !o.autopilot;
-    if (frame_open(&frame, &go, o.font_scale, study->dir, o.screenshot_dir,
-                   &err) != SIM_OK) {
+    if (frame_open(&frame, &go, o.font_scale, o.screenshot_dir, &err) !=
+        SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }

@@ -207,7 +207,7 @@ static float page_image(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
 {
     Ui *ui = c->ui;
     float yy = y;
-    const Tex *t = assets_image(c->rc.assets, b->path);
+    const Tex *t = assets_image(c->rc.assets, b->file);
     if (t->tex) {
         float s = fminf(
             fminf(w / (float)t->w, (float)ui->gfx->h * 0.45f / (float)t->h),
@@ -900,7 +900,7 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
             } else if (it->input.modality == MODALITY_TABULAR) {
                 cw = fminf(w, ui->u * 34);
             } else if (it->input.modality == MODALITY_IMAGE) {
-                const Tex *t = assets_image(c->rc.assets, it->input.text);
+                const Tex *t = assets_image(c->rc.assets, it->input.image_file);
                 if (t->tex && t->h > 0) {
                     float iw = c->rc.max_image_h * (float)t->w / (float)t->h;
                     if (embed && e->kind == EXPL_HEATMAP && e->side_by_side) {

@@ -6,6 +6,7 @@ set -eu
 PACKAGES="build-essential cmake pkg-config git
   libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev
   libsqlite3-dev libjansson-dev libcsv-dev libgsl-dev libcairo2-dev
+  libpng-dev libjpeg62-turbo-dev
   nettle-dev uuid-dev
   xvfb xauth libxtst-dev clang-format python3-numpy"
 

@@ -4,6 +4,7 @@
 ** POSIX file functions only.
 */
 #define _XOPEN_SOURCE 700
+#include "stimuli/bpath.h"
 #include "stimuli/study_int.h"
 
 #include <errno.h>
@@ -36,6 +37,13 @@ int bundle_path_check(const char *rel, char *why, size_t why_size)
 {
     if (!rel || !rel[0]) {
         snprintf(why, why_size, "empty path");
+        return -1;
+    }
+    size_t len = strlen(rel);
+    if (len >= BUNDLE_PATH_MAX) {
+        snprintf(why, why_size,
+                 "'%.40s...': the path is %zu bytes long; the limit is %d", rel,
+                 len, BUNDLE_PATH_MAX - 1);
         return -1;
     }
     if (rel[0] == '/' || rel[0] == '~' || strchr(rel, '\\') ||
@@ -83,6 +91,16 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
     if (!inside) {
         snprintf(why, why_size,
                  "'%s': resolves outside the bundle (symbolic link?)", rel);
+        free(real);
+        return -1;
+    }
+    size_t real_len = strlen(real);
+    if (real_len >= BUNDLE_PATH_MAX) {
+        snprintf(why, why_size,
+                 "'%.60s%s': the resolved path is %zu bytes long; the "
+                 "runner's limit is %d",
+                 rel, strlen(rel) > 60 ? "..." : "", real_len,
+                 BUNDLE_PATH_MAX - 1);
         free(real);
         return -1;
     }

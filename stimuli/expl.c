@@ -38,6 +38,7 @@ void expl_clear(Explanation *e)
     }
     sim_free(e->title);
     sim_free(e->file);
+    sim_free(e->map_file);
     sim_free(e->colormap);
     for (size_t i = 0; i < e->n_tokens; i++) {
         sim_free(e->tokens[i].text);
@@ -146,6 +147,10 @@ static int parse_heatmap(Loader *L, const JLoc *at, json_t *o, const Item *it,
             } else {
                 ok = 1;
             }
+        }
+        if (ok) {
+            e->map_file = abs; /* what the runner opens */
+            abs = NULL;
         }
         sim_free(abs);
     }

@@ -49,6 +49,7 @@ void input_clear(ItemInput *in)
     sim_free(in->text_b);
     sim_free(in->title_a);
     sim_free(in->title_b);
+    sim_free(in->image_file);
     for (size_t i = 0; i < in->n_features; i++) {
         sim_free(in->features[i].name);
         sim_free(in->features[i].value);
@@ -378,8 +379,11 @@ static void image_input(Loader *L, const JLoc *at, const char *key,
     if (image_size(abs, &in->image_w, &in->image_h, NULL, why, sizeof why) !=
         0) {
         jl_error(L, at, key, "'%s': %s", path, why);
+        sim_free(abs);
+        return;
     }
-    sim_free(abs);
+    sim_free(in->image_file);
+    in->image_file = abs; /* what the runner opens */
 }
 
 static int copy_features(Loader *L, const ItemInput *src, ItemInput *dst)

@@ -1,12 +1,17 @@
 /*
-** PNG, JPEG and .npy headers read by hand: enough to know that a file is
-** what it claims and how large it is. libc only.
+** PNG, JPEG and .npy files read whole: PNG through libpng, JPEG through
+** libjpeg-turbo (pixels as RGBA), .npy by hand. Study loading decodes every
+** image to check it; the runner decodes the same way to show it. No SDL.
 */
 #include "stimuli/media.h"
 #include "stimuli/study_int.h"
 
 #include <errno.h>
+#include <jpeglib.h>
 #include <limits.h>
+#include <math.h>
+#include <png.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,121 +19,291 @@
 
 #include "common/sim_alloc.h"
 
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-           (uint32_t)p[3];
-}
+/* Return codes of the internal readers. */
+enum { MEDIA_BAD = -1, MEDIA_NOFILE = -2, MEDIA_NOMEM = -3 };
 
-static int png_size(FILE *f, int *w, int *h, char *why, size_t why_size)
+static int too_large(unsigned long w, unsigned long h, char *why,
+                     size_t why_size)
 {
-    /* signature (8) + IHDR length (4) + "IHDR" (4) + width + height */
-    unsigned char b[24];
-    size_t got = fread(b, 1, sizeof b, f);
-    if (got < 24) {
-        snprintf(why, why_size, "truncated PNG (no IHDR chunk)");
-        return -1;
+    if (w == 0 || h == 0) {
+        snprintf(why, why_size, "image size %lux%lu is empty", w, h);
+        return 1;
     }
-    if (be32(b + 8) != 13 || memcmp(b + 12, "IHDR", 4) != 0) {
-        snprintf(why, why_size, "broken PNG: the first chunk is not IHDR");
-        return -1;
+    if (w > MEDIA_MAX_SIDE || h > MEDIA_MAX_SIDE) {
+        snprintf(why, why_size,
+                 "image is %lux%lu pixels; the limit is %d pixels per side", w,
+                 h, MEDIA_MAX_SIDE);
+        return 1;
     }
-    uint32_t pw = be32(b + 16), ph = be32(b + 20);
-    if (pw == 0 || ph == 0 || pw > INT32_MAX || ph > INT32_MAX) {
-        snprintf(why, why_size, "broken PNG: size %ux%u", (unsigned)pw,
-                 (unsigned)ph);
-        return -1;
-    }
-    *w = (int)pw;
-    *h = (int)ph;
     return 0;
 }
 
-static int jpeg_size(FILE *f, int *w, int *h, char *why, size_t why_size)
+/* ------------------------------------------------------------------ PNG */
+
+typedef struct PngJob {
+    char *why;
+    size_t why_size;
+    png_structp png;
+    png_infop info;
+    unsigned char *pixels; /* kept image, or NULL */
+    unsigned char *row;    /* one row when the pixels are not kept */
+    png_bytep *rows;
+    int w, h;
+    size_t read;   /* bytes read so far */
+    int truncated; /* the file ended early */
+} PngJob;
+
+/* libpng's error handler: writes the reason and returns to png_run's
+** setjmp (png_jmpbuf) through libpng's own png_longjmp. */
+static void png_fail(png_structp png, png_const_charp msg)
 {
-    /* after SOI: segments FF xx len(2) ...; SOFn carries the size */
-    for (;;) {
-        int c = fgetc(f);
-        if (c == EOF) {
-            break;
-        }
-        if (c != 0xFF) {
-            snprintf(why, why_size, "broken JPEG: marker expected");
-            return -1;
-        }
-        int m;
-        do {
-            m = fgetc(f);
-        } while (m == 0xFF);
-        if (m == EOF) {
-            break;
-        }
-        if (m == 0xD8 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) {
-            continue; /* markers without a length */
-        }
-        if (m == 0xD9 || m == 0xDA) {
-            snprintf(why, why_size, "broken JPEG: no frame header before %s",
-                     m == 0xD9 ? "the end" : "the image data");
-            return -1;
-        }
-        unsigned char lb[2];
-        if (fread(lb, 1, 2, f) != 2) {
-            break;
-        }
-        unsigned len = (unsigned)lb[0] << 8 | lb[1];
-        if (len < 2) {
-            snprintf(why, why_size, "broken JPEG: bad segment length");
-            return -1;
-        }
-        int is_sof =
-            m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
-        if (is_sof) {
-            unsigned char s[5];
-            if (len < 7 || fread(s, 1, 5, f) != 5) {
-                break;
-            }
-            int jh = s[1] << 8 | s[2], jw = s[3] << 8 | s[4];
-            if (jw == 0 || jh == 0) {
-                snprintf(why, why_size, "broken JPEG: size %dx%d", jw, jh);
-                return -1;
-            }
-            *w = jw;
-            *h = jh;
-            return 0;
-        }
-        if (fseek(f, (long)len - 2, SEEK_CUR) != 0) {
-            break;
-        }
+    PngJob *j = png_get_error_ptr(png);
+    if (j->truncated) {
+        snprintf(j->why, j->why_size,
+                 "truncated PNG (the file ends after %zu bytes)", j->read);
+    } else {
+        snprintf(j->why, j->why_size, "corrupt PNG: %s", msg);
     }
-    snprintf(why, why_size, "truncated JPEG (no frame header)");
-    return -1;
+    png_longjmp(png, 1); /* to png_run's setjmp, without libpng's print */
 }
 
-int image_size(const char *abs, int *w, int *h, int *is_png, char *why,
-               size_t why_size)
+static void png_quiet(png_structp png, png_const_charp msg)
 {
+    (void)png; /* warnings (benign problems) do not stop the image */
+    (void)msg;
+}
+
+static void png_read_file(png_structp png, png_bytep data, size_t n)
+{
+    PngJob *j = png_get_error_ptr(png);
+    size_t got = fread(data, 1, n, (FILE *)png_get_io_ptr(png));
+    j->read += got;
+    if (got != n) {
+        j->truncated = 1;
+        png_error(png, "truncated");
+    }
+}
+
+/* Decodes into j (keep: all rows, else one row at a time). The caller
+** frees what j holds. */
+static int png_run(PngJob *j, FILE *f, int keep)
+{
+    if (setjmp(png_jmpbuf(j->png))) {
+        return MEDIA_BAD;
+    }
+    png_set_read_fn(j->png, f, png_read_file);
+    png_read_info(j->png, j->info);
+    png_uint_32 w = png_get_image_width(j->png, j->info);
+    png_uint_32 h = png_get_image_height(j->png, j->info);
+    if (too_large(w, h, j->why, j->why_size)) {
+        return MEDIA_BAD;
+    }
+    png_set_expand(j->png);
+    png_set_strip_16(j->png);
+    png_set_gray_to_rgb(j->png);
+    png_set_filler(j->png, 0xFF, PNG_FILLER_AFTER);
+    int passes = png_set_interlace_handling(j->png);
+    png_read_update_info(j->png, j->info);
+    size_t stride = (size_t)w * 4;
+    if (png_get_rowbytes(j->png, j->info) != stride) {
+        snprintf(j->why, j->why_size, "PNG pixel layout not supported");
+        return MEDIA_BAD;
+    }
+    if (keep) {
+        j->pixels = sim_malloc(stride * h);
+        j->rows = sim_malloc(h * sizeof *j->rows);
+        if (!j->pixels || !j->rows) {
+            snprintf(j->why, j->why_size, "out of memory");
+            return MEDIA_NOMEM;
+        }
+        for (png_uint_32 y = 0; y < h; y++) {
+            j->rows[y] = j->pixels + (size_t)y * stride;
+        }
+        png_read_image(j->png, j->rows);
+    } else {
+        j->row = sim_malloc(stride);
+        if (!j->row) {
+            snprintf(j->why, j->why_size, "out of memory");
+            return MEDIA_NOMEM;
+        }
+        for (int p = 0; p < passes; p++) {
+            for (png_uint_32 y = 0; y < h; y++) {
+                png_read_row(j->png, j->row, NULL);
+            }
+        }
+    }
+    png_read_end(j->png, NULL); /* the rest of the file, to IEND */
+    j->w = (int)w;
+    j->h = (int)h;
+    return 0;
+}
+
+static int png_decode(FILE *f, MediaImage *keep, int *w, int *h, char *why,
+                      size_t why_size)
+{
+    PngJob j;
+    memset(&j, 0, sizeof j);
+    j.why = why;
+    j.why_size = why_size;
+    j.png =
+        png_create_read_struct(PNG_LIBPNG_VER_STRING, &j, png_fail, png_quiet);
+    j.info = j.png ? png_create_info_struct(j.png) : NULL;
+    int rc = MEDIA_NOMEM;
+    if (!j.info) {
+        snprintf(why, why_size, "out of memory");
+    } else {
+        rc = png_run(&j, f, keep != NULL);
+    }
+    png_destroy_read_struct(j.png ? &j.png : NULL, j.info ? &j.info : NULL,
+                            NULL);
+    sim_free(j.rows);
+    sim_free(j.row);
+    if (rc == 0) {
+        *w = j.w;
+        *h = j.h;
+        if (keep) {
+            keep->rgba = j.pixels;
+            keep->w = j.w;
+            keep->h = j.h;
+        }
+    } else {
+        sim_free(j.pixels);
+    }
+    return rc;
+}
+
+/* ----------------------------------------------------------------- JPEG */
+
+typedef struct JpegJob {
+    struct jpeg_error_mgr mgr; /* first: libjpeg's err points here */
+    jmp_buf jb;
+    char *why;
+    size_t why_size;
+    struct jpeg_decompress_struct cinfo;
+    unsigned char *pixels;
+    unsigned char *row;
+    int w, h;
+} JpegJob;
+
+static void jpeg_fail(j_common_ptr c)
+{
+    JpegJob *j = (JpegJob *)(void *)c->err;
+    char msg[JMSG_LENGTH_MAX];
+    c->err->format_message(c, msg);
+    snprintf(j->why, j->why_size, "corrupt JPEG: %s", msg);
+    longjmp(j->jb, 1); /* longjmp-ok: libjpeg's error_exit must not return */
+}
+
+/* Warnings are corrupt data that libjpeg would paper over (grey blocks):
+** an error here, so that what is checked is what is shown. */
+static void jpeg_message(j_common_ptr c, int level)
+{
+    if (level < 0) {
+        jpeg_fail(c);
+    }
+}
+
+static int jpeg_run(JpegJob *j, FILE *f, int keep)
+{
+    if (setjmp(j->jb)) {
+        return MEDIA_BAD;
+    }
+    jpeg_create_decompress(&j->cinfo);
+    jpeg_stdio_src(&j->cinfo, f);
+    jpeg_read_header(&j->cinfo, TRUE);
+    if (too_large(j->cinfo.image_width, j->cinfo.image_height, j->why,
+                  j->why_size)) {
+        return MEDIA_BAD;
+    }
+    j->cinfo.out_color_space = JCS_EXT_RGBA;
+    jpeg_start_decompress(&j->cinfo);
+    if (j->cinfo.output_components != 4) {
+        snprintf(j->why, j->why_size, "JPEG colour space not supported");
+        return MEDIA_BAD;
+    }
+    size_t w = j->cinfo.output_width, h = j->cinfo.output_height;
+    size_t stride = w * 4;
+    if (keep) {
+        j->pixels = sim_malloc(stride * h);
+    } else {
+        j->row = sim_malloc(stride);
+    }
+    if (keep ? !j->pixels : !j->row) {
+        snprintf(j->why, j->why_size, "out of memory");
+        return MEDIA_NOMEM;
+    }
+    while (j->cinfo.output_scanline < h) {
+        JSAMPROW r =
+            keep ? j->pixels + j->cinfo.output_scanline * stride : j->row;
+        jpeg_read_scanlines(&j->cinfo, &r, 1);
+    }
+    jpeg_finish_decompress(&j->cinfo);
+    j->w = (int)w;
+    j->h = (int)h;
+    return 0;
+}
+
+static int jpeg_decode(FILE *f, MediaImage *keep, int *w, int *h, char *why,
+                       size_t why_size)
+{
+    JpegJob *j = sim_calloc(1, sizeof *j);
+    if (!j) {
+        snprintf(why, why_size, "out of memory");
+        return MEDIA_NOMEM;
+    }
+    j->why = why;
+    j->why_size = why_size;
+    j->cinfo.err = jpeg_std_error(&j->mgr);
+    j->mgr.error_exit = jpeg_fail;
+    j->mgr.emit_message = jpeg_message;
+    int rc = jpeg_run(j, f, keep != NULL);
+    jpeg_destroy_decompress(&j->cinfo);
+    sim_free(j->row);
+    if (rc == 0) {
+        *w = j->w;
+        *h = j->h;
+        if (keep) {
+            keep->rgba = j->pixels;
+            keep->w = j->w;
+            keep->h = j->h;
+        }
+    } else {
+        sim_free(j->pixels);
+    }
+    sim_free(j);
+    return rc;
+}
+
+/* --------------------------------------------------------------- images */
+
+/* Decodes the file abs; keep (may be NULL) receives the pixels. */
+static int image_decode(const char *abs, MediaImage *keep, int *w, int *h,
+                        int *is_png, char *why, size_t why_size)
+{
+    if (keep) {
+        memset(keep, 0, sizeof *keep);
+    }
     FILE *f = fopen(abs, "rb");
     if (!f) {
         snprintf(why, why_size, "cannot open: %s", strerror(errno));
-        return -2;
+        return MEDIA_NOFILE;
     }
     unsigned char sig[8];
     size_t got = fread(sig, 1, sizeof sig, f);
-    int rc = -1;
+    int rc = MEDIA_BAD;
     static const unsigned char png_sig[8] = {0x89, 'P',  'N',  'G',
                                              '\r', '\n', 0x1A, '\n'};
+    int png = got == 8 && memcmp(sig, png_sig, 8) == 0;
+    int jpeg = got >= 3 && sig[0] == 0xFF && sig[1] == 0xD8 && sig[2] == 0xFF;
     if (is_png) {
-        *is_png = got == 8 && memcmp(sig, png_sig, 8) == 0;
+        *is_png = png;
     }
-    if (got == 8 && memcmp(sig, png_sig, 8) == 0) {
-        rewind(f);
-        rc = png_size(f, w, h, why, why_size);
-    } else if (got >= 3 && sig[0] == 0xFF && sig[1] == 0xD8 && sig[2] == 0xFF) {
-        if (fseek(f, 2, SEEK_SET) == 0) {
-            rc = jpeg_size(f, w, h, why, why_size);
-        } else {
-            snprintf(why, why_size, "cannot read: %s", strerror(errno));
-        }
+    if ((png || jpeg) && fseek(f, 0, SEEK_SET) != 0) {
+        snprintf(why, why_size, "cannot read: %s", strerror(errno));
+    } else if (png) {
+        rc = png_decode(f, keep, w, h, why, why_size);
+    } else if (jpeg) {
+        rc = jpeg_decode(f, keep, w, h, why, why_size);
     } else if (got == 0) {
         snprintf(why, why_size, "empty file (not a PNG or JPEG image)");
     } else {
@@ -137,6 +312,47 @@ int image_size(const char *abs, int *w, int *h, int *is_png, char *why,
     fclose(f);
     return rc;
 }
+
+int image_size(const char *abs, int *w, int *h, int *is_png, char *why,
+               size_t why_size)
+{
+    int rc = image_decode(abs, NULL, w, h, is_png, why, why_size);
+    return rc == MEDIA_NOFILE ? -2 : rc != 0 ? -1 : 0;
+}
+
+static int image_error(int rc, const char *path, const char *why, SimError *err)
+{
+    return sim_fail(err,
+                    rc == MEDIA_NOFILE  ? SIM_ERR_IO
+                    : rc == MEDIA_NOMEM ? SIM_ERR_NOMEM
+                                        : SIM_ERR_PARSE,
+                    "%s: %s", path, why);
+}
+
+int media_image_size(const char *path, int *w, int *h, SimError *err)
+{
+    char why[256];
+    int rc = image_decode(path, NULL, w, h, NULL, why, sizeof why);
+    return rc != 0 ? image_error(rc, path, why, err) : SIM_OK;
+}
+
+int media_image_load(const char *path, MediaImage *out, SimError *err)
+{
+    char why[256];
+    int w, h;
+    int rc = image_decode(path, out, &w, &h, NULL, why, sizeof why);
+    return rc != 0 ? image_error(rc, path, why, err) : SIM_OK;
+}
+
+void media_image_free(MediaImage *img)
+{
+    if (img) {
+        sim_free(img->rgba);
+        memset(img, 0, sizeof *img);
+    }
+}
+
+/* ------------------------------------------------------------------ .npy */
 
 /* Finds 'key': in a numpy header dict and returns a pointer just past the
 ** colon and spaces, or NULL. */
@@ -268,9 +484,11 @@ static int npy_header(FILE *f, int *rows, int *cols, long *offset, char *why,
                  nd);
         goto done;
     }
-    if (dims[0] <= 0 || dims[1] <= 0 || dims[0] > 65536 || dims[1] > 65536) {
-        snprintf(why, why_size, ".npy shape (%ld, %ld) is empty or too large",
-                 dims[0], dims[1]);
+    if (dims[0] <= 0 || dims[1] <= 0 || dims[0] > MEDIA_MAX_SIDE ||
+        dims[1] > MEDIA_MAX_SIDE) {
+        snprintf(why, why_size,
+                 ".npy shape (%ld, %ld) is empty or larger than %d per side",
+                 dims[0], dims[1], MEDIA_MAX_SIDE);
         goto done;
     }
     *rows = (int)dims[0];
@@ -282,22 +500,70 @@ done:
     return rc;
 }
 
-/* Reads the header, then checks that the file is long enough to hold all
-** rows * cols floats. */
+/* Reads the header, then checks that the file holds exactly rows * cols
+** floats after it. */
 static int npy_check(FILE *f, int *rows, int *cols, long *offset, char *why,
                      size_t why_size)
 {
     int rc = npy_header(f, rows, cols, offset, why, why_size);
     if (rc == 0) {
         long need = *offset + (long)*rows * (long)*cols * 4;
-        if (fseek(f, 0, SEEK_END) != 0 || ftell(f) < need) {
+        long have = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+        if (have < need) {
             snprintf(why, why_size,
-                     "truncated .npy data (%d x %d floats need %ld bytes)",
-                     *rows, *cols, need);
+                     "truncated .npy data (%d x %d floats need %ld bytes, "
+                     "the file has %ld)",
+                     *rows, *cols, need, have);
+            rc = -1;
+        } else if (have > need) {
+            snprintf(why, why_size,
+                     ".npy file has %ld bytes after its %d x %d floats "
+                     "(shape and data size disagree)",
+                     have - need, *rows, *cols);
             rc = -1;
         }
     }
     return rc;
+}
+
+/* Reads the rows * cols values at offset; every one must be finite. out
+** (may be NULL) receives them. */
+static int npy_values(FILE *f, long offset, int rows, int cols, float *out,
+                      char *why, size_t why_size)
+{
+    size_t n = (size_t)rows * (size_t)cols;
+    if (fseek(f, offset, SEEK_SET) != 0) {
+        snprintf(why, why_size, "cannot read: %s", strerror(errno));
+        return -1;
+    }
+    unsigned char buf[4096];
+    size_t i = 0;
+    while (i < n) {
+        size_t want = n - i < sizeof buf / 4 ? n - i : sizeof buf / 4;
+        if (fread(buf, 4, want, f) != want) {
+            snprintf(why, why_size, "truncated .npy data");
+            return -1;
+        }
+        for (size_t k = 0; k < want; k++, i++) {
+            const unsigned char *b = buf + 4 * k;
+            uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+                         (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+            float v;
+            memcpy(&v, &u, 4);
+            if (!isfinite(v)) {
+                snprintf(why, why_size,
+                         ".npy value at row %zu, column %zu is %s "
+                         "(a heatmap needs finite values)",
+                         i / (size_t)cols, i % (size_t)cols,
+                         isnan(v) ? "NaN" : "infinite");
+                return -1;
+            }
+            if (out) {
+                out[i] = v;
+            }
+        }
+    }
+    return 0;
 }
 
 int npy_shape(const char *abs, int *rows, int *cols, char *why, size_t why_size)
@@ -309,19 +575,11 @@ int npy_shape(const char *abs, int *rows, int *cols, char *why, size_t why_size)
     }
     long offset = 0;
     int rc = npy_check(f, rows, cols, &offset, why, why_size);
+    if (rc == 0) {
+        rc = npy_values(f, offset, *rows, *cols, NULL, why, why_size);
+    }
     fclose(f);
     return rc;
-}
-
-int media_image_size(const char *path, int *w, int *h, SimError *err)
-{
-    char why[256];
-    int rc = image_size(path, w, h, NULL, why, sizeof why);
-    if (rc != 0) {
-        return sim_fail(err, rc == -2 ? SIM_ERR_IO : SIM_ERR_PARSE, "%s: %s",
-                        path, why);
-    }
-    return SIM_OK;
 }
 
 /* Opens a .npy file and checks it as media_npy_info() does; on success *out
@@ -371,19 +629,12 @@ int media_npy_read(const char *path, float **out, int *rows, int *cols,
         fclose(f);
         return sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
     }
-    unsigned char b[4];
-    size_t i = 0;
-    if (fseek(f, offset, SEEK_SET) == 0) {
-        for (; i < n && fread(b, 1, 4, f) == 4; i++) {
-            uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-                         (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-            memcpy(&data[i], &u, 4);
-        }
-    }
+    char why[256];
+    rc = npy_values(f, offset, *rows, *cols, data, why, sizeof why);
     fclose(f);
-    if (i < n) {
+    if (rc != 0) {
         sim_free(data);
-        return sim_fail(err, SIM_ERR_PARSE, "%s: truncated .npy data", path);
+        return sim_fail(err, SIM_ERR_PARSE, "%s: %s", path, why);
     }
     *out = data;
     return SIM_OK;

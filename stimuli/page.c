@@ -22,6 +22,7 @@ static void block_free(PageBlock *b)
     sim_free(b->spans);
     sim_free(b->src);
     sim_free(b->path);
+    sim_free(b->file);
 }
 
 void page_free(Page *page)
@@ -457,6 +458,10 @@ static void resolve_image(void *ctx, PageBlock *img, int line,
         int w, h;
         if (image_size(abs, &w, &h, NULL, why, sizeof why) != 0) {
             page_diag(pc, 0, line, "'%s': %s", img->src, why);
+        } else {
+            sim_free(img->file);
+            img->file = abs; /* what the runner opens */
+            abs = NULL;
         }
     }
     sim_free(abs);

@@ -41,6 +41,9 @@ typedef struct PageBlock {
     char *src;     /* image: the path as written in the page */
     char *path;    /* image: the bundle-relative file shown (page_parse
                       sets it to src; study loading resolves it) */
+    char *file;    /* image: absolute path of path as resolved and decoded
+                      at load (the runner opens this one); NULL until
+                      then, or when it failed */
 } PageBlock;
 
 struct Page {

@@ -40,6 +40,9 @@ typedef struct ItemInput {
     Feature *features; /* tabular rows, in display order */
     size_t n_features;
     int image_w, image_h; /* pixel size of an image input (read at load) */
+    char *image_file;     /* image: the absolute path study loading resolved
+                             inside the bundle and decoded (the runner opens
+                             this one); NULL when it failed */
 } ItemInput;
 
 /* One edit of a counterfactual perturbation. For text the edit is the byte
@@ -121,6 +124,8 @@ struct Explanation {
 
     /* heatmap */
     char *file;       /* bundle-relative .png or .npy (float32, H x W) */
+    char *map_file;   /* absolute path of file as resolved and read at load
+                         (the runner opens this one); NULL when it failed */
     int file_is_npy;  /* 1 for .npy, 0 for .png */
     int map_h, map_w; /* shape of the map */
     char *colormap;   /* "viridis" (default), "cividis", "magma", "gray" */

@@ -60,6 +60,11 @@ set_tests_properties(test_app_timing_log_unwritable PROPERTIES
   ENVIRONMENT "SDL_VIDEODRIVER=dummy"
   PASS_REGULAR_EXPRESSION "no-such-dir/t.log: cannot open the timing log"
   TIMEOUT 120)
+# An image replaced after the check: the run pauses with a media_error
+# event before the participant sees (or answers) it.
+simlab_add_test(test_app_media SOURCES test_app_media.c
+                LIBS PkgConfig::SQLITE3 ARGS $<TARGET_FILE:simlab>)
+set_tests_properties(test_app_media PROPERTIES TIMEOUT 120)
 # SIGKILL at random moments; resume until every step is answered once.
 add_test(NAME test_app_kill COMMAND test_app_run $<TARGET_FILE:simlab>
          demo-tabular-forward kill)

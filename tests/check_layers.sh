@@ -17,7 +17,8 @@ for dir in common stimuli experiment analysis; do
         echo "clock read in a pure library:"; echo "$hits"; status=1
     fi
     hits=$(grep -rnE '\b(exit|longjmp|sprintf|strcpy|strcat)\(' "$root/$dir" \
-           --include='*.c' --include='*.h' | grep -v '/main\.c:' 2>/dev/null)
+           --include='*.c' --include='*.h' | grep -v '/main\.c:' \
+           | grep -v 'longjmp-ok' 2>/dev/null)
     if [ -n "$hits" ]; then
         echo "exit/longjmp/sprintf/strcpy/strcat in a library:"; echo "$hits"
         status=1

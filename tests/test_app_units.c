@@ -212,7 +212,7 @@ static void test_long_page_line(void)
     ui_init_theme(&ui);
     ui_update_metrics(&ui);
     Assets assets;
-    assets_init(&assets, g.renderer, ".");
+    assets_init(&assets, g.renderer);
     /* "# Consent", then one paragraph of 500 words on a single line. */
     size_t cap = 8000, len = 0;
     char *page = sim_malloc(cap);
@@ -266,6 +266,50 @@ static void test_long_page_line(void)
     gfx_close(&g);
 }
 
+/* The image cache decodes as check does and refuses what the renderer
+** cannot hold; failures are cached until forgotten. */
+static void test_assets_media(void)
+{
+    Gfx g;
+    SimError err;
+    GfxOptions o = {"test", 1, 320, 240, 0, 0, 1};
+    if (gfx_open(&g, &o, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        h_fail++;
+        return;
+    }
+    Assets a;
+    assets_init(&a, g.renderer);
+    char ok[1024], bad[1024], jpg[1024];
+    snprintf(ok, sizeof ok, "%s/bundles/valid-all/media/cat.png",
+             SIMLAB_TEST_DATA);
+    snprintf(jpg, sizeof jpg, "%s/bundles/valid-all/media/dog.jpg",
+             SIMLAB_TEST_DATA);
+    snprintf(bad, sizeof bad, "%s/bundles/bad-media/media/short-data.png",
+             SIMLAB_TEST_DATA);
+    const Tex *t = assets_image(&a, ok);
+    CHECK(t->tex != NULL && t->w == 8 && t->h == 6 && t->why[0] == 0);
+    t = assets_image(&a, jpg);
+    CHECK(t->tex != NULL && t->w == 16 && t->h == 12);
+    t = assets_image(&a, bad);
+    CHECK(t->tex == NULL && strstr(t->why, "corrupt PNG") != NULL);
+    CHECK(assets_image(&a, bad) == t); /* cached */
+    t = assets_image(&a, NULL);
+    CHECK(t->tex == NULL && t->why[0] != 0);
+    /* a renderer whose largest texture is 4 x 4 */
+    assets_free(&a);
+    assets_init(&a, g.renderer);
+    a.max_tex_w = a.max_tex_h = 4;
+    t = assets_image(&a, ok);
+    CHECK(t->tex == NULL && strstr(t->why, "largest texture is 4x4") != NULL);
+    a.max_tex_w = a.max_tex_h = 0;
+    assets_forget_failed(&a);
+    t = assets_image(&a, ok);
+    CHECK(t->tex != NULL);
+    assets_free(&a);
+    gfx_close(&g);
+}
+
 int main(void)
 {
     test_colormaps();
@@ -273,5 +317,6 @@ int main(void)
     test_utf8();
     test_layout();
     test_long_page_line();
+    test_assets_media();
     return TEST_REPORT();
 }

@@ -15,7 +15,7 @@
 typedef struct BadCase {
     const char *bundle;
     int n_errors;
-    const char *expect[18]; /* substrings of the text report; NULL ends */
+    const char *expect[20]; /* substrings of the text report; NULL ends */
 } BadCase;
 
 static const BadCase cases[] = {
@@ -27,7 +27,7 @@ static const BadCase cases[] = {
      1,
      {"error: study.json:4:6: invalid JSON: duplicate object key", NULL}},
     {"bad-media",
-     11,
+     17,
      {"items.jsonl:1: field 'explanations.ig.file': 'media/wrong-shape.npy': "
       "map is 5x5 (WxH) but the image is 8x6: neither the same size nor the "
       "same aspect ratio",
@@ -49,7 +49,18 @@ static const BadCase cases[] = {
       "heatmap must be a .png or .npy file",
       "items.jsonl:11: field 'explanations.ig.file': 'media/gone.npy': no "
       "such file",
-      NULL}},
+      "items.jsonl:12: field 'input': 'media/short-data.png': corrupt PNG: "
+      "Not enough image data",
+      "items.jsonl:13: field 'input': 'media/huge.png': image is "
+      "100000x100000 pixels; the limit is 8192 pixels per side",
+      "items.jsonl:14: field 'input': 'media/corrupt.jpg': corrupt JPEG: "
+      "Premature end of JPEG file",
+      "items.jsonl:15: field 'explanations.ig.file': 'media/nan.npy': .npy "
+      "value at row 2, column 3 is NaN",
+      "items.jsonl:16: field 'explanations.ig.file': 'media/long.npy': .npy "
+      "file has 16 bytes after its 6 x 8 floats",
+      "items.jsonl:17: field 'input': 'media/aaaaaaaa",
+      "': the path is 1110 bytes long; the limit is 1023", NULL}},
     {"bad-ids",
      2,
      {"items.csv:4: field 'id': duplicate id '1' in pool 'test' (first at "
