@@ -14,3 +14,5 @@ if(TARGET simlab_experiment)
   simlab_add_test(test_analysis_engine SOURCES test_analysis_engine.c
                   LIBS simlab_analysis simlab_experiment)
 endif()
+simlab_add_test(test_analysis_input SOURCES test_analysis_input.c
+                LIBS simlab_analysis)
