@@ -80,8 +80,9 @@ static double time_analysis(const Dataset *ds, int B, int threads, double *cpu)
     return t;
 }
 
-/* Per-replicate seconds of the numpy reference, from its output. */
-static double time_reference(const char *csv, int B)
+/* Per-replicate seconds of the numpy reference, from its output: wall, and
+** process CPU in *cpu (may be NULL). */
+static double time_reference_cpu(const char *csv, int B, double *cpu)
 {
     const char *py = getenv("SIMLAB_PYTHON");
     char cmd[2048];
@@ -92,34 +93,45 @@ static double time_reference(const char *csv, int B)
         return -1;
     }
     char line[256];
-    double per = -1;
+    double per = -1, per_cpu = -1;
     while (fgets(line, sizeof line, p)) {
         sscanf(line, "per_replicate_s %lf", &per);
+        sscanf(line, "per_replicate_cpu_s %lf", &per_cpu);
     }
     pclose(p);
+    if (cpu) {
+        *cpu = per_cpu;
+    }
     return per;
 }
 
-/* Wall seconds of f(ds, path), the median of n runs, each on a fresh
-** Dataset. */
-static double time_load(int (*load)(Dataset *, const char *, SimError *),
-                        const char *path, int n, size_t *rows)
+static double time_reference(const char *csv, int B)
 {
-    double t[64];
+    return time_reference_cpu(csv, B, NULL);
+}
+
+/* Wall seconds of f(ds, path), the median of n runs, each on a fresh
+** Dataset; *cpu gets the median process CPU seconds. */
+static double time_load(int (*load)(Dataset *, const char *, SimError *),
+                        const char *path, int n, size_t *rows, double *cpu)
+{
+    double t[64], c[64];
     n = n < 64 ? n : 64;
     for (int i = 0; i < n; i++) {
         Dataset *ds;
         SimError err;
         dataset_new(&ds, &err);
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         if (load(ds, path, &err) != SIM_OK) {
             fprintf(stderr, "%s\n", err.msg);
             exit(1);
         }
         t[i] = now_s() - t0;
+        c[i] = cpu_s() - c0;
         *rows = ds->n_rows;
         dataset_free(ds);
     }
+    *cpu = median(c, n);
     return median(t, n);
 }
 
@@ -169,9 +181,37 @@ static int write_db(const Dataset *ds, const char *path)
     return rc == SQLITE_OK ? 0 : -1;
 }
 
+/* The floor for any reader of the view: process CPU seconds to step
+** through SELECT * FROM long_format asking each column's type. */
+static double step_floor(const char *path, size_t *rows)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    *rows = 0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT * FROM long_format", -1, &st, NULL) !=
+            SQLITE_OK) {
+        return -1;
+    }
+    int n = sqlite3_column_count(st), sum = 0;
+    double c0 = cpu_s();
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int k = 0; k < n; k++) {
+            sum += sqlite3_column_type(st, k);
+        }
+        (*rows)++;
+    }
+    double c = cpu_s() - c0;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return sum > 0 ? c : -1;
+}
+
 /* Runs simlab-analyze on csv (2 threads, B replicates, every output);
-** returns the wall seconds and *peak_kb its maximum resident set size. */
-static double run_analyze(const char *csv, int B, long *peak_kb)
+** returns the wall seconds, *cpu its CPU seconds (user + system) and
+** *peak_kb its maximum resident set size (as /usr/bin/time -v). */
+static double run_analyze(const char *csv, int B, double *cpu, long *peak_kb)
 {
     char reps[32];
     snprintf(reps, sizeof reps, "%d", B);
@@ -191,6 +231,8 @@ static double run_analyze(const char *csv, int B, long *peak_kb)
         exit(1);
     }
     *peak_kb = ru.ru_maxrss;
+    *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
     return now_s() - t0;
 }
 
@@ -232,40 +274,48 @@ static int ingest_and_end_to_end(int repeats)
     }
     dataset_free(ds);
     size_t rows = 0;
+    double cc, cd;
     printf("large study: 10 conditions x 1000 participants x 64 items "
            "(%.2f MB CSV)\n",
            mb);
-    double tc = time_load(dataset_load_csv, csv, repeats, &rows);
-    printf("  read CSV:                  %8.4f s  %7.1f MB/s  %5.2f M "
-           "rows/s\n",
-           tc, mb / tc, 1e-6 * (double)rows / tc);
-    double td = time_load(dataset_load_db, dbp, repeats, &rows);
-    printf("  read database:             %8.4f s            %5.2f M "
-           "rows/s\n",
-           td, 1e-6 * (double)rows / td);
-    double te[64], tr[64];
+    double tc = time_load(dataset_load_csv, csv, repeats, &rows, &cc);
+    printf("  read CSV:       %7.4f s wall %7.1f MB/s %5.2f M rows/s | "
+           "%7.4f s CPU %7.1f MB/s\n",
+           tc, mb / tc, 1e-6 * (double)rows / tc, cc, mb / cc);
+    double td = time_load(dataset_load_db, dbp, repeats, &rows, &cd);
+    printf("  read database:  %7.4f s wall %5.2f M rows/s | %7.4f s CPU "
+           "%5.2f M rows/s\n",
+           td, 1e-6 * (double)rows / td, cd, 1e-6 * (double)rows / cd);
+    size_t floor_rows;
+    double fl = step_floor(dbp, &floor_rows);
+    printf("  (sqlite3_step and column types alone: %7.4f s CPU %5.2f M "
+           "rows/s)\n",
+           fl, 1e-6 * (double)floor_rows / fl);
+    double te[64], ce[64], tr[64], cr[64];
     long peak[64];
     int n = repeats < 64 ? repeats : 64;
     for (int i = 0; i < n; i++) {
-        te[i] = run_analyze(csv, B, &peak[i]);
-        tr[i] = time_reference(csv, ref_B) * B;
+        te[i] = run_analyze(csv, B, &ce[i], &peak[i]);
+        tr[i] = time_reference_cpu(csv, ref_B, &cr[i]) * B;
+        cr[i] *= B;
     }
     long peak_max = 0;
     for (int i = 0; i < n; i++) {
         peak_max = peak[i] > peak_max ? peak[i] : peak_max;
     }
-    double me = median(te, n), mr = median(tr, n);
-    printf("  simlab-analyze, everything (%d replicates, 2 threads): %.3f s, "
-           "peak memory %.1f MB (%.2f x the CSV)\n",
-           B, me, (double)peak_max / 1024.0,
+    double me = median(te, n), mc = median(ce, n);
+    double mr = median(tr, n), mrc = median(cr, n);
+    printf("  simlab-analyze, everything (%d replicates, 2 threads): "
+           "%.3f s wall, %.3f s CPU, peak memory %.1f MB (%.2f x the CSV)\n",
+           B, me, mc, (double)peak_max / 1024.0,
            (double)peak_max * 1024.0 / (double)sb.st_size);
     if (mr > 0) {
         printf("  numpy crossed bootstrap alone (%d replicates, %d timed): "
-               "%.3f s\n",
-               B, ref_B, mr);
-        printf(
-            "  ratio numpy bootstrap / simlab-analyze end to end: %.1f x\n\n",
-            mr / me);
+               "%.3f s wall, %.3f s CPU\n",
+               B, ref_B, mr, mrc);
+        printf("  ratio numpy bootstrap / simlab-analyze end to end: %.1f x "
+               "wall, %.1f x CPU\n\n",
+               mr / me, mrc / mc);
     } else {
         printf("  numpy reference: not available\n\n");
     }
