@@ -855,36 +855,6 @@ static int inside(const char *path, const char *dir)
     return in;
 }
 
-int report_check_output(const char *out, const char *const *inputs, int n,
-                        SimError *err)
-{
-    char side[4200];
-    for (int i = 0; i < n; i++) {
-        static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
-        for (int k = 0; k < 4; k++) {
-            snprintf(side, sizeof side, "%s%s", inputs[i], suffix[k]);
-            if (same_file(out, side)) {
-                return sim_fail(err, SIM_ERR_USAGE,
-                                "%s: the output folder is the input %s%s; "
-                                "choose another folder",
-                                out, inputs[i], suffix[k]);
-            }
-        }
-        if (inside(inputs[i], out)) {
-            return sim_fail(err, SIM_ERR_USAGE,
-                            "%s: the output folder holds the input %s, and "
-                            "it is replaced as a whole; choose another folder",
-                            out, inputs[i]);
-        }
-    }
-    struct stat st;
-    if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        return sim_fail(err, SIM_ERR_USAGE, "%s: %s, not a folder", out,
-                        is_sqlite_file(out) ? "an SQLite database" : "a file");
-    }
-    return SIM_OK;
-}
-
 /* An existing output folder is replaced only when it holds nothing but
 ** files simlab-analyze writes (and no database). */
 static int check_old_folder(const char *out, SimError *err)
@@ -921,6 +891,36 @@ static int check_old_folder(const char *out, SimError *err)
     }
     closedir(d);
     return rc;
+}
+
+int report_check_output(const char *out, const char *const *inputs, int n,
+                        SimError *err)
+{
+    char side[4200];
+    for (int i = 0; i < n; i++) {
+        static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+        for (int k = 0; k < 4; k++) {
+            snprintf(side, sizeof side, "%s%s", inputs[i], suffix[k]);
+            if (same_file(out, side)) {
+                return sim_fail(err, SIM_ERR_USAGE,
+                                "%s: the output folder is the input %s%s; "
+                                "choose another folder",
+                                out, inputs[i], suffix[k]);
+            }
+        }
+        if (inside(inputs[i], out)) {
+            return sim_fail(err, SIM_ERR_USAGE,
+                            "%s: the output folder holds the input %s, and "
+                            "it is replaced as a whole; choose another folder",
+                            out, inputs[i]);
+        }
+    }
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        return sim_fail(err, SIM_ERR_USAGE, "%s: %s, not a folder", out,
+                        is_sqlite_file(out) ? "an SQLite database" : "a file");
+    }
+    return stat(out, &st) == 0 ? check_old_folder(out, err) : SIM_OK;
 }
 
 /* Removes the regular files of dir, then dir. */

@@ -209,7 +209,9 @@ int report_write_dir(const Report *r, const char *out, SimError *err);
 
 /* Fails (SIM_ERR_USAGE) when out would clobber an input: out is one of
 ** inputs (a database, its -wal, -shm or -journal file, a CSV), an input
-** lies inside the folder out, or out is a file (e.g. an SQLite database). */
+** lies inside the folder out, or out is a file (e.g. an SQLite database);
+** or when report_dir_begin() would refuse the existing folder out. Lets
+** simlab-analyze refuse before it computes. */
 int report_check_output(const char *out, const char *const *inputs, int n,
                         SimError *err);
 

@@ -651,6 +651,14 @@ static void test_output_is_input(void)
     const char *in2[1] = {sub};
     CHECK_INT(report_check_output(dir, in2, 1, &err), SIM_ERR_USAGE);
     CHECK(has(&err, "holds the input"));
+    /* a folder holding a file the analysis does not write, before any
+    ** computing */
+    tmp_path(dir, sizeof dir, "mixed");
+    mkdir(dir, 0777);
+    snprintf(sub, sizeof sub, "%s/notes.txt", dir);
+    write_text(sub, "mine\n");
+    CHECK_INT(report_check_output(dir, inputs, 2, &err), SIM_ERR_USAGE);
+    CHECK(has(&err, "holds 'notes.txt'"));
     /* a new folder is fine */
     tmp_path(dir, sizeof dir, "fresh");
     CHECK_INT(report_check_output(dir, inputs, 2, &err), SIM_OK);
