@@ -844,6 +844,41 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* dir's parent ("." when none) and base name. */
+static void split_path(const char *dir, char *parent, size_t np, char *base,
+                       size_t nb)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/') {
+        tmp[--n] = '\0';
+    }
+    char *slash = strrchr(tmp, '/');
+    if (!slash) {
+        snprintf(parent, np, ".");
+        snprintf(base, nb, "%s", tmp);
+    } else {
+        snprintf(base, nb, "%s", slash + 1);
+        if (slash == tmp) {
+            snprintf(parent, np, "/");
+        } else {
+            *slash = '\0';
+            snprintf(parent, np, "%s", tmp);
+        }
+    }
+}
+
+/* 1 when a and b name the same path (b may not exist yet): the same
+** parent folder and the same last name, trailing slashes aside. */
+static int same_name(const char *a, const char *b)
+{
+    char pa[4096], pb[4096], na[1024], nb[1024];
+    split_path(a, pa, sizeof pa, na, sizeof na);
+    split_path(b, pb, sizeof pb, nb, sizeof nb);
+    return strcmp(na, nb) == 0 && (strcmp(pa, pb) == 0 || same_file(pa, pb));
+}
+
 /* 1 when path lies inside the folder dir (both existing). */
 static int inside(const char *path, const char *dir)
 {
@@ -901,7 +936,7 @@ int report_check_output(const char *out, const char *const *inputs, int n,
         static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
         for (int k = 0; k < 4; k++) {
             snprintf(side, sizeof side, "%s%s", inputs[i], suffix[k]);
-            if (same_file(out, side)) {
+            if (same_file(out, side) || same_name(out, side)) {
                 return sim_fail(err, SIM_ERR_USAGE,
                                 "%s: the output folder is the input %s%s; "
                                 "choose another folder",
@@ -971,31 +1006,6 @@ static int sync_folder(const char *dir)
     }
     closedir(d);
     return rc | fsync_path(dir, O_RDONLY | O_DIRECTORY);
-}
-
-/* dir's parent ("." when none) and base name. */
-static void split_path(const char *dir, char *parent, size_t np, char *base,
-                       size_t nb)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    size_t n = strlen(tmp);
-    while (n > 1 && tmp[n - 1] == '/') {
-        tmp[--n] = '\0';
-    }
-    char *slash = strrchr(tmp, '/');
-    if (!slash) {
-        snprintf(parent, np, ".");
-        snprintf(base, nb, "%s", tmp);
-    } else {
-        snprintf(base, nb, "%s", slash + 1);
-        if (slash == tmp) {
-            snprintf(parent, np, "/");
-        } else {
-            *slash = '\0';
-            snprintf(parent, np, "%s", tmp);
-        }
-    }
 }
 
 int report_dir_begin(ReportDir *d, const char *out, SimError *err)

@@ -638,6 +638,10 @@ static void test_output_is_input(void)
     CHECK_INT(report_check_output(wal, inputs, 2, &err), SIM_ERR_USAGE);
     CHECK(has(&err, "in.db-wal"));
     unlink(wal);
+    /* even before SQLite creates it */
+    CHECK_INT(report_check_output(wal, inputs, 2, &err), SIM_ERR_USAGE);
+    snprintf(wal, sizeof wal, "%s-shm/", db);
+    CHECK_INT(report_check_output(wal, inputs, 2, &err), SIM_ERR_USAGE);
     /* any SQLite file, input or not */
     char other[512];
     tmp_path(other, sizeof other, "other.sqlite");
