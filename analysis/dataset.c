@@ -497,8 +497,7 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
     int name = intern_cached(ds, &ld->cache[0], v[COL_PARTICIPANT]);
     r.condition = intern_cached(ds, &ld->cache[1], v[COL_CONDITION]);
     Val iv = v[COL_ITEM];
-    r.item = intern_cached(
-        ds, &ld->items[(iv.n * 31 + (unsigned char)iv.p[iv.n - 1]) & 255], iv);
+    r.item = intern_cached(ds, &ld->items[hash_bytes(iv.p, iv.n) & 255], iv);
     r.test_type = intern_cached(ds, &ld->cache[3], v[COL_TEST_TYPE]);
     r.domain = intern_cached(ds, &ld->cache[4], v[COL_DOMAIN]);
     int reason = intern_cached(ds, &ld->reason, v[COL_EXCLUSION_REASON]);
