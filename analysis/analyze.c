@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/compute.h"
 #include "common/sim_alloc.h"
@@ -71,40 +70,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     return rc;
 }
 
-static int make_dir(const char *dir, SimError *err)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0) {
-        return S_ISDIR(st.st_mode)
-                   ? SIM_OK
-                   : sim_fail(err, SIM_ERR_IO, "%s: not a directory", dir);
-    }
-    if (mkdir(dir, 0777) != 0) {
-        return sim_fail(err, SIM_ERR_IO, "%s: cannot create directory", dir);
-    }
-    return SIM_OK;
-}
-
 int analyze_write(const Report *r, const char *out_dir, SimError *err)
 {
-    int rc = make_dir(out_dir, err);
-    unsigned f = r->opt.formats;
-    if (rc == SIM_OK && (f & FORMAT_MD)) {
-        rc = report_write_md(r, out_dir, err);
-    }
-    if (rc == SIM_OK && (f & FORMAT_TEX)) {
-        rc = report_write_tex(r, out_dir, err);
-    }
-    if (rc == SIM_OK && (f & FORMAT_CSV)) {
-        rc = report_write_csv(r, out_dir, err);
-    }
-    if (rc == SIM_OK && (f & FORMAT_JSON)) {
-        rc = report_write_json(r, out_dir, err);
-    }
-    if (rc == SIM_OK && r->opt.plots) {
-        rc = report_write_plots(r, out_dir, r->opt.plots, err);
-    }
-    return rc;
+    return report_write_dir(r, out_dir, err); /* swapped into place whole */
 }
 
 int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,

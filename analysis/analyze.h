@@ -18,7 +18,8 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
                     SimError *err);
 
 /* Writes report.{md,tex,json}, the CSV tables and the plots into out_dir
-** (created when missing) according to r->opt.formats and r->opt.plots. */
+** according to r->opt.formats and r->opt.plots: into a fresh folder beside
+** it that then replaces out_dir whole (report_write_dir()). */
 int analyze_write(const Report *r, const char *out_dir, SimError *err);
 
 /* Loads every source, computes and writes. */

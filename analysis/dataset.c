@@ -1,26 +1,40 @@
 /*
-** Reading long-format responses from CSV (libcsv) and SQLite databases into a
-** Dataset. Every parse error names the source, the line (or row) and the
-** column. Depends on libc, libcsv, SQLite and common/.
+** Reading long-format responses from CSV files (our own RFC 4180 reader)
+** and SQLite databases into a Dataset, with the rating scale stated by the
+** study definitions and the checks of the export's JSON sidecar. Every
+** parse error names the source, the line (or row) and the column. Depends
+** on libc, SQLite, jansson, nettle and common/.
 */
 #include "analysis/dataset.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <csv.h>
 #include <jansson.h>
+#include <nettle/sha2.h>
 #include <sqlite3.h>
 
 #include "analysis/keymap.h"
 #include "common/sim_alloc.h"
 #include "common/sim_phase.h"
-#include "common/sim_rng.h"
 #include "common/sim_text.h"
+
+/* A value as bytes (not NUL-terminated). */
+typedef struct Val {
+    const char *p;
+    size_t n;
+} Val;
+
+/* The id of the last value seen in one column, to skip the hash lookup
+** when a column repeats itself from row to row. */
+typedef struct Cache {
+    int id; /* -1: empty */
+    size_t n;
+    char s[64];
+} Cache;
 
 /* ------------------------------------------------------------------ */
 /* String pool: open addressing on FNV-1a hashes                       */
@@ -32,6 +46,40 @@ struct StrPool {
     size_t n_slots;
 };
 
+/* Reader state kept between rows and sources. */
+struct DatasetLoad {
+    Cache cache[5];   /* participant, condition, item, test_type, domain */
+    Cache items[256]; /* item ids, direct-mapped by hash */
+    Cache reason;
+    int last_name, last_participant; /* participant_of() cache */
+    Cache phase;                     /* id: the SimPhase of s */
+    int rating_max;                  /* largest rating read */
+    int rating_stated;               /* a source stated rating_points */
+    char rating_max_source[512];     /* where rating_max was read */
+    char rating_source[512];         /* who stated the scale */
+};
+
+/* a[0..n) == b[0..n); short values compare faster inline than by memcmp */
+static int same(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
 static int pool_rehash(StrPool *p, size_t n_slots)
 {
     int *slots = sim_malloc(n_slots * sizeof *slots);
@@ -42,7 +90,8 @@ static int pool_rehash(StrPool *p, size_t n_slots)
         slots[i] = -1;
     }
     for (int id = 0; id < p->n; id++) {
-        size_t h = (size_t)sim_hash_str(p->strs[id]) & (n_slots - 1);
+        size_t h = (size_t)hash_bytes(p->strs[id], strlen(p->strs[id])) &
+                   (n_slots - 1);
         while (slots[h] >= 0) {
             h = (h + 1) & (n_slots - 1);
         }
@@ -54,11 +103,12 @@ static int pool_rehash(StrPool *p, size_t n_slots)
     return 0;
 }
 
-static int pool_find(const StrPool *p, const char *s, size_t *slot)
+static int pool_find(const StrPool *p, const char *s, size_t n, size_t *slot)
 {
-    size_t h = (size_t)sim_hash_str(s) & (p->n_slots - 1);
+    size_t h = (size_t)hash_bytes(s, n) & (p->n_slots - 1);
     while (p->slots[h] >= 0) {
-        if (strcmp(p->strs[p->slots[h]], s) == 0) {
+        const char *t = p->strs[p->slots[h]];
+        if (same(t, s, n) && t[n] == '\0') {
             if (slot) {
                 *slot = h;
             }
@@ -72,11 +122,12 @@ static int pool_find(const StrPool *p, const char *s, size_t *slot)
     return -1;
 }
 
-int dataset_intern(Dataset *ds, const char *s)
+/* Interns the n bytes at s (no NUL among them). */
+static int intern_n(Dataset *ds, const char *s, size_t n)
 {
     StrPool *p = ds->pool;
     size_t slot;
-    int id = pool_find(p, s, &slot);
+    int id = pool_find(p, s, n, &slot);
     if (id >= 0) {
         return id;
     }
@@ -84,7 +135,7 @@ int dataset_intern(Dataset *ds, const char *s)
         if (pool_rehash(p, p->n_slots * 2) != 0) {
             return -1;
         }
-        pool_find(p, s, &slot);
+        pool_find(p, s, n, &slot);
     }
     if (p->n == p->cap) {
         size_t cap = (size_t)p->cap;
@@ -94,13 +145,35 @@ int dataset_intern(Dataset *ds, const char *s)
         }
         p->cap = (int)cap;
     }
-    char *copy = sim_strdup(s);
+    char *copy = sim_malloc(n + 1);
     if (!copy) {
         return -1;
     }
+    memcpy(copy, s, n);
+    copy[n] = '\0';
     p->strs[p->n] = copy;
     p->slots[slot] = p->n;
     return p->n++;
+}
+
+int dataset_intern(Dataset *ds, const char *s)
+{
+    return intern_n(ds, s, strlen(s));
+}
+
+static int intern_cached(Dataset *ds, Cache *c, Val v)
+{
+    if (c->id >= 0 && v.n == c->n && same(v.p, c->s, v.n)) {
+        return c->id;
+    }
+    int id = intern_n(ds, v.p, v.n);
+    c->id = -1;
+    if (id >= 0 && v.n <= sizeof c->s) {
+        memcpy(c->s, v.p, v.n);
+        c->n = v.n;
+        c->id = id;
+    }
+    return id;
 }
 
 const char *dataset_str(const Dataset *ds, int id)
@@ -110,7 +183,21 @@ const char *dataset_str(const Dataset *ds, int id)
 
 int dataset_find(const Dataset *ds, const char *s)
 {
-    return pool_find(ds->pool, s, NULL);
+    return pool_find(ds->pool, s, strlen(s), NULL);
+}
+
+static void reset_caches(struct DatasetLoad *ld)
+{
+    for (int i = 0; i < 5; i++) {
+        ld->cache[i].id = -1;
+    }
+    ld->reason.id = -1;
+    ld->phase.id = -1;
+    for (int i = 0; i < 256; i++) {
+        ld->items[i].id = -1;
+    }
+    ld->last_name = -1;
+    ld->last_participant = -1;
 }
 
 int dataset_new(Dataset **out, SimError *err)
@@ -119,10 +206,12 @@ int dataset_new(Dataset **out, SimError *err)
     Dataset *ds = sim_calloc(1, sizeof *ds);
     if (!ds || !(ds->pool = sim_calloc(1, sizeof *ds->pool)) ||
         pool_rehash(ds->pool, 1024) != 0 || dataset_intern(ds, "") != 0 ||
-        !(ds->pindex = sim_calloc(1, sizeof *ds->pindex))) {
+        !(ds->pindex = sim_calloc(1, sizeof *ds->pindex)) ||
+        !(ds->load = sim_calloc(1, sizeof *ds->load))) {
         dataset_free(ds);
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
+    reset_caches(ds->load);
     ds->rating_from = "";
     *out = ds;
     return SIM_OK;
@@ -145,6 +234,7 @@ void dataset_free(Dataset *ds)
         keymap_free(ds->pindex);
         sim_free(ds->pindex);
     }
+    sim_free(ds->load);
     sim_free(ds->rows);
     sim_free(ds->participants);
     sim_free(ds);
@@ -203,39 +293,62 @@ typedef struct Where {
 } Where;
 
 static int bad_value(SimError *err, const Where *w, int col, const char *want,
-                     const char *got)
+                     Val got)
 {
+    int n = got.n > 60 ? 60 : (int)got.n;
     return sim_fail(err, SIM_ERR_PARSE,
-                    "%s:%s%ld: column '%s': expected %s, got '%.60s'",
-                    w->source, w->unit, w->line, col_names[col], want, got);
+                    "%s:%s%ld: column '%s': expected %s, got '%.*s'", w->source,
+                    w->unit, w->line, col_names[col], want, n, got.p);
 }
 
-static int parse_flag(const char *v, int *out)
+static int is(Val v, const char *s)
 {
-    if (v[0] == '\0' || strcmp(v, "0") == 0 || strcmp(v, "false") == 0 ||
-        strcmp(v, "FALSE") == 0) {
+    size_t n = strlen(s);
+    return v.n == n && same(v.p, s, n);
+}
+
+static int parse_flag(Val v, int *out)
+{
+    if (v.n == 1 && (v.p[0] == '0' || v.p[0] == '1')) {
+        *out = v.p[0] - '0';
+        return 0;
+    }
+    if (v.n == 0 || is(v, "false") || is(v, "FALSE")) {
         *out = 0;
         return 0;
     }
-    if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0 ||
-        strcmp(v, "TRUE") == 0) {
+    if (is(v, "1") || is(v, "true") || is(v, "TRUE")) {
         *out = 1;
         return 0;
     }
     return -1;
 }
 
-/* Integer in [lo, hi], or 0 for the empty string. */
-static int parse_int(const char *v, int lo, int hi, int *out)
+/* Integer in [lo, hi] (optional sign, decimal digits), or 0 for empty. */
+static int parse_int(Val v, int lo, int hi, int *out)
 {
-    if (v[0] == '\0') {
-        *out = 0;
+    *out = 0;
+    if (v.n == 0) {
         return 0;
     }
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || *end != '\0' || x < lo || x > hi) {
+    size_t i = 0;
+    int neg = 0;
+    if (v.p[0] == '+' || v.p[0] == '-') {
+        neg = v.p[0] == '-';
+        i = 1;
+    }
+    if (i == v.n) {
+        return -1;
+    }
+    long long x = 0;
+    for (; i < v.n; i++) {
+        if (v.p[i] < '0' || v.p[i] > '9' || x > 100000000000LL) {
+            return -1;
+        }
+        x = 10 * x + (v.p[i] - '0');
+    }
+    x = neg ? -x : x;
+    if (x < lo || x > hi) {
         return -1;
     }
     *out = (int)x;
@@ -245,46 +358,86 @@ static int parse_int(const char *v, int lo, int hi, int *out)
 /* Index of the participant called name (a string id), added when new. */
 static int participant_of(Dataset *ds, int name)
 {
+    struct DatasetLoad *ld = ds->load;
+    if (name == ld->last_name) {
+        return ld->last_participant;
+    }
     int added;
     int p = keymap_get(ds->pindex, (uint64_t)(uint32_t)name, ds->n_participants,
                        &added);
-    if (p < 0 || !added) {
+    if (p < 0) {
         return p;
     }
-    if (ds->n_participants == ds->cap_participants) {
-        size_t cap = (size_t)ds->cap_participants;
-        if (sim_grow((void **)&ds->participants, &cap,
-                     (size_t)ds->n_participants + 1,
-                     sizeof *ds->participants) != 0) {
-            return -1;
+    if (added) {
+        if (ds->n_participants == ds->cap_participants) {
+            size_t cap = (size_t)ds->cap_participants;
+            if (sim_grow((void **)&ds->participants, &cap,
+                         (size_t)ds->n_participants + 1,
+                         sizeof *ds->participants) != 0) {
+                return -1;
+            }
+            ds->cap_participants = (int)cap;
         }
-        ds->cap_participants = (int)cap;
+        Participant *pp = &ds->participants[ds->n_participants++];
+        memset(pp, 0, sizeof *pp);
+        pp->name = name;
+        pp->condition = -1;
     }
-    Participant *pp = &ds->participants[ds->n_participants++];
-    memset(pp, 0, sizeof *pp);
-    pp->name = name;
-    pp->condition = -1;
+    ld->last_name = name;
+    ld->last_participant = p;
     return p;
 }
 
-/* Converts one row of text values (vals[col] or NULL when the column is
-** absent) into a DatasetResponse and updates the participant table. */
-static int add_row(Dataset *ds, const char *const *vals, const Where *w,
-                   SimError *err)
+/* The rating a row may carry: the stated scale, else 1..11. */
+static int parse_rating(Dataset *ds, Val v, const Where *w, int *out,
+                        SimError *err)
 {
-    static const char *const empty = "";
-    const char *v[COL_COUNT];
-    for (int c = 0; c < COL_COUNT; c++) {
-        v[c] = vals[c] ? vals[c] : empty;
+    struct DatasetLoad *ld = ds->load;
+    int hi = ld->rating_stated ? ds->rating_points : DATASET_RATING_MAX;
+    if (parse_int(v, 1, hi, out) == 0) {
+        if (*out > ld->rating_max) {
+            ld->rating_max = *out;
+            snprintf(ld->rating_max_source, sizeof ld->rating_max_source,
+                     "%s:%s%ld", w->source, w->unit, w->line);
+        }
+        return SIM_OK;
     }
+    char want[600];
+    int x;
+    if (ld->rating_stated && parse_int(v, 1, DATASET_RATING_MAX, &x) == 0) {
+        snprintf(want, sizeof want,
+                 "an integer 1-%d (the %d-point scale of %s) or empty", hi, hi,
+                 ld->rating_source);
+    } else {
+        snprintf(want, sizeof want, "an integer 1-%d or empty", hi);
+    }
+    return bad_value(err, w, COL_RATING, want, v);
+}
+
+/* Converts one row of values (v[col].n == 0 when empty or absent) into a
+** DatasetResponse and updates the participant table. */
+static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
+{
+    struct DatasetLoad *ld = ds->load;
     for (int c = 0; c < COL_REQUIRED; c++) {
-        if (c != COL_CORRECT && v[c][0] == '\0') {
+        if (c != COL_CORRECT && v[c].n == 0) {
             return bad_value(err, w, c, "a value", v[c]);
         }
     }
     DatasetResponse r;
     memset(&r, 0, sizeof r);
-    SimPhase phase = sim_phase_from_name(v[COL_PHASE]);
+    Val pv = v[COL_PHASE];
+    SimPhase phase = SIM_PHASE_NONE;
+    if (ld->phase.id >= 0 && pv.n == ld->phase.n &&
+        same(pv.p, ld->phase.s, pv.n)) {
+        phase = (SimPhase)ld->phase.id;
+    } else if (pv.n < sizeof ld->phase.s) {
+        memcpy(ld->phase.s, pv.p, pv.n);
+        ld->phase.s[pv.n] = '\0';
+        ld->phase.n = pv.n;
+        phase = sim_phase_from_name(ld->phase.s);
+        ld->phase.id = phase == SIM_PHASE_NONE ? -1 : (int)phase;
+    }
     if (phase == SIM_PHASE_NONE) {
         char phases[128];
         sim_phase_list(phases, sizeof phases);
@@ -292,7 +445,7 @@ static int add_row(Dataset *ds, const char *const *vals, const Where *w,
     }
     r.phase = (int8_t)phase;
     int x;
-    if (v[COL_CORRECT][0] == '\0') {
+    if (v[COL_CORRECT].n == 0) {
         r.correct = -1;
     } else if (parse_flag(v[COL_CORRECT], &x) == 0) {
         r.correct = (int8_t)x;
@@ -308,16 +461,22 @@ static int add_row(Dataset *ds, const char *const *vals, const Where *w,
                          v[COL_IS_CATCH]);
     }
     r.is_catch = (int8_t)x;
-    if (parse_int(v[COL_RATING], 1, 7, &x) != 0) {
-        return bad_value(err, w, COL_RATING, "an integer 1-7 or empty",
-                         v[COL_RATING]);
+    int rc = parse_rating(ds, v[COL_RATING], w, &x, err);
+    if (rc != SIM_OK) {
+        return rc;
     }
     r.rating = (int8_t)x;
     r.rt_ms = NAN;
-    if (v[COL_RT_MS][0] != '\0') {
-        char *end;
-        double t = strtod(v[COL_RT_MS], &end);
-        if (*end != '\0' || !isfinite(t) || t < 0) {
+    if (v[COL_RT_MS].n != 0) {
+        char num[64], *end;
+        double t = -1;
+        if (v[COL_RT_MS].n < sizeof num) {
+            memcpy(num, v[COL_RT_MS].p, v[COL_RT_MS].n);
+            num[v[COL_RT_MS].n] = '\0';
+            t = strtod(num, &end);
+            t = *end == '\0' ? t : -1;
+        }
+        if (!isfinite(t) || t < 0) {
             return bad_value(err, w, COL_RT_MS,
                              "a non-negative number or empty", v[COL_RT_MS]);
         }
@@ -335,12 +494,13 @@ static int add_row(Dataset *ds, const char *const *vals, const Where *w,
         return bad_value(err, w, COL_EXCLUDED, "0, 1 or empty",
                          v[COL_EXCLUDED]);
     }
-    int name = dataset_intern(ds, v[COL_PARTICIPANT]);
-    r.condition = dataset_intern(ds, v[COL_CONDITION]);
-    r.item = dataset_intern(ds, v[COL_ITEM]);
-    r.test_type = dataset_intern(ds, v[COL_TEST_TYPE]);
-    r.domain = dataset_intern(ds, v[COL_DOMAIN]);
-    int reason = dataset_intern(ds, v[COL_EXCLUSION_REASON]);
+    int name = intern_cached(ds, &ld->cache[0], v[COL_PARTICIPANT]);
+    r.condition = intern_cached(ds, &ld->cache[1], v[COL_CONDITION]);
+    Val iv = v[COL_ITEM];
+    r.item = intern_cached(ds, &ld->items[hash_bytes(iv.p, iv.n) & 255], iv);
+    r.test_type = intern_cached(ds, &ld->cache[3], v[COL_TEST_TYPE]);
+    r.domain = intern_cached(ds, &ld->cache[4], v[COL_DOMAIN]);
+    int reason = intern_cached(ds, &ld->reason, v[COL_EXCLUSION_REASON]);
     if (name < 0 || r.condition < 0 || r.item < 0 || r.test_type < 0 ||
         r.domain < 0 || reason < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -374,14 +534,14 @@ static int add_row(Dataset *ds, const char *const *vals, const Where *w,
 
 /* Maps header names to column slots; unknown names are ignored, and a
 ** required column that is missing is an error. */
-static int map_header(char *const *names, int n, int *col_of_field,
+static int map_header(const Val *names, int n, int *col_of_field,
                       const Where *w, SimError *err)
 {
     int seen[COL_COUNT] = {0};
     for (int f = 0; f < n; f++) {
         col_of_field[f] = -1;
         for (int c = 0; c < COL_COUNT; c++) {
-            if (strcmp(names[f], col_names[c]) == 0) {
+            if (is(names[f], col_names[c])) {
                 if (seen[c]) {
                     return sim_fail(err, SIM_ERR_PARSE,
                                     "%s:%s%ld: column '%s': appears twice",
@@ -403,127 +563,152 @@ static int map_header(char *const *names, int n, int *col_of_field,
 }
 
 /* ------------------------------------------------------------------ */
-/* CSV                                                                  */
+/* The rating scale                                                     */
 
-typedef struct CsvState {
-    Dataset *ds;
-    SimError *err;
-    int failed;
-    Where where;
-    long line;     /* physical line being read */
-    int after_cr;  /* the last line ended with CR (an LF now ends no line) */
-    long rec_line; /* physical line on which the current record starts */
-    int awaiting;  /* between records: the next non-blank line starts one */
-    SimBuf text;   /* the current record's fields, each NUL-terminated */
-    size_t *offs;  /* where each field starts in text */
-    char **fields; /* pointers into text, set when the record ends */
-    int n_fields, cap_fields;
-    int header_done;
-    int *col_of_field;
-    int n_header;
-} CsvState;
-
-static void csv_on_field(void *s, size_t len, void *data)
+/* After a source: without a stated scale, the data's largest rating. */
+static void settle_scale(Dataset *ds)
 {
-    CsvState *st = data;
-    if (st->failed) {
-        return;
-    }
-    if (st->n_fields == st->cap_fields) {
-        size_t cap = (size_t)st->cap_fields, cap2 = cap;
-        if (sim_grow((void **)&st->fields, &cap, (size_t)st->n_fields + 1,
-                     sizeof *st->fields) != 0 ||
-            sim_grow((void **)&st->offs, &cap2, (size_t)st->n_fields + 1,
-                     sizeof *st->offs) != 0) {
-            st->failed = sim_fail(st->err, SIM_ERR_NOMEM, "out of memory");
-            return;
-        }
-        st->cap_fields = (int)(cap < cap2 ? cap : cap2);
-    }
-    const char *text = s ? s : "";
-    st->offs[st->n_fields++] = st->text.len;
-    sim_buf_append(&st->text, text, len);
-    sim_buf_append(&st->text, "", 1); /* the terminating NUL */
-    if (st->text.oom) {
-        st->failed = sim_fail(st->err, SIM_ERR_NOMEM, "out of memory");
+    struct DatasetLoad *ld = ds->load;
+    if (!ld->rating_stated) {
+        ds->rating_points = ld->rating_max;
+        ds->rating_from = ld->rating_max > 0 ? "data" : "";
     }
 }
 
-static void clear_fields(CsvState *st)
+/* A source (who: "FILE (study 'ID')") states a points-point scale. */
+static int state_scale(Dataset *ds, int points, const char *from,
+                       const char *who, SimError *err)
 {
-    st->text.len = 0;
-    st->n_fields = 0;
+    struct DatasetLoad *ld = ds->load;
+    if (points < 2 || points > DATASET_RATING_MAX) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s: rating scale of %d points; expected 2-%d", who,
+                        points, DATASET_RATING_MAX);
+    }
+    if (ld->rating_stated && points != ds->rating_points) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "the sources disagree about the rating scale: %s has "
+                        "%d points, %s has %d",
+                        ld->rating_source, ds->rating_points, who, points);
+    }
+    if (ld->rating_max > points) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "the sources disagree about the rating scale: %s has "
+                        "%d points, but %s has a rating of %d",
+                        who, points, ld->rating_max_source, ld->rating_max);
+    }
+    if (!ld->rating_stated) {
+        snprintf(ld->rating_source, sizeof ld->rating_source, "%s", who);
+    }
+    ld->rating_stated = 1;
+    ds->rating_points = points;
+    ds->rating_from = from;
+    return SIM_OK;
 }
 
-static void csv_on_row(int c, void *data)
+/* The rating scale of a study definition (JSON text or object): its
+** "rating"."points", or the study format's default of 7 points. */
+static int definition_points(json_t *def)
 {
-    (void)c;
-    CsvState *st = data;
-    st->where.line = st->rec_line;
-    st->awaiting = 1;
-    if (st->failed) {
-        clear_fields(st);
-        return;
+    json_t *points = json_object_get(json_object_get(def, "rating"), "points");
+    if (!points) {
+        return DATASET_RATING_DEFAULT;
     }
-    for (int f = 0; f < st->n_fields; f++) {
-        st->fields[f] = st->text.data + st->offs[f];
-    }
-    if (st->n_fields == 1 && st->fields[0][0] == '\0') {
-        clear_fields(st); /* blank line */
-        return;
-    }
-    if (!st->header_done) {
-        st->col_of_field = sim_malloc((size_t)st->n_fields * sizeof(int));
-        if (!st->col_of_field) {
-            st->failed = sim_fail(st->err, SIM_ERR_NOMEM, "out of memory");
-        } else {
-            st->n_header = st->n_fields;
-            st->failed = map_header(st->fields, st->n_fields, st->col_of_field,
-                                    &st->where, st->err);
-        }
-        st->header_done = 1;
-        clear_fields(st);
-        return;
-    }
-    if (st->n_fields != st->n_header) {
-        st->failed = sim_fail(
-            st->err, SIM_ERR_PARSE, "%s:%ld: %d fields, but the header has %d",
-            st->where.source, st->where.line, st->n_fields, st->n_header);
-        clear_fields(st);
-        return;
-    }
-    const char *vals[COL_COUNT] = {0};
-    for (int f = 0; f < st->n_fields; f++) {
-        if (st->col_of_field[f] >= 0) {
-            vals[st->col_of_field[f]] = st->fields[f];
-        }
-    }
-    st->failed = add_row(st->ds, vals, &st->where, st->err);
-    clear_fields(st);
+    return json_is_integer(points) ? (int)json_integer_value(points) : -1;
 }
 
-/* The JSON sidecar that `simlab export` writes beside a CSV (PATH.json)
-** names each excluded participant's reasons, which the CSV's excluded
-** column does not carry. Absent sidecar: nothing to do. */
-static int read_sidecar(Dataset *ds, const char *csv_path, SimError *err)
-{
+/* ------------------------------------------------------------------ */
+/* The JSON sidecar of an export                                        */
+
+/* The sidecar that `simlab export` writes beside a CSV (PATH.json): the
+** row count and SHA-256 of the CSV, the study definitions (rating scale)
+** and each excluded participant's reasons. */
+typedef struct Sidecar {
     char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s.json", csv_path) >=
-        sizeof path) {
+    json_t *root;    /* NULL: no sidecar */
+    long long rows;  /* -1: not given */
+    const char *sha; /* lowercase hex, or NULL */
+} Sidecar;
+
+static int sidecar_open(Sidecar *sc, Dataset *ds, const char *csv_path,
+                        SimError *err)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->rows = -1;
+    if ((size_t)snprintf(sc->path, sizeof sc->path, "%s.json", csv_path) >=
+        sizeof sc->path) {
         return SIM_OK;
     }
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(sc->path, "rb");
     if (!f) {
         return SIM_OK;
     }
     json_error_t jerr;
-    json_t *root = json_loadf(f, 0, &jerr);
+    sc->root = json_loadf(f, 0, &jerr);
     fclose(f);
-    if (!root) {
-        return sim_fail(err, SIM_ERR_PARSE, "%s:%d: %s", path, jerr.line,
+    if (!sc->root) {
+        return sim_fail(err, SIM_ERR_PARSE, "%s:%d: %s", sc->path, jerr.line,
                         jerr.text);
     }
-    json_t *people = json_object_get(root, "participants");
+    json_t *rows = json_object_get(sc->root, "rows");
+    if (rows && (!json_is_integer(rows) || json_integer_value(rows) < 0)) {
+        return sim_fail(err, SIM_ERR_PARSE,
+                        "%s: \"rows\": expected a non-negative integer",
+                        sc->path);
+    }
+    sc->rows = rows ? (long long)json_integer_value(rows) : -1;
+    json_t *sha = json_object_get(sc->root, "sha256");
+    if (sha) {
+        const char *s = json_string_value(sha);
+        size_t n = s ? strlen(s) : 0;
+        if (n != 64 || strspn(s, "0123456789abcdef") != 64) {
+            return sim_fail(err, SIM_ERR_PARSE,
+                            "%s: \"sha256\": expected 64 lowercase hex "
+                            "digits",
+                            sc->path);
+        }
+        sc->sha = s;
+    }
+    size_t i;
+    json_t *study;
+    json_array_foreach(json_object_get(sc->root, "studies"), i, study)
+    {
+        json_t *def = json_object_get(study, "definition");
+        if (!json_is_object(def)) {
+            continue;
+        }
+        const char *id = json_string_value(json_object_get(study, "id"));
+        char who[4200];
+        snprintf(who, sizeof who, "%s (study '%s')", sc->path, id ? id : "?");
+        int rc = state_scale(ds, definition_points(def), "sidecar", who, err);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+    }
+    return SIM_OK;
+}
+
+/* Checks rows and hash, then fills the exclusion reasons the CSV's excluded
+** column does not carry. */
+static int sidecar_finish(Sidecar *sc, Dataset *ds, long long rows,
+                          const char *sha, SimError *err)
+{
+    if (!sc->root) {
+        return SIM_OK;
+    }
+    if (sc->rows >= 0 && sc->rows != rows) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s: the CSV has %lld rows, but its sidecar says %lld "
+                        "(a truncated or altered file?)",
+                        sc->path, rows, sc->rows);
+    }
+    if (sc->sha && strcmp(sc->sha, sha) != 0) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s: SHA-256 of the CSV: expected %s (sidecar), got "
+                        "%s (an altered file?)",
+                        sc->path, sc->sha, sha);
+    }
+    json_t *people = json_object_get(sc->root, "participants");
     size_t i;
     json_t *p;
     json_array_foreach(people, i, p)
@@ -540,186 +725,646 @@ static int read_sidecar(Dataset *ds, const char *csv_path, SimError *err)
             ds->participants[k].reason == 0) {
             int r = dataset_intern(ds, why);
             if (r < 0) {
-                json_decref(root);
                 return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
             }
             ds->participants[k].reason = r;
         }
     }
-    json_decref(root);
     return SIM_OK;
 }
 
-/* A line that libcsv skips between records: it ignores blanks before a
-** record and line ends without one. */
-static int is_blank(const char *s, size_t n)
+/* ------------------------------------------------------------------ */
+/* CSV (RFC 4180)                                                       */
+
+/* A streaming reader: the file is read in chunks into buf; a record is
+** parsed once it lies wholly in buf (fields point into buf, or into
+** unq for quoted fields with doubled quotes). LF, CRLF and CR end lines;
+** quoted fields may span lines; spaces and tabs around fields are dropped;
+** blank lines between records are skipped. */
+typedef struct CsvReader {
+    Dataset *ds;
+    SimError *err;
+    FILE *f;
+    const char *path;
+    char *buf;
+    size_t cap, len, pos; /* buf holds len bytes; parsing is at pos */
+    int eof;
+    long line; /* physical line at pos */
+    SimBuf unq;
+    Val *fields;
+    size_t *unq_off; /* per field: offset into unq, or SIZE_MAX */
+    int n_fields, cap_fields;
+    Val *header; /* owned copies of the header names */
+    char *header_text;
+    int n_header;
+    int *col_of_field;
+    int hashing;
+    struct sha256_ctx sha;
+    long long rows;
+} CsvReader;
+
+enum { REC_OK, REC_MORE, REC_END, REC_ERR };
+
+/* Bytes that end or break an unquoted field: , LF CR " NUL. */
+static const unsigned char special[256] = {
+    [','] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1, ['\0'] = 1};
+
+static int csv_fill(CsvReader *R)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') {
-            return 0;
-        }
+    if (R->pos > 0) {
+        memmove(R->buf, R->buf + R->pos, R->len - R->pos);
+        R->len -= R->pos;
+        R->pos = 0;
     }
-    return 1;
+    if (R->len == R->cap) {
+        size_t cap = R->cap * 2;
+        char *nb = sim_realloc(R->buf, cap);
+        if (!nb) {
+            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+        }
+        R->buf = nb;
+        R->cap = cap;
+    }
+    size_t got = fread(R->buf + R->len, 1, R->cap - R->len, R->f);
+    if (got == 0) {
+        if (ferror(R->f)) {
+            return sim_fail(R->err, SIM_ERR_IO, "%s: read error: %s", R->path,
+                            strerror(errno));
+        }
+        R->eof = 1;
+    }
+    if (R->hashing && got > 0) {
+        sha256_update(&R->sha, got, (const uint8_t *)R->buf + R->len);
+    }
+    R->len += got;
+    return SIM_OK;
 }
 
-/* Feeds one chunk to libcsv line by line, noting the physical line on
-** which each record starts (quoted fields may span lines, and libcsv
-** reports no positions). LF, CRLF and CR each end a line. Returns 0, or -1
-** when libcsv stopped. */
-static int parse_chunk(struct csv_parser *parser, CsvState *st, const char *buf,
-                       size_t len)
+static const char *field_name(const CsvReader *R, int f, char *tmp, size_t n)
 {
-    while (len > 0 && !st->failed) {
-        size_t n = 0;
-        while (n < len && buf[n] != '\n' && buf[n] != '\r') {
-            n++;
-        }
-        char end = n < len ? buf[n++] : '\0'; /* '\0': the line goes on */
-        if (st->awaiting && !is_blank(buf, n)) {
-            st->rec_line = st->line;
-            st->awaiting = 0;
-        }
-        if (csv_parse(parser, buf, n, csv_on_field, csv_on_row, st) != n) {
-            return -1;
-        }
-        st->line += end == '\r' || (end == '\n' && !st->after_cr);
-        st->after_cr = end == '\r';
-        buf += n;
-        len -= n;
+    if (R->header && f < R->n_header) {
+        snprintf(tmp, n, "column '%.*s'", (int)R->header[f].n, R->header[f].p);
+    } else {
+        snprintf(tmp, n, "field %d", f + 1);
     }
-    return 0;
+    return tmp;
+}
+
+static int csv_error(CsvReader *R, long line, int f, const char *what)
+{
+    char tmp[200];
+    return sim_fail(R->err, SIM_ERR_PARSE, "%s:%ld: %s: %s", R->path, line,
+                    field_name(R, f, tmp, sizeof tmp), what);
+}
+
+static int push_field(CsvReader *R, const char *p, size_t n, size_t unq_off)
+{
+    if (R->n_fields == R->cap_fields) {
+        size_t cap = (size_t)R->cap_fields, cap2 = cap;
+        if (sim_grow((void **)&R->fields, &cap, (size_t)R->n_fields + 1,
+                     sizeof *R->fields) != 0 ||
+            sim_grow((void **)&R->unq_off, &cap2, (size_t)R->n_fields + 1,
+                     sizeof *R->unq_off) != 0) {
+            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+        }
+        R->cap_fields = (int)(cap < cap2 ? cap : cap2);
+    }
+    R->fields[R->n_fields].p = p;
+    R->fields[R->n_fields].n = n;
+    R->unq_off[R->n_fields] = unq_off;
+    R->n_fields++;
+    return SIM_OK;
+}
+
+/* Parses the record at pos. REC_MORE: buf ends inside it (pos and line
+** untouched); REC_END: no record left; REC_ERR: *err is set. On REC_OK
+** *start_line is the line the record starts on. */
+static int csv_record(CsvReader *R, long *start_line)
+{
+    const char *b = R->buf, *end = R->buf + R->len;
+    const char *s = b + R->pos;
+    long line = R->line;
+    /* blank lines */
+    for (;;) {
+        const char *t = s;
+        while (t < end && (*t == ' ' || *t == '\t')) {
+            t++;
+        }
+        if (t == end) {
+            if (!R->eof) {
+                return REC_MORE;
+            }
+            R->pos = R->len;
+            R->line = line;
+            return REC_END;
+        }
+        if (*t == '\n') {
+            s = t + 1;
+        } else if (*t == '\r') {
+            if (t + 1 == end && !R->eof) {
+                return REC_MORE;
+            }
+            s = t + 1 + (t + 1 < end && t[1] == '\n');
+        } else {
+            break;
+        }
+        line++;
+        R->pos = (size_t)(s - b);
+        R->line = line;
+    }
+    *start_line = line;
+    R->n_fields = 0;
+    R->unq.len = 0;
+    for (;;) {
+        int f = R->n_fields;
+        while (s < end && (*s == ' ' || *s == '\t')) {
+            s++;
+        }
+        const char *fp;
+        size_t fn, uoff = SIZE_MAX;
+        int nul = 0;
+        if (s < end && *s == '"') {
+            const char *q = ++s;
+            int doubled = 0;
+            for (;;) {
+                const char *c = memchr(q, '"', (size_t)(end - q));
+                if (!c) {
+                    if (!R->eof) {
+                        return REC_MORE;
+                    }
+                    csv_error(R, *start_line, f, "quoted field not closed");
+                    return REC_ERR;
+                }
+                if (c + 1 == end && !R->eof) {
+                    return REC_MORE;
+                }
+                if (c + 1 < end && c[1] == '"') {
+                    doubled = 1;
+                    q = c + 2;
+                    continue;
+                }
+                fp = s;
+                fn = (size_t)(c - s);
+                s = c + 1;
+                break;
+            }
+            nul = memchr(fp, '\0', fn) != NULL;
+            /* newlines inside the field */
+            for (size_t i = 0; i < fn; i++) {
+                line += fp[i] == '\n' ||
+                        (fp[i] == '\r' && (i + 1 == fn || fp[i + 1] != '\n'));
+            }
+            if (doubled) {
+                uoff = R->unq.len;
+                for (size_t i = 0; i < fn; i++) {
+                    sim_buf_append(&R->unq, fp + i, 1);
+                    i += fp[i] == '"';
+                }
+                if (R->unq.oom) {
+                    sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+                    return REC_ERR;
+                }
+                fn = R->unq.len - uoff;
+            }
+            while (s < end && (*s == ' ' || *s == '\t')) {
+                s++;
+            }
+            if (s < end && *s != ',' && *s != '\n' && *s != '\r') {
+                csv_error(R, line, f, "text after a closing quote");
+                return REC_ERR;
+            }
+        } else {
+            fp = s;
+            while (s < end && !special[(unsigned char)*s]) {
+                s++;
+            }
+            while (s < end && *s != ',' && *s != '\n' && *s != '\r') {
+                if (*s == '"') {
+                    csv_error(R, line, f,
+                              "a quote inside an unquoted field (quote "
+                              "the whole field and double the quote)");
+                    return REC_ERR;
+                }
+                nul |= *s == '\0'; /* reported below */
+                s++;
+            }
+            fn = (size_t)(s - fp);
+            while (fn > 0 && (fp[fn - 1] == ' ' || fp[fn - 1] == '\t')) {
+                fn--;
+            }
+        }
+        if (s == end && !R->eof) {
+            return REC_MORE;
+        }
+        if (nul) {
+            csv_error(R, line, f, "a NUL byte in the field");
+            return REC_ERR;
+        }
+        if (push_field(R, fp, fn, uoff) != SIM_OK) {
+            return REC_ERR;
+        }
+        if (s < end && *s == ',') {
+            s++;
+            continue;
+        }
+        /* end of record */
+        if (s < end && *s == '\r') {
+            if (s + 1 == end && !R->eof) {
+                return REC_MORE;
+            }
+            s += 1 + (s + 1 < end && s[1] == '\n');
+            line++;
+        } else if (s < end) {
+            s++;
+            line++;
+        }
+        break;
+    }
+    for (int f = 0; f < R->n_fields; f++) {
+        if (R->unq_off[f] != SIZE_MAX) {
+            R->fields[f].p = R->unq.data + R->unq_off[f];
+        }
+    }
+    R->pos = (size_t)(s - b);
+    R->line = line;
+    return REC_OK;
+}
+
+static int csv_header(CsvReader *R, const Where *w)
+{
+    size_t total = 0;
+    for (int f = 0; f < R->n_fields; f++) {
+        total += R->fields[f].n + 1;
+    }
+    R->n_header = R->n_fields;
+    R->header = sim_calloc((size_t)R->n_fields, sizeof *R->header);
+    R->header_text = sim_malloc(total + 1);
+    R->col_of_field = sim_malloc((size_t)R->n_fields * sizeof(int));
+    if (!R->header || !R->header_text || !R->col_of_field) {
+        return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    char *t = R->header_text;
+    for (int f = 0; f < R->n_fields; f++) {
+        memcpy(t, R->fields[f].p, R->fields[f].n);
+        t[R->fields[f].n] = '\0';
+        R->header[f].p = t;
+        R->header[f].n = R->fields[f].n;
+        t += R->fields[f].n + 1;
+    }
+    return map_header(R->header, R->n_header, R->col_of_field, w, R->err);
+}
+
+static void hex(const uint8_t *d, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static int csv_read(CsvReader *R)
+{
+    Where w = {R->path, "", 1};
+    Val v[COL_COUNT];
+    for (int c = 0; c < COL_COUNT; c++) {
+        v[c].p = "";
+        v[c].n = 0;
+    }
+    int rc = csv_fill(R);
+    if (rc == SIM_OK && R->len >= 3 && memcmp(R->buf, "\xEF\xBB\xBF", 3) == 0) {
+        R->pos = 3; /* UTF-8 byte order mark */
+    }
+    while (rc == SIM_OK) {
+        long start;
+        int got = csv_record(R, &start);
+        if (got == REC_MORE) {
+            rc = csv_fill(R);
+            continue;
+        }
+        if (got == REC_ERR) {
+            return R->err->code ? R->err->code : SIM_ERR_PARSE;
+        }
+        if (got == REC_END) {
+            break;
+        }
+        w.line = start;
+        if (R->n_fields == 1 && R->fields[0].n == 0) {
+            continue; /* an empty quoted line */
+        }
+        if (!R->header) {
+            rc = csv_header(R, &w);
+            continue;
+        }
+        if (R->n_fields != R->n_header) {
+            return sim_fail(R->err, SIM_ERR_PARSE,
+                            "%s:%ld: %d fields, but the header has %d", R->path,
+                            start, R->n_fields, R->n_header);
+        }
+        /* columns absent from the file stay empty in v */
+        for (int f = 0; f < R->n_fields; f++) {
+            if (R->col_of_field[f] >= 0) {
+                v[R->col_of_field[f]] = R->fields[f];
+            }
+        }
+        rc = add_row(R->ds, v, &w, R->err);
+        R->rows++;
+    }
+    if (rc == SIM_OK && !R->header) {
+        rc = sim_fail(R->err, SIM_ERR_PARSE, "%s:1: no header row", R->path);
+    }
+    return rc;
 }
 
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return sim_fail(err, SIM_ERR_IO, "%s: cannot open: %s", path,
-                        strerror(errno));
+    Sidecar sc;
+    int rc = sidecar_open(&sc, ds, path, err);
+    if (rc != SIM_OK) {
+        json_decref(sc.root);
+        return rc;
     }
-    struct csv_parser parser;
-    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-        fclose(f);
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    CsvReader R;
+    memset(&R, 0, sizeof R);
+    R.ds = ds;
+    R.err = err;
+    R.path = path;
+    R.line = 1;
+    R.cap = 1 << 20;
+    sim_buf_init(&R.unq);
+    R.hashing = sc.sha != NULL;
+    if (R.hashing) {
+        sha256_init(&R.sha);
     }
-    CsvState st;
-    memset(&st, 0, sizeof st);
-    sim_buf_init(&st.text);
-    st.ds = ds;
-    st.err = err;
-    st.where.source = path;
-    st.where.unit = "";
-    st.line = st.rec_line = 1;
-    st.awaiting = 1;
-    char buf[1 << 16];
-    size_t got;
-    int first = 1;
-    while (!st.failed && (got = fread(buf, 1, sizeof buf, f)) > 0) {
-        size_t off = 0;
-        if (first && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
-            off = 3; /* UTF-8 byte order mark */
-        }
-        first = 0;
-        if (parse_chunk(&parser, &st, buf + off, got - off) != 0 &&
-            !st.failed) {
-            st.failed = sim_fail(err, SIM_ERR_PARSE, "%s:%ld: %s", path,
-                                 st.awaiting ? st.line : st.rec_line,
-                                 csv_strerror(csv_error(&parser)));
-        }
+    reset_caches(ds->load);
+    R.f = fopen(path, "rb");
+    if (!R.f) {
+        rc = sim_fail(err, SIM_ERR_IO, "%s: cannot open: %s", path,
+                      strerror(errno));
+    } else if (!(R.buf = sim_malloc(R.cap))) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    } else {
+        rc = csv_read(&R);
     }
-    if (!st.failed && ferror(f)) {
-        st.failed = sim_fail(err, SIM_ERR_IO, "%s: read error", path);
+    char sha[2 * SHA256_DIGEST_SIZE + 1] = "";
+    if (rc == SIM_OK && R.hashing) {
+        uint8_t d[SHA256_DIGEST_SIZE];
+        sha256_digest(&R.sha, sizeof d, d);
+        hex(d, sizeof d, sha);
     }
-    if (!st.failed && csv_fini(&parser, csv_on_field, csv_on_row, &st) != 0) {
-        st.failed = sim_fail(err, SIM_ERR_PARSE, "%s:%ld: %s", path,
-                             st.rec_line, csv_strerror(csv_error(&parser)));
+    if (R.f) {
+        fclose(R.f);
     }
-    if (!st.failed && !st.header_done) {
-        st.failed = sim_fail(err, SIM_ERR_PARSE, "%s:1: no header row", path);
+    sim_free(R.buf);
+    sim_buf_free(&R.unq);
+    sim_free(R.fields);
+    sim_free(R.unq_off);
+    sim_free(R.header);
+    sim_free(R.header_text);
+    sim_free(R.col_of_field);
+    if (rc == SIM_OK) {
+        rc = sidecar_finish(&sc, ds, R.rows, sha, err);
     }
-    sim_buf_free(&st.text);
-    sim_free(st.offs);
-    sim_free(st.fields);
-    sim_free(st.col_of_field);
-    csv_free(&parser);
-    fclose(f);
-    if (!st.failed) {
+    json_decref(sc.root);
+    if (rc == SIM_OK) {
         ds->n_sources++;
-        st.failed = read_sidecar(ds, path, err);
+        settle_scale(ds);
     }
-    return st.failed;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
 /* SQLite                                                               */
 
+/* The queries of a database may run at most this many virtual-machine
+** steps: a base plus DB_STEPS_PER_BYTE per byte of the file. The engine's
+** long_format view needs about 0.3 per byte (100 per row), a plain table
+** 0.5; a crafted recursive view is stopped within about 0.1 s. */
+#define DB_STEPS_BASE     2000000LL
+#define DB_STEPS_PER_BYTE 16LL
+#define DB_PROGRESS_EVERY 1000
+
+typedef struct Budget {
+    long long left; /* progress calls left */
+} Budget;
+
+static int db_progress(void *data)
+{
+    Budget *b = data;
+    return --b->left < 0;
+}
+
+static int db_fail(sqlite3 *db, const Budget *b, const char *path,
+                   const char *what, SimError *err)
+{
+    if (b->left < 0) {
+        return sim_fail(err, SIM_ERR_DB,
+                        "%s: the database's %s took too long (is it "
+                        "simlab's?)",
+                        path, what);
+    }
+    return sim_fail(err, SIM_ERR_DB, "%s: %s: %s", path, what,
+                    sqlite3_errmsg(db));
+}
+
+/* The rating scales of the study definitions in the database's study
+** table (none when it has no such table). */
+static int db_scale(Dataset *ds, sqlite3 *db, const char *path, Budget *b,
+                    SimError *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT study_id, definition FROM study", -1,
+                           &st, NULL) != SQLITE_OK) {
+        return SIM_OK; /* not an engine database: the data say the scale */
+    }
+    int rc = SIM_OK, step;
+    while (rc == SIM_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *id = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        char who[4200];
+        snprintf(who, sizeof who, "%s (study '%s')", path, id ? id : "?");
+        json_t *def = text ? json_loads(text, 0, NULL) : NULL;
+        if (!json_is_object(def)) {
+            rc = sim_fail(err, SIM_ERR_PARSE,
+                          "%s: the study definition is not a JSON object", who);
+        } else {
+            rc = state_scale(ds, definition_points(def), "study", who, err);
+        }
+        json_decref(def);
+    }
+    if (rc == SIM_OK && step != SQLITE_DONE) {
+        rc = db_fail(db, b, path, "study table", err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Writes x as decimal into buf (at least 24 bytes); returns the length. */
+static size_t fmt_int(long long x, char *buf)
+{
+    char t[24];
+    size_t n = 0;
+    unsigned long long u =
+        x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+    do {
+        t[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    size_t k = 0;
+    if (x < 0) {
+        buf[k++] = '-';
+    }
+    while (n) {
+        buf[k++] = t[--n];
+    }
+    return k;
+}
+
 int dataset_load_db(Dataset *ds, const char *path, SimError *err)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
+    SimBuf sql;
+    sim_buf_init(&sql);
+    Val *names = NULL;
     int *col_of_field = NULL;
-    char **names = NULL;
     int rc = SIM_OK;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    Budget budget = {0};
+    reset_caches(ds->load);
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK) {
         rc = sim_fail(err, SIM_ERR_DB, "%s: %s", path,
                       db ? sqlite3_errmsg(db) : "cannot open");
         goto cleanup;
     }
     sqlite3_busy_timeout(db, 5000);
-    if (sqlite3_prepare_v2(db, "SELECT * FROM long_format", -1, &st, NULL) !=
-        SQLITE_OK) {
-        rc = sim_fail(err, SIM_ERR_DB, "%s: view long_format: %s", path,
-                      sqlite3_errmsg(db));
+    sqlite3_int64 pages = 0, page_size = 0;
+    if (sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        pages = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        page_size = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    budget.left = (DB_STEPS_BASE + DB_STEPS_PER_BYTE * pages * page_size) /
+                  DB_PROGRESS_EVERY;
+    sqlite3_progress_handler(db, DB_PROGRESS_EVERY, db_progress, &budget);
+    rc = db_scale(ds, db, path, &budget, err);
+    if (rc != SIM_OK) {
         goto cleanup;
     }
-    int n = sqlite3_column_count(st);
-    col_of_field = sim_malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-    names = sim_malloc((size_t)(n > 0 ? n : 1) * sizeof(char *));
-    if (!col_of_field || !names) {
+    /* The view's columns by name; then only the known ones are selected. */
+    if (sqlite3_prepare_v2(db, "SELECT * FROM long_format", -1, &st, NULL) !=
+        SQLITE_OK) {
+        rc = db_fail(db, &budget, path, "view long_format", err);
+        goto cleanup;
+    }
+    int n = sqlite3_column_count(st), cols[COL_COUNT];
+    names = sim_calloc((size_t)n + 1, sizeof *names);
+    col_of_field = sim_calloc((size_t)n + 1, sizeof *col_of_field);
+    if (!names || !col_of_field) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
     for (int f = 0; f < n; f++) {
-        names[f] = (char *)sqlite3_column_name(st, f);
+        names[f].p = sqlite3_column_name(st, f);
+        names[f].n = names[f].p ? strlen(names[f].p) : 0;
+        if (!names[f].p) {
+            names[f].p = "";
+        }
     }
     Where w = {path, "long_format row ", 0};
     rc = map_header(names, n, col_of_field, &w, err);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc != SIM_OK) {
+        goto cleanup;
+    }
+    int n_sel = 0;
+    sim_buf_puts(&sql, "SELECT ");
+    for (int f = 0; f < n; f++) {
+        if (col_of_field[f] >= 0) {
+            sim_buf_printf(&sql, "%s\"%s\"", n_sel ? ", " : "",
+                           col_names[col_of_field[f]]);
+            cols[n_sel++] = col_of_field[f];
+        }
+    }
+    sim_buf_puts(&sql, " FROM long_format");
+    if (sql.oom) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        goto cleanup;
+    }
+    if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
+        rc = db_fail(db, &budget, path, "view long_format", err);
+        goto cleanup;
+    }
     while (rc == SIM_OK) {
         int step = sqlite3_step(st);
         if (step == SQLITE_DONE) {
             break;
         }
         if (step != SQLITE_ROW) {
-            rc = sim_fail(err, SIM_ERR_DB, "%s: long_format: %s", path,
-                          sqlite3_errmsg(db));
+            rc = db_fail(db, &budget, path, "long_format view", err);
             break;
         }
         w.line++;
-        const char *vals[COL_COUNT] = {0};
+        Val v[COL_COUNT];
         char num[COL_COUNT][32];
-        for (int f = 0; f < n; f++) {
-            int c = col_of_field[f];
-            if (c < 0) {
-                continue;
-            }
-            if (sqlite3_column_type(st, f) == SQLITE_FLOAT) {
+        for (int c = 0; c < COL_COUNT; c++) {
+            v[c].p = "";
+            v[c].n = 0;
+        }
+        for (int k = 0; k < n_sel; k++) {
+            int c = cols[k];
+            sqlite3_value *x = sqlite3_column_value(st, k);
+            switch (sqlite3_value_type(x)) {
+            case SQLITE_NULL:
+                break;
+            case SQLITE_INTEGER:
+                v[c].n = fmt_int(sqlite3_value_int64(x), num[c]);
+                v[c].p = num[c];
+                break;
+            case SQLITE_FLOAT: {
                 /* 1.0 stored as REAL reads as "1" */
-                snprintf(num[c], sizeof num[c], "%.17g",
-                         sqlite3_column_double(st, f));
-                vals[c] = num[c];
-            } else {
-                const unsigned char *t = sqlite3_column_text(st, f);
-                vals[c] = t ? (const char *)t : "";
+                int len = snprintf(num[c], sizeof num[c], "%.17g",
+                                   sqlite3_value_double(x));
+                v[c].p = num[c];
+                v[c].n = (size_t)len;
+                break;
+            }
+            default: {
+                const char *t = (const char *)sqlite3_value_text(x);
+                v[c].n = (size_t)sqlite3_value_bytes(x);
+                v[c].p = t ? t : "";
+                if (t && memchr(t, '\0', v[c].n)) {
+                    rc = sim_fail(err, SIM_ERR_PARSE,
+                                  "%s:%s%ld: column '%s': a NUL byte in the "
+                                  "value",
+                                  path, w.unit, w.line, col_names[c]);
+                }
+            }
             }
         }
-        rc = add_row(ds, vals, &w, err);
+        if (rc == SIM_OK) {
+            rc = add_row(ds, v, &w, err);
+        }
     }
     if (rc == SIM_OK) {
         ds->n_sources++;
+        settle_scale(ds);
     }
 cleanup:
-    sim_free(col_of_field);
     sim_free(names);
+    sim_free(col_of_field);
+    sim_buf_free(&sql);
     sqlite3_finalize(st);
     sqlite3_close(db);
     return rc;
@@ -728,14 +1373,14 @@ cleanup:
 int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
 {
     char num[6][32];
-    const char *vals[COL_COUNT] = {0};
-    vals[COL_PARTICIPANT] = row->participant;
-    vals[COL_CONDITION] = row->condition;
-    vals[COL_PHASE] = row->phase;
-    vals[COL_ITEM] = row->item;
-    vals[COL_TEST_TYPE] = row->test_type;
-    vals[COL_DOMAIN] = row->domain;
-    vals[COL_EXCLUSION_REASON] = row->exclusion_reason;
+    const char *s[COL_COUNT] = {0};
+    s[COL_PARTICIPANT] = row->participant;
+    s[COL_CONDITION] = row->condition;
+    s[COL_PHASE] = row->phase;
+    s[COL_ITEM] = row->item;
+    s[COL_TEST_TYPE] = row->test_type;
+    s[COL_DOMAIN] = row->domain;
+    s[COL_EXCLUSION_REASON] = row->exclusion_reason;
     int ints[6] = {row->correct, row->session,   row->is_catch,
                    row->pilot,   row->simulated, row->excluded};
     int cols[6] = {COL_CORRECT, COL_SESSION,   COL_IS_CATCH,
@@ -743,18 +1388,33 @@ int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
     for (int i = 0; i < 6; i++) {
         if (ints[i] >= 0 && !(cols[i] == COL_SESSION && ints[i] == 0)) {
             snprintf(num[i], sizeof num[i], "%d", ints[i]);
-            vals[cols[i]] = num[i];
+            s[cols[i]] = num[i];
         }
     }
     char rating[16], rt[48];
     if (row->rating > 0) {
         snprintf(rating, sizeof rating, "%d", row->rating);
-        vals[COL_RATING] = rating;
+        s[COL_RATING] = rating;
     }
     if (isfinite(row->rt_ms)) {
         snprintf(rt, sizeof rt, "%.17g", row->rt_ms);
-        vals[COL_RT_MS] = rt;
+        s[COL_RT_MS] = rt;
+    }
+    Val v[COL_COUNT];
+    for (int c = 0; c < COL_COUNT; c++) {
+        v[c].p = s[c] ? s[c] : "";
+        v[c].n = strlen(v[c].p);
     }
     Where w = {"(memory)", "row ", (long)ds->n_rows + 1};
-    return add_row(ds, vals, &w, err);
+    int rc = add_row(ds, v, &w, err);
+    if (rc == SIM_OK) {
+        settle_scale(ds);
+    }
+    return rc;
+}
+
+int dataset_state_rating_scale(Dataset *ds, int points, const char *source,
+                               SimError *err)
+{
+    return state_scale(ds, points, "study", source, err);
 }

@@ -1,7 +1,9 @@
 /*
 ** The responses simlab-analyze works on: rows of "simlab long format v1"
-** read from CSV files (libcsv) or from the long_format view of simlab
-** databases (SQLite), with interned strings. No statistics here.
+** read from CSV files (our own RFC 4180 reader, checked against the JSON
+** sidecar of an export) or from the long_format view of simlab databases
+** (SQLite), with interned strings, and the rating scale the sources state.
+** No statistics here.
 */
 #ifndef SIMLAB_ANALYSIS_DATASET_H
 #define SIMLAB_ANALYSIS_DATASET_H
@@ -34,7 +36,7 @@ typedef struct DatasetResponse {
     int session;     /* 1-based session; 0 when empty */
     int8_t phase;    /* PHASE_* */
     int8_t correct;  /* 0, 1, or -1 when unanswered */
-    int8_t rating;   /* 1..7, or 0 when empty */
+    int8_t rating;   /* 1..Dataset.rating_points, or 0 when empty */
     int8_t is_catch; /* 0/1 */
     double rt_ms;    /* response time; NaN when empty */
 } DatasetResponse;
@@ -51,14 +53,20 @@ typedef struct Participant {
 
 typedef struct StrPool StrPool;
 
+/* Rating scales have 2..DATASET_RATING_MAX points; a study definition
+** without a "rating" object asks on the default scale. */
+#define DATASET_RATING_MAX     11
+#define DATASET_RATING_DEFAULT 7
+
 typedef struct Dataset {
     DatasetResponse *rows;
     size_t n_rows, cap_rows;
     Participant *participants;
     int n_participants, cap_participants;
     StrPool *pool;
-    struct KeyMap *pindex; /* participant index by name id */
-    int n_sources;         /* files and databases read */
+    struct KeyMap *pindex;    /* participant index by name id */
+    int n_sources;            /* files and databases read */
+    struct DatasetLoad *load; /* reader state (private to dataset.c) */
     /* The rating scale: 1..rating_points (2..11); 0 when no source said it
     ** and no rating was read. rating_from says where it came from: "study"
     ** (the study definition in a database), "sidecar" (the JSON sidecar of
@@ -84,12 +92,24 @@ int dataset_new(Dataset **out, SimError *err);
 void dataset_free(Dataset *ds); /* NULL is a no-op */
 
 /* Appends the rows of a long-format CSV file. Errors name the file, line and
-** column ("data.csv:12: column 'correct': expected 0, 1 or empty, got 'x'").
-** On failure the dataset may hold the rows read before the fault. */
+** column ("data.csv:12: column 'correct': expected 0, 1 or empty, got 'x'");
+** a NUL byte in a field is one. When PATH.json (the export's sidecar)
+** exists, its study definitions state the rating scale, and its "rows" and
+** "sha256" must match the file. On failure the dataset may hold the rows
+** read before the fault. */
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err);
 
-/* Appends the rows of SELECT * FROM long_format in a simlab database. */
+/* Appends the rows of the long_format view of a simlab database (its known
+** columns, by name); the study table's definitions state the rating scale.
+** A query that runs too long for the file's size (e.g. a recursive view)
+** is stopped with an error. */
 int dataset_load_db(Dataset *ds, const char *path, SimError *err);
+
+/* States the rating scale for library callers (e.g. a simulator that knows
+** its study): points in 2..11, source names it in messages. Fails when an
+** earlier source stated another scale or a larger rating was read. */
+int dataset_state_rating_scale(Dataset *ds, int points, const char *source,
+                               SimError *err);
 
 /* Interns s (copied); returns its id, or -1 when out of memory. The empty
 ** string is always id 0. */

@@ -1,5 +1,7 @@
 /*
-** 64-bit key -> int hash map (see keymap.h).
+** 64-bit key -> int hash map (see keymap.h). Keys and values share one
+** slot array, so a lookup touches one cache line; the table is kept at
+** most 3/4 full.
 */
 #include "analysis/keymap.h"
 
@@ -10,37 +12,30 @@
 
 void keymap_free(KeyMap *m)
 {
-    sim_free(m->keys);
-    sim_free(m->vals);
+    sim_free(m->slots);
     memset(m, 0, sizeof *m);
 }
 
 static int rehash(KeyMap *m, size_t cap)
 {
-    uint64_t *keys = sim_malloc(cap * sizeof *keys);
-    int *vals = sim_malloc(cap * sizeof *vals);
-    if (!keys || !vals) {
-        sim_free(keys);
-        sim_free(vals);
+    KeySlot *slots = sim_malloc(cap * sizeof *slots);
+    if (!slots) {
         return -1;
     }
     for (size_t i = 0; i < cap; i++) {
-        keys[i] = UINT64_MAX;
+        slots[i].key = UINT64_MAX;
     }
     for (size_t i = 0; i < m->cap; i++) {
-        if (m->keys[i] != UINT64_MAX) {
-            size_t h = (size_t)sim_mix64(m->keys[i]) & (cap - 1);
-            while (keys[h] != UINT64_MAX) {
+        if (m->slots[i].key != UINT64_MAX) {
+            size_t h = (size_t)sim_mix64(m->slots[i].key) & (cap - 1);
+            while (slots[h].key != UINT64_MAX) {
                 h = (h + 1) & (cap - 1);
             }
-            keys[h] = m->keys[i];
-            vals[h] = m->vals[i];
+            slots[h] = m->slots[i];
         }
     }
-    sim_free(m->keys);
-    sim_free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
+    sim_free(m->slots);
+    m->slots = slots;
     m->cap = cap;
     return 0;
 }
@@ -50,7 +45,7 @@ static int rehash(KeyMap *m, size_t cap)
 static size_t probe(const KeyMap *m, uint64_t key)
 {
     size_t h = (size_t)sim_mix64(key) & (m->cap - 1);
-    while (m->keys[h] != UINT64_MAX && m->keys[h] != key) {
+    while (m->slots[h].key != UINT64_MAX && m->slots[h].key != key) {
         h = (h + 1) & (m->cap - 1);
     }
     return h;
@@ -58,16 +53,16 @@ static size_t probe(const KeyMap *m, uint64_t key)
 
 int keymap_get(KeyMap *m, uint64_t key, int next_val, int *added)
 {
-    if ((m->n + 1) * 2 > m->cap && rehash(m, m->cap ? m->cap * 2 : 1024)) {
+    if ((m->n + 1) * 4 > m->cap * 3 && rehash(m, m->cap ? m->cap * 2 : 1024)) {
         return -1;
     }
     size_t h = probe(m, key);
-    if (m->keys[h] == key) {
+    if (m->slots[h].key == key) {
         *added = 0;
-        return m->vals[h];
+        return m->slots[h].val;
     }
-    m->keys[h] = key;
-    m->vals[h] = next_val;
+    m->slots[h].key = key;
+    m->slots[h].val = next_val;
     m->n++;
     *added = 1;
     return next_val;
@@ -79,5 +74,5 @@ int keymap_find(const KeyMap *m, uint64_t key)
         return -1; /* UINT64_MAX marks the empty slots */
     }
     size_t h = probe(m, key);
-    return m->keys[h] == key ? m->vals[h] : -1;
+    return m->slots[h].key == key ? m->slots[h].val : -1;
 }

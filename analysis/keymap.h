@@ -9,9 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef struct KeySlot {
+    uint64_t key; /* UINT64_MAX marks an empty slot */
+    int val;
+} KeySlot;
+
 typedef struct KeyMap {
-    uint64_t *keys; /* UINT64_MAX marks an empty slot */
-    int *vals;
+    KeySlot *slots;
     size_t n, cap;
 } KeyMap;
 

@@ -31,6 +31,8 @@ static void usage(FILE *f)
                "  --include-simulated     keep simulated participants\n"
                "  --format md,tex,csv,json       outputs (all)\n"
                "  --plots png,svg,pdf     plots (all; 'none' for none)\n"
+               "  --raw                   CSV text cells as they are (no quote "
+               "before = + - @)\n"
                "  --quiet                 no summary on stdout\n");
 }
 
@@ -142,6 +144,8 @@ int main(int argc, char **argv)
             o.include_simulated = 1;
         } else if (strcmp(a, "--quiet") == 0) {
             o.quiet = 1;
+        } else if (strcmp(a, "--raw") == 0) {
+            o.raw = 1;
         } else {
             flag = 0;
         }
@@ -229,6 +233,13 @@ int main(int argc, char **argv)
     }
     SimError err;
     sim_error_clear(&err);
+    for (int i = 0; i < n_csvs; i++) {
+        dbs[n_dbs + i] = csvs[i]; /* every input, for the check below */
+    }
+    if (report_check_output(out, dbs, n_dbs + n_csvs, &err) != SIM_OK) {
+        fprintf(stderr, "simlab-analyze: %s\n", err.msg);
+        goto done;
+    }
     if (analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err) != SIM_OK) {
         fprintf(stderr, "simlab-analyze: %s\n", err.msg);
         status = 1;

@@ -2,15 +2,23 @@
 ** The writers of report.md, report.tex (booktabs), the CSV tables and
 ** report.json: a frame (the run's settings) around the report's tables,
 ** each rendered from its column list alone. Proportions print as
-** percentages in md/tex and as fractions in CSV and JSON. libc and jansson.
+** percentages in md/tex and as fractions in CSV and JSON; text cells of
+** CSV files are neutralised against spreadsheet formulas. The output folder
+** is written beside the target and swapped into place in one step. libc
+** (POSIX, Linux renameat2) and jansson.
 */
+#define _GNU_SOURCE /* renameat2 */
 #include "analysis/report.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -425,10 +433,17 @@ int report_write_tex(const Report *r, const char *dir, SimError *err)
 /* ------------------------------------------------------------------ */
 /* CSV                                                                  */
 
-static void csv_str(SimBuf *b, const char *s)
+/* A text cell; one that a spreadsheet would take for a formula (= + - @,
+** tab, CR first) gets a leading single quote unless raw. */
+static void csv_str(SimBuf *b, const char *s, int raw)
 {
+    char first[2] = {0, 0};
+    if (!raw && s[0] && strchr("=+-@\t\r", s[0])) {
+        first[0] = '\'';
+    }
     if (strpbrk(s, ",\"\n\r")) {
         sim_buf_puts(b, "\"");
+        sim_buf_puts(b, first);
         for (; *s; s++) {
             if (*s == '"') {
                 sim_buf_puts(b, "\"");
@@ -437,6 +452,7 @@ static void csv_str(SimBuf *b, const char *s)
         }
         sim_buf_puts(b, "\"");
     } else {
+        sim_buf_puts(b, first);
         sim_buf_puts(b, s);
     }
 }
@@ -455,7 +471,7 @@ static void csv_value(SimBuf *b, const TableColumn *c, double x)
 }
 
 /* One csv line of row i; e is the series element (long format). */
-static void csv_line(SimBuf *b, const Table *t, int i, int e)
+static void csv_line(SimBuf *b, const Table *t, int i, int e, int raw)
 {
     const char *sep = "";
     for (int j = 0; j < t->n_cols; j++) {
@@ -475,7 +491,7 @@ static void csv_line(SimBuf *b, const Table *t, int i, int e)
         sim_buf_puts(b, sep);
         sep = ",";
         if (c->type == TABLE_TEXT) {
-            csv_str(b, cell->text ? cell->text : "");
+            csv_str(b, cell->text ? cell->text : "", raw);
         } else if (is_interval(c)) {
             csv_value(b, c, x);
             sim_buf_puts(b, ",");
@@ -489,7 +505,7 @@ static void csv_line(SimBuf *b, const Table *t, int i, int e)
 
 /* Header, then one line per row, or with series columns one line per row
 ** and series element (long format). */
-static int csv_table(const Table *t, const char *dir, SimError *err)
+static int csv_table(const Table *t, const char *dir, int raw, SimError *err)
 {
     SimBuf b;
     sim_buf_init(&b);
@@ -512,10 +528,10 @@ static int csv_table(const Table *t, const char *dir, SimError *err)
     sim_buf_puts(&b, "\n");
     for (int i = 0; i < t->n_rows; i++) {
         if (!long_format) {
-            csv_line(&b, t, i, 0);
+            csv_line(&b, t, i, 0, raw);
         }
         for (int e = 0; long_format && e < t->n_series; e++) {
-            csv_line(&b, t, i, e);
+            csv_line(&b, t, i, e, raw);
         }
     }
     char name[300];
@@ -530,7 +546,7 @@ int report_write_csv(const Report *r, const char *dir, SimError *err)
     int rc = check_tables(r, err);
     for (int i = 0; rc == SIM_OK && i < r->n_tables; i++) {
         if (r->tables[i]->formats & TABLE_CSV) {
-            rc = csv_table(r->tables[i], dir, err);
+            rc = csv_table(r->tables[i], dir, r->opt.raw, err);
         }
     }
     return rc;
@@ -574,6 +590,7 @@ static json_t *json_settings(const Report *r)
     json_object_set_new(s, "include_pilot", json_boolean(o->include_pilot));
     json_object_set_new(s, "include_simulated",
                         json_boolean(o->include_simulated));
+    json_object_set_new(s, "raw", json_boolean(o->raw));
     json_t *fmt = json_array();
     const char *fnames[4] = {"md", "tex", "csv", "json"};
     for (int i = 0; i < 4; i++) {
@@ -797,5 +814,315 @@ int report_write_json(const Report *r, const char *dir, SimError *err)
     free(text);
     rc = write_file(dir, "report.json", &b, err);
     sim_buf_free(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The output folder                                                    */
+
+/* out = "a/b"; -1 when it does not fit. */
+static int join(char *out, size_t n, const char *a, const char *b)
+{
+    return snprintf(out, n, "%s/%s", a, b) >= (int)n ? -1 : 0;
+}
+
+/* 1 when the file at path starts with the SQLite header. */
+static int is_sqlite_file(const char *path)
+{
+    char head[16];
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return 0;
+    }
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+/* 1 when a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* dir's parent ("." when none) and base name. */
+static void split_path(const char *dir, char *parent, size_t np, char *base,
+                       size_t nb)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/') {
+        tmp[--n] = '\0';
+    }
+    char *slash = strrchr(tmp, '/');
+    if (!slash) {
+        snprintf(parent, np, ".");
+        snprintf(base, nb, "%s", tmp);
+    } else {
+        snprintf(base, nb, "%s", slash + 1);
+        if (slash == tmp) {
+            snprintf(parent, np, "/");
+        } else {
+            *slash = '\0';
+            snprintf(parent, np, "%s", tmp);
+        }
+    }
+}
+
+/* 1 when a and b name the same path (b may not exist yet): the same
+** parent folder and the same last name, trailing slashes aside. */
+static int same_name(const char *a, const char *b)
+{
+    char pa[4096], pb[4096], na[1024], nb[1024];
+    split_path(a, pa, sizeof pa, na, sizeof na);
+    split_path(b, pb, sizeof pb, nb, sizeof nb);
+    return strcmp(na, nb) == 0 && (strcmp(pa, pb) == 0 || same_file(pa, pb));
+}
+
+/* 1 when path lies inside the folder dir (both existing). */
+static int inside(const char *path, const char *dir)
+{
+    char *p = realpath(path, NULL), *d = realpath(dir, NULL);
+    size_t n = d ? strlen(d) : 0;
+    int in = p && d && strncmp(p, d, n) == 0 && p[n] == '/';
+    free(p);
+    free(d);
+    return in;
+}
+
+/* An existing output folder is replaced only when it holds nothing but
+** files simlab-analyze writes (and no database). */
+static int check_old_folder(const char *out, SimError *err)
+{
+    DIR *d = opendir(out);
+    if (!d) {
+        return sim_fail(err, SIM_ERR_IO, "%s: cannot read the folder: %s", out,
+                        strerror(errno));
+    }
+    static const char *const ours[] = {".md",  ".tex", ".csv", ".json",
+                                       ".png", ".svg", ".pdf"};
+    int rc = SIM_OK;
+    struct dirent *e;
+    while (rc == SIM_OK && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
+            continue;
+        }
+        char path[4400];
+        struct stat st;
+        const char *dot = strrchr(e->d_name, '.');
+        int known = 0;
+        for (size_t i = 0; dot && i < sizeof ours / sizeof ours[0]; i++) {
+            known |= strcmp(dot, ours[i]) == 0;
+        }
+        if (join(path, sizeof path, out, e->d_name) != 0 ||
+            lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || !known ||
+            is_sqlite_file(path)) {
+            rc = sim_fail(err, SIM_ERR_USAGE,
+                          "%s: holds '%s', which is not a simlab-analyze "
+                          "output; the folder is replaced as a whole, so "
+                          "choose an empty or new folder",
+                          out, e->d_name);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int report_check_output(const char *out, const char *const *inputs, int n,
+                        SimError *err)
+{
+    char side[4200];
+    for (int i = 0; i < n; i++) {
+        static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+        for (int k = 0; k < 4; k++) {
+            snprintf(side, sizeof side, "%s%s", inputs[i], suffix[k]);
+            if (same_file(out, side) || same_name(out, side)) {
+                return sim_fail(err, SIM_ERR_USAGE,
+                                "%s: the output folder is the input %s%s; "
+                                "choose another folder",
+                                out, inputs[i], suffix[k]);
+            }
+        }
+        if (inside(inputs[i], out)) {
+            return sim_fail(err, SIM_ERR_USAGE,
+                            "%s: the output folder holds the input %s, and "
+                            "it is replaced as a whole; choose another folder",
+                            out, inputs[i]);
+        }
+    }
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        return sim_fail(err, SIM_ERR_USAGE, "%s: %s, not a folder", out,
+                        is_sqlite_file(out) ? "an SQLite database" : "a file");
+    }
+    return stat(out, &st) == 0 ? check_old_folder(out, err) : SIM_OK;
+}
+
+/* Removes the regular files of dir, then dir. */
+static void remove_folder(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            char path[4400];
+            if (join(path, sizeof path, dir, e->d_name) == 0) {
+                unlink(path);
+            }
+        }
+    }
+    if (d) {
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static int fsync_path(const char *path, int flags)
+{
+    int fd = open(path, flags);
+    if (fd < 0) {
+        return -1;
+    }
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* fsyncs every file of dir, then dir. */
+static int sync_folder(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            char path[4400];
+            rc |= join(path, sizeof path, dir, e->d_name) != 0 ||
+                  fsync_path(path, O_RDONLY) != 0;
+        }
+    }
+    closedir(d);
+    return rc | fsync_path(dir, O_RDONLY | O_DIRECTORY);
+}
+
+int report_dir_begin(ReportDir *d, const char *out, SimError *err)
+{
+    memset(d, 0, sizeof *d);
+    char base[1024];
+    if (strlen(out) >= sizeof d->final - 64) {
+        return sim_fail(err, SIM_ERR_USAGE, "%s: path too long", out);
+    }
+    snprintf(d->final, sizeof d->final, "%s", out);
+    split_path(out, d->parent, sizeof d->parent, base, sizeof base);
+    struct stat st;
+    if (stat(out, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            return sim_fail(err, SIM_ERR_USAGE, "%s: %s, not a folder", out,
+                            is_sqlite_file(out) ? "an SQLite database"
+                                                : "a file");
+        }
+        int rc = check_old_folder(out, err);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+        d->replace = 1;
+    }
+    for (int k = 0; k < 1000; k++) {
+        if (snprintf(d->tmp, sizeof d->tmp, "%s/.%s.tmp-%ld-%d", d->parent,
+                     base, (long)getpid(), k) >= (int)sizeof d->tmp) {
+            return sim_fail(err, SIM_ERR_USAGE, "%s: path too long", out);
+        }
+        if (mkdir(d->tmp, 0777) == 0) {
+            d->active = 1;
+            return SIM_OK;
+        }
+        if (errno != EEXIST) {
+            break;
+        }
+    }
+    return sim_fail(err, SIM_ERR_IO, "%s: cannot create a folder beside it: %s",
+                    out, strerror(errno));
+}
+
+void report_dir_abort(ReportDir *d)
+{
+    if (d->active) {
+        remove_folder(d->tmp);
+        d->active = 0;
+    }
+}
+
+int report_dir_commit(ReportDir *d, SimError *err)
+{
+    if (sync_folder(d->tmp) != 0) {
+        report_dir_abort(d);
+        return sim_fail(err, SIM_ERR_IO, "%s: cannot sync the outputs: %s",
+                        d->final, strerror(errno));
+    }
+    int rc = -1;
+    if (d->replace) {
+        /* swap the folders in one step; the old one is then at tmp */
+        rc = renameat2(AT_FDCWD, d->tmp, AT_FDCWD, d->final, RENAME_EXCHANGE);
+        if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
+            char old[sizeof d->tmp];
+            rc = snprintf(old, sizeof old, "%s.old", d->tmp) >= (int)sizeof old
+                     ? -1
+                     : rename(d->final, old);
+            if (rc == 0 && (rc = rename(d->tmp, d->final)) != 0) {
+                rename(old, d->final);
+            }
+            if (rc == 0) {
+                snprintf(d->tmp, sizeof d->tmp, "%s", old);
+            }
+        }
+    } else {
+        rc = rename(d->tmp, d->final);
+    }
+    if (rc != 0) {
+        int e = errno;
+        report_dir_abort(d);
+        return sim_fail(err, SIM_ERR_IO,
+                        "%s: cannot move the outputs into "
+                        "place: %s",
+                        d->final, strerror(e));
+    }
+    fsync_path(d->parent, O_RDONLY | O_DIRECTORY);
+    if (d->replace) {
+        remove_folder(d->tmp); /* the previous run's outputs */
+    }
+    d->active = 0;
+    return SIM_OK;
+}
+
+int report_write_dir(const Report *r, const char *out, SimError *err)
+{
+    ReportDir d;
+    int rc = report_dir_begin(&d, out, err);
+    unsigned f = r->opt.formats;
+    if (rc == SIM_OK && (f & FORMAT_MD)) {
+        rc = report_write_md(r, d.tmp, err);
+    }
+    if (rc == SIM_OK && (f & FORMAT_TEX)) {
+        rc = report_write_tex(r, d.tmp, err);
+    }
+    if (rc == SIM_OK && (f & FORMAT_CSV)) {
+        rc = report_write_csv(r, d.tmp, err);
+    }
+    if (rc == SIM_OK && (f & FORMAT_JSON)) {
+        rc = report_write_json(r, d.tmp, err);
+    }
+    if (rc == SIM_OK && r->opt.plots) {
+        rc = report_write_plots(r, d.tmp, r->opt.plots, err);
+    }
+    if (rc == SIM_OK) {
+        return report_dir_commit(&d, err);
+    }
+    report_dir_abort(&d);
     return rc;
 }

@@ -41,6 +41,8 @@ typedef struct AnalyzeOptions {
     int max_catch_failures;   /* --max-catch-failures N; -1: engine verdict */
     int include_pilot;        /* --include-pilot */
     int include_simulated;    /* --include-simulated */
+    int raw;                  /* --raw: CSV text cells as they are (no
+                              ** quote before = + - @ tab CR) */
     unsigned formats;         /* --format: FORMAT_* bits */
     unsigned plots;           /* --plots: PLOT_* bits */
     int progress;             /* progress bar on stderr when it is a tty */
@@ -212,6 +214,39 @@ int report_write_csv(const Report *r, const char *dir, SimError *err);
 int report_write_json(const Report *r, const char *dir, SimError *err);
 int report_write_plots(const Report *r, const char *dir, unsigned kinds,
                        SimError *err);
+
+/* The output folder of a run. Outputs go to a fresh folder beside the
+** target (same parent: .NAME.tmp-PID-K); report_dir_commit() fsyncs its
+** files and itself and swaps it into place in one step (renameat2
+** RENAME_EXCHANGE; two renames where the file system lacks it), then
+** removes the previous run's folder. A failed or killed run leaves the
+** previous folder as it was. */
+typedef struct ReportDir {
+    char final[4096];  /* the target folder */
+    char parent[4096]; /* its parent */
+    char tmp[4200];    /* where the outputs are written */
+    int replace;       /* the target exists (its files are ours) */
+    int active;        /* tmp exists and is ours */
+} ReportDir;
+
+/* Fails (SIM_ERR_USAGE) when out is a file, or an existing folder that
+** holds anything simlab-analyze does not write (another folder, a
+** database, notes.txt): the folder is replaced as a whole. */
+int report_dir_begin(ReportDir *d, const char *out, SimError *err);
+int report_dir_commit(ReportDir *d, SimError *err);
+void report_dir_abort(ReportDir *d); /* removes tmp; no-op after commit */
+
+/* Writes every output of r (r->opt.formats and plots) into out through a
+** ReportDir. */
+int report_write_dir(const Report *r, const char *out, SimError *err);
+
+/* Fails (SIM_ERR_USAGE) when out would clobber an input: out is one of
+** inputs (a database, its -wal, -shm or -journal file, a CSV), an input
+** lies inside the folder out, or out is a file (e.g. an SQLite database);
+** or when report_dir_begin() would refuse the existing folder out. Lets
+** simlab-analyze refuse before it computes. */
+int report_check_output(const char *out, const char *const *inputs, int n,
+                        SimError *err);
 
 /* Releases the font caches cairo and fontconfig keep after plotting. Call
 ** once at exit (leak checkers report them otherwise); no plotting after. */

@@ -18,3 +18,5 @@ simlab_add_test(test_analysis_within SOURCES test_analysis_within.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_semantics SOURCES test_analysis_semantics.c
                 LIBS simlab_analysis)
+simlab_add_test(test_analysis_input SOURCES test_analysis_input.c
+                LIBS simlab_analysis)

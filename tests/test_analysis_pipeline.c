@@ -75,9 +75,9 @@ static void test_csv_errors(void)
     CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
     CHECK(strstr(err.msg, "column 'item': required column missing") != NULL);
     dataset_free(ds);
-    /* rating out of range */
+    /* rating out of range (scales have at most 11 points) */
     write_text(path, "participant,condition,phase,item,correct,rating\n"
-                     "p,c,post,i,1,9\n");
+                     "p,c,post,i,1,12\n");
     dataset_new(&ds, &err);
     CHECK_INT(dataset_load_csv(ds, path, &err), SIM_ERR_PARSE);
     CHECK(strstr(err.msg, "bad.csv:2: column 'rating'") != NULL);

@@ -1,15 +1,28 @@
 /*
-** analysis_bench: times the crossed bootstrap of the change table (random-
-** effects Pre refitted in every replicate) on two simulated studies, and
-** the numpy reference (reference_bootstrap.py, raw Pre) on the same data in
-** the same run. Repeats each timing and reports medians and ratios.
-** usage: analysis_bench [REPEATS]   (python: $SIMLAB_PYTHON or python3)
+** analysis_bench, in one run and on the same data:
+**  1. ingest: the 1.28 M-response CSV and the same rows in a database read
+**     into a Dataset (MB/s, rows/s);
+**  2. end to end: simlab-analyze on that CSV (read, random-effects fit,
+**     10,000 crossed replicates, every table and plot, 2 threads), its wall
+**     time and peak memory, against the numpy crossed bootstrap alone
+**     (reference_bootstrap.py, raw Pre), and the ratio;
+**  3. the crossed bootstrap of the change table alone (random-effects Pre
+**     refitted in every replicate) on two studies, against numpy.
+** Repeats each timing and reports medians and ratios.
+** usage: analysis_bench [REPEATS] [--quick]  (python: $SIMLAB_PYTHON or
+** python3; --quick skips part 3)
 */
+#define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis/analyze.h"
 #include "bench/analysis/simstudy.h"
@@ -67,8 +80,9 @@ static double time_analysis(const Dataset *ds, int B, int threads, double *cpu)
     return t;
 }
 
-/* Per-replicate seconds of the numpy reference, from its output. */
-static double time_reference(const char *csv, int B)
+/* Per-replicate seconds of the numpy reference, from its output: wall, and
+** process CPU in *cpu (may be NULL). */
+static double time_reference_cpu(const char *csv, int B, double *cpu)
 {
     const char *py = getenv("SIMLAB_PYTHON");
     char cmd[2048];
@@ -79,12 +93,235 @@ static double time_reference(const char *csv, int B)
         return -1;
     }
     char line[256];
-    double per = -1;
+    double per = -1, per_cpu = -1;
     while (fgets(line, sizeof line, p)) {
         sscanf(line, "per_replicate_s %lf", &per);
+        sscanf(line, "per_replicate_cpu_s %lf", &per_cpu);
     }
     pclose(p);
+    if (cpu) {
+        *cpu = per_cpu;
+    }
     return per;
+}
+
+static double time_reference(const char *csv, int B)
+{
+    return time_reference_cpu(csv, B, NULL);
+}
+
+/* Wall seconds of f(ds, path), the median of n runs, each on a fresh
+** Dataset; *cpu gets the median process CPU seconds. */
+static double time_load(int (*load)(Dataset *, const char *, SimError *),
+                        const char *path, int n, size_t *rows, double *cpu)
+{
+    double t[64], c[64];
+    n = n < 64 ? n : 64;
+    for (int i = 0; i < n; i++) {
+        Dataset *ds;
+        SimError err;
+        dataset_new(&ds, &err);
+        double t0 = now_s(), c0 = cpu_s();
+        if (load(ds, path, &err) != SIM_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            exit(1);
+        }
+        t[i] = now_s() - t0;
+        c[i] = cpu_s() - c0;
+        *rows = ds->n_rows;
+        dataset_free(ds);
+    }
+    *cpu = median(c, n);
+    return median(t, n);
+}
+
+/* The rows of ds in a database shaped like the engine's export columns,
+** with a long_format view. */
+static int write_db(const Dataset *ds, const char *path)
+{
+    remove(path);
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    if (sqlite3_open(path, &db) != SQLITE_OK ||
+        sqlite3_exec(db,
+                     "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                     "CREATE TABLE r(participant TEXT, condition TEXT, phase "
+                     "TEXT, item TEXT, correct INTEGER, session INTEGER, "
+                     "test_type TEXT, domain TEXT, is_catch INTEGER, rating "
+                     "INTEGER, rt_ms REAL, pilot INTEGER, simulated INTEGER, "
+                     "excluded INTEGER, exclusion_reason TEXT);"
+                     "CREATE VIEW long_format AS SELECT * FROM r; BEGIN;",
+                     NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO r(participant, condition, phase, "
+                           "item, correct, is_catch, pilot, simulated, "
+                           "excluded) VALUES (?,?,?,?,?,0,0,0,0)",
+                           -1, &st, NULL) != SQLITE_OK) {
+        return -1;
+    }
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        const DatasetResponse *r = &ds->rows[i];
+        sqlite3_bind_text(
+            st, 1, dataset_str(ds, ds->participants[r->participant].name), -1,
+            SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, dataset_str(ds, r->condition), -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, dataset_phase_name(r->phase), -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, dataset_str(ds, r->item), -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 5, r->correct);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            return -1;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    int rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* The floor for any reader of the view: process CPU seconds to step
+** through SELECT * FROM long_format asking each column's type. */
+static double step_floor(const char *path, size_t *rows)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    *rows = 0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT * FROM long_format", -1, &st, NULL) !=
+            SQLITE_OK) {
+        return -1;
+    }
+    int n = sqlite3_column_count(st), sum = 0;
+    double c0 = cpu_s();
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int k = 0; k < n; k++) {
+            sum += sqlite3_column_type(st, k);
+        }
+        (*rows)++;
+    }
+    double c = cpu_s() - c0;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return sum > 0 ? c : -1;
+}
+
+/* Runs simlab-analyze on csv (2 threads, B replicates, every output);
+** returns the wall seconds, *cpu its CPU seconds (user + system) and
+** *peak_kb its maximum resident set size (as /usr/bin/time -v). */
+static double run_analyze(const char *csv, int B, double *cpu, long *peak_kb)
+{
+    char reps[32];
+    snprintf(reps, sizeof reps, "%d", B);
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(SIMLAB_ANALYZE_BIN, "simlab-analyze", "--csv", csv, "--out",
+              "analysis_bench_report", "--threads", "2", "--replicates", reps,
+              "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "simlab-analyze failed\n");
+        exit(1);
+    }
+    *peak_kb = ru.ru_maxrss;
+    *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+           (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+    return now_s() - t0;
+}
+
+static SimStudy study_of(int conds, int users, int items)
+{
+    SimStudy st = {0};
+    st.n_conds = conds;
+    st.users_per_cond = users;
+    st.n_items = items;
+    for (int c = 0; c < st.n_conds; c++) {
+        st.p_pre[c] = 0.65;
+        st.p_post[c] = 0.65 + 0.01 * c;
+    }
+    st.sd_p = 0.5;
+    st.sd_i = 0.8;
+    return st;
+}
+
+/* Parts 1 and 2 on the large study. */
+static int ingest_and_end_to_end(int repeats)
+{
+    const int B = 10000, ref_B = 300;
+    SimStudy st = study_of(10, 1000, 64);
+    const char *csv = "analysis_bench_large.csv", *dbp = "analysis_bench.db";
+    FILE *f = fopen(csv, "w");
+    if (!f || simstudy_write_csv(f, &st, 11) != 0) {
+        return 1;
+    }
+    fclose(f);
+    struct stat sb;
+    stat(csv, &sb);
+    double mb = (double)sb.st_size / 1e6;
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    if (dataset_load_csv(ds, csv, &err) != SIM_OK || write_db(ds, dbp) != 0) {
+        fprintf(stderr, "cannot prepare the inputs\n");
+        return 1;
+    }
+    dataset_free(ds);
+    size_t rows = 0;
+    double cc, cd;
+    printf("large study: 10 conditions x 1000 participants x 64 items "
+           "(%.2f MB CSV)\n",
+           mb);
+    double tc = time_load(dataset_load_csv, csv, repeats, &rows, &cc);
+    printf("  read CSV:       %7.4f s wall %7.1f MB/s %5.2f M rows/s | "
+           "%7.4f s CPU %7.1f MB/s\n",
+           tc, mb / tc, 1e-6 * (double)rows / tc, cc, mb / cc);
+    double td = time_load(dataset_load_db, dbp, repeats, &rows, &cd);
+    printf("  read database:  %7.4f s wall %5.2f M rows/s | %7.4f s CPU "
+           "%5.2f M rows/s\n",
+           td, 1e-6 * (double)rows / td, cd, 1e-6 * (double)rows / cd);
+    size_t floor_rows;
+    double fl = step_floor(dbp, &floor_rows);
+    printf("  (sqlite3_step and column types alone: %7.4f s CPU %5.2f M "
+           "rows/s)\n",
+           fl, 1e-6 * (double)floor_rows / fl);
+    double te[64], ce[64], tr[64], cr[64];
+    long peak[64];
+    int n = repeats < 64 ? repeats : 64;
+    for (int i = 0; i < n; i++) {
+        te[i] = run_analyze(csv, B, &ce[i], &peak[i]);
+        tr[i] = time_reference_cpu(csv, ref_B, &cr[i]) * B;
+        cr[i] *= B;
+    }
+    long peak_max = 0;
+    for (int i = 0; i < n; i++) {
+        peak_max = peak[i] > peak_max ? peak[i] : peak_max;
+    }
+    double me = median(te, n), mc = median(ce, n);
+    double mr = median(tr, n), mrc = median(cr, n);
+    printf("  simlab-analyze, everything (%d replicates, 2 threads): "
+           "%.3f s wall, %.3f s CPU, peak memory %.1f MB (%.2f x the CSV)\n",
+           B, me, mc, (double)peak_max / 1024.0,
+           (double)peak_max * 1024.0 / (double)sb.st_size);
+    if (mr > 0) {
+        printf("  numpy crossed bootstrap alone (%d replicates, %d timed): "
+               "%.3f s wall, %.3f s CPU\n",
+               B, ref_B, mr, mrc);
+        printf("  ratio numpy bootstrap / simlab-analyze end to end: %.1f x "
+               "wall, %.1f x CPU\n\n",
+               mr / me, mrc / mc);
+    } else {
+        printf("  numpy reference: not available\n\n");
+    }
+    remove(csv);
+    remove(dbp);
+    return 0;
 }
 
 typedef struct Scenario {
@@ -96,22 +333,22 @@ typedef struct Scenario {
 int main(int argc, char **argv)
 {
     int repeats = argc > 1 ? atoi(argv[1]) : 5;
+    int quick = argc > 2 && strcmp(argv[2], "--quick") == 0;
+    repeats = repeats < 1 ? 1 : repeats;
     const int B = 10000;
+    printf("median of %d runs\n\n", repeats);
+    if (ingest_and_end_to_end(repeats) != 0) {
+        return 1;
+    }
+    if (quick) {
+        return 0;
+    }
     Scenario sc[2] = {
         {"hase-sized (5 x 7 x 32, 2,240 responses)", 5, 7, 32, 10000},
         {"large (10 x 1000 x 64, 1.28 M responses)", 10, 1000, 64, 300}};
-    printf("%d replicates, median of %d runs\n\n", B, repeats);
+    printf("bootstrap of the change table alone, %d replicates\n\n", B);
     for (int s = 0; s < 2; s++) {
-        SimStudy st = {0};
-        st.n_conds = sc[s].conds;
-        st.users_per_cond = sc[s].users;
-        st.n_items = sc[s].items;
-        for (int c = 0; c < st.n_conds; c++) {
-            st.p_pre[c] = 0.65;
-            st.p_post[c] = 0.65 + 0.01 * c;
-        }
-        st.sd_p = 0.5;
-        st.sd_i = 0.8;
+        SimStudy st = study_of(sc[s].conds, sc[s].users, sc[s].items);
         Dataset *ds;
         SimError err;
         dataset_new(&ds, &err);
