@@ -326,14 +326,14 @@ static int run_study(Ctx *x, Buf *b, int N, uint64_t study_seed,
         for (int c = 0; c < C; c++) {
             open |= (lo[c] < hi[c] ? lo[c] : hi[c]) <= bound;
         }
-        if (!open) {
+        if (!open && !x->o->full_replicates) {
             break;
         }
     }
     for (int c = 0; c < C; c++) {
         int m = lo[c] < hi[c] ? lo[c] : hi[c];
         double p = valid[c] > 0 ? 2.0 * (1.0 + m) / (valid[c] + 1.0) : 1.0;
-        reject[c] = used == B ? p <= x->o->alpha : 0;
+        reject[c] = used == B && p <= x->o->alpha;
     }
     *reps_used = used;
     return SIM_OK;

@@ -34,6 +34,8 @@ typedef struct PowerOptions {
     double participant_sd; /* < 0: the study's */
     double item_sd;        /* < 0: the study's */
     int progress;          /* 1: progress bar on stderr */
+    int full_replicates;   /* 1: never stop early (to check that the
+                              curtailed decisions are the same) */
 } PowerOptions;
 
 /* Fills o with the defaults above (no bundle, no sizes). */
