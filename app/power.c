@@ -12,6 +12,7 @@
 #include "app/power.h"
 
 #include "analysis/boot.h"
+#include "analysis/dataset.h"
 #include "analysis/stats.h"
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
@@ -435,23 +436,141 @@ static void recommend(PowerResult *r, int c, double target, PowerN *out)
     crossing(r->opt.sizes, ylo, n, target, &out->high);
 }
 
-static int build_spec(const PowerOptions *o, const Study *st,
+/* The cell probability p whose population accuracy under spec's random
+** effects is acc (bisection on the logit scale). */
+static double p_for_accuracy(const SimulationSpec *spec, double acc)
+{
+    SimulationSpec one = *spec;
+    SimCell cell = {NULL, NULL, 0.5};
+    one.cells = &cell;
+    one.n_cells = 1;
+    double lo = -9, hi = 9;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        cell.p = 1.0 / (1.0 + exp(-mid));
+        if (policy_true_accuracy(&one, NULL, NULL) < acc) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return 1.0 / (1.0 + exp(-0.5 * (lo + hi)));
+}
+
+/* Reads the pilot databases: per condition of the study, the raw accuracy
+** of the non-excluded participants' Pre and Post responses (catch trials
+** left out) into r->conds; a condition of the pilot that the study does
+** not have is an error, and so is a pilot without such responses. */
+static int read_pilots(const PowerOptions *o, const Study *st, PowerResult *r,
+                       SimError *err)
+{
+    Dataset *ds = NULL;
+    int rc = dataset_new(&ds, err);
+    for (int i = 0; rc == SIM_OK && i < o->n_pilots; i++) {
+        rc = dataset_load_db(ds, o->pilots[i], err);
+    }
+    int C = (int)st->n_conditions;
+    int *right = sim_calloc((size_t)(2 * C) + 1, sizeof(int));
+    int *seen = sim_calloc((size_t)ds->n_participants + 1, sizeof(int));
+    if (rc == SIM_OK && (!right || !seen)) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    int used = 0;
+    for (size_t i = 0; rc == SIM_OK && i < ds->n_rows; i++) {
+        const DatasetResponse *row = &ds->rows[i];
+        const Participant *pt = &ds->participants[row->participant];
+        if ((row->phase != PHASE_PRE && row->phase != PHASE_POST) ||
+            row->correct < 0 || row->is_catch || pt->excluded) {
+            continue;
+        }
+        const char *cond = dataset_str(ds, row->condition);
+        int c = 0;
+        while (c < C && strcmp(st->conditions[c].id, cond) != 0) {
+            c++;
+        }
+        if (c == C) {
+            rc = sim_fail(err, SIM_ERR_INVALID,
+                          "--pilot %s: condition '%s' of the pilot is not a "
+                          "condition of study '%s'",
+                          o->pilots[0], cond, st->id);
+            break;
+        }
+        PowerCondition *pc = &r->conds[c];
+        int post = row->phase == PHASE_POST;
+        *(post ? &pc->pilot_post_n : &pc->pilot_pre_n) += 1;
+        right[2 * c + post] += row->correct;
+        if (!seen[row->participant]) {
+            seen[row->participant] = 1;
+            pc->pilot_participants++;
+        }
+        used++;
+    }
+    if (rc == SIM_OK && used == 0) {
+        rc = sim_fail(err, SIM_ERR_INVALID,
+                      "--pilot %s: no Pre or Post responses of non-excluded "
+                      "participants (an empty pilot database?)",
+                      o->pilots[0]);
+    }
+    for (int c = 0; rc == SIM_OK && c < C; c++) {
+        PowerCondition *pc = &r->conds[c];
+        pc->pilot_pre =
+            pc->pilot_pre_n > 0 ? (double)right[2 * c] / pc->pilot_pre_n : NAN;
+        pc->pilot_post = pc->pilot_post_n > 0
+                             ? (double)right[2 * c + 1] / pc->pilot_post_n
+                             : NAN;
+    }
+    sim_free(right);
+    sim_free(seen);
+    dataset_free(ds);
+    return rc;
+}
+
+/* The simulation model: the study's block, the SD overrides, the pilot's
+** accuracies as cells (with --pilot), then the --p cells. */
+static int build_spec(const PowerOptions *o, const Study *st, PowerResult *r,
                       SimulationSpec *spec, SimCell **cells, char ***texts,
                       SimError *err)
 {
     *spec = st->simulation;
-    size_t n = st->simulation.n_cells + (size_t)o->n_cells;
-    *cells = sim_calloc(n + 1, sizeof **cells);
+    if (o->participant_sd >= 0) {
+        spec->participant_sd = o->participant_sd;
+    }
+    if (o->item_sd >= 0) {
+        spec->item_sd = o->item_sd;
+    }
+    size_t n = st->simulation.n_cells;
+    *cells = sim_calloc(n + 2 * st->n_conditions + (size_t)o->n_cells + 1,
+                        sizeof **cells);
     *texts = sim_calloc((size_t)o->n_cells + 1, sizeof **texts);
     if (!*cells || !*texts) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    if (st->simulation.n_cells > 0) {
-        memcpy(*cells, st->simulation.cells,
-               st->simulation.n_cells * sizeof **cells);
+    if (n > 0) {
+        memcpy(*cells, st->simulation.cells, n * sizeof **cells);
+    }
+    if (o->n_pilots > 0) {
+        int rc = read_pilots(o, st, r, err);
+        if (rc != SIM_OK) {
+            return rc;
+        }
+        for (int c = 0; c < r->n_conds; c++) {
+            const PowerCondition *pc = &r->conds[c];
+            double acc[2] = {pc->pilot_pre, pc->pilot_post};
+            static char pre[] = "pre", post[] = "post";
+            char *ph[2] = {pre, post};
+            for (int k = 0; k < 2; k++) {
+                if (isfinite(acc[k])) {
+                    double a = fmin(0.99, fmax(0.01, acc[k]));
+                    SimCell *cell = &(*cells)[n++];
+                    cell->condition = st->conditions[c].id;
+                    cell->phase = ph[k];
+                    cell->p = p_for_accuracy(spec, a);
+                }
+            }
+        }
     }
     for (int i = 0; i < o->n_cells; i++) {
-        SimCell *cell = &(*cells)[st->simulation.n_cells + (size_t)i];
+        SimCell *cell = &(*cells)[n++];
         (*texts)[i] = sim_strdup(o->cells[i]);
         if (!(*texts)[i]) {
             return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -470,12 +589,6 @@ static int build_spec(const PowerOptions *o, const Study *st,
     }
     spec->cells = *cells;
     spec->n_cells = n;
-    if (o->participant_sd >= 0) {
-        spec->participant_sd = o->participant_sd;
-    }
-    if (o->item_sd >= 0) {
-        spec->item_sd = o->item_sd;
-    }
     return SIM_OK;
 }
 
@@ -657,15 +770,11 @@ int power_run(const PowerOptions *o, PowerResult **out, SimError *err)
         rc = check_design(st, &n_pre, &n_post, err);
     }
     if (rc == SIM_OK) {
-        rc = build_spec(o, st, &x.spec, &cells, &texts, err);
-    }
-    if (rc == SIM_OK) {
         r->opt = *o;
         r->opt.cells = NULL;
         r->opt.n_cells = 0;
+        r->opt.pilots = NULL;
         r->opt.bundle_dir = NULL;
-        r->participant_sd = x.spec.participant_sd;
-        r->item_sd = x.spec.item_sd;
         r->study_id = sim_strdup(st->id);
         r->conds = sim_calloc((size_t)C, sizeof *r->conds);
         if (!r->study_id || !r->conds) {
@@ -676,13 +785,24 @@ int power_run(const PowerOptions *o, PowerResult **out, SimError *err)
         PowerCondition *pc = &r->conds[r->n_conds++];
         x.cond_ids[c] = st->conditions[c].id;
         pc->id = sim_strdup(st->conditions[c].id);
+        pc->pilot_pre = pc->pilot_post = NAN;
         if (!pc->id) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
+    }
+    if (rc == SIM_OK) {
+        rc = build_spec(o, st, r, &x.spec, &cells, &texts, err);
+    }
+    for (int c = 0; rc == SIM_OK && c < C; c++) {
+        PowerCondition *pc = &r->conds[c];
         pc->true_pre = policy_true_accuracy(&x.spec, x.cond_ids[c], "pre");
         pc->true_post = policy_true_accuracy(&x.spec, x.cond_ids[c], "post");
         pc->true_change = pc->true_post - pc->true_pre;
         pc->null_effect = pc->true_pre == pc->true_post;
+    }
+    if (rc == SIM_OK) {
+        r->participant_sd = x.spec.participant_sd;
+        r->item_sd = x.spec.item_sd;
     }
     if (rc == SIM_OK) {
         rc = simulate_all(&x, err);

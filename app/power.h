@@ -31,6 +31,9 @@ typedef struct PowerOptions {
     uint64_t seed;      /* everything is drawn from this (1) */
     const char **cells; /* extra "CONDITION:PHASE=P" overrides */
     int n_cells;
+    const char **pilots; /* pilot databases: their Pre and Post accuracies
+                            per condition become the truth */
+    int n_pilots;
     double participant_sd; /* < 0: the study's */
     double item_sd;        /* < 0: the study's */
     int progress;          /* 1: progress bar on stderr */
@@ -70,6 +73,10 @@ typedef struct PowerCondition {
     double true_pre, true_post; /* population accuracies (truth) */
     double true_change;
     int null_effect; /* 1: Pre and Post have the same p (no effect) */
+    /* pilot estimates (with --pilot): raw accuracies of the pilot's
+    ** responses and their counts; NaN / 0 without pilot data */
+    double pilot_pre, pilot_post;
+    int pilot_pre_n, pilot_post_n, pilot_participants;
     PowerN n80, n90;
 } PowerCondition;
 

@@ -119,13 +119,32 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
             "its Wilson 95 %% interval.\n\n",
             r->opt.replicates, r->opt.alpha, r->opt.studies, r->participant_sd,
             r->item_sd);
-    fprintf(f, "| condition | true Pre | true Post | true Change |\n"
-               "| --- | --- | --- | --- |\n");
+    int pilot = r->opt.n_pilots > 0;
+    fprintf(f,
+            "| condition | true Pre | true Post | true Change |%s\n"
+            "| --- | --- | --- | --- |%s\n",
+            pilot ? " pilot participants | pilot Pre (responses) | pilot "
+                    "Post (responses) |"
+                  : "",
+            pilot ? " --- | --- | --- |" : "");
     for (int c = 0; c < r->n_conds; c++) {
         const PowerCondition *pc = &r->conds[c];
-        fprintf(f, "| %s | %.3f | %.3f | %+.3f%s |\n", pc->id, pc->true_pre,
+        fprintf(f, "| %s | %.3f | %.3f | %+.3f%s |", pc->id, pc->true_pre,
                 pc->true_post, pc->true_change,
                 pc->null_effect ? " (no effect)" : "");
+        if (pilot) {
+            fprintf(f, " %d | %.3f (%d) | %.3f (%d) |", pc->pilot_participants,
+                    pc->pilot_pre, pc->pilot_pre_n, pc->pilot_post,
+                    pc->pilot_post_n);
+        }
+        fputc('\n', f);
+    }
+    if (pilot) {
+        fprintf(f, "\nThe truth comes from the pilot: each condition's Pre "
+                   "and Post accuracy, mapped to the cell probability whose "
+                   "population accuracy under the random effects above is "
+                   "that value (the study's simulation block where the pilot "
+                   "has no responses).\n");
     }
     fprintf(f, "\n| condition | N | power | 95 %% CI | mean Change | "
                "mean replicates |\n"
@@ -314,7 +333,7 @@ static int fail(const char *msg, const char *arg)
     fputs("usage: simlab power DIR --participants N1,N2,... --out DIR\n"
           "         [--studies S] [--alpha A] [--replicates B] [--threads T]\n"
           "         [--seed S] [--p COND:PHASE=P]... [--participant-sd SD]\n"
-          "         [--item-sd SD] [--quiet]\n",
+          "         [--item-sd SD] [--pilot DB]... [--quiet]\n",
           stderr);
     return 2;
 }
@@ -324,8 +343,9 @@ int power_main(int argc, char **argv)
     PowerOptions o;
     power_options_default(&o);
     o.progress = isatty(2);
-    const char *cells[MAX_P];
+    const char *cells[MAX_P], *pilots[MAX_P];
     o.cells = cells;
+    o.pilots = pilots;
     const char *out = NULL;
     int have_sizes = 0;
     for (int i = 1; i < argc; i++) {
@@ -389,6 +409,11 @@ int power_main(int argc, char **argv)
                 return fail("too many --p options at", v);
             }
             cells[o.n_cells++] = v;
+        } else if (strcmp(a, "--pilot") == 0) {
+            if (o.n_pilots == MAX_P) {
+                return fail("too many --pilot options at", v);
+            }
+            pilots[o.n_pilots++] = v;
         } else if (strcmp(a, "--out") == 0) {
             out = v;
         } else {

@@ -5,12 +5,15 @@
 ** conservative), power without random effects against the closed form of
 ** a two-proportion z-test (between the variance-doubled and the plain
 ** closed form), curtailed replicates giving the decisions of all B, thread
-** independence, the written files, and bad input. Small studies and B so
+** independence, the written files, the pilot's estimates as the truth,
+** and bad input. Small studies and B so
 ** that it runs in a few seconds.
 */
 #include "tests/harness.h"
 
 #include "app/power.h"
+#include "experiment/simulate.h"
+#include "experiment/store.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -204,6 +207,99 @@ static void test_files(void)
     power_free(r);
 }
 
+/* Simulates a pilot of 12 participants of text-forward into db. */
+static int make_pilot(const char *db)
+{
+    static const char *cells[] = {"LIME:post=0.9", "*:pre=0.6"};
+    SimulateOptions so;
+    memset(&so, 0, sizeof so);
+    so.bundle_dir = BUNDLE;
+    so.db_path = db;
+    so.participants = 12;
+    so.policy = POLICY_MIXED;
+    so.seed = 7;
+    so.station = "pilot";
+    so.durability = DURABILITY_FAST;
+    so.cells = cells;
+    so.n_cells = 2;
+    so.participant_sd = 0;
+    so.item_sd = 0;
+    so.wall_ms = 1700000000000LL;
+    SimError err;
+    int rc = simulate_run(&so, NULL, &err);
+    if (rc != SIM_OK) {
+        printf("pilot: %s\n", err.msg);
+    }
+    return rc;
+}
+
+/* --pilot: the pilot's accuracies become the truth; an empty pilot and a
+** pilot with a condition the study lacks are errors. */
+static void test_pilot(void)
+{
+    char dir[] = "/tmp/simlab-pilot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char db[512], empty[512];
+    snprintf(db, sizeof db, "%s/pilot.db", dir);
+    snprintf(empty, sizeof empty, "%s/empty.db", dir);
+    CHECK_INT(make_pilot(db), SIM_OK);
+    const char *pilots[] = {db};
+    PowerOptions o;
+    base(&o, NULL, 0);
+    o.studies = 20;
+    o.pilots = pilots;
+    o.n_pilots = 1;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (r) {
+        for (int c = 0; c < r->n_conds; c++) {
+            const PowerCondition *pc = &r->conds[c];
+            CHECK_INT(pc->pilot_participants, 3); /* hase rule: 3 each */
+            CHECK_INT(pc->pilot_pre_n, 96);
+            CHECK_INT(pc->pilot_post_n, 96);
+            /* the truth reproduces the pilot's accuracies */
+            CHECK_NEAR(pc->true_pre, pc->pilot_pre, 1e-9);
+            CHECK_NEAR(pc->true_post, pc->pilot_post, 1e-9);
+            CHECK(fabs(pc->pilot_pre - 0.6) < 0.15);
+        }
+        CHECK(r->conds[0].pilot_post > 0.8); /* LIME: 0.9 */
+        power_free(r);
+        r = NULL;
+    }
+    /* an empty pilot database */
+    Store *st = NULL;
+    Study *study = NULL;
+    StudyReport rep;
+    study_report_init(&rep);
+    CHECK_INT(study_load(BUNDLE, &study, &rep, &err), SIM_OK);
+    study_report_free(&rep);
+    if (study) {
+        CHECK_INT(store_open(empty, study, DURABILITY_FAST, 0, 1, &st, &err),
+                  SIM_OK);
+        store_close(st);
+        study_free(study);
+    }
+    pilots[0] = empty;
+    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_INVALID);
+    CHECK(strstr(err.msg, "no Pre or Post responses") != NULL);
+    /* a pilot condition the study does not have */
+    pilots[0] = db;
+    o.bundle_dir = SIMLAB_SOURCE_DIR "/assets/studies/tabular-forward";
+    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_INVALID);
+    CHECK(strstr(err.msg, "condition 'Omission'") != NULL);
+    CHECK(r == NULL);
+    static const char *const tails[] = {"", "-wal", "-shm"};
+    for (int k = 0; k < 3; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s%s", db, tails[k]);
+        unlink(path);
+        snprintf(path, sizeof path, "%s%s", empty, tails[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 static void test_bad_input(void)
 {
     PowerOptions o;
@@ -239,5 +335,6 @@ int main(void)
     test_closed_form();
     test_same_decisions();
     test_files();
+    test_pilot();
     return TEST_REPORT();
 }
