@@ -284,6 +284,8 @@ static int run_study(Ctx *x, Buf *b, int N, uint64_t study_seed,
     d.n_cells = 1;
     d.unit_off = b->unit_off;
     d.pairs = b->pairs;
+    d.items_per_condition = x->o->items == 1;
+    d.items_fixed = x->o->items == 2;
     BootRun run;
     memset(&run, 0, sizeof run);
     run.threads = 1;

@@ -83,10 +83,13 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
     json_object_set_new(root, "study", json_string(r->study_id));
     json_object_set_new(
         root, "method",
-        json_pack("{s:s,s:s,s:f,s:i,s:I,s:s,s:s,s:f,s:f}", "test",
+        json_pack("{s:s,s:s,s:f,s:s,s:i,s:I,s:s,s:s,s:f,s:f}", "test",
                   "Change = Post - Pre (RE) != 0 per condition, crossed "
                   "bootstrap, percentile-inversion p",
-                  "interval", "Wilson 95 %", "alpha", r->opt.alpha,
+                  "interval", "Wilson 95 %", "alpha", r->opt.alpha, "items",
+                  r->opt.items == 0   ? "global"
+                  : r->opt.items == 1 ? "per-condition"
+                                      : "none",
                   "replicates", r->opt.replicates, "seed",
                   (json_int_t)r->opt.seed, "sequential",
                   "curtailed (Besag-Clifford): replicates stop once the "
@@ -333,7 +336,9 @@ static int fail(const char *msg, const char *arg)
     fputs("usage: simlab power DIR --participants N1,N2,... --out DIR\n"
           "         [--studies S] [--alpha A] [--replicates B] [--threads T]\n"
           "         [--seed S] [--p COND:PHASE=P]... [--participant-sd SD]\n"
-          "         [--item-sd SD] [--pilot DB]... [--quiet]\n",
+          "         [--item-sd SD] [--pilot DB]... "
+          "[--items global|per-condition|none]\n"
+          "         [--quiet]\n",
           stderr);
     return 2;
 }
@@ -409,6 +414,19 @@ int power_main(int argc, char **argv)
                 return fail("too many --p options at", v);
             }
             cells[o.n_cells++] = v;
+        } else if (strcmp(a, "--items") == 0) {
+            static const char *const draws[] = {"global", "per-condition",
+                                                "none"};
+            int k = 0;
+            while (k < 3 && strcmp(v, draws[k]) != 0) {
+                k++;
+            }
+            if (k == 3) {
+                return fail("--items: expected global, per-condition or none, "
+                            "got",
+                            v);
+            }
+            o.items = k;
         } else if (strcmp(a, "--pilot") == 0) {
             if (o.n_pilots == MAX_P) {
                 return fail("too many --pilot options at", v);

@@ -118,6 +118,27 @@ static void test_closed_form(void)
         CHECK_NEAR(w->mean_estimate, 0.1, 0.01);
     }
     power_free(r);
+    /* Users only (--items none): between the closed form with Pre from
+    ** LIME alone and with Pre pooled over the 4 conditions (the random-
+    ** effects Pre when the fit is singular) */
+    o.items = 2;
+    r = NULL;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        return;
+    }
+    for (int s = 0; s < o.n_sizes; s++) {
+        const PowerRow *w = &r->rows[s * r->n_conds + 0];
+        double n = 32.0 * o.sizes[s];
+        double plain = phi(0.1 / sqrt((0.24 + 0.21) / n) - 1.959964);
+        double pooled = phi(0.1 / sqrt((0.24 / 4 + 0.21) / n) - 1.959964);
+        double se = sqrt(0.25 / w->studies);
+        printf("users only, N=%d: power %.3f, closed forms %.3f to %.3f\n",
+               o.sizes[s], w->power, plain, pooled);
+        CHECK(w->power >= plain - 3 * se);
+        CHECK(w->power <= pooled + 3 * se);
+    }
+    power_free(r);
 }
 
 /* Curtailed replicates decide as all B do; threads change nothing. */
