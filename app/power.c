@@ -434,7 +434,7 @@ static void recommend(PowerResult *r, int c, double target, PowerN *out)
     int k = crossing(r->opt.sizes, y, n, target, &out->n);
     out->below = k < 0;
     out->above = k > 0;
-    crossing(r->opt.sizes, yhi, n, target, &out->low);
+    out->low_below = crossing(r->opt.sizes, yhi, n, target, &out->low) < 0;
     crossing(r->opt.sizes, ylo, n, target, &out->high);
 }
 

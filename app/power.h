@@ -68,6 +68,8 @@ typedef struct PowerRow {
 typedef struct PowerN {
     double n, low, high;
     int below, above;
+    int low_below; /* the interval's upper curve reaches it at the first
+                      size already: low is that size or less */
 } PowerN;
 
 typedef struct PowerCondition {

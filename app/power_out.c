@@ -34,10 +34,19 @@ static void n_text(const PowerResult *r, const PowerN *n, char *out,
         snprintf(out, size, "> %d", hi);
     } else if (n->below) {
         snprintf(out, size, "<= %d", lo);
-    } else if (isfinite(n->high)) {
-        snprintf(out, size, "%.1f (%.1f to %.1f)", n->n, n->low, n->high);
     } else {
-        snprintf(out, size, "%.1f (%.1f to > %d)", n->n, n->low, hi);
+        char a[32], b[32];
+        if (n->low_below) {
+            snprintf(a, sizeof a, "<= %d", lo);
+        } else {
+            snprintf(a, sizeof a, "%.1f", n->low);
+        }
+        if (isfinite(n->high)) {
+            snprintf(b, sizeof b, "%.1f", n->high);
+        } else {
+            snprintf(b, sizeof b, "> %d", hi);
+        }
+        snprintf(out, size, "%.1f (%s to %s)", n->n, a, b);
     }
 }
 
