@@ -1,6 +1,7 @@
 /*
 ** simlab: command-line entry. Parses argv and hands each command to its
-** library: check (stimuli), simulate and export (experiment), run (the
+** library: check (stimuli), simulate and export (experiment), power
+** (app/power.c, simulation with the analysis bootstrap), run (the
 ** SDL2 runner, app/run.c; app/run_none.c in a build without SDL2). No SDL
 ** here.
 */
