@@ -197,10 +197,12 @@ static int simulate_participant(const Ctx *x, int c, uint64_t study_seed,
 static void change_stat(const void *vctx, const BootSums *s, void *scratch,
                         double *out)
 {
-    int C = *(const int *)vctx;
+    const int *ctx = vctx; /* conditions, drop singular fits */
+    int C = ctx[0];
     double *work = scratch, *pre = work + 4 * C;
     ReFit fit;
-    int bad = stats_re_fit(s->sa, s->n, C, work, pre, &fit);
+    int bad = stats_re_fit(s->sa, s->n, C, work, pre, &fit) != 0 ||
+              (ctx[1] && fit.singular);
     for (int c = 0; c < C; c++) {
         out[c] = !bad && s->n[c] > 0 ? s->sb[c] / s->n[c] - pre[c] : NAN;
     }
@@ -290,13 +292,15 @@ static int run_study(Ctx *x, Buf *b, int N, uint64_t study_seed,
     memset(&run, 0, sizeof run);
     run.threads = 1;
     run.stat = change_stat;
-    run.ctx = &x->n_conds;
+    int ctx[2] = {C, 0}; /* the full sample keeps a singular fit */
+    run.ctx = ctx;
     run.scratch_size = (size_t)C * 5 * sizeof(double);
     run.n_stats = C;
     int rc = boot_full(&d, &run, estimate, err);
     if (rc != SIM_OK) {
         return rc;
     }
+    ctx[1] = x->o->drop_singular;
     int B = x->o->replicates;
     int lo[POWER_MAX_CELLS] = {0}, hi[POWER_MAX_CELLS] = {0},
         valid[POWER_MAX_CELLS] = {0};

@@ -38,6 +38,8 @@ typedef struct PowerOptions {
     double item_sd;        /* < 0: the study's */
     int items;             /* item draw as simlab-analyze --items: 0 global,
                               1 per-condition, 2 none (users only) */
+    int drop_singular;     /* as simlab-analyze --drop-singular: replicates
+                              whose Pre (RE) fit is singular do not count */
     int progress;          /* 1: progress bar on stderr */
     int full_replicates;   /* 1: never stop early (to check that the
                               curtailed decisions are the same) */

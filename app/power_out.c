@@ -347,7 +347,7 @@ static int fail(const char *msg, const char *arg)
           "         [--seed S] [--p COND:PHASE=P]... [--participant-sd SD]\n"
           "         [--item-sd SD] [--pilot DB]... "
           "[--items global|per-condition|none]\n"
-          "         [--quiet]\n",
+          "         [--drop-singular] [--quiet]\n",
           stderr);
     return 2;
 }
@@ -369,6 +369,10 @@ int power_main(int argc, char **argv)
         sim_error_clear(&err);
         if (strcmp(a, "--quiet") == 0) {
             o.progress = 0;
+            continue;
+        }
+        if (strcmp(a, "--drop-singular") == 0) {
+            o.drop_singular = 1;
             continue;
         }
         if (a[0] != '-') {

@@ -9,7 +9,8 @@ if(TARGET simlab)
   set(_tf ${CMAKE_SOURCE_DIR}/assets/studies/text-forward)
   add_test(NAME power_cli_run
            COMMAND simlab power ${_tf} --participants 2,3 --studies 4
-                   --replicates 40 --out ${CMAKE_CURRENT_BINARY_DIR}/power-cli)
+                   --replicates 40 --drop-singular --items per-condition
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/power-cli)
   set_tests_properties(power_cli_run PROPERTIES
     PASS_REGULAR_EXPRESSION "wrote .*power-cli/power")
   add_test(NAME power_cli_small_n
