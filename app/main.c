@@ -1,10 +1,12 @@
 /*
 ** simlab: command-line entry. Parses argv and hands each command to its
-** library: check (stimuli), simulate and export (experiment), run (the
+** library: check (stimuli), simulate and export (experiment), power
+** (app/power.c, simulation with the analysis bootstrap), run (the
 ** SDL2 runner, app/run.c; app/run_none.c in a build without SDL2). No SDL
 ** here.
 */
 #include "app/app.h"
+#include "app/power.h"
 #include "stimuli/check.h"
 #include "experiment/export.h"
 #include "experiment/simulate.h"
@@ -20,25 +22,30 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage:\n"
-          "  simlab check DIR [--json]\n"
-          "  simlab run DIR [--db FILE] [--station NAME] [--windowed] "
-          "[--display N]\n"
-          "             [--size WxH] [--font-scale F] [--no-vsync] "
-          "[--screenshot-dir DIR]\n"
-          "             [--autopilot POLICY [--participants N] [--seed S] "
-          "[--chaos]]\n"
-          "             [--timing-log FILE] [--exit-after N] "
-          "[--accept-changed-bundle]\n"
-          "  simlab simulate DIR --db FILE --participants N --policy "
-          "model|label|random|mixed\n"
-          "             [--seed S] [--station NAME] [--p COND:PHASE=P]... "
-          "[--fast]\n"
-          "             [--participant-sd SD] [--item-sd SD] "
-          "[--accept-changed-bundle]\n"
-          "  simlab export --db FILE --csv OUT [--raw]\n"
-          "  simlab --version\n",
-          f);
+    fputs(
+        "usage:\n"
+        "  simlab check DIR [--json]\n"
+        "  simlab run DIR [--db FILE] [--station NAME] [--windowed] "
+        "[--display N]\n"
+        "             [--size WxH] [--font-scale F] [--no-vsync] "
+        "[--screenshot-dir DIR]\n"
+        "             [--autopilot POLICY [--participants N] [--seed S] "
+        "[--chaos]]\n"
+        "             [--timing-log FILE] [--exit-after N] "
+        "[--accept-changed-bundle]\n"
+        "  simlab simulate DIR --db FILE --participants N --policy "
+        "model|label|random|mixed\n"
+        "             [--seed S] [--station NAME] [--p COND:PHASE=P]... "
+        "[--fast]\n"
+        "             [--participant-sd SD] [--item-sd SD] "
+        "[--accept-changed-bundle]\n"
+        "  simlab export --db FILE --csv OUT [--raw]\n"
+        "  simlab power DIR --participants N1,N2,... --out DIR [--studies S]\n"
+        "             [--alpha A] [--replicates B] [--threads T] [--seed S]\n"
+        "             [--p COND:PHASE=P]... [--participant-sd SD] "
+        "[--item-sd SD]\n"
+        "  simlab --version\n",
+        f);
 }
 
 static int parse_u64(const char *s, unsigned long long *out)
@@ -238,6 +245,8 @@ int main(int argc, char **argv)
         return cmd_simulate(argc - 1, argv + 1);
     } else if (strcmp(cmd, "export") == 0) {
         return cmd_export(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "power") == 0) {
+        return power_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
     } else if (strcmp(cmd, "--version") == 0) {

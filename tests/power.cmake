@@ -1,0 +1,25 @@
+# `simlab power` (app/power.c, no SDL): size and power of the simulated
+# tests, curtailed replicates, the written files and bad input.
+if(TARGET simlab_power)
+  simlab_add_test(test_power SOURCES test_power.c LIBS simlab_power)
+endif()
+
+# The command line: a tiny end-to-end run and located usage errors.
+if(TARGET simlab)
+  set(_tf ${CMAKE_SOURCE_DIR}/assets/studies/text-forward)
+  add_test(NAME power_cli_run
+           COMMAND simlab power ${_tf} --participants 2,3 --studies 4
+                   --replicates 40 --drop-singular --items per-condition
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/power-cli)
+  set_tests_properties(power_cli_run PROPERTIES
+    PASS_REGULAR_EXPRESSION "wrote .*power-cli/power")
+  add_test(NAME power_cli_small_n
+           COMMAND simlab power ${_tf} --participants 1,10 --out unused)
+  set_tests_properties(power_cli_small_n PROPERTIES
+    PASS_REGULAR_EXPRESSION "1 participants per condition \\(at least 2")
+  add_test(NAME power_cli_unknown_condition
+           COMMAND simlab power ${_tf} --participants 5 --p Foo:post=0.5
+                   --out unused)
+  set_tests_properties(power_cli_unknown_condition PROPERTIES
+    PASS_REGULAR_EXPRESSION "unknown condition 'Foo'")
+endif()

@@ -1,0 +1,361 @@
+/*
+** `simlab power` (app/power.c): the Wilson interval against R, the
+** false-positive rate of conditions without an effect (at most the test's
+** nominal size within Monte Carlo error: the crossed bootstrap is
+** conservative), power without random effects against the closed form of
+** a two-proportion z-test (between the variance-doubled and the plain
+** closed form), curtailed replicates giving the decisions of all B, thread
+** independence, the written files, the pilot's estimates as the truth,
+** and bad input. Small studies and B so
+** that it runs in a few seconds.
+*/
+#include "tests/harness.h"
+
+#include "app/power.h"
+#include "experiment/simulate.h"
+#include "experiment/store.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BUNDLE SIMLAB_SOURCE_DIR "/assets/studies/text-forward"
+
+static double phi(double z)
+{
+    return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+static void base(PowerOptions *o, const char **cells, int n_cells)
+{
+    power_options_default(o);
+    o->bundle_dir = BUNDLE;
+    o->sizes[0] = 5;
+    o->sizes[1] = 10;
+    o->n_sizes = 2;
+    o->studies = 200;
+    o->replicates = 200;
+    o->threads = 2;
+    o->participant_sd = 0;
+    o->item_sd = 0;
+    o->cells = cells;
+    o->n_cells = n_cells;
+}
+
+static void test_wilson(void)
+{
+    double lo, hi;
+    power_wilson(7, 20, &lo, &hi); /* tests/data/power/wilson.R */
+    CHECK_NEAR(lo, 0.181191824101, 1e-9);
+    CHECK_NEAR(hi, 0.567145723315, 1e-9);
+    power_wilson(0, 50, &lo, &hi);
+    CHECK_NEAR(lo, 0.0, 1e-12);
+    CHECK_NEAR(hi, 0.071347599133, 1e-9);
+}
+
+/* Every condition without an effect: the rejection rate is at most alpha
+** plus three standard errors. */
+static void test_null(void)
+{
+    const char *cells[] = {"*:post=0.6"};
+    PowerOptions o;
+    base(&o, cells, 1);
+    o.participant_sd = 0.4; /* the demo's random effects */
+    o.item_sd = 0.4;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        return;
+    }
+    int rej = 0, n = 0;
+    for (int i = 0; i < r->n_rows; i++) {
+        rej += r->rows[i].rejections;
+        n += r->rows[i].studies;
+        CHECK(fabs(r->rows[i].mean_estimate) < 0.02);
+    }
+    for (int c = 0; c < r->n_conds; c++) {
+        CHECK(r->conds[c].null_effect);
+        CHECK(r->conds[c].n80.above);
+    }
+    double rate = (double)rej / n, se = sqrt(0.05 * 0.95 / n);
+    printf("null: %d of %d rejected (%.4f)\n", rej, n, rate);
+    CHECK(rate <= 0.05 + 3 * se);
+    power_free(r);
+}
+
+/* No random effects: LIME 0.6 -> 0.7 with 32 pairs per participant. The
+** closed form of the two-proportion z-test (n = 32 N per phase) bounds the
+** power from above; the crossed bootstrap, which counts the binomial noise
+** once through the users and once through the items, roughly doubles the
+** variance, which gives the lower reference. */
+static void test_closed_form(void)
+{
+    const char *cells[] = {"*:post=0.6", "LIME:post=0.7"};
+    PowerOptions o;
+    base(&o, cells, 2);
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        return;
+    }
+    CHECK_STR(r->conds[0].id, "LIME");
+    CHECK(!r->conds[0].null_effect);
+    CHECK_NEAR(r->conds[0].true_change, 0.1, 1e-9);
+    for (int s = 0; s < o.n_sizes; s++) {
+        const PowerRow *w = &r->rows[s * r->n_conds + 0];
+        double n = 32.0 * o.sizes[s];
+        double z = 0.1 / sqrt((0.6 * 0.4 + 0.7 * 0.3) / n);
+        double plain = phi(z - 1.959964), doubled = phi(z / sqrt(2) - 1.959964);
+        double se = sqrt(plain * (1 - plain) / w->studies) + 0.01;
+        printf("N=%d: power %.3f, closed form %.3f, doubled variance %.3f\n",
+               o.sizes[s], w->power, plain, doubled);
+        CHECK(w->power <= plain + 3 * se);
+        CHECK(w->power >= doubled - 0.15);
+        CHECK_NEAR(w->mean_estimate, 0.1, 0.01);
+    }
+    power_free(r);
+    /* Users only (--items none): between the closed form with Pre from
+    ** LIME alone and with Pre pooled over the 4 conditions (the random-
+    ** effects Pre when the fit is singular) */
+    o.items = 2;
+    r = NULL;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        return;
+    }
+    for (int s = 0; s < o.n_sizes; s++) {
+        const PowerRow *w = &r->rows[s * r->n_conds + 0];
+        double n = 32.0 * o.sizes[s];
+        double plain = phi(0.1 / sqrt((0.24 + 0.21) / n) - 1.959964);
+        double pooled = phi(0.1 / sqrt((0.24 / 4 + 0.21) / n) - 1.959964);
+        double se = sqrt(0.25 / w->studies);
+        printf("users only, N=%d: power %.3f, closed forms %.3f to %.3f\n",
+               o.sizes[s], w->power, plain, pooled);
+        CHECK(w->power >= plain - 3 * se);
+        CHECK(w->power <= pooled + 3 * se);
+    }
+    power_free(r);
+}
+
+/* Curtailed replicates decide as all B do; threads change nothing. */
+static void test_same_decisions(void)
+{
+    const char *cells[] = {"*:post=0.6", "LIME:post=0.7"};
+    PowerOptions o;
+    base(&o, cells, 2);
+    o.studies = 60;
+    PowerResult *a = NULL, *b = NULL, *c = NULL;
+    SimError err;
+    CHECK_INT(power_run(&o, &a, &err), SIM_OK);
+    o.full_replicates = 1;
+    CHECK_INT(power_run(&o, &b, &err), SIM_OK);
+    o.full_replicates = 0;
+    o.threads = 1;
+    CHECK_INT(power_run(&o, &c, &err), SIM_OK);
+    if (a && b && c) {
+        int saved = 0;
+        for (int i = 0; i < a->n_rows; i++) {
+            CHECK_INT(a->rows[i].rejections, b->rows[i].rejections);
+            CHECK_INT(a->rows[i].rejections, c->rows[i].rejections);
+            CHECK(a->rows[i].mean_estimate == c->rows[i].mean_estimate);
+            CHECK(b->rows[i].mean_replicates == 200);
+            saved += a->rows[i].mean_replicates < 200;
+        }
+        CHECK(saved > 0); /* the null studies stopped early */
+        CHECK(a->rows[a->n_conds].rejections > 0); /* LIME, N = 10 */
+    }
+    power_free(a);
+    power_free(b);
+    power_free(c);
+}
+
+static void test_files(void)
+{
+    PowerOptions o;
+    base(&o, NULL, 0);
+    o.studies = 20;
+    o.participant_sd = o.item_sd = -1; /* the study's */
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        return;
+    }
+    CHECK_NEAR(r->participant_sd, 0.4, 1e-12);
+    char dir[] = "/tmp/simlab-power-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_INT(power_write(r, dir, &err), SIM_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/power.json", dir);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    CHECK(root != NULL);
+    if (root) {
+        json_t *rows = json_object_get(root, "rows");
+        CHECK_INT((int)json_array_size(rows), 8);
+        static const char *const keys[] = {
+            "condition",    "participants",  "studies",      "power",
+            "power_ci_low", "power_ci_high", "mean_estimate"};
+        for (size_t k = 0; k < 7; k++) {
+            CHECK(json_object_get(json_array_get(rows, 0), keys[k]) != NULL);
+        }
+        json_t *rec =
+            json_object_get(json_object_get(root, "recommendation"), "LIME");
+        CHECK(json_object_get(rec, "n80") != NULL);
+        CHECK(json_object_get(rec, "n90") != NULL);
+        json_decref(root);
+    }
+    static const char *const files[] = {"power.md", "power.png", "power.svg",
+                                        "power.pdf"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        FILE *f = fopen(path, "rb");
+        CHECK(f != NULL);
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            CHECK(ftell(f) > 100);
+            fclose(f);
+        }
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/power.json", dir);
+    unlink(path);
+    rmdir(dir);
+    power_free(r);
+}
+
+/* Simulates a pilot of 12 participants of text-forward into db. */
+static int make_pilot(const char *db)
+{
+    static const char *cells[] = {"LIME:post=0.9", "*:pre=0.6"};
+    SimulateOptions so;
+    memset(&so, 0, sizeof so);
+    so.bundle_dir = BUNDLE;
+    so.db_path = db;
+    so.participants = 12;
+    so.policy = POLICY_MIXED;
+    so.seed = 7;
+    so.station = "pilot";
+    so.durability = DURABILITY_FAST;
+    so.cells = cells;
+    so.n_cells = 2;
+    so.participant_sd = 0;
+    so.item_sd = 0;
+    so.wall_ms = 1700000000000LL;
+    SimError err;
+    int rc = simulate_run(&so, NULL, &err);
+    if (rc != SIM_OK) {
+        printf("pilot: %s\n", err.msg);
+    }
+    return rc;
+}
+
+/* --pilot: the pilot's accuracies become the truth; an empty pilot and a
+** pilot with a condition the study lacks are errors. */
+static void test_pilot(void)
+{
+    char dir[] = "/tmp/simlab-pilot-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char db[512], empty[512];
+    snprintf(db, sizeof db, "%s/pilot.db", dir);
+    snprintf(empty, sizeof empty, "%s/empty.db", dir);
+    CHECK_INT(make_pilot(db), SIM_OK);
+    const char *pilots[] = {db};
+    PowerOptions o;
+    base(&o, NULL, 0);
+    o.studies = 20;
+    o.pilots = pilots;
+    o.n_pilots = 1;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (r) {
+        for (int c = 0; c < r->n_conds; c++) {
+            const PowerCondition *pc = &r->conds[c];
+            CHECK_INT(pc->pilot_participants, 3); /* hase rule: 3 each */
+            CHECK_INT(pc->pilot_pre_n, 96);
+            CHECK_INT(pc->pilot_post_n, 96);
+            /* the truth reproduces the pilot's accuracies */
+            CHECK_NEAR(pc->true_pre, pc->pilot_pre, 1e-9);
+            CHECK_NEAR(pc->true_post, pc->pilot_post, 1e-9);
+            CHECK(fabs(pc->pilot_pre - 0.6) < 0.15);
+        }
+        CHECK(r->conds[0].pilot_post > 0.8); /* LIME: 0.9 */
+        power_free(r);
+        r = NULL;
+    }
+    /* an empty pilot database */
+    Store *st = NULL;
+    Study *study = NULL;
+    StudyReport rep;
+    study_report_init(&rep);
+    CHECK_INT(study_load(BUNDLE, &study, &rep, &err), SIM_OK);
+    study_report_free(&rep);
+    if (study) {
+        CHECK_INT(store_open(empty, study, DURABILITY_FAST, 0, 1, &st, &err),
+                  SIM_OK);
+        store_close(st);
+        study_free(study);
+    }
+    pilots[0] = empty;
+    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_INVALID);
+    CHECK(strstr(err.msg, "no Pre or Post responses") != NULL);
+    /* a pilot condition the study does not have */
+    pilots[0] = db;
+    o.bundle_dir = SIMLAB_SOURCE_DIR "/assets/studies/tabular-forward";
+    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_INVALID);
+    CHECK(strstr(err.msg, "condition 'Omission'") != NULL);
+    CHECK(r == NULL);
+    static const char *const tails[] = {"", "-wal", "-shm"};
+    for (int k = 0; k < 3; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s%s", db, tails[k]);
+        unlink(path);
+        snprintf(path, sizeof path, "%s%s", empty, tails[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static void test_bad_input(void)
+{
+    PowerOptions o;
+    SimError err;
+    PowerResult *r = NULL;
+    power_options_default(&o);
+    CHECK_INT(power_parse_sizes("1,10", &o, &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "at least 2") != NULL);
+    CHECK_INT(power_parse_sizes("20,10", &o, &err), SIM_ERR_USAGE);
+    CHECK_INT(power_parse_sizes("10,x", &o, &err), SIM_ERR_USAGE);
+    CHECK_INT(power_parse_sizes("10,20,40", &o, &err), SIM_OK);
+    CHECK_INT(o.n_sizes, 3);
+    const char *cells[] = {"Nope:post=0.7"};
+    base(&o, cells, 1);
+    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "unknown condition 'Nope'") != NULL);
+    base(&o, NULL, 0);
+    o.bundle_dir = SIMLAB_SOURCE_DIR "/assets/studies/image-meta";
+    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "pre/post designs only") != NULL);
+    base(&o, NULL, 0);
+    o.replicates = 20;
+    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "too few to reject") != NULL);
+    CHECK(r == NULL);
+}
+
+int main(void)
+{
+    test_wilson();
+    test_bad_input();
+    test_null();
+    test_closed_form();
+    test_same_decisions();
+    test_files();
+    test_pilot();
+    return TEST_REPORT();
+}
