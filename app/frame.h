@@ -37,12 +37,13 @@ typedef struct Frame {
 
 /* What is to be shown. */
 typedef struct FrameView {
-    const StartState *start; /* the start screen, or NULL */
-    const Session *session;  /* else the participant's run, or NULL */
-    Confirm confirm;         /* the open dialog */
-    int64_t now_ns;          /* for reading-time countdowns */
-    int autopilot;           /* no hover, no start screenshot */
-    int have_shown;          /* a screen of this run was presented */
+    const StartState *start;  /* the start screen, or NULL */
+    const Session *session;   /* else the participant's run, or NULL */
+    Confirm confirm;          /* the open dialog */
+    int64_t now_ns;           /* for reading-time countdowns */
+    int autopilot;            /* no hover, no start screenshot */
+    int have_shown;           /* a screen of this run was presented */
+    const UiStrings *strings; /* the study's runner strings (NULL: English) */
 } FrameView;
 
 /* Opens the window (go), finds the fonts, sets the look up at font_scale

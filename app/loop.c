@@ -399,6 +399,7 @@ static void frame_view(const App *a, FrameView *fv)
     fv->now_ns = app_now(a);
     fv->autopilot = a->d->autopilot != NULL;
     fv->have_shown = a->have_shown;
+    fv->strings = a->d->study ? a->d->study->ui_strings : NULL;
 }
 
 static int build(App *a)

@@ -288,6 +288,9 @@ void pages_load_text(Loader *L, Block *b, const JLoc *at);
 /* Everything of study.json after it parsed: header, design, item banks,
 ** explanation sources, blocks, validation, pages. */
 void design_parse(Loader *L, json_t *root);
+/* "language", "language_file" and "ui" of study.json (root, at its JLoc):
+** sets Study.ui_strings (stimuli/uiparse.c). */
+void ui_parse(Loader *L, json_t *root, const JLoc *at);
 /* Number of items in pool (0 for NULL). */
 size_t pool_size(const Study *st, const char *pool);
 void block_clear(Block *b);
