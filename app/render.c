@@ -34,16 +34,56 @@ static SDL_Color with_alpha(SDL_Color c, uint8_t a)
     return c;
 }
 
+/* Upper case of UTF-8 text into out (n bytes, NUL-terminated, never cut
+** inside a character): ASCII, Latin-1 letters (except ß and ÿ) and the
+** case pairs of Latin Extended-A; other characters are copied. */
+static void utf8_upper(const char *text, char *out, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0, o = 0;
+    while (s[i]) {
+        size_t len = s[i] < 0x80 ? 1 : s[i] < 0xE0 ? 2 : s[i] < 0xF0 ? 3 : 4;
+        for (size_t k = 1; k < len; k++) {
+            if (!s[i + k]) {
+                len = k;
+                break;
+            }
+        }
+        if (o + len + 1 > n) {
+            break;
+        }
+        memcpy(out + o, s + i, len);
+        if (len == 1) {
+            out[o] = (char)toupper(s[i]);
+        } else if (len == 2) {
+            unsigned cp = ((s[i] & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu);
+            if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) {
+                cp -= 0x20;
+            } else if (cp >= 0x100 && cp <= 0x17F && cp != 0x131 &&
+                       cp != 0x138 && cp != 0x149 && cp != 0x17F) {
+                /* Latin Extended-A: pairs, upper first, except where the
+                ** pairs shift (U+0139-0148, U+0179-017E: lower is odd). */
+                int shifted = (cp >= 0x139 && cp <= 0x148) ||
+                              (cp >= 0x179 && cp <= 0x17E);
+                if (shifted ? (cp % 2 == 0) : (cp % 2 == 1)) {
+                    cp -= 1;
+                }
+            }
+            out[o] = (char)(0xC0 | (cp >> 6));
+            out[o + 1] = (char)(0x80 | (cp & 0x3F));
+        }
+        o += len;
+        i += len;
+    }
+    out[o] = '\0';
+}
+
 float render_section_label(const RenderCtx *rc, Scene *sc, float x, float y,
                            const char *text)
 {
     Ui *ui = rc->ui;
     char up[256];
-    size_t i = 0;
-    for (; text[i] && i + 1 < sizeof up; i++) {
-        up[i] = (char)toupper((unsigned char)text[i]);
-    }
-    up[i] = 0;
+    utf8_upper(text, up, sizeof up);
     scene_text(sc, ui->small_bold, x, y, up, ui->th.muted);
     return (float)ui->small_bold->line_h;
 }
