@@ -207,6 +207,10 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
         }
     }
     sim_free(L.root);
+    for (size_t i = 0; i < L.n_unread_pools; i++) {
+        sim_free(L.unread_pools[i]);
+    }
+    sim_free(L.unread_pools);
     if (L.oom) {
         study_free(st);
         return sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory while loading",
