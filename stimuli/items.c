@@ -781,6 +781,9 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
                  "missing (required with a perturbation)");
         bad = 1;
     }
+    if (bad) {
+        pool_unread(L, d->pool); /* its rows are not read: no follow-ons */
+    }
     for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
         const CsvRow *row = &t.rows[r];
         JLoc rl = {.file = d->file, .line = row->line, .csv = 1};

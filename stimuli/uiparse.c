@@ -11,7 +11,7 @@
 #include "stimuli/uistrings.h"
 
 /* A well-formed BCP 47 tag, loosely: subtags of 1-8 letters or digits
-** separated by '-', the first of 2-8 letters. */
+** separated by '-', the first of 2-8 letters or "x" (private use). */
 static int tag_well_formed(const char *s)
 {
     size_t i = 0, first = 1;
@@ -26,7 +26,8 @@ static int tag_well_formed(const char *s)
             }
             n++;
         }
-        if (n == 0 || n > 8 || (first && n < 2)) {
+        int private_use = first && n == 1 && (s[i] == 'x' || s[i] == 'X');
+        if (n == 0 || n > 8 || (first && n < 2 && !private_use)) {
             return 0;
         }
         first = 0;
