@@ -683,6 +683,7 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
     jl_child(&cl, at, "columns");
     CsvDialect dialect;
     if (csv_dialect_parse(L, at, bank, "item bank", &dialect) != 0) {
+        pool_unread(L, d->pool);
         return;
     }
     CsvTable t;

@@ -149,8 +149,8 @@ static void load_language_file(Loader *L, UiStrings *t, const JLoc *ref,
     }
     JLoc at = {.file = rel, .line = 0, .ptr = ""};
     if (!json_is_object(root)) {
-        jl_error(L, &at, NULL,
-                 "a language file must hold one JSON object of key -> text");
+        ld_diag(L, 0, rel, 0, 0, NULL, NULL,
+                "a language file holds one JSON object of key -> text");
         json_decref(root);
         return;
     }
@@ -172,11 +172,11 @@ static void load_language_file(Loader *L, UiStrings *t, const JLoc *ref,
         }
     }
     if (n_missing) {
-        jl_error(L, &at, NULL,
-                 "%zu of the %d string keys are missing (%s%s); a language "
-                 "file gives every key (copy assets/lang/en.json)",
-                 n_missing, (int)UI_KEY_COUNT, missing,
-                 n_missing > 5 ? ", ..." : "");
+        ld_diag(L, 0, rel, 0, 0, NULL, NULL,
+                "%zu of the %d string keys are missing (%s%s); a language "
+                "file gives every key (copy assets/lang/en.json)",
+                n_missing, (int)UI_KEY_COUNT, missing,
+                n_missing > 5 ? ", ..." : "");
     }
     json_decref(root);
 }
