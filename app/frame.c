@@ -123,6 +123,7 @@ int frame_build(Frame *f, const FrameView *fv)
         sx.assets = &f->assets;
         sx.view = session_view(fv->session);
         sx.now_ns = fv->now_ns;
+        sx.strings = fv->strings;
         screen_build(&f->scene, &sx);
         char note[1600];
         experimenter_note(fv, note, sizeof note);

@@ -37,14 +37,15 @@ typedef struct Frame {
 
 /* What is to be shown. */
 typedef struct FrameView {
-    const StartState *start; /* the start screen, or NULL */
-    const Session *session;  /* else the participant's run, or NULL */
-    Confirm confirm;         /* the open dialog */
-    int64_t now_ns;          /* for reading-time countdowns */
-    int autopilot;           /* no hover, no start screenshot */
-    int have_shown;          /* a screen of this run was presented */
-    const char *media_error; /* "the stimulus FILE cannot be shown (WHY)",
-                                for the experimenter; NULL none */
+    const StartState *start;  /* the start screen, or NULL */
+    const Session *session;   /* else the participant's run, or NULL */
+    Confirm confirm;          /* the open dialog */
+    int64_t now_ns;           /* for reading-time countdowns */
+    int autopilot;            /* no hover, no start screenshot */
+    int have_shown;           /* a screen of this run was presented */
+    const char *media_error;  /* "the stimulus FILE cannot be shown (WHY)",
+                                 for the experimenter; NULL none */
+    const UiStrings *strings; /* the study's runner strings (NULL: English) */
 } FrameView;
 
 /* Called for each stimulus file that cannot be shown: the step (0-based

@@ -483,6 +483,7 @@ static void frame_view(const App *a, FrameView *fv)
     fv->autopilot = a->d->autopilot != NULL;
     fv->have_shown = a->have_shown;
     fv->media_error = a->session && a->media_error[0] ? a->media_error : NULL;
+    fv->strings = a->d->study ? a->d->study->ui_strings : NULL;
 }
 
 static int build(App *a)

@@ -2,7 +2,8 @@
 ** simlab-preview: renders hand-built session views with fake items (every
 ** screen and explanation kind) and writes one PNG per screen, so the look
 ** can be judged without a study bundle or a database.
-**   simlab-preview OUTDIR [WIDTHxHEIGHT] [--font-scale F]
+**   simlab-preview OUTDIR [WIDTHxHEIGHT] [--font-scale F] [--language TAG]
+** --language draws the runner's strings in a shipped language ("de").
 */
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_image.h>
@@ -150,16 +151,25 @@ static const char *INSTR =
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr,
-                "usage: simlab-preview OUTDIR [WxH] [--font-scale F]\n");
+        fprintf(stderr, "usage: simlab-preview OUTDIR [WxH] [--font-scale F] "
+                        "[--language TAG]\n");
         return 2;
     }
     const char *out = argv[1];
     int W = 1280, H = 720;
     float fscale = 1;
+    UiStrings *strings = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--font-scale") == 0 && i + 1 < argc) {
             fscale = (float)atof(argv[++i]);
+        } else if (strcmp(argv[i], "--language") == 0 && i + 1 < argc) {
+            int lang = ui_language_find(argv[++i]);
+            if (lang < 0) {
+                fprintf(stderr, "no shipped language %s\n", argv[i]);
+                return 2;
+            }
+            ui_strings_free(strings);
+            strings = ui_strings_new((size_t)lang, argv[i]);
         } else if (sscanf(argv[i], "%dx%d", &W, &H) != 2) {
             fprintf(stderr, "bad argument %s\n", argv[i]);
             return 2;
@@ -653,7 +663,7 @@ int main(int argc, char **argv)
     Scene sc;
     scene_init(&sc);
     for (int i = 0; i < ns; i++) {
-        ScreenCtx sx = {&ui, &assets, &shots[i].v, 0, NULL};
+        ScreenCtx sx = {&ui, &assets, &shots[i].v, 0, NULL, strings};
         screen_build(&sc, &sx);
         if (shots[i].v.screen == SCREEN_STORE_ERROR) {
             screen_add_note(&sc, &ui,
@@ -724,6 +734,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/%02d-confirm.png", out, ns + 1);
     gfx_save_png(&g, path, &err);
     scene_free(&sc);
+    ui_strings_free(strings);
     page_free(consent_page);
     page_free(instr_page);
     assets_free(&assets);

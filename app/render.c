@@ -14,6 +14,12 @@
 
 #define NO_BG ((SDL_Color){0, 0, 0, 0})
 
+/* The participant-facing text of key k in the study's language. */
+static const char *tr(const RenderCtx *rc, UiKey k)
+{
+    return ui_str(rc->strings, k);
+}
+
 const char *render_class_label(const RenderCtx *rc, int c)
 {
     if (c >= 0 && (size_t)c < rc->n_classes && rc->classes[c].label) {
@@ -28,16 +34,56 @@ static SDL_Color with_alpha(SDL_Color c, uint8_t a)
     return c;
 }
 
+/* Upper case of UTF-8 text into out (n bytes, NUL-terminated, never cut
+** inside a character): ASCII, Latin-1 letters (except ß and ÿ) and the
+** case pairs of Latin Extended-A; other characters are copied. */
+static void utf8_upper(const char *text, char *out, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0, o = 0;
+    while (s[i]) {
+        size_t len = s[i] < 0x80 ? 1 : s[i] < 0xE0 ? 2 : s[i] < 0xF0 ? 3 : 4;
+        for (size_t k = 1; k < len; k++) {
+            if (!s[i + k]) {
+                len = k;
+                break;
+            }
+        }
+        if (o + len + 1 > n) {
+            break;
+        }
+        memcpy(out + o, s + i, len);
+        if (len == 1) {
+            out[o] = (char)toupper(s[i]);
+        } else if (len == 2) {
+            unsigned cp = ((s[i] & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu);
+            if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) {
+                cp -= 0x20;
+            } else if (cp >= 0x100 && cp <= 0x17F && cp != 0x131 &&
+                       cp != 0x138 && cp != 0x149 && cp != 0x17F) {
+                /* Latin Extended-A: pairs, upper first, except where the
+                ** pairs shift (U+0139-0148, U+0179-017E: lower is odd). */
+                int shifted = (cp >= 0x139 && cp <= 0x148) ||
+                              (cp >= 0x179 && cp <= 0x17E);
+                if (shifted ? (cp % 2 == 0) : (cp % 2 == 1)) {
+                    cp -= 1;
+                }
+            }
+            out[o] = (char)(0xC0 | (cp >> 6));
+            out[o + 1] = (char)(0x80 | (cp & 0x3F));
+        }
+        o += len;
+        i += len;
+    }
+    out[o] = '\0';
+}
+
 float render_section_label(const RenderCtx *rc, Scene *sc, float x, float y,
                            const char *text)
 {
     Ui *ui = rc->ui;
     char up[256];
-    size_t i = 0;
-    for (; text[i] && i + 1 < sizeof up; i++) {
-        up[i] = (char)toupper((unsigned char)text[i]);
-    }
-    up[i] = 0;
+    utf8_upper(text, up, sizeof up);
     scene_text(sc, ui->small_bold, x, y, up, ui->th.muted);
     return (float)ui->small_bold->line_h;
 }
@@ -262,8 +308,8 @@ float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
                                       edits, n_edits, big, x, y, w);
     case MODALITY_TEXT_PAIR: {
         float yy = y;
-        const char *ta = in->title_a ? in->title_a : "First text";
-        const char *tb = in->title_b ? in->title_b : "Second text";
+        const char *ta = in->title_a ? in->title_a : tr(rc, UI_EXPL_TEXT_A);
+        const char *tb = in->title_b ? in->title_b : tr(rc, UI_EXPL_TEXT_B);
         yy += render_section_label(rc, sc, x, yy, ta) + ui->u * 0.2f;
         yy += render_text_with_edits(rc, sc, in->text ? in->text : "", 0, edits,
                                      n_edits, big, x, yy, w);
@@ -353,7 +399,8 @@ static float render_heatmap(const RenderCtx *rc, Scene *sc,
         return yy - y - ui->u * 0.5f;
     }
     /* Colour bar legend, as wide as the picture (within reason). */
-    const char *lo = "less important", *hi = "more important";
+    const char *lo = tr(rc, UI_EXPL_LESS_IMPORTANT);
+    const char *hi = tr(rc, UI_EXPL_MORE_IMPORTANT);
     float low = font_width(ui->caption, lo, strlen(lo));
     float hiw = font_width(ui->caption, hi, strlen(hi));
     float bw = fminf(fmaxf(pic_w * 0.6f, ui->u * 10), w * 0.8f);
@@ -382,12 +429,16 @@ static SDL_Color weight_bg(double t)
 static float render_weight_legend(const RenderCtx *rc, Scene *sc, float x,
                                   float y, float w, double maxabs)
 {
-    char lo[64], hi[64];
+    char lo[160], hi[160], t0[128], t1[128];
     if (rc->n_classes == 2) {
-        snprintf(lo, sizeof lo, "\xE2\x88\x92%.2f  toward %s", maxabs,
+        snprintf(t1, sizeof t1,
+                 ui_fmt(rc->strings, UI_EXPL_TOWARD, "toward %s"),
                  render_class_label(rc, 1));
-        snprintf(hi, sizeof hi, "toward %s  +%.2f", render_class_label(rc, 0),
-                 maxabs);
+        snprintf(t0, sizeof t0,
+                 ui_fmt(rc->strings, UI_EXPL_TOWARD, "toward %s"),
+                 render_class_label(rc, 0));
+        snprintf(lo, sizeof lo, "\xE2\x88\x92%.2f  %s", maxabs, t1);
+        snprintf(hi, sizeof hi, "%s  +%.2f", t0, maxabs);
     } else {
         snprintf(lo, sizeof lo, "\xE2\x88\x92%.2f", maxabs);
         snprintf(hi, sizeof hi, "+%.2f", maxabs);
@@ -469,7 +520,8 @@ static float render_tokens(const RenderCtx *rc, Scene *sc, const Explanation *e,
     for (int s = 0; s <= pair; s++) {
         if (pair) {
             yy += render_section_label(rc, sc, x, yy,
-                                       s == 0 ? "First text" : "Second text");
+                                       s == 0 ? tr(rc, UI_EXPL_TEXT_A)
+                                              : tr(rc, UI_EXPL_TEXT_B));
             yy += ui->u * 0.2f;
         }
         yy += render_token_segment(rc, sc, e, s, m, x, yy, w, NULL);
@@ -554,8 +606,10 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
     float pad = roundf(ui->u * 0.4f);
     /* Segment names in a left column keep the space between the rows free
     ** for the interaction lines. */
-    const char *na = image && image->title_a ? image->title_a : "First";
-    const char *nb = image && image->title_b ? image->title_b : "Second";
+    const char *na =
+        image && image->title_a ? image->title_a : tr(rc, UI_EXPL_FIRST);
+    const char *nb =
+        image && image->title_b ? image->title_b : tr(rc, UI_EXPL_SECOND);
     float col = fmaxf(font_width(ui->small_bold, na, strlen(na)),
                       font_width(ui->small_bold, nb, strlen(nb))) *
                     1.15f +
@@ -592,7 +646,8 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
     yy += hb;
     yy += ui->u * 0.8f;
     /* The strongest interactions as a list. */
-    yy += render_section_label(rc, sc, x, yy, "Strongest interactions") + pad;
+    yy +=
+        render_section_label(rc, sc, x, yy, tr(rc, UI_EXPL_INTERACTIONS)) + pad;
     float val_w = font_width(ui->small_bold, "+0.000", 6) + pad;
     float bar_w = fminf(ui->u * 5, w * 0.2f);
     for (size_t k = 0; k < shown; k++) {
@@ -724,9 +779,9 @@ static float render_features(const RenderCtx *rc, Scene *sc,
     struct {
         const char *name;
         double v;
-    } rows[3] = {{"Baseline (intercept)", e->intercept},
-                 {"Sum of weights", e->sum},
-                 {"Model output (total evidence)", e->output}};
+    } rows[3] = {{tr(rc, UI_EXPL_BASELINE), e->intercept},
+                 {tr(rc, UI_EXPL_SUM), e->sum},
+                 {tr(rc, UI_EXPL_TOTAL), e->output}};
     double sum = 0;
     int have_sum = isfinite(e->sum);
     if (!have_sum) {
@@ -781,8 +836,13 @@ static float render_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
             }
             cy = top + pad;
             for (size_t c = 0; c < rule->n_conditions; c++) {
-                const char *kw = c == 0 ? "IF" : "AND";
-                float kw_w = font_width(ui->small_bold, "AND", 3) + pad;
+                const char *kw_if = tr(rc, UI_EXPL_IF);
+                const char *kw_and = tr(rc, UI_EXPL_AND);
+                const char *kw = c == 0 ? kw_if : kw_and;
+                float kw_w =
+                    fmaxf(font_width(ui->small_bold, kw_if, strlen(kw_if)),
+                          font_width(ui->small_bold, kw_and, strlen(kw_and))) +
+                    pad;
                 if (s2) {
                     scene_text(s2, ui->small_bold, ix, cy + 2, kw, th->accent);
                 }
@@ -790,24 +850,32 @@ static float render_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
                                 cy, iw - kw_w, th->text, ALIGN_LEFT);
                 cy += pad * 0.3f;
             }
-            char then[200];
-            snprintf(then, sizeof then, "THEN the model predicts **%s**",
+            char then[400];
+            snprintf(then, sizeof then,
+                     ui_fmt(rc->strings, UI_EXPL_THEN,
+                            "THEN the model predicts **%s**"),
                      e->predicted >= 0 ? render_class_label(rc, e->predicted)
-                                       : "this class");
+                                       : tr(rc, UI_EXPL_THIS_CLASS));
             cy += pad * 0.2f;
             cy += text_marked(s2, ui->body, ui->bold, then, ix, cy, iw,
                               th->text, ALIGN_LEFT);
             if (isfinite(rule->precision) || isfinite(rule->coverage)) {
-                char stats[160] = "";
+                char stats[320] = "";
                 size_t L = 0;
                 if (isfinite(rule->precision)) {
                     L += (size_t)snprintf(stats, sizeof stats,
-                                          "Precision %.0f%%",
+                                          ui_fmt(rc->strings, UI_EXPL_PRECISION,
+                                                 "Precision %.0f%%"),
                                           rule->precision * 100);
                 }
                 if (isfinite(rule->coverage)) {
-                    snprintf(stats + L, sizeof stats - L, "%sCoverage %.0f%%",
-                             L ? "   \xC2\xB7   " : "", rule->coverage * 100);
+                    char cov[160];
+                    snprintf(cov, sizeof cov,
+                             ui_fmt(rc->strings, UI_EXPL_COVERAGE,
+                                    "Coverage %.0f%%"),
+                             rule->coverage * 100);
+                    snprintf(stats + L, sizeof stats - L, "%s%s",
+                             L ? "   \xC2\xB7   " : "", cov);
                 }
                 cy += pad * 0.2f;
                 cy += text_para(s2, ui->small, stats, ix, cy, iw, th->muted,
@@ -829,14 +897,17 @@ static float render_prototype(const RenderCtx *rc, Scene *sc,
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
     float yy = y;
-    char head[256];
+    char head[600];
     const char *lab = e->prototype_label ? e->prototype_label : "?";
     if (isfinite(e->prototype_evidence)) {
         snprintf(head, sizeof head,
-                 "Most similar prototype: label **%s**, evidence %+.2f", lab,
-                 e->prototype_evidence);
+                 ui_fmt(rc->strings, UI_EXPL_PROTOTYPE_EVIDENCE,
+                        "Most similar prototype: label **%s**, evidence %+.2f"),
+                 lab, e->prototype_evidence);
     } else {
-        snprintf(head, sizeof head, "Most similar prototype: label **%s**",
+        snprintf(head, sizeof head,
+                 ui_fmt(rc->strings, UI_EXPL_PROTOTYPE,
+                        "Most similar prototype: label **%s**"),
                  lab);
     }
     yy += text_marked(sc, ui->body, ui->bold, head, x, yy, w, th->text,
@@ -846,11 +917,12 @@ static float render_prototype(const RenderCtx *rc, Scene *sc,
         float pad = roundf(ui->u * 0.4f);
         float c1 = w * 0.3f, c2 = w * 0.35f, c3 = w - c1 - c2;
         if (sc) {
-            scene_text(sc, ui->small_bold, x + pad, yy, "Feature", th->muted);
-            scene_text(sc, ui->small_bold, x + c1 + pad, yy, "Prototype",
-                       th->muted);
-            scene_text(sc, ui->small_bold, x + c1 + c2 + pad, yy, "This input",
-                       th->muted);
+            scene_text(sc, ui->small_bold, x + pad, yy,
+                       tr(rc, UI_EXPL_COL_FEATURE), th->muted);
+            scene_text(sc, ui->small_bold, x + c1 + pad, yy,
+                       tr(rc, UI_EXPL_COL_PROTOTYPE), th->muted);
+            scene_text(sc, ui->small_bold, x + c1 + c2 + pad, yy,
+                       tr(rc, UI_EXPL_COL_INPUT), th->muted);
         }
         yy += (float)ui->small_bold->line_h + pad * 0.5f;
         for (size_t i = 0; i < e->n_rows; i++) {
@@ -883,20 +955,31 @@ static float render_prototype(const RenderCtx *rc, Scene *sc,
             yy += rh;
         }
         if (sc) {
-            text_para(sc, ui->caption,
-                      "Highlighted rows: the prototype and the input differ.",
-                      x, yy + pad * 0.5f, w, th->faint, ALIGN_LEFT);
+            text_para(sc, ui->caption, tr(rc, UI_EXPL_DIFFER), x,
+                      yy + pad * 0.5f, w, th->faint, ALIGN_LEFT);
         }
         yy += (float)ui->caption->line_h + pad;
     }
     if (e->n_features) {
         yy += ui->u * 0.4f;
-        yy += render_section_label(rc, sc, x, yy, "Important features") +
+        yy += render_section_label(rc, sc, x, yy, tr(rc, UI_EXPL_IMPORTANT)) +
               ui->u * 0.3f;
         size_t n = e->n_features < 6 ? e->n_features : 6;
         yy += render_bars(rc, sc, e->features, n, x, yy, w, 1);
     }
     return yy - y;
+}
+
+/* The step label format fmt with its number shown as "00", to measure the
+** label column ("Step 00"). */
+static void step_label_sample(const char *fmt, char *out, size_t n)
+{
+    const char *p = strstr(fmt, "%zu");
+    if (!p) {
+        snprintf(out, n, "%s", fmt);
+        return;
+    }
+    snprintf(out, n, "%.*s00%s", (int)(p - fmt), fmt, p + 3);
 }
 
 static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
@@ -905,17 +988,16 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
     float yy = y;
-    char head[256];
+    char head[800];
     if (e->predicted >= 0) {
         snprintf(head, sizeof head,
-                 "Edits that move the model toward **%s**, with the evidence "
-                 "margin after each step (the model changes its answer where "
-                 "the margin crosses 0).",
+                 ui_fmt(rc->strings, UI_EXPL_PATH_TOWARD,
+                        "Edits that move the model toward **%s**, with the "
+                        "evidence margin after each step (the model changes "
+                        "its answer where the margin crosses 0)."),
                  render_class_label(rc, e->predicted));
     } else {
-        snprintf(head, sizeof head,
-                 "Edits toward the decision boundary, with the evidence margin "
-                 "after each step.");
+        snprintf(head, sizeof head, "%s", tr(rc, UI_EXPL_PATH));
     }
     yy += text_marked(sc, ui->small, ui->small_bold, head, x, yy, w, th->muted,
                       ALIGN_LEFT);
@@ -929,7 +1011,13 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
         m = 1;
     }
     float pad = roundf(ui->u * 0.4f);
-    float label_w = font_width(ui->small_bold, "Step 00", 7) + pad;
+    char widest[64];
+    step_label_sample(tr(rc, UI_EXPL_STEP), widest, sizeof widest);
+    const char *start_lab = tr(rc, UI_EXPL_START);
+    float label_w =
+        fmaxf(font_width(ui->small_bold, widest, strlen(widest)),
+              font_width(ui->small_bold, start_lab, strlen(start_lab))) +
+        pad;
     float bar_w = fminf(w * 0.3f, ui->u * 9);
     float val_w = font_width(ui->small_bold, "+00.00", 6) + pad;
     float edits_x = x + label_w + bar_w + val_w + pad * 2;
@@ -946,11 +1034,12 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
         size_t step = row + (has_start ? 0 : 1);
         const ExplStep *st = is_start ? NULL : &e->steps[step - 1];
         double margin = is_start ? e->start_margin : st->margin;
-        char lab[32], val[32];
+        char lab[96], val[32];
         if (is_start) {
-            snprintf(lab, sizeof lab, "Start");
+            snprintf(lab, sizeof lab, "%s", start_lab);
         } else {
-            snprintf(lab, sizeof lab, "Step %zu", step);
+            snprintf(lab, sizeof lab,
+                     ui_fmt(rc->strings, UI_EXPL_STEP, "Step %zu"), step);
         }
         snprintf(val, sizeof val, "%+.2f", margin);
         /* Edits text. */
@@ -970,7 +1059,7 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
             L += (size_t)c;
         }
         if (is_start) {
-            snprintf(edits, sizeof edits, "the input as it is");
+            snprintf(edits, sizeof edits, "%s", tr(rc, UI_EXPL_AS_IS));
         }
         float eh = text_marked(NULL, ui->small, ui->small_bold, edits, 0, 0,
                                edits_w, th->text, ALIGN_LEFT);

@@ -17,8 +17,9 @@ typedef struct RenderCtx {
     Assets *assets;
     const StudyClass *classes;
     size_t n_classes;
-    float max_image_h; /* tallest an image may be drawn, px */
-    int compact;       /* small cards: no colour-bar legends */
+    float max_image_h;        /* tallest an image may be drawn, px */
+    int compact;              /* small cards: no colour-bar legends */
+    const UiStrings *strings; /* participant-facing texts; NULL: English */
 } RenderCtx;
 
 /* The class label for index c ("?" when out of range). */

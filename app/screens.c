@@ -21,6 +21,12 @@ typedef struct Ctx {
     const Theme *th;
 } Ctx;
 
+/* The participant-facing text of key k in the study's language. */
+static const char *tr(const Ctx *c, UiKey k)
+{
+    return ui_str(c->rc.strings, k);
+}
+
 /* ------------------------------------------------------------ small parts */
 
 typedef float (*ContentFn)(Ctx *c, Scene *sc, float x, float y, float w,
@@ -148,7 +154,8 @@ static void wait_label(const Ctx *c, const char *base, char *out, size_t n)
     int64_t after = continue_after(c);
     if (after > 0 && c->sx->now_ns < after) {
         int64_t left = (after - c->sx->now_ns + 999999999) / 1000000000;
-        snprintf(out, n, "%s (%d s)", base, (int)left);
+        snprintf(out, n, ui_fmt(c->rc.strings, UI_CONTINUE_WAIT, "%s (%d s)"),
+                 base, (int)left);
     } else {
         snprintf(out, n, "%s", base);
     }
@@ -221,7 +228,9 @@ static float page_image(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
         yy += dh;
     } else {
         char miss[1200];
-        snprintf(miss, sizeof miss, "[image missing: %s]", b->src);
+        snprintf(miss, sizeof miss,
+                 ui_fmt(c->rc.strings, UI_IMAGE_MISSING, "[image missing: %s]"),
+                 b->src);
         yy +=
             text_para(sc, ui->small, miss, x, yy, w, c->th->bad, ALIGN_CENTER);
     }
@@ -317,9 +326,9 @@ static float pills(Ctx *c, Scene *sc, float x, float y, float w,
     const Item *it = a->item;
     int any = 0;
     if (a->show_label && it->label >= 0 && !a->perturbed) {
-        float pw = render_pill(&c->rc, NULL, 0, 0, "True label",
+        float pw = render_pill(&c->rc, NULL, 0, 0, tr(c, UI_ITEM_TRUE_LABEL),
                                render_class_label(&c->rc, it->label), 0);
-        render_pill(&c->rc, sc, xx, yy, "True label",
+        render_pill(&c->rc, sc, xx, yy, tr(c, UI_ITEM_TRUE_LABEL),
                     render_class_label(&c->rc, it->label), 0);
         xx += pw + gap;
         any = 1;
@@ -328,12 +337,13 @@ static float pills(Ctx *c, Scene *sc, float x, float y, float w,
         const char *val = a->unknown_output
                               ? "?"
                               : render_class_label(&c->rc, it->prediction);
-        float pw = render_pill(&c->rc, NULL, 0, 0, "Model output", val, 1);
+        float pw = render_pill(&c->rc, NULL, 0, 0, tr(c, UI_ITEM_MODEL_OUTPUT),
+                               val, 1);
         if (xx + pw > x + w && xx > x) {
             xx = x;
             yy += ph + gap;
         }
-        render_pill(&c->rc, sc, xx, yy, "Model output", val,
+        render_pill(&c->rc, sc, xx, yy, tr(c, UI_ITEM_MODEL_OUTPUT), val,
                     !a->unknown_output);
         any = 1;
     }
@@ -423,9 +433,10 @@ static float reservoir_card_content(Ctx *c, Scene *sc, float x, float y,
         yy += render_explanation(&c->rc, sc, a->e, &a->item->input, x, yy, w);
         yy += roundf(ui->u * 0.5f);
     }
-    float pw = render_pill(&c->rc, NULL, 0, 0, "Model",
+    float pw = render_pill(&c->rc, NULL, 0, 0, tr(c, UI_ITEM_MODEL),
                            render_class_label(&c->rc, a->item->prediction), 1);
-    render_pill(&c->rc, sc, x + fmaxf(0, (w - pw) / 2), yy, "Model",
+    render_pill(&c->rc, sc, x + fmaxf(0, (w - pw) / 2), yy,
+                tr(c, UI_ITEM_MODEL),
                 render_class_label(&c->rc, a->item->prediction), 1);
     yy += render_pill_height(&c->rc);
     return yy - y;
@@ -465,9 +476,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
     cc.rc.max_image_h = images ? fminf(cw * 0.9f, (float)c->ui->gfx->h * 0.2f)
                                : (float)c->ui->gfx->h * 0.15f;
     float yy = y;
-    yy += render_section_label(&c->rc, sc, x, yy,
-                               "Examples from this session: the model's "
-                               "answers");
+    yy += render_section_label(&c->rc, sc, x, yy, tr(c, UI_RESERVOIR_TITLE));
     yy += roundf(c->ui->u * 0.4f);
     for (size_t r = 0; r < n; r += cols) {
         float row_h = 0;
@@ -500,17 +509,15 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w)
     const SessionView *v = c->v;
     const RatingSpec *rs = v->rating_spec;
     int points = rs && rs->points >= 2 && rs->points <= 11 ? rs->points : 7;
-    const char *q = rs && rs->question
-                        ? rs->question
-                        : "Does this explanation show me why the system "
-                          "thought what it did?";
+    const char *q =
+        rs && rs->question ? rs->question : tr(c, UI_RATING_QUESTION);
     float yy = y;
     yy += text_para(sc, ui->bold, q, x, yy, w, th->text, ALIGN_CENTER);
     yy += roundf(ui->u * 0.5f);
     float d = roundf(ui->u * 2.3f);
     float gap = roundf(ui->u * 0.7f);
-    const char *lo = rs && rs->low ? rs->low : "Not at all";
-    const char *hi = rs && rs->high ? rs->high : "Completely";
+    const char *lo = rs && rs->low ? rs->low : tr(c, UI_RATING_LOW);
+    const char *hi = rs && rs->high ? rs->high : tr(c, UI_RATING_HIGH);
     float low = font_width(ui->small, lo, strlen(lo));
     float hiw = font_width(ui->small, hi, strlen(hi));
     float row = (float)points * d + (float)(points - 1) * gap;
@@ -607,7 +614,7 @@ static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
     float bw = button_width(c, lab, "Enter");
     int ready = continue_ready(c);
     if (with_decline) {
-        const char *dl = "I do not agree";
+        const char *dl = tr(c, UI_CONSENT_DECLINE);
         float dw = button_width(c, dl, NULL);
         float gap = ui->u;
         float total = dw + gap + bw;
@@ -633,17 +640,18 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
     int any = 0;
     switch (v->screen) {
     case SCREEN_CONSENT:
-        yy += continue_row(c, sc, x, yy, w, "I agree", 1);
+        yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONSENT_AGREE), 1);
         return yy - y;
     case SCREEN_PAGE:
     case SCREEN_BREAK:
-        yy += continue_row(c, sc, x, yy, w, "Continue", 0);
+        yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONTINUE), 0);
         return yy - y;
     case SCREEN_FEEDBACK:
-        yy += continue_row(
-            c, sc, x, yy, w,
-            v->feedback_final || v->feedback_correct ? "Continue" : "Try again",
-            0);
+        yy += continue_row(c, sc, x, yy, w,
+                           v->feedback_final || v->feedback_correct
+                               ? tr(c, UI_CONTINUE)
+                               : tr(c, UI_TRY_AGAIN),
+                           0);
         return yy - y;
     case SCREEN_QUIZ:
         return 0; /* options are in the body */
@@ -657,9 +665,8 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
     }
     if (v->need_choice) {
         const char *q = v->screen == SCREEN_COUNTERFACTUAL
-                            ? "What will the model output for the changed "
-                              "input?"
-                            : "What will the model output?";
+                            ? tr(c, UI_CF_QUESTION)
+                            : tr(c, UI_PREDICT_QUESTION);
         yy += text_para(sc, ui->h2, q, x, yy, w, th->text, ALIGN_CENTER);
         yy += roundf(ui->u * 0.6f);
         yy += choices(c, sc, x, yy, w);
@@ -676,11 +683,11 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         any = 1;
         /* Continue shares the rating row when there is room beside it. */
         char lab[96];
-        wait_label(c, "Continue", lab, sizeof lab);
+        wait_label(c, tr(c, UI_CONTINUE), lab, sizeof lab);
         float bw = button_width(c, lab, "Enter");
         if (need_cont && w >= ui->u * 40 + 2 * bw) {
             float bh = roundf(ui->u * 2.8f);
-            continue_row(c, sc, x, yy - bh, w, "Continue", 0);
+            continue_row(c, sc, x, yy - bh, w, tr(c, UI_CONTINUE), 0);
             need_cont = 0;
         }
     }
@@ -688,7 +695,7 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         if (any) {
             yy += gap * 0.6f;
         }
-        yy += continue_row(c, sc, x, yy, w, "Continue", 0);
+        yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONTINUE), 0);
     }
     return yy - y;
 }
@@ -710,8 +717,8 @@ static float body_quiz(Ctx *c, Scene *sc, float x, float y, float w)
         return 0;
     }
     if (c->v->attempt > 1) {
-        yy += text_para(sc, ui->small, "Please try this question again.", x, yy,
-                        w, th->muted, ALIGN_LEFT);
+        yy += text_para(sc, ui->small, tr(c, UI_QUIZ_RETRY), x, yy, w,
+                        th->muted, ALIGN_LEFT);
         yy += roundf(ui->u * 0.4f);
     }
     yy += text_marked(sc, ui->h2, ui->h2, q->text ? q->text : "", x, yy, w,
@@ -752,30 +759,37 @@ static float body_feedback(Ctx *c, Scene *sc, float x, float y, float w)
     const SessionView *v = c->v;
     float yy = y;
     int ok = v->feedback_correct;
-    const char *head = ok ? "Correct" : "Not quite";
+    const char *head =
+        ok ? tr(c, UI_FEEDBACK_CORRECT) : tr(c, UI_FEEDBACK_WRONG);
     char detail[600] = "";
     if (v->question) {
         if (ok) {
-            snprintf(detail, sizeof detail, "That is the right answer.");
+            snprintf(detail, sizeof detail, "%s",
+                     tr(c, UI_FEEDBACK_QUIZ_RIGHT));
         } else if (v->feedback_final && v->feedback_answer >= 0 &&
                    (size_t)v->feedback_answer < v->question->n_options) {
-            snprintf(detail, sizeof detail, "The right answer is: **%s**",
+            snprintf(detail, sizeof detail,
+                     ui_fmt(c->rc.strings, UI_FEEDBACK_QUIZ_ANSWER,
+                            "The right answer is: **%s**"),
                      v->question->options[v->feedback_answer]);
         } else {
-            snprintf(detail, sizeof detail,
-                     "Please read the question again and choose another "
-                     "answer.");
+            snprintf(detail, sizeof detail, "%s",
+                     tr(c, UI_FEEDBACK_QUIZ_AGAIN));
         }
     } else {
         if (ok) {
-            snprintf(detail, sizeof detail, "The model's output was **%s**.",
+            snprintf(detail, sizeof detail,
+                     ui_fmt(c->rc.strings, UI_FEEDBACK_MODEL_OUTPUT,
+                            "The model's output was **%s**."),
                      render_class_label(&c->rc, v->feedback_answer));
         } else if (v->feedback_final) {
-            snprintf(detail, sizeof detail, "The model's output was **%s**.",
+            snprintf(detail, sizeof detail,
+                     ui_fmt(c->rc.strings, UI_FEEDBACK_MODEL_OUTPUT,
+                            "The model's output was **%s**."),
                      render_class_label(&c->rc, v->feedback_answer));
         } else {
-            snprintf(detail, sizeof detail,
-                     "That is not what the model answered. Try again.");
+            snprintf(detail, sizeof detail, "%s",
+                     tr(c, UI_FEEDBACK_MODEL_AGAIN));
         }
     }
     float pad = roundf(ui->u * 1.2f);
@@ -845,9 +859,9 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     }
     int two_col = w >= ui->u * 44;
     if (v->screen == SCREEN_COUNTERFACTUAL || v->ask_counterfactual) {
-        ItemArg orig = {it, NULL, v->show_label,    v->show_prediction,
-                        0,  0,    "Original input", 1};
-        ItemArg pert = {it, NULL, 0, 0, 1, 1, "Changed input", 1};
+        ItemArg orig = {it, NULL, v->show_label,           v->show_prediction,
+                        0,  0,    tr(c, UI_ITEM_ORIGINAL), 1};
+        ItemArg pert = {it, NULL, 0, 0, 1, 1, tr(c, UI_ITEM_CHANGED), 1};
         if (two_col) {
             float cw = floorf((w - gap) / 2);
             float h1 = card(c, NULL, x, yy, cw, item_content, &orig);
@@ -861,9 +875,7 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
         }
         if (e) {
             yy += gap;
-            ExplArg ea = {e, it,
-                          "Explanation of the model's output on the original "
-                          "input"};
+            ExplArg ea = {e, it, tr(c, UI_ITEM_EXPLANATION_ORIGINAL)};
             yy += card(c, sc, x, yy, w, expl_content, &ea);
         }
     } else {
@@ -875,10 +887,10 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
         int embed = e && heatmap_shows_image(e, it);
         if (e && !embed && two_col) {
             ia.expl = NULL;
-            ia.section = "Input";
+            ia.section = tr(c, UI_ITEM_INPUT);
             float lw = floorf((w - gap) * 0.42f);
             float rw = w - gap - lw;
-            ExplArg ea = {e, it, "Explanation"};
+            ExplArg ea = {e, it, tr(c, UI_ITEM_EXPLANATION)};
             float h1 = card(c, NULL, x, yy, lw, item_content, &ia);
             float h2 = card(c, NULL, x, yy, rw, expl_content, &ea);
             card(c, sc, x, yy, lw, item_content, &ia);
@@ -886,8 +898,8 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
             yy += fmaxf(h1, h2);
         } else if (e && !embed) {
             ia.expl = NULL;
-            ia.section = "Input";
-            ExplArg ea = {e, it, "Explanation"};
+            ia.section = tr(c, UI_ITEM_INPUT);
+            ExplArg ea = {e, it, tr(c, UI_ITEM_EXPLANATION)};
             yy += card(c, sc, x, yy, w, item_content, &ia) + gap;
             yy += card(c, sc, x, yy, w, expl_content, &ea);
         } else {
@@ -915,10 +927,8 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     if (res_below) {
         yy += gap;
         if (sc) {
-            text_para(sc, ui->small,
-                      "Scroll down to see this session's "
-                      "examples again.",
-                      x, yy, w, c->th->muted, ALIGN_CENTER);
+            text_para(sc, ui->small, tr(c, UI_RESERVOIR_SCROLL), x, yy, w,
+                      c->th->muted, ALIGN_CENTER);
         }
         yy += (float)ui->small->line_h + gap;
         yy += reservoir(c, sc, x, yy, w);
@@ -937,10 +947,9 @@ static float body_break(Ctx *c, Scene *sc, float x, float y, float w,
                         float view_h)
 {
     (void)view_h;
-    return body_message(c, sc, x, y, w, "Time for a short break",
+    return body_message(c, sc, x, y, w, tr(c, UI_BREAK_TITLE),
                         c->v->page_text ? c->v->page_text
-                                        : "Relax for a moment. Continue when "
-                                          "you are ready.");
+                                        : tr(c, UI_BREAK_TEXT));
 }
 
 static float body_quiz_screen(Ctx *c, Scene *sc, float x, float y, float w,
@@ -960,64 +969,64 @@ static float body_feedback_screen(Ctx *c, Scene *sc, float x, float y, float w,
 typedef float (*BodyFn)(Ctx *c, Scene *sc, float x, float y, float w,
                         float view_h);
 
+enum { NO_KEY = -1 };
+
 /* One row per SessionScreen: the heading shown when neither the block nor
 ** its phase gives one, the body, and for screens that only show a message
-** (no header, no response bar) its heading and text. */
+** (no header, no response bar) its heading and text (string keys; NO_KEY
+** for none). */
 static const struct {
-    const char *title;
+    int title;
     BodyFn body;
-    const char *msg_head, *msg_text;
+    int msg_head, msg_text;
 } screen_rows[] = {
-    [SCREEN_CONSENT] = {"Consent", body_page_screen, NULL, NULL},
-    [SCREEN_PAGE] = {"Instructions", body_page_screen, NULL, NULL},
-    [SCREEN_QUIZ] = {"Questions about the instructions", body_quiz_screen, NULL,
-                     NULL},
-    [SCREEN_EXAMPLE] = {NULL, body_item, NULL, NULL},
-    [SCREEN_PREDICT] = {NULL, body_item, NULL, NULL},
-    [SCREEN_COUNTERFACTUAL] = {NULL, body_item, NULL, NULL},
-    [SCREEN_RATING] = {"Rate the explanation", body_item, NULL, NULL},
-    [SCREEN_FEEDBACK] = {"Practice: feedback", body_feedback_screen, NULL,
-                         NULL},
-    [SCREEN_BREAK] = {"Break", body_break, NULL, NULL},
-    [SCREEN_PAUSED] =
-        {"", NULL, "Paused",
-         "Please wait. The experimenter will continue the study shortly."},
-    [SCREEN_STORE_ERROR] =
-        {"", NULL, "One moment, please",
-         "The study will continue by itself in a moment. There is nothing you "
-         "need to do."},
-    [SCREEN_SCREENED_OUT] = {"", NULL, "Thank you for taking part",
-                             "This part of the study is over. Please let the "
-                             "experimenter know that "
-                             "you have finished."},
-    [SCREEN_DONE] =
-        {"", NULL, "Thank you!",
-         "You have finished the study. Please let the experimenter know."},
+    [SCREEN_CONSENT] = {UI_TITLE_CONSENT, body_page_screen, NO_KEY, NO_KEY},
+    [SCREEN_PAGE] = {UI_TITLE_INSTRUCTIONS, body_page_screen, NO_KEY, NO_KEY},
+    [SCREEN_QUIZ] = {UI_TITLE_QUIZ, body_quiz_screen, NO_KEY, NO_KEY},
+    [SCREEN_EXAMPLE] = {NO_KEY, body_item, NO_KEY, NO_KEY},
+    [SCREEN_PREDICT] = {NO_KEY, body_item, NO_KEY, NO_KEY},
+    [SCREEN_COUNTERFACTUAL] = {NO_KEY, body_item, NO_KEY, NO_KEY},
+    [SCREEN_RATING] = {UI_TITLE_RATING, body_item, NO_KEY, NO_KEY},
+    [SCREEN_FEEDBACK] = {UI_TITLE_FEEDBACK, body_feedback_screen, NO_KEY,
+                         NO_KEY},
+    [SCREEN_BREAK] = {UI_TITLE_BREAK, body_break, NO_KEY, NO_KEY},
+    [SCREEN_PAUSED] = {NO_KEY, NULL, UI_PAUSED_TITLE, UI_PAUSED_TEXT},
+    [SCREEN_STORE_ERROR] = {NO_KEY, NULL, UI_WAIT_TITLE, UI_WAIT_TEXT},
+    [SCREEN_SCREENED_OUT] = {NO_KEY, NULL, UI_SCREENED_OUT_TITLE,
+                             UI_SCREENED_OUT_TEXT},
+    [SCREEN_DONE] = {NO_KEY, NULL, UI_DONE_TITLE, UI_DONE_TEXT},
 };
 
 _Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,
                "one row per SessionScreen");
 
-/* One row per BlockKind: the heading of its screens (NULL: by screen and
+/* One row per BlockKind: the heading of its screens (NO_KEY: by screen and
 ** phase). */
-static const char *const kind_titles[] = {
-    [BLOCK_CONSENT] = "Consent",
-    [BLOCK_INSTRUCTIONS] = "Instructions",
-    [BLOCK_QUIZ] = "Questions about the instructions",
-    [BLOCK_PRACTICE] = NULL,
-    [BLOCK_LEARN] = NULL,
-    [BLOCK_PREDICT] = NULL,
-    [BLOCK_COUNTERFACTUAL] = NULL,
-    [BLOCK_RATING] = NULL,
-    [BLOCK_BREAK] = "Break",
-    [BLOCK_DEBRIEF] = "The end",
+static const int kind_titles[] = {
+    [BLOCK_CONSENT] = UI_TITLE_CONSENT,
+    [BLOCK_INSTRUCTIONS] = UI_TITLE_INSTRUCTIONS,
+    [BLOCK_QUIZ] = UI_TITLE_QUIZ,
+    [BLOCK_PRACTICE] = NO_KEY,
+    [BLOCK_LEARN] = NO_KEY,
+    [BLOCK_PREDICT] = NO_KEY,
+    [BLOCK_COUNTERFACTUAL] = NO_KEY,
+    [BLOCK_RATING] = NO_KEY,
+    [BLOCK_BREAK] = UI_TITLE_BREAK,
+    [BLOCK_DEBRIEF] = UI_TITLE_DEBRIEF,
 };
 
 _Static_assert(sizeof kind_titles / sizeof *kind_titles == BLOCK_KIND_COUNT,
                "one row per BlockKind");
 
-static const char *default_title(const SessionView *v, char *buf, size_t n)
+/* The text of a table's key; "" for NO_KEY. */
+static const char *tr_opt(const Ctx *c, int k)
 {
+    return k == NO_KEY ? "" : tr(c, (UiKey)k);
+}
+
+static const char *default_title(const Ctx *c, char *buf, size_t n)
+{
+    const SessionView *v = c->v;
     if (v->title) {
         return v->title;
     }
@@ -1025,50 +1034,57 @@ static const char *default_title(const SessionView *v, char *buf, size_t n)
         return "";
     }
     const Block *b = v->block;
-    if (b && (unsigned)b->kind < BLOCK_KIND_COUNT && kind_titles[b->kind]) {
-        return kind_titles[b->kind];
+    if (b && (unsigned)b->kind < BLOCK_KIND_COUNT &&
+        kind_titles[b->kind] != NO_KEY) {
+        return tr(c, (UiKey)kind_titles[b->kind]);
     }
     SimPhase phase = b ? b->phase_id : SIM_PHASE_NONE;
     int sess = b ? b->session : 0;
     switch (v->screen) {
     case SCREEN_EXAMPLE:
         if (sess > 0) {
-            snprintf(buf, n, "Session %d: examples", sess);
+            snprintf(buf, n,
+                     ui_fmt(c->rc.strings, UI_TITLE_SESSION_EXAMPLES,
+                            "Session %d: examples"),
+                     sess);
             return buf;
         }
         if (phase == SIM_PHASE_PRACTICE) {
-            return "Practice: an example";
+            return tr(c, UI_TITLE_PRACTICE_EXAMPLE);
         }
-        return v->explanation ? "Learning: examples with explanations"
-                              : "Learning: examples";
+        return v->explanation ? tr(c, UI_TITLE_LEARN_EXPL)
+                              : tr(c, UI_TITLE_LEARN);
     case SCREEN_PREDICT:
         if (sess > 0) {
-            snprintf(buf, n, "Session %d: predict the model", sess);
+            snprintf(buf, n,
+                     ui_fmt(c->rc.strings, UI_TITLE_SESSION_PREDICT,
+                            "Session %d: predict the model"),
+                     sess);
             return buf;
         }
         if (phase == SIM_PHASE_PRACTICE) {
-            return "Practice: predict the model";
+            return tr(c, UI_TITLE_PRACTICE_PREDICT);
         }
         if (phase == SIM_PHASE_PRE) {
-            return "Test 1: predict the model";
+            return tr(c, UI_TITLE_PRE_PREDICT);
         }
         if (phase == SIM_PHASE_POST) {
-            return "Test 2: predict the model";
+            return tr(c, UI_TITLE_POST_PREDICT);
         }
-        return "Predict the model";
+        return tr(c, UI_TITLE_PREDICT);
     case SCREEN_COUNTERFACTUAL:
         if (phase == SIM_PHASE_PRE) {
-            return "Test 1: predict the model on a changed input";
+            return tr(c, UI_TITLE_PRE_CF);
         }
         if (phase == SIM_PHASE_POST) {
-            return "Test 2: predict the model on a changed input";
+            return tr(c, UI_TITLE_POST_CF);
         }
-        return "Predict the model on a changed input";
+        return tr(c, UI_TITLE_CF);
     case SCREEN_FEEDBACK:
-        return v->question ? screen_rows[SCREEN_QUIZ].title
-                           : screen_rows[SCREEN_FEEDBACK].title;
+        return tr_opt(c, v->question ? screen_rows[SCREEN_QUIZ].title
+                                     : screen_rows[SCREEN_FEEDBACK].title);
     default:
-        return screen_rows[v->screen].title;
+        return tr_opt(c, screen_rows[v->screen].title);
     }
 }
 
@@ -1086,15 +1102,15 @@ static float body_build(Ctx *c, Scene *sc, float x, float y, float w,
 
 /* Screens that only show a message, without header or response bar: 1
 ** with their heading and text, else 0. */
-static int message_screen(SessionScreen screen, const char **head,
+static int message_screen(const Ctx *c, SessionScreen screen, const char **head,
                           const char **text)
 {
     if ((unsigned)screen >= SESSION_SCREEN_COUNT ||
-        !screen_rows[screen].msg_head) {
+        screen_rows[screen].msg_head == NO_KEY) {
         return 0;
     }
-    *head = screen_rows[screen].msg_head;
-    *text = screen_rows[screen].msg_text;
+    *head = tr_opt(c, screen_rows[screen].msg_head);
+    *text = tr_opt(c, screen_rows[screen].msg_text);
     return 1;
 }
 
@@ -1112,6 +1128,7 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     c.rc.assets = sx->assets;
     c.rc.classes = sx->view->classes;
     c.rc.n_classes = sx->view->n_classes;
+    c.rc.strings = sx->strings;
     Ui *ui = c.ui;
     const Theme *th = c.th;
     const SessionView *v = c.v;
@@ -1123,13 +1140,13 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     /* Background and header. */
     sc->layer = LAYER_FIXED;
     const char *msg_head = NULL, *msg_text = NULL;
-    int plain = message_screen(v->screen, &msg_head, &msg_text);
+    int plain = message_screen(&c, v->screen, &msg_head, &msg_text);
     float head_h = plain ? 0 : roundf(ui->u * 3.0f);
     if (head_h > 0) {
         scene_rect(sc, (SDL_FRect){0, 0, W, head_h}, th->panel);
         scene_rect(sc, (SDL_FRect){0, head_h - 1, W, 1}, th->border);
         char tbuf[96];
-        const char *title = default_title(v, tbuf, sizeof tbuf);
+        const char *title = default_title(&c, tbuf, sizeof tbuf);
         float ty = (head_h - (float)ui->bold->line_h) / 2;
         int item_screen =
             v->progress_total > 0 &&
@@ -1139,7 +1156,8 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
         float right = W - m;
         if (item_screen) {
             char prog[64];
-            snprintf(prog, sizeof prog, "%d of %d",
+            snprintf(prog, sizeof prog,
+                     ui_fmt(c.rc.strings, UI_PROGRESS, "%d of %d"),
                      v->progress_done + 1 > v->progress_total
                          ? v->progress_total
                          : v->progress_done + 1,

@@ -17,8 +17,9 @@ typedef struct ScreenCtx {
     Ui *ui;
     Assets *assets;
     const SessionView *view;
-    int64_t now_ns;      /* for minimum reading times */
-    const char *message; /* experimenter note override, or NULL */
+    int64_t now_ns;           /* for minimum reading times */
+    const char *message;      /* experimenter note override, or NULL */
+    const UiStrings *strings; /* the study's runner strings; NULL: English */
 } ScreenCtx;
 
 /* Builds the participant screen for ctx->view into sc (cleared first). */

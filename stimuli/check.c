@@ -102,6 +102,10 @@ static void print_text(FILE *out, const char *dir, const Study *st,
             fprintf(out, " (test type %s)", st->test_type);
         }
         fprintf(out, "\ndomain       %s\n", or_dash(st->domain));
+        if (strcmp(ui_strings_language(st->ui_strings), "en") != 0) {
+            fprintf(out, "language     %s\n",
+                    ui_strings_language(st->ui_strings));
+        }
         fprintf(out, "classes      ");
         for (size_t i = 0; i < st->n_classes; i++) {
             const StudyClass *c = &st->classes[i];
@@ -391,6 +395,18 @@ static json_t *pools_json(const Study *st, const StudyReport *rep)
     return arr;
 }
 
+/* The resolved runner strings (key -> text, in key order); {} without a
+** study. */
+static json_t *ui_strings_json(const Study *st)
+{
+    json_t *o = json_object();
+    for (int k = 0; st && k < UI_KEY_COUNT; k++) {
+        json_object_set_new(o, ui_key_name((UiKey)k),
+                            json_string(ui_str(st->ui_strings, (UiKey)k)));
+    }
+    return o;
+}
+
 static int print_json(FILE *out, const char *dir, const Study *st,
                       const StudyReport *rep)
 {
@@ -415,6 +431,10 @@ static int print_json(FILE *out, const char *dir, const Study *st,
     json_object_set_new(o, "conditions", conds);
     json_object_set_new(o, "blocks", st ? blocks_json(st) : json_array());
     json_object_set_new(o, "pools", pools_json(st, rep));
+    json_object_set_new(o, "language",
+                        st ? json_string(ui_strings_language(st->ui_strings))
+                           : json_null());
+    json_object_set_new(o, "ui_strings", ui_strings_json(st));
     int rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(o);

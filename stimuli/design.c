@@ -621,10 +621,13 @@ void design_parse(Loader *L, json_t *root)
         return;
     }
     static const char *const known[] = {
-        "simlab_study", "id",         "title",    "domain", "classes",
-        "conditions",   "baseline",   "protocol", "blocks", "assignment",
-        "screening",    "pages",      "quiz",     "rating", "items",
-        "explanations", "simulation", NULL};
+        "simlab_study",  "id",         "title",
+        "domain",        "classes",    "conditions",
+        "baseline",      "protocol",   "blocks",
+        "assignment",    "screening",  "pages",
+        "quiz",          "rating",     "items",
+        "explanations",  "simulation", "language",
+        "language_file", "ui",         NULL};
     jwarn_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
@@ -644,6 +647,7 @@ void design_parse(Loader *L, json_t *root)
     if (jget_str(L, &at, root, "domain", 0, &s) == 1) {
         st->domain = ld_strdup(L, s);
     }
+    ui_parse(L, root, &at);
     parse_classes(&D, &at);
     parse_conditions(&D, &at);
     parse_assignment(&D, &at);

@@ -635,6 +635,38 @@ static const char *cell_at(const CsvRow *r, long col)
     return col >= 0 && (size_t)col < r->n ? r->cells[col] : NULL;
 }
 
+/* Notes that a bank of pool (NULL: of no one pool) could not be read, so
+** that its pool's emptiness is not reported again. */
+static void pool_unread(Loader *L, const char *pool)
+{
+    if (!pool) {
+        L->unread_any = 1;
+        return;
+    }
+    size_t cap = L->n_unread_pools;
+    if (ld_grow(L, (void **)&L->unread_pools, &cap, L->n_unread_pools + 1,
+                sizeof *L->unread_pools) != 0) {
+        return;
+    }
+    char *copy = ld_strdup(L, pool);
+    if (copy) {
+        L->unread_pools[L->n_unread_pools++] = copy;
+    }
+}
+
+int ld_pool_unread(const Loader *L, const char *pool)
+{
+    if (L->unread_any) {
+        return 1;
+    }
+    for (size_t i = 0; pool && i < L->n_unread_pools; i++) {
+        if (strcmp(L->unread_pools[i], pool) == 0) {
+            return 1;
+        }
+    }
+    return !pool && L->n_unread_pools > 0;
+}
+
 static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
                      const BankDefaults *d)
 {
@@ -653,15 +685,21 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
     }
     JLoc cl;
     jl_child(&cl, at, "columns");
+    CsvDialect dialect;
+    if (csv_dialect_parse(L, at, bank, "item bank", &dialect) != 0) {
+        pool_unread(L, d->pool);
+        return;
+    }
     CsvTable t;
     char why[512];
-    int rc = csv_table_read(L, d->file, &t, why, sizeof why);
+    int rc = csv_table_read(L, d->file, &dialect, &t, why, sizeof why);
     if (rc == -2) {
         jl_error(L, at, "file", "%s", why);
         return;
     }
     if (rc != 0) {
         csv_table_free(&t);
+        pool_unread(L, d->pool);
         return;
     }
     ColMap cm = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL, 0};
@@ -699,8 +737,7 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
         }
         long c = csv_col(&t, json_string_value(v));
         if (c < 0) {
-            jl_error(L, &cl, role, "column '%s' is not in the header of %s",
-                     json_string_value(v), d->file);
+            csv_missing_column(L, &cl, role, json_string_value(v), d->file, &t);
             bad = 1;
             continue;
         }
@@ -748,6 +785,9 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
         jl_error(L, &cl, "perturbation_prediction",
                  "missing (required with a perturbation)");
         bad = 1;
+    }
+    if (bad) {
+        pool_unread(L, d->pool); /* its rows are not read: no follow-ons */
     }
     for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
         const CsvRow *row = &t.rows[r];
@@ -1344,6 +1384,8 @@ void load_banks(Loader *L, json_t *banks, const JLoc *at)
                                             "columns",
                                             "perturbation_format",
                                             "explanation_kind",
+                                            "delimiter",
+                                            "encoding",
                                             NULL};
         jwarn_unknown(L, &bl, bank, known);
         BankDefaults d = {NULL, NULL, -1, L->st->domain, PF_DEFAULT};

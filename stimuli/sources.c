@@ -36,7 +36,9 @@ static Item *join_item(Loader *L, const JLoc *at, const char *field,
         long i = index_find(st, key);
         sim_free(key);
         if (i < 0) {
-            jl_error(L, at, field, "no item '%s' in pool '%s'", id, pool);
+            if (!ld_pool_unread(L, pool)) { /* else reported at the bank */
+                jl_error(L, at, field, "no item '%s' in pool '%s'", id, pool);
+            }
             return NULL;
         }
         return &st->items[i];
@@ -54,7 +56,7 @@ static Item *join_item(Loader *L, const JLoc *at, const char *field,
             found = &st->items[i];
         }
     }
-    if (!found) {
+    if (!found && !ld_pool_unread(L, NULL)) {
         jl_error(L, at, field, "no item '%s' in any pool", id);
     }
     return found;
@@ -130,9 +132,13 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
                  kind);
         return;
     }
+    CsvDialect dialect;
+    if (csv_dialect_parse(L, at, src, "explanation source", &dialect) != 0) {
+        return;
+    }
     CsvTable t;
     char why[512];
-    int rc = csv_table_read(L, file, &t, why, sizeof why);
+    int rc = csv_table_read(L, file, &dialect, &t, why, sizeof why);
     if (rc == -2) {
         jl_error(L, at, "file", "%s", why);
         return;
@@ -148,8 +154,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
     const char *name = NULL;
     if (jget_str(L, &cl, cols, "id", 1, &name) == 1 &&
         (c_id = csv_col(&t, name)) < 0) {
-        jl_error(L, &cl, "id", "column '%s' is not in the header of %s", name,
-                 file);
+        csv_missing_column(L, &cl, "id", name, file, &t);
     }
     bad |= c_id < 0;
     const char *text_role = strcmp(kind, "json") == 0 ? "payload" : "text";
@@ -170,11 +175,10 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
                                  ? csv_col(&t, json_string_value(pn))
                                  : -1;
                 if (c_parts[k] < 0) {
-                    jl_error(L, &pl, idx,
-                             "column '%s' is not in the header "
-                             "of %s",
-                             json_is_string(pn) ? json_string_value(pn) : "?",
-                             file);
+                    csv_missing_column(
+                        L, &pl, idx,
+                        json_is_string(pn) ? json_string_value(pn) : "?", file,
+                        &t);
                     bad = 1;
                 }
             }
@@ -182,8 +186,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
         }
     } else if (jget_str(L, &cl, cols, text_role, 1, &name) == 1) {
         if ((c_text = csv_col(&t, name)) < 0) {
-            jl_error(L, &cl, text_role,
-                     "column '%s' is not in the header of %s", name, file);
+            csv_missing_column(L, &cl, text_role, name, file, &t);
         }
         bad |= c_text < 0;
     } else {
@@ -191,8 +194,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
     }
     if (jget_str(L, &cl, cols, "title", 0, &name) == 1 &&
         (c_title = csv_col(&t, name)) < 0) {
-        jl_error(L, &cl, "title", "column '%s' is not in the header of %s",
-                 name, file);
+        csv_missing_column(L, &cl, "title", name, file, &t);
         bad = 1;
     }
     for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
@@ -285,8 +287,9 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
                      "a \"file\"");
             continue;
         }
-        static const char *const known[] = {
-            "method", "file", "format", "pool", "kind", "columns", NULL};
+        static const char *const known[] = {"method",    "file",     "format",
+                                            "pool",      "kind",     "columns",
+                                            "delimiter", "encoding", NULL};
         jwarn_unknown(L, &sl, src, known);
         SourceCtx ctx = {NULL, NULL, NULL, &sl};
         const char *file = NULL;

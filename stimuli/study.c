@@ -75,6 +75,7 @@ void study_free(Study *st)
     sim_free(st->test_type);
     sim_free(st->domain);
     sim_free(st->json_text);
+    ui_strings_free(st->ui_strings);
     for (size_t i = 0; i < st->n_classes; i++) {
         sim_free(st->classes[i].id);
         sim_free(st->classes[i].label);
@@ -206,6 +207,10 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
         }
     }
     sim_free(L.root);
+    for (size_t i = 0; i < L.n_unread_pools; i++) {
+        sim_free(L.unread_pools[i]);
+    }
+    sim_free(L.unread_pools);
     if (L.oom) {
         study_free(st);
         return sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory while loading",

@@ -13,6 +13,7 @@
 
 #include "common/sim_error.h"
 #include "common/sim_phase.h"
+#include "stimuli/uistrings.h"
 
 /* A page's model (consent, instructions, debrief): stimuli/page.h. */
 typedef struct Page Page;
@@ -376,6 +377,9 @@ typedef struct Study {
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
     struct StudyIndex *index; /* internal: item lookup by key; may be NULL */
+    UiStrings *ui_strings;    /* the runner's strings in the study's language
+                                 ("language", "language_file", "ui"); NULL
+                                 only when loading failed */
 } Study;
 
 /* ------------------------------------------------------- check / reports */

@@ -26,7 +26,10 @@ typedef struct Loader {
     int oom;        /* sticky: an allocation failed */
     int classes_ok; /* classes parsed: class values can be checked */
     size_t cap_items;
-    size_t n_errors; /* errors added so far */
+    size_t n_errors;     /* errors added so far */
+    char **unread_pools; /* pools of item banks whose file was unreadable */
+    size_t n_unread_pools;
+    int unread_any; /* an unreadable bank without a pool */
 } Loader;
 
 /* Where a JSON value sits: study.json (line 0, pointer only) or one record
@@ -117,14 +120,48 @@ typedef struct CsvTable {
     size_t n_rows;
 } CsvTable;
 
-/* Reads the bundle file rel. Returns 0; -1 after reporting a problem inside
-** the file; -2 when the path itself is bad (nothing reported: the caller
-** knows where the path was named and reports it there) with the reason in
-** why. */
-int csv_table_read(Loader *L, const char *rel, CsvTable *t, char *why,
-                   size_t why_size);
+typedef enum CsvEncoding {
+    CSV_ENC_UTF8,
+    CSV_ENC_WINDOWS_1252,
+    CSV_ENC_LATIN1,
+    CSV_ENC_UTF16 /* with a byte order mark */
+} CsvEncoding;
+
+/* How a CSV file is written: "delimiter" and "encoding" of its entry. */
+typedef struct CsvDialect {
+    char delim; /* ',' (default), ';' or '\t' */
+    CsvEncoding encoding;
+    int declared_delim; /* the entry names them */
+    int declared_encoding;
+    const char *what;  /* "item bank", "explanation source" (for advice) */
+    const char *where; /* JSON pointer of the entry in study.json */
+} CsvDialect;
+
+/* Reads "delimiter" and "encoding" of the entry o at `at` (what: "item
+** bank", "explanation source"; borrowed). Bad values are reported there.
+** Returns 0, or -1 after an error. */
+int csv_dialect_parse(Loader *L, const JLoc *at, json_t *o, const char *what,
+                      CsvDialect *d);
+
+/* Reads the bundle file rel, written in dialect d (NULL: UTF-8 with ','),
+** converted to UTF-8. A file that does not fit the dialect gets one error
+** that names the option to add ("delimiter", "encoding"). Returns 0; -1
+** after reporting a problem inside the file; -2 when the path itself is bad
+** (nothing reported: the caller knows where the path was named and reports
+** it there) with the reason in why. */
+int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
+                   char *why, size_t why_size);
 void csv_table_free(CsvTable *t);
 long csv_col(const CsvTable *t, const char *name); /* -1 when absent */
+/* The header's column names, quoted and comma-separated, into out. */
+void csv_header_list(const CsvTable *t, char *out, size_t n);
+/* Reports that column name (mapped at member key of `at`) is not in the
+** header of file, listing the header's columns. */
+void csv_missing_column(Loader *L, const JLoc *at, const char *key,
+                        const char *name, const char *file, const CsvTable *t);
+/* Whether a pool's items may be missing because a bank file could not be
+** read (its errors were reported once; pool NULL: any pool). */
+int ld_pool_unread(const Loader *L, const char *pool);
 
 /* ---------------------------------------------------------------- media */
 
@@ -288,6 +325,9 @@ void pages_load_text(Loader *L, Block *b, const JLoc *at);
 /* Everything of study.json after it parsed: header, design, item banks,
 ** explanation sources, blocks, validation, pages. */
 void design_parse(Loader *L, json_t *root);
+/* "language", "language_file" and "ui" of study.json (root, at its JLoc):
+** sets Study.ui_strings (stimuli/uiparse.c). */
+void ui_parse(Loader *L, json_t *root, const JLoc *at);
 /* Number of items in pool (0 for NULL). */
 size_t pool_size(const Study *st, const char *pool);
 void block_clear(Block *b);

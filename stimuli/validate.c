@@ -163,8 +163,11 @@ void validate_blocks(Design *D)
         }
         size_t have = pool_size(st, b->pool);
         if (have == 0) {
-            block_error(D, bi, bs->pool_key,
-                        "pool '%s' has no items (block '%s')", b->pool, b->id);
+            if (!ld_pool_unread(D->L, b->pool)) { /* else told at its bank */
+                block_error(D, bi, bs->pool_key,
+                            "pool '%s' has no items (block '%s')", b->pool,
+                            b->id);
+            }
             continue;
         }
         /* items drawn by the earlier blocks named in exclude_items_of */
@@ -213,7 +216,8 @@ void validate_blocks(Design *D)
         } else if (b->n_catch > 0) {
             block_error(D, bi, "catch", "catch trials need a reservoir block");
         }
-        if (b->train_pool && pool_size(st, b->train_pool) == 0) {
+        if (b->train_pool && pool_size(st, b->train_pool) == 0 &&
+            !ld_pool_unread(D->L, b->train_pool)) {
             block_error(D, bi, bs->train_key ? bs->train_key : "train_pool",
                         "pool '%s' has no items (block '%s')", b->train_pool,
                         b->id);

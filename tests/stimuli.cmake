@@ -11,3 +11,6 @@ simlab_add_test(test_stimuli_kinds SOURCES test_stimuli_kinds.c
                 LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_page SOURCES test_stimuli_page.c
                 LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_csv_dialect SOURCES test_stimuli_csv_dialect.c
+                LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_ui SOURCES test_stimuli_ui.c LIBS simlab_stimuli)

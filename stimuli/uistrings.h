@@ -1,0 +1,161 @@
+/*
+** The runner's participant-facing strings: one table with stable keys
+** ("continue", "predict.question", ...), shipped translations selected by a
+** BCP 47 tag, and per-study overrides. A resolved table (UiStrings) belongs
+** to a Study; the runner only looks keys up. No file or clock access here.
+*/
+#ifndef SIMLAB_STIMULI_UISTRINGS_H
+#define SIMLAB_STIMULI_UISTRINGS_H
+
+#include <stddef.h>
+
+typedef enum UiKey {
+    UI_CONTINUE,
+    UI_CONTINUE_WAIT,
+    UI_CONSENT_AGREE,
+    UI_CONSENT_DECLINE,
+    UI_TRY_AGAIN,
+    UI_PREDICT_QUESTION,
+    UI_CF_QUESTION,
+    UI_RATING_QUESTION,
+    UI_RATING_LOW,
+    UI_RATING_HIGH,
+    UI_QUIZ_RETRY,
+    UI_FEEDBACK_CORRECT,
+    UI_FEEDBACK_WRONG,
+    UI_FEEDBACK_QUIZ_RIGHT,
+    UI_FEEDBACK_QUIZ_ANSWER,
+    UI_FEEDBACK_QUIZ_AGAIN,
+    UI_FEEDBACK_MODEL_OUTPUT,
+    UI_FEEDBACK_MODEL_AGAIN,
+    UI_ITEM_TRUE_LABEL,
+    UI_ITEM_MODEL_OUTPUT,
+    UI_ITEM_MODEL,
+    UI_ITEM_ORIGINAL,
+    UI_ITEM_CHANGED,
+    UI_ITEM_INPUT,
+    UI_ITEM_EXPLANATION,
+    UI_ITEM_EXPLANATION_ORIGINAL,
+    UI_RESERVOIR_TITLE,
+    UI_RESERVOIR_SCROLL,
+    UI_BREAK_TITLE,
+    UI_BREAK_TEXT,
+    UI_TITLE_CONSENT,
+    UI_TITLE_INSTRUCTIONS,
+    UI_TITLE_QUIZ,
+    UI_TITLE_RATING,
+    UI_TITLE_FEEDBACK,
+    UI_TITLE_BREAK,
+    UI_TITLE_DEBRIEF,
+    UI_TITLE_SESSION_EXAMPLES,
+    UI_TITLE_PRACTICE_EXAMPLE,
+    UI_TITLE_LEARN_EXPL,
+    UI_TITLE_LEARN,
+    UI_TITLE_SESSION_PREDICT,
+    UI_TITLE_PRACTICE_PREDICT,
+    UI_TITLE_PRE_PREDICT,
+    UI_TITLE_POST_PREDICT,
+    UI_TITLE_PREDICT,
+    UI_TITLE_PRE_CF,
+    UI_TITLE_POST_CF,
+    UI_TITLE_CF,
+    UI_PAUSED_TITLE,
+    UI_PAUSED_TEXT,
+    UI_WAIT_TITLE,
+    UI_WAIT_TEXT,
+    UI_SCREENED_OUT_TITLE,
+    UI_SCREENED_OUT_TEXT,
+    UI_DONE_TITLE,
+    UI_DONE_TEXT,
+    UI_PROGRESS,
+    UI_IMAGE_MISSING,
+    UI_EXPL_TEXT_A,
+    UI_EXPL_TEXT_B,
+    UI_EXPL_FIRST,
+    UI_EXPL_SECOND,
+    UI_EXPL_LESS_IMPORTANT,
+    UI_EXPL_MORE_IMPORTANT,
+    UI_EXPL_TOWARD,
+    UI_EXPL_INTERACTIONS,
+    UI_EXPL_BASELINE,
+    UI_EXPL_SUM,
+    UI_EXPL_TOTAL,
+    UI_EXPL_IF,
+    UI_EXPL_AND,
+    UI_EXPL_THEN,
+    UI_EXPL_THIS_CLASS,
+    UI_EXPL_PRECISION,
+    UI_EXPL_COVERAGE,
+    UI_EXPL_PROTOTYPE_EVIDENCE,
+    UI_EXPL_PROTOTYPE,
+    UI_EXPL_COL_FEATURE,
+    UI_EXPL_COL_PROTOTYPE,
+    UI_EXPL_COL_INPUT,
+    UI_EXPL_DIFFER,
+    UI_EXPL_IMPORTANT,
+    UI_EXPL_PATH_TOWARD,
+    UI_EXPL_PATH,
+    UI_EXPL_START,
+    UI_EXPL_STEP,
+    UI_EXPL_AS_IS,
+    UI_KEY_COUNT
+} UiKey;
+
+typedef struct UiStrings UiStrings;
+
+/* The text for key k in table t; t NULL gives the English text. Never NULL
+** for a valid key ("" for an invalid one). Texts whose English has
+** placeholders ("%d of %d") keep them, in order (ui_placeholders_ok), so
+** they may be passed to snprintf as the format; the others are plain text
+** (print them with "%s"). */
+const char *ui_str(const UiStrings *t, UiKey k);
+
+/* The text of key k in t to use as a printf format. english is the key's
+** English text, written out at the call so the compiler checks the
+** arguments against it; translations carry the same placeholders (checked
+** when they are loaded). Returns english itself when it is not the key's
+** English text. */
+const char *ui_fmt(const UiStrings *t, UiKey k, const char *english)
+    __attribute__((format_arg(3)));
+
+/* The stable name of key k ("predict.question"), or NULL when out of range. */
+const char *ui_key_name(UiKey k);
+
+/* The key named name, or -1. */
+int ui_key_from_name(const char *name);
+
+/* Shipped languages: their count, and the BCP 47 tag of language i. */
+size_t ui_language_count(void);
+const char *ui_language_tag(size_t i);
+
+/* The index of the shipped language tagged tag (case-insensitive), or -1. */
+int ui_language_find(const char *tag);
+
+/* The shipped text of key k in language i ("" when out of range). */
+const char *ui_language_text(size_t i, UiKey k);
+
+/* Whether text carries the same printf placeholders, in the same order, as
+** the English text of key k ("%%" is a literal percent sign). Keys whose
+** English text has no placeholder are plain text: any text is fine. Returns
+** 1 when it is; otherwise 0 with a short reason in why. */
+int ui_placeholders_ok(UiKey k, const char *text, char *why, size_t why_size);
+
+/* A new table holding the shipped language i (English when i is out of
+** range), tagged tag (copied). NULL when out of memory. */
+UiStrings *ui_strings_new(size_t language, const char *tag);
+
+/* Replaces the text of key k with a copy of text. Returns 0, or -1 when out
+** of memory or k is out of range. The caller checks placeholders first. */
+int ui_strings_set(UiStrings *t, UiKey k, const char *text);
+
+/* The language tag the table was made with. */
+const char *ui_strings_language(const UiStrings *t);
+
+void ui_strings_free(UiStrings *t); /* NULL is a no-op */
+
+/* The key name / shipped language tag closest to s, or NULL when none is
+** within a small edit distance ("did you mean"). */
+const char *ui_key_suggest(const char *s);
+const char *ui_language_suggest(const char *s);
+
+#endif
