@@ -32,6 +32,14 @@ fail() {
 ok() {
     checks=$((checks + 1))
 }
+same() { # GOT WANT MESSAGE...: counts a check, failing unless GOT = WANT
+    if [ "$1" = "$2" ]; then
+        ok
+    else
+        shift 2
+        fail "$@"
+    fi
+}
 q() { # DB SQL: one value
     sqlite3 -batch -noheader "$1" "$2"
 }
@@ -71,8 +79,9 @@ ref_status=$(q "$ref" "SELECT group_concat(status || '=' || n) FROM
     (SELECT status, count(*) AS n FROM participant GROUP BY status)")
 echo "reference: $ref_responses responses, $ref_long long-format rows," \
     "$ref_status; $calls_all writes+syncs ($calls_sync syncs) on the database"
-[ "$ref_responses" -gt 0 ] && [ "$calls_sync" -gt 10 ] ||
+if [ "$ref_responses" -eq 0 ] || [ "$calls_sync" -lt 10 ]; then
     fail "the reference run wrote nothing"
+fi
 
 # One faulted run, then a resume. ERRNO OPS AFTER
 run_fault() {
@@ -117,7 +126,7 @@ run_fault() {
     # 2. an intact database that kept what was committed
     if [ -f "$db" ]; then
         ic=$(q "$db" "PRAGMA integrity_check")
-        [ "$ic" = ok ] && ok || fail "$tag: integrity_check: $ic"
+        same "$ic" ok "$tag: integrity_check: $ic"
     fi
     if [ -f "$snap" ]; then
         lost=$(q "$db" "ATTACH '$snap' AS s;
@@ -126,30 +135,26 @@ run_fault() {
               FROM s.response EXCEPT
               SELECT participant, seq, choice, correct, rating, rt_ms
               FROM main.response)")
-        [ "$lost" = 0 ] && ok ||
-            fail "$tag: $lost responses on disk at the fault are gone"
+        same "$lost" 0 "$tag: $lost responses on disk at the fault are gone"
     fi
     for id in $done_ids; do
         st=$(q "$db" "SELECT status FROM participant WHERE id = '$id'")
-        [ "$st" = completed ] && ok ||
-            fail "$tag: participant $id was reported done, status '$st'"
+        same "$st" completed \
+            "$tag: participant $id was reported done, status '$st'"
     done
     # 3. a later run finishes the study
     simulate "$db"
     rc=$?
-    [ $rc -eq 0 ] && ok || {
-        fail "$tag: the resumed run exited $rc"
-        cat "$db.err" >&2
-    }
+    same $rc 0 "$tag: the resumed run exited $rc"
+    [ $rc -eq 0 ] || cat "$db.err" >&2
     fin_responses=$(q "$db" "SELECT count(*) FROM response")
     fin_long=$(q "$db" "SELECT count(*) FROM long_format")
     fin_status=$(q "$db" "SELECT group_concat(status || '=' || n) FROM
         (SELECT status, count(*) AS n FROM participant GROUP BY status)")
-    [ "$fin_responses/$fin_long/$fin_status" = \
-        "$ref_responses/$ref_long/$ref_status" ] && ok ||
-        fail "$tag: after resuming $fin_responses responses," \
-            "$fin_long rows, $fin_status; want $ref_responses," \
-            "$ref_long, $ref_status"
+    same "$fin_responses/$fin_long/$fin_status" \
+        "$ref_responses/$ref_long/$ref_status" \
+        "$tag: after resuming $fin_responses responses, $fin_long rows," \
+        "$fin_status; want $ref_responses, $ref_long, $ref_status"
     if [ -f "$snap" ]; then
         lost=$(q "$db" "ATTACH '$snap' AS s;
             SELECT count(*) FROM (
@@ -157,8 +162,7 @@ run_fault() {
               FROM s.response EXCEPT
               SELECT participant, seq, choice, correct, rating, rt_ms
               FROM main.response)")
-        [ "$lost" = 0 ] && ok ||
-            fail "$tag: $lost responses changed or lost after resuming"
+        same "$lost" 0 "$tag: $lost responses changed or lost after resuming"
     fi
 }
 
