@@ -14,6 +14,8 @@
 **   SIMLAB_FAULT_AFTER     matching calls that succeed first (unset or
 **                          negative: never fail, only count)
 **   SIMLAB_FAULT_ERRNO     ENOSPC (default), EIO, EROFS or a number
+**   SIMLAB_FAULT_TIMES     failures injected before calls pass again (space
+**                          freed, disk back); unset: every call fails
 **   SIMLAB_FAULT_COUNT     file to which the number of matching calls is
 **                          written at exit (calibration)
 **   SIMLAB_FAULT_SNAPSHOT  FILE: at the first injected failure, SOURCE and
@@ -51,8 +53,9 @@ static const char *pattern;
 static unsigned ops = OP_WRITE | OP_PWRITE | OP_FSYNC;
 static long after = -1;
 static int fail_errno = ENOSPC;
+static long times = -1;
 static long calls;
-static int injected;
+static long injected;
 
 /* Writes s to stderr with the raw system call (never through the shim). */
 static void say(const char *s)
@@ -143,6 +146,10 @@ static void configure(void)
     if (v) {
         after = strtol(v, NULL, 10);
     }
+    v = getenv("SIMLAB_FAULT_TIMES");
+    if (v) {
+        times = strtol(v, NULL, 10);
+    }
     v = getenv("SIMLAB_FAULT_ERRNO");
     if (v) {
         fail_errno = strcmp(v, "ENOSPC") == 0  ? ENOSPC
@@ -208,11 +215,10 @@ static int fault(int fd, unsigned op, const char *call)
         return 0;
     }
     calls++;
-    if (after < 0 || calls <= after) {
+    if (after < 0 || calls <= after || (times >= 0 && injected >= times)) {
         return 0;
     }
-    if (!injected) {
-        injected = 1;
+    if (injected++ == 0) {
         snapshot();
         char msg[4400];
         snprintf(msg, sizeof msg, "fault shim: %s #%ld on %s fails with %s\n",
