@@ -239,8 +239,8 @@ else
     run_fault EROFS write,pwrite,fsync $((calls_all * 3 / 4)) 25
     # A fault that stays: killed while retrying, then resumed.
     run_fault ENOSPC write,pwrite,fsync $((calls_all / 3))
-    if [ $waited -lt 2 ]; then
-        fail "only $waited faults were waited out inside a session"
+    if [ $waited -lt 1 ]; then
+        fail "no fault was waited out inside a session"
     fi
 fi
 
