@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs the Debian 12 packages simlab needs to build, test and run its demo.
-# (The SDL2 packages are needed for `simlab run` only; see -DSIMLAB_WITH_SDL.)
+# (The SDL2 packages are needed for `simlab run` only; see -DSIMLAB_WITH_SDL.
+# clang and libclang-rt-14-dev build the fuzzers, scripts/fuzz.sh; the
+# sqlite3 shell is used by the fault-injection test.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -8,7 +10,8 @@ PACKAGES="build-essential cmake pkg-config git
   libsqlite3-dev libjansson-dev libcsv-dev libgsl-dev libcairo2-dev
   libpng-dev libjpeg62-turbo-dev
   nettle-dev uuid-dev
-  xvfb xauth libxtst-dev clang-format python3-numpy"
+  xvfb xauth libxtst-dev clang-format python3-numpy
+  clang libclang-rt-14-dev sqlite3"
 
 missing=""
 for p in $PACKAGES; do
