@@ -18,9 +18,14 @@
 **                          freed, disk back); unset: every call fails
 **   SIMLAB_FAULT_COUNT     file to which the number of matching calls is
 **                          written at exit (calibration)
-**   SIMLAB_FAULT_SNAPSHOT  FILE: at the first injected failure, SOURCE and
-**   SIMLAB_FAULT_SOURCE    SOURCE-wal are copied to FILE and FILE-wal (what
-**                          was on disk when the fault hit)
+**   SIMLAB_FAULT_SNAPSHOT  FILE: after each successful fsync/fdatasync of a
+**   SIMLAB_FAULT_SOURCE    matching file shortly before the fault (the last
+**                          SNAPSHOT_WINDOW matching calls), SOURCE and
+**                          SOURCE-wal are copied to FILE and FILE-wal: what
+**                          was durable -- every commit SQLite had
+**                          acknowledged -- when the fault hit. (Bytes written
+**                          but not yet synced belong to a commit that fails
+**                          and is not acknowledged, so they are not in it.)
 ** The first injected failure is announced on stderr as
 ** "fault shim: CALL #N on PATH fails with NAME".
 */
@@ -197,6 +202,34 @@ static void snapshot(void)
     copy_file(s, d);
 }
 
+/* Matching calls before the fault after which a successful sync
+** snapshots the files (the last such snapshot is what was durable). */
+enum { SNAPSHOT_WINDOW = 400 };
+
+/* 1 when fd's path matches the pattern; path gets it (size 4096). */
+static int matches(int fd, char *path)
+{
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, 4095);
+    if (n <= 0) {
+        return 0;
+    }
+    path[n] = '\0';
+    return fnmatch(pattern, path, 0) == 0;
+}
+
+/* After a successful sync of fd: snapshot what is now durable, when the
+** fault is near and has not hit yet. */
+static void synced(int fd)
+{
+    char path[4096];
+    if (pattern && injected == 0 && after >= 0 &&
+        calls + SNAPSHOT_WINDOW >= after && matches(fd, path)) {
+        snapshot();
+    }
+}
+
 /* 1 when this call on fd must fail (errno set), 0 when it passes. */
 static int fault(int fd, unsigned op, const char *call)
 {
@@ -204,14 +237,8 @@ static int fault(int fd, unsigned op, const char *call)
     if (!pattern || !(ops & op)) {
         return 0;
     }
-    char link[64], path[4096];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, path, sizeof path - 1);
-    if (n <= 0) {
-        return 0;
-    }
-    path[n] = '\0';
-    if (fnmatch(pattern, path, 0) != 0) {
+    char path[4096];
+    if (!matches(fd, path)) {
         return 0;
     }
     calls++;
@@ -219,7 +246,6 @@ static int fault(int fd, unsigned op, const char *call)
         return 0;
     }
     if (injected++ == 0) {
-        snapshot();
         char msg[4400];
         snprintf(msg, sizeof msg, "fault shim: %s #%ld on %s fails with %s\n",
                  call, calls, path, errno_name(fail_errno));
@@ -258,7 +284,11 @@ int fsync(int fd)
     if (fault(fd, OP_FSYNC, "fsync")) {
         return -1;
     }
-    return real_fsync(fd);
+    int rc = real_fsync(fd);
+    if (rc == 0) {
+        synced(fd);
+    }
+    return rc;
 }
 
 int fdatasync(int fd)
@@ -266,5 +296,9 @@ int fdatasync(int fd)
     if (fault(fd, OP_FSYNC, "fdatasync")) {
         return -1;
     }
-    return real_fdatasync(fd);
+    int rc = real_fdatasync(fd);
+    if (rc == 0) {
+        synced(fd);
+    }
+    return rc;
 }

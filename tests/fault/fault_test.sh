@@ -103,7 +103,7 @@ kept() { # DB SNAPSHOT TAG WHEN: every response of the snapshot is in DB
           FROM s.response EXCEPT
           SELECT participant, seq, choice, correct, rating, rt_ms
           FROM main.response)")
-    same "$lost" 0 "$3: $lost responses on disk at the fault are gone $4"
+    same "$lost" 0 "$3: $lost durable responses of the fault time are gone $4"
 }
 
 # Counts of a run that never fails, and the calls it makes.
@@ -165,7 +165,7 @@ run_fault() {
         before=$(q "$snap" "SELECT count(*) FROM response")
     fi
     after_n=$(q "$db" "SELECT count(*) FROM response" 2>/dev/null || echo 0)
-    echo "$tag: exit $rc, $before responses on disk at the fault," \
+    echo "$tag: exit $rc, $before responses durable at the fault," \
         "$after_n after the run; $msg"
     # 1. a clear error, and the exit the fault calls for
     same "$injected" 1 "$tag: the shim injected no fault"
