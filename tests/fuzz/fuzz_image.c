@@ -1,6 +1,7 @@
 /*
-** Fuzzes the PNG and JPEG header readers (stimuli/media.h
-** media_image_size): the input is written to a file and its size read.
+** Fuzzes the PNG and JPEG decoders (stimuli/media.h): the input is written
+** to a file, checked as `simlab check` does (media_image_size decodes it
+** whole) and loaded as the runner does (media_image_load); both must agree.
 */
 #include "stimuli/media.h"
 
@@ -30,5 +31,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != SIM_OK && err.msg[0] == '\0') {
         abort();
     }
+    MediaImage img;
+    SimError err2;
+    sim_error_clear(&err2);
+    int rc2 = media_image_load(path, &img, &err2);
+    if ((rc2 == SIM_OK) != (rc == SIM_OK) ||
+        (rc2 == SIM_OK && (img.w != w || img.h != h || !img.rgba))) {
+        fprintf(stderr, "media_image_load disagrees with media_image_size\n");
+        abort();
+    }
+    media_image_free(&img);
     return 0;
 }
