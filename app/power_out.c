@@ -5,6 +5,8 @@
 */
 #include "app/power.h"
 
+#include "analysis/report.h"
+
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
@@ -461,6 +463,7 @@ int power_main(int argc, char **argv)
     int rc = power_run(&o, &r, &err);
     if (rc == SIM_OK) {
         rc = power_write(r, out, &err);
+        report_plots_shutdown(); /* the font caches of the plot */
     }
     if (rc != SIM_OK) {
         fprintf(stderr, "simlab power: %s\n", err.msg);

@@ -11,6 +11,7 @@
 */
 #include "tests/harness.h"
 
+#include "analysis/report.h"
 #include "app/power.h"
 #include "experiment/simulate.h"
 #include "experiment/store.h"
@@ -357,5 +358,6 @@ int main(void)
     test_same_decisions();
     test_files();
     test_pilot();
+    report_plots_shutdown(); /* the font caches of the plots */
     return TEST_REPORT();
 }
