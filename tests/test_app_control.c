@@ -6,6 +6,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "tests/harness.h"
+#include "tests/test_study.h"
 #include "tests/test_util.h"
 
 #include <math.h>
@@ -330,27 +331,12 @@ static void test_start_screen_input(void)
 
 /* --------------------------------------------------- start-screen control */
 
-static Study *load(const char *name)
-{
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/experiment/%s", SIMLAB_TEST_DATA, name);
-    Study *study = NULL;
-    StudyReport rep;
-    SimError err;
-    study_report_init(&rep);
-    if (study_load(dir, &study, &rep, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", dir, err.msg);
-    }
-    study_report_free(&rep);
-    return study;
-}
-
 static void test_start_controller(void)
 {
     char tmp[256], path[400];
     test_tmpdir(tmp, sizeof tmp, "start");
     snprintf(path, sizeof path, "%s/s.db", tmp);
-    Study *study = load("mini-forward");
+    Study *study = test_study_load("mini-forward");
     CHECK(study != NULL);
     if (!study) {
         return;

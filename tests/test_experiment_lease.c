@@ -10,6 +10,7 @@
 */
 #define _GNU_SOURCE
 #include "tests/harness.h"
+#include "tests/test_study.h"
 #include "tests/test_util.h"
 
 #include "common/sim_alloc.h"
@@ -29,21 +30,6 @@
 
 static char tmp[256];
 static const char *simlab_bin;
-
-static Study *load(const char *name)
-{
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/experiment/%s", SIMLAB_TEST_DATA, name);
-    Study *study = NULL;
-    StudyReport rep;
-    SimError err;
-    study_report_init(&rep);
-    if (study_load(dir, &study, &rep, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", dir, err.msg);
-    }
-    study_report_free(&rep);
-    return study;
-}
 
 static int sql_int(const char *path, const char *sql)
 {
@@ -715,7 +701,7 @@ int main(int argc, char **argv)
 {
     simlab_bin = argc > 1 ? argv[1] : NULL;
     test_tmpdir(tmp, sizeof tmp, "lease");
-    Study *fwd = load("mini-forward");
+    Study *fwd = test_study_load("mini-forward");
     CHECK(fwd != NULL);
     if (fwd) {
         test_two_stores(fwd);

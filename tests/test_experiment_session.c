@@ -8,6 +8,7 @@
 ** kind.
 */
 #include "tests/harness.h"
+#include "tests/test_study.h"
 #include "tests/test_util.h"
 
 #include "experiment/session.h"
@@ -19,21 +20,6 @@
 #include <sqlite3.h>
 
 static char tmp[256];
-
-static Study *load(const char *name)
-{
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/experiment/%s", SIMLAB_TEST_DATA, name);
-    Study *study = NULL;
-    StudyReport rep;
-    SimError err;
-    study_report_init(&rep);
-    if (study_load(dir, &study, &rep, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", dir, err.msg);
-    }
-    study_report_free(&rep);
-    return study;
-}
 
 static Store *open_db(const Study *st, const char *name)
 {
@@ -117,7 +103,7 @@ static void test_schema(const Study *st)
     store_close(store);
 
     /* a database recorded with another bundle is refused */
-    Study *other = load("mini-counterfactual");
+    Study *other = test_study_load("mini-counterfactual");
     char path[512];
     snprintf(path, sizeof path, "%s/schema.db", tmp);
     SimError err;
@@ -699,8 +685,8 @@ static void test_kind_screens(const Study *meta)
 int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "session");
-    Study *fwd = load("mini-forward");
-    Study *meta = load("mini-meta");
+    Study *fwd = test_study_load("mini-forward");
+    Study *meta = test_study_load("mini-meta");
     CHECK(fwd && meta);
     if (fwd && meta) {
         test_schema(fwd);

@@ -10,6 +10,7 @@
 ** same tie-break for the same seed.
 */
 #include "tests/harness.h"
+#include "tests/test_study.h"
 #include "tests/test_util.h"
 
 #include "common/sim_alloc.h"
@@ -19,21 +20,6 @@
 #include <sqlite3.h>
 
 static char tmp[256];
-
-static Study *load(const char *name)
-{
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/experiment/%s", SIMLAB_TEST_DATA, name);
-    Study *study = NULL;
-    StudyReport rep;
-    SimError err;
-    study_report_init(&rep);
-    if (study_load(dir, &study, &rep, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", dir, err.msg);
-    }
-    study_report_free(&rep);
-    return study;
-}
 
 static void tmp_path(char *buf, size_t size, const char *name)
 {
@@ -509,8 +495,8 @@ static void test_hase_none(Study *fwd)
 int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "store");
-    Study *fwd = load("mini-forward");
-    Study *meta = load("mini-meta");
+    Study *fwd = test_study_load("mini-forward");
+    Study *meta = test_study_load("mini-meta");
     CHECK(fwd && meta);
     if (fwd && meta) {
         test_new_and_newer(fwd);
