@@ -8,6 +8,43 @@
 
 #include <string.h>
 
+/* The long_format view (simlab long format v1); STATION is the expression of
+** its station column. */
+#define LONG_FORMAT_VIEW(STATION)                                              \
+    "CREATE VIEW long_format AS SELECT"                                        \
+    "  p.id AS participant,"                                                   \
+    "  p.condition AS condition,"                                              \
+    "  t.phase AS phase,"                                                      \
+    "  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS item,"           \
+    "  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0"                   \
+    "       THEN r.correct END AS correct,"                                    \
+    "  CASE WHEN t.session > 0 THEN t.session END AS session,"                 \
+    "  t.test_type AS test_type,"                                              \
+    "  i.domain AS domain,"                                                    \
+    "  t.block_id AS block,"                                                   \
+    "  t.seq + 1 AS trial,"                                                    \
+    "  t.is_catch AS is_catch,"                                                \
+    "  i.prediction_type AS prediction_type,"                                  \
+    "  i.label AS label,"                                                      \
+    "  t.model_output AS model_output,"                                        \
+    "  r.response_id AS response,"                                             \
+    "  CASE WHEN r.rating > 0 THEN r.rating END AS rating,"                    \
+    "  r.rt_ms AS rt_ms,"                                                      \
+    "  p.pilot AS pilot,"                                                      \
+    "  p.simulated AS simulated,"                                              \
+    "  p.excluded AS excluded,"                                                \
+    "  " STATION " AS station,"                                                \
+    "  COALESCE(p.exclusion_reason, '') AS exclusion_reason,"                  \
+    "  r.onset_ns AS onset_ns,"                                                \
+    "  r.response_ns AS response_ns"                                           \
+    " FROM trial t"                                                            \
+    " JOIN participant p ON p.id = t.participant"                              \
+    " JOIN response r ON r.participant = t.participant AND r.seq = t.seq"      \
+    "   AND r.done = 1"                                                        \
+    " LEFT JOIN item i ON i.study = p.study AND i.key = t.item"                \
+    " WHERE t.phase IS NOT NULL"                                               \
+    " ORDER BY p.created_ms, p.id, t.seq;"
+
 static const char *const SCHEMA_V1 =
     "CREATE TABLE study ("
     "  id INTEGER PRIMARY KEY,"
@@ -100,40 +137,8 @@ static const char *const SCHEMA_V1 =
     "  wall_ms INTEGER NOT NULL,"
     "  mono_ns INTEGER);"
     "CREATE INDEX participant_status ON participant(status, condition);"
-    "CREATE INDEX event_participant ON event(participant);"
-    "CREATE VIEW long_format AS SELECT"
-    "  p.id AS participant,"
-    "  p.condition AS condition,"
-    "  t.phase AS phase,"
-    "  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS item,"
-    "  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0"
-    "       THEN r.correct END AS correct,"
-    "  CASE WHEN t.session > 0 THEN t.session END AS session,"
-    "  t.test_type AS test_type,"
-    "  i.domain AS domain,"
-    "  t.block_id AS block,"
-    "  t.seq + 1 AS trial,"
-    "  t.is_catch AS is_catch,"
-    "  i.prediction_type AS prediction_type,"
-    "  i.label AS label,"
-    "  t.model_output AS model_output,"
-    "  r.response_id AS response,"
-    "  CASE WHEN r.rating > 0 THEN r.rating END AS rating,"
-    "  r.rt_ms AS rt_ms,"
-    "  p.pilot AS pilot,"
-    "  p.simulated AS simulated,"
-    "  p.excluded AS excluded,"
-    "  p.station AS station,"
-    "  COALESCE(p.exclusion_reason, '') AS exclusion_reason,"
-    "  r.onset_ns AS onset_ns,"
-    "  r.response_ns AS response_ns"
-    " FROM trial t"
-    " JOIN participant p ON p.id = t.participant"
-    " JOIN response r ON r.participant = t.participant AND r.seq = t.seq"
-    "   AND r.done = 1"
-    " LEFT JOIN item i ON i.study = p.study AND i.key = t.item"
-    " WHERE t.phase IS NOT NULL"
-    " ORDER BY p.created_ms, p.id, t.seq;";
+    "CREATE INDEX event_participant ON event(participant);" LONG_FORMAT_VIEW(
+        "p.station");
 
 /* Version 2: the station of each response (NULL for responses recorded
 ** before version 2: not known), the station of each participant's last
@@ -152,6 +157,11 @@ static const char *const SCHEMA_V2 =
     "  pid INTEGER NOT NULL,"
     "  started_ms INTEGER NOT NULL,"
     "  heartbeat_ms INTEGER NOT NULL);";
+
+/* Version 3: long_format's station is the response's own (the
+** participant's enrolling station for responses recorded before version 2). */
+static const char *const SCHEMA_V3 =
+    "DROP VIEW long_format;" LONG_FORMAT_VIEW("COALESCE(r.station, p.station)");
 
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
@@ -182,7 +192,10 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 2) {
         rc = store_exec(st, SCHEMA_V2, err);
     }
-    /* later versions: if (rc == SIM_OK && version < 3) { ... } */
+    if (rc == SIM_OK && version < 3) {
+        rc = store_exec(st, SCHEMA_V3, err);
+    }
+    /* later versions: if (rc == SIM_OK && version < 4) { ... } */
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",

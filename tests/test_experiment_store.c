@@ -197,6 +197,11 @@ static void test_old_database(const Study *fwd)
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE "
                           "active_station IS NOT station"),
               0);
+    /* their long-format station is the participant's enrolling one */
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format l JOIN "
+                          "participant p ON p.id = l.participant WHERE "
+                          "l.station IS NOT p.station"),
+              0);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM lease"), 1);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM study"), 1);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM event"), 0);
@@ -281,7 +286,8 @@ static void test_old_database(const Study *fwd)
 }
 
 /* A database of schema version 2 (every response with its station) opens
-** read-only and read-write as it is, and its schema is a new file's. */
+** read-only as it is and read-write migrated (long_format's station becomes
+** the response's), and its schema is then a new file's. */
 static void test_v2_database(const Study *fwd)
 {
     char fixture[512], path[512], fresh[512];
@@ -307,7 +313,7 @@ static void test_v2_database(const Study *fwd)
         return;
     }
     sqlite3 *db = store_db(store);
-    CHECK_INT(sql_int(db, "PRAGMA user_version"), 2);
+    CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response"), 56);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM response WHERE station = "
                           "'fixture'"),
@@ -316,6 +322,13 @@ static void test_v2_database(const Study *fwd)
                           "active_station = 'fixture'"),
               2);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format"), 50);
+    /* long_format's station is the response's, not the participant's */
+    CHECK_INT(sqlite3_exec(db, "UPDATE participant SET station = 'elsewhere'",
+                           NULL, NULL, NULL),
+              SQLITE_OK);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format WHERE station = "
+                          "'fixture'"),
+              50);
     store_close(store);
     tmp_path(fresh, sizeof fresh, "fresh2.db");
     store = NULL;
