@@ -532,6 +532,49 @@ static int has_rtl(const char *text, size_t len)
     return 0;
 }
 
+int text_direction(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        uint32_t c = utf8_next(text, len, &i);
+        char d = c >= '0' && c <= '9' ? 0 : cp_dir(c);
+        if (d) {
+            return d == 'A' || d == 'H';
+        }
+    }
+    return -1;
+}
+
+static int is_cjk(uint32_t cp)
+{
+    return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF) ||
+           (cp >= 0x20000 && cp <= 0x3FFFF);
+}
+
+int text_break_before(uint32_t prev, uint32_t cp)
+{
+    static const uint32_t no_start[] = {
+        0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF01,
+        0xFF09, 0x300D, 0x300F, 0x3011, 0x30FC, 0x2026, 0x3009, 0x300B};
+    static const uint32_t no_end[] = {0xFF08, 0x300C, 0x300E,
+                                      0x3010, 0x3008, 0x300A};
+    if (!(is_cjk(prev) || is_cjk(cp))) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof no_start / sizeof *no_start; i++) {
+        if (cp == no_start[i]) {
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < sizeof no_end / sizeof *no_end; i++) {
+        if (prev == no_end[i]) {
+            return 0;
+        }
+    }
+    /* Latin next to CJK stays with it unless one side is CJK text. */
+    return is_cjk(prev) && is_cjk(cp) ? 1 : is_cjk(cp) && prev > 0x2000;
+}
+
 static uint64_t fnv1a(const char *s, size_t n)
 {
     uint64_t h = 1469598103934665603ull;
@@ -629,6 +672,7 @@ static float shaped_run(Font *f, SDL_Renderer *r, float x, float y,
         run->len = len;
         run->w = w;
         run->h = hh;
+        run->y_off = f->ascent - TTF_FontAscent(ttf);
     }
     if (draw && !run->tex && r) {
         SDL_Surface *s =
@@ -649,8 +693,7 @@ static float shaped_run(Font *f, SDL_Renderer *r, float x, float y,
     if (draw && run->tex) {
         SDL_SetTextureColorMod(run->tex, color.r, color.g, color.b);
         SDL_SetTextureAlphaMod(run->tex, color.a);
-        int asc = ttf ? TTF_FontAscent(ttf) : f->ascent;
-        SDL_FRect dst = {x, y + (float)(f->ascent - asc), (float)run->w,
+        SDL_FRect dst = {x, y + (float)run->y_off, (float)run->w,
                          (float)run->h};
         SDL_RenderCopyF(r, run->tex, NULL, &dst);
     }
@@ -675,7 +718,9 @@ static float text_run(Font *f, SDL_Renderer *r, float x, float y,
         base = c >= '0' && c <= '9' ? 0 : cp_dir(c);
     }
     int rtl_base = base == 'A' || base == 'H';
-    /* Segments: [start, end) with their direction. */
+    /* Segments: [start, end) with their direction: strong runs, and
+    ** neutral runs between them that take the direction of both sides
+    ** when they agree, else the line's. */
     enum { MAX_SEG = 64 };
     size_t st[MAX_SEG], en[MAX_SEG];
     int rtl[MAX_SEG];
@@ -683,14 +728,14 @@ static float text_run(Font *f, SDL_Renderer *r, float x, float y,
     size_t i = 0;
     while (i < len && n < MAX_SEG) {
         size_t s0 = i;
-        int cur = -1;
+        int cur = -2;
         while (i < len) {
             size_t p = i;
             char d = cp_dir(utf8_next(text, len, &i));
             int dr = d == 'A' || d == 'H' ? 1 : d ? 0 : -1;
-            if (cur < 0 && dr >= 0) {
+            if (cur == -2) {
                 cur = dr;
-            } else if (dr >= 0 && dr != cur) {
+            } else if (dr != cur) {
                 i = p;
                 break;
             }
@@ -700,9 +745,28 @@ static float text_run(Font *f, SDL_Renderer *r, float x, float y,
         }
         st[n] = s0;
         en[n] = i;
-        rtl[n] = cur < 0 ? rtl_base : cur;
+        rtl[n] = cur;
         n++;
     }
+    for (int k = 0; k < n; k++) {
+        if (rtl[k] < 0) {
+            int before = k > 0 ? rtl[k - 1] : -1;
+            int after = k + 1 < n ? rtl[k + 1] : -1;
+            rtl[k] = before >= 0 && before == after ? before : rtl_base;
+        }
+    }
+    int m = 0; /* merge neighbours of one direction */
+    for (int k = 0; k < n; k++) {
+        if (m > 0 && rtl[m - 1] == rtl[k]) {
+            en[m - 1] = en[k];
+        } else {
+            st[m] = st[k];
+            en[m] = en[k];
+            rtl[m] = rtl[k];
+            m++;
+        }
+    }
+    n = m;
     float total = 0, w[MAX_SEG];
     for (int k = 0; k < n; k++) {
         w[k] =

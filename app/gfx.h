@@ -70,6 +70,7 @@ typedef struct ShapedRun {
     uint64_t hash; /* FNV-1a of the run's bytes; 0 = empty */
     size_t len;
     int w, h;
+    int y_off;        /* baseline shift to the face's, px */
     SDL_Texture *tex; /* NULL until drawn */
 } ShapedRun;
 
@@ -112,6 +113,15 @@ float font_width(Font *font, const char *text, size_t len);
 /* Draws text[0..len) with its line top at (x, y). Returns the width. */
 float font_draw(Font *font, SDL_Renderer *r, float x, float y, const char *text,
                 size_t len, SDL_Color color);
+
+/* The direction of text set as a line: 1 when its first strong character
+** (digits do not count) is Arabic or Hebrew, 0 when it is another letter,
+** -1 when it has none. */
+int text_direction(const char *text, size_t len);
+
+/* Whether a line may break before cp with no space: between CJK ideographs,
+** kana and Hangul (not before closing punctuation). */
+int text_break_before(uint32_t prev, uint32_t cp);
 
 /* Decodes the UTF-8 code point at s[*i] (len bytes in s) and advances *i;
 ** invalid bytes decode to U+FFFD one byte at a time. */
