@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/sim_alloc.h"
+#include "stimuli/glyphs.h"
 
 #define ATLAS_SIZE 1024
 
@@ -97,6 +98,22 @@ static void font_free(Font *f)
     if (f->ttf) {
         TTF_CloseFont(f->ttf);
     }
+    if (f->runs) {
+        for (int i = 0; i < FONT_SHAPED_CACHE; i++) {
+            if (f->runs[i].tex) {
+                SDL_DestroyTexture(f->runs[i].tex);
+            }
+        }
+        sim_free(f->runs);
+    }
+    if (f->rtl_ttf) {
+        TTF_CloseFont(f->rtl_ttf);
+    }
+    for (int i = 0; i < FONT_MAX_FALLBACK; i++) {
+        if (f->fallback[i]) {
+            TTF_CloseFont(f->fallback[i]);
+        }
+    }
     for (int i = 0; i < f->n_pages; i++) {
         SDL_DestroyTexture(f->pages[i]);
     }
@@ -116,6 +133,11 @@ void fonts_free(Fonts *fonts)
     for (int f = 0; f < FACE_COUNT; f++) {
         sim_free(fonts->paths[f]);
     }
+    for (int k = 0; k < fonts->n_fb; k++) {
+        sim_free(fonts->fb_paths[k]);
+    }
+    sim_free(fonts->hits);
+    glyph_chain_free(fonts->chain);
     memset(fonts, 0, sizeof *fonts);
 }
 
@@ -159,6 +181,7 @@ Font *fonts_get(Fonts *fonts, FontFace face, float px)
         return NULL;
     }
     f->renderer = fonts->renderer;
+    f->owner = fonts;
     fonts->fonts[fonts->n_fonts++] = f;
     return f;
 }
@@ -236,6 +259,100 @@ static int atlas_place(Font *f, SDL_Renderer *r, int w, int h, int *ax, int *ay)
     return f->n_pages - 1;
 }
 
+/* The fallback font (index into fonts->fb_paths) for cp, or -1: asks the
+** fontconfig chain once per code point and remembers the answer. */
+static int fallback_for(Fonts *fonts, uint32_t cp)
+{
+    if (!fonts->chain && !fonts->chain_tried) {
+        SimError err;
+        fonts->chain_tried = 1;
+        if (glyph_chain_open(NULL, &fonts->chain, &err) != SIM_OK) {
+            fonts->chain = NULL;
+        }
+    }
+    if (!fonts->chain) {
+        return -1;
+    }
+    if ((fonts->hits_n + 1) * 2 > fonts->hits_cap) {
+        size_t ncap = fonts->hits_cap ? fonts->hits_cap * 2 : 64;
+        FallbackHit *nt = sim_calloc(ncap, sizeof *nt);
+        if (!nt) {
+            return -1;
+        }
+        for (size_t i = 0; i < fonts->hits_cap; i++) {
+            if (fonts->hits[i].cp) {
+                size_t h = (fonts->hits[i].cp * 2654435761u) & (ncap - 1);
+                while (nt[h].cp) {
+                    h = (h + 1) & (ncap - 1);
+                }
+                nt[h] = fonts->hits[i];
+            }
+        }
+        sim_free(fonts->hits);
+        fonts->hits = nt;
+        fonts->hits_cap = ncap;
+    }
+    size_t h = (cp * 2654435761u) & (fonts->hits_cap - 1);
+    while (fonts->hits[h].cp && fonts->hits[h].cp != cp) {
+        h = (h + 1) & (fonts->hits_cap - 1);
+    }
+    if (fonts->hits[h].cp) {
+        return fonts->hits[h].font;
+    }
+    int found = -1;
+    char path[1024];
+    int index = 0;
+    if (glyph_chain_font_for(fonts->chain, cp, path, sizeof path, &index)) {
+        for (int k = 0; k < fonts->n_fb; k++) {
+            if (fonts->fb_index[k] == index &&
+                strcmp(fonts->fb_paths[k], path) == 0) {
+                found = k;
+            }
+        }
+        if (found < 0 && fonts->n_fb < FONT_MAX_FALLBACK) {
+            fonts->fb_paths[fonts->n_fb] = sim_strdup(path);
+            if (fonts->fb_paths[fonts->n_fb]) {
+                fonts->fb_index[fonts->n_fb] = index;
+                found = fonts->n_fb++;
+            }
+        }
+    }
+    fonts->hits[h].cp = cp;
+    fonts->hits[h].font = (int16_t)found;
+    fonts->hits_n++;
+    return found;
+}
+
+/* Fallback font k of f's face, opened at f's size on first use. */
+static TTF_Font *fallback_ttf(Font *f, int k)
+{
+    if (!f->fallback[k]) {
+        f->fallback[k] = TTF_OpenFontIndex(f->owner->fb_paths[k], f->px,
+                                           f->owner->fb_index[k]);
+        if (f->fallback[k]) {
+            TTF_SetFontHinting(f->fallback[k], TTF_HINTING_LIGHT);
+        }
+    }
+    return f->fallback[k];
+}
+
+/* Whether s (ARGB8888) has coloured pixels: a colour bitmap font. */
+static int surface_colored(const SDL_Surface *s)
+{
+    for (int y = 0; y < s->h; y++) {
+        const uint32_t *row =
+            (const uint32_t *)((const uint8_t *)s->pixels + y * s->pitch);
+        for (int x = 0; x < s->w; x++) {
+            uint32_t p = row[x];
+            uint32_t r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
+            if ((p >> 24) > 16 && (r != g || g != b)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static Glyph *glyph_get(Font *f, SDL_Renderer *r, uint32_t cp)
 {
     Glyph *g = glyph_slot(f, cp);
@@ -247,6 +364,8 @@ static Glyph *glyph_get(Font *f, SDL_Renderer *r, uint32_t cp)
     }
     g->cp = cp;
     g->loaded = 1;
+    TTF_Font *ttf = f->ttf;
+    float scale = 1.0f;
     if (!TTF_GlyphIsProvided32(f->ttf, cp) && cp != 0xFFFD) {
         if (cp == '\t') {
             int minx, maxx, miny, maxy, adv;
@@ -254,18 +373,32 @@ static Glyph *glyph_get(Font *f, SDL_Renderer *r, uint32_t cp)
             g->advance = (int16_t)(adv * 4);
             return g;
         }
-        if (cp < 0x20 || cp == 0x200B || cp == 0xFEFF) {
+        if (glyph_invisible(cp)) {
             return g; /* invisible */
+        }
+        int k = fallback_for(f->owner, cp);
+        TTF_Font *fb = k >= 0 ? fallback_ttf(f, k) : NULL;
+        if (fb && TTF_GlyphIsProvided32(fb, cp)) {
+            ttf = fb;
+            g->src = (uint8_t)(k + 1);
+            /* Bitmap-only fonts (colour emoji) come at their one size:
+            ** scale them to the face's line height. */
+            int fh = TTF_FontHeight(fb);
+            if (fh > f->line_h + f->line_h / 4) {
+                scale = (float)f->line_h / (float)fh;
+            }
+            g->y_off = (int16_t)lroundf((float)f->ascent -
+                                        scale * (float)TTF_FontAscent(fb));
         }
     }
     int minx = 0, maxx = 0, miny = 0, maxy = 0, adv = 0;
-    TTF_GlyphMetrics32(f->ttf, cp, &minx, &maxx, &miny, &maxy, &adv);
-    g->advance = (int16_t)adv;
+    TTF_GlyphMetrics32(ttf, cp, &minx, &maxx, &miny, &maxy, &adv);
+    g->advance = (int16_t)lroundf((float)adv * scale);
     if (!r || cp == ' ' || cp == 0xA0) {
         return g;
     }
     SDL_Surface *s =
-        TTF_RenderGlyph32_Blended(f->ttf, cp, (SDL_Color){255, 255, 255, 255});
+        TTF_RenderGlyph32_Blended(ttf, cp, (SDL_Color){255, 255, 255, 255});
     if (!s) {
         return g;
     }
@@ -276,6 +409,22 @@ static Glyph *glyph_get(Font *f, SDL_Renderer *r, uint32_t cp)
         s = c;
         if (!s) {
             return g;
+        }
+    }
+    if (g->src) {
+        g->color = (uint8_t)surface_colored(s);
+    }
+    if (scale != 1.0f) {
+        int sw = (int)lroundf((float)s->w * scale);
+        int sh = (int)lroundf((float)s->h * scale);
+        SDL_Surface *d = SDL_CreateRGBSurfaceWithFormat(
+            0, sw > 0 ? sw : 1, sh > 0 ? sh : 1, 32, SDL_PIXELFORMAT_ARGB8888);
+        if (d && SDL_SoftStretchLinear(s, NULL, d, NULL) == 0) {
+            SDL_FreeSurface(s);
+            s = d;
+            minx = (int)lroundf((float)minx * scale);
+        } else if (d) {
+            SDL_FreeSurface(d);
         }
     }
     int ax, ay;
@@ -294,8 +443,8 @@ static Glyph *glyph_get(Font *f, SDL_Renderer *r, uint32_t cp)
     return g;
 }
 
-static float text_run(Font *f, SDL_Renderer *r, float x, float y,
-                      const char *text, size_t len, SDL_Color color, int draw)
+static float atlas_run(Font *f, SDL_Renderer *r, float x, float y,
+                       const char *text, size_t len, SDL_Color color, int draw)
 {
     if (!f) {
         return 0;
@@ -303,7 +452,8 @@ static float text_run(Font *f, SDL_Renderer *r, float x, float y,
     SDL_Renderer *up = f->renderer;
     float pen = 0;
     uint32_t prev = 0;
-    int cur_page = -1;
+    int prev_src = 0;
+    int cur_page = -1, cur_color = -1;
     size_t i = 0;
     while (i < len) {
         uint32_t cp = utf8_next(text, len, &i);
@@ -314,25 +464,331 @@ static float text_run(Font *f, SDL_Renderer *r, float x, float y,
         if (!g) {
             continue;
         }
-        if (prev && cp > ' ' && prev > ' ') {
+        if (prev && cp > ' ' && prev > ' ' && !g->src && !prev_src) {
             pen += (float)TTF_GetFontKerningSizeGlyphs32(f->ttf, prev, cp);
         }
         if (draw && g->w) {
             SDL_Texture *page = f->pages[g->page];
-            if (g->page != cur_page) {
-                SDL_SetTextureColorMod(page, color.r, color.g, color.b);
+            if (g->page != cur_page || g->color != cur_color) {
+                /* Colour glyphs (emoji) keep their colours. */
+                if (g->color) {
+                    SDL_SetTextureColorMod(page, 255, 255, 255);
+                } else {
+                    SDL_SetTextureColorMod(page, color.r, color.g, color.b);
+                }
                 SDL_SetTextureAlphaMod(page, color.a);
                 cur_page = g->page;
+                cur_color = g->color;
             }
             SDL_Rect src = {g->ax, g->ay, g->w, g->h};
-            SDL_FRect dst = {x + pen + (float)g->x_off, y, (float)g->w,
-                             (float)g->h};
+            SDL_FRect dst = {x + pen + (float)g->x_off, y + (float)g->y_off,
+                             (float)g->w, (float)g->h};
             SDL_RenderCopyF(r, page, &src, &dst);
         }
         pen += (float)g->advance;
         prev = cp;
+        prev_src = g->src;
     }
     return pen;
+}
+
+/* ------------------------------------------------- right-to-left runs */
+
+/* 'A' for Arabic, 'H' for Hebrew (right to left), 'L' for other letters
+** and digits, 0 for neutrals (spaces, punctuation). */
+static char cp_dir(uint32_t cp)
+{
+    if ((cp >= 0x0590 && cp <= 0x05FF) || (cp >= 0xFB1D && cp <= 0xFB4F)) {
+        return 'H';
+    }
+    if ((cp >= 0x0600 && cp <= 0x08FF) || (cp >= 0xFB50 && cp <= 0xFDFF) ||
+        (cp >= 0xFE70 && cp <= 0xFEFF)) {
+        return 'A';
+    }
+    if (cp < 0x80) {
+        return ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') ||
+                       (cp >= '0' && cp <= '9')
+                   ? 'L'
+                   : 0;
+    }
+    if ((cp >= 0x2000 && cp <= 0x206F) || cp == 0xA0 || cp == 0xAB ||
+        cp == 0xBB || (cp >= 0x3000 && cp <= 0x303F)) {
+        return 0;
+    }
+    return 'L';
+}
+
+static int has_rtl(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if ((unsigned char)text[i] >= 0xD6 && (unsigned char)text[i] <= 0xEF) {
+            size_t j = i;
+            char d = cp_dir(utf8_next(text, len, &j));
+            if (d == 'A' || d == 'H') {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int text_direction(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        uint32_t c = utf8_next(text, len, &i);
+        char d = c >= '0' && c <= '9' ? 0 : cp_dir(c);
+        if (d) {
+            return d == 'A' || d == 'H';
+        }
+    }
+    return -1;
+}
+
+static int is_cjk(uint32_t cp)
+{
+    return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+           (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF) ||
+           (cp >= 0x20000 && cp <= 0x3FFFF);
+}
+
+int text_break_before(uint32_t prev, uint32_t cp)
+{
+    static const uint32_t no_start[] = {
+        0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF01,
+        0xFF09, 0x300D, 0x300F, 0x3011, 0x30FC, 0x2026, 0x3009, 0x300B};
+    static const uint32_t no_end[] = {0xFF08, 0x300C, 0x300E,
+                                      0x3010, 0x3008, 0x300A};
+    if (!(is_cjk(prev) || is_cjk(cp))) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof no_start / sizeof *no_start; i++) {
+        if (cp == no_start[i]) {
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < sizeof no_end / sizeof *no_end; i++) {
+        if (prev == no_end[i]) {
+            return 0;
+        }
+    }
+    /* Latin next to CJK stays with it unless one side is CJK text. */
+    return is_cjk(prev) && is_cjk(cp) ? 1 : is_cjk(cp) && prev > 0x2000;
+}
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    }
+    return h ? h : 1;
+}
+
+/* The font that shapes a right-to-left run whose first character is cp:
+** the face's own when it has cp, else the chain's; script "Arab"/"Hebr". */
+static TTF_Font *rtl_font(Font *f, uint32_t cp, char dir)
+{
+    const char *script = dir == 'H' ? "Hebr" : "Arab";
+    if (f->rtl_ttf && strcmp(f->rtl_script, script) == 0) {
+        return f->rtl_ttf;
+    }
+    if (f->rtl_ttf) {
+        TTF_CloseFont(f->rtl_ttf);
+        f->rtl_ttf = NULL;
+    }
+    if (TTF_GlyphIsProvided32(f->ttf, cp)) {
+        f->rtl_ttf = TTF_OpenFont(f->owner->paths[f->face], f->px);
+    } else {
+        int k = fallback_for(f->owner, cp);
+        if (k >= 0) {
+            f->rtl_ttf = TTF_OpenFontIndex(f->owner->fb_paths[k], f->px,
+                                           f->owner->fb_index[k]);
+        }
+    }
+    if (f->rtl_ttf) {
+        TTF_SetFontHinting(f->rtl_ttf, TTF_HINTING_LIGHT);
+        TTF_SetFontKerning(f->rtl_ttf, 1);
+        TTF_SetFontDirection(f->rtl_ttf, TTF_DIRECTION_RTL);
+        TTF_SetFontScriptName(f->rtl_ttf, script);
+        snprintf(f->rtl_script, sizeof f->rtl_script, "%s", script);
+    }
+    return f->rtl_ttf;
+}
+
+/* Measures (and with draw, draws at x) one right-to-left run, shaped as a
+** whole; the result is cached per text. */
+static float shaped_run(Font *f, SDL_Renderer *r, float x, float y,
+                        const char *text, size_t len, SDL_Color color, int draw)
+{
+    size_t i0 = 0;
+    uint32_t first = utf8_next(text, len, &i0);
+    char dir = cp_dir(first);
+    for (size_t i = 0; i < len && dir != 'A' && dir != 'H';) {
+        dir = cp_dir(utf8_next(text, len, &i));
+    }
+    if (!f->runs) {
+        f->runs = sim_calloc(FONT_SHAPED_CACHE, sizeof *f->runs);
+        if (!f->runs) {
+            return atlas_run(f, r, x, y, text, len, color, draw);
+        }
+    }
+    uint64_t h = fnv1a(text, len) ^ (uint64_t)(unsigned char)dir;
+    ShapedRun *run = NULL;
+    for (int i = 0; i < FONT_SHAPED_CACHE; i++) {
+        if (f->runs[i].hash == h && f->runs[i].len == len) {
+            run = &f->runs[i];
+        }
+    }
+    size_t j = 0;
+    uint32_t strong = 0;
+    while (j < len && !strong) {
+        uint32_t c = utf8_next(text, len, &j);
+        strong = cp_dir(c) == dir ? c : 0;
+    }
+    TTF_Font *ttf = NULL;
+    if (!run || (draw && !run->tex)) {
+        ttf = rtl_font(f, strong, dir);
+        if (!ttf) {
+            return atlas_run(f, r, x, y, text, len, color, draw);
+        }
+    }
+    char stack[512];
+    char *z = len < sizeof stack ? stack : sim_malloc(len + 1);
+    if (!z) {
+        return 0;
+    }
+    memcpy(z, text, len);
+    z[len] = '\0';
+    if (!run) {
+        run = &f->runs[f->runs_next];
+        f->runs_next = (f->runs_next + 1) % FONT_SHAPED_CACHE;
+        if (run->tex) {
+            SDL_DestroyTexture(run->tex);
+        }
+        memset(run, 0, sizeof *run);
+        int w = 0, hh = 0;
+        TTF_SizeUTF8(ttf, z, &w, &hh);
+        run->hash = h;
+        run->len = len;
+        run->w = w;
+        run->h = hh;
+        run->y_off = f->ascent - TTF_FontAscent(ttf);
+    }
+    if (draw && !run->tex && r) {
+        SDL_Surface *s =
+            TTF_RenderUTF8_Blended(ttf, z, (SDL_Color){255, 255, 255, 255});
+        if (s) {
+            run->tex = SDL_CreateTextureFromSurface(r, s);
+            run->w = s->w;
+            run->h = s->h;
+            SDL_FreeSurface(s);
+            if (run->tex) {
+                SDL_SetTextureBlendMode(run->tex, SDL_BLENDMODE_BLEND);
+            }
+        }
+    }
+    if (z != stack) {
+        sim_free(z);
+    }
+    if (draw && run->tex) {
+        SDL_SetTextureColorMod(run->tex, color.r, color.g, color.b);
+        SDL_SetTextureAlphaMod(run->tex, color.a);
+        SDL_FRect dst = {x, y + (float)run->y_off, (float)run->w,
+                         (float)run->h};
+        SDL_RenderCopyF(r, run->tex, NULL, &dst);
+    }
+    return (float)run->w;
+}
+
+/* A line with right-to-left text: split into directional segments (a
+** neutral joins the segment before it; leading neutrals take the line's
+** direction, that of its first strong character); right-to-left segments
+** are shaped whole; a right-to-left line lays its segments out from the
+** right. Not the full Unicode bidi algorithm: no nesting, no mirroring. */
+static float text_run(Font *f, SDL_Renderer *r, float x, float y,
+                      const char *text, size_t len, SDL_Color color, int draw)
+{
+    if (!f || !has_rtl(text, len)) {
+        return atlas_run(f, r, x, y, text, len, color, draw);
+    }
+    /* Digits are weak: they do not set the line's direction. */
+    char base = 0;
+    for (size_t i = 0; i < len && !base;) {
+        uint32_t c = utf8_next(text, len, &i);
+        base = c >= '0' && c <= '9' ? 0 : cp_dir(c);
+    }
+    int rtl_base = base == 'A' || base == 'H';
+    /* Segments: [start, end) with their direction: strong runs, and
+    ** neutral runs between them that take the direction of both sides
+    ** when they agree, else the line's. */
+    enum { MAX_SEG = 64 };
+    size_t st[MAX_SEG], en[MAX_SEG];
+    int rtl[MAX_SEG];
+    int n = 0;
+    size_t i = 0;
+    while (i < len && n < MAX_SEG) {
+        size_t s0 = i;
+        int cur = -2;
+        while (i < len) {
+            size_t p = i;
+            char d = cp_dir(utf8_next(text, len, &i));
+            int dr = d == 'A' || d == 'H' ? 1 : d ? 0 : -1;
+            if (cur == -2) {
+                cur = dr;
+            } else if (dr != cur) {
+                i = p;
+                break;
+            }
+        }
+        if (n == MAX_SEG - 1) {
+            i = len;
+        }
+        st[n] = s0;
+        en[n] = i;
+        rtl[n] = cur;
+        n++;
+    }
+    for (int k = 0; k < n; k++) {
+        if (rtl[k] < 0) {
+            int before = k > 0 ? rtl[k - 1] : -1;
+            int after = k + 1 < n ? rtl[k + 1] : -1;
+            rtl[k] = before >= 0 && before == after ? before : rtl_base;
+        }
+    }
+    int m = 0; /* merge neighbours of one direction */
+    for (int k = 0; k < n; k++) {
+        if (m > 0 && rtl[m - 1] == rtl[k]) {
+            en[m - 1] = en[k];
+        } else {
+            st[m] = st[k];
+            en[m] = en[k];
+            rtl[m] = rtl[k];
+            m++;
+        }
+    }
+    n = m;
+    float total = 0, w[MAX_SEG];
+    for (int k = 0; k < n; k++) {
+        w[k] =
+            rtl[k]
+                ? shaped_run(f, r, 0, 0, text + st[k], en[k] - st[k], color, 0)
+                : atlas_run(f, r, 0, 0, text + st[k], en[k] - st[k], color, 0);
+        total += w[k];
+    }
+    if (!draw) {
+        return total;
+    }
+    float pen = rtl_base ? x + total : x;
+    for (int k = 0; k < n; k++) {
+        float at = rtl_base ? pen - w[k] : pen;
+        if (rtl[k]) {
+            shaped_run(f, r, at, y, text + st[k], en[k] - st[k], color, 1);
+        } else {
+            atlas_run(f, r, at, y, text + st[k], en[k] - st[k], color, 1);
+        }
+        pen = rtl_base ? pen - w[k] : pen + w[k];
+    }
+    return total;
 }
 
 float font_width(Font *font, const char *text, size_t len)

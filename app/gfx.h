@@ -31,9 +31,16 @@ typedef struct Glyph {
     uint16_t ax, ay; /* cell position in the atlas page */
     uint8_t page;    /* atlas page index */
     uint8_t loaded;
+    uint8_t src;   /* 0: the face's own font; k + 1: fallback font k */
+    uint8_t color; /* a colour bitmap (emoji): drawn without tinting */
+    int16_t y_off; /* fallback glyphs: baseline shift to the face's, px */
 } Glyph;
 
 #define FONT_MAX_PAGES 8
+/* Fallback fonts (from fontconfig) a face may borrow glyphs from. */
+#define FONT_MAX_FALLBACK 16
+
+struct Fonts;
 
 typedef struct Font {
     FontFace face;
@@ -47,17 +54,51 @@ typedef struct Font {
     SDL_Texture *pages[FONT_MAX_PAGES];
     int n_pages;
     int shelf_x, shelf_y, shelf_h; /* packing cursor in the last page */
+    struct Fonts *owner;
+    TTF_Font *fallback[FONT_MAX_FALLBACK]; /* opened at px on first use */
+    /* Right-to-left runs (Arabic, Hebrew) are shaped whole by HarfBuzz
+    ** (SDL_ttf) in a font of their own, and their textures cached. */
+    TTF_Font *rtl_ttf;
+    char rtl_script[5];
+    struct ShapedRun *runs; /* FONT_SHAPED_CACHE entries, round robin */
+    int runs_next;
 } Font;
+
+#define FONT_SHAPED_CACHE 64
+
+typedef struct ShapedRun {
+    uint64_t hash; /* FNV-1a of the run's bytes; 0 = empty */
+    size_t len;
+    int w, h;
+    int y_off;        /* baseline shift to the face's, px */
+    SDL_Texture *tex; /* NULL until drawn */
+} ShapedRun;
+
+typedef struct FallbackHit {
+    uint32_t cp;  /* 0 = empty slot */
+    int16_t font; /* index into Fonts.fb_paths, -1: no font has cp */
+} FallbackHit;
 
 typedef struct Fonts {
     SDL_Renderer *renderer;
     char *paths[FACE_COUNT];
     Font **fonts; /* every face/size opened so far */
     size_t n_fonts, cap_fonts;
+    /* The fallback chain (stimuli/glyphs.h, the one `simlab check` tests
+    ** against), opened on the first character the faces lack. */
+    struct GlyphChain *chain;
+    int chain_tried;
+    char *fb_paths[FONT_MAX_FALLBACK];
+    int fb_index[FONT_MAX_FALLBACK];
+    int n_fb;
+    FallbackHit *hits; /* code point -> fallback font, one query each */
+    size_t hits_cap, hits_n;
 } Fonts;
 
-/* Finds the three DejaVu faces in font_dir. Returns SIM_ERR_IO naming the
-** missing file. */
+/* Finds the three DejaVu faces in font_dir. Characters they lack are drawn
+** from the first font of the fontconfig fallback chain that has them (Noto
+** Sans CJK, Noto Sans Arabic, Noto Color Emoji, ...), glyph by glyph.
+** Returns SIM_ERR_IO naming the missing file. */
 int fonts_init(Fonts *fonts, SDL_Renderer *renderer, const char *font_dir,
                SimError *err);
 void fonts_free(Fonts *fonts);
@@ -72,6 +113,15 @@ float font_width(Font *font, const char *text, size_t len);
 /* Draws text[0..len) with its line top at (x, y). Returns the width. */
 float font_draw(Font *font, SDL_Renderer *r, float x, float y, const char *text,
                 size_t len, SDL_Color color);
+
+/* The direction of text set as a line: 1 when its first strong character
+** (digits do not count) is Arabic or Hebrew, 0 when it is another letter,
+** -1 when it has none. */
+int text_direction(const char *text, size_t len);
+
+/* Whether a line may break before cp with no space: between CJK ideographs,
+** kana and Hangul (not before closing punctuation). */
+int text_break_before(uint32_t prev, uint32_t cp);
 
 /* Decodes the UTF-8 code point at s[*i] (len bytes in s) and advances *i;
 ** invalid bytes decode to U+FFFD one byte at a time. */

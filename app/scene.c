@@ -490,12 +490,18 @@ static int atoms_build(const Span *spans, size_t n, Atom **out, size_t *n_out)
             }
             if (kind == ATOM_WORD) {
                 size_t j = i;
+                uint32_t last = cp;
                 while (j < len) {
                     size_t k = j;
                     uint32_t c2 = utf8_next(t, len, &k);
                     if (c2 == '\n' || c2 == '\r' || is_space(c2)) {
                         break;
                     }
+                    /* CJK text breaks between characters. */
+                    if (text_break_before(last, c2)) {
+                        break;
+                    }
+                    last = c2;
                     /* Allow a break after a hyphen or slash in long
                     ** words. */
                     j = k;
@@ -564,8 +570,27 @@ static void flow_emit_line(Flow *f)
         const Placed *p = &f->line[f->n_line - 1];
         width = p->x + p->a->w;
     }
+    /* A right-to-left line: its words run from the right. */
+    int rtl = -1;
+    for (size_t i = 0; i < f->n_line && rtl < 0; i++) {
+        const Atom *a = f->line[i].a;
+        rtl = text_direction(f->spans[a->span].text + a->start,
+                             a->end - a->start);
+    }
+    if (rtl == 1) {
+        for (size_t i = 0; i < f->n_line; i++) {
+            f->line[i].x = width - (f->line[i].x + f->line[i].a->w);
+        }
+        for (size_t i = 0, j = f->n_line; i + 1 < j; i++, j--) {
+            Placed t = f->line[i];
+            f->line[i] = f->line[j - 1];
+            f->line[j - 1] = t;
+        }
+    }
     float dx = 0;
-    if (f->align == ALIGN_CENTER) {
+    if (rtl == 1 && f->align == ALIGN_LEFT) {
+        dx = f->w - width;
+    } else if (f->align == ALIGN_CENTER) {
         dx = floorf((f->w - width) / 2);
     } else if (f->align == ALIGN_RIGHT) {
         dx = f->w - width;

@@ -2,16 +2,18 @@
 # Installs the Debian 12 packages simlab needs to build, test and run its demo.
 # (The SDL2 packages are needed for `simlab run` only; see -DSIMLAB_WITH_SDL.
 # clang and libclang-rt-14-dev build the fuzzers, scripts/fuzz.sh; the
-# sqlite3 shell is used by the fault-injection test.)
+# sqlite3 shell is used by the fault-injection test; the Noto fonts draw the
+# characters DejaVu lacks: Arabic, CJK, emoji, see docs/runner.md "Fonts".)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
   libsdl2-dev libsdl2-image-dev libsdl2-ttf-dev
   libsqlite3-dev libjansson-dev libcsv-dev libgsl-dev libcairo2-dev
-  libpng-dev libjpeg62-turbo-dev
+  libpng-dev libjpeg62-turbo-dev libfontconfig-dev
   nettle-dev uuid-dev
   xvfb xauth libxtst-dev clang-format python3-numpy
-  clang libclang-rt-14-dev sqlite3"
+  clang libclang-rt-14-dev sqlite3
+  fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji"
 
 missing=""
 for p in $PACKAGES; do

@@ -4,6 +4,7 @@
 ** warnings and every located error, as text or as one JSON object.
 */
 #include "stimuli/check.h"
+#include "stimuli/glyphs.h"
 #include "stimuli/study_int.h"
 
 #include <stdio.h>
@@ -462,6 +463,14 @@ int check_bundle(const char *dir, int json, FILE *out)
     }
     if (rc != SIM_OK && rep.n_errors == 0) {
         add_unlocated_error(&rep, dir ? dir : "", err.msg);
+    }
+    /* Characters no installed font can draw would show as empty boxes. */
+    const UiStrings *ui = st ? st->ui_strings : NULL;
+    GlyphChain *chain = NULL;
+    if (dir && glyph_chain_open(ui ? ui_strings_language(ui) : NULL, &chain,
+                                &err) == SIM_OK) {
+        glyphs_check_bundle(dir, chain, ui, &rep);
+        glyph_chain_free(chain);
     }
     if (json) {
         print_json(out, dir ? dir : "", st, &rep);

@@ -1,0 +1,453 @@
+/*
+** Font coverage: the fontconfig fallback chain and the bundle scan that
+** warns about characters no font can draw (see glyphs.h).
+*/
+#include "stimuli/glyphs.h"
+
+#include <dirent.h>
+#include <fontconfig/fontconfig.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/sim_alloc.h"
+#include "stimuli/uistrings.h"
+
+struct GlyphChain {
+    FcFontSet *set; /* sorted and trimmed: each font adds characters */
+    FcCharSet *all; /* union of the set's characters */
+};
+
+int glyph_chain_open(const char *lang, GlyphChain **out, SimError *err)
+{
+    *out = NULL;
+    if (!FcInit()) {
+        return sim_fail(err, SIM_ERR_IO, "fontconfig could not be initialised");
+    }
+    GlyphChain *c = sim_calloc(1, sizeof *c);
+    FcPattern *pat = FcPatternCreate();
+    if (!c || !pat) {
+        sim_free(c);
+        if (pat) {
+            FcPatternDestroy(pat);
+        }
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"DejaVu Sans");
+    FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"sans-serif");
+    if (lang && lang[0]) {
+        FcPatternAddString(pat, FC_LANG, (const FcChar8 *)lang);
+    }
+    FcConfigSubstitute(NULL, pat, FcMatchPattern);
+    FcDefaultSubstitute(pat);
+    FcResult res = FcResultMatch;
+    c->set = FcFontSort(NULL, pat, FcTrue, &c->all, &res);
+    FcPatternDestroy(pat);
+    if (!c->set || !c->all) {
+        glyph_chain_free(c);
+        return sim_fail(err, SIM_ERR_IO, "fontconfig found no fonts");
+    }
+    *out = c;
+    return SIM_OK;
+}
+
+void glyph_chain_free(GlyphChain *c)
+{
+    if (!c) {
+        return;
+    }
+    if (c->set) {
+        FcFontSetDestroy(c->set);
+    }
+    if (c->all) {
+        FcCharSetDestroy(c->all);
+    }
+    sim_free(c);
+}
+
+int glyph_invisible(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0xAD ||
+           (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2060 && cp <= 0x206F) || (cp >= 0xFE00 && cp <= 0xFE0F) ||
+           cp == 0xFEFF || (cp >= 0xE0000 && cp <= 0xE01EF);
+}
+
+int glyph_chain_has(const GlyphChain *c, uint32_t cp)
+{
+    if (cp < 0x7F || glyph_invisible(cp)) {
+        return 1;
+    }
+    return c && c->all && FcCharSetHasChar(c->all, cp);
+}
+
+int glyph_chain_font_for(const GlyphChain *c, uint32_t cp, char *path,
+                         size_t size, int *index)
+{
+    if (!c || !c->set) {
+        return 0;
+    }
+    for (int i = 0; i < c->set->nfont; i++) {
+        FcPattern *p = c->set->fonts[i];
+        FcCharSet *cs = NULL;
+        FcChar8 *file = NULL;
+        if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch ||
+            !FcCharSetHasChar(cs, cp) ||
+            FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch) {
+            continue;
+        }
+        size_t n = strlen((const char *)file);
+        if (n + 1 > size) {
+            return 0;
+        }
+        memcpy(path, file, n + 1);
+        int idx = 0;
+        if (FcPatternGetInteger(p, FC_INDEX, 0, &idx) != FcResultMatch) {
+            idx = 0;
+        }
+        if (index) {
+            *index = idx;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the scan */
+
+/* Decodes one UTF-8 code point at s[*i]; invalid bytes give U+FFFD. */
+static uint32_t next_cp(const char *s, size_t len, size_t *i)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    uint32_t c = u[*i];
+    size_t n;
+    if (c < 0x80) {
+        (*i)++;
+        return c;
+    } else if ((c & 0xE0) == 0xC0) {
+        n = 1, c &= 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 2, c &= 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 3, c &= 0x07;
+    } else {
+        (*i)++;
+        return 0xFFFD;
+    }
+    if (*i + n >= len) {
+        (*i)++;
+        return 0xFFFD;
+    }
+    for (size_t k = 1; k <= n; k++) {
+        unsigned char b = u[*i + k];
+        if ((b & 0xC0) != 0x80) {
+            (*i)++;
+            return 0xFFFD;
+        }
+        c = (c << 6) | (b & 0x3Fu);
+    }
+    *i += n + 1;
+    return c;
+}
+
+typedef struct Seen {
+    uint32_t *cps;
+    size_t n, cap;
+} Seen;
+
+/* Adds cp to seen; returns 1 when it was new, 0 when known, -1 on OOM. */
+static int seen_add(Seen *s, uint32_t cp)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->cps[i] == cp) {
+            return 0;
+        }
+    }
+    if (sim_grow((void **)&s->cps, &s->cap, s->n + 1, sizeof *s->cps) != 0) {
+        return -1;
+    }
+    s->cps[s->n++] = cp;
+    return 1;
+}
+
+static int add_warning(StudyReport *rep, const char *file, int line,
+                       const char *pointer, const char *field, uint32_t cp)
+{
+    Diag *p = sim_realloc(rep->warnings, (rep->n_warnings + 1) * sizeof *p);
+    if (!p) {
+        return -1;
+    }
+    rep->warnings = p;
+    Diag *d = &p[rep->n_warnings];
+    memset(d, 0, sizeof *d);
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "U+%04X cannot be drawn by any installed font: participants "
+             "would see an empty box (install a font that has it, e.g. the "
+             "Noto fonts, or remove the character)",
+             (unsigned)cp);
+    d->file = sim_strdup(file);
+    d->line = line;
+    d->pointer = pointer ? sim_strdup(pointer) : NULL;
+    d->field = sim_strdup(field);
+    d->message = sim_strdup(msg);
+    if (!d->file || !d->field || !d->message || (pointer && !d->pointer)) {
+        sim_free(d->file);
+        sim_free(d->pointer);
+        sim_free(d->field);
+        sim_free(d->message);
+        return -1;
+    }
+    rep->n_warnings++;
+    return 0;
+}
+
+typedef enum FileKind { FK_JSON, FK_CSV, FK_TSV, FK_TEXT } FileKind;
+
+/* The name of column col in a CSV header (first record of text). */
+static void csv_column(const char *t, size_t len, char sep, int col, char *out,
+                       size_t size)
+{
+    int c = 0, q = 0;
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < len; i++) {
+        char ch = t[i];
+        if (ch == '"') {
+            q = !q;
+            continue;
+        }
+        if (!q && (ch == '\n' || ch == '\r')) {
+            break;
+        }
+        if (!q && ch == sep) {
+            if (c == col) {
+                break;
+            }
+            c++;
+            continue;
+        }
+        if (c == col && o + 1 < size) {
+            out[o++] = ch;
+            out[o] = '\0';
+        }
+    }
+    if (!out[0]) {
+        snprintf(out, size, "column %d", col + 1);
+    }
+}
+
+/* Scans one file's text; rel is its bundle-relative name. */
+static int scan_text(const GlyphChain *c, const char *rel, FileKind kind,
+                     const char *t, size_t len, StudyReport *rep)
+{
+    Seen seen = {0};
+    int added = 0, line = 1, col = 0, inq = 0;
+    char key[128] = "text", str[128];
+    size_t str_n = 0;
+    const char *base = strrchr(rel, '/');
+    base = base ? base + 1 : rel;
+    if (kind == FK_TEXT) {
+        snprintf(key, sizeof key, "%.120s", base);
+    }
+    char sep = kind == FK_TSV ? '\t' : ',';
+    size_t i = 0;
+    while (i < len) {
+        size_t at = i;
+        uint32_t cp = next_cp(t, len, &i);
+        if (cp == '\n') {
+            line++;
+            if (!inq) {
+                col = 0;
+            }
+            continue;
+        }
+        if (kind == FK_JSON) {
+            if (cp == '"' && !(at > 0 && t[at - 1] == '\\' && inq)) {
+                if (!inq) {
+                    inq = 1;
+                    str_n = 0;
+                    str[0] = '\0';
+                } else {
+                    inq = 0;
+                    /* A key when a colon follows. */
+                    size_t j = i;
+                    while (j < len && (t[j] == ' ' || t[j] == '\t')) {
+                        j++;
+                    }
+                    if (j < len && t[j] == ':') {
+                        snprintf(key, sizeof key, "%.120s", str);
+                    }
+                }
+                continue;
+            }
+            if (inq && str_n + 1 < sizeof str && cp < 0x80) {
+                str[str_n++] = (char)cp;
+                str[str_n] = '\0';
+            }
+        } else if (kind != FK_TEXT) {
+            if (cp == '"') {
+                inq = !inq;
+            } else if (cp == (uint32_t)sep && !inq) {
+                col++;
+            }
+        }
+        if (glyph_chain_has(c, cp)) {
+            continue;
+        }
+        int r = seen_add(&seen, cp);
+        if (r < 0) {
+            sim_free(seen.cps);
+            return -1;
+        }
+        if (r == 0) {
+            continue;
+        }
+        char field[128];
+        if (kind == FK_CSV || kind == FK_TSV) {
+            csv_column(t, len, sep, col, field, sizeof field);
+        } else {
+            snprintf(field, sizeof field, "%.120s", key);
+        }
+        if (add_warning(rep, rel, line, NULL, field, cp) != 0) {
+            sim_free(seen.cps);
+            return -1;
+        }
+        added++;
+    }
+    sim_free(seen.cps);
+    return added;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int scan_file(const GlyphChain *c, const char *path, const char *rel,
+                     FileKind kind, StudyReport *rep)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return 0; /* unreadable files are reported by the loader */
+    }
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (sim_grow((void **)&buf, &cap, n + 65536, 1) != 0) {
+            fclose(f);
+            sim_free(buf);
+            return -1;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            break;
+        }
+    }
+    fclose(f);
+    int r = scan_text(c, rel, kind, buf, n, rep);
+    sim_free(buf);
+    return r;
+}
+
+static int scan_dir(const GlyphChain *c, const char *dir, const char *rel,
+                    int depth, StudyReport *rep)
+{
+    if (depth > 4) {
+        return 0;
+    }
+    char path[2048];
+    snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
+    DIR *d = opendir(path);
+    if (!d) {
+        return 0;
+    }
+    /* Sorted names, so that warnings come in a stable order. */
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    int total = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        if (sim_grow((void **)&names, &cap, n + 1, sizeof *names) != 0 ||
+            !(names[n] = sim_strdup(e->d_name))) {
+            total = -1;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    for (size_t a = 1; a < n; a++) {
+        for (size_t b = a; b > 0 && strcmp(names[b - 1], names[b]) > 0; b--) {
+            char *t = names[b];
+            names[b] = names[b - 1];
+            names[b - 1] = t;
+        }
+    }
+    for (size_t k = 0; k < n && total >= 0; k++) {
+        char sub[1024], full[3100];
+        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", names[k]);
+        snprintf(full, sizeof full, "%s/%s", dir, sub);
+        struct stat sb;
+        if (stat(full, &sb) != 0) {
+            continue;
+        }
+        int r = 0;
+        if (S_ISDIR(sb.st_mode)) {
+            r = scan_dir(c, dir, sub, depth + 1, rep);
+        } else if (S_ISREG(sb.st_mode)) {
+            const char *nm = names[k];
+            FileKind kind = ends_with(nm, ".json") || ends_with(nm, ".jsonl")
+                                ? FK_JSON
+                            : ends_with(nm, ".csv") ? FK_CSV
+                            : ends_with(nm, ".tsv") ? FK_TSV
+                                                    : FK_TEXT;
+            if (kind != FK_TEXT || ends_with(nm, ".md") ||
+                ends_with(nm, ".txt")) {
+                r = scan_file(c, full, sub, kind, rep);
+            }
+        }
+        total = r < 0 ? -1 : total + r;
+    }
+    for (size_t k = 0; k < n; k++) {
+        sim_free(names[k]);
+    }
+    sim_free(names);
+    return total;
+}
+
+int glyphs_check_bundle(const char *dir, const GlyphChain *c,
+                        const UiStrings *ui, StudyReport *report)
+{
+    int total = scan_dir(c, dir, "", 0, report);
+    if (total < 0 || !ui) {
+        return total;
+    }
+    Seen seen = {0};
+    for (int k = 0; k < UI_KEY_COUNT; k++) {
+        const char *s = ui_str(ui, (UiKey)k);
+        size_t len = strlen(s), i = 0;
+        while (i < len) {
+            uint32_t cp = next_cp(s, len, &i);
+            if (glyph_chain_has(c, cp)) {
+                continue;
+            }
+            int r = seen_add(&seen, cp);
+            if (r > 0) {
+                r = add_warning(report, "study.json", 0, "/language",
+                                "language", cp);
+                total++;
+            }
+            if (r < 0) {
+                sim_free(seen.cps);
+                return -1;
+            }
+        }
+    }
+    sim_free(seen.cps);
+    return total;
+}

@@ -1,0 +1,51 @@
+/*
+** Font coverage of participant-facing text: the chain of fonts fontconfig
+** offers for the runner's primary face (DejaVu Sans first, then fonts that
+** add characters: Noto Sans CJK, Noto Sans Arabic, Noto Color Emoji, ...)
+** and a scan of a bundle's text files for characters no font in the chain
+** can draw ("never silent boxes"). The runner asks the same chain which
+** font draws a character its primary font lacks. Plain C with fontconfig;
+** no SDL.
+*/
+#ifndef SIMLAB_STIMULI_GLYPHS_H
+#define SIMLAB_STIMULI_GLYPHS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/sim_error.h"
+#include "stimuli/study.h"
+
+typedef struct GlyphChain GlyphChain;
+
+/* Opens the fallback chain: the fonts fontconfig sorts for "DejaVu Sans"
+** (lang, a BCP 47 tag or NULL, orders CJK fonts: "ja" prefers Noto Sans CJK
+** JP), trimmed to those that add characters. Returns SIM_ERR_IO when
+** fontconfig cannot be initialised, SIM_ERR_NOMEM. */
+int glyph_chain_open(const char *lang, GlyphChain **out, SimError *err);
+void glyph_chain_free(GlyphChain *c); /* NULL is a no-op */
+
+/* Whether some font of the chain has a glyph for cp. Characters that draw
+** nothing (controls, joiners, variation selectors) count as covered. */
+int glyph_chain_has(const GlyphChain *c, uint32_t cp);
+
+/* The file (and face index within it) of the first font of the chain that
+** has cp. Returns 1 with path filled, 0 when no font has it (or path is too
+** small). */
+int glyph_chain_font_for(const GlyphChain *c, uint32_t cp, char *path,
+                         size_t size, int *index);
+
+/* Whether cp draws nothing and needs no glyph (see glyph_chain_has). */
+int glyph_invisible(uint32_t cp);
+
+/* Scans the bundle's text files (study.json, item banks, pages, language
+** files: *.json, *.jsonl, *.csv, *.tsv, *.md, *.txt under dir) and appends
+** to report one located warning per distinct character per file that no
+** font of the chain can draw: FILE:LINE: field 'NAME' (the JSON key or CSV
+** column holding it). When ui is a shipped translation whose texts have
+** such characters, warns at study.json's "language" too. Returns the
+** number of warnings added, or -1 when out of memory. */
+int glyphs_check_bundle(const char *dir, const GlyphChain *c,
+                        const UiStrings *ui, StudyReport *report);
+
+#endif
