@@ -1,12 +1,14 @@
 /*
 ** `simlab power`: simulation and tests (power_run). Each simulated study
 ** draws N participants per condition: a schedule from schedule_build() with
-** the participant's seed, and on every Pre and Post prediction trial an
-** answer of the mixed policy (policy_p_correct with the participant's and
-** the study's item effects), exactly the probabilities `simlab simulate
-** --policy mixed` uses. The responses go straight into a BootDesign (no
-** database, no Dataset) and Change = Post - Pre (RE) is tested per
-** condition by the crossed bootstrap with the percentile-inversion p of
+** the participant's seed, and on every Pre and Post prediction trial (or
+** test trial, for session and plain-test designs) an answer of the mixed
+** policy (policy_p_correct with the participant's and the study's item
+** effects), exactly the probabilities `simlab simulate --policy mixed`
+** uses. The responses go straight into a BootDesign (no database, no
+** Dataset) and the study's primary test -- Change = Post - Pre (RE) != 0,
+** Utility != 1, or accuracy - the baseline's != 0, per condition -- is run
+** with the crossed bootstrap and the percentile-inversion p of
 ** simlab-analyze. Writers and the command line are in power_out.c.
 */
 #include "app/power.h"
