@@ -893,8 +893,8 @@ static int detect_design(const Study *st, Ctx *x, SimError *err)
     }
     if (x->base < 0 || C < 2) {
         return sim_fail(err, SIM_ERR_USAGE,
-                        "%s: study '%s' has no condition 'baseline' and "
-                        "another: its test (Utility, or the accuracy "
+                        "%s: study '%s' needs a condition 'baseline' and at "
+                        "least one other: its test (Utility, or the accuracy "
                         "difference with the baseline) compares each "
                         "condition with the condition 'baseline', as "
                         "simlab-analyze does by default",
