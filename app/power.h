@@ -5,9 +5,12 @@
 ** policy of experiment/simulate.h -- and tests each with the crossed
 ** bootstrap of analysis/boot.h, stopping a study's replicates once the
 ** decision at alpha is certain (curtailed Besag-Clifford sampling: the same
-** decisions as all B replicates). Pre/post designs only: the test is
-** Change = Post - Pre (RE) != 0 per condition, as simlab-analyze computes it.
-** No SDL; threads over studies. See docs/power.md.
+** decisions as all B replicates). The test is the study's primary test, as
+** simlab-analyze computes it: Change = Post - Pre (RE) != 0 per condition
+** (pre/post designs), Utility != 1 per condition (sessions of test trials,
+** e.g. the meta-predictor preset), or else accuracy - baseline accuracy != 0
+** per condition (one plain test). No SDL; threads over studies. See
+** docs/power.md.
 */
 #ifndef SIMLAB_APP_POWER_H
 #define SIMLAB_APP_POWER_H
@@ -45,6 +48,13 @@ typedef struct PowerOptions {
                               curtailed decisions are the same) */
 } PowerOptions;
 
+/* The simulated test, by the study's design. */
+typedef enum PowerTest {
+    POWER_TEST_CHANGE = 0,    /* Pre and Post blocks: Change != 0 */
+    POWER_TEST_UTILITY = 1,   /* test blocks in sessions: Utility != 1 */
+    POWER_TEST_DIFFERENCE = 2 /* plain test blocks: accuracy - baseline's */
+} PowerTest;
+
 /* Fills o with the defaults above (no bundle, no sizes). */
 void power_options_default(PowerOptions *o);
 
@@ -59,7 +69,8 @@ typedef struct PowerRow {
     int rejections;
     double power;           /* rejections / studies */
     double ci_low, ci_high; /* Wilson 95 % interval of power */
-    double mean_estimate;   /* mean full-sample Change */
+    double mean_estimate;   /* mean full-sample statistic (Change,
+                               Utility or difference) */
     double mean_replicates; /* bootstrap replicates used per study */
 } PowerRow;
 
@@ -76,9 +87,12 @@ typedef struct PowerN {
 
 typedef struct PowerCondition {
     char *id;
-    double true_pre, true_post; /* population accuracies (truth) */
-    double true_change;
-    int null_effect; /* 1: Pre and Post have the same p (no effect) */
+    /* population accuracies (truth): Pre and Post for the Change test; the
+    ** baseline's and the condition's test accuracy for the others */
+    double true_pre, true_post;
+    double true_change; /* the true statistic: Post - Pre, the Utility
+                           (ratio of the two) or their difference */
+    int null_effect;    /* 1: the two have the same p (no effect) */
     /* pilot estimates (with --pilot): raw accuracies of the pilot's
     ** responses and their counts; NaN / 0 without pilot data */
     double pilot_pre, pilot_post;
@@ -88,6 +102,9 @@ typedef struct PowerCondition {
 
 typedef struct PowerResult {
     char *study_id;
+    PowerTest test;
+    char *baseline; /* the baseline condition (not for Change) */
+    int n_sessions; /* sessions of test trials (Utility) */
     PowerOptions opt;
     PowerCondition *conds;
     int n_conds;
@@ -100,6 +117,14 @@ typedef struct PowerResult {
 int power_run(const PowerOptions *o, PowerResult **out, SimError *err);
 
 void power_free(PowerResult *r); /* NULL is a no-op */
+
+/* The full-sample statistic of the study's test on a database of simlab
+** (the responses of its non-excluded participants, catch trials left
+** out), computed as for a simulated study: est[k] for the k-th tested
+** condition of power_run's result (n_est of them). For checks against
+** simlab-analyze. */
+int power_estimate_db(const char *bundle_dir, const char *db, double *est,
+                      int n_est, SimError *err);
 
 /* Wilson score interval for x of n at 95 %. */
 void power_wilson(int x, int n, double *lo, double *hi);

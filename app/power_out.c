@@ -61,6 +61,47 @@ static json_t *n_json(const PowerResult *r, const PowerN *n)
                      text);
 }
 
+/* The test in words (unicode: for power.md). */
+static const char *test_text(const PowerResult *r, int unicode)
+{
+    switch (r->test) {
+    case POWER_TEST_UTILITY:
+        return unicode ? "Utility ≠ 1 per condition (Utility = the mean over "
+                         "sessions of accuracy / the baseline's accuracy, "
+                         "simlab-analyze's default rule)"
+                       : "Utility != 1 per condition (mean rule)";
+    case POWER_TEST_DIFFERENCE:
+        return unicode ? "accuracy − the baseline's accuracy ≠ 0 per condition"
+                       : "accuracy - baseline accuracy != 0 per condition";
+    default:
+        return unicode ? "Change = Post − Pre (RE) ≠ 0 per condition"
+                       : "Change = Post - Pre (RE) != 0 per condition";
+    }
+}
+
+/* The statistic's short name. */
+static const char *stat_name(const PowerResult *r)
+{
+    return r->test == POWER_TEST_UTILITY      ? "Utility"
+           : r->test == POWER_TEST_DIFFERENCE ? "difference"
+                                              : "Change";
+}
+
+static json_t *truth_json(const PowerResult *r, const PowerCondition *pc)
+{
+    if (r->test == POWER_TEST_CHANGE) {
+        return json_pack("{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id,
+                         "true_pre", pc->true_pre, "true_post", pc->true_post,
+                         "true_change", pc->true_change, "null_effect",
+                         pc->null_effect);
+    }
+    return json_pack(
+        "{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id, "true_baseline",
+        pc->true_pre, "true_accuracy", pc->true_post,
+        r->test == POWER_TEST_UTILITY ? "true_utility" : "true_difference",
+        pc->true_change, "null_effect", pc->null_effect);
+}
+
 static int write_json(const PowerResult *r, const char *path, SimError *err)
 {
     json_t *root = json_object(), *rows = json_array(), *rec = json_object(),
@@ -85,18 +126,14 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
         json_object_set_new(rec, pc->id,
                             json_pack("{s:o,s:o}", "n80", n_json(r, &pc->n80),
                                       "n90", n_json(r, &pc->n90)));
-        json_array_append_new(
-            conds,
-            json_pack("{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id, "true_pre",
-                      pc->true_pre, "true_post", pc->true_post, "true_change",
-                      pc->true_change, "null_effect", pc->null_effect));
+        json_array_append_new(conds, truth_json(r, pc));
     }
     json_object_set_new(root, "study", json_string(r->study_id));
-    json_object_set_new(
-        root, "method",
-        json_pack("{s:s,s:s,s:f,s:s,s:i,s:I,s:s,s:s,s:f,s:f}", "test",
-                  "Change = Post - Pre (RE) != 0 per condition, crossed "
-                  "bootstrap, percentile-inversion p",
+    char test[256];
+    snprintf(test, sizeof test, "%s, crossed bootstrap, percentile-inversion p",
+             test_text(r, 0));
+    json_t *method =
+        json_pack("{s:s,s:s,s:f,s:s,s:i,s:I,s:s,s:s,s:f,s:f}", "test", test,
                   "interval", "Wilson 95 %", "alpha", r->opt.alpha, "items",
                   r->opt.items == 0   ? "global"
                   : r->opt.items == 1 ? "per-condition"
@@ -106,7 +143,15 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
                   "curtailed (Besag-Clifford): replicates stop once the "
                   "decision at alpha is certain",
                   "participants", "per condition", "participant_sd",
-                  r->participant_sd, "item_sd", r->item_sd));
+                  r->participant_sd, "item_sd", r->item_sd);
+    json_object_set_new(method, "statistic", json_string(stat_name(r)));
+    if (r->baseline) {
+        json_object_set_new(method, "baseline", json_string(r->baseline));
+    }
+    if (r->test == POWER_TEST_UTILITY) {
+        json_object_set_new(method, "sessions", json_integer(r->n_sessions));
+    }
+    json_object_set_new(root, "method", method);
     json_object_set_new(root, "truth", conds);
     json_object_set_new(root, "rows", rows);
     json_object_set_new(root, "recommendation", rec);
@@ -126,25 +171,37 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
     }
     fprintf(f, "# Power: %s\n\n", r->study_id);
     fprintf(f,
-            "Test: Change = Post − Pre (RE) ≠ 0 per condition (crossed "
+            "Test: %s (crossed "
             "bootstrap, B ≤ %d, two-sided α = %g, curtailed sequential "
             "replicates). %d simulated studies per size; participants per "
             "condition; participant SD %g, item SD %g (logit). Power with "
             "its Wilson 95 %% interval.\n\n",
-            r->opt.replicates, r->opt.alpha, r->opt.studies, r->participant_sd,
-            r->item_sd);
+            test_text(r, 1), r->opt.replicates, r->opt.alpha, r->opt.studies,
+            r->participant_sd, r->item_sd);
+    if (r->baseline) {
+        fprintf(f,
+                "Baseline: %s (every condition gets N participants, the "
+                "baseline too).\n\n",
+                r->baseline);
+    }
     int pilot = r->opt.n_pilots > 0;
+    int change = r->test == POWER_TEST_CHANGE;
     fprintf(f,
-            "| condition | true Pre | true Post | true Change |%s\n"
+            "| condition | %s | %s | true %s |%s\n"
             "| --- | --- | --- | --- |%s\n",
+            change ? "true Pre" : "true baseline accuracy",
+            change ? "true Post" : "true accuracy", stat_name(r),
             pilot ? " pilot participants | pilot Pre (responses) | pilot "
                     "Post (responses) |"
                   : "",
             pilot ? " --- | --- | --- |" : "");
     for (int c = 0; c < r->n_conds; c++) {
         const PowerCondition *pc = &r->conds[c];
-        fprintf(f, "| %s | %.3f | %.3f | %+.3f%s |", pc->id, pc->true_pre,
-                pc->true_post, pc->true_change,
+        fprintf(f,
+                r->test == POWER_TEST_UTILITY
+                    ? "| %s | %.3f | %.3f | %.3f%s |"
+                    : "| %s | %.3f | %.3f | %+.3f%s |",
+                pc->id, pc->true_pre, pc->true_post, pc->true_change,
                 pc->null_effect ? " (no effect)" : "");
         if (pilot) {
             fprintf(f, " %d | %.3f (%d) | %.3f (%d) |", pc->pilot_participants,
@@ -160,13 +217,18 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
                    "that value (the study's simulation block where the pilot "
                    "has no responses).\n");
     }
-    fprintf(f, "\n| condition | N | power | 95 %% CI | mean Change | "
-               "mean replicates |\n"
-               "| --- | --- | --- | --- | --- | --- |\n");
+    fprintf(f,
+            "\n| condition | N | power | 95 %% CI | mean %s | "
+            "mean replicates |\n"
+            "| --- | --- | --- | --- | --- | --- |\n",
+            stat_name(r));
     for (int i = 0; i < r->n_rows; i++) {
         const PowerRow *w = &r->rows[i];
         const PowerCondition *pc = &r->conds[i % r->n_conds];
-        fprintf(f, "| %s | %d | %.3f%s | %.3f–%.3f | %+.3f | %.0f |\n",
+        fprintf(f,
+                r->test == POWER_TEST_UTILITY
+                    ? "| %s | %d | %.3f%s | %.3f–%.3f | %.3f | %.0f |\n"
+                    : "| %s | %d | %.3f%s | %.3f–%.3f | %+.3f | %.0f |\n",
                 w->condition, w->participants, w->power,
                 pc->null_effect ? " (false positives)" : "", w->ci_low,
                 w->ci_high, w->mean_estimate, w->mean_replicates);

@@ -23,3 +23,13 @@ if(TARGET simlab)
   set_tests_properties(power_cli_unknown_condition PROPERTIES
     PASS_REGULAR_EXPRESSION "unknown condition 'Foo'")
 endif()
+
+# The Utility test of the meta-predictor demo from the command line.
+if(TARGET simlab)
+  add_test(NAME power_cli_utility
+           COMMAND simlab power ${CMAKE_SOURCE_DIR}/assets/studies/image-meta
+                   --participants 3,6 --studies 4 --replicates 40 --quiet
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/power-cli-utility)
+  set_tests_properties(power_cli_utility PROPERTIES
+    PASS_REGULAR_EXPRESSION "wrote .*power-cli-utility/power")
+endif()

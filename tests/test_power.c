@@ -6,11 +6,16 @@
 ** a two-proportion z-test (between the variance-doubled and the plain
 ** closed form), curtailed replicates giving the decisions of all B, thread
 ** independence, the written files, the pilot's estimates as the truth,
-** and bad input. Small studies and B so
-** that it runs in a few seconds.
+** and bad input; for the Utility test (meta-predictor) and the difference
+** with the baseline (a plain test): the size of conditions without an
+** effect, power rising with N, and the statistic equal to simlab-analyze's
+** on one simulated database. Small studies and B so that it runs in a few
+** seconds.
 */
 #include "tests/harness.h"
 
+#include "analysis/analyze.h"
+#include "analysis/dataset.h"
 #include "analysis/report.h"
 #include "app/power.h"
 #include "experiment/simulate.h"
@@ -23,6 +28,7 @@
 #include <unistd.h>
 
 #define BUNDLE SIMLAB_SOURCE_DIR "/assets/studies/text-forward"
+#define META   SIMLAB_SOURCE_DIR "/assets/studies/image-meta"
 
 static double phi(double z)
 {
@@ -339,7 +345,10 @@ static void test_bad_input(void)
     CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "unknown condition 'Nope'") != NULL);
     base(&o, NULL, 0);
-    o.bundle_dir = SIMLAB_SOURCE_DIR "/assets/studies/image-meta";
+    o.bundle_dir = META; /* a pilot sets Pre and Post accuracies only */
+    const char *pilots[] = {"unused.db"};
+    o.pilots = pilots;
+    o.n_pilots = 1;
     CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "pre/post designs only") != NULL);
     base(&o, NULL, 0);
@@ -347,6 +356,235 @@ static void test_bad_input(void)
     CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "too few to reject") != NULL);
     CHECK(r == NULL);
+}
+
+/* A plain-test study in dir: text-forward's items, a condition
+** 'baseline' added, one learn block and one predict block (phase test, no
+** session); p 0.6 everywhere, LIME 0.75. */
+static int make_plain(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/items.jsonl", dir);
+    FILE *in = fopen(BUNDLE "/items.jsonl", "rb"), *out = fopen(path, "wb");
+    int ok = in && out;
+    char buf[4096];
+    size_t n;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+        ok = fwrite(buf, 1, n, out) == n;
+    }
+    if (in) {
+        fclose(in);
+    }
+    if (out) {
+        ok = fclose(out) == 0 && ok;
+    }
+    json_t *st = json_load_file(BUNDLE "/study.json", 0, NULL);
+    if (!ok || !st) {
+        json_decref(st);
+        return -1;
+    }
+    const char *drop[] = {"protocol", "pages", "quiz", "assignment", "rating"};
+    for (size_t i = 0; i < sizeof drop / sizeof *drop; i++) {
+        json_object_del(st, drop[i]);
+    }
+    json_array_insert_new(json_object_get(st, "conditions"), 0,
+                          json_pack("{s:s,s:n}", "id", "baseline", "method"));
+    json_object_set_new(st, "blocks",
+                        json_pack("[{s:s,s:s,s:i},{s:s,s:s,s:i}]", "kind",
+                                  "learn", "pool", "learn", "n", 16, "kind",
+                                  "predict", "pool", "test", "n", 32));
+    json_object_set_new(json_object_get(st, "simulation"), "cells",
+                        json_pack("[{s:s,s:f},{s:s,s:s,s:f}]", "phase", "test",
+                                  "p", 0.6, "condition", "LIME", "phase",
+                                  "test", "p", 0.75));
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    int bad = json_dump_file(st, path, JSON_INDENT(1));
+    json_decref(st);
+    return bad ? -1 : 0;
+}
+
+/* The Utility or difference test of bundle: conditions without an effect
+** reject at most at alpha + 3 SE (all sizes pooled); cond's power rises
+** with N and its mean estimate is near the truth. */
+static void check_accuracy_test(const char *bundle, PowerTest test,
+                                const char *cond, const char *label)
+{
+    PowerOptions o;
+    power_options_default(&o);
+    o.bundle_dir = bundle;
+    o.sizes[0] = 4;
+    o.sizes[1] = 16;
+    o.n_sizes = 2;
+    o.studies = 200;
+    o.replicates = 200;
+    o.threads = 2;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        printf("%s: %s\n", label, err.msg);
+        return;
+    }
+    CHECK_INT(r->test, test);
+    CHECK(r->baseline && strcmp(r->baseline, "baseline") == 0);
+    int rej = 0, n = 0, found = 0;
+    for (int c = 0; c < r->n_conds; c++) {
+        CHECK(strcmp(r->conds[c].id, "baseline") != 0);
+        const PowerRow *lo = &r->rows[c], *hi = &r->rows[r->n_conds + c];
+        if (r->conds[c].null_effect) {
+            rej += lo->rejections + hi->rejections;
+            n += lo->studies + hi->studies;
+        }
+        if (strcmp(r->conds[c].id, cond) == 0) {
+            found = 1;
+            printf("%s: %s power %.3f at N = 4, %.3f at N = 16, mean "
+                   "estimate %.3f (true %.3f)\n",
+                   label, cond, lo->power, hi->power, hi->mean_estimate,
+                   r->conds[c].true_change);
+            CHECK(!r->conds[c].null_effect);
+            CHECK(hi->power > lo->power + 0.2);
+            CHECK(hi->power > 0.6);
+            CHECK(fabs(hi->mean_estimate - r->conds[c].true_change) < 0.04);
+        }
+    }
+    CHECK(found);
+    double rate = (double)rej / n, se = sqrt(0.05 * 0.95 / n);
+    printf("%s: no effect: %d of %d rejected (%.4f)\n", label, rej, n, rate);
+    CHECK(n >= 400);
+    CHECK(rate <= 0.05 + 3 * se);
+    power_free(r);
+}
+
+/* Utility != 1 for the meta-predictor demo: control has the baseline's p. */
+static void test_utility(void)
+{
+    check_accuracy_test(META, POWER_TEST_UTILITY, "gradcam", "utility");
+}
+
+/* accuracy - baseline != 0 for a plain test: Anchor, Omission, Composite
+** have the baseline's p. */
+static void test_difference(void)
+{
+    char dir[] = "/tmp/simlab-plain-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_INT(make_plain(dir), 0);
+    check_accuracy_test(dir, POWER_TEST_DIFFERENCE, "LIME", "difference");
+    char path[600];
+    snprintf(path, sizeof path, "%s/items.jsonl", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The statistic equals simlab-analyze's on one simulated data set: a
+** database of `simlab simulate` (the full session, catch trials and
+** screening), its Utility table (and the session accuracies for the
+** difference) against power_estimate_db. */
+static void check_matches_analyze(const char *bundle, PowerTest test)
+{
+    char dir[] = "/tmp/simlab-match-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char db[600];
+    snprintf(db, sizeof db, "%s/sim.db", dir);
+    SimulateOptions so;
+    memset(&so, 0, sizeof so);
+    so.bundle_dir = bundle;
+    so.db_path = db;
+    so.participants = 40;
+    so.policy = POLICY_MIXED;
+    so.seed = 11;
+    so.station = "sim";
+    so.durability = DURABILITY_FAST;
+    so.participant_sd = -1;
+    so.item_sd = -1;
+    so.wall_ms = 1700000000000LL;
+    SimError err;
+    int rc = simulate_run(&so, NULL, &err);
+    CHECK_INT(rc, SIM_OK);
+    if (rc != SIM_OK) {
+        printf("simulate: %s\n", err.msg);
+        return;
+    }
+    Dataset *ds = NULL;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(dataset_load_db(ds, db, &err), SIM_OK);
+    AnalyzeOptions ao;
+    analyze_options_default(&ao);
+    ao.replicates = 0;
+    ao.progress = 0;
+    ao.include_simulated = 1;
+    Report rep;
+    CHECK_INT(analyze_compute(ds, &ao, &rep, &err), SIM_OK);
+    double est[POWER_MAX_CELLS];
+    PowerResult *pr = NULL;
+    PowerOptions po;
+    power_options_default(&po);
+    po.bundle_dir = bundle;
+    po.sizes[0] = 2;
+    po.n_sizes = 1;
+    po.studies = 1;
+    po.replicates = 40;
+    CHECK_INT(power_run(&po, &pr, &err), SIM_OK);
+    int K = pr ? pr->n_conds : 0;
+    CHECK_INT(power_estimate_db(bundle, db, est, K, &err), SIM_OK);
+    const UtilityRow *base = NULL;
+    for (int i = 0; i < rep.n_utility; i++) {
+        if (rep.utility[i].is_baseline) {
+            base = &rep.utility[i];
+        }
+    }
+    CHECK(base != NULL);
+    if (!base) {
+        printf("no baseline row: %d utility rows, note %s, %d rows read\n",
+               rep.n_utility, rep.utility_note ? rep.utility_note : "-",
+               rep.n_rows_read);
+    }
+    int compared = 0;
+    for (int k = 0; k < K && base; k++) {
+        for (int i = 0; i < rep.n_utility; i++) {
+            const UtilityRow *u = &rep.utility[i];
+            if (strcmp(u->condition, pr->conds[k].id) != 0) {
+                continue;
+            }
+            double want =
+                test == POWER_TEST_UTILITY
+                    ? u->utility
+                    : u->session_accuracy[0] - base->session_accuracy[0];
+            CHECK_NEAR(est[k], want, 1e-12);
+            compared++;
+        }
+    }
+    printf("matches simlab-analyze: %d conditions compared\n", compared);
+    CHECK(compared == K && K > 0);
+    if (test == POWER_TEST_DIFFERENCE) {
+        CHECK_INT(rep.n_sessions, 1);
+    }
+    power_free(pr);
+    report_free(&rep);
+    dataset_free(ds);
+    unlink(db);
+    char wal[620];
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    unlink(wal);
+    snprintf(wal, sizeof wal, "%s-shm", db);
+    unlink(wal);
+    rmdir(dir);
+}
+
+static void test_matches_analyze(void)
+{
+    check_matches_analyze(META, POWER_TEST_UTILITY);
+    char dir[] = "/tmp/simlab-plain-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_INT(make_plain(dir), 0);
+    check_matches_analyze(dir, POWER_TEST_DIFFERENCE);
+    char path[600];
+    snprintf(path, sizeof path, "%s/items.jsonl", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    unlink(path);
+    rmdir(dir);
 }
 
 int main(void)
@@ -358,6 +596,9 @@ int main(void)
     test_same_decisions();
     test_files();
     test_pilot();
+    test_utility();
+    test_difference();
+    test_matches_analyze();
     report_plots_shutdown(); /* the font caches of the plots */
     return TEST_REPORT();
 }

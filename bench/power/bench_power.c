@@ -4,8 +4,11 @@
 ** THREADS threads, once with curtailed (sequential) replicates and once with
 ** all B replicates per study (the reference, same run, same studies).
 ** Prints wall and CPU seconds and the ratio; checks the decisions agree.
-** Then the same with no effect in any condition (Post = Pre = 0.6).
-** Usage: bench_power [STUDIES] [THREADS]   (defaults 500 and 2)
+** Then the same with no effect in any condition (Post = Pre = 0.6, or every
+** test accuracy 0.6). BUNDLE: another study (e.g. the meta-predictor demo
+** or bench/power/plain-study for the Utility and difference tests).
+** Usage: bench_power [STUDIES] [THREADS] [BUNDLE]   (defaults 500, 2 and
+** text-forward)
 */
 #define _POSIX_C_SOURCE 200809L
 #include "app/power.h"
@@ -39,7 +42,8 @@ int main(int argc, char **argv)
 {
     PowerOptions o;
     power_options_default(&o);
-    o.bundle_dir = SIMLAB_SOURCE_DIR "/assets/studies/text-forward";
+    o.bundle_dir =
+        argc > 3 ? argv[3] : SIMLAB_SOURCE_DIR "/assets/studies/text-forward";
     power_parse_sizes("10,20,40,80", &o, NULL);
     o.studies = argc > 1 ? atoi(argv[1]) : 500;
     o.threads = argc > 2 ? atoi(argv[2]) : 2;
@@ -53,8 +57,8 @@ int main(int argc, char **argv)
         same &= a->rows[i].rejections == b->rows[i].rejections;
         reps_a += a->rows[i].mean_replicates / a->n_rows;
     }
-    printf("%d studies x 4 sizes, B = %d, %d threads\n", o.studies,
-           o.replicates, o.threads);
+    printf("%s: %d studies x 4 sizes, B = %d, %d threads\n", a->study_id,
+           o.studies, o.replicates, o.threads);
     printf("curtailed:      %6.2f s wall, %6.2f s CPU, %.0f replicates per "
            "study on average\n",
            w1, c1, reps_a);
@@ -64,9 +68,9 @@ int main(int argc, char **argv)
     power_free(a);
     power_free(b);
     /* the same with no effect anywhere: every study can stop early */
-    static const char *null_cells[] = {"*:post=0.6"};
+    static const char *null_cells[] = {"*:post=0.6", "*:test=0.6"};
     o.cells = null_cells;
-    o.n_cells = 1;
+    o.n_cells = 2;
     o.full_replicates = 0;
     a = timed(&o, &w1, &c1);
     o.full_replicates = 1;
