@@ -1134,71 +1134,31 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
     return h + 2 * pad;
 }
 
-/* The explanation kinds drawn without the item's image. */
-static float render_tokens_kind(const RenderCtx *rc, Scene *sc,
-                                const Explanation *e, const ItemInput *image,
-                                float x, float y, float w)
-{
-    (void)image;
-    return render_tokens(rc, sc, e, x, y, w);
-}
-
-static float render_features_kind(const RenderCtx *rc, Scene *sc,
-                                  const Explanation *e, const ItemInput *image,
-                                  float x, float y, float w)
-{
-    (void)image;
-    return render_features(rc, sc, e, x, y, w);
-}
-
-static float render_rules_kind(const RenderCtx *rc, Scene *sc,
+/* How an explanation kind is drawn: with the item's image (heatmaps, pairs
+** shown beside it) or without. */
+typedef float (*RenderImageFn)(const RenderCtx *rc, Scene *sc,
                                const Explanation *e, const ItemInput *image,
-                               float x, float y, float w)
-{
-    (void)image;
-    return render_rules(rc, sc, e, x, y, w);
-}
-
-static float render_prototype_kind(const RenderCtx *rc, Scene *sc,
-                                   const Explanation *e, const ItemInput *image,
-                                   float x, float y, float w)
-{
-    (void)image;
-    return render_prototype(rc, sc, e, x, y, w);
-}
-
-static float render_path_kind(const RenderCtx *rc, Scene *sc,
-                              const Explanation *e, const ItemInput *image,
-                              float x, float y, float w)
-{
-    (void)image;
-    return render_path(rc, sc, e, x, y, w);
-}
-
-static float render_text_kind(const RenderCtx *rc, Scene *sc,
-                              const Explanation *e, const ItemInput *image,
-                              float x, float y, float w)
-{
-    (void)image;
-    return render_pretext(rc, sc, e, x, y, w);
-}
-
+                               float x, float y, float w);
 typedef float (*RenderFn)(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                          const ItemInput *image, float x, float y, float w);
+                          float x, float y, float w);
+typedef struct KindRender {
+    RenderImageFn with_image; /* or */
+    RenderFn plain;
+} KindRender;
 
-/* One row per ExplKind: how it is drawn. Composites (NULL) are drawn part
-** by part by render_explanation. */
-static const RenderFn kind_render[] = {
-    [EXPL_HEATMAP] = render_heatmap,
-    [EXPL_TOKENS] = render_tokens_kind,
-    [EXPL_TOKEN_PAIRS] = render_pairs,
-    [EXPL_SPAN_PAIRS] = render_pairs,
-    [EXPL_FEATURES] = render_features_kind,
-    [EXPL_RULES] = render_rules_kind,
-    [EXPL_PROTOTYPE] = render_prototype_kind,
-    [EXPL_PATH] = render_path_kind,
-    [EXPL_TEXT] = render_text_kind,
-    [EXPL_COMPOSITE] = NULL,
+/* One row per ExplKind: how it is drawn. Composites (no function) are drawn
+** part by part by render_explanation. */
+static const KindRender kind_render[] = {
+    [EXPL_HEATMAP] = {render_heatmap, NULL},
+    [EXPL_TOKENS] = {NULL, render_tokens},
+    [EXPL_TOKEN_PAIRS] = {render_pairs, NULL},
+    [EXPL_SPAN_PAIRS] = {render_pairs, NULL},
+    [EXPL_FEATURES] = {NULL, render_features},
+    [EXPL_RULES] = {NULL, render_rules},
+    [EXPL_PROTOTYPE] = {NULL, render_prototype},
+    [EXPL_PATH] = {NULL, render_path},
+    [EXPL_TEXT] = {NULL, render_pretext},
+    [EXPL_COMPOSITE] = {NULL, NULL},
 };
 
 _Static_assert(sizeof kind_render / sizeof *kind_render == EXPL_KIND_COUNT,
@@ -1207,10 +1167,14 @@ _Static_assert(sizeof kind_render / sizeof *kind_render == EXPL_KIND_COUNT,
 static float render_one(const RenderCtx *rc, Scene *sc, const Explanation *e,
                         const ItemInput *image, float x, float y, float w)
 {
-    if ((unsigned)e->kind >= EXPL_KIND_COUNT || !kind_render[e->kind]) {
+    if ((unsigned)e->kind >= EXPL_KIND_COUNT) {
         return 0;
     }
-    return kind_render[e->kind](rc, sc, e, image, x, y, w);
+    const KindRender *k = &kind_render[e->kind];
+    if (k->with_image) {
+        return k->with_image(rc, sc, e, image, x, y, w);
+    }
+    return k->plain ? k->plain(rc, sc, e, x, y, w) : 0;
 }
 
 float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
