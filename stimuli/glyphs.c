@@ -14,6 +14,8 @@
 #include "stimuli/uistrings.h"
 
 struct GlyphChain {
+    FcConfig *cfg;  /* the chain's own configuration (no global state left
+                       behind: destroyed with the chain) */
     FcFontSet *set; /* sorted and trimmed: each font adds characters */
     FcCharSet *all; /* union of the set's characters */
 };
@@ -21,16 +23,18 @@ struct GlyphChain {
 int glyph_chain_open(const char *lang, GlyphChain **out, SimError *err)
 {
     *out = NULL;
-    if (!FcInit()) {
+    GlyphChain *c = sim_calloc(1, sizeof *c);
+    if (!c) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    c->cfg = FcInitLoadConfigAndFonts();
+    if (!c->cfg) {
+        sim_free(c);
         return sim_fail(err, SIM_ERR_IO, "fontconfig could not be initialised");
     }
-    GlyphChain *c = sim_calloc(1, sizeof *c);
     FcPattern *pat = FcPatternCreate();
-    if (!c || !pat) {
-        sim_free(c);
-        if (pat) {
-            FcPatternDestroy(pat);
-        }
+    if (!pat) {
+        glyph_chain_free(c);
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"DejaVu Sans");
@@ -38,10 +42,10 @@ int glyph_chain_open(const char *lang, GlyphChain **out, SimError *err)
     if (lang && lang[0]) {
         FcPatternAddString(pat, FC_LANG, (const FcChar8 *)lang);
     }
-    FcConfigSubstitute(NULL, pat, FcMatchPattern);
+    FcConfigSubstitute(c->cfg, pat, FcMatchPattern);
     FcDefaultSubstitute(pat);
     FcResult res = FcResultMatch;
-    c->set = FcFontSort(NULL, pat, FcTrue, &c->all, &res);
+    c->set = FcFontSort(c->cfg, pat, FcTrue, &c->all, &res);
     FcPatternDestroy(pat);
     if (!c->set || !c->all) {
         glyph_chain_free(c);
@@ -61,6 +65,9 @@ void glyph_chain_free(GlyphChain *c)
     }
     if (c->all) {
         FcCharSetDestroy(c->all);
+    }
+    if (c->cfg) {
+        FcConfigDestroy(c->cfg);
     }
     sim_free(c);
 }

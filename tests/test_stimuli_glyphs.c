@@ -95,6 +95,12 @@ static void test_bundle(GlyphChain *c)
     CHECK(json != NULL);
     char *at = json ? strstr(json, "\"Negative\"") : NULL;
     CHECK(at != NULL);
+    if (!at) {
+        free(json);
+        free(sj);
+        fs_remove_tree(tmp);
+        return;
+    }
     int label_line = 1;
     for (char *p = json; p && p < at; p++) {
         label_line += *p == '\n';
