@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/sim_text.h"
+
 static const char *const phase_names[] = {
     [SIM_PHASE_PRACTICE] = "practice", [SIM_PHASE_LEARN] = "learn",
     [SIM_PHASE_PRE] = "pre",           [SIM_PHASE_POST] = "post",
@@ -28,6 +30,11 @@ SimPhase sim_phase_from_name(const char *name)
         }
     }
     return SIM_PHASE_NONE;
+}
+
+const char *sim_phase_suggest(const char *name)
+{
+    return sim_suggest(name, phase_names, SIM_PHASE_COUNT);
 }
 
 size_t sim_phase_list(char *out, size_t size)

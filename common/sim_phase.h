@@ -29,6 +29,10 @@ const char *sim_phase_name(SimPhase phase);
 ** none. */
 SimPhase sim_phase_from_name(const char *name);
 
+/* The phase name nearest to name (a "did you mean" for a misspelled phase),
+** or NULL when none is near. */
+const char *sim_phase_suggest(const char *name);
+
 /* Writes the names of all phases, in order, as "a, b, ... or z" to out (at
 ** most size bytes, NUL-terminated; truncated when too small). Returns the
 ** length of the full list. */

@@ -136,3 +136,53 @@ char *sim_trim(char *s)
     s[n] = '\0';
     return s;
 }
+
+size_t sim_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) {
+        return 99;
+    }
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            int same = (a[i - 1] | 32) == (b[j - 1] | 32);
+            size_t best = diag + (same ? 0 : 1);
+            if (row[j] + 1 < best) {
+                best = row[j] + 1;
+            }
+            if (row[j - 1] + 1 < best) {
+                best = row[j - 1] + 1;
+            }
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+size_t sim_suggest_limit(const char *s)
+{
+    size_t limit = strlen(s) / 3;
+    return limit < 2 ? 2 : limit;
+}
+
+const char *sim_suggest(const char *s, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = 99;
+    for (size_t i = 0; s && names && i < n && names[i]; i++) {
+        size_t d = sim_edit_distance(s, names[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return s && best_d <= sim_suggest_limit(s) ? best : NULL;
+}

@@ -32,4 +32,15 @@ int sim_utf8_valid(const char *s, size_t n, size_t *bad_offset);
 /* Trims ASCII whitespace at both ends in place; returns s. */
 char *sim_trim(char *s);
 
+/* Levenshtein distance of a and b, ASCII letters compared without case;
+** 99 when either is longer than 63 bytes. */
+size_t sim_edit_distance(const char *a, const char *b);
+/* How far a name may be from s to be suggested for it: a third of its
+** length, at least 2 edits. */
+size_t sim_suggest_limit(const char *s);
+/* The name among names[0..n) (a NULL entry ends the list early) closest to
+** s, when it is within sim_suggest_limit(s) edits; else NULL. For "did you
+** mean" hints. Borrowed from names. */
+const char *sim_suggest(const char *s, const char *const *names, size_t n);
+
 #endif

@@ -52,6 +52,17 @@ int policy_parse_cell(char *text, SimCell *cell, SimError *err)
     cell->condition = strcmp(text, "*") == 0 ? NULL : text;
     cell->phase = strcmp(colon + 1, "*") == 0 ? NULL : colon + 1;
     cell->p = p;
+    if (cell->phase && sim_phase_from_name(cell->phase) == SIM_PHASE_NONE) {
+        const char *near = sim_phase_suggest(cell->phase);
+        char phases[128];
+        sim_phase_list(phases, sizeof phases);
+        return near ? sim_fail(err, SIM_ERR_USAGE,
+                               "--p: unknown phase '%s' (did you mean '%s'?)",
+                               cell->phase, near)
+                    : sim_fail(err, SIM_ERR_USAGE,
+                               "--p: unknown phase '%s' (phases: %s, or *)",
+                               cell->phase, phases);
+    }
     return SIM_OK;
 }
 
@@ -299,6 +310,32 @@ static int run_participant(SimRun *r, const char *pid, SimError *err)
     return rc;
 }
 
+/* A --p cell must name a condition of the study and a phase it has:
+** otherwise it would silently match nothing. */
+static int check_cell(const Study *st, const SimCell *c, SimError *err)
+{
+    if (c->condition && !study_find_condition(st, c->condition)) {
+        const char *near = study_condition_suggest(st, c->condition);
+        if (near) {
+            return sim_fail(err, SIM_ERR_USAGE,
+                            "--p: unknown condition '%s' (did you mean "
+                            "'%s'?)",
+                            c->condition, near);
+        }
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "--p: unknown condition '%s' (the study has %zu "
+                        "conditions, e.g. '%s')",
+                        c->condition, st->n_conditions,
+                        st->n_conditions ? st->conditions[0].id : "");
+    }
+    SimPhase ph = sim_phase_from_name(c->phase);
+    if (c->phase && !study_find_phase_block(st, ph)) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "--p: the study has no block in phase '%s'", c->phase);
+    }
+    return SIM_OK;
+}
+
 static int build_spec(SimRun *r, SimCell **cells_out, char ***texts_out,
                       SimError *err)
 {
@@ -328,10 +365,9 @@ static int build_spec(SimRun *r, SimCell **cells_out, char ***texts_out,
         if (rc != SIM_OK) {
             return rc;
         }
-        const char *cond = cells[base->n_cells + (size_t)i].condition;
-        if (cond && !study_find_condition(r->study, cond)) {
-            return sim_fail(err, SIM_ERR_USAGE, "--p: unknown condition '%s'",
-                            cond);
+        rc = check_cell(r->study, &cells[base->n_cells + (size_t)i], err);
+        if (rc != SIM_OK) {
+            return rc;
         }
     }
     r->spec.cells = cells;

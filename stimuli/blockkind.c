@@ -139,5 +139,5 @@ void block_warn_unknown(Loader *L, const JLoc *at, json_t *o)
         }
     }
     known[n] = NULL;
-    jwarn_unknown(L, at, o, known);
+    jreject_unknown(L, at, o, known);
 }

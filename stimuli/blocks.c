@@ -138,7 +138,7 @@ static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
         jl_child(&sl, bl, "show");
         static const char *const sk[] = {"label", "prediction", "explanation",
                                          "reservoir", NULL};
-        jwarn_unknown(L, &sl, show, sk);
+        jreject_unknown(L, &sl, show, sk);
         jget_bool(L, &sl, show, "label", &b->show.label);
         jget_bool(L, &sl, show, "prediction", &b->show.prediction);
         jget_bool(L, &sl, show, "explanation", &b->show.explanation);

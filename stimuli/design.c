@@ -27,6 +27,29 @@ int design_valid_ident(const char *s)
     return 1;
 }
 
+void design_no_condition(Loader *L, const JLoc *at, const char *key,
+                         const char *id)
+{
+    const Study *st = L->st;
+    const char *near = study_condition_suggest(st, id);
+    if (near) {
+        jl_error(L, at, key, "no condition '%s' (did you mean '%s'?)", id,
+                 near);
+        return;
+    }
+    SimBuf b;
+    sim_buf_init(&b);
+    for (size_t i = 0; i < st->n_conditions; i++) {
+        sim_buf_printf(&b, "%s%s", i ? ", " : "", st->conditions[i].id);
+    }
+    jl_error(L, at, key, "no condition '%s' (conditions: %s)", id,
+             sim_buf_cstr(&b));
+    if (b.oom) {
+        L->oom = 1;
+    }
+    sim_buf_free(&b);
+}
+
 void quiz_questions_free(QuizQuestion *q, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -74,7 +97,7 @@ static void parse_classes(Design *D, const JLoc *root)
             sc->id = json_scalar_text(L, c);
         } else if (json_is_object(c)) {
             static const char *const known[] = {"id", "label", "key", NULL};
-            jwarn_unknown(L, &el, c, known);
+            jreject_unknown(L, &el, c, known);
             if (jget_id(L, &el, c, "id", 1, &sc->id) != 1) {
                 ok = 0;
                 continue;
@@ -147,7 +170,7 @@ static void parse_conditions(Design *D, const JLoc *root)
             continue;
         }
         static const char *const known[] = {"id", "method", "label", NULL};
-        jwarn_unknown(L, &el, c, known);
+        jreject_unknown(L, &el, c, known);
         Condition *cd = &st->conditions[st->n_conditions];
         if (jget_id(L, &el, c, "id", 1, &cd->id) != 1) {
             continue;
@@ -198,7 +221,7 @@ static void parse_assignment(Design *D, const JLoc *root)
     }
     static const char *const known[] = {"rule", "min_complete", "then",
                                         "active_minutes", NULL};
-    jwarn_unknown(L, &al, v, known);
+    jreject_unknown(L, &al, v, known);
     const char *rule = "balanced";
     jget_str(L, &al, v, "rule", 0, &rule);
     jget_int(L, &al, v, "active_minutes", 0, 1, 100000, &a->active_minutes);
@@ -210,7 +233,7 @@ static void parse_assignment(Design *D, const JLoc *root)
         if (jget_str(L, &al, v, "then", 1, &then) == 1) {
             a->then_condition = ld_strdup(L, then);
             if (!study_find_condition(L->st, then) && L->st->n_conditions) {
-                jl_error(L, &al, "then", "no condition '%s'", then);
+                design_no_condition(L, &al, "then", then);
             }
         }
     } else if (strcmp(rule, "balanced") != 0) {
@@ -240,7 +263,7 @@ static void parse_rating(Design *D, const JLoc *root)
         jl_child(&rl, root, "rating");
         static const char *const known[] = {"question", "points", "low", "high",
                                             NULL};
-        jwarn_unknown(L, &rl, v, known);
+        jreject_unknown(L, &rl, v, known);
         jget_str(L, &rl, v, "question", 0, &q);
         jget_int(L, &rl, v, "points", 0, 2, 11, &r->points);
         jget_str(L, &rl, v, "low", 0, &low);
@@ -279,7 +302,7 @@ int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
             continue;
         }
         static const char *const known[] = {"text", "options", "answer", NULL};
-        jwarn_unknown(L, &ql, q, known);
+        jreject_unknown(L, &ql, q, known);
         const char *text = NULL;
         if (jget_str(L, &ql, q, "text", 1, &text) == 1) {
             if (!text[0]) {
@@ -333,7 +356,7 @@ static void parse_quiz(Design *D, const JLoc *root)
     }
     static const char *const known[] = {"questions", "repeat_until_correct",
                                         NULL};
-    jwarn_unknown(L, &ql, v, known);
+    jreject_unknown(L, &ql, v, known);
     jget_bool(L, &ql, v, "repeat_until_correct", &D->quiz_repeat);
     JLoc qq;
     jl_child(&qq, &ql, "questions");
@@ -371,7 +394,7 @@ static void parse_simulation(Design *D, const JLoc *root)
     static const char *const known[] = {
         "p_default",    "p",        "cells",   "participant_sd", "item_sd",
         "rt_median_ms", "rt_sigma", "catch_p", "quiz_p",         NULL};
-    jwarn_unknown(L, &sl, v, known);
+    jreject_unknown(L, &sl, v, known);
     struct {
         const char *key;
         double *dst;
@@ -416,7 +439,7 @@ static void parse_simulation(Design *D, const JLoc *root)
             continue;
         }
         static const char *const ck[] = {"condition", "phase", "p", NULL};
-        jwarn_unknown(L, &el, c, ck);
+        jreject_unknown(L, &el, c, ck);
         SimCell *x = &s->cells[s->n_cells++];
         const char *str = NULL;
         /* null (or absent) condition or phase: any */
@@ -424,17 +447,103 @@ static void parse_simulation(Design *D, const JLoc *root)
         int any_phase = json_is_null(json_object_get(c, "phase"));
         if (!any_cond && jget_str(L, &el, c, "condition", 0, &str) == 1) {
             x->condition = ld_strdup(L, str);
-            if (!study_find_condition(L->st, str)) {
-                jl_error(L, &el, "condition", "no condition '%s'", str);
+            if (!study_find_condition(L->st, str) && L->st->n_conditions) {
+                design_no_condition(L, &el, "condition", str);
             }
         }
         if (!any_phase && jget_str(L, &el, c, "phase", 0, &str) == 1) {
             x->phase = ld_strdup(L, str);
+            if (sim_phase_from_name(str) == SIM_PHASE_NONE) {
+                const char *near = sim_phase_suggest(str);
+                char phases[128];
+                sim_phase_list(phases, sizeof phases);
+                if (near) {
+                    jl_error(L, &el, "phase",
+                             "no phase '%s' (did you mean '%s'?)", str, near);
+                } else {
+                    jl_error(L, &el, "phase", "no phase '%s' (phases: %s)", str,
+                             phases);
+                }
+            }
         }
         x->p = s->p_default;
         if (jget_num(L, &el, c, "p", 1, &x->p) == 1 && (x->p < 0 || x->p > 1)) {
             jl_error(L, &el, "p", "%g is outside [0, 1]", x->p);
         }
+    }
+}
+
+/* The study's phases that have blocks, as "a, b" into out. */
+static void used_phases(const Study *st, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int p = 0; p < SIM_PHASE_COUNT && len < size; p++) {
+        if (study_find_phase_block(st, (SimPhase)p)) {
+            int w = snprintf(out + len, size - len, "%s%s", len ? ", " : "",
+                             sim_phase_name((SimPhase)p));
+            len += w > 0 ? (size_t)w : 0;
+        }
+    }
+}
+
+/* A simulation cell for a phase that no block has would silently match
+** nothing: an error once the blocks are known. */
+static void check_simulation_phases(Design *D, const JLoc *root)
+{
+    Loader *L = D->L;
+    const SimulationSpec *s = &L->st->simulation;
+    if (L->st->n_blocks == 0) {
+        return;
+    }
+    JLoc cl;
+    jl_child(&cl, root, "simulation");
+    jl_child(&cl, &cl, "cells");
+    json_t *cells =
+        json_object_get(json_object_get(D->root, "simulation"), "cells");
+    size_t k = 0; /* index of the JSON cell that gave s->cells[i] */
+    for (size_t i = 0; i < s->n_cells; i++, k++) {
+        while (k < json_array_size(cells) &&
+               !json_is_object(json_array_get(cells, k))) {
+            k++;
+        }
+        SimPhase ph = sim_phase_from_name(s->cells[i].phase);
+        if (ph == SIM_PHASE_NONE || study_find_phase_block(L->st, ph)) {
+            continue;
+        }
+        char phases[128];
+        used_phases(L->st, phases, sizeof phases);
+        JLoc el;
+        jl_index(&el, &cl, k);
+        jl_error(L, &el, "phase",
+                 "the study has no block in phase '%s' (its phases: %s)",
+                 s->cells[i].phase, phases[0] ? phases : "none");
+    }
+}
+
+/* A "rating" question that no block asks is a warning: the author expected
+** ratings that the study will not collect. */
+static void check_rating_asked(Design *D, const JLoc *root)
+{
+    Study *st = D->L->st;
+    if (!json_is_object(json_object_get(D->root, "rating"))) {
+        return;
+    }
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        if (st->blocks[i].rating) {
+            return;
+        }
+    }
+    if (st->preset) {
+        jl_warn(D->L, root, "rating",
+                "preset '%s' never asks this rating as configured (its "
+                "blocks ask none): the question is not used",
+                st->preset);
+    } else if (st->n_blocks > 0) {
+        jl_warn(D->L, root, "rating",
+                "no block asks a rating (a \"rating\" block, or \"rating\": "
+                "true on a learn or counterfactual block): the question is "
+                "not used");
     }
 }
 
@@ -499,7 +608,7 @@ static void parse_pages(Design *D, const JLoc *root)
     const JLoc *pl = &D->pages_at;
     static const char *const known[] = {"consent", "instructions", "debrief",
                                         NULL};
-    jwarn_unknown(L, pl, v, known);
+    jreject_unknown(L, pl, v, known);
     const char *s = NULL;
     if (jget_str(L, pl, v, "consent", 0, &s) == 1) {
         D->consent = ld_strdup(L, s);
@@ -537,7 +646,7 @@ static void parse_screening(Design *D, const JLoc *root)
     static const char *const known[] = {
         "practice_min_first_try", "quiz_all_first_try", "max_catch_failures",
         "min_total_seconds",      "stop_on_failure",    NULL};
-    jwarn_unknown(L, &sl, v, known);
+    jreject_unknown(L, &sl, v, known);
     /* null switches a rule off */
     const char *ints[] = {"practice_min_first_try", "max_catch_failures"};
     int *idst[] = {&s->practice_min_first_try, &s->max_catch_failures};
@@ -628,7 +737,7 @@ void design_parse(Loader *L, json_t *root)
         "quiz",          "rating",     "items",
         "explanations",  "simulation", "language",
         "language_file", "ui",         NULL};
-    jwarn_unknown(L, &at, root, known);
+    jreject_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
         /* jget_int reported the range */
@@ -675,6 +784,8 @@ void design_parse(Loader *L, json_t *root)
 
     parse_protocol(&D, &at);
     parse_screening(&D, &at);
+    check_rating_asked(&D, &at);
+    check_simulation_phases(&D, &at);
     validate_blocks(&D);
     validate_conditions(&D, &at);
     read_pages(&D);

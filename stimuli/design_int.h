@@ -39,6 +39,10 @@ typedef struct Design {
 
 /* 1 when s is a non-empty identifier of letters, digits, '-', '_', '.'. */
 int design_valid_ident(const char *s);
+/* Reports at member key of `at` that the study has no condition id, with a
+** "did you mean" or the list of the conditions. */
+void design_no_condition(Loader *L, const JLoc *at, const char *key,
+                         const char *id);
 /* Frees n questions and the array. */
 void quiz_questions_free(QuizQuestion *q, size_t n);
 /* Parses a list of questions at `at` into *out (owned, n_out of them);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,16 +52,114 @@ int ld_grow(Loader *L, void **array, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+/* FNV-1a over the parts of a problem that make two of them the same one. */
+static uint64_t diag_hash(int warn, const char *file, const char *field,
+                          const char *msg)
+{
+    uint64_t h = 1469598103934665603u;
+    const char *parts[3] = {file, field, msg};
+    h = (h ^ (uint64_t)(warn ? 'w' : 'e')) * 1099511628211u;
+    for (int i = 0; i < 3; i++) {
+        for (const char *p = parts[i]; *p; p++) {
+            h = (h ^ (unsigned char)*p) * 1099511628211u;
+        }
+        h = (h ^ 0xffu) * 1099511628211u;
+    }
+    return h;
+}
+
+/* The entry of an earlier problem with the same warn, file, field and
+** message, or NULL. Adds (file, field, msg) as new when absent: *is_new is
+** then 1 and the caller appends the Diag. */
+static DiagRepeat *repeat_find(Loader *L, int warn, const char *file,
+                               const char *field, const char *msg, int *is_new)
+{
+    *is_new = 1;
+    StudyReport *r = L->rep;
+    uint64_t h = diag_hash(warn, file, field, msg);
+    if (L->n_repeats * 2 >= L->n_repeat_slots) {
+        size_t n = L->n_repeat_slots ? L->n_repeat_slots * 2 : 64;
+        size_t *slots = sim_calloc(n, sizeof *slots);
+        if (!slots) {
+            L->oom = 1;
+            return NULL;
+        }
+        for (size_t i = 0; i < L->n_repeats; i++) {
+            size_t k = (size_t)L->repeats[i].hash & (n - 1);
+            while (slots[k]) {
+                k = (k + 1) & (n - 1);
+            }
+            slots[k] = i + 1;
+        }
+        sim_free(L->repeat_slots);
+        L->repeat_slots = slots;
+        L->n_repeat_slots = n;
+    }
+    size_t mask = L->n_repeat_slots - 1;
+    size_t k = (size_t)h & mask;
+    for (; L->repeat_slots[k]; k = (k + 1) & mask) {
+        DiagRepeat *e = &L->repeats[L->repeat_slots[k] - 1];
+        const Diag *d = e->warn ? &r->warnings[e->index] : &r->errors[e->index];
+        if (e->hash == h && e->warn == warn && strcmp(d->file, file) == 0 &&
+            strcmp(d->field, field) == 0 &&
+            strncmp(d->message, msg, e->msg_len) == 0 &&
+            msg[e->msg_len] == '\0') {
+            *is_new = 0;
+            return e;
+        }
+    }
+    size_t cap = L->cap_repeats;
+    if (ld_grow(L, (void **)&L->repeats, &cap, L->n_repeats + 1,
+                sizeof *L->repeats) != 0) {
+        return NULL;
+    }
+    L->cap_repeats = cap;
+    DiagRepeat *e = &L->repeats[L->n_repeats];
+    memset(e, 0, sizeof *e);
+    e->hash = h;
+    e->warn = warn;
+    e->index = warn ? r->n_warnings : r->n_errors;
+    e->msg_len = strlen(msg);
+    L->repeat_slots[k] = ++L->n_repeats;
+    return e;
+}
+
+/* Notes one more place of a repeated problem (the first few are named). */
+static void repeat_add(Loader *L, DiagRepeat *e, int line, const char *pointer)
+{
+    if (e->n_more < DIAG_REPEAT_NAMED) {
+        e->lines[e->n_more] = line;
+        if (pointer) {
+            e->pointers[e->n_more] = ld_strdup(L, pointer);
+        }
+    }
+    e->n_more++;
+}
+
 static void vdiag(Loader *L, int warn, const char *file, int line, int column,
                   const char *pointer, const char *field, const char *fmt,
                   va_list ap)
 {
-    if (!warn) {
-        L->n_errors++;
-    }
     StudyReport *r = L->rep;
     if (!r) {
+        L->n_errors += !warn;
         return;
+    }
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    file = file ? file : "";
+    field = field ? field : "";
+    /* One root cause, one entry: the same problem at the same field of the
+    ** same file (a misspelled class in every row, a misspelled pool in
+    ** every block) is counted on its first report (ld_repeats_finish). */
+    int is_new = 1;
+    DiagRepeat *rep = repeat_find(L, warn, file, field, msg, &is_new);
+    if (!is_new) {
+        repeat_add(L, rep, line, pointer);
+        return;
+    }
+    if (!warn) {
+        L->n_errors++;
     }
     Diag **arr = warn ? &r->warnings : &r->errors;
     size_t *n = warn ? &r->n_warnings : &r->n_errors;
@@ -74,18 +173,63 @@ static void vdiag(Loader *L, int warn, const char *file, int line, int column,
     *arr = p;
     Diag *d = &p[*n];
     memset(d, 0, sizeof *d);
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    d->file = sim_strdup(file ? file : "");
+    d->file = sim_strdup(file);
     d->line = line;
     d->column = column;
     d->pointer = pointer ? sim_strdup(pointer) : NULL;
-    d->field = sim_strdup(field ? field : "");
+    d->field = sim_strdup(field);
     d->message = sim_strdup(msg);
     if (!d->file || !d->field || !d->message || (pointer && !d->pointer)) {
         L->oom = 1;
     }
     (*n)++;
+}
+
+void ld_repeats_finish(Loader *L)
+{
+    StudyReport *r = L->rep;
+    for (size_t i = 0; r && i < L->n_repeats && !L->oom; i++) {
+        DiagRepeat *e = &L->repeats[i];
+        if (e->n_more == 0) {
+            continue;
+        }
+        Diag *d = e->warn ? &r->warnings[e->index] : &r->errors[e->index];
+        SimBuf b;
+        sim_buf_init(&b);
+        int lines = d->line > 0;
+        sim_buf_printf(&b, "%s (and %zu more %s", d->message, e->n_more,
+                       lines ? (e->n_more == 1 ? "row" : "rows")
+                             : (e->n_more == 1 ? "place" : "places"));
+        size_t named =
+            e->n_more < DIAG_REPEAT_NAMED ? e->n_more : DIAG_REPEAT_NAMED;
+        for (size_t k = 0; k < named; k++) {
+            const char *sep = k == 0 ? ": " : ", ";
+            if (lines) {
+                sim_buf_printf(&b, "%s%s%d", sep, k == 0 ? "line " : "",
+                               e->lines[k]);
+            } else if (e->pointers[k]) {
+                sim_buf_printf(&b, "%s%s", sep, e->pointers[k]);
+            }
+        }
+        sim_buf_puts(&b, e->n_more > named ? ", ...)" : ")");
+        if (b.oom) {
+            L->oom = 1;
+        } else {
+            sim_free(d->message);
+            d->message = sim_buf_take(&b);
+        }
+        sim_buf_free(&b);
+    }
+    for (size_t i = 0; i < L->n_repeats; i++) {
+        for (size_t k = 0; k < DIAG_REPEAT_NAMED; k++) {
+            sim_free(L->repeats[i].pointers[k]);
+        }
+    }
+    sim_free(L->repeats);
+    sim_free(L->repeat_slots);
+    L->repeats = NULL;
+    L->repeat_slots = NULL;
+    L->n_repeats = L->cap_repeats = L->n_repeat_slots = 0;
 }
 
 void ld_diag(Loader *L, int warn, const char *file, int line, int column,
@@ -339,22 +483,62 @@ int jget_num(Loader *L, const JLoc *at, json_t *obj, const char *key,
     return 1;
 }
 
-void jwarn_unknown(Loader *L, const JLoc *at, json_t *obj,
-                   const char *const *known)
+int jkey_free(const char *key)
+{
+    return key[0] == '_' || strncmp(key, "x-", 2) == 0 ||
+           strcmp(key, "notes") == 0;
+}
+
+void junknown_key(Loader *L, const JLoc *at, const char *key,
+                  const char *const *known, const char *what)
+{
+    size_t n = 0;
+    while (known[n]) {
+        n++;
+    }
+    const char *near = sim_suggest(key, known, n);
+    char of[96] = "";
+    if (what) {
+        snprintf(of, sizeof of, " of %s", what);
+    }
+    if (near) {
+        jl_error(L, at, key, "unknown field%s (did you mean '%s'?)", of, near);
+        return;
+    }
+    SimBuf b;
+    sim_buf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        sim_buf_printf(&b, "%s%s", i ? ", " : "", known[i]);
+    }
+    jl_error(L, at, key,
+             "unknown field%s (the fields here: %s; for your own use: "
+             "notes, x-...)",
+             of, n ? sim_buf_cstr(&b) : "none");
+    if (b.oom) {
+        L->oom = 1;
+    }
+    sim_buf_free(&b);
+}
+
+void jreject_unknown_of(Loader *L, const JLoc *at, json_t *obj,
+                        const char *const *known, const char *what)
 {
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v)
     {
-        int found = key[0] == '_'; /* "_note": a comment */
-        for (size_t i = 0; known[i]; i++) {
-            if (strcmp(known[i], key) == 0) {
-                found = 1;
-                break;
-            }
+        int found = jkey_free(key);
+        for (size_t i = 0; !found && known[i]; i++) {
+            found = strcmp(known[i], key) == 0;
         }
         if (!found) {
-            jl_warn(L, at, key, "unknown field (ignored)");
+            junknown_key(L, at, key, known, what);
         }
     }
+}
+
+void jreject_unknown(Loader *L, const JLoc *at, json_t *obj,
+                     const char *const *known)
+{
+    jreject_unknown_of(L, at, obj, known, NULL);
 }

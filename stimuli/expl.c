@@ -785,25 +785,21 @@ int expl_kind_from_name(const char *name)
     return -1;
 }
 
-static void warn_unknown_payload(Loader *L, const JLoc *at, json_t *o, int kind)
+static void reject_unknown_payload(Loader *L, const JLoc *at, json_t *o,
+                                   int kind)
 {
-    const char *key;
-    json_t *v;
-    const char *const *known = kinds[kind].keys;
-    json_object_foreach(o, key, v)
-    {
-        int found = key[0] == '_';
-        for (size_t i = 0; !found && common_keys[i]; i++) {
-            found = strcmp(key, common_keys[i]) == 0;
-        }
-        for (size_t i = 0; !found && known[i]; i++) {
-            found = strcmp(key, known[i]) == 0;
-        }
-        if (!found) {
-            jl_warn(L, at, key, "unknown field of a %s explanation (ignored)",
-                    kinds[kind].name);
-        }
+    const char *known[64];
+    size_t n = 0;
+    for (size_t i = 0; common_keys[i] && n + 1 < 64; i++) {
+        known[n++] = common_keys[i];
     }
+    for (size_t i = 0; kinds[kind].keys[i] && n + 1 < 64; i++) {
+        known[n++] = kinds[kind].keys[i];
+    }
+    known[n] = NULL;
+    char what[64];
+    snprintf(what, sizeof what, "a %s explanation", kinds[kind].name);
+    jreject_unknown_of(L, at, o, known, what);
 }
 
 int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
@@ -849,7 +845,7 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
         return -1;
     }
     e->kind = (ExplKind)kind;
-    warn_unknown_payload(L, at, v, kind);
+    reject_unknown_payload(L, at, v, kind);
     const char *title = NULL;
     if (jget_str(L, at, v, "title", 0, &title) == 1) {
         e->title = ld_strdup(L, title);

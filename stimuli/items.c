@@ -667,8 +667,8 @@ int ld_pool_unread(const Loader *L, const char *pool)
     return !pool && L->n_unread_pools > 0;
 }
 
-static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
-                     const BankDefaults *d)
+static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
+                    const BankDefaults *d)
 {
     const char *expl_kind = "text";
     jget_str(L, at, bank, "explanation_kind", 0, &expl_kind);
@@ -681,26 +681,24 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
         jl_error(L, at, "columns",
                  cols ? "must be an object (role -> column)"
                       : "missing (required for CSV)");
-        return;
+        return -1;
     }
     JLoc cl;
     jl_child(&cl, at, "columns");
     CsvDialect dialect;
     if (csv_dialect_parse(L, at, bank, "item bank", &dialect) != 0) {
-        pool_unread(L, d->pool);
-        return;
+        return -1;
     }
     CsvTable t;
     char why[512];
     int rc = csv_table_read(L, d->file, &dialect, &t, why, sizeof why);
     if (rc == -2) {
         jl_error(L, at, "file", "%s", why);
-        return;
+        return -1;
     }
     if (rc != 0) {
         csv_table_free(&t);
-        pool_unread(L, d->pool);
-        return;
+        return -1;
     }
     ColMap cm = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL, 0};
     static const char *const roles[] = {"id",
@@ -723,7 +721,7 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
         sim_free((void *)cm.expl_methods);
         sim_free(cm.expl_cols);
         csv_table_free(&t);
-        return;
+        return -1;
     }
     const char *role;
     json_t *v;
@@ -785,9 +783,6 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
         jl_error(L, &cl, "perturbation_prediction",
                  "missing (required with a perturbation)");
         bad = 1;
-    }
-    if (bad) {
-        pool_unread(L, d->pool); /* its rows are not read: no follow-ons */
     }
     for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
         const CsvRow *row = &t.rows[r];
@@ -891,6 +886,7 @@ static void csv_bank(Loader *L, const JLoc *at, json_t *bank,
     sim_free((void *)cm.expl_methods);
     sim_free(cm.expl_cols);
     csv_table_free(&t);
+    return bad ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ JSON items */
@@ -1051,7 +1047,7 @@ static void cf_from_json(Loader *L, const JLoc *at, json_t *v, Item *it)
     }
     static const char *const known[] = {"input", "prediction", "edits",
                                         "region", NULL};
-    jwarn_unknown(L, &cl, v, known);
+    jreject_unknown(L, &cl, v, known);
     Counterfactual *cf = it->cf = ld_calloc(L, 1, sizeof *cf);
     if (!cf) {
         return;
@@ -1190,7 +1186,7 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
     static const char *const known[] = {
         "id",         "pool",           "modality", "input",        "label",
         "prediction", "counterfactual", "domain",   "explanations", NULL};
-    jwarn_unknown(L, at, o, known);
+    jreject_unknown(L, at, o, known);
     char *id = NULL;
     const char *pool = d->pool, *mod = NULL, *domain = d->domain;
     int bad = jget_id(L, at, o, "id", 1, &id) != 1;
@@ -1360,6 +1356,57 @@ int file_format(Loader *L, const JLoc *at, json_t *o, const char *file)
     return -1;
 }
 
+/* Reads one bank; returns -1 when its rows were not read (the file is
+** missing, unreadable or its entry is broken: reported), so that pools
+** that stay empty because of it are not reported again. */
+static int load_bank(Loader *L, const JLoc *bl, json_t *bank, BankDefaults *d)
+{
+    static const char *const known[] = {"file",
+                                        "format",
+                                        "pool",
+                                        "modality",
+                                        "domain",
+                                        "columns",
+                                        "perturbation_format",
+                                        "explanation_kind",
+                                        "delimiter",
+                                        "encoding",
+                                        NULL};
+    jreject_unknown(L, bl, bank, known);
+    jget_str(L, bl, bank, "pool", 0, &d->pool);
+    if (d->pool && !d->pool[0]) {
+        jl_error(L, bl, "pool", "must not be empty");
+        d->pool = NULL;
+        return -1;
+    }
+    if (jget_str(L, bl, bank, "file", 1, &d->file) != 1) {
+        return -1;
+    }
+    const char *mod = NULL;
+    if (jget_str(L, bl, bank, "modality", 0, &mod) == 1) {
+        d->modality = modality_from_name(mod);
+        if (d->modality < 0) {
+            jl_error(L, bl, "modality",
+                     "'%s' is not image, text, text_pair or tabular", mod);
+            return -1;
+        }
+    }
+    jget_str(L, bl, bank, "domain", 0, &d->domain);
+    d->pert_format = pert_format_from(L, bl, bank);
+    int fmt = file_format(L, bl, bank, d->file);
+    if (fmt == 0) {
+        if (d->modality < 0) {
+            jl_error(L, bl, "modality", "missing (required for CSV)");
+            return -1;
+        }
+        return csv_bank(L, bl, bank, d);
+    }
+    if (fmt == 1) {
+        return each_jsonl(L, bl, d->file, jsonl_item, d);
+    }
+    return -1;
+}
+
 void load_banks(Loader *L, json_t *banks, const JLoc *at)
 {
     if (!json_is_array(banks)) {
@@ -1374,48 +1421,12 @@ void load_banks(Loader *L, json_t *banks, const JLoc *at)
         jl_index(&bl, at, i);
         if (!json_is_object(bank)) {
             jl_error(L, &bl, NULL, "an item bank is an object with a \"file\"");
+            pool_unread(L, NULL);
             continue;
         }
-        static const char *const known[] = {"file",
-                                            "format",
-                                            "pool",
-                                            "modality",
-                                            "domain",
-                                            "columns",
-                                            "perturbation_format",
-                                            "explanation_kind",
-                                            "delimiter",
-                                            "encoding",
-                                            NULL};
-        jwarn_unknown(L, &bl, bank, known);
         BankDefaults d = {NULL, NULL, -1, L->st->domain, PF_DEFAULT};
-        if (jget_str(L, &bl, bank, "file", 1, &d.file) != 1) {
-            continue;
-        }
-        if (jget_str(L, &bl, bank, "pool", 0, &d.pool) == 1 && !d.pool[0]) {
-            jl_error(L, &bl, "pool", "must not be empty");
-            continue;
-        }
-        const char *mod = NULL;
-        if (jget_str(L, &bl, bank, "modality", 0, &mod) == 1) {
-            d.modality = modality_from_name(mod);
-            if (d.modality < 0) {
-                jl_error(L, &bl, "modality",
-                         "'%s' is not image, text, text_pair or tabular", mod);
-                continue;
-            }
-        }
-        jget_str(L, &bl, bank, "domain", 0, &d.domain);
-        d.pert_format = pert_format_from(L, &bl, bank);
-        int fmt = file_format(L, &bl, bank, d.file);
-        if (fmt == 0) {
-            if (d.modality < 0) {
-                jl_error(L, &bl, "modality", "missing (required for CSV)");
-                continue;
-            }
-            csv_bank(L, &bl, bank, &d);
-        } else if (fmt == 1) {
-            each_jsonl(L, &bl, d.file, jsonl_item, &d);
+        if (load_bank(L, &bl, bank, &d) != 0) {
+            pool_unread(L, d.pool); /* its rows are not read: no follow-ons */
         }
     }
 }

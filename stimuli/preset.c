@@ -76,13 +76,27 @@ static void read_params(Design *D, const JLoc *at, json_t *proto, Param *ps)
     json_t *v;
     json_object_foreach(proto, key, v)
     {
-        if (strcmp(key, "preset") == 0 || key[0] == '_') {
+        if (strcmp(key, "preset") == 0 || jkey_free(key)) {
             continue;
         }
         Param *p = param(ps, key);
-        if (!p) {
-            jl_warn(L, at, key, "unknown parameter of preset '%s' (ignored)",
+        if (!p && strcmp(key, "rating") == 0) {
+            /* a rating the preset never asks: the study still runs as
+            ** written, but the author expected ratings */
+            jl_warn(L, at, key, "preset '%s' never asks a rating (ignored)",
                     L->st->preset);
+            continue;
+        }
+        if (!p) {
+            const char *known[32] = {"preset"};
+            size_t n = 1;
+            for (Param *q = ps; q->name && n + 1 < 32; q++) {
+                known[n++] = q->name;
+            }
+            known[n] = NULL;
+            char what[64];
+            snprintf(what, sizeof what, "preset '%s'", L->st->preset);
+            junknown_key(L, at, key, known, what);
             continue;
         }
         if (p->type == 0) {

@@ -269,6 +269,26 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
     csv_table_free(&t);
 }
 
+/* Notes that a source of method (NULL: of methods named per record) had
+** errors, so that its method missing from every item is not reported
+** again. */
+static void method_failed(Loader *L, const char *method)
+{
+    if (!method) {
+        L->failed_any_method = 1;
+        return;
+    }
+    size_t cap = L->n_failed_methods;
+    if (ld_grow(L, (void **)&L->failed_methods, &cap, L->n_failed_methods + 1,
+                sizeof *L->failed_methods) != 0) {
+        return;
+    }
+    char *copy = ld_strdup(L, method);
+    if (copy) {
+        L->failed_methods[L->n_failed_methods++] = copy;
+    }
+}
+
 void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
 {
     if (!json_is_array(sources)) {
@@ -290,7 +310,7 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
         static const char *const known[] = {"method",    "file",     "format",
                                             "pool",      "kind",     "columns",
                                             "delimiter", "encoding", NULL};
-        jwarn_unknown(L, &sl, src, known);
+        jreject_unknown(L, &sl, src, known);
         SourceCtx ctx = {NULL, NULL, NULL, &sl};
         const char *file = NULL;
         jget_str(L, &sl, src, "method", 0, &ctx.method);
@@ -304,11 +324,28 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
         if (jget_str(L, &sl, src, "file", 1, &file) != 1) {
             continue;
         }
+        size_t errors_before = L->n_errors;
         int fmt = file_format(L, &sl, src, file);
         if (fmt == 0) {
             csv_source(L, &sl, src, &ctx, file);
         } else if (fmt == 1) {
             each_jsonl(L, &sl, file, jsonl_expl, &ctx);
         }
+        if (L->n_errors > errors_before) {
+            method_failed(L, ctx.method);
+        }
     }
+}
+
+int ld_method_failed(const Loader *L, const char *method)
+{
+    if (L->failed_any_method || ld_pool_unread(L, NULL)) {
+        return 1;
+    }
+    for (size_t i = 0; method && i < L->n_failed_methods; i++) {
+        if (strcmp(L->failed_methods[i], method) == 0) {
+            return 1;
+        }
+    }
+    return 0;
 }

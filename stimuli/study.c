@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 #include "stimuli/page.h"
 
 void study_report_init(StudyReport *report)
@@ -162,6 +163,7 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
                                        : "not a directory";
         ld_diag(&L, 0, dir ? dir : "", 0, 0, NULL, NULL,
                 "cannot open the study bundle: %s", why);
+        ld_repeats_finish(&L);
         return sim_fail(err, SIM_ERR_IO,
                         "%s: cannot open the study bundle: "
                         "%s",
@@ -206,11 +208,16 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
             balance_warnings(&L, report);
         }
     }
+    ld_repeats_finish(&L);
     sim_free(L.root);
     for (size_t i = 0; i < L.n_unread_pools; i++) {
         sim_free(L.unread_pools[i]);
     }
     sim_free(L.unread_pools);
+    for (size_t i = 0; i < L.n_failed_methods; i++) {
+        sim_free(L.failed_methods[i]);
+    }
+    sim_free(L.failed_methods);
     if (L.oom) {
         study_free(st);
         return sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory while loading",
@@ -269,6 +276,21 @@ int study_condition_index(const Study *st, const char *id)
         }
     }
     return -1;
+}
+
+const char *study_condition_suggest(const Study *st, const char *id)
+{
+    const char *best = NULL;
+    size_t best_d = 99;
+    for (size_t i = 0; st && id && i < st->n_conditions; i++) {
+        const char *c = st->conditions[i].id;
+        size_t d = c ? sim_edit_distance(id, c) : 99;
+        if (d < best_d) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return id && best_d <= sim_suggest_limit(id) ? best : NULL;
 }
 
 int study_class_index(const Study *st, const char *class_id)

@@ -443,6 +443,9 @@ const Item *study_find_item(const Study *study, const char *key);
 const Condition *study_find_condition(const Study *study, const char *id);
 int study_condition_index(const Study *study, const char *id);
 int study_class_index(const Study *study, const char *class_id);
+/* The condition id nearest to id (a "did you mean" for a misspelled one),
+** or NULL when none is near. Borrowed from study. */
+const char *study_condition_suggest(const Study *study, const char *id);
 const Block *study_find_block(const Study *study, const char *id);
 /* The explanation of item for method, or NULL. */
 const Explanation *item_explanation(const Item *item, const char *method);

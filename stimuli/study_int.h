@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stimuli/study.h"
 
@@ -17,6 +18,19 @@ struct StudyIndex {
     size_t n_slots; /* power of two */
     size_t n_items; /* items indexed (to notice a stale table) */
 };
+
+/* A problem reported more than once (same warn, file, field and message):
+** the first report stays, the others are counted on it. */
+#define DIAG_REPEAT_NAMED 3 /* places named in the message */
+typedef struct DiagRepeat {
+    uint64_t hash;
+    int warn;
+    size_t index;   /* in StudyReport.errors or .warnings */
+    size_t msg_len; /* of the first message (before "and N more") */
+    size_t n_more;  /* further reports */
+    int lines[DIAG_REPEAT_NAMED];      /* of the first further reports */
+    char *pointers[DIAG_REPEAT_NAMED]; /* owned; NULL in line files */
+} DiagRepeat;
 
 typedef struct Loader {
     Study *st;
@@ -29,7 +43,14 @@ typedef struct Loader {
     size_t n_errors;     /* errors added so far */
     char **unread_pools; /* pools of item banks whose file was unreadable */
     size_t n_unread_pools;
-    int unread_any; /* an unreadable bank without a pool */
+    int unread_any;        /* an unreadable bank without a pool */
+    char **failed_methods; /* methods of explanation sources with errors */
+    size_t n_failed_methods;
+    int failed_any_method; /* a source with errors that names no method */
+    DiagRepeat *repeats;   /* every distinct problem reported so far */
+    size_t n_repeats, cap_repeats;
+    size_t *repeat_slots; /* open addressing by hash: repeats index + 1 */
+    size_t n_repeat_slots;
 } Loader;
 
 /* Where a JSON value sits: study.json (line 0, pointer only) or one record
@@ -54,6 +75,10 @@ void jl_error(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void jl_warn(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Appends "(and N more rows: line 4, 5, 6, ...)" to each problem reported
+** more than once and frees the bookkeeping; call once, after the last
+** problem of a load. */
+void ld_repeats_finish(Loader *L);
 void jl_child(JLoc *out, const JLoc *at, const char *key);
 void jl_index(JLoc *out, const JLoc *at, size_t i);
 
@@ -79,9 +104,23 @@ int jget_bool(Loader *L, const JLoc *at, json_t *obj, const char *key,
               int *out);
 int jget_num(Loader *L, const JLoc *at, json_t *obj, const char *key,
              int required, double *out);
-/* Warns about members of obj that are not in the NULL-terminated list. */
-void jwarn_unknown(Loader *L, const JLoc *at, json_t *obj,
-                   const char *const *known);
+/* Whether a member name is free for the author's own use in any object:
+** "notes", names starting with "x-", and "_" comments. */
+int jkey_free(const char *key);
+/* Reports member key of the object at `at` as an unknown field: an error
+** with a "did you mean" (the nearest of the NULL-terminated known list) or,
+** without a near one, the list. what (may be NULL) names the object: "a text
+** explanation" gives "unknown field of a text explanation". */
+void junknown_key(Loader *L, const JLoc *at, const char *key,
+                  const char *const *known, const char *what);
+/* Reports each member of obj that is neither in known (NULL-terminated)
+** nor free (jkey_free), as junknown_key does. */
+void jreject_unknown_of(Loader *L, const JLoc *at, json_t *obj,
+                        const char *const *known, const char *what);
+void jreject_unknown(Loader *L, const JLoc *at, json_t *obj,
+                     const char *const *known);
+/* The former name of jreject_unknown (unknown fields were warnings). */
+#define jwarn_unknown jreject_unknown
 /* Text of a scalar JSON value (string or integer) or NULL; owned. */
 char *json_scalar_text(Loader *L, json_t *v);
 
@@ -162,6 +201,10 @@ void csv_missing_column(Loader *L, const JLoc *at, const char *key,
 /* Whether a pool's items may be missing because a bank file could not be
 ** read (its errors were reported once; pool NULL: any pool). */
 int ld_pool_unread(const Loader *L, const char *pool);
+/* Whether items may lack method's explanations because an explanation
+** source of it (or one naming no method) had errors, or a bank could not be
+** read (reported there). */
+int ld_method_failed(const Loader *L, const char *method);
 
 /* ---------------------------------------------------------------- media */
 
@@ -267,7 +310,7 @@ void block_kind_list(unsigned fields, const char *sep, const char *last,
                      char *out, size_t size);
 /* NULL-terminated keys of the fields of a group (one BF_* bit). */
 const char *const *block_group_keys(unsigned group);
-/* Warns about members of a block object that no kind accepts. */
+/* Reports (as errors) members of a block object that no kind accepts. */
 void block_warn_unknown(Loader *L, const JLoc *at, json_t *o);
 
 /* ------------------------------------------------ presets (preset.c) */

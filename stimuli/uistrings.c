@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/sim_text.h"
 #include "stimuli/uistrings_lang.h"
 
 struct UiStrings {
@@ -224,49 +225,15 @@ void ui_strings_free(UiStrings *t)
     free(t);
 }
 
-/* Levenshtein distance of a and b, case-insensitive, capped at 99. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63) {
-        return 99;
-    }
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++) {
-        row[j] = j;
-    }
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            int same = (a[i - 1] | 32) == (b[j - 1] | 32);
-            size_t best = diag + (same ? 0 : 1);
-            if (row[j] + 1 < best) {
-                best = row[j] + 1;
-            }
-            if (row[j - 1] + 1 < best) {
-                best = row[j - 1] + 1;
-            }
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* The closest of n names to s: within a third of its length (at least 2). */
 static const char *suggest(const char *s, const char *(*name)(size_t), size_t n)
 {
     const char *best = NULL;
     size_t best_d = 99;
-    size_t limit = strlen(s) / 3;
-    if (limit < 2) {
-        limit = 2;
-    }
+    size_t limit = sim_suggest_limit(s);
     for (size_t i = 0; i < n; i++) {
         const char *cand = name(i);
-        size_t d = edit_distance(s, cand);
+        size_t d = sim_edit_distance(s, cand);
         /* A tag's primary language alone ("zh" for "zh-Hans") counts. */
         size_t pl = strcspn(cand, "-");
         if (cand[pl] && strlen(s) >= 2 && strncasecmp(s, cand, 2) == 0) {

@@ -244,7 +244,7 @@ void validate_conditions(Design *D, const JLoc *root)
         if (!m) {
             continue;
         }
-        if (!method_known(st, m)) {
+        if (!method_known(st, m) && !ld_method_failed(L, m)) {
             /* find the JSON index of this condition for the pointer */
             size_t idx = c;
             for (size_t j = 0; j < json_array_size(conds); j++) {
@@ -270,7 +270,7 @@ void validate_conditions(Design *D, const JLoc *root)
     const char *baseline = NULL;
     if (jget_str(L, root, D->root, "baseline", 0, &baseline) == 1) {
         if (!study_find_condition(st, baseline)) {
-            jl_error(L, root, "baseline", "no condition '%s'", baseline);
+            design_no_condition(L, root, "baseline", baseline);
         }
         st->baseline = ld_strdup(L, baseline);
     } else if (study_find_condition(st, "baseline")) {

@@ -322,20 +322,23 @@ static void test_fields_by_kind(void)
         study_free(st);
         study_report_free(&rep);
     }
-    /* fields no kind has are warnings; every kind's own fields are not */
+    /* fields no kind has are errors; every kind's own fields, notes, x-
+    ** keys and _ comments are not */
     StudyReport rep;
     Study *st = load_blocks(
         "[{\"kind\": \"practice\", \"pool\": \"p\", \"n\": 1, \"order\": "
         "\"fixed\", \"draw\": \"study\", \"show\": {}, \"feedback\": true, "
         "\"retry\": true, \"train_pool\": \"p\", \"n_train\": 1, "
         "\"title\": \"t\", \"session\": 0, \"text\": \"x\", \"min_seconds\": "
-        "0, \"_note\": \"\"}, {\"kind\": \"predict\", \"pool\": \"p\", "
+        "0, \"_note\": \"\", \"notes\": \"n\", \"x-lab\": 2}, {\"kind\": \"predict\", \"pool\": \"p\", "
         "\"same_items_as\": \"practice1\", \"exclude_items_of\": [], "
         "\"catch\": 1, \"reservoir\": \"practice1\"}, {\"kind\": "
         "\"quiz\", \"repeat_until_correct\": false, \"color\": 1}]",
         &rep, NULL);
-    CHECK_INT(rep.n_warnings, 1);
-    CHECK(rep.n_warnings == 1 && strcmp(rep.warnings[0].field, "color") == 0);
+    CHECK_INT(rep.n_warnings, 0);
+    CHECK_INT(rep.n_errors, 1);
+    CHECK(rep.n_errors == 1 && strcmp(rep.errors[0].field, "color") == 0);
+    CHECK(has_error(&rep, "color", "unknown field"));
     study_free(st);
     study_report_free(&rep);
 }
