@@ -108,6 +108,7 @@ static DiagRepeat *repeat_find(Loader *L, int warn, const char *file,
             return e;
         }
     }
+
     size_t cap = L->cap_repeats;
     if (ld_grow(L, (void **)&L->repeats, &cap, L->n_repeats + 1,
                 sizeof *L->repeats) != 0) {
@@ -136,26 +137,101 @@ static void repeat_add(Loader *L, DiagRepeat *e, int line, const char *pointer)
     e->n_more++;
 }
 
+/* Hash of a place: file, line and JSON pointer. Never 0 (the empty slot). */
+static uint64_t place_hash(const char *file, int line, const char *pointer)
+{
+    uint64_t h = diag_hash(0, file, pointer ? pointer : "", "");
+    h = (h ^ (uint64_t)(unsigned)line) * 1099511628211u;
+    return h ? h : 1;
+}
+
+/* Whether errors at the place are follow-ons of a misspelled field. */
+static int suspect_has(const Loader *L, uint64_t h)
+{
+    if (L->n_suspect_slots == 0) {
+        return 0;
+    }
+    size_t mask = L->n_suspect_slots - 1;
+    for (size_t k = (size_t)h & mask; L->suspects[k]; k = (k + 1) & mask) {
+        if (L->suspects[k] == h) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void suspect_add(Loader *L, uint64_t h)
+{
+    if (suspect_has(L, h)) {
+        return;
+    }
+    if (L->n_suspects * 2 >= L->n_suspect_slots) {
+        size_t n = L->n_suspect_slots ? L->n_suspect_slots * 2 : 64;
+        uint64_t *slots = sim_calloc(n, sizeof *slots);
+        if (!slots) {
+            L->oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < L->n_suspect_slots; i++) {
+            uint64_t x = L->suspects[i];
+            if (x) {
+                size_t k = (size_t)x & (n - 1);
+                while (slots[k]) {
+                    k = (k + 1) & (n - 1);
+                }
+                slots[k] = x;
+            }
+        }
+        sim_free(L->suspects);
+        L->suspects = slots;
+        L->n_suspect_slots = n;
+    }
+    size_t mask = L->n_suspect_slots - 1;
+    size_t k = (size_t)h & mask;
+    while (L->suspects[k]) {
+        k = (k + 1) & mask;
+    }
+    L->suspects[k] = h;
+    L->n_suspects++;
+}
+
+static int same_place(const Diag *d, int line, const char *pointer)
+{
+    if (d->line != line) {
+        return 0;
+    }
+    return (!d->pointer && !pointer) ||
+           (d->pointer && pointer && strcmp(d->pointer, pointer) == 0);
+}
+
 static void vdiag(Loader *L, int warn, const char *file, int line, int column,
                   const char *pointer, const char *field, const char *fmt,
                   va_list ap)
 {
+    L->n_raised += !warn;
     StudyReport *r = L->rep;
     if (!r) {
         L->n_errors += !warn;
         return;
     }
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
     file = file ? file : "";
     field = field ? field : "";
+    if (!warn && pointer && suspect_has(L, place_hash(file, line, pointer))) {
+        return; /* told at the misspelled field next to it */
+    }
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
     /* One root cause, one entry: the same problem at the same field of the
     ** same file (a misspelled class in every row, a misspelled pool in
     ** every block) is counted on its first report (ld_repeats_finish). */
     int is_new = 1;
     DiagRepeat *rep = repeat_find(L, warn, file, field, msg, &is_new);
     if (!is_new) {
-        repeat_add(L, rep, line, pointer);
+        const Diag *first =
+            rep->warn ? &r->warnings[rep->index] : &r->errors[rep->index];
+        if (!same_place(first, line, pointer)) { /* else a duplicate */
+            repeat_add(L, rep, line, pointer);
+        }
         return;
     }
     if (!warn) {
@@ -205,7 +281,10 @@ void ld_repeats_finish(Loader *L)
         for (size_t k = 0; k < named; k++) {
             const char *sep = k == 0 ? ": " : ", ";
             if (lines) {
-                sim_buf_printf(&b, "%s%s%d", sep, k == 0 ? "line " : "",
+                sim_buf_printf(&b, "%s%s%d", sep,
+                               k > 0        ? ""
+                               : named == 1 ? "line "
+                                            : "lines ",
                                e->lines[k]);
             } else if (e->pointers[k]) {
                 sim_buf_printf(&b, "%s%s", sep, e->pointers[k]);
@@ -227,8 +306,11 @@ void ld_repeats_finish(Loader *L)
     }
     sim_free(L->repeats);
     sim_free(L->repeat_slots);
+    sim_free(L->suspects);
     L->repeats = NULL;
     L->repeat_slots = NULL;
+    L->suspects = NULL;
+    L->n_suspects = L->n_suspect_slots = 0;
     L->n_repeats = L->cap_repeats = L->n_repeat_slots = 0;
 }
 
@@ -503,6 +585,14 @@ void junknown_key(Loader *L, const JLoc *at, const char *key,
     }
     if (near) {
         jl_error(L, at, key, "unknown field%s (did you mean '%s'?)", of, near);
+        /* what the author meant is missing or default: errors there
+        ** (missing, out of range, too few items) follow from this one */
+        if (!at->csv) {
+            JLoc meant;
+            jl_child(&meant, at, near);
+            suspect_add(
+                L, place_hash(at->file ? at->file : "", at->line, meant.ptr));
+        }
         return;
     }
     SimBuf b;

@@ -809,7 +809,7 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
     e->predicted = -1;
     e->intercept = e->sum = e->output = NAN;
     e->prototype_evidence = e->start_margin = NAN;
-    size_t errors_before = L->n_errors;
+    size_t errors_before = L->n_raised;
     if (json_is_string(v) &&
         (!default_kind || strcmp(default_kind, "text") == 0)) {
         e->kind = EXPL_TEXT;
@@ -846,12 +846,15 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
     }
     e->kind = (ExplKind)kind;
     reject_unknown_payload(L, at, v, kind);
+    /* an unknown member is reported, but the payload is still usable:
+    ** without it every item would also "lack" the explanation */
+    errors_before = L->n_raised;
     const char *title = NULL;
     if (jget_str(L, at, v, "title", 0, &title) == 1) {
         e->title = ld_strdup(L, title);
     }
     kinds[kind].parse(L, at, v, item, e, depth);
-    return L->n_errors == errors_before && !L->oom ? 0 : -1;
+    return L->n_raised == errors_before && !L->oom ? 0 : -1;
 }
 
 int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e)

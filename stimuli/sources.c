@@ -324,14 +324,14 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
         if (jget_str(L, &sl, src, "file", 1, &file) != 1) {
             continue;
         }
-        size_t errors_before = L->n_errors;
+        size_t errors_before = L->n_raised;
         int fmt = file_format(L, &sl, src, file);
         if (fmt == 0) {
             csv_source(L, &sl, src, &ctx, file);
         } else if (fmt == 1) {
             each_jsonl(L, &sl, file, jsonl_expl, &ctx);
         }
-        if (L->n_errors > errors_before) {
+        if (L->n_raised > errors_before) {
             method_failed(L, ctx.method);
         }
     }

@@ -40,7 +40,10 @@ typedef struct Loader {
     int oom;        /* sticky: an allocation failed */
     int classes_ok; /* classes parsed: class values can be checked */
     size_t cap_items;
-    size_t n_errors;     /* errors added so far */
+    size_t n_errors;     /* distinct errors in the report so far */
+    size_t n_raised;     /* errors raised, with repeats and follow-ons:
+                            compare it before and after a step to know
+                            whether the step failed */
     char **unread_pools; /* pools of item banks whose file was unreadable */
     size_t n_unread_pools;
     int unread_any;        /* an unreadable bank without a pool */
@@ -51,6 +54,10 @@ typedef struct Loader {
     size_t n_repeats, cap_repeats;
     size_t *repeat_slots; /* open addressing by hash: repeats index + 1 */
     size_t n_repeat_slots;
+    uint64_t *suspects; /* hashes of (file, line, pointer) of known fields
+                           that an unknown field nearly names: errors there
+                           follow from the misspelling (0 = empty slot) */
+    size_t n_suspects, n_suspect_slots;
 } Loader;
 
 /* Where a JSON value sits: study.json (line 0, pointer only) or one record

@@ -47,6 +47,32 @@ static void block_error(Design *D, size_t bi, const char *key, const char *fmt,
     jl_error(D->L, &D->src[bi].at, key, "%s", msg);
 }
 
+/* A block's pool (named at member key) has no items: one message for all
+** the blocks that name it, with the nearest pool or the list of pools. */
+static void no_items_error(Design *D, size_t bi, const char *key,
+                           const char *pool)
+{
+    const Study *st = D->L->st;
+    const char *near =
+        sim_suggest(pool, (const char *const *)st->pools, st->n_pools);
+    if (near) {
+        block_error(D, bi, key, "pool '%s' has no items (did you mean '%s'?)",
+                    pool, near);
+        return;
+    }
+    SimBuf b;
+    sim_buf_init(&b);
+    for (size_t i = 0; i < st->n_pools; i++) {
+        sim_buf_printf(&b, "%s%s", i ? ", " : "", st->pools[i]);
+    }
+    block_error(D, bi, key, "pool '%s' has no items (pools: %s)", pool,
+                st->n_pools ? sim_buf_cstr(&b) : "none");
+    if (b.oom) {
+        D->L->oom = 1;
+    }
+    sim_buf_free(&b);
+}
+
 /* The pool whose items a block shows with the condition's explanation, or
 ** NULL. */
 static const char *explained_pool(const Block *b)
@@ -164,9 +190,7 @@ void validate_blocks(Design *D)
         size_t have = pool_size(st, b->pool);
         if (have == 0) {
             if (!ld_pool_unread(D->L, b->pool)) { /* else told at its bank */
-                block_error(D, bi, bs->pool_key,
-                            "pool '%s' has no items (block '%s')", b->pool,
-                            b->id);
+                no_items_error(D, bi, bs->pool_key, b->pool);
             }
             continue;
         }
@@ -218,9 +242,8 @@ void validate_blocks(Design *D)
         }
         if (b->train_pool && pool_size(st, b->train_pool) == 0 &&
             !ld_pool_unread(D->L, b->train_pool)) {
-            block_error(D, bi, bs->train_key ? bs->train_key : "train_pool",
-                        "pool '%s' has no items (block '%s')", b->train_pool,
-                        b->id);
+            no_items_error(D, bi, bs->train_key ? bs->train_key : "train_pool",
+                           b->train_pool);
         }
     }
     check_items_shown(D);

@@ -16,3 +16,5 @@ simlab_add_test(test_stimuli_csv_dialect SOURCES test_stimuli_csv_dialect.c
 simlab_add_test(test_stimuli_ui SOURCES test_stimuli_ui.c LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_glyphs SOURCES test_stimuli_glyphs.c
                 LIBS simlab_stimuli PkgConfig::JANSSON)
+simlab_add_test(test_stimuli_authoring SOURCES test_stimuli_authoring.c
+                LIBS simlab_stimuli)
