@@ -249,6 +249,47 @@ static void test_mixed(void)
     CHECK(med > 1500 && med < 4000);
 }
 
+/* --p cells that would match nothing are usage errors that say why. */
+static void test_bad_cells(void)
+{
+    char bundle[512], db[512];
+    fixture(bundle, sizeof bundle, "mini-forward");
+    snprintf(db, sizeof db, "%s/bad-cells.db", tmp);
+    static const struct {
+        const char *cell;
+        const char *message;
+    } cases[] = {
+        {"LMIE:post=0.7",
+         "--p: unknown condition 'LMIE' (did you mean 'LIME'?)"},
+        {"Nothing:post=0.7", "--p: unknown condition 'Nothing' (the study has"},
+        {"LIME:psot=0.7", "--p: unknown phase 'psot' (did you mean 'post'?)"},
+        {"LIME:zzzzzz=0.7", "--p: unknown phase 'zzzzzz' (phases: practice,"},
+        {"*:train=0.7", "--p: the study has no block in phase 'train'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        SimulateOptions o;
+        memset(&o, 0, sizeof o);
+        o.bundle_dir = bundle;
+        o.db_path = db;
+        o.participants = 1;
+        o.policy = POLICY_MIXED;
+        o.station = "test";
+        const char *cell = cases[i].cell;
+        o.cells = &cell;
+        o.n_cells = 1;
+        SimError err;
+        CHECK_INT(simulate_run(&o, NULL, &err), SIM_ERR_USAGE);
+        if (!strstr(err.msg, cases[i].message)) {
+            h_fail++;
+            fprintf(stderr, "--p %s: '%s', want '%s'\n", cases[i].cell, err.msg,
+                    cases[i].message);
+        } else {
+            h_pass++;
+        }
+    }
+    CHECK(!test_path_exists(db));
+}
+
 /* Starts `simlab simulate`; when kill_after >= 0, kills it with SIGKILL as
 ** soon as the database holds kill_after responses. Returns the wait status. */
 static int run_and_kill(const char *bundle, const char *db, int n,
@@ -396,6 +437,7 @@ int main(int argc, char **argv)
     test_tmpdir(tmp, sizeof tmp, "simulate");
     test_policies();
     test_mixed();
+    test_bad_cells();
     test_kill();
     test_hase();
     test_rmtree(tmp);
