@@ -1,6 +1,6 @@
 /*
 ** simlab: command-line entry. Parses argv and hands each command to its
-** library: check (stimuli), simulate and export (experiment), power
+** library: check and new (stimuli), simulate and export (experiment), power
 ** (app/power.c, simulation with the analysis bootstrap), run (the
 ** SDL2 runner, app/run.c; app/run_none.c in a build without SDL2). No SDL
 ** here.
@@ -11,6 +11,7 @@
 #include "experiment/export.h"
 #include "experiment/simulate.h"
 #include "stimuli/hash.h"
+#include "stimuli/scaffold.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,9 @@ static void usage(FILE *f)
     fputs(
         "usage:\n"
         "  simlab check DIR [--json]\n"
+        "  simlab new DIR --preset hase-forward|hase-counterfactual|"
+        "meta-predictor\n"
+        "             --modality image|text|tabular\n"
         "  simlab run DIR [--db FILE] [--station NAME] [--windowed] "
         "[--display N]\n"
         "             [--size WxH] [--font-scale F] [--no-vsync] "
@@ -103,6 +107,45 @@ static int cmd_check(int argc, char **argv)
         return 2;
     }
     return check_bundle(dir, json, stdout);
+}
+
+static int cmd_new(int argc, char **argv)
+{
+    const char *dir = NULL, *preset = NULL, *modality = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--preset") == 0 && v) {
+            preset = v;
+            i++;
+        } else if (strcmp(a, "--modality") == 0 && v) {
+            modality = v;
+            i++;
+        } else if (a[0] != '-' && !dir) {
+            dir = a;
+        } else {
+            fprintf(stderr, "simlab new: bad or incomplete argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!dir || !preset || !modality) {
+        fprintf(stderr,
+                "simlab new: DIR, --preset (" SCAFFOLD_PRESETS
+                ") and --modality (" SCAFFOLD_MODALITIES ") are required\n");
+        usage(stderr);
+        return 2;
+    }
+    SimError err;
+    sim_error_clear(&err);
+    if (scaffold_write(dir, preset, modality, &err) != SIM_OK) {
+        fprintf(stderr, "simlab new: %s\n", err.msg);
+        return err.code == SIM_ERR_USAGE ? 2 : 1;
+    }
+    printf("wrote a starter %s study (%s) to %s\n"
+           "next: read %s/README.md, then `simlab check %s`\n",
+           preset, modality, dir, dir, dir);
+    return 0;
 }
 
 static int cmd_simulate(int argc, char **argv)
@@ -241,6 +284,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "check") == 0) {
         return cmd_check(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "new") == 0) {
+        return cmd_new(argc - 1, argv + 1);
     } else if (strcmp(cmd, "simulate") == 0) {
         return cmd_simulate(argc - 1, argv + 1);
     } else if (strcmp(cmd, "export") == 0) {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Command-line behaviour of simlab: exit codes of check (0 valid, 1 invalid,
-# 2 usage), simulate and export on a fixture bundle, and usage errors; in a
+# 2 usage), new, simulate and export on a fixture bundle, and usage errors; in a
 # build without SDL2, `simlab run` says that there is no runner. Mistakes
 # that must not harm data: export onto the database, a database inside the
 # bundle, unsafe station names.
@@ -30,6 +30,14 @@ expect 2 "check no dir" "$simlab" check
 expect 2 "check two dirs" "$simlab" check a b
 expect 2 "unknown command" "$simlab" frobnicate
 expect 2 "no command" "$simlab"
+# simlab new: a starter bundle that check accepts; refusals are usage errors
+expect 0 "new" "$simlab" new "$tmp/starter" --preset hase-counterfactual --modality image
+expect 0 "check the starter" "$simlab" check "$tmp/starter"
+expect 2 "new into a folder that is not empty" "$simlab" new "$tmp/starter" --preset hase-forward --modality text
+grep -q "is not empty" "$tmp/err" || { echo "FAIL: new does not say why it refuses"; fails=$((fails + 1)); }
+expect 2 "new without --modality" "$simlab" new "$tmp/starter2" --preset hase-forward
+expect 2 "new with an unknown preset" "$simlab" new "$tmp/starter2" --preset hase --modality text
+[ ! -e "$tmp/starter2" ] || { echo "FAIL: a refused new wrote a folder"; fails=$((fails + 1)); }
 expect 2 "simulate without --db" "$simlab" simulate "$data/experiment/mini-forward" --participants 1 --policy model
 expect 2 "simulate bad policy" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/x.db" --participants 1 --policy clever
 expect 2 "simulate bad --p" "$simlab" simulate "$data/experiment/mini-forward" --db "$tmp/x.db" --participants 1 --policy mixed --p nonsense

@@ -1,0 +1,142 @@
+/*
+** `simlab new`: every preset x modality gives a bundle that loads without
+** errors or warnings, keeps the preset's balance, and runs with simulated
+** participants; a folder that is not empty, an unknown preset or modality
+** is refused before anything is written.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "experiment/simulate.h"
+#include "stimuli/scaffold.h"
+#include "stimuli/study.h"
+#include "test_util.h"
+
+static const char *const presets[] = {"hase-forward", "hase-counterfactual",
+                                      "meta-predictor"};
+static const char *const modalities[] = {"image", "text", "tabular"};
+
+static char tmp[256];
+
+static void print_report(const char *dir, const StudyReport *rep)
+{
+    for (size_t i = 0; i < rep->n_errors; i++) {
+        study_diag_print(stderr, dir, &rep->errors[i]);
+    }
+    for (size_t i = 0; i < rep->n_warnings; i++) {
+        study_diag_print(stderr, dir, &rep->warnings[i]);
+    }
+}
+
+/* Loads dir: no errors, no warnings (the balance rules hold), every pool
+** block full; returns the study's condition count (0 on failure). */
+static size_t check_clean(const char *dir, const char *preset)
+{
+    Study *st = NULL;
+    StudyReport rep;
+    study_report_init(&rep);
+    SimError err;
+    int rc = study_load(dir, &st, &rep, &err);
+    CHECK_INT(rc, SIM_OK);
+    CHECK_INT(rep.n_errors, 0);
+    CHECK_INT(rep.n_warnings, 0);
+    if (rc != SIM_OK || rep.n_warnings) {
+        print_report(dir, &rep);
+    }
+    size_t n = 0;
+    if (st) {
+        CHECK_STR(st->preset, preset);
+        CHECK(st->n_items >= 8);
+        n = st->n_conditions;
+    }
+    study_free(st);
+    study_report_free(&rep);
+    return n;
+}
+
+static void test_all(void)
+{
+    for (size_t p = 0; p < 3; p++) {
+        for (size_t m = 0; m < 3; m++) {
+            char dir[512], db[512];
+            snprintf(dir, sizeof dir, "%s/%s-%s", tmp, presets[p],
+                     modalities[m]);
+            SimError err;
+            int rc = scaffold_write(dir, presets[p], modalities[m], &err);
+            CHECK_INT(rc, SIM_OK);
+            if (rc != SIM_OK) {
+                fprintf(stderr, "%s: %s\n", dir, err.msg);
+                continue;
+            }
+            char readme[600];
+            snprintf(readme, sizeof readme, "%s/README.md", dir);
+            CHECK(test_path_exists(readme));
+            CHECK_INT(check_clean(dir, presets[p]), 2);
+            snprintf(db, sizeof db, "%s/%s-%s.db", tmp, presets[p],
+                     modalities[m]);
+            SimulateOptions o;
+            memset(&o, 0, sizeof o);
+            o.bundle_dir = dir;
+            o.db_path = db;
+            o.participants = 4;
+            o.policy = POLICY_MIXED;
+            o.seed = 3;
+            o.station = "test";
+            o.durability = DURABILITY_FAST;
+            o.participant_sd = -1;
+            o.item_sd = -1;
+            o.wall_ms = 1700000000000LL;
+            rc = simulate_run(&o, NULL, &err);
+            CHECK_INT(rc, SIM_OK);
+            if (rc != SIM_OK) {
+                fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
+            }
+        }
+    }
+}
+
+static void test_refusals(void)
+{
+    char dir[512], file[600];
+    SimError err;
+    /* a folder with something in it is left alone */
+    snprintf(dir, sizeof dir, "%s/busy", tmp);
+    CHECK_INT(mkdir(dir, 0755), 0);
+    snprintf(file, sizeof file, "%s/mine.txt", dir);
+    FILE *f = fopen(file, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("keep", f);
+        fclose(f);
+    }
+    CHECK_INT(scaffold_write(dir, "hase-forward", "text", &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "is not empty") != NULL);
+    snprintf(file, sizeof file, "%s/study.json", dir);
+    CHECK(!test_path_exists(file));
+    /* an empty folder is used */
+    snprintf(dir, sizeof dir, "%s/empty", tmp);
+    CHECK_INT(mkdir(dir, 0755), 0);
+    CHECK_INT(scaffold_write(dir, "hase-forward", "text", &err), SIM_OK);
+    /* a file is not a folder */
+    snprintf(file, sizeof file, "%s/empty/study.json", tmp);
+    CHECK_INT(scaffold_write(file, "hase-forward", "text", &err),
+              SIM_ERR_USAGE);
+    /* unknown names, with the list */
+    snprintf(dir, sizeof dir, "%s/unknown", tmp);
+    CHECK_INT(scaffold_write(dir, "hase", "text", &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "unknown preset 'hase' (hase-forward,") != NULL);
+    CHECK_INT(scaffold_write(dir, "meta-predictor", "audio", &err),
+              SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "unknown modality 'audio'") != NULL);
+    CHECK(!test_path_exists(dir));
+}
+
+int main(void)
+{
+    test_tmpdir(tmp, sizeof tmp, "scaffold");
+    test_all();
+    test_refusals();
+    test_rmtree(tmp);
+    return TEST_REPORT();
+}
