@@ -297,7 +297,10 @@ static void write_items(Out *o, const Ctx *c)
             write_png(o, rel, grey, IMG, IMG, 1);
             if (cf) {
                 snprintf(rel, sizeof rel, "media/%s-%s-cf.png", x->pool, x->id);
-                draw_shape(rgb, 1 - x->label, k);
+                /* a flip changes the shape, a kept output moves it */
+                draw_shape(rgb,
+                           x->cf_out == x->output ? x->label : 1 - x->label,
+                           k + 1);
                 write_png(o, rel, rgb, IMG, IMG, 3);
                 sim_buf_puts(&pert, rel);
             }
@@ -379,7 +382,9 @@ static void write_explanations(Out *o, const Ctx *c)
                            "\"kind\": \"features\", \"features\": "
                            "[[\"Age\", %.2f], [\"Hours per week\", %.2f], "
                            "[\"Education\", %.2f]]}\n",
-                           0.30 * sign, 0.45 * sign, 0.15 * sign);
+                           (0.22 + 0.04 * (k % 4)) * sign,
+                           (0.45 - 0.05 * (k % 3)) * sign,
+                           (0.10 + 0.05 * (k % 5)) * sign);
             break;
         }
     }
