@@ -579,12 +579,17 @@ void junknown_key(Loader *L, const JLoc *at, const char *key,
         n++;
     }
     const char *near = sim_suggest(key, known, n);
+    /* reported, but the object around it is read as if it were not there:
+    ** an unknown field does not make a payload or record fail (no
+    ** follow-on "has no explanation" or "not loaded") */
+    size_t raised = L->n_raised;
     char of[96] = "";
     if (what) {
         snprintf(of, sizeof of, " of %s", what);
     }
     if (near) {
         jl_error(L, at, key, "unknown field%s (did you mean '%s'?)", of, near);
+        L->n_raised = raised;
         /* what the author meant is missing or default: errors there
         ** (missing, out of range, too few items) follow from this one */
         if (!at->csv) {
@@ -604,6 +609,7 @@ void junknown_key(Loader *L, const JLoc *at, const char *key,
              "unknown field%s (the fields here: %s; for your own use: "
              "notes, x-...)",
              of, n ? sim_buf_cstr(&b) : "none");
+    L->n_raised = raised;
     if (b.oom) {
         L->oom = 1;
     }

@@ -234,6 +234,9 @@ static int parse_tokens(Loader *L, const JLoc *at, json_t *o, const Item *it,
             weight = json_array_get(t, 1);
             seg = json_array_get(t, 2);
         } else if (json_is_object(t)) {
+            static const char *const known[] = {"text", "weight", "segment",
+                                                NULL};
+            jreject_unknown(L, &el, t, known);
             text = json_object_get(t, "text");
             weight = json_object_get(t, "weight");
             seg = json_object_get(t, "segment");
@@ -338,6 +341,8 @@ static int parse_pairs(Loader *L, const JLoc *at, json_t *o, const Item *it,
             jl_error(L, &el, NULL, "a pair is {\"a\", \"b\", \"weight\"}");
             continue;
         }
+        static const char *const known[] = {"a", "b", "weight", NULL};
+        jreject_unknown(L, &el, p, known);
         ExplPair *q = &e->pairs[i];
         json_t *a = json_object_get(p, "a"), *b = json_object_get(p, "b");
         if (!a || !b) {
@@ -383,6 +388,9 @@ static int parse_feature_list(Loader *L, const JLoc *at, json_t *list,
                          "\"input\"}");
                 continue;
             }
+            static const char *const row_keys[] = {"name", "prototype", "input",
+                                                   NULL};
+            jreject_unknown(L, &el, f, row_keys);
             if (jget_str(L, &el, f, "name", 1, &name) == 1) {
                 x->name = ld_strdup(L, name);
             }
@@ -400,6 +408,9 @@ static int parse_feature_list(Loader *L, const JLoc *at, json_t *list,
             name = json_array_get(f, 0);
             weight = json_array_get(f, 1);
         } else if (json_is_object(f)) {
+            static const char *const known[] = {"name", "weight", "value",
+                                                NULL};
+            jreject_unknown(L, &el, f, known);
             name = json_object_get(f, "name");
             weight = json_object_get(f, "weight");
             value = json_object_get(f, "value");
@@ -476,6 +487,9 @@ static int parse_rules(Loader *L, const JLoc *at, json_t *o, Explanation *e)
         json_t *conds = r;
         JLoc cl = el;
         if (json_is_object(r)) {
+            static const char *const known[] = {"conditions", "precision",
+                                                "coverage", NULL};
+            jreject_unknown(L, &el, r, known);
             conds = list_member(L, &el, r, "conditions", 0);
             if (!conds) {
                 continue;
@@ -557,6 +571,8 @@ static int parse_edit(Loader *L, const JLoc *at, json_t *v, Edit *out)
         jl_error(L, at, NULL, "an edit is {\"feature\", \"from\", \"to\"}");
         return -1;
     }
+    static const char *const known[] = {"feature", "from", "to", NULL};
+    jreject_unknown(L, at, v, known);
     const char *s = NULL;
     if (jget_str(L, at, v, "feature", 0, &s) == 1) {
         out->feature = ld_strdup(L, s);
@@ -596,6 +612,8 @@ static int parse_path(Loader *L, const JLoc *at, json_t *o, Explanation *e)
             jl_error(L, &el, NULL, "a step is {\"margin\", \"edits\"}");
             continue;
         }
+        static const char *const known[] = {"margin", "edits", NULL};
+        jreject_unknown(L, &el, s, known);
         jget_num(L, &el, s, "margin", 1, &x->margin);
         json_t *edits = json_object_get(s, "edits");
         if (!edits) {
@@ -846,9 +864,6 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
     }
     e->kind = (ExplKind)kind;
     reject_unknown_payload(L, at, v, kind);
-    /* an unknown member is reported, but the payload is still usable:
-    ** without it every item would also "lack" the explanation */
-    errors_before = L->n_raised;
     const char *title = NULL;
     if (jget_str(L, at, v, "title", 0, &title) == 1) {
         e->title = ld_strdup(L, title);

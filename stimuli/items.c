@@ -903,6 +903,9 @@ static void text_pair_json(Loader *L, const JLoc *at, json_t *v, ItemInput *in,
         *b = json_object_get(v, "b");
         JLoc il;
         jl_child(&il, at, "input");
+        static const char *const known[] = {"a", "b", "a_title", "b_title",
+                                            NULL};
+        jreject_unknown(L, &il, v, known);
         const char *s = NULL;
         if (jget_str(L, &il, v, "a_title", 0, &s) == 1) {
             in->title_a = ld_strdup(L, s);
@@ -962,6 +965,8 @@ static void tabular_json(Loader *L, const JLoc *at, json_t *v, ItemInput *in)
         jl_index(&el, &il, i);
         json_t *name = NULL, *val = NULL;
         if (json_is_object(e)) {
+            static const char *const known[] = {"name", "value", NULL};
+            jreject_unknown(L, &el, e, known);
             name = json_object_get(e, "name");
             val = json_object_get(e, "value");
         } else if (json_is_array(e) && json_array_size(e) == 2) {
@@ -1127,6 +1132,10 @@ static void cf_from_json(Loader *L, const JLoc *at, json_t *v, Item *it)
             jl_error(L, &el, NULL, "an edit is an object");
             continue;
         }
+        /* tabular edits name a feature, text edits a byte range */
+        static const char *const edit_keys[] = {
+            "feature", "from", "to", "start", "end", "segment", NULL};
+        jreject_unknown(L, &el, e, edit_keys);
         const char *s = NULL;
         if (jget_str(L, &el, e, "to", 1, &s) == 1) {
             ed->to = ld_strdup(L, s);

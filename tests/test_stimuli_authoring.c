@@ -213,6 +213,22 @@ static const Case cases[] = {
      "explanations.mix.colourmap: unknown field of a heatmap explanation "
      "(did you mean 'colormap'?)",
      NULL},
+    /* misspelled members of nested objects: one error each, and the
+    ** payload and item are still read (no follow-on errors) */
+    {"nested-rule",
+     "valid-all",
+     {{"expl/test.jsonl", "\"precision\": 0.9", "\"precison\": 0.9"}},
+     NULL,
+     1,
+     "rules.0.precison: unknown field (did you mean 'precision'?)",
+     NULL},
+    {"nested-input",
+     "valid-all",
+     {{"items.jsonl", "\"a_title\": \"Premise\"", "\"a_titel\": \"Premise\""}},
+     NULL,
+     1,
+     "input.a_titel: unknown field (did you mean 'a_title'?)",
+     NULL},
     /* a rating the meta-predictor never asks: warnings, not errors */
     {"meta-rating",
      "valid-meta",
