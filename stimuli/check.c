@@ -265,6 +265,10 @@ static json_t *diags_json(const Diag *d, size_t n)
         }
         json_object_set_new(o, "field", jstr(d[i].field));
         json_object_set_new(o, "message", jstr(d[i].message));
+        if (d[i].n_more) {
+            json_object_set_new(o, "more",
+                                json_integer((json_int_t)d[i].n_more));
+        }
         json_array_append_new(arr, o);
     }
     return arr;

@@ -270,6 +270,7 @@ void ld_repeats_finish(Loader *L)
             continue;
         }
         Diag *d = e->warn ? &r->warnings[e->index] : &r->errors[e->index];
+        d->n_more = e->n_more;
         SimBuf b;
         sim_buf_init(&b);
         int lines = d->line > 0;

@@ -390,7 +390,10 @@ typedef struct Diag {
     char *pointer; /* JSON pointer ("/blocks/3/pool") or NULL */
     char *field;   /* field name at fault */
     char *message;
-    int column; /* 1-based column of a JSON syntax error, else 0 */
+    int column;    /* 1-based column of a JSON syntax error, else 0 */
+    size_t n_more; /* further places with the same problem at the same
+                      field of the same file (message ends "(and N more
+                      rows: ...)"); 0 when it was found once */
 } Diag;
 
 typedef struct PoolBalance {

@@ -107,6 +107,9 @@ static void apply_strings(Loader *L, UiStrings *t, const JLoc *at, json_t *obj)
     json_t *v;
     json_object_foreach(obj, name, v)
     {
+        if (jkey_free(name)) {
+            continue; /* notes, x-..., _comments: the author's own */
+        }
         int k = ui_key_from_name(name);
         if (k < 0) {
             const char *near = ui_key_suggest(name);

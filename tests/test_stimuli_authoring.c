@@ -124,7 +124,8 @@ static const Case cases[] = {
      "valid-hase-fwd",
      {{"study.json", "\"baseline\": \"baseline\"",
        "\"baseline\": \"baseline\", \"notes\": \"pilot 2\", \"x-lab\": "
-       "{\"room\": 3}, \"_todo\": 1, \"clases\": []"}},
+       "{\"room\": 3}, \"_todo\": 1, \"ui\": {\"notes\": \"as is\"}, "
+       "\"clases\": []"}},
      NULL,
      1,
      "clases: unknown field (did you mean 'classes'?)",
@@ -260,6 +261,11 @@ static void test_cases(void)
                 found |= diag_has(&rep.warnings[k], c->warning);
             }
             ok = found;
+        }
+        /* a count in the message is also in the Diag */
+        for (size_t k = 0; ok && k < rep.n_errors; k++) {
+            ok = (strstr(rep.errors[k].message, "(and ") != NULL) ==
+                 (rep.errors[k].n_more > 0);
         }
         CHECK(ok);
         if (!ok) {
