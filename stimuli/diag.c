@@ -99,6 +99,9 @@ static DiagRepeat *repeat_find(Loader *L, int warn, const char *file,
     size_t k = (size_t)h & mask;
     for (; L->repeat_slots[k]; k = (k + 1) & mask) {
         DiagRepeat *e = &L->repeats[L->repeat_slots[k] - 1];
+        if (e->index >= (e->warn ? r->n_warnings : r->n_errors)) {
+            continue; /* its Diag was never appended (out of memory) */
+        }
         const Diag *d = e->warn ? &r->warnings[e->index] : &r->errors[e->index];
         if (e->hash == h && e->warn == warn && strcmp(d->file, file) == 0 &&
             strcmp(d->field, field) == 0 &&
@@ -572,7 +575,7 @@ int jkey_free(const char *key)
            strcmp(key, "notes") == 0;
 }
 
-void junknown_key(Loader *L, const JLoc *at, const char *key,
+void junknown_key(Loader *L, const JLoc *at, json_t *obj, const char *key,
                   const char *const *known, const char *what)
 {
     size_t n = 0;
@@ -593,7 +596,7 @@ void junknown_key(Loader *L, const JLoc *at, const char *key,
         L->n_raised = raised;
         /* what the author meant is missing or default: errors there
         ** (missing, out of range, too few items) follow from this one */
-        if (!at->csv) {
+        if (!at->csv && !json_object_get(obj, near)) {
             JLoc meant;
             jl_child(&meant, at, near);
             suspect_add(
@@ -629,7 +632,7 @@ void jreject_unknown_of(Loader *L, const JLoc *at, json_t *obj,
             found = strcmp(known[i], key) == 0;
         }
         if (!found) {
-            junknown_key(L, at, key, known, what);
+            junknown_key(L, at, obj, key, known, what);
         }
     }
 }

@@ -96,7 +96,7 @@ static void read_params(Design *D, const JLoc *at, json_t *proto, Param *ps)
             known[n] = NULL;
             char what[64];
             snprintf(what, sizeof what, "preset '%s'", L->st->preset);
-            junknown_key(L, at, key, known, what);
+            junknown_key(L, at, proto, key, known, what);
             continue;
         }
         if (p->type == 0) {

@@ -114,11 +114,13 @@ int jget_num(Loader *L, const JLoc *at, json_t *obj, const char *key,
 /* Whether a member name is free for the author's own use in any object:
 ** "notes", names starting with "x-", and "_" comments. */
 int jkey_free(const char *key);
-/* Reports member key of the object at `at` as an unknown field: an error
-** with a "did you mean" (the nearest of the NULL-terminated known list) or,
-** without a near one, the list. what (may be NULL) names the object: "a text
+/* Reports member key of the object obj at `at` as an unknown field: an
+** error with a "did you mean" (the nearest of the NULL-terminated known
+** list) or, without a near one, the list. When obj lacks the field it
+** nearly names, errors later reported at that field are follow-ons and
+** dropped. what (may be NULL) names the object: "a text
 ** explanation" gives "unknown field of a text explanation". */
-void junknown_key(Loader *L, const JLoc *at, const char *key,
+void junknown_key(Loader *L, const JLoc *at, json_t *obj, const char *key,
                   const char *const *known, const char *what);
 /* Reports each member of obj that is neither in known (NULL-terminated)
 ** nor free (jkey_free), as junknown_key does. */

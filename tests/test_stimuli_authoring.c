@@ -322,10 +322,38 @@ static void test_no_suggestion(void)
     fs_remove_tree(tmp);
 }
 
+/* When the field an unknown one nearly names is there too, its own errors
+** are real and stay. */
+static void test_both_spellings(void)
+{
+    Case c = {
+        "both",
+        "valid-hase-fwd",
+        {{"study.json", "\"n_test\": 3", "\"n_test\": 30, \"n_tset\": 3"}},
+        NULL,
+        2,
+        "n_tset: unknown field of preset 'hase-forward' (did you mean "
+        "'n_test'?)",
+        NULL};
+    char tmp[256];
+    StudyReport rep;
+    CHECK_INT(load_case(&c, tmp, sizeof tmp, &rep), 0);
+    CHECK_INT(rep.n_errors, 2);
+    CHECK(rep.n_errors == 2 && diag_has(&rep.errors[0], c.first) &&
+          diag_has(&rep.errors[1], "n_test: pool 'test' has 3 items; block "
+                                   "'pre' needs 30"));
+    if (rep.n_errors != 2) {
+        print_report(c.name, &rep);
+    }
+    study_report_free(&rep);
+    fs_remove_tree(tmp);
+}
+
 int main(void)
 {
     test_cases();
     test_rating_warnings();
     test_no_suggestion();
+    test_both_spellings();
     return TEST_REPORT();
 }
