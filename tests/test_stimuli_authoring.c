@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sim_alloc.h"
 #include "harness.h"
 #include "stimuli/check.h"
 #include "stimuli/study.h"
@@ -349,11 +350,57 @@ static void test_both_spellings(void)
     fs_remove_tree(tmp);
 }
 
+/* Out of memory at every allocation of a load that repeats, suppresses and
+** collapses problems: SIM_ERR_NOMEM and no study, never a crash (ASan
+** builds also check for leaks). */
+static void test_out_of_memory(void)
+{
+    Case c = {"oom",
+              "valid-hase-fwd",
+              {{"items.csv", ",pos", ",positive"},
+               {"study.json", "\"n_test\": 3", "\"n_tset\": 3"}},
+              "lime.jsonl",
+              9,
+              NULL,
+              NULL};
+    char tmp[256];
+    StudyReport rep;
+    CHECK_INT(load_case(&c, tmp, sizeof tmp, &rep), 0);
+    size_t want = rep.n_errors;
+    CHECK(want >= 3);
+    study_report_free(&rep);
+    char *dir = fs_join(tmp, "b");
+    int done = 0, nomem = 0, bad = 0;
+    for (long n = 0; n < 20000 && dir && !done; n++) {
+        study_report_init(&rep);
+        Study *st = NULL;
+        SimError err;
+        sim_alloc_fail_after(n);
+        int rc = study_load(dir, &st, &rep, &err);
+        sim_alloc_fail_after(-1);
+        if (rc == SIM_ERR_NOMEM) {
+            nomem++;
+        } else {
+            done = rc == SIM_ERR_INVALID && rep.n_errors == want;
+            bad += !done;
+        }
+        bad += st != NULL;
+        study_free(st);
+        study_report_free(&rep);
+    }
+    CHECK(done);
+    CHECK(nomem > 50);
+    CHECK_INT(bad, 0);
+    free(dir);
+    fs_remove_tree(tmp);
+}
+
 int main(void)
 {
     test_cases();
     test_rating_warnings();
     test_no_suggestion();
     test_both_spellings();
+    test_out_of_memory();
     return TEST_REPORT();
 }
