@@ -330,7 +330,8 @@ static void test_fields_by_kind(void)
         "\"fixed\", \"draw\": \"study\", \"show\": {}, \"feedback\": true, "
         "\"retry\": true, \"train_pool\": \"p\", \"n_train\": 1, "
         "\"title\": \"t\", \"session\": 0, \"text\": \"x\", \"min_seconds\": "
-        "0, \"_note\": \"\", \"notes\": \"n\", \"x-lab\": 2}, {\"kind\": \"predict\", \"pool\": \"p\", "
+        "0, \"_note\": \"\", \"notes\": \"n\", \"x-lab\": 2}, {\"kind\": "
+        "\"predict\", \"pool\": \"p\", "
         "\"same_items_as\": \"practice1\", \"exclude_items_of\": [], "
         "\"catch\": 1, \"reservoir\": \"practice1\"}, {\"kind\": "
         "\"quiz\", \"repeat_until_correct\": false, \"color\": 1}]",
