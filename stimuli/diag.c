@@ -583,6 +583,11 @@ void junknown_key(Loader *L, const JLoc *at, json_t *obj, const char *key,
         n++;
     }
     const char *near = sim_suggest(key, known, n);
+    /* "note", "Notes": the free member, misspelled */
+    if (sim_edit_distance(key, "notes") <= 1 &&
+        (!near || sim_edit_distance(key, near) > 1)) {
+        near = "notes";
+    }
     /* reported, but the object around it is read as if it were not there:
     ** an unknown field does not make a payload or record fail (no
     ** follow-on "has no explanation" or "not loaded") */
@@ -596,7 +601,8 @@ void junknown_key(Loader *L, const JLoc *at, json_t *obj, const char *key,
         L->n_raised = raised;
         /* what the author meant is missing or default: errors there
         ** (missing, out of range, too few items) follow from this one */
-        if (!at->csv && !json_object_get(obj, near)) {
+        if (!at->csv && strcmp(near, "notes") != 0 &&
+            !json_object_get(obj, near)) {
             JLoc meant;
             jl_child(&meant, at, near);
             suspect_add(

@@ -120,6 +120,15 @@ static const Case cases[] = {
      1,
      "n_tset: unknown field of preset 'hase-forward' (did you mean 'n_test'?)",
      NULL},
+    /* the free member, misspelled */
+    {"note",
+     "valid-hase-fwd",
+     {{"study.json", "\"baseline\": \"baseline\"",
+       "\"baseline\": \"baseline\", \"note\": \"pilot\""}},
+     NULL,
+     1,
+     "note: unknown field (did you mean 'notes'?)",
+     NULL},
     /* a misspelled top-level field, with notes and x- keys beside it */
     {"top-level",
      "valid-hase-fwd",
