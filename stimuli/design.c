@@ -771,7 +771,9 @@ void design_parse(Loader *L, json_t *root)
     if (!items) {
         jl_error(L, &at, "items", "missing (required)");
     } else {
+        size_t raised = L->n_raised;
         load_banks(L, items, &il);
+        L->items_incomplete = L->n_raised > raised;
     }
     index_build(L);
     json_t *ex = json_object_get(root, "explanations");

@@ -205,7 +205,11 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
         if (study_balance(st, report, &e2) != SIM_OK) {
             L.oom = 1;
         } else {
-            balance_warnings(&L, report);
+            /* the balance of items that loaded only in part (a wrong
+            ** class in every row) would be a follow-on of those errors */
+            if (!L.items_incomplete) {
+                balance_warnings(&L, report);
+            }
         }
     }
     ld_repeats_finish(&L);

@@ -47,6 +47,7 @@ typedef struct Loader {
     char **unread_pools; /* pools of item banks whose file was unreadable */
     size_t n_unread_pools;
     int unread_any;        /* an unreadable bank without a pool */
+    int items_incomplete;  /* a bank had errors: balance is of what loaded */
     char **failed_methods; /* methods of explanation sources with errors */
     size_t n_failed_methods;
     int failed_any_method; /* a source with errors that names no method */

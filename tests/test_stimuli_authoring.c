@@ -174,6 +174,15 @@ static const Case cases[] = {
      2,
      "unknown class 'positive' (classes: 'pos', 'neg') (and ",
      NULL},
+    /* a misspelled class id in study.json: the same, and no balance
+    ** warning about the items that did not load */
+    {"class-in-study",
+     "valid-hase-fwd",
+     {{"study.json", "{\"id\": \"pos\"}", "{\"id\": \"poss\"}"}},
+     NULL,
+     2,
+     "label: unknown class 'pos' (classes: 'poss', 'neg') (and 2 more rows",
+     NULL},
     /* a misspelled pool named by the sessions of a preset: one error, not
     ** one per session */
     {"preset-pool",
@@ -262,6 +271,10 @@ static void test_cases(void)
         CHECK_INT(built, 0);
         int ok = built == 0 && rep.n_errors <= c->max_errors &&
                  (c->max_errors == 0 || rep.n_errors > 0);
+        for (size_t k = 0; ok && k < rep.n_warnings; k++) {
+            ok = strstr(rep.warnings[k].message, "not balanced") == NULL ||
+                 rep.n_errors == 0 || strcmp(c->name, "class-in-study") != 0;
+        }
         if (ok && c->first) {
             ok = rep.n_errors > 0 && diag_has(&rep.errors[0], c->first);
         }
