@@ -67,6 +67,7 @@ typedef struct InputCtx {
     float scroll;       /* body scroll, px */
     float px_per_pt;    /* output pixels per window point */
     float u;            /* body text size, px (a scroll step is 3 u) */
+    int typing;         /* a questionnaire field takes typed text */
 } InputCtx;
 
 /* Typing state across events: a key taken as a command also produces an

@@ -313,7 +313,7 @@ static void test_fields_by_kind(void)
         {"[{\"kind\": \"quiz\", \"pages\": \"c.md\"}]", "pages",
          "only consent, instructions and debrief blocks have pages"},
         {"[{\"kind\": \"learn\", \"pool\": \"p\", \"questions\": []}]",
-         "questions", "only quiz blocks have questions"},
+         "questions", "only quiz and questionnaire blocks have questions"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         StudyReport rep;
