@@ -132,6 +132,11 @@ static RunCmdKind translate_key(Input *in, const InputCtx *ctx,
     SDL_Keymod mod = k->keysym.mod;
     SDL_Keycode sym = k->keysym.sym;
     int ctrl = (mod & KMOD_CTRL) != 0, shift = (mod & KMOD_SHIFT) != 0;
+    /* the text of a printable key taken as a command (a chord, a dialog's
+    ** Y or N) must not land in a questionnaire answer either */
+    in->drop_typed =
+        sym >= 32 && sym < 127 &&
+        (ctrl || (mod & (KMOD_ALT | KMOD_GUI)) || ctx->confirm != CONFIRM_NONE);
     /* Text size: Ctrl + / Ctrl - / Ctrl 0, for everyone. */
     if (ctrl && !shift &&
         (sym == SDLK_EQUALS || sym == SDLK_PLUS || sym == SDLK_KP_PLUS)) {
@@ -197,8 +202,6 @@ static RunCmdKind translate_key(Input *in, const InputCtx *ctx,
     if (ctrl || (mod & (KMOD_ALT | KMOD_GUI))) {
         return RUN_NONE;
     }
-    /* on a questionnaire the text of the key goes to the answer typed */
-    in->drop_text = !ctx->typing;
     input_key_name(sym, out->key, sizeof out->key);
     session_cmd(out, SIM_IN_KEY, 0);
     out->sim.key = out->key;
@@ -264,8 +267,12 @@ RunCmdKind input_translate(Input *in, const InputCtx *ctx, const SDL_Event *e,
             out->text = e->text.text;
             return cmd(out, RUN_TEXT, 0);
         }
+        if (in->drop_typed) {
+            in->drop_typed = 0;
+            return RUN_NONE;
+        }
         if (ctx->typing && ctx->session && !ctx->start &&
-            ctx->confirm == CONFIRM_NONE && !in->drop_text) {
+            ctx->confirm == CONFIRM_NONE) {
             /* a questionnaire answer (IME text arrives here whole) */
             snprintf(out->key, sizeof out->key, "%s", e->text.text);
             session_cmd(out, SIM_IN_TEXT, 0);

@@ -72,6 +72,8 @@ static int fits(const QuestState *q, size_t i, const char *add, size_t n)
     return have + more <= (size_t)sq->max_length;
 }
 
+static int pick(QuestState *q, int code, int64_t t_ns);
+
 /* Appends typed text to the focused answer: carriage returns are dropped,
 ** number questions take no line breaks. */
 static int type_text(QuestState *q, const char *text, int64_t t_ns)
@@ -81,8 +83,15 @@ static int type_text(QuestState *q, const char *text, int64_t t_ns)
     }
     size_t i = (size_t)q->focus;
     const SurveyQuestion *sq = &q->block->survey[i];
-    if (sq->type != QTYPE_NUMBER && sq->type != QTYPE_TEXT) {
-        return 0;
+    if (sq->type == QTYPE_CHOICE || sq->type == QTYPE_LIKERT) {
+        /* the number of an option or a point picks it */
+        int k = 0;
+        for (const char *p = text; *p >= '0' && *p <= '9' && k < 1000; p++) {
+            k = k * 10 + (*p - '0');
+        }
+        return k > 0 &&
+               pick(q, (int)i * 256 + (sq->type == QTYPE_CHOICE ? k - 1 : k),
+                    t_ns);
     }
     char clean[256];
     size_t n = 0;
@@ -212,11 +221,31 @@ int quest_complete(const QuestState *q)
     return 1;
 }
 
+/* Drops white space at both ends of answer i (kept while typing). */
+static void trim(QuestState *q, size_t i)
+{
+    SimBuf *b = &q->value[i];
+    size_t start = 0, end = b->len;
+    while (end > 0 && strchr(" \t\n", b->data[end - 1])) {
+        end--;
+    }
+    while (start < end && strchr(" \t\n", b->data[start])) {
+        start++;
+    }
+    if (b->len > 0 && (start > 0 || end < b->len)) {
+        memmove(b->data, b->data + start, end - start);
+        b->len = end - start;
+        b->data[b->len] = '\0';
+        recheck(q, i);
+    }
+}
+
 size_t quest_answers(QuestState *q, int64_t onset_ns)
 {
     size_t k = 0;
     for (size_t i = 0; i < n_questions(q); i++) {
         const SurveyQuestion *sq = &q->block->survey[i];
+        trim(q, i);
         if (questionnaire_check(sq, q->text[i], NULL, 0) != 1) {
             continue;
         }

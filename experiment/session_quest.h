@@ -39,8 +39,9 @@ int quest_apply(QuestState *q, const SimInput *in);
 ** is invalid. */
 int quest_complete(const QuestState *q);
 
-/* The non-empty answers, each with its time from onset_ns to its last
-** change, into q->out; returns their number. Valid until the next change. */
+/* The valid non-empty answers (white space at their ends dropped), each
+** with its time from onset_ns to its last change, into q->out; returns
+** their number. Valid until the next change. */
 size_t quest_answers(QuestState *q, int64_t onset_ns);
 
 /* Fills the questionnaire part of v. */
