@@ -36,3 +36,7 @@ if(TARGET simlab)
            $<TARGET_FILE:simlab> ${SIMLAB_TEST_DATA}
            $<TARGET_FILE:simlab-analyze>)
 endif()
+# Questionnaire blocks: parsing, answer checks, the session's screen, the
+# answers' table, resume, X.questionnaire.csv and simulated answers.
+simlab_add_test(test_questionnaire SOURCES test_questionnaire.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)

@@ -322,6 +322,8 @@ static void test_v2_database(const Study *fwd)
                           "active_station = 'fixture'"),
               2);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format"), 50);
+    /* version 4: the questionnaire answers' table, empty */
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM answer"), 0);
     /* long_format's station is the response's, not the participant's */
     CHECK_INT(sqlite3_exec(db, "UPDATE participant SET station = 'elsewhere'",
                            NULL, NULL, NULL),
