@@ -55,7 +55,7 @@ typedef enum SimInputKind {
     SIM_IN_FOCUS,      /* questionnaire: value = the question that typed
                           text goes to */
     SIM_IN_TEXT,       /* questionnaire: key = UTF-8 text typed (as from
-                          SDL_TEXTINPUT), appended to the focused answer */
+                          a text input event), appended to the focused answer */
     SIM_IN_BACKSPACE,  /* questionnaire: removes the last character (code
                           point) of the focused answer */
     SIM_IN_PICK        /* questionnaire: value = question * 256 + pick, the
