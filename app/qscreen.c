@@ -234,6 +234,12 @@ float qscreen_body(const RenderCtx *rc, const SessionView *v, Scene *sc,
     }
     float yy = y;
     float gap = roundf(q.ui->u * 1.8f);
+    if (v->page_text && v->page_text[0]) {
+        /* the block's "text": an introduction above the questions */
+        yy += text_marked(sc, q.ui->body, q.ui->bold, v->page_text, x, yy, w,
+                          q.th->text, ALIGN_LEFT);
+        yy += gap;
+    }
     for (size_t i = 0; i < v->block->n_survey; i++) {
         if (i > 0) {
             yy += gap;

@@ -323,7 +323,8 @@ static void build_view(Session *s)
         break;
     }
     if (s->onset_marked && b->min_seconds > 0 &&
-        (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT)) {
+        (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT ||
+         t->expects == EXPECT_ANSWERS)) {
         v->continue_after_ns =
             s->onset_ns + (int64_t)b->min_seconds * 1000000000LL;
     }

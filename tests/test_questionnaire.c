@@ -297,6 +297,12 @@ static void test_session(const Study *st)
     /* nothing counts before the screen is shown */
     CHECK_INT(send(s, SIM_IN_TEXT, 0, "4"), 0);
     show(s);
+    CHECK_STR(v->page_text, "A few questions about you. They are **not "
+                            "scored**.");
+    /* "min_seconds": 2 -- Continue is not even considered before */
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0, NULL), 0);
+    CHECK_INT(session_view(s)->answers_tried, 0);
+    T += 2000000000LL;
     /* Continue with required answers missing: refused, and marked */
     CHECK_INT(send(s, SIM_IN_CONTINUE, 0, NULL), 1);
     v = session_view(s);
