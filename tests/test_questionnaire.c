@@ -145,6 +145,20 @@ static void test_parse(void)
     study_free(st);
     study_report_free(&rep);
 
+    /* `simlab check` lists the questions: ids in text, types in JSON */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/experiment/mini-questionnaire",
+             SIMLAB_TEST_DATA);
+    char *out = NULL;
+    CHECK_INT(fs_check(dir, 0, &out), 0);
+    CHECK(out && strstr(out, "age ml english") && strstr(out, "\nvalid"));
+    free(out);
+    out = NULL;
+    CHECK_INT(fs_check(dir, 1, &out), 0);
+    CHECK(out && strstr(out, "\"survey\"") &&
+          strstr(out, "\"type\": \"likert\""));
+    free(out);
+
     st = load_questions("\"id\": \"s\"", &rep);
     CHECK(has_error(&rep, "/blocks/0/questions", "questions", "missing"));
     study_free(st);
