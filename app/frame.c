@@ -106,6 +106,32 @@ static void experimenter_note(const FrameView *fv, char *note, size_t n)
     }
 }
 
+/* SDL delivers typed text (and shows an input method's candidates) only
+** while text input is on: on during a questionnaire, with the input
+** method's window placed at the focused field, off on other screens of a
+** run (the start screen turns it on for itself). */
+static void questionnaire_text_input(Frame *f, const SessionView *v)
+{
+    if (v->screen != SCREEN_QUESTIONNAIRE) {
+        if (SDL_IsTextInputActive()) {
+            SDL_StopTextInput();
+        }
+        return;
+    }
+    if (!SDL_IsTextInputActive()) {
+        SDL_StartTextInput();
+    }
+    int h = v->focus >= 0 ? scene_find_hit(&f->scene, ACT_FIELD, v->focus) : -1;
+    if (h >= 0 && f->gfx.px_per_pt > 0) {
+        const SceneHit *hit = &f->scene.hits[h];
+        float y = hit->r.y - (hit->layer == LAYER_BODY ? f->scroll : 0);
+        float k = f->gfx.px_per_pt;
+        SDL_Rect r = {(int)(hit->r.x / k), (int)(y / k), (int)(hit->r.w / k),
+                      (int)(hit->r.h / k)};
+        SDL_SetTextInputRect(&r);
+    }
+}
+
 int frame_build(Frame *f, const FrameView *fv)
 {
     if (fv->start) {
@@ -125,6 +151,7 @@ int frame_build(Frame *f, const FrameView *fv)
         sx.now_ns = fv->now_ns;
         sx.strings = fv->strings;
         screen_build(&f->scene, &sx);
+        questionnaire_text_input(f, sx.view);
         char note[1600];
         experimenter_note(fv, note, sizeof note);
         if (note[0]) {
