@@ -246,6 +246,14 @@ size_t quest_answers(QuestState *q, int64_t onset_ns)
     for (size_t i = 0; i < n_questions(q); i++) {
         const SurveyQuestion *sq = &q->block->survey[i];
         trim(q, i);
+        if (sq->type == QTYPE_NUMBER) {
+            /* stored with a decimal point, however it was typed */
+            char *comma =
+                q->value[i].data ? strchr(q->value[i].data, ',') : NULL;
+            if (comma) {
+                *comma = '.';
+            }
+        }
         if (questionnaire_check(sq, q->text[i], NULL, 0) != 1) {
             continue;
         }

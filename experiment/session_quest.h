@@ -39,7 +39,8 @@ int quest_apply(QuestState *q, const SimInput *in);
 ** is invalid. */
 int quest_complete(const QuestState *q);
 
-/* The valid non-empty answers (white space at their ends dropped), each
+/* The valid non-empty answers (white space at their ends dropped, a
+** number's decimal comma made a point), each
 ** with its time from onset_ns to its last change, into q->out; returns
 ** their number. Valid until the next change. */
 size_t quest_answers(QuestState *q, int64_t onset_ns);
