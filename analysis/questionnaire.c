@@ -9,6 +9,7 @@
 #include "analysis/questionnaire.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -35,9 +36,95 @@ static int type_of(const char *s)
 void questionnaire_answers_free(struct DatasetAnswers *a)
 {
     if (a) {
+        for (size_t i = 0; i < a->n_defs; i++) {
+            sim_free(a->defs[i].options);
+        }
+        sim_free(a->defs);
         sim_free(a->a);
         sim_free(a);
     }
+}
+
+static struct DatasetAnswers *answers_of(Dataset *ds)
+{
+    if (!ds->answers) {
+        ds->answers = sim_calloc(1, sizeof *ds->answers);
+    }
+    return ds->answers;
+}
+
+/* The options of the choice questions of a study definition (an object,
+** or JSON text) in their defined order; a question already known keeps
+** its first definition. */
+static int add_definition(Dataset *ds, json_t *def, SimError *err)
+{
+    json_t *owned = NULL;
+    if (json_is_string(def)) {
+        owned = def = json_loads(json_string_value(def), 0, NULL);
+    }
+    size_t b;
+    json_t *blk;
+    json_array_foreach(json_object_get(def, "blocks"), b, blk)
+    {
+        const char *kind = json_string_value(json_object_get(blk, "kind"));
+        if (!kind || strcmp(kind, "questionnaire") != 0) {
+            continue;
+        }
+        char defid[48];
+        snprintf(defid, sizeof defid, "questionnaire%zu", b + 1);
+        const char *bid = json_string_value(json_object_get(blk, "id"));
+        int block = dataset_intern(ds, bid ? bid : defid);
+        size_t k;
+        json_t *q;
+        json_array_foreach(json_object_get(blk, "questions"), k, q)
+        {
+            const char *type = json_string_value(json_object_get(q, "type"));
+            const char *qid = json_string_value(json_object_get(q, "id"));
+            json_t *opts = json_object_get(q, "options");
+            if (!type || strcmp(type, "choice") != 0 || !qid ||
+                !json_is_array(opts)) {
+                continue;
+            }
+            int question = dataset_intern(ds, qid);
+            struct DatasetAnswers *A = answers_of(ds);
+            int known = 0;
+            for (size_t d = 0; A && d < A->n_defs; d++) {
+                known |= A->defs[d].block == block &&
+                         A->defs[d].question == question;
+            }
+            if (known) {
+                continue;
+            }
+            if (!A || block < 0 || question < 0 ||
+                (A->n_defs == A->cap_defs &&
+                 sim_grow((void **)&A->defs, &A->cap_defs, A->n_defs + 1,
+                          sizeof *A->defs) != 0)) {
+                json_decref(owned);
+                return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            }
+            QOptions *o = &A->defs[A->n_defs++];
+            memset(o, 0, sizeof *o);
+            o->block = block;
+            o->question = question;
+            size_t n = json_array_size(opts);
+            o->options = sim_calloc(n ? n : 1, sizeof *o->options);
+            for (size_t j = 0; o->options && j < n; j++) {
+                json_t *v = json_array_get(opts, j);
+                char num[32];
+                const char *s = json_string_value(v);
+                if (!s && json_is_integer(v)) {
+                    snprintf(num, sizeof num, "%lld",
+                             (long long)json_integer_value(v));
+                    s = num;
+                }
+                if (s) {
+                    o->options[o->n_options++] = dataset_intern(ds, s);
+                }
+            }
+        }
+    }
+    json_decref(owned);
+    return SIM_OK;
 }
 
 /* The export guards cells a spreadsheet would run ('=...): undo it. */
@@ -104,6 +191,21 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
     }
     sqlite3_stmt *s = NULL;
     int rc = SIM_OK;
+    if (sqlite3_prepare_v2(db, "SELECT definition FROM study ORDER BY id", -1,
+                           &s, NULL) == SQLITE_OK) {
+        while (rc == SIM_OK && sqlite3_step(s) == SQLITE_ROW) {
+            const unsigned char *text = sqlite3_column_text(s, 0);
+            json_t *def = text ? json_loads((const char *)text, 0, NULL) : NULL;
+            rc = def ? add_definition(ds, def, err) : SIM_OK;
+            json_decref(def);
+        }
+        sqlite3_finalize(s);
+        s = NULL;
+    }
+    if (rc != SIM_OK) {
+        sqlite3_close(db);
+        return rc;
+    }
     if (sqlite3_prepare_v2(db,
                            "SELECT a.participant, p.condition, t.block_id, "
                            "a.question, a.type, a.value FROM answer a JOIN "
@@ -270,6 +372,27 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
     size_t len = 0;
     int missing = 0;
     char *data = read_whole(path, &len, &missing);
+    if (data) {
+        /* the study definitions in X.csv's sidecar give the options */
+        char side[4200];
+        snprintf(side, sizeof side, "%s.json", csv_path);
+        json_t *root = json_load_file(side, 0, NULL);
+        size_t i;
+        json_t *study;
+        int rc = SIM_OK;
+        json_array_foreach(json_object_get(root, "studies"), i, study)
+        {
+            if (rc == SIM_OK) {
+                rc = add_definition(ds, json_object_get(study, "definition"),
+                                    err);
+            }
+        }
+        json_decref(root);
+        if (rc != SIM_OK) {
+            sim_free(data);
+            return rc;
+        }
+    }
     if (!data) {
         return missing ? SIM_OK
                        : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s", path,
@@ -497,8 +620,20 @@ static void summary_rows(const Dataset *ds, const Screen *sc, const Kept *k,
 static void choice_rows(const Dataset *ds, const Screen *sc, const Kept *k,
                         Table *t, int block, int question)
 {
-    int *opts = sim_malloc((k->n ? k->n : 1) * sizeof *opts);
+    const struct DatasetAnswers *A = ds->answers;
+    const QOptions *def = NULL;
+    for (size_t d = 0; d < A->n_defs && !def; d++) {
+        if (A->defs[d].block == block && A->defs[d].question == question) {
+            def = &A->defs[d];
+        }
+    }
+    size_t cap = k->n + (def ? (size_t)def->n_options : 0);
+    int *opts = sim_malloc((cap ? cap : 1) * sizeof *opts);
     size_t n_opts = 0;
+    for (int o = 0; opts && def && o < def->n_options; o++) {
+        opts[n_opts++] = def->options[o]; /* in the study's order, also
+                                             those no one chose */
+    }
     for (size_t i = 0; opts && i < k->n; i++) {
         const QAnswer *a = k->a[i];
         if (a->block != block || a->question != question) {

@@ -23,9 +23,19 @@ typedef struct QAnswer {
     double x;  /* number and likert: its value; else NaN */
 } QAnswer;
 
+/* The options of a choice question, in the order the study defines them
+** (from the study definitions of a database or an export's sidecar). */
+typedef struct QOptions {
+    int block, question; /* string ids */
+    int *options;        /* string ids */
+    int n_options;
+} QOptions;
+
 struct DatasetAnswers {
     QAnswer *a;
     size_t n, cap;
+    QOptions *defs;
+    size_t n_defs, cap_defs;
 };
 
 /* Appends the answers of the database at path (none before schema 4). */

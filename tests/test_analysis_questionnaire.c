@@ -182,6 +182,75 @@ static void test_screened(void)
     dataset_free(ds);
 }
 
+static int copy(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    int ok = a && b;
+    char buf[4096];
+    size_t n;
+    while (ok && (n = fread(buf, 1, sizeof buf, a)) > 0) {
+        ok = fwrite(buf, 1, n, b) == n;
+    }
+    if (a) {
+        fclose(a);
+    }
+    if (b) {
+        fclose(b);
+    }
+    return ok ? 0 : -1;
+}
+
+/* With the study definition (an export's sidecar), a choice question's
+** options come in the study's order, also those no one chose. */
+static void test_defined_options(void)
+{
+    char dir[] = "/tmp/simlab-aqd-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char csv[256], qcsv[256], side[256];
+    snprintf(csv, sizeof csv, "%s/study.csv", dir);
+    snprintf(qcsv, sizeof qcsv, "%s/study.questionnaire.csv", dir);
+    snprintf(side, sizeof side, "%s/study.csv.json", dir);
+    CHECK_INT(copy(DATA "study.csv", csv), 0);
+    CHECK_INT(copy(DATA "study.questionnaire.csv", qcsv), 0);
+    FILE *f = fopen(side, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("{\"studies\": [{\"id\": \"q\", \"definition\": {\"blocks\": "
+              "[{\"kind\": \"learn\"}, {\"kind\": \"questionnaire\", \"id\": "
+              "\"about-you\", \"questions\": [{\"id\": \"ml\", \"type\": "
+              "\"choice\", \"options\": [\"I build models\", \"Nothing\", "
+              "\"A little\", \"I use it at work\", \"Never heard of "
+              "it\"]}]}]}}]}\n",
+              f);
+        fclose(f);
+    }
+    Dataset *ds = NULL;
+    SimError err;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(dataset_load_csv(ds, csv, &err), SIM_OK);
+    CHECK_INT(questionnaire_load_csv(ds, csv, &err), SIM_OK);
+    AnalyzeOptions o;
+    options(&o);
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    const Table *tc = find_table(&r, "questionnaire_choices");
+    static const char *const order[] = {"I build models", "Nothing", "A little",
+                                        "I use it at work",
+                                        "Never heard of it"};
+    CHECK(tc && tc->n_rows == 10);
+    for (int i = 0; tc && i < 5 && i < tc->n_rows; i++) {
+        CHECK_STR(cell(tc, i, "option")->text, order[i]);
+        CHECK_STR(cell(tc, i, "condition")->text, "baseline");
+    }
+    CHECK(tc && tc->n_rows == 10 && cell(tc, 4, "n")->x == 0);
+    report_free(&r);
+    dataset_free(ds);
+    remove(csv);
+    remove(qcsv);
+    remove(side);
+    rmdir(dir);
+}
+
 static void test_bad_file(void)
 {
     char dir[] = "/tmp/simlab-aq-XXXXXX";
@@ -232,6 +301,7 @@ int main(void)
 {
     test_against_r();
     test_screened();
+    test_defined_options();
     test_bad_file();
     return TEST_REPORT();
 }
