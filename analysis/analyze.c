@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/compute.h"
+#include "analysis/questionnaire.h"
 #include "common/sim_alloc.h"
 
 void analyze_options_default(AnalyzeOptions *o)
@@ -66,6 +67,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_items(ds, &sc, r, err);
     }
+    if (rc == SIM_OK && !o->change_only) {
+        rc = compute_questionnaire(ds, &sc, r, err);
+    }
     screen_free(&sc);
     return rc;
 }
@@ -85,9 +89,15 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     int rc = dataset_new(&ds, err);
     for (int i = 0; rc == SIM_OK && i < n_dbs; i++) {
         rc = dataset_load_db(ds, dbs[i], err);
+        if (rc == SIM_OK) {
+            rc = questionnaire_load_db(ds, dbs[i], err);
+        }
     }
     for (int i = 0; rc == SIM_OK && i < n_csvs; i++) {
         rc = dataset_load_csv(ds, csvs[i], err);
+        if (rc == SIM_OK) {
+            rc = questionnaire_load_csv(ds, csvs[i], err);
+        }
     }
     if (rc == SIM_OK && ds->n_rows == 0) {
         rc = sim_fail(err, SIM_ERR_INVALID, "no responses in the input");

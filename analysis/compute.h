@@ -75,6 +75,11 @@ int compute_anova(const Dataset *ds, const Screen *sc, Report *r,
 int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
                     const Screen *sc, Report *r, SimError *err);
 int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err);
+/* Questionnaire answers of the screened participants per condition
+** (questionnaire.c): number and likert summaries, choice counts, text
+** answer counts; no tables when there are no answers. */
+int compute_questionnaire(const Dataset *ds, const Screen *sc, Report *r,
+                          SimError *err);
 /* Paired t tests of every condition against the baseline (within.c). */
 int compute_paired(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
                    Report *r, SimError *err);

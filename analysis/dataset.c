@@ -6,6 +6,7 @@
 ** on libc, SQLite, jansson, nettle and common/.
 */
 #include "analysis/dataset.h"
+#include "analysis/questionnaire.h"
 
 #include <errno.h>
 #include <math.h>
@@ -230,6 +231,7 @@ void dataset_free(Dataset *ds)
         sim_free(ds->pool->slots);
         sim_free(ds->pool);
     }
+    questionnaire_answers_free(ds->answers);
     if (ds->pindex) {
         keymap_free(ds->pindex);
         sim_free(ds->pindex);

@@ -73,6 +73,8 @@ typedef struct Dataset {
     ** an export), "data" (the largest rating seen) or "" (unknown). */
     int rating_points;
     const char *rating_from;
+    /* questionnaire answers (analysis/questionnaire.h), NULL when none */
+    struct DatasetAnswers *answers;
 } Dataset;
 
 /* One response given field by field (e.g. by a simulator). Strings may be

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/sim_alloc.h"
+#include "stimuli/questionnaire.h"
 
 void autopilot_init(Autopilot *ap, PolicyKind kind, const Study *study,
                     const char *station, int participants, uint64_t seed,
@@ -82,6 +83,82 @@ static int push_click(const AutopilotCtx *ctx, int hit, int clicks)
     return 0;
 }
 
+/* Typed text as SDL_TEXTINPUT events (at most 31 bytes each, cut between
+** characters), as an input method would deliver it. */
+static void push_text(const AutopilotCtx *ctx, const char *text)
+{
+    size_t len = strlen(text), at = 0;
+    while (at < len) {
+        SDL_Event e;
+        memset(&e, 0, sizeof e);
+        e.type = SDL_TEXTINPUT;
+        e.text.windowID = ctx->window_id;
+        size_t n = len - at < sizeof e.text.text - 1 ? len - at
+                                                     : sizeof e.text.text - 1;
+        while (n > 0 && at + n < len &&
+               ((unsigned char)text[at + n] & 0xC0) == 0x80) {
+            n--; /* do not split a character */
+        }
+        memcpy(e.text.text, text + at, n);
+        SDL_PushEvent(&e);
+        at += n;
+    }
+}
+
+/* Moves the questionnaire's focus to question q with Tab presses. */
+static void push_focus_tabs(const AutopilotCtx *ctx, const SessionView *v,
+                            int q)
+{
+    int n = (int)v->block->n_survey;
+    int tabs = v->focus < 0 ? q + 1 : (q - v->focus + n) % n;
+    for (int i = 0; i < tabs; i++) {
+        push_key(ctx, "Tab", 0);
+    }
+}
+
+/* A questionnaire answer: a click on the option or point (or Tab to the
+** question and its number typed), or the field focused, what is in it
+** erased with Backspace and the answer typed. */
+static void push_answer(const AutopilotCtx *ctx, const SimInput *in,
+                        const SessionView *v, int by_key)
+{
+    const SurveyQuestion *q = &v->block->survey[in->value];
+    char num[16];
+    int k = 0;
+    if (q->type == QTYPE_CHOICE) {
+        for (size_t o = 0; o < q->n_options; o++) {
+            if (strcmp(q->options[o], in->key) == 0) {
+                k = (int)o;
+            }
+        }
+        snprintf(num, sizeof num, "%d", k + 1);
+    } else if (q->type == QTYPE_LIKERT) {
+        k = (int)questionnaire_number(in->key);
+        snprintf(num, sizeof num, "%d", k);
+    }
+    if (q->type == QTYPE_CHOICE || q->type == QTYPE_LIKERT) {
+        if (by_key ||
+            push_click(
+                ctx, scene_find_hit(ctx->scene, ACT_PICK, in->value * 256 + k),
+                1) != 0) {
+            push_focus_tabs(ctx, v, in->value);
+            push_text(ctx, num);
+        }
+        return;
+    }
+    if (v->focus != in->value &&
+        (by_key ||
+         push_click(ctx, scene_find_hit(ctx->scene, ACT_FIELD, in->value), 1) !=
+             0)) {
+        push_focus_tabs(ctx, v, in->value);
+    }
+    size_t have = questionnaire_utf8_len(v->answers[in->value]);
+    for (size_t i = 0; i < have; i++) {
+        push_key(ctx, "Backspace", 0);
+    }
+    push_text(ctx, in->key);
+}
+
 static const char *class_key_name(const Autopilot *ap, int c, char *buf,
                                   size_t n)
 {
@@ -125,6 +202,9 @@ static void autopilot_send(Autopilot *ap, const AutopilotCtx *ctx,
         }
         break;
     case SIM_IN_CONTINUE:
+        if (v->screen == SCREEN_QUESTIONNAIRE) {
+            by_key = 0; /* Return would type a line break into a text */
+        }
         if (by_key ||
             push_click(ctx, scene_find_hit(sc, ACT_CONTINUE, -1), 1) != 0) {
             push_key(ctx, "Return", 0);
@@ -132,6 +212,9 @@ static void autopilot_send(Autopilot *ap, const AutopilotCtx *ctx,
         break;
     case SIM_IN_DECLINE:
         push_click(ctx, scene_find_hit(sc, ACT_DECLINE, -1), 1);
+        break;
+    case SIM_IN_ANSWER:
+        push_answer(ctx, in, v, by_key);
         break;
     default:
         break;

@@ -106,6 +106,54 @@ static void experimenter_note(const FrameView *fv, char *note, size_t n)
     }
 }
 
+/* SDL delivers typed text (and shows an input method's candidates) only
+** while text input is on: on during a questionnaire, with the input
+** method's window placed at the focused field, off on other screens of a
+** run (the start screen turns it on for itself). */
+static void questionnaire_text_input(Frame *f, const SessionView *v)
+{
+    if (v->screen != SCREEN_QUESTIONNAIRE) {
+        if (SDL_IsTextInputActive()) {
+            SDL_StopTextInput();
+        }
+        return;
+    }
+    if (!SDL_IsTextInputActive()) {
+        SDL_StartTextInput();
+    }
+    int h = v->focus >= 0 ? scene_find_hit(&f->scene, ACT_FIELD, v->focus) : -1;
+    if (v->screen_serial != f->quest_serial) {
+        f->quest_serial = v->screen_serial; /* a new screen starts at its top */
+        f->quest_focus = v->focus;
+    } else if (v->focus >= 0 && v->focus != f->quest_focus) {
+        /* a question that gets the focus (Tab, a click) is scrolled into
+        ** view: its field, or its first option or point */
+        int s = h;
+        for (int k = 0; s < 0 && k < 2; k++) {
+            s = scene_find_hit(&f->scene, ACT_PICK, v->focus * 256 + k);
+        }
+        const SceneHit *hit = s >= 0 ? &f->scene.hits[s] : NULL;
+        const SDL_FRect *b = &f->scene.body;
+        float top = b->y + f->scroll, bottom = top + b->h;
+        float pad = f->ui.u;
+        if (hit && hit->layer == LAYER_BODY && hit->r.y < top) {
+            frame_scroll_by(f, hit->r.y - top - pad);
+        } else if (hit && hit->layer == LAYER_BODY &&
+                   hit->r.y + hit->r.h > bottom) {
+            frame_scroll_by(f, hit->r.y + hit->r.h - bottom + pad);
+        }
+        f->quest_focus = v->focus;
+    }
+    if (h >= 0 && f->gfx.px_per_pt > 0) {
+        const SceneHit *hit = &f->scene.hits[h];
+        float y = hit->r.y - (hit->layer == LAYER_BODY ? f->scroll : 0);
+        float k = f->gfx.px_per_pt;
+        SDL_Rect r = {(int)(hit->r.x / k), (int)(y / k), (int)(hit->r.w / k),
+                      (int)(hit->r.h / k)};
+        SDL_SetTextInputRect(&r);
+    }
+}
+
 int frame_build(Frame *f, const FrameView *fv)
 {
     if (fv->start) {
@@ -125,6 +173,7 @@ int frame_build(Frame *f, const FrameView *fv)
         sx.now_ns = fv->now_ns;
         sx.strings = fv->strings;
         screen_build(&f->scene, &sx);
+        questionnaire_text_input(f, sx.view);
         char note[1600];
         experimenter_note(fv, note, sizeof note);
         if (note[0]) {

@@ -26,8 +26,10 @@ typedef struct Frame {
     Ui ui;
     Assets assets;
     Scene scene;
-    float scroll; /* body scroll, px */
-    int hover;    /* hit region under the mouse, -1 none */
+    float scroll;          /* body scroll, px */
+    int quest_focus;       /* questionnaire field last scrolled into view */
+    unsigned quest_serial; /* ... on this screen */
+    int hover;             /* hit region under the mouse, -1 none */
     /* --screenshot-dir */
     const char *shot_dir; /* borrowed, or NULL: no screenshots */
     int shots;            /* written so far */

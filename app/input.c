@@ -5,6 +5,7 @@
 */
 #include "app/input.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void input_key_name(SDL_Keycode sym, char *out, size_t n)
@@ -71,6 +72,12 @@ static RunCmdKind translate_action(const InputCtx *ctx, const SceneHit *h,
     case ACT_DECLINE:
         kind = SIM_IN_DECLINE;
         break;
+    case ACT_PICK:
+        kind = SIM_IN_PICK;
+        break;
+    case ACT_FIELD:
+        kind = SIM_IN_FOCUS;
+        break;
     case ACT_START:
         return cmd(out, RUN_START, 0);
     case ACT_RESUME:
@@ -89,7 +96,10 @@ static RunCmdKind translate_action(const InputCtx *ctx, const SceneHit *h,
     if (!ctx->session || ctx->start || ctx->confirm != CONFIRM_NONE) {
         return RUN_NONE;
     }
-    int value = kind == SIM_IN_CHOOSE || kind == SIM_IN_RATE ? h->value : 0;
+    int value = kind == SIM_IN_CHOOSE || kind == SIM_IN_RATE ||
+                        kind == SIM_IN_PICK || kind == SIM_IN_FOCUS
+                    ? h->value
+                    : 0;
     return session_cmd(out, kind, value);
 }
 
@@ -122,6 +132,11 @@ static RunCmdKind translate_key(Input *in, const InputCtx *ctx,
     SDL_Keymod mod = k->keysym.mod;
     SDL_Keycode sym = k->keysym.sym;
     int ctrl = (mod & KMOD_CTRL) != 0, shift = (mod & KMOD_SHIFT) != 0;
+    /* the text of a printable key taken as a command (a chord, a dialog's
+    ** Y or N) must not land in a questionnaire answer either */
+    in->drop_typed =
+        sym >= 32 && sym < 127 &&
+        (ctrl || (mod & (KMOD_ALT | KMOD_GUI)) || ctx->confirm != CONFIRM_NONE);
     /* Text size: Ctrl + / Ctrl - / Ctrl 0, for everyone. */
     if (ctrl && !shift &&
         (sym == SDLK_EQUALS || sym == SDLK_PLUS || sym == SDLK_KP_PLUS)) {
@@ -251,6 +266,18 @@ RunCmdKind input_translate(Input *in, const InputCtx *ctx, const SDL_Event *e,
             !in->drop_text) {
             out->text = e->text.text;
             return cmd(out, RUN_TEXT, 0);
+        }
+        if (in->drop_typed) {
+            in->drop_typed = 0;
+            return RUN_NONE;
+        }
+        if (ctx->typing && ctx->session && !ctx->start &&
+            ctx->confirm == CONFIRM_NONE) {
+            /* a questionnaire answer (IME text arrives here whole) */
+            snprintf(out->key, sizeof out->key, "%s", e->text.text);
+            session_cmd(out, SIM_IN_TEXT, 0);
+            out->sim.key = out->key;
+            return RUN_SESSION;
         }
         return RUN_NONE;
     case SDL_MOUSEMOTION:

@@ -67,12 +67,16 @@ typedef struct InputCtx {
     float scroll;       /* body scroll, px */
     float px_per_pt;    /* output pixels per window point */
     float u;            /* body text size, px (a scroll step is 3 u) */
+    int typing;         /* a questionnaire is shown: typed text goes to its
+                           focused question */
 } InputCtx;
 
 /* Typing state across events: a key taken as a command also produces an
 ** SDL_TEXTINPUT, which must not land in the code field. */
 typedef struct Input {
     int drop_text;
+    int drop_typed; /* the next text is that of a command key: not typed
+                       into a questionnaire answer */
 } Input;
 
 /* Translates e into *out (RUN_NONE: nothing to do). t_ns is the stamp of

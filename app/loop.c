@@ -417,6 +417,8 @@ static void handle_event(App *a, const SDL_Event *e)
     if (a->session) {
         ctx.paused = session_view(a->session)->screen == SCREEN_PAUSED;
         ctx.finished = session_finished(a->session);
+        const SessionView *sv = session_view(a->session);
+        ctx.typing = sv->screen == SCREEN_QUESTIONNAIRE;
     }
     ctx.confirm = a->confirm;
     ctx.code_focus = a->start.st.code_focus;

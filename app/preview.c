@@ -620,6 +620,56 @@ int main(int argc, char **argv)
     v->rating = 3;
     v = SHOT("screened-out");
     v->screen = SCREEN_SCREENED_OUT;
+    /* a questionnaire half answered: an age out of range, a choice made,
+    ** the likert missing after a refused Continue, text being typed */
+    static char *ml_opts[] = {"Nothing", "A little", "I use it at work",
+                              "I build models"};
+    static SurveyQuestion survey[] = {
+        {.id = "age",
+         .type = QTYPE_NUMBER,
+         .text = "Your age in years",
+         .required = 1,
+         .min = 18,
+         .max = 99},
+        {.id = "ml",
+         .type = QTYPE_CHOICE,
+         .text = "How much do you know about machine learning?",
+         .required = 1,
+         .options = ml_opts,
+         .n_options = 4},
+        {.id = "trust",
+         .type = QTYPE_LIKERT,
+         .text = "I trust the model's explanations.",
+         .required = 1,
+         .points = 7,
+         .low = "Strongly disagree",
+         .high = "Strongly agree"},
+        {.id = "strategy",
+         .type = QTYPE_TEXT,
+         .text = "How did you decide?",
+         .required = 0,
+         .max_length = 500},
+    };
+    static Block survey_block = {.kind = BLOCK_QUESTIONNAIRE,
+                                 .id = "survey",
+                                 .title = "About you",
+                                 .survey = survey,
+                                 .n_survey = 4};
+    static const char *answers[] = {
+        "12", "I use it at work", "",
+        "I mostly looked at the highlighted words.\nWhen they were "
+        "mixed I guessed"};
+    static const char *errors[] = {"Enter a number from 18 to 99.", NULL, NULL,
+                                   NULL};
+    v = SHOT("questionnaire");
+    v->screen = SCREEN_QUESTIONNAIRE;
+    v->block = &survey_block;
+    v->title = survey_block.title;
+    v->answers = answers;
+    v->answer_errors = errors;
+    v->focus = 3;
+    v->answers_tried = 1;
+    v->need_continue = 1;
 
     /* every screen and every explanation kind has a shot */
     int seen_screen[SESSION_SCREEN_COUNT] = {0},

@@ -90,7 +90,9 @@ typedef enum UiAction {
     ACT_FOCUS_CODE,
     ACT_QUIT,
     ACT_FONT_SMALLER,
-    ACT_FONT_LARGER
+    ACT_FONT_LARGER,
+    ACT_PICK, /* questionnaire: value = question * 256 + option or point */
+    ACT_FIELD /* questionnaire: value = the question whose field to type in */
 } UiAction;
 
 typedef struct SceneHit {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/qscreen.h"
 #include "common/sim_alloc.h"
 #include "stimuli/page.h"
 
@@ -644,6 +645,7 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         return yy - y;
     case SCREEN_PAGE:
     case SCREEN_BREAK:
+    case SCREEN_QUESTIONNAIRE:
         yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONTINUE), 0);
         return yy - y;
     case SCREEN_FEEDBACK:
@@ -966,6 +968,13 @@ static float body_feedback_screen(Ctx *c, Scene *sc, float x, float y, float w,
     return body_feedback(c, sc, x, y, w);
 }
 
+static float body_questionnaire(Ctx *c, Scene *sc, float x, float y, float w,
+                                float view_h)
+{
+    (void)view_h;
+    return qscreen_body(&c->rc, c->v, sc, x, y, w);
+}
+
 typedef float (*BodyFn)(Ctx *c, Scene *sc, float x, float y, float w,
                         float view_h);
 
@@ -995,6 +1004,7 @@ static const struct {
     [SCREEN_SCREENED_OUT] = {NO_KEY, NULL, UI_SCREENED_OUT_TITLE,
                              UI_SCREENED_OUT_TEXT},
     [SCREEN_DONE] = {NO_KEY, NULL, UI_DONE_TITLE, UI_DONE_TEXT},
+    [SCREEN_QUESTIONNAIRE] = {NO_KEY, body_questionnaire, NO_KEY, NO_KEY},
 };
 
 _Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,
@@ -1013,6 +1023,7 @@ static const int kind_titles[] = {
     [BLOCK_RATING] = NO_KEY,
     [BLOCK_BREAK] = UI_TITLE_BREAK,
     [BLOCK_DEBRIEF] = UI_TITLE_DEBRIEF,
+    [BLOCK_QUESTIONNAIRE] = NO_KEY,
 };
 
 _Static_assert(sizeof kind_titles / sizeof *kind_titles == BLOCK_KIND_COUNT,

@@ -32,6 +32,16 @@ typedef struct ExportOptions {
 int export_long_csv_opt(const char *db_path, const char *csv_path,
                         const ExportOptions *opt, SimError *err);
 
+/* When the database holds questionnaire steps, export_long_csv_opt() also
+** writes their answers to X.questionnaire.csv beside X.csv (X = csv_path
+** without ".csv"): participant, condition, station, block, question, type,
+** value, rt_ms, one row per answered question, cells guarded the same way,
+** written to a temporary file, synced and renamed into place after the CSV
+** and before the sidecar, whose "questionnaire" object names it with its
+** "rows" and "sha256". This returns that path (sim_free), NULL when out of
+** memory. */
+char *export_questionnaire_path(const char *csv_path);
+
 /* export_long_csv_opt() with the default options. */
 int export_long_csv(const char *db_path, const char *csv_path, SimError *err);
 

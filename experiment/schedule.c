@@ -32,7 +32,8 @@ typedef struct Builder {
 const char *expect_name(Expect e)
 {
     static const char *const names[] = {"accept", "continue",      "choice",
-                                        "rating", "choice+rating", "option"};
+                                        "rating", "choice+rating", "option",
+                                        "answers"};
     return (unsigned)e < sizeof names / sizeof names[0] ? names[e] : "?";
 }
 
@@ -238,6 +239,12 @@ static int add_quiz(Builder *b, int bi)
         t->correct_choice = blk->questions[q].answer;
     }
     return SIM_OK;
+}
+
+/* A questionnaire is one step: its questions are shown together. */
+static int add_questionnaire(Builder *b, int bi)
+{
+    return add_step(b, bi, EXPECT_ANSWERS) ? SIM_OK : SIM_ERR_NOMEM;
 }
 
 static int explained(const Builder *b, const Block *blk)
@@ -470,6 +477,7 @@ static const struct {
     [BLOCK_RATING] = {add_item_block, ask_rating},
     [BLOCK_BREAK] = {add_continue_pages, NULL},
     [BLOCK_DEBRIEF] = {add_continue_pages, NULL},
+    [BLOCK_QUESTIONNAIRE] = {add_questionnaire, NULL},
 };
 
 _Static_assert(sizeof kind_steps / sizeof *kind_steps == BLOCK_KIND_COUNT,

@@ -19,7 +19,9 @@ typedef enum Expect {
     EXPECT_CHOICE = 2,        /* forced choice among the classes */
     EXPECT_RATING = 3,        /* Likert rating only */
     EXPECT_CHOICE_RATING = 4, /* choice and rating, then Continue */
-    EXPECT_OPTION = 5         /* quiz: one of the question's options */
+    EXPECT_OPTION = 5,        /* quiz: one of the question's options */
+    EXPECT_ANSWERS = 6        /* questionnaire: valid answers to its
+                                 required questions, then Continue */
 } Expect;
 
 /* One step of the schedule (a row of the trial table). */

@@ -9,6 +9,8 @@
 **   RATING, BREAK) --answer--> [commit] --> FEEDBACK (practice, quiz)
 **                                      \--> next step's screen, or DONE
 **   FEEDBACK --continue--> same step again (retry) or next step
+**   QUESTIONNAIRE: answers, focus, typing and backspaces stay on it;
+**   continue commits the answers with the step once they are complete
 **   any step screen --pause--> PAUSED --resume--> the same screen
 **   any --abort--> DONE (aborted; resumable later)
 **   commit fails --> STORE_ERROR --retry ok--> where the commit would lead
@@ -17,6 +19,7 @@
 #include "experiment/session.h"
 
 #include "common/sim_alloc.h"
+#include "experiment/session_quest.h"
 #include "stimuli/page.h"
 
 #include <ctype.h>
@@ -67,26 +70,28 @@ struct Session {
     int store_failures;    /* failed writes of the pending response */
     char store_error[512]; /* the first failure's message */
     SessionView view;
+    QuestState quest; /* questionnaire step: answers so far */
 };
 
 /* ----------------------------------------------------------------- names */
 
 const char *session_screen_name(SessionScreen screen)
 {
-    static const char *const names[] = {[SCREEN_CONSENT] = "consent",
-                                        [SCREEN_PAGE] = "page",
-                                        [SCREEN_QUIZ] = "quiz",
-                                        [SCREEN_EXAMPLE] = "example",
-                                        [SCREEN_PREDICT] = "predict",
-                                        [SCREEN_COUNTERFACTUAL] =
-                                            "counterfactual",
-                                        [SCREEN_RATING] = "rating",
-                                        [SCREEN_FEEDBACK] = "feedback",
-                                        [SCREEN_BREAK] = "break",
-                                        [SCREEN_PAUSED] = "paused",
-                                        [SCREEN_STORE_ERROR] = "store_error",
-                                        [SCREEN_SCREENED_OUT] = "screened_out",
-                                        [SCREEN_DONE] = "done"};
+    static const char *const names[] = {
+        [SCREEN_CONSENT] = "consent",
+        [SCREEN_PAGE] = "page",
+        [SCREEN_QUIZ] = "quiz",
+        [SCREEN_EXAMPLE] = "example",
+        [SCREEN_PREDICT] = "predict",
+        [SCREEN_COUNTERFACTUAL] = "counterfactual",
+        [SCREEN_RATING] = "rating",
+        [SCREEN_FEEDBACK] = "feedback",
+        [SCREEN_BREAK] = "break",
+        [SCREEN_PAUSED] = "paused",
+        [SCREEN_STORE_ERROR] = "store_error",
+        [SCREEN_SCREENED_OUT] = "screened_out",
+        [SCREEN_DONE] = "done",
+        [SCREEN_QUESTIONNAIRE] = "questionnaire"};
     _Static_assert(sizeof names / sizeof *names == SESSION_SCREEN_COUNT,
                    "one name per SessionScreen");
     return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
@@ -163,6 +168,8 @@ static const struct {
     [BLOCK_RATING] = {SCREEN_RATING, SCREEN_EXAMPLE, CHECKED_NONE},
     [BLOCK_BREAK] = {SCREEN_BREAK, SCREEN_BREAK, CHECKED_NONE},
     [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
+    [BLOCK_QUESTIONNAIRE] = {SCREEN_QUESTIONNAIRE, SCREEN_QUESTIONNAIRE,
+                             CHECKED_NONE},
 };
 
 _Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,
@@ -310,9 +317,14 @@ static void build_view(Session *s)
         v->need_rating = 1;
         v->need_continue = 1;
         break;
+    case EXPECT_ANSWERS:
+        v->need_continue = 1;
+        quest_view(&s->quest, v);
+        break;
     }
     if (s->onset_marked && b->min_seconds > 0 &&
-        (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT)) {
+        (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT ||
+         t->expects == EXPECT_ANSWERS)) {
         v->continue_after_ns =
             s->onset_ns + (int64_t)b->min_seconds * 1000000000LL;
     }
@@ -337,6 +349,7 @@ static void enter_step(Session *s, int seq, int attempt)
     s->step_onset_ns = 0;
     s->message[0] = '\0';
     const Trial *t = cur_trial(s);
+    quest_reset(&s->quest, t ? &s->study->blocks[t->block] : NULL);
     go_to(s, t ? step_screen(s, t) : SCREEN_DONE);
 }
 
@@ -577,6 +590,10 @@ static int answer(Session *s, const SimInput *in, const char *id, After after,
         snprintf(s->pending_id, sizeof s->pending_id, "%s", cid);
         r->choice_id = s->pending_id;
     }
+    if (t->expects == EXPECT_ANSWERS) {
+        r->n_answers = quest_answers(&s->quest, s->step_onset_ns);
+        r->answers = s->quest.out;
+    }
     s->has_pending = 1;
     s->after = after;
     return submit(s, err);
@@ -668,6 +685,7 @@ void session_close(Session *s)
         return;
     }
     schedule_free(s->sched);
+    quest_free(&s->quest);
     sim_free(s);
 }
 
@@ -702,11 +720,44 @@ void session_mark_onset(Session *s, int64_t t_ns)
 
 /* ---------------------------------------------------------------- inputs */
 
+/* Keys on a questionnaire: Return types a line break into a text answer
+** and is Continue elsewhere; Backspace and Tab edit and move the focus.
+** Other keys arrive as typed text (SIM_IN_TEXT). */
+static int map_questionnaire_key(const Session *s, const SimInput *in,
+                                 SimInput *out)
+{
+    const QuestState *q = &s->quest;
+    int text_focus = q->block && q->focus >= 0 &&
+                     q->block->survey[q->focus].type == QTYPE_TEXT;
+    if (key_equal(in->key, "backspace")) {
+        out->kind = SIM_IN_BACKSPACE;
+        return 1;
+    }
+    if (key_equal(in->key, "tab") && q->block && q->block->n_survey > 0) {
+        out->kind = SIM_IN_FOCUS;
+        out->value = (q->focus + 1) % (int)q->block->n_survey;
+        return 1;
+    }
+    if (key_equal(in->key, "space") || !session_key_is_continue(in->key)) {
+        return 0;
+    }
+    if (text_focus) {
+        out->kind = SIM_IN_TEXT;
+        out->key = "\n";
+        return 1;
+    }
+    out->kind = SIM_IN_CONTINUE;
+    return 1;
+}
+
 /* Translates a key into the input it stands for on this screen. */
 static int map_key(const Session *s, const SimInput *in, SimInput *out)
 {
     *out = *in;
     const SessionView *v = &s->view;
+    if (s->screen == SCREEN_QUESTIONNAIRE) {
+        return map_questionnaire_key(s, in, out);
+    }
     if (session_key_is_continue(in->key)) {
         out->kind = SIM_IN_CONTINUE;
         return 1;
@@ -779,9 +830,25 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
         s->rating_ns = now;
         build_view(s);
         return SIM_OK;
+    case SIM_IN_ANSWER:
+    case SIM_IN_FOCUS:
+    case SIM_IN_TEXT:
+    case SIM_IN_BACKSPACE:
+    case SIM_IN_PICK:
+        if (t->expects == EXPECT_ANSWERS && quest_apply(&s->quest, in)) {
+            *consumed = 1;
+            build_view(s);
+        }
+        return SIM_OK;
     case SIM_IN_CONTINUE:
         if (!v->need_continue ||
             (v->continue_after_ns && now < v->continue_after_ns)) {
+            return SIM_OK;
+        }
+        if (t->expects == EXPECT_ANSWERS && !quest_complete(&s->quest)) {
+            *consumed = !s->quest.tried;
+            s->quest.tried = 1; /* show what is missing or wrong */
+            build_view(s);
             return SIM_OK;
         }
         if ((v->need_rating && s->rating == 0) ||

@@ -32,10 +32,11 @@ typedef enum SessionScreen {
                               pause for the participant, reason for the
                               experimenter; retried */
     SCREEN_SCREENED_OUT,   /* a screening rule ended the run */
-    SCREEN_DONE            /* thank you; the run is over */
+    SCREEN_DONE,           /* thank you; the run is over */
+    SCREEN_QUESTIONNAIRE   /* a questionnaire's questions, stacked */
 } SessionScreen;
 
-#define SESSION_SCREEN_COUNT 13 /* keep last + 1: the tables check it */
+#define SESSION_SCREEN_COUNT 14 /* keep last + 1: the tables check it */
 
 typedef enum SimInputKind {
     SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */
@@ -47,7 +48,19 @@ typedef enum SimInputKind {
     SIM_IN_PAUSE,      /* experimenter (after the app's confirmation) */
     SIM_IN_RESUME,     /* experimenter: end the pause */
     SIM_IN_ABORT,      /* experimenter: stop this participant for now */
-    SIM_IN_RETRY       /* try to save a pending response again */
+    SIM_IN_RETRY,      /* try to save a pending response again */
+    SIM_IN_ANSWER,     /* questionnaire: value = question index, key = the
+                          whole answer (option text, likert point "5",
+                          number or text); "" clears it */
+    SIM_IN_FOCUS,      /* questionnaire: value = the question that typed
+                          text goes to */
+    SIM_IN_TEXT,       /* questionnaire: key = UTF-8 text typed (as from
+                          a text input event), appended to the focused answer */
+    SIM_IN_BACKSPACE,  /* questionnaire: removes the last character (code
+                          point) of the focused answer */
+    SIM_IN_PICK        /* questionnaire: value = question * 256 + pick, the
+                          pick a 0-based option (choice) or a point
+                          1..points (likert); a click on its button */
 } SimInputKind;
 
 typedef struct SimInput {
@@ -104,6 +117,16 @@ typedef struct SessionView {
     unsigned screen_serial;    /* changes whenever a new screen (or a new
                                   attempt) is shown: mark its onset once */
     int aborted;               /* SCREEN_DONE after an experimenter abort */
+
+    /* SCREEN_QUESTIONNAIRE (the block's questions: block->survey) */
+    const char *const *answers;       /* per question: answer so far ("") */
+    const char *const *answer_errors; /* per question: why the answer is
+                                         not valid (for the participant),
+                                         or NULL */
+    int focus;                        /* question typed text goes to, -1 none */
+    int answers_complete; /* every required question has a valid answer and
+                             no answer is invalid: Continue is accepted */
+    int answers_tried;    /* a Continue was refused: mark what is missing */
 } SessionView;
 
 typedef struct Session Session;

@@ -8,8 +8,10 @@
 #include "experiment/simulate.h"
 
 #include "common/sim_alloc.h"
+#include "stimuli/questionnaire.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +109,92 @@ void policy_init(Policy *policy, PolicyKind kind, const Study *study,
     sim_rng_seed_stream(&u, participant_seed, 0x7561);
     policy->participant_u = spec->participant_sd * sim_rng_normal(&u);
     sim_rng_seed_stream(&policy->rng, participant_seed, 0x706f6c);
+    policy->participant_seed = participant_seed;
+}
+
+/* ------------------------------------------------------ questionnaires */
+
+/* Whether this participant leaves optional question q of block b empty
+** (3 in 10 do, fixed per participant and question). */
+static int skips(const Policy *policy, const Block *b, const SurveyQuestion *q)
+{
+    if (q->required) {
+        return 0;
+    }
+    SimRng r;
+    sim_rng_seed_stream(&r, policy->participant_seed,
+                        sim_hash_str(b->id) ^ sim_hash_str(q->id));
+    return sim_rng_below(&r, 10) < 3;
+}
+
+/* A valid answer to q into policy->answer: numbers uniform over the
+** integers of [min, max] (18 .. 80 when open), choices uniform, likert
+** points around the middle shifted by the participant's effect, texts a
+** short sentence within max_length. */
+static void draw_answer(Policy *policy, const SurveyQuestion *q)
+{
+    char *out = policy->answer;
+    size_t n = sizeof policy->answer;
+    SimRng *rng = &policy->rng;
+    switch (q->type) {
+    case QTYPE_NUMBER: {
+        double lo = isfinite(q->min) ? ceil(q->min) : 18;
+        double hi = isfinite(q->max) ? floor(q->max) : lo + 62;
+        if (!isfinite(q->max) && isfinite(q->min)) {
+            hi = lo + 62;
+        } else if (!isfinite(q->min) && isfinite(q->max)) {
+            lo = fmin(18, hi);
+        }
+        if (hi < lo) { /* no integer inside: the midpoint */
+            snprintf(out, n, "%.6g", (q->min + q->max) / 2);
+            break;
+        }
+        double span = fmin(hi - lo, 1e9);
+        snprintf(out, n, "%.0f",
+                 lo + (double)sim_rng_below(rng, (uint64_t)span + 1));
+        break;
+    }
+    case QTYPE_CHOICE:
+        snprintf(out, n, "%s",
+                 q->options[sim_rng_below(rng, (uint64_t)q->n_options)]);
+        break;
+    case QTYPE_LIKERT: {
+        double mid = (q->points + 1) / 2.0;
+        double x = mid + policy->participant_u * q->points / 4.0 +
+                   sim_rng_normal(rng) * q->points / 5.0;
+        long p = lround(x);
+        p = p < 1 ? 1 : (p > q->points ? q->points : p);
+        snprintf(out, n, "%ld", p);
+        break;
+    }
+    case QTYPE_TEXT: {
+        static const char *const texts[] = {
+            "I looked at the highlighted words.",
+            "Mostly guessed.",
+            "I compared it with the examples.",
+        };
+        snprintf(out, n, "%s", texts[sim_rng_below(rng, 3)]);
+        /* cut to max_length characters (the texts are ASCII) */
+        if (strlen(out) > (size_t)q->max_length) {
+            out[q->max_length] = '\0';
+        }
+        break;
+    }
+    }
+}
+
+/* The first question of a questionnaire screen still to answer (empty or
+** invalid, and not one this participant skips), or -1. */
+static int next_question(const Policy *policy, const SessionView *v)
+{
+    for (size_t i = 0; v->answers && i < v->block->n_survey; i++) {
+        const SurveyQuestion *q = &v->block->survey[i];
+        int ok = questionnaire_check(q, v->answers[i], NULL, 0);
+        if (ok < 0 || (ok == 0 && !skips(policy, v->block, q))) {
+            return (int)i;
+        }
+    }
+    return -1;
 }
 
 static double item_effect(const Policy *policy, const char *item_key)
@@ -236,6 +324,14 @@ int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
                                                   ? v->rating_spec->points
                                                   : 7));
         median *= 0.6;
+    } else if (v->screen == SCREEN_QUESTIONNAIRE && v->block &&
+               next_question(policy, v) >= 0) {
+        int q = next_question(policy, v);
+        draw_answer(policy, &v->block->survey[q]);
+        in->kind = SIM_IN_ANSWER;
+        in->value = q;
+        in->key = policy->answer;
+        median *= 0.8;
     } else if (v->need_continue) {
         in->kind = SIM_IN_CONTINUE;
         /* reading a page or looking at an example takes a little longer */

@@ -31,6 +31,8 @@ typedef struct Policy {
     uint64_t study_seed;  /* item effects are drawn from this */
     double participant_u; /* this participant's logit effect */
     SimRng rng;           /* this participant's stream */
+    uint64_t participant_seed;
+    char answer[160]; /* questionnaire answer being given (SimInput.key) */
 } Policy;
 
 /* Parses "model", "label", "random" or "mixed". */
@@ -56,8 +58,10 @@ double policy_true_accuracy(const SimulationSpec *spec, const char *condition,
 int policy_parse_cell(char *text, SimCell *cell, SimError *err);
 
 /* Decides the participant's next input for view at simulated time *now_ns,
-** advancing *now_ns by a plausible reaction time. Returns 0 when it has an
-** input in *in, -1 when the view needs none (e.g. done). */
+** advancing *now_ns by a plausible reaction time; questionnaires get a
+** valid answer per question (in->key points into policy) before Continue.
+** Returns 0 when it has an input in *in, -1 when the view needs none (e.g.
+** done). */
 int policy_next_input(Policy *policy, const SessionView *view, int64_t *now_ns,
                       SimInput *in);
 

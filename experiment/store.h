@@ -21,7 +21,7 @@
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* A lease whose heartbeat is this old (by the opener's clock) may be taken
 ** over; a holder on the same host whose OS lock is gone (it exited or was
@@ -205,6 +205,14 @@ typedef struct ScreenResult {
     char detail[128]; /* e.g. "3 of 5 right on the first try" */
 } ScreenResult;
 
+/* One answer to a questionnaire question (experiment/store_answer.c). */
+typedef struct Answer {
+    const char *question; /* question id */
+    const char *type;     /* "number", "choice", "likert", "text" */
+    const char *value;    /* as given (option text, point, number, text) */
+    double rt_ms;         /* step onset to the last change; < 0 unknown */
+} Answer;
+
 typedef struct Response {
     const char *participant;
     int seq;                /* step */
@@ -222,6 +230,8 @@ typedef struct Response {
     int n_screen;
     int set_status;               /* 1: also set the participant's status to */
     ParticipantStatus new_status; /* this, in the same transaction */
+    const Answer *answers;        /* questionnaire: answers stored in the */
+    size_t n_answers;             /* same transaction (done steps only) */
 } Response;
 
 /* Records the response to a step in one transaction (with the store's
@@ -233,6 +243,13 @@ typedef struct Response {
 ** quiz) only updates attempts and done. Recording a step that is already
 ** done is refused with SIM_ERR_STATE and changes nothing. */
 int store_record_response(Store *store, const Response *r, SimError *err);
+
+/* Reads the stored answers of participant pid's questionnaire step seq:
+** calls fn(question, value, ctx) for each, in the order stored. */
+int store_get_answers(Store *store, const char *pid, int seq,
+                      void (*fn)(const char *question, const char *value,
+                                 void *ctx),
+                      void *ctx, SimError *err);
 
 /* Reads the stored response of a step; *found = 0 when none. */
 int store_get_response(Store *store, const char *pid, int seq, Response *r,

@@ -408,7 +408,7 @@ static int block_index(const Study *study, const char *id)
 
 static Expect expect_parse(const char *s)
 {
-    for (int e = 0; e <= EXPECT_OPTION; e++) {
+    for (int e = 0; e <= EXPECT_ANSWERS; e++) {
         if (s && strcmp(s, expect_name((Expect)e)) == 0) {
             return (Expect)e;
         }

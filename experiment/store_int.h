@@ -38,6 +38,9 @@
 **   event(id, participant, kind, detail, wall_ms, mono_ns)
 **   lease(id = 1, lease_id, station, host, pid, started_ms, heartbeat_ms):
 **        the one writer; no row when none
+**   answer(participant, seq, question, type, value, rt_ms, recorded_ms,
+**        station)          PRIMARY KEY(participant, seq, question) -> trial
+**        (version 4: questionnaire answers)
 **   VIEW long_format: simlab long format v1 (+ exclusion_reason, onset_ns,
 **        response_ns), one row per completed step with a phase.
 */
@@ -104,6 +107,10 @@ int store_migrate(Store *st, SimError *err);
 ** then stored as a further version with a bundle_changed event). */
 int store_attach_study(Store *st, int allow_changed, int64_t wall_ms,
                        SimError *err);
+
+/* store_answer.c: inserts the answers of r (a done questionnaire step);
+** the caller holds the transaction. */
+int store_answers_write(Store *st, const Response *r, SimError *err);
 
 /* store_lease.c: checks that path can be written (file and folder),
 ** opens it as st->lock_fd and tries the OS lock. SIM_OK with st->os_lock

@@ -163,6 +163,21 @@ static const char *const SCHEMA_V2 =
 static const char *const SCHEMA_V3 =
     "DROP VIEW long_format;" LONG_FORMAT_VIEW("COALESCE(r.station, p.station)");
 
+/* Version 4: the answers of questionnaire blocks, one row per answered
+** question, written in the transaction of the step's response. */
+static const char *const SCHEMA_V4 =
+    "CREATE TABLE answer ("
+    "  participant TEXT NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  question TEXT NOT NULL,"
+    "  type TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  rt_ms REAL,"
+    "  recorded_ms INTEGER NOT NULL,"
+    "  station TEXT,"
+    "  PRIMARY KEY (participant, seq, question),"
+    "  FOREIGN KEY (participant, seq) REFERENCES trial(participant, seq));";
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
@@ -195,7 +210,9 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 3) {
         rc = store_exec(st, SCHEMA_V3, err);
     }
-    /* later versions: if (rc == SIM_OK && version < 4) { ... } */
+    if (rc == SIM_OK && version < 4) {
+        rc = store_exec(st, SCHEMA_V4, err);
+    }
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",

@@ -46,6 +46,9 @@ static const BlockKindDesc kinds[] = {
     [BLOCK_DEBRIEF] = {.name = "debrief",
                        .fields = BF_PAGES,
                        .phase = SIM_PHASE_NONE},
+    [BLOCK_QUESTIONNAIRE] = {.name = "questionnaire",
+                             .fields = BF_SURVEY,
+                             .phase = SIM_PHASE_NONE},
 };
 
 _Static_assert(sizeof kinds / sizeof *kinds == BLOCK_KIND_COUNT,
@@ -68,6 +71,7 @@ static const struct {
     {BF_PAGES, (const char *const[]){"pages", NULL}},
     {BF_QUESTIONS,
      (const char *const[]){"questions", "repeat_until_correct", NULL}},
+    {BF_SURVEY, (const char *const[]){"questions", NULL}},
 };
 static const char *const no_keys[] = {NULL};
 

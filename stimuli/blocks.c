@@ -269,7 +269,17 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
                      "page of this kind)");
         }
     }
-    if (kd->fields & BF_QUESTIONS) {
+    if (kd->fields & BF_SURVEY) {
+        JLoc ql;
+        jl_child(&ql, bl, "questions");
+        json_t *qs = json_object_get(o, "questions");
+        if (qs) {
+            questionnaire_parse(L, &ql, qs, &b->survey, &b->n_survey);
+        } else {
+            jl_error(L, bl, "questions",
+                     "missing (a questionnaire asks a list of questions)");
+        }
+    } else if (kd->fields & BF_QUESTIONS) {
         json_t *qs = json_object_get(o, "questions");
         if (qs) {
             JLoc ql;
@@ -286,7 +296,7 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
         jget_bool(L, bl, o, "repeat_until_correct", &b->repeat_until_correct);
     } else if (json_object_get(o, "questions")) {
         only_error(L, bl, "questions", BF_QUESTIONS, "only ",
-                   " blocks have questions");
+                   " and questionnaire blocks have questions");
     }
 }
 
@@ -372,5 +382,6 @@ void block_clear(Block *b)
     sim_free(b->pages);
     sim_free(b->text);
     quiz_questions_free(b->questions, b->n_questions);
+    questionnaire_free(b->survey, b->n_survey);
     memset(b, 0, sizeof *b);
 }

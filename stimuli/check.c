@@ -162,6 +162,16 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                 } else {
                     snprintf(n, sizeof n, "all");
                 }
+            } else if (b->n_survey) {
+                /* a questionnaire: its question ids */
+                size_t len = 0;
+                shows[0] = '\0';
+                for (size_t k = 0; k < b->n_survey && len < sizeof shows; k++) {
+                    int w = snprintf(shows + len, sizeof shows - len, "%s%s",
+                                     k ? " " : "", or_dash(b->survey[k].id));
+                    len += w > 0 ? (size_t)w : 0;
+                }
+                snprintf(n, sizeof n, "%zu", b->n_survey);
             } else {
                 snprintf(shows, sizeof shows, "%s",
                          b->n_pages       ? (b->pages[0] ? b->pages[0] : "-")
@@ -361,8 +371,23 @@ static json_t *blocks_json(const Study *st)
             json_array_append_new(pages, jstr(b->pages[k]));
         }
         json_object_set_new(o, "pages", pages);
-        json_object_set_new(o, "questions",
-                            json_integer((json_int_t)b->n_questions));
+        json_object_set_new(
+            o, "questions",
+            json_integer((json_int_t)(b->n_questions + b->n_survey)));
+        if (b->kind == BLOCK_QUESTIONNAIRE) {
+            json_t *qs = json_array();
+            for (size_t k = 0; k < b->n_survey; k++) {
+                json_t *q = json_object();
+                json_object_set_new(q, "id", jstr(b->survey[k].id));
+                json_object_set_new(
+                    q, "type",
+                    json_string(question_type_name(b->survey[k].type)));
+                json_object_set_new(q, "required",
+                                    json_boolean(b->survey[k].required));
+                json_array_append_new(qs, q);
+            }
+            json_object_set_new(o, "survey", qs);
+        }
         json_array_append_new(arr, o);
     }
     return arr;

@@ -225,10 +225,40 @@ typedef enum BlockKind {
     BLOCK_COUNTERFACTUAL = 6,
     BLOCK_RATING = 7,
     BLOCK_BREAK = 8,
-    BLOCK_DEBRIEF = 9
+    BLOCK_DEBRIEF = 9,
+    BLOCK_QUESTIONNAIRE = 10
 } BlockKind;
 
-#define BLOCK_KIND_COUNT 10 /* keep last + 1: the kind tables check it */
+#define BLOCK_KIND_COUNT 11 /* keep last + 1: the kind tables check it */
+
+/* Types of the questions of a questionnaire block (stimuli/questionnaire.c
+** parses them; names as study.json spells them: questionnaire_type_name). */
+typedef enum QuestionType {
+    QTYPE_NUMBER = 0, /* a number in [min, max] */
+    QTYPE_CHOICE = 1, /* one of options */
+    QTYPE_LIKERT = 2, /* 1 .. points */
+    QTYPE_TEXT = 3    /* free UTF-8 text, multi-line, up to max_length */
+} QuestionType;
+
+#define QTYPE_COUNT 4
+
+/* Most questions one questionnaire block may ask. */
+#define QUESTIONNAIRE_MAX_QUESTIONS 64
+
+/* One question of a questionnaire block. */
+typedef struct SurveyQuestion {
+    char *id; /* unique in its block */
+    QuestionType type;
+    char *text;      /* the question as shown */
+    int required;    /* default 1: Continue waits for a valid answer */
+    double min, max; /* number: bounds (-HUGE_VAL / HUGE_VAL when open) */
+    char **options;  /* choice: >= 2 distinct options, in order shown */
+    size_t n_options;
+    int points;     /* likert: 2 .. 11 (default 7) */
+    char *low;      /* likert: label of 1, or NULL */
+    char *high;     /* likert: label of points, or NULL */
+    int max_length; /* text: most characters (code points); default 1000 */
+} SurveyQuestion;
 
 typedef enum ItemOrder {
     ORDER_SHUFFLE = 0, /* fresh random order per participant (default) */
@@ -290,6 +320,10 @@ typedef struct Block {
     QuizQuestion *questions;
     size_t n_questions;
     int repeat_until_correct; /* default 1 */
+
+    /* questionnaire */
+    SurveyQuestion *survey; /* its questions, in order shown */
+    size_t n_survey;
 } Block;
 
 typedef struct Screening {
@@ -459,6 +493,8 @@ const char *modality_name(Modality m);
 /* Names of kinds as study.json spells them; "?" outside the enum. */
 const char *expl_kind_name(ExplKind k);
 const char *block_kind_name(BlockKind k);
+/* "number", "choice", "likert", "text"; "?" outside the enum. */
+const char *question_type_name(QuestionType t);
 /* The kind a name spells, or -1 (name may be NULL). */
 int expl_kind_from_name(const char *name);
 int block_kind_from_name(const char *name);

@@ -290,8 +290,9 @@ enum {
     BF_CATCH = 1u << 3,     /* catch, reservoir */
     BF_PAGES = 1u << 4,     /* pages */
     BF_QUESTIONS = 1u << 5, /* questions (repeat_until_correct) */
-    BF_EXPLAINS = 1u << 6   /* always shows the condition's explanation
+    BF_EXPLAINS = 1u << 6,  /* always shows the condition's explanation
                                (not a field: its items need payloads) */
+    BF_SURVEY = 1u << 7     /* questions of a questionnaire (questionnaire.c) */
 };
 
 /* What a test block asks (the study's test type, for the export). */
@@ -322,6 +323,16 @@ void block_kind_list(unsigned fields, const char *sep, const char *last,
 const char *const *block_group_keys(unsigned group);
 /* Reports (as errors) members of a block object that no kind accepts. */
 void block_warn_unknown(Loader *L, const JLoc *at, json_t *o);
+
+/* ------------------------------------ questionnaires (questionnaire.c) */
+
+/* Parses the "questions" list of a questionnaire block at `at` into *out
+** (owned, *n_out of them; free with questionnaire_free): located errors for
+** a bad type, duplicate ids, min > max, fewer than 2 options, points
+** outside 2..11. Returns 0, or -1 when the list itself is unusable. */
+int questionnaire_parse(Loader *L, const JLoc *at, json_t *list,
+                        SurveyQuestion **out, size_t *n_out);
+void questionnaire_free(SurveyQuestion *qs, size_t n);
 
 /* ------------------------------------------------ presets (preset.c) */
 

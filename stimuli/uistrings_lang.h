@@ -556,6 +556,16 @@ static const struct {
                        {"the input as it is", "die Eingabe, wie sie ist",
                         "l'entrée telle quelle", "la entrada tal cual",
                         "输入保持原样", "入力そのまま", "المُدخل كما هو"}},
+    [UI_QUESTIONNAIRE_OPTIONAL] = {"questionnaire.optional",
+                                   {"(optional)", "(freiwillig)",
+                                    "(facultatif)", "(opcional)", "（选填）",
+                                    "（任意）", "(اختياري)"}},
+    [UI_QUESTIONNAIRE_MISSING] =
+        {"questionnaire.missing",
+         {"Please answer this question.", "Bitte beantworten Sie diese Frage.",
+          "Veuillez répondre à cette question.",
+          "Por favor, responda a esta pregunta.", "请回答此问题。",
+          "この質問に答えてください。", "يرجى الإجابة عن هذا السؤال."}},
 };
 
 _Static_assert(sizeof ui_rows / sizeof *ui_rows == UI_KEY_COUNT,

@@ -20,3 +20,6 @@ simlab_add_test(test_analysis_semantics SOURCES test_analysis_semantics.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_input SOURCES test_analysis_input.c
                 LIBS simlab_analysis)
+# Questionnaire summaries against R (tests/data/analysis-questionnaire).
+simlab_add_test(test_analysis_questionnaire
+                SOURCES test_analysis_questionnaire.c LIBS simlab_analysis)

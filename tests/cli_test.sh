@@ -125,6 +125,20 @@ if [ -n "$analyze" ]; then
     fi
     grep -q "quiz\|catch" "$tmp/rcsv/exclusions.csv" ||
         { echo "FAIL: no exclusion reasons in the CSV analysis"; fails=$((fails + 1)); }
+    # questionnaires: the same summaries from the database and from the export
+    expect 0 "simulate questionnaire" "$simlab" simulate "$data/experiment/mini-questionnaire" --db "$tmp/q.db" --participants 10 --policy mixed --seed 2 --fast
+    expect 0 "export questionnaire" "$simlab" export --db "$tmp/q.db" --csv "$tmp/q.csv"
+    [ -f "$tmp/q.questionnaire.csv" ] || { echo "FAIL: no q.questionnaire.csv"; fails=$((fails + 1)); }
+    expect 0 "analyze questionnaire db" "$analyze" "$tmp/q.db" --include-simulated --replicates 50 --out "$tmp/qdb" --quiet --plots none
+    expect 0 "analyze questionnaire csv" "$analyze" --csv "$tmp/q.csv" --include-simulated --replicates 50 --out "$tmp/qcsv" --quiet --plots none
+    for f in questionnaire.csv questionnaire_choices.csv questionnaire_text.csv; do
+        if [ ! -s "$tmp/qdb/$f" ] || ! cmp -s "$tmp/qdb/$f" "$tmp/qcsv/$f"; then
+            echo "FAIL: $f of the export differs from that of the database"
+            fails=$((fails + 1))
+        fi
+    done
+    grep -q "^## Questionnaires" "$tmp/qdb/report.md" ||
+        { echo "FAIL: no questionnaire section in report.md"; fails=$((fails + 1)); }
 fi
 [ "$fails" -eq 0 ] && echo "cli: all checks passed"
 exit "$fails"

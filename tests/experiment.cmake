@@ -39,3 +39,7 @@ endif()
 # `simlab new`: the nine starter bundles load cleanly and run simulated.
 simlab_add_test(test_stimuli_scaffold SOURCES test_stimuli_scaffold.c
                 LIBS simlab_experiment simlab_stimuli)
+# Questionnaire blocks: parsing, answer checks, the session's screen, the
+# answers' table, resume, X.questionnaire.csv and simulated answers.
+simlab_add_test(test_questionnaire SOURCES test_questionnaire.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)

@@ -258,6 +258,55 @@ static void test_clicks(void)
     scene_free(&sc);
 }
 
+/* A questionnaire: typed text (whole, as an input method commits it) goes
+** to the session, but not the text of a key taken as a command; clicks on
+** fields and options become focus and picks. */
+static void test_questionnaire_input(void)
+{
+    Scene sc;
+    scene_init(&sc);
+    sc.body = (SDL_FRect){0, 100, 800, 400};
+    sc.body_h = 400;
+    sc.layer = LAYER_BODY;
+    scene_begin_hit(&sc, (SDL_FRect){0, 100, 200, 50}, ACT_FIELD, 0, 1);
+    scene_begin_hit(&sc, (SDL_FRect){0, 200, 200, 50}, ACT_PICK, 1 * 256 + 2,
+                    1);
+    scene_end_hit(&sc);
+    InputCtx c = run_ctx(&sc);
+    Input in = {0};
+    RunCmd r;
+    /* on other screens of a run, text goes nowhere */
+    CHECK_INT(tr(&in, &c, text("a"), &r), RUN_NONE);
+    c.typing = 1;
+    CHECK_INT(tr(&in, &c, key(SDLK_a, 0, 0), &r), RUN_SESSION);
+    CHECK_INT(tr(&in, &c, text("a"), &r), RUN_SESSION);
+    CHECK_INT(r.sim.kind, SIM_IN_TEXT);
+    CHECK_STR(r.sim.key, "a");
+    /* an input method's commit arrives without a key of its own */
+    CHECK_INT(tr(&in, &c, text("\xe4\xb8\xad\xe6\x96\x87"), &r), RUN_SESSION);
+    CHECK_STR(r.sim.key, "\xe4\xb8\xad\xe6\x96\x87");
+    /* Backspace and Return reach the session as keys (it maps them) */
+    CHECK_INT(tr(&in, &c, key(SDLK_BACKSPACE, 0, 0), &r), RUN_SESSION);
+    CHECK_STR(r.sim.key, "backspace");
+    /* a chord's letter is not typed; the next text is again */
+    CHECK_INT(tr(&in, &c, key(SDLK_p, KMOD_LCTRL | KMOD_LSHIFT, 0), &r),
+              RUN_ASK);
+    CHECK_INT(tr(&in, &c, text("p"), &r), RUN_NONE);
+    CHECK_INT(tr(&in, &c, text("b"), &r), RUN_SESSION);
+    /* nor is text while a dialog is open */
+    c.confirm = CONFIRM_PAUSE;
+    CHECK_INT(tr(&in, &c, text("y"), &r), RUN_NONE);
+    c.confirm = CONFIRM_NONE;
+    /* clicks: the field takes the focus, an option is picked */
+    CHECK_INT(tr(&in, &c, click(50, 60, SDL_BUTTON_LEFT, 1), &r), RUN_SESSION);
+    CHECK_INT(r.sim.kind, SIM_IN_FOCUS);
+    CHECK_INT(r.sim.value, 0);
+    CHECK_INT(tr(&in, &c, click(50, 110, SDL_BUTTON_LEFT, 1), &r), RUN_SESSION);
+    CHECK_INT(r.sim.kind, SIM_IN_PICK);
+    CHECK_INT(r.sim.value, 258);
+    scene_free(&sc);
+}
+
 static void test_start_screen_input(void)
 {
     Scene sc;
@@ -449,6 +498,7 @@ int main(void)
     test_keys_in_a_run();
     test_experimenter_chords();
     test_clicks();
+    test_questionnaire_input();
     test_start_screen_input();
     test_start_controller();
     return TEST_REPORT();

@@ -335,6 +335,7 @@ static const struct {
     [BLOCK_RATING] = {EXPECT_RATING, EXPECT_RATING, "forward"},
     [BLOCK_BREAK] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
     [BLOCK_DEBRIEF] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
+    [BLOCK_QUESTIONNAIRE] = {EXPECT_ANSWERS, EXPECT_ANSWERS, NULL},
 };
 
 _Static_assert(sizeof kind_asks / sizeof *kind_asks == BLOCK_KIND_COUNT,
@@ -389,6 +390,12 @@ static void test_every_kind(void)
     if (meta) {
         check_kind_asks(meta, seen);
     }
+    Study *quest = load("mini-questionnaire");
+    CHECK(quest != NULL);
+    if (quest) {
+        check_kind_asks(quest, seen);
+    }
+    study_free(quest);
     /* the fixtures have a block of every kind */
     for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
         if (!seen[k]) {

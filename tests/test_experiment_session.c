@@ -597,6 +597,7 @@ static const struct {
     [BLOCK_RATING] = {SCREEN_RATING, SCREEN_RATING},
     [BLOCK_BREAK] = {SCREEN_BREAK, SCREEN_BREAK},
     [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE},
+    [BLOCK_QUESTIONNAIRE] = {SCREEN_QUESTIONNAIRE, SCREEN_QUESTIONNAIRE},
 };
 
 _Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,
@@ -672,6 +673,12 @@ static void test_kind_screens(const Study *meta)
         run_kinds(all, "kinds-all.db", "mix", seen);
     }
     run_kinds(meta, "kinds-meta.db", "grad", seen);
+    Study *quest = test_study_load("mini-questionnaire");
+    CHECK(quest != NULL);
+    if (quest) {
+        run_kinds(quest, "kinds-quest.db", "baseline", seen);
+    }
+    study_free(quest);
     for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
         if (!seen[k]) {
             fprintf(stderr, "no step of a %s block was shown\n",

@@ -4,7 +4,8 @@
 ** present), rows matching the schedule, `correct` right by construction for
 ** the model and label policies, the mixed policy reproducing its known
 ** accuracies, and SIGKILL at random points followed by a restart that loses
-** and duplicates nothing.
+** and duplicates nothing (also in the middle of questionnaires, whose
+** answers stay with their steps).
 ** Usage: test_experiment_simulate PATH_TO_SIMLAB
 */
 #include "tests/harness.h"
@@ -376,6 +377,60 @@ static void test_kill(void)
            resumed);
 }
 
+/* SIGKILL in the middle of questionnaires: after the restarts every done
+** questionnaire step has all its answers (the required ones at least),
+** and no answer belongs to a step that is not done. */
+static void test_kill_questionnaire(void)
+{
+    if (!simlab_bin) {
+        return;
+    }
+    char bundle[512], db[512];
+    fixture(bundle, sizeof bundle, "mini-questionnaire");
+    snprintf(db, sizeof db, "%s/kill-q.db", tmp);
+    SimRng rng;
+    sim_rng_seed(&rng, (uint64_t)time(NULL) ^ 0x51u);
+    int killed = 0, rounds = 0;
+    while (rounds < 40) {
+        int have = test_path_exists(db)
+                       ? sql_int(db, "SELECT COUNT(*) FROM response")
+                       : 0;
+        int at = have + 1 + (int)sim_rng_below(&rng, 30);
+        int status = run_and_kill(bundle, db, 20, at);
+        rounds++;
+        if (!WIFSIGNALED(status)) {
+            break;
+        }
+        killed++;
+    }
+    CHECK(killed >= 4);
+    int status = run_and_kill(bundle, db, 20, -1);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE status = "
+                          "'completed'"),
+              20);
+    /* about-you asks 3 required questions, survey 2 required + 1 optional */
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM trial t JOIN response r "
+                          "USING (participant, seq) WHERE t.block_kind = "
+                          "'questionnaire' AND r.done = 1 AND (SELECT "
+                          "COUNT(*) FROM answer a WHERE a.participant = "
+                          "t.participant AND a.seq = t.seq) < CASE "
+                          "t.block_id WHEN 'about-you' THEN 3 ELSE 2 END"),
+              0);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM trial WHERE block_kind = "
+                          "'questionnaire'"),
+              40);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM answer a LEFT JOIN response "
+                          "r USING (participant, seq) WHERE r.done IS NULL "
+                          "OR r.done = 0"),
+              0);
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM (SELECT participant, seq, "
+                          "question FROM answer GROUP BY 1, 2, 3 HAVING "
+                          "COUNT(*) > 1)"),
+              0);
+    printf("questionnaires: killed %d of %d runs\n", killed, rounds);
+}
+
 /* The Hase & Bansal bundles: rows match the published design. */
 static void test_hase(void)
 {
@@ -439,6 +494,7 @@ int main(int argc, char **argv)
     test_mixed();
     test_bad_cells();
     test_kill();
+    test_kill_questionnaire();
     test_hase();
     test_rmtree(tmp);
     return TEST_REPORT();

@@ -116,7 +116,7 @@ static void test_new_and_newer(const Study *fwd)
         CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
-                  8);
+                  9); /* version 4 added the answer table */
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);
@@ -322,6 +322,8 @@ static void test_v2_database(const Study *fwd)
                           "active_station = 'fixture'"),
               2);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format"), 50);
+    /* version 4: the questionnaire answers' table, empty */
+    CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM answer"), 0);
     /* long_format's station is the response's, not the participant's */
     CHECK_INT(sqlite3_exec(db, "UPDATE participant SET station = 'elsewhere'",
                            NULL, NULL, NULL),

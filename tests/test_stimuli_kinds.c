@@ -31,6 +31,7 @@ static const struct {
     [BLOCK_RATING] = {"rating", SIM_PHASE_LEARN, 1, 0, 1, 1, 1},
     [BLOCK_BREAK] = {"break", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
     [BLOCK_DEBRIEF] = {"debrief", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
+    [BLOCK_QUESTIONNAIRE] = {"questionnaire", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
 };
 
 _Static_assert(sizeof expected / sizeof *expected == BLOCK_KIND_COUNT,
@@ -176,7 +177,11 @@ static void test_every_kind_loads(void)
         int w = snprintf(
             blocks + len, sizeof blocks - len, "%s{\"kind\": \"%s\"%s}",
             k ? ", " : "", block_kind_name((BlockKind)k),
-            block_kind_shows_items((BlockKind)k) ? ", \"pool\": \"p\"" : "");
+            block_kind_shows_items((BlockKind)k) ? ", \"pool\": \"p\""
+            : k == BLOCK_QUESTIONNAIRE
+                ? ", \"questions\": [{\"id\": \"q\", \"type\": \"text\", "
+                  "\"text\": \"Why?\"}]"
+                : "");
         len += (size_t)w;
     }
     snprintf(blocks + len, sizeof blocks - len, "]");
@@ -224,7 +229,7 @@ static void test_lists_in_errors(void)
     CHECK(out && strstr(out, "field 'kind': unknown block kind 'nope' "
                              "(consent, instructions, quiz, practice, learn, "
                              "predict, counterfactual, rating, break, "
-                             "debrief)"));
+                             "debrief, questionnaire)"));
     for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
         CHECK(has_error(&rep, "kind", block_kind_name((BlockKind)k)));
     }
@@ -313,7 +318,7 @@ static void test_fields_by_kind(void)
         {"[{\"kind\": \"quiz\", \"pages\": \"c.md\"}]", "pages",
          "only consent, instructions and debrief blocks have pages"},
         {"[{\"kind\": \"learn\", \"pool\": \"p\", \"questions\": []}]",
-         "questions", "only quiz blocks have questions"},
+         "questions", "only quiz and questionnaire blocks have questions"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         StudyReport rep;
