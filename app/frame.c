@@ -319,10 +319,11 @@ int frame_preload_run(Frame *f, const Study *study, const Session *s,
     if (!sch || !v->trial) {
         return 0;
     }
-    const Condition *cond = study_find_condition(study, sch->condition);
     for (size_t k = (size_t)v->trial->seq; k < sch->n_trials; k++) {
         const Trial *t = &sch->trials[k];
         const Block *b = &study->blocks[t->block];
+        const Condition *cond =
+            study_find_condition(study, trial_condition(sch, t));
         L.step = t->seq;
         const Item *it =
             t->item_key ? study_find_item(study, t->item_key) : NULL;
@@ -350,10 +351,11 @@ void frame_preload(Frame *f, const Study *study, const Session *s)
     Loads L;
     memset(&L, 0, sizeof L);
     L.f = f;
-    const Condition *cond = study_find_condition(study, sch->condition);
     for (size_t k = (size_t)v->trial->seq + 1;
          k < sch->n_trials && k <= (size_t)v->trial->seq + 2; k++) {
         const Trial *t = &sch->trials[k];
+        const Condition *cond =
+            study_find_condition(study, trial_condition(sch, t));
         const Item *it =
             t->item_key ? study_find_item(study, t->item_key) : NULL;
         if (!it) {
