@@ -8,6 +8,7 @@
 #include "app/app.h"
 #include "app/power.h"
 #include "stimuli/check.h"
+#include "experiment/assign.h"
 #include "experiment/export.h"
 #include "experiment/simulate.h"
 #include "stimuli/hash.h"
@@ -102,7 +103,10 @@ static int cmd_check(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    return check_bundle(dir, json, stdout);
+    /* a latin square's orders come from experiment/assign.h */
+    static const CheckOrders orders = {assign_williams_rows,
+                                       assign_williams_row};
+    return check_bundle_orders(dir, json, stdout, &orders);
 }
 
 static int cmd_simulate(int argc, char **argv)

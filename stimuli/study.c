@@ -314,6 +314,11 @@ int study_within_range(const Study *st, size_t *first, size_t *last)
             found = 1;
         }
     }
+    /* breaks right after them pause between conditions */
+    while (found && *last + 1 < st->n_blocks &&
+           st->blocks[*last + 1].kind == BLOCK_BREAK) {
+        (*last)++;
+    }
     return found;
 }
 
