@@ -229,6 +229,7 @@ static void parse_assignment(Design *D, const JLoc *root)
                  "the %s rule assigns one condition per participant; a "
                  "within-subject study balances its orders instead",
                  rule);
+        return; /* one error for one cause */
     }
     jget_int(L, &al, v, "active_minutes", 0, 1, 100000, &a->active_minutes);
     if (strcmp(rule, "hase") == 0) {
