@@ -32,6 +32,7 @@ static void usage(FILE *f)
         "[--screenshot-dir DIR]\n"
         "             [--autopilot POLICY [--participants N] [--seed S] "
         "[--chaos]]\n"
+        "             [--screenshot-one-per-condition]\n"
         "             [--timing-log FILE] [--exit-after N] "
         "[--accept-changed-bundle]\n"
         "  simlab simulate DIR --db FILE --participants N --policy "
