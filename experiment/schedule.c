@@ -563,6 +563,13 @@ static int add_repeated(Builder *b, const Condition *const *conds, size_t n)
     if (!b->used) {
         return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
     }
+    /* the breaks closing the range pause between conditions: not after
+    ** the last one */
+    size_t last_items = last;
+    while (last_items > first &&
+           study->blocks[last_items].kind == BLOCK_BREAK) {
+        last_items--;
+    }
     int rc = SIM_OK;
     for (size_t i = 0; rc == SIM_OK && i < first; i++) {
         rc = add_block(b, i);
@@ -570,12 +577,13 @@ static int add_repeated(Builder *b, const Condition *const *conds, size_t n)
     for (size_t r = 0; rc == SIM_OK && r < n; r++) {
         b->rep = (int)r;
         b->condition = conds[r];
+        size_t upto = r + 1 < n ? last : last_items;
         for (size_t i = first; i <= last; i++) { /* fresh choices */
             sim_free(b->chosen[i].idx);
             b->chosen[i].idx = NULL;
             b->chosen[i].n = 0;
         }
-        for (size_t i = first; rc == SIM_OK && i <= last; i++) {
+        for (size_t i = first; rc == SIM_OK && i <= upto; i++) {
             rc = add_block(b, i);
         }
         for (size_t i = first; rc == SIM_OK && i <= last; i++) {

@@ -64,7 +64,8 @@ int schedule_build(const Study *study, const char *condition, uint64_t seed,
 ** (blocks with a session), the blocks of session t show order[t-1]; blocks
 ** outside sessions show the condition of the session before them (the
 ** first before any). Without sessions the blocks of study_within_range()
-** are repeated once per condition in order; blocks before them show
+** are repeated once per condition in order (its closing breaks, which
+** pause between conditions, not after the last); blocks before them show
 ** order[0], blocks after them the last condition. Each repetition draws
 ** its own items: no item a block of an earlier repetition showed is drawn
 ** again while the pool has unused ones; when it runs short, the rest comes

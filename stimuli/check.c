@@ -115,10 +115,20 @@ static void print_within(FILE *out, const Study *st, const CheckOrders *orders)
     if (sessions > 0) {
         fprintf(out, "  session t shows the participant's t-th condition\n");
     } else if (study_within_range(st, &first, &last)) {
+        size_t items = last;
+        while (items > first && st->blocks[items].kind == BLOCK_BREAK) {
+            items--;
+        }
         fprintf(out,
                 "  blocks %s .. %s repeated once per condition, new items "
-                "each time\n",
-                or_dash(st->blocks[first].id), or_dash(st->blocks[last].id));
+                "each time",
+                or_dash(st->blocks[first].id), or_dash(st->blocks[items].id));
+        for (size_t i = items + 1; i <= last; i++) {
+            fprintf(out, "%s%s",
+                    i == items + 1 ? "; between conditions: " : ", ",
+                    or_dash(st->blocks[i].id));
+        }
+        fprintf(out, "\n");
     }
     size_t n = st->n_conditions;
     int *order = n ? sim_calloc(n, sizeof *order) : NULL;

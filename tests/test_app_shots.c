@@ -153,10 +153,18 @@ int main(int argc, char **argv)
                         !exists(shots, pids[p], conds[c], "learn", 5) &&
                         exists(shots, pids[p], conds[c], "test", 6) &&
                         !exists(shots, pids[p], conds[c], "test", 7) &&
-                        exists(shots, pids[p], conds[c], "next", 1);
+                        !exists(shots, pids[p], conds[c], "next", 2);
         }
     }
     CHECK(complete);
+    /* the break between conditions: twice per participant, not at the end */
+    int breaks = 0;
+    for (int p = 0; p < n_pids; p++) {
+        for (int c = 0; c < 3; c++) {
+            breaks += exists(shots, pids[p], conds[c], "next", 1);
+        }
+    }
+    CHECK_INT(breaks, 2 * n_pids);
     if (getenv("SIMLAB_KEEP_TMP")) {
         fprintf(stderr, "kept %s\n", tmp);
     } else {

@@ -234,8 +234,10 @@ static void test_repeated(void)
         return;
     }
     CHECK_STR(s->condition, "SHAP");
-    /* consent, instructions, 3 x (4 learn + 6 test + break), debrief */
-    CHECK_INT((int)s->n_trials, 2 + 3 * 11 + 1);
+    /* consent, instructions, 3 x (4 learn + 6 test + break) without the
+    ** last break, debrief */
+    CHECK_INT((int)s->n_trials, 2 + 3 * 11 - 1 + 1);
+    CHECK_STR(st->blocks[s->trials[s->n_trials - 2].block].id, "test");
     const char *keys[64];
     size_t n_all = 0;
     for (int c = 0; c < 3; c++) {

@@ -94,8 +94,8 @@ int main(void)
     }
     expect(example, NULL, NULL, 0,
            "assignment   within-subject, order latin-square; active 60 min\n"
-           "  blocks learn .. next repeated once per condition, new items "
-           "each time\n");
+           "  blocks learn .. test repeated once per condition, new items "
+           "each time; between conditions: next\n");
 
     /* the orders come from the caller */
     char *out = NULL;

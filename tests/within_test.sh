@@ -20,6 +20,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 grep -q "^assignment   within-subject, order latin-square" "$tmp/check" || fail "check: no within line"
 [ "$(grep -c '^  order [1-6] ' "$tmp/check")" -eq 6 ] || fail "check: not 6 orders"
 grep -q "^  order 2   LIME, SHAP, baseline" "$tmp/check" || fail "check: second order"
+grep -q "^  blocks learn .. test repeated once per condition" "$tmp/check" || fail "check: repeated blocks"
 "$simlab" check --json "$bundle" >"$tmp/check.json" 2>&1 || fail "check --json"
 grep -q '"mode": "within"' "$tmp/check.json" || fail "check --json: mode"
 
