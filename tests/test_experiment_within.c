@@ -4,11 +4,12 @@
 ** participant's order without a store (least-filled row, ties to the lowest
 ** row, override, random from the seed, fixed rotated); schedules that repeat
 ** the blocks of examples/within once per condition with items of their own
-** (and with items reused, least first, when a pool runs short), session
+** (and with earlier items reused when a pool runs short), session
 ** designs (session t shows the t-th condition, reservoirs per session); and
 ** the store: rows handed out in enrollment order, a dropout's row taken
 ** again, the order and each step's condition stored, read back and shown in
-** long_format.
+** long_format; a version 2 file migrates (no step condition of its own:
+** long_format gives the participant's).
 */
 #include "tests/harness.h"
 #include "tests/test_study.h"
@@ -500,6 +501,69 @@ static void test_store(void)
     test_rmtree(tmp);
 }
 
+/* A version 2 file (tests/data/experiment/store-v2.sql) migrates: its steps
+** have no condition of their own, long_format gives the participant's. */
+static void test_migration(void)
+{
+    char fixture[600], tmp[256], path[300];
+    snprintf(fixture, sizeof fixture, "%s/experiment/store-v2.sql",
+             SIMLAB_TEST_DATA);
+    FILE *f = fopen(fixture, "rb");
+    CHECK(f != NULL);
+    if (!f) {
+        return;
+    }
+    char *sql = sim_calloc(1 << 20, 1);
+    size_t n = sql ? fread(sql, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    CHECK(n > 0);
+    test_tmpdir(tmp, sizeof tmp, "within-mig");
+    snprintf(path, sizeof path, "%s/v2.db", tmp);
+    sqlite3 *raw;
+    CHECK_INT(sqlite3_open(path, &raw), SQLITE_OK);
+    CHECK_INT(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(raw);
+    sim_free(sql);
+    Study *fwd = test_study_load("mini-forward");
+    Store *store = NULL;
+    SimError err;
+    CHECK_INT(store_open(path, fwd, DURABILITY_FULL, 0, 2000, &store, &err),
+              SIM_OK);
+    if (store) {
+        sqlite3 *db = store_db(store);
+        CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+        CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM trial WHERE condition "
+                              "IS NOT NULL"),
+                  0);
+        CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE "
+                              "condition_order IS NOT NULL OR order_row IS "
+                              "NOT NULL"),
+                  0);
+        CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format l JOIN "
+                              "participant p ON p.id = l.participant WHERE "
+                              "l.condition = p.condition"),
+                  50);
+        /* between-subject participants keep NULL step conditions */
+        EnrollSpec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.seed = 3;
+        spec.wall_ms = 3000;
+        ParticipantInfo info;
+        CHECK_INT(store_enroll(store, &spec, &info, &err), SIM_OK);
+        CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM trial WHERE condition "
+                              "IS NOT NULL"),
+                  0);
+        Schedule *s = NULL;
+        CHECK_INT(store_load_schedule(store, info.id, &s, &err), SIM_OK);
+        CHECK(s && s->n_trials > 0 &&
+              strcmp(trial_condition(s, &s->trials[0]), info.condition) == 0);
+        schedule_free(s);
+        store_close(store);
+    }
+    study_free(fwd);
+    test_rmtree(tmp);
+}
+
 int main(void)
 {
     test_williams();
@@ -507,5 +571,6 @@ int main(void)
     test_repeated();
     test_sessions();
     test_store();
+    test_migration();
     return TEST_REPORT();
 }
