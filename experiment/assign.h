@@ -106,9 +106,10 @@ void assign_random_order(size_t n, uint64_t seed, int *order);
 ** only: the least-filled row is taken, ties going to the lowest row, so
 ** rows are handed out in enrollment order and a row freed by a participant
 ** who dropped out is taken again first. seed: WITHIN_RANDOM's order (the
-** participant's seed). override: NULL, or the condition to start with:
-** the least-filled row that starts with it, the random order with it moved
-** to the front, or the fixed order rotated to start with it.
+** store passes the enrollment's assign_seed, else the participant's seed).
+** override: NULL, or the condition to start with: the least-filled row
+** that starts with it, the random order with it moved to the front, or
+** the fixed order rotated to start with it.
 ** Returns 0, or -1 when override names no condition (nothing written). */
 int assign_choose_order(const Study *study, const AssignCount *row_counts,
                         const char *override, uint64_t seed, int *order,

@@ -332,9 +332,12 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
     char *order_ids = NULL;
     rc = store_lease_beat(store, spec->wall_ms, err);
     if (rc == SIM_OK && within) {
-        /* a random order comes from the participant's seed */
-        rc = choose_order(store, spec->condition, spec->pilot, spec->simulated,
-                          spec->wall_ms, seed, &wo, err);
+        /* a random order comes from the assignment's seed when one is
+        ** given (the start screen shows its first condition), else from
+        ** the participant's */
+        rc = choose_order(
+            store, spec->condition, spec->pilot, spec->simulated, spec->wall_ms,
+            spec->assign_seed ? spec->assign_seed : seed, &wo, err);
         if (rc == SIM_OK) {
             snprintf(condition, sizeof condition, "%s",
                      study->conditions[wo.order[0]].id);
