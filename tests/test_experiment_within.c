@@ -7,7 +7,8 @@
 ** (and with earlier items reused when a pool runs short), session
 ** designs (session t shows the t-th condition, reservoirs per session); and
 ** the store: rows handed out in enrollment order, a dropout's row taken
-** again, the order and each step's condition stored, read back and shown in
+** again, random orders as the start screen shows them, the order and each
+** step's condition stored, read back and shown in
 ** long_format; a version 2 file migrates (no step condition of its own:
 ** long_format gives the participant's).
 */
@@ -501,6 +502,55 @@ static void test_store(void)
     test_rmtree(tmp);
 }
 
+/* Random orders: what store_assign_condition() shows for a seed is the
+** first condition of the participant enrolled with that assign_seed; the
+** orders are permutations and vary with the seed. */
+static void test_store_random(void)
+{
+    Study *st = load_example();
+    if (!st) {
+        return;
+    }
+    st->assignment.order = WITHIN_RANDOM;
+    char tmp[256], path[300];
+    test_tmpdir(tmp, sizeof tmp, "within-random");
+    snprintf(path, sizeof path, "%s/r.db", tmp);
+    Store *store = NULL;
+    SimError err;
+    CHECK_INT(store_open(path, st, DURABILITY_FULL, 0, 1000, &store, &err),
+              SIM_OK);
+    int firsts[3] = {0, 0, 0}, truthful = 1;
+    for (uint64_t k = 1; store && k <= 30; k++) {
+        char shown[64];
+        CHECK_INT(store_assign_condition(store, 0, 0, 2000, k * 7919u, shown,
+                                         sizeof shown, &err),
+                  SIM_OK);
+        EnrollSpec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.seed = k;
+        spec.assign_seed = k * 7919u;
+        spec.wall_ms = 2000;
+        ParticipantInfo info;
+        CHECK_INT(store_enroll(store, &spec, &info, &err), SIM_OK);
+        truthful &= strcmp(shown, info.condition) == 0;
+        firsts[study_condition_index(st, info.condition)]++;
+    }
+    CHECK(truthful);
+    CHECK(firsts[0] > 2 && firsts[1] > 2 && firsts[2] > 2);
+    if (store) {
+        sqlite3 *db = store_db(store);
+        CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM participant WHERE "
+                              "order_row IS NULL AND length(condition_order) "
+                              "= length('baseline,LIME,SHAP')"),
+                  30);
+        CHECK(sql_int(db, "SELECT COUNT(DISTINCT condition_order) FROM "
+                          "participant") >= 4);
+        store_close(store);
+    }
+    study_free(st);
+    test_rmtree(tmp);
+}
+
 /* A version 2 file (tests/data/experiment/store-v2.sql) migrates: its steps
 ** have no condition of their own, long_format gives the participant's. */
 static void test_migration(void)
@@ -571,6 +621,7 @@ int main(void)
     test_repeated();
     test_sessions();
     test_store();
+    test_store_random();
     test_migration();
     return TEST_REPORT();
 }
