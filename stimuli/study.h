@@ -477,8 +477,9 @@ int block_kind_shows_items(BlockKind k);
 ** blocks from the first to the last block that shows items and is not
 ** practice (learn, predict, counterfactual, rating), with whatever lies
 ** between and the break blocks right after the last (a pause between
-** conditions, left out after the last condition). Sets *first and *last to their indices and returns 1, or
-** returns 0 when the study has no such block. */
+** conditions, left out after the last condition). Sets *first and *last
+** to their indices and returns 1, or returns 0 when the study has no such
+** block. */
 int study_within_range(const Study *study, size_t *first, size_t *last);
 /* The highest session of a block (sessions are 1-based), 0 when no block
 ** is in one. */
