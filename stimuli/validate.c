@@ -262,6 +262,16 @@ static void validate_within(Design *D, const JLoc *root)
                  nc);
         return;
     }
+    for (size_t bi = 0; bi < st->n_blocks; bi++) {
+        const Block *b = &st->blocks[bi];
+        if (b->kind == BLOCK_PRACTICE && b->show.explanation && b->train_pool) {
+            const char *key = D->src[bi].train_key;
+            jl_warn(L, &D->src[bi].at, key ? key : "show",
+                    "practice block '%s' shows its examples with the "
+                    "explanations of each participant's first condition",
+                    b->id ? b->id : "");
+        }
+    }
     int sessions = study_n_sessions(st);
     size_t first = 0, last = 0;
     if (sessions > 0) {

@@ -5,7 +5,8 @@
 ** one located error per cause: an unknown mode or order, a rule that
 ** assigns conditions, fewer than 2 conditions, sessions that do not match
 ** the conditions; a pool too small for every condition to get its own
-** items is a warning.
+** items is a warning, as are practice examples with explanations (of the
+** first condition).
 */
 #include "tests/harness.h"
 #include "tests/test_stimuli_fs.h"
@@ -157,6 +158,14 @@ int main(void)
            "so a within-subject study with sessions needs one session per "
            "condition\ninvalid: 1 error\n");
     expect(meta, NULL, NULL, 0, "assignment   balanced; active 60 min\n");
+    char image[512];
+    snprintf(image, sizeof image, "%s/app/meta-image", SIMLAB_TEST_DATA);
+    expect(image, "\"conditions\": [",
+           "\"assignment\": {\"mode\": \"within\"}, \"conditions\": [", 1,
+           "warning: study.json:/protocol/practice_train_pool: field "
+           "'practice_train_pool': practice block 'practice' shows its "
+           "examples with the explanations of each participant's first "
+           "condition\n");
     fs_remove_tree(tmp);
     return TEST_REPORT();
 }
