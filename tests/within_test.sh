@@ -5,7 +5,7 @@
 # every participant rows in every condition (the condition of the row's
 # block) and the sidecar their orders, and simlab-analyze sees a within
 # design: 12 participants in 3 conditions, paired tests against the
-# baseline and a repeated-measures ANOVA.
+# baseline and a repeated-measures ANOVA; `simlab power` refuses it.
 # Usage: within_test.sh SIMLAB SIMLAB_ANALYZE EXAMPLES_DIR
 set -u
 simlab=$1
@@ -50,6 +50,12 @@ grep -q '"design":{"kind":"within","participants":12,"conditions":3}' "$tmp/flat
 grep -q '"paired":' "$tmp/flat" || fail "analysis: no paired tests"
 grep -q "Paired comparisons with the baseline" "$tmp/out/report.md" || fail "report: no paired section"
 grep -qi "repeated-measures" "$tmp/out/report.md" || fail "report: no repeated-measures ANOVA"
+
+# simlab power simulates between-subject studies only: refused, saying so
+"$simlab" power "$bundle" --participants 10 --out "$tmp/power" >"$tmp/pw" 2>&1
+[ $? -eq 2 ] || fail "power: not refused"
+grep -q "is within-subject; simlab power simulates between-subject studies only" "$tmp/pw" ||
+    fail "power: $(cat "$tmp/pw")"
 
 [ "$fails" -eq 0 ] && echo "within_test: all passed"
 exit "$fails"
