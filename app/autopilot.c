@@ -274,11 +274,43 @@ void autopilot_early(Autopilot *ap, const AutopilotCtx *ctx)
     }
 }
 
+/* Enrolls a new simulated participant (condition: an override, or NULL
+** to assign); done: complete ones so far (for the seed). */
+static int enroll(Autopilot *ap, Store *store, int64_t wall_ms, int done,
+                  const char *condition, char pid[37])
+{
+    SimError err;
+    EnrollSpec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.station = ap->station;
+    spec.simulated = 1;
+    spec.condition = condition;
+    uint64_t k = (uint64_t)done * 7919u + (uint64_t)ap->enrolled + 1;
+    spec.seed = sim_mix64(ap->seed * 0x9E3779B97F4A7C15ull + k);
+    spec.assign_seed = sim_mix64(spec.seed + 1);
+    spec.wall_ms = wall_ms;
+    ParticipantInfo info;
+    if (store_enroll(store, &spec, &info, &err) != SIM_OK) {
+        fprintf(stderr, "simlab run: enroll: %s\n", err.msg);
+        return -1;
+    }
+    ap->enrolled++;
+    snprintf(pid, 37, "%s", info.id);
+    return 0;
+}
+
 int autopilot_next_participant(Autopilot *ap, Store *store, int64_t wall_ms,
                                char pid[37])
 {
     SimError err;
     int done = 0;
+    if (ap->one_per_condition) {
+        if ((size_t)ap->enrolled >= ap->study->n_conditions) {
+            return 1;
+        }
+        return enroll(ap, store, wall_ms, ap->enrolled,
+                      ap->study->conditions[ap->enrolled].id, pid);
+    }
     if (store_count_complete(store, 1, &done, &err) != SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
         return -1;
@@ -304,22 +336,7 @@ int autopilot_next_participant(Autopilot *ap, Store *store, int64_t wall_ms,
                         "out or declined\n");
         return -1;
     }
-    EnrollSpec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.station = ap->station;
-    spec.simulated = 1;
-    uint64_t k = (uint64_t)done * 7919u + (uint64_t)ap->enrolled + 1;
-    spec.seed = sim_mix64(ap->seed * 0x9E3779B97F4A7C15ull + k);
-    spec.assign_seed = sim_mix64(spec.seed + 1);
-    spec.wall_ms = wall_ms;
-    ParticipantInfo info;
-    if (store_enroll(store, &spec, &info, &err) != SIM_OK) {
-        fprintf(stderr, "simlab run: enroll: %s\n", err.msg);
-        return -1;
-    }
-    ap->enrolled++;
-    snprintf(pid, 37, "%s", info.id);
-    return 0;
+    return enroll(ap, store, wall_ms, done, NULL, pid);
 }
 
 void autopilot_begin(Autopilot *ap, Store *store, const char *pid)

@@ -31,6 +31,9 @@ typedef struct Autopilot {
     int participants;      /* complete simulated participants wanted */
     uint64_t seed;         /* --seed */
     int chaos;             /* --chaos */
+    int one_per_condition; /* --screenshot-one-per-condition: participant k
+                              is a fresh one in (or, within-subject,
+                              starting with) condition k; then it ends */
     int enrolled;          /* participants enrolled by this run */
     int in_flight;         /* a synthetic answer is queued */
     unsigned flight_count; /* inputs consumed when it was sent */
@@ -60,7 +63,8 @@ void autopilot_init(Autopilot *ap, PolicyKind kind, const Study *study,
                     int chaos);
 
 /* The next participant to run: an unfinished simulated one, else a newly
-** enrolled one (pid, 37 bytes). Returns 0 with pid set, 1 when the store
+** enrolled one (pid, 37 bytes); with one_per_condition always a new one, in
+** the next condition of the study. Returns 0 with pid set, 1 when the store
 ** holds enough complete simulated participants, -1 on an error (printed). */
 int autopilot_next_participant(Autopilot *ap, Store *store, int64_t wall_ms,
                                char pid[37]);

@@ -4,6 +4,9 @@
 */
 #include "app/frame.h"
 
+#include <SDL2/SDL_image.h>
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -200,31 +203,189 @@ int frame_build(Frame *f, const FrameView *fv)
     return moved;
 }
 
-static void screenshot(Frame *f, const char *what)
+/* ------------------------------------------------------------ screenshots */
+
+/* The output as drawn so far, in a new opaque ARGB surface; NULL (err set)
+** on failure. */
+static SDL_Surface *read_output(Gfx *g, SimError *err)
 {
-    char path[1400];
-    SimError err;
-    snprintf(path, sizeof path, "%s/%04d-%s.png", f->shot_dir, ++f->shots,
-             what);
-    if (gfx_save_png(&f->gfx, path, &err) != SIM_OK) {
-        fprintf(stderr, "simlab run: %s\n", err.msg);
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, g->w, g->h, 32,
+                                                    SDL_PIXELFORMAT_ARGB8888);
+    if (!s) {
+        sim_fail(err, SIM_ERR_NOMEM, "screenshot: %s", SDL_GetError());
+        return NULL;
+    }
+    if (SDL_RenderReadPixels(g->renderer, NULL, SDL_PIXELFORMAT_ARGB8888,
+                             s->pixels, s->pitch) != 0) {
+        sim_fail(err, SIM_ERR_IO, "screenshot: read pixels: %s",
+                 SDL_GetError());
+        SDL_FreeSurface(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Copies n rows from src (from row src_y) into dst (at row dst_y), within
+** both surfaces. */
+static void copy_rows(SDL_Surface *dst, int dst_y, const SDL_Surface *src,
+                      int src_y, int n)
+{
+    size_t row = (size_t)(src->w < dst->w ? src->w : dst->w) * 4u;
+    for (int k = 0; k < n; k++) {
+        if (src_y + k < 0 || src_y + k >= src->h || dst_y + k < 0 ||
+            dst_y + k >= dst->h) {
+            continue;
+        }
+        memcpy((uint8_t *)dst->pixels +
+                   (size_t)(dst_y + k) * (size_t)dst->pitch,
+               (const uint8_t *)src->pixels +
+                   (size_t)(src_y + k) * (size_t)src->pitch,
+               row);
     }
 }
 
-/* "<screen>[-<block>]-<index>[-retry]", safe as a file name. */
-static void shot_name(const SessionView *v, char *out, size_t n)
+static void render_at(Frame *f, float scroll)
 {
-    const char *block = v->block && v->block->id ? v->block->id : "";
-    int idx = v->trial ? v->trial->index_in_block + 1 : 0;
-    snprintf(out, n, "%s%s%s-%02d%s", session_screen_name(v->screen),
-             block[0] ? "-" : "", block, idx,
-             v->screen == SCREEN_FEEDBACK && !v->feedback_final ? "-retry"
-                                                                : "");
-    for (char *p = out; *p; p++) {
-        if (*p == '/' || *p == ' ') {
+    Gfx *g = &f->gfx;
+    SDL_SetRenderDrawColor(g->renderer, f->ui.th.bg.r, f->ui.th.bg.g,
+                           f->ui.th.bg.b, 255);
+    SDL_RenderClear(g->renderer);
+    scene_render(&f->scene, g, scroll, f->hover);
+}
+
+/* Rows at the bottom of the body that the "more below" hint covers
+** (scene.c's draw_scroll_hint: a fade and a round button), with room. */
+static int hint_rows(const Scene *sc)
+{
+    float fade = fminf(sc->body.h * 0.08f, 40);
+    float r = fmaxf(12, fminf(sc->body.h * 0.03f, 22));
+    return (int)ceilf(fmaxf(fade, 2 * r + 10)) + 2;
+}
+
+/* The whole screen in one image when its body is taller than the window:
+** header and response bar as shown, and between them the body drawn at
+** successive scroll offsets and stitched (each piece without the rows the
+** "more below" hint covers). The scene is left drawn at scroll 0; the
+** caller draws it again. NULL (err set) on failure. */
+static SDL_Surface *capture_whole(Frame *f, SimError *err)
+{
+    Gfx *g = &f->gfx;
+    const Scene *sc = &f->scene;
+    int by = (int)floorf(sc->body.y), bh = (int)floorf(sc->body.h);
+    int max = (int)ceilf(sc->body_h - sc->body.h);
+    render_at(f, 0);
+    SDL_Surface *first = read_output(g, err);
+    if (!first || max <= 0 || bh <= 0) {
+        return first;
+    }
+    SDL_Surface *out = SDL_CreateRGBSurfaceWithFormat(0, g->w, g->h + max, 32,
+                                                      SDL_PIXELFORMAT_ARGB8888);
+    if (!out) {
+        SDL_FreeSurface(first);
+        sim_fail(err, SIM_ERR_NOMEM, "screenshot: %s", SDL_GetError());
+        return NULL;
+    }
+    copy_rows(out, 0, first, 0, by);                               /* header */
+    copy_rows(out, by + bh + max, first, by + bh, g->h - by - bh); /* bar */
+    SDL_FreeSurface(first);
+    int step = bh - hint_rows(sc);
+    if (step < 1) {
+        step = 1;
+    }
+    for (int s = 0;; s += step) {
+        int at = s < max ? s : max;
+        render_at(f, (float)at);
+        SDL_Surface *piece = read_output(g, err);
+        if (!piece) {
+            SDL_FreeSurface(out);
+            return NULL;
+        }
+        copy_rows(out, by + at, piece, by, at == max ? bh : step);
+        SDL_FreeSurface(piece);
+        if (at == max) {
+            break;
+        }
+    }
+    return out;
+}
+
+/* Writes the screen to DIR/name.png, whole (see capture_whole). */
+static void screenshot(Frame *f, const char *name)
+{
+    char path[1400];
+    SimError err;
+    snprintf(path, sizeof path, "%s/%s.png", f->shot_dir, name);
+    f->shots++;
+    SDL_Surface *s = capture_whole(f, &err);
+    if (s) {
+        for (int y = 0; y < s->h; y++) { /* opaque: no meaningful alpha */
+            uint32_t *row = (uint32_t *)((uint8_t *)s->pixels + y * s->pitch);
+            for (int x = 0; x < s->w; x++) {
+                row[x] |= 0xFF000000u;
+            }
+        }
+        if (IMG_SavePNG(s, path) != 0) {
+            sim_fail(&err, SIM_ERR_IO, "%s: %s", path, IMG_GetError());
+            SDL_FreeSurface(s);
+            s = NULL;
+        } else {
+            SDL_FreeSurface(s);
+            return;
+        }
+    }
+    fprintf(stderr, "simlab run: %s\n", err.msg);
+}
+
+/* Replaces what is not a letter, digit, '.', '_', '+' or '-' by '_'. */
+static void sanitise(char *p)
+{
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (!(isalnum(c) || c == '.' || c == '_' || c == '+' || c == '-')) {
             *p = '_';
         }
     }
+}
+
+/* "<participant>-<condition>-<block>-<nn>[-<screen>]": the first 8
+** characters of the participant id, the condition of the step, the block
+** (or the screen without one, e.g. done), nn counting the screens shot in
+** that block for that participant and condition; screens that are not the
+** block's own (feedback, paused, store error, screened out, done) add
+** their name, a feedback asking again "retry". Each part sanitised. */
+static void shot_name(Frame *f, const SessionView *v, char *out, size_t n)
+{
+    char pid[9], cond[64], block[64], key[160];
+    snprintf(pid, sizeof pid, "%.8s", v->participant ? v->participant : "");
+    snprintf(cond, sizeof cond, "%s", v->condition ? v->condition : "none");
+    snprintf(block, sizeof block, "%s",
+             v->block && v->block->id ? v->block->id
+                                      : session_screen_name(v->screen));
+    sanitise(pid);
+    sanitise(cond);
+    sanitise(block);
+    snprintf(key, sizeof key, "%s/%s/%s", pid, cond, block);
+    if (strcmp(key, f->shot_key) != 0) {
+        snprintf(f->shot_key, sizeof f->shot_key, "%s", key);
+        f->shot_nn = 0;
+    }
+    f->shot_nn++;
+    const char *extra = "";
+    switch (v->screen) {
+    case SCREEN_FEEDBACK:
+        extra = v->feedback_final ? "-feedback" : "-retry";
+        break;
+    case SCREEN_PAUSED:
+    case SCREEN_STORE_ERROR:
+    case SCREEN_SCREENED_OUT:
+    case SCREEN_DONE:
+        extra = v->block ? session_screen_name(v->screen) : "";
+        break;
+    default:
+        break;
+    }
+    snprintf(out, n, "%s-%s-%s-%02d%s%s", pid[0] ? pid : "none", cond, block,
+             f->shot_nn, extra[0] && extra[0] != '-' ? "-" : "", extra);
 }
 
 /* The screenshot due for this frame, if any, named into name. */
@@ -243,7 +404,7 @@ static int shot_due(Frame *f, const FrameView *fv, char *name, size_t n)
         if (!fv->have_shown || v->screen_serial != f->shot_serial ||
             !f->shots) {
             f->shot_serial = v->screen_serial;
-            shot_name(v, name, n);
+            shot_name(f, v, name, n);
             return 1;
         }
     }
@@ -259,9 +420,10 @@ int64_t frame_draw(Frame *f, const FrameView *fv, const Stamps *clock,
                            f->ui.th.bg.b, 255);
     SDL_RenderClear(g->renderer);
     scene_render(&f->scene, g, f->scroll, f->hover);
-    char name[160];
+    char name[200];
     if (shot_due(f, fv, name, sizeof name)) {
-        screenshot(f, name); /* read back before present: buffer is valid */
+        screenshot(f, name);     /* read back before present: buffer is valid */
+        render_at(f, f->scroll); /* the capture drew other offsets */
     }
     SDL_RenderPresent(g->renderer);
     int64_t t1 = stamps_now(clock);
@@ -368,10 +530,11 @@ int frame_preload_run(Frame *f, const Study *study, const Session *s,
     if (!sch || !v->trial) {
         return 0;
     }
-    const Condition *cond = study_find_condition(study, sch->condition);
     for (size_t k = (size_t)v->trial->seq; k < sch->n_trials; k++) {
         const Trial *t = &sch->trials[k];
         const Block *b = &study->blocks[t->block];
+        const Condition *cond =
+            study_find_condition(study, trial_condition(sch, t));
         L.step = t->seq;
         const Item *it =
             t->item_key ? study_find_item(study, t->item_key) : NULL;
@@ -399,10 +562,11 @@ void frame_preload(Frame *f, const Study *study, const Session *s)
     Loads L;
     memset(&L, 0, sizeof L);
     L.f = f;
-    const Condition *cond = study_find_condition(study, sch->condition);
     for (size_t k = (size_t)v->trial->seq + 1;
          k < sch->n_trials && k <= (size_t)v->trial->seq + 2; k++) {
         const Trial *t = &sch->trials[k];
+        const Condition *cond =
+            study_find_condition(study, trial_condition(sch, t));
         const Item *it =
             t->item_key ? study_find_item(study, t->item_key) : NULL;
         if (!it) {

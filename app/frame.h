@@ -33,6 +33,8 @@ typedef struct Frame {
     /* --screenshot-dir */
     const char *shot_dir; /* borrowed, or NULL: no screenshots */
     int shots;            /* written so far */
+    char shot_key[160];   /* participant/condition/block of the last one */
+    int shot_nn;          /* screens shot under shot_key */
     unsigned shot_serial; /* screen of the last one */
     int shot_start;       /* the start screen's was written */
 } Frame;

@@ -8,6 +8,7 @@
 #include "app/app.h"
 #include "app/power.h"
 #include "stimuli/check.h"
+#include "experiment/assign.h"
 #include "experiment/export.h"
 #include "experiment/simulate.h"
 #include "stimuli/hash.h"
@@ -35,6 +36,7 @@ static void usage(FILE *f)
         "[--screenshot-dir DIR]\n"
         "             [--autopilot POLICY [--participants N] [--seed S] "
         "[--chaos]]\n"
+        "             [--screenshot-one-per-condition]\n"
         "             [--timing-log FILE] [--exit-after N] "
         "[--accept-changed-bundle]\n"
         "  simlab simulate DIR --db FILE --participants N --policy "
@@ -106,7 +108,10 @@ static int cmd_check(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    return check_bundle(dir, json, stdout);
+    /* a latin square's orders come from experiment/assign.h */
+    static const CheckOrders orders = {assign_williams_rows,
+                                       assign_williams_row};
+    return check_bundle_orders(dir, json, stdout, &orders);
 }
 
 static int cmd_new(int argc, char **argv)

@@ -860,6 +860,12 @@ static int detect_design(const Study *st, Ctx *x, SimError *err)
         return sim_fail(err, SIM_ERR_USAGE, "%s: more than %d conditions",
                         st->dir, POWER_MAX_CELLS);
     }
+    if (st->assignment.mode == ASSIGN_MODE_WITHIN) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "%s: study '%s' is within-subject; simlab power "
+                        "simulates between-subject studies only",
+                        st->dir, st->id);
+    }
     for (size_t i = 0; i < st->n_blocks; i++) {
         const Block *bl = &st->blocks[i];
         n_pre += bl->phase_id == SIM_PHASE_PRE;

@@ -170,6 +170,7 @@ int app_run(int argc, char **argv)
     if (o.autopilot) {
         autopilot_init(&ap, kind, study, o.station, o.participants, o.seed,
                        o.chaos);
+        ap.one_per_condition = o.shot_per_condition;
     }
     LoopDeps d;
     memset(&d, 0, sizeof d);

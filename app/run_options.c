@@ -18,6 +18,7 @@ static void run_usage(void)
           "         [--display N] [--size WxH] [--font-scale F] [--no-vsync]\n"
           "         [--autopilot model|label|random|mixed [--participants N]\n"
           "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
+          "         [--screenshot-one-per-condition]\n"
           "         [--timing-log FILE] [--accept-changed-bundle]\n",
           stderr);
 }
@@ -65,6 +66,8 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
             o->seed = strtoull(v, NULL, 10), i++;
         } else if (strcmp(s, "--screenshot-dir") == 0 && v) {
             o->screenshot_dir = v, i++;
+        } else if (strcmp(s, "--screenshot-one-per-condition") == 0) {
+            o->shot_per_condition = 1;
         } else if (strcmp(s, "--chaos") == 0) {
             o->chaos = 1;
         } else if (strcmp(s, "--accept-changed-bundle") == 0) {
@@ -80,6 +83,15 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
             run_usage();
             return -1;
         }
+    }
+    if (o->shot_per_condition && !o->screenshot_dir) {
+        fprintf(stderr, "simlab run: --screenshot-one-per-condition needs "
+                        "--screenshot-dir DIR\n");
+        run_usage();
+        return -1;
+    }
+    if (o->shot_per_condition && !o->autopilot) {
+        o->autopilot = "model"; /* answers everything, passes screening */
     }
     if (!o->dir) {
         fprintf(stderr, "simlab run: missing study bundle directory\n");

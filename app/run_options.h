@@ -22,6 +22,9 @@ typedef struct RunOptions {
     int participants;      /* autopilot: complete participants wanted */
     uint64_t seed;         /* autopilot */
     const char *screenshot_dir;
+    int shot_per_condition; /* --screenshot-one-per-condition: one fresh
+                               autopilot participant per condition
+                               (implies --autopilot, default model) */
     int chaos;              /* autopilot also tries to escape and cheat */
     const char *timing_log; /* benchmark records */
     int exit_after;         /* leave after this many finished runs (bench) */

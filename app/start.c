@@ -31,8 +31,13 @@ void start_init(StartCtl *c, const Study *study, Store *store,
     st->station = station;
     st->conditions = (const char **)c->cond_ids;
     st->n_conditions = study->n_conditions;
-    st->assign_rule =
-        study->assignment.rule == ASSIGN_HASE ? "hase" : "balanced";
+    static const char *const within_rules[] = {
+        "within-subject latin-square", "within-subject random-order",
+        "within-subject fixed-order"}; /* the condition shown comes first */
+    st->assign_rule = study->assignment.mode == ASSIGN_MODE_WITHIN
+                          ? within_rules[study->assignment.order]
+                      : study->assignment.rule == ASSIGN_HASE ? "hase"
+                                                              : "balanced";
     st->code_focus = 1;
 }
 

@@ -91,3 +91,98 @@ void assign_choose(const Study *study, const AssignCount *counts,
         least_filled(study, counts, rng_seed, out);
     }
 }
+
+/* ------------------------------------------------ within-subject orders */
+
+size_t assign_williams_rows(size_t n)
+{
+    if (n <= 1) {
+        return n;
+    }
+    return n % 2 == 0 ? n : 2 * n;
+}
+
+void assign_williams_row(size_t n, size_t row, int *order)
+{
+    if (n == 0) {
+        return;
+    }
+    size_t r = row % n;
+    for (size_t j = 0; j < n; j++) {
+        /* first row: 0, 1, n-1, 2, n-2, ... */
+        size_t a = j % 2 == 1 ? (j + 1) / 2 : (n - j / 2) % n;
+        size_t pos = row < n ? j : n - 1 - j; /* odd n: reversed rows */
+        order[pos] = (int)((a + r) % n);
+    }
+}
+
+void assign_random_order(size_t n, uint64_t seed, int *order)
+{
+    for (size_t k = 0; k < n; k++) {
+        order[k] = (int)k;
+    }
+    SimRng rng;
+    sim_rng_seed_stream(&rng, seed, 3000u);
+    sim_rng_shuffle(&rng, order, n, sizeof *order);
+}
+
+/* Moves condition c to the front, keeping the others in their order. */
+static void move_first(int *order, size_t n, int c)
+{
+    size_t k = 0;
+    while (k < n && order[k] != c) {
+        k++;
+    }
+    for (; k > 0 && k < n; k--) {
+        order[k] = order[k - 1];
+    }
+    order[0] = c;
+}
+
+int assign_choose_order(const Study *study, const AssignCount *row_counts,
+                        const char *override, uint64_t seed, int *order,
+                        int *row)
+{
+    size_t n = study->n_conditions;
+    int first = -1;
+    if (override) {
+        first = study_condition_index(study, override);
+        if (first < 0) {
+            return -1;
+        }
+    }
+    *row = -1;
+    switch (study->assignment.order) {
+    case WITHIN_LATIN_SQUARE: {
+        size_t rows = assign_williams_rows(n);
+        int best = -1, best_fill = 0;
+        for (size_t r = 0; r < rows; r++) {
+            assign_williams_row(n, r, order);
+            int f = row_counts ? row_counts[r].done + row_counts[r].active : 0;
+            if ((first < 0 || order[0] == first) &&
+                (best < 0 || f < best_fill)) {
+                best = (int)r;
+                best_fill = f;
+            }
+        }
+        if (best >= 0) {
+            assign_williams_row(n, (size_t)best, order);
+        }
+        *row = best;
+        break;
+    }
+    case WITHIN_RANDOM:
+        assign_random_order(n, seed, order);
+        if (first >= 0) {
+            move_first(order, n, first);
+        }
+        break;
+    case WITHIN_FIXED:
+        for (size_t k = 0; k < n; k++) {
+            size_t start = first >= 0 ? (size_t)first : 0;
+            order[k] = (int)((start + k) % n);
+        }
+        break;
+    }
+    return 0;
+}

@@ -1,8 +1,10 @@
 /*
 ** Assignment of a new participant to a condition (docs/engine.md): which
 ** participants fill a condition, the balanced rule, Hase & Bansal's rule
-** and the experimenter's override, as pure functions of per-condition
-** counts and a seed. No database and no clock: the store gathers the counts
+** and the experimenter's override, and the condition orders of
+** within-subject studies (Williams latin squares, random, fixed), as pure
+** functions of per-condition (per-row) counts and a seed. No database and no
+*clock: the store gathers the counts
 ** with SQL, calls assign_choose() and records the choice.
 */
 #ifndef SIMLAB_EXPERIMENT_ASSIGN_H
@@ -76,5 +78,41 @@ typedef struct AssignChoice {
 ** happened (NONE and UNKNOWN_OVERRIDE choose nothing). */
 void assign_choose(const Study *study, const AssignCount *counts,
                    const char *override, uint64_t rng_seed, AssignChoice *out);
+
+/* ------------------------------------------------ within-subject orders */
+
+/* Rows of the Williams design for n conditions: n when n is even, 2n when
+** n is odd (the n rows and their reverses), 1 when n is 1, 0 when n is 0.
+** In every design each condition is once at each position of the rows;
+** for even n each ordered pair of conditions is adjacent in exactly one
+** row, for odd n in exactly two. */
+size_t assign_williams_rows(size_t n);
+
+/* Writes row (0 <= row < assign_williams_rows(n)) of the Williams design
+** for n conditions to order[0..n-1]: the condition index at each position.
+** Row r of even n is the first row 0, 1, n-1, 2, n-2, ... plus r modulo n;
+** for odd n rows n..2n-1 are rows 0..n-1 reversed. */
+void assign_williams_row(size_t n, size_t row, int *order);
+
+/* A random order of n conditions from seed (the same seed, the same
+** order), written to order[0..n-1]. */
+void assign_random_order(size_t n, uint64_t seed, int *order);
+
+/* The order of a new within-subject participant (study->assignment.mode is
+** ASSIGN_MODE_WITHIN), written to order[0..n_conditions-1] with its
+** Williams row in *row (-1 unless the order is a latin square).
+** row_counts: the fill of each row (assign_williams_rows entries, counted
+** with assign_count_add() like conditions), read for WITHIN_LATIN_SQUARE
+** only: the least-filled row is taken, ties going to the lowest row, so
+** rows are handed out in enrollment order and a row freed by a participant
+** who dropped out is taken again first. seed: WITHIN_RANDOM's order (the
+** store passes the enrollment's assign_seed, else the participant's seed).
+** override: NULL, or the condition to start with: the least-filled row
+** that starts with it, the random order with it moved to the front, or
+** the fixed order rotated to start with it.
+** Returns 0, or -1 when override names no condition (nothing written). */
+int assign_choose_order(const Study *study, const AssignCount *row_counts,
+                        const char *override, uint64_t seed, int *order,
+                        int *row);
 
 #endif

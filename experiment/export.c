@@ -35,7 +35,9 @@ typedef struct Column {
 
 static const Column COLUMNS[] = {
     {"participant", "string", 1, "pseudonymous participant id (UUID)"},
-    {"condition", "string", 1, "between-subject condition"},
+    {"condition", "string", 1,
+     "condition of the row: the participant's (between-subject), or the one "
+     "the row's part of the run showed (within-subject)"},
     {"phase", "string", 1, "practice, learn, pre, post, train, test or quiz"},
     {"item", "string", 1, "item key <pool>:<id> (quiz questions: <block>:<n>)"},
     {"correct", "0/1/empty", 1,
@@ -373,6 +375,13 @@ static json_t *sidecar_json(sqlite3 *db, const char *db_path, int n_rows,
                           "pilot, simulated, status, excluded, "
                           "exclusion_reason, seed, created_ms, finished_ms "
                           "FROM participant ORDER BY created_ms, id"));
+    /* within-subject orders (schema 6; an older file has none) */
+    json_object_set_new(
+        root, "condition_orders",
+        query_objects(db, "SELECT id AS participant, condition_order AS "
+                          "conditions, order_row AS latin_square_row FROM "
+                          "participant WHERE condition_order IS NOT NULL "
+                          "ORDER BY created_ms, id"));
     json_object_set_new(
         root, "screening",
         query_objects(db, "SELECT participant, rule, passed, detail FROM "

@@ -21,7 +21,11 @@ typedef struct BlockItems {
 
 typedef struct Builder {
     const Study *study;
-    const Condition *condition;
+    const Condition *condition; /* of the block being built */
+    int within;                 /* steps record their condition */
+    int rep;                    /* repetition of the within-subject range */
+    unsigned char *used;        /* per item: shown by an earlier repetition
+                                   (NULL when nothing repeats) */
     uint64_t seed;
     Schedule *sched;
     size_t cap;
@@ -62,6 +66,7 @@ void schedule_free(Schedule *s)
     for (size_t i = 0; i < s->n_trials; i++) {
         sim_free(s->trials[i].item_key);
         sim_free(s->trials[i].test_type);
+        sim_free(s->trials[i].condition);
     }
     sim_free(s->trials);
     sim_free(s->condition);
@@ -84,6 +89,10 @@ static Trial *add_step(Builder *b, int block, Expect expects)
     t->correct_choice = -1;
     t->reservoir = -1;
     s->n_trials++;
+    if (b->within && !(t->condition = sim_strdup(b->condition->id))) {
+        sim_fail(b->err, SIM_ERR_NOMEM, "out of memory building schedule");
+        return NULL;
+    }
     return t;
 }
 
@@ -152,45 +161,72 @@ static int excluded(const Builder *b, const char *list, size_t idx)
     return 0;
 }
 
+/* Stream index base of the current repetition (0 in repetition 0, so a
+** study without repetitions draws as it always did). */
+static uint64_t rep_stream(const Builder *b, uint64_t base)
+{
+    return base + 100000u * (uint64_t)b->rep;
+}
+
 /* Chooses the items of block bi from pool (n = 0: all), honouring
-** exclude_items_of and the draw rule, in file order. Result in *out. */
+** exclude_items_of and the draw rule, in file order. Items shown by an
+** earlier repetition are drawn only when the fresh ones run short. Result
+** in *out. */
 static int draw_items(Builder *b, int bi, const char *pool, int n,
                       BlockItems *out)
 {
     const Study *study = b->study;
     const Block *blk = &study->blocks[bi];
-    size_t *cand =
-        sim_calloc(study->n_items ? study->n_items : 1, sizeof *cand);
-    if (!cand) {
+    size_t cap = study->n_items ? study->n_items : 1;
+    size_t *cand = sim_calloc(cap, sizeof *cand);
+    size_t *old = sim_calloc(cap, sizeof *old);
+    if (!cand || !old) {
+        sim_free(cand);
+        sim_free(old);
         return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
     }
-    size_t nc = 0;
+    size_t nc = 0, n_old = 0;
     for (size_t i = 0; i < study->n_items; i++) {
         const Item *it = &study->items[i];
         if (pool && it->pool && strcmp(it->pool, pool) == 0 &&
             !excluded(b, blk->exclude_items_of, i)) {
-            cand[nc++] = i;
+            if (b->used && b->used[i]) {
+                old[n_old++] = i;
+            } else {
+                cand[nc++] = i;
+            }
         }
     }
-    size_t want = n > 0 ? (size_t)n : nc;
-    if (want > nc) {
+    size_t want = n > 0 ? (size_t)n : nc + n_old;
+    if (want > nc + n_old) {
         sim_free(cand);
+        sim_free(old);
         return sim_fail(b->err, SIM_ERR_INVALID,
                         "block '%s': pool '%s' has %zu unused items, %zu "
                         "needed",
-                        blk->id, pool, nc, want);
+                        blk->id, pool, nc + n_old, want);
     }
-    if (want < nc) {
+    if (want < nc + n_old) {
         SimRng rng;
         if (blk->draw == DRAW_PARTICIPANT) {
-            sim_rng_seed_stream(&rng, b->seed, 1000u + (uint64_t)bi);
+            sim_rng_seed_stream(&rng, b->seed,
+                                rep_stream(b, 1000u + (uint64_t)bi));
         } else {
             sim_rng_seed_stream(&rng, sim_hash_str(study->id ? study->id : ""),
-                                sim_hash_str(blk->id ? blk->id : ""));
+                                sim_hash_str(blk->id ? blk->id : "") +
+                                    (uint64_t)b->rep);
         }
         sim_rng_shuffle(&rng, cand, nc, sizeof *cand);
+        if (want > nc) { /* fresh items run short: the rest from old ones */
+            sim_rng_shuffle(&rng, old, n_old, sizeof *old);
+            memcpy(cand + nc, old, (want - nc) * sizeof *cand);
+        }
+        qsort(cand, want, sizeof *cand, idx_cmp);
+    } else if (n_old > 0) { /* every item of the pool */
+        memcpy(cand + nc, old, n_old * sizeof *cand);
         qsort(cand, want, sizeof *cand, idx_cmp);
     }
+    sim_free(old);
     out->idx = cand;
     out->n = want;
     return SIM_OK;
@@ -206,7 +242,7 @@ static int order_items(Builder *b, int bi, const BlockItems *in, size_t **order)
     memcpy(o, in->idx, in->n * sizeof *o);
     if (b->study->blocks[bi].order == ORDER_SHUFFLE) {
         SimRng rng;
-        sim_rng_seed_stream(&rng, b->seed, (uint64_t)bi);
+        sim_rng_seed_stream(&rng, b->seed, rep_stream(b, (uint64_t)bi));
         sim_rng_shuffle(&rng, o, in->n, sizeof *o);
     }
     *order = o;
@@ -379,7 +415,7 @@ static int add_item_block(Builder *b, int bi)
             return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
         }
         SimRng rng;
-        sim_rng_seed_stream(&rng, b->seed, 2000u + (uint64_t)bi);
+        sim_rng_seed_stream(&rng, b->seed, rep_stream(b, 2000u + (uint64_t)bi));
         const BlockItems *pool = &b->chosen[res];
         for (size_t k = 0; k < n_catch; k++) {
             /* distinct reservoir items while there are enough */
@@ -488,6 +524,128 @@ static ItemAskFn item_ask(BlockKind kind)
     return kind_steps[kind].ask;
 }
 
+/* Adds the steps of block i and numbers them. */
+static int add_block(Builder *b, size_t i)
+{
+    const Block *blk = &b->study->blocks[i];
+    size_t first = b->sched->n_trials;
+    int rc = (unsigned)blk->kind < BLOCK_KIND_COUNT
+                 ? kind_steps[blk->kind].add(b, (int)i)
+                 : sim_fail(b->err, SIM_ERR_INVALID, "block '%s': unknown kind",
+                            blk->id);
+    /* number the block's steps, practice examples included */
+    for (size_t k = first; rc == SIM_OK && k < b->sched->n_trials; k++) {
+        b->sched->trials[k].index_in_block = (int)(k - first);
+        b->sched->trials[k].n_in_block = (int)(b->sched->n_trials - first);
+    }
+    return rc;
+}
+
+/* Within-subject with sessions: session t shows conds[t-1]; blocks outside
+** sessions keep the condition of the session before them. */
+static int add_sessions(Builder *b, const Condition *const *conds, size_t n)
+{
+    int rc = SIM_OK;
+    for (size_t i = 0; rc == SIM_OK && i < b->study->n_blocks; i++) {
+        int t = b->study->blocks[i].session;
+        if (t > 0 && (size_t)t <= n) {
+            b->condition = conds[t - 1];
+        }
+        rc = add_block(b, i);
+    }
+    return rc;
+}
+
+/* Within-subject without sessions: the range of study_within_range() once
+** per condition, each repetition with items of its own. */
+static int add_repeated(Builder *b, const Condition *const *conds, size_t n)
+{
+    const Study *study = b->study;
+    size_t first = 0, last = 0;
+    if (!study_within_range(study, &first, &last)) {
+        return sim_fail(b->err, SIM_ERR_INVALID,
+                        "no block shows items: nothing to repeat per "
+                        "condition");
+    }
+    b->used = sim_calloc(study->n_items ? study->n_items : 1, 1);
+    if (!b->used) {
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    /* the breaks closing the range pause between conditions: not after
+    ** the last one */
+    size_t last_items = last;
+    while (last_items > first &&
+           study->blocks[last_items].kind == BLOCK_BREAK) {
+        last_items--;
+    }
+    int rc = SIM_OK;
+    for (size_t i = 0; rc == SIM_OK && i < first; i++) {
+        rc = add_block(b, i);
+    }
+    for (size_t r = 0; rc == SIM_OK && r < n; r++) {
+        b->rep = (int)r;
+        b->condition = conds[r];
+        size_t upto = r + 1 < n ? last : last_items;
+        for (size_t i = first; i <= last; i++) { /* fresh choices */
+            sim_free(b->chosen[i].idx);
+            b->chosen[i].idx = NULL;
+            b->chosen[i].n = 0;
+        }
+        for (size_t i = first; rc == SIM_OK && i <= upto; i++) {
+            rc = add_block(b, i);
+        }
+        for (size_t i = first; rc == SIM_OK && i <= last; i++) {
+            for (size_t k = 0; k < b->chosen[i].n; k++) {
+                b->used[b->chosen[i].idx[k]] = 1;
+            }
+        }
+    }
+    b->rep = 0;
+    for (size_t i = last + 1; rc == SIM_OK && i < study->n_blocks; i++) {
+        rc = add_block(b, i);
+    }
+    return rc;
+}
+
+/* Builds the schedule of conds[0..n-1]: one condition (within = 0) or a
+** within-subject order. */
+static int build(const Study *study, const Condition *const *conds, size_t n,
+                 int within, uint64_t seed, Schedule **out, SimError *err)
+{
+    Builder b;
+    memset(&b, 0, sizeof b);
+    b.study = study;
+    b.condition = conds[0];
+    b.within = within;
+    b.seed = seed;
+    b.err = err;
+    b.sched = schedule_new(conds[0]->id, seed, 0);
+    b.chosen =
+        sim_calloc(study->n_blocks ? study->n_blocks : 1, sizeof *b.chosen);
+    int rc = (!b.sched || !b.chosen)
+                 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                 : SIM_OK;
+    if (rc == SIM_OK && within && study_n_sessions(study) > 0) {
+        rc = add_sessions(&b, conds, n);
+    } else if (rc == SIM_OK && within) {
+        rc = add_repeated(&b, conds, n);
+    }
+    for (size_t i = 0; rc == SIM_OK && !within && i < study->n_blocks; i++) {
+        rc = add_block(&b, i);
+    }
+    for (size_t i = 0; b.chosen && i < study->n_blocks; i++) {
+        sim_free(b.chosen[i].idx);
+    }
+    sim_free(b.chosen);
+    sim_free(b.used);
+    if (rc != SIM_OK) {
+        schedule_free(b.sched);
+        return rc;
+    }
+    *out = b.sched;
+    return SIM_OK;
+}
+
 int schedule_build(const Study *study, const char *condition, uint64_t seed,
                    Schedule **out, SimError *err)
 {
@@ -497,41 +655,39 @@ int schedule_build(const Study *study, const char *condition, uint64_t seed,
         return sim_fail(err, SIM_ERR_INVALID, "unknown condition '%s'",
                         condition);
     }
-    Builder b;
-    memset(&b, 0, sizeof b);
-    b.study = study;
-    b.condition = cond;
-    b.seed = seed;
-    b.err = err;
-    b.sched = schedule_new(condition, seed, 0);
-    b.chosen =
-        sim_calloc(study->n_blocks ? study->n_blocks : 1, sizeof *b.chosen);
-    int rc = (!b.sched || !b.chosen)
-                 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
-                 : SIM_OK;
-    for (size_t i = 0; rc == SIM_OK && i < study->n_blocks; i++) {
-        const Block *blk = &study->blocks[i];
-        size_t first = b.sched->n_trials;
-        rc = (unsigned)blk->kind < BLOCK_KIND_COUNT
-                 ? kind_steps[blk->kind].add(&b, (int)i)
-                 : sim_fail(err, SIM_ERR_INVALID, "block '%s': unknown kind",
-                            blk->id);
-        /* number the block's steps, practice examples included */
-        for (size_t k = first; rc == SIM_OK && k < b.sched->n_trials; k++) {
-            b.sched->trials[k].index_in_block = (int)(k - first);
-            b.sched->trials[k].n_in_block = (int)(b.sched->n_trials - first);
+    return build(study, &cond, 1, 0, seed, out, err);
+}
+
+int schedule_build_within(const Study *study, const char *const *order,
+                          size_t n_order, uint64_t seed, Schedule **out,
+                          SimError *err)
+{
+    *out = NULL;
+    if (n_order == 0) {
+        return sim_fail(err, SIM_ERR_INVALID, "no conditions to do");
+    }
+    const Condition **conds = sim_calloc(n_order, sizeof *conds);
+    if (!conds) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    int rc = SIM_OK;
+    for (size_t k = 0; rc == SIM_OK && k < n_order; k++) {
+        conds[k] = study_find_condition(study, order[k]);
+        if (!conds[k]) {
+            rc = sim_fail(err, SIM_ERR_INVALID, "unknown condition '%s'",
+                          order[k]);
         }
     }
-    for (size_t i = 0; b.chosen && i < study->n_blocks; i++) {
-        sim_free(b.chosen[i].idx);
+    if (rc == SIM_OK) {
+        rc = build(study, conds, n_order, 1, seed, out, err);
     }
-    sim_free(b.chosen);
-    if (rc != SIM_OK) {
-        schedule_free(b.sched);
-        return rc;
-    }
-    *out = b.sched;
-    return SIM_OK;
+    sim_free(conds);
+    return rc;
+}
+
+const char *trial_condition(const Schedule *schedule, const Trial *t)
+{
+    return t && t->condition ? t->condition : schedule->condition;
 }
 
 size_t schedule_reservoir(const Schedule *schedule, const Trial *t,
@@ -543,7 +699,9 @@ size_t schedule_reservoir(const Schedule *schedule, const Trial *t,
     }
     for (size_t i = 0; i < schedule->n_trials && n < max; i++) {
         const Trial *r = &schedule->trials[i];
-        if (r->block == t->reservoir && r->item_key && !r->is_example) {
+        if (r->block == t->reservoir && r->item_key && !r->is_example &&
+            strcmp(trial_condition(schedule, r),
+                   trial_condition(schedule, t)) == 0) {
             keys[n++] = r->item_key;
         }
     }

@@ -40,10 +40,12 @@ typedef struct Trial {
     int correct_choice; /* class or option index that is right, -1 none */
     int reservoir;      /* block index of the reservoir, -1 none */
     char *test_type;    /* "forward", "counterfactual" or NULL */
+    char *condition;    /* condition of the step (within-subject studies),
+                           NULL = the schedule's condition */
 } Trial;
 
 typedef struct Schedule {
-    char *condition; /* condition id */
+    char *condition; /* condition id (within-subject: the first one) */
     uint64_t seed;   /* the participant's seed */
     Trial *trials;
     size_t n_trials;
@@ -59,6 +61,28 @@ typedef struct Schedule {
 int schedule_build(const Study *study, const char *condition, uint64_t seed,
                    Schedule **out, SimError *err);
 
+/* Builds the schedule of a within-subject participant who does the
+** n_order conditions order[] (ids of study) in that order. With sessions
+** (blocks with a session), the blocks of session t show order[t-1]; blocks
+** outside sessions show the condition of the session before them (the
+** first before any). Without sessions the blocks of study_within_range()
+** are repeated once per condition in order (its closing breaks, which
+** pause between conditions, not after the last); blocks before them show
+** order[0], blocks after them the last condition. Each repetition draws
+** its own items: no item a block of an earlier repetition showed is drawn
+** again while the pool has unused ones; when it runs short, the rest comes
+** from the items already shown. Repetition 0 draws as schedule_build()
+** does; later ones from their own streams (the same for every participant
+** for DRAW_STUDY blocks, so item sets follow positions, not conditions).
+** Every step records its condition in Trial.condition; the schedule's
+** condition is order[0]. Otherwise as schedule_build(). */
+int schedule_build_within(const Study *study, const char *const *order,
+                          size_t n_order, uint64_t seed, Schedule **out,
+                          SimError *err);
+
+/* The condition of step t of schedule: its own, else the schedule's. */
+const char *trial_condition(const Schedule *schedule, const Trial *t);
+
 void schedule_free(Schedule *schedule); /* NULL is a no-op */
 
 /* Makes an empty schedule for condition that the caller fills (the store
@@ -66,7 +90,8 @@ void schedule_free(Schedule *schedule); /* NULL is a no-op */
 Schedule *schedule_new(const char *condition, uint64_t seed, size_t n_trials);
 
 /* Items (keys) of the reservoir of trial t: the items of the reservoir block
-** in this schedule, in the order they were shown. Writes up to max keys to
+** in this schedule (of t's condition when the block is repeated per
+** condition), in the order they were shown. Writes up to max keys to
 ** keys (borrowed from the schedule) and returns their number. */
 size_t schedule_reservoir(const Schedule *schedule, const Trial *t,
                           const char **keys, size_t max);

@@ -250,6 +250,10 @@ static void build_view(Session *s)
     const Block *b = &s->study->blocks[t->block];
     v->trial = t;
     v->block = b;
+    v->condition = trial_condition(s->sched, t);
+    /* within-subject: the step's own condition shows its explanations */
+    const Condition *cond = study_find_condition(s->study, v->condition);
+    const char *method = cond ? cond->method : NULL;
     v->title = b->title;
     if (b->n_pages > 0 && (size_t)t->page < b->n_pages) {
         v->page_path = b->pages[t->page];
@@ -264,8 +268,8 @@ static void build_view(Session *s)
     }
     if (t->item_key) {
         v->item = study_find_item(s->study, t->item_key);
-        if (v->item && t->show.explanation && s->cond->method) {
-            v->explanation = item_explanation(v->item, s->cond->method);
+        if (v->item && t->show.explanation && method) {
+            v->explanation = item_explanation(v->item, method);
         }
         v->show_label = t->show.label;
         v->show_prediction = t->show.prediction || t->is_example;
@@ -283,9 +287,8 @@ static void build_view(Session *s)
             }
             v->reservoir[v->n_reservoir] = it;
             v->reservoir_expl[v->n_reservoir] =
-                rb->show.explanation && s->cond->method
-                    ? item_explanation(it, s->cond->method)
-                    : NULL;
+                rb->show.explanation && method ? item_explanation(it, method)
+                                               : NULL;
             v->n_reservoir++;
         }
     }

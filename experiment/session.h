@@ -112,7 +112,9 @@ typedef struct SessionView {
     int progress_total;        /* item trials in the schedule */
     const char *message;       /* SCREEN_STORE_ERROR / PAUSED / SCREENED_OUT:
                                   the reason, for the experimenter */
-    const char *condition;     /* the participant's condition */
+    const char *condition;     /* the condition of the current step (the
+                                  participant's, or within-subject the
+                                  one this part of the run shows) */
     const char *participant;   /* participant id */
     unsigned screen_serial;    /* changes whenever a new screen (or a new
                                   attempt) is shown: mark its onset once */

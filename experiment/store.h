@@ -21,7 +21,7 @@
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 6
 
 /* A lease whose heartbeat is this old (by the opener's clock) may be taken
 ** over; a holder on the same host whose OS lock is gone (it exited or was
@@ -154,8 +154,11 @@ typedef struct ParticipantInfo {
 ** (ASSIGN_BALANCED: least filled, counting completed, non-excluded
 ** participants plus those active within assignment.active_minutes, ties
 ** broken at random from rng_seed; ASSIGN_HASE: every condition filled to
-** min_complete that way, then then_condition). Writes the condition id to
-** out; SIM_ERR_STATE when none can be assigned, SIM_ERR_USAGE when the id
+** min_complete that way, then then_condition; a within-subject study: the
+** first condition of the order the participant would get, a random order
+** drawn from rng_seed as store_enroll() draws it from its assign_seed).
+** Writes the condition id to out; SIM_ERR_STATE when none can be assigned,
+*SIM_ERR_USAGE when the id
 ** does not fit in out_size. */
 int store_assign_condition(Store *store, int pilot, int simulated,
                            int64_t wall_ms, uint64_t rng_seed, char *out,
@@ -163,7 +166,10 @@ int store_assign_condition(Store *store, int pilot, int simulated,
 
 /* Enrolls a participant: assigns a condition (or records the override),
 ** builds the schedule from its seed and stores participant and schedule in
-** one transaction. Fills *info (may be NULL). */
+** one transaction. In a within-subject study it chooses an order of all
+** the conditions instead (assign_choose_order; the override names the
+** first), stores it with the participant (condition = its first) and each
+** step's condition with the schedule. Fills *info (may be NULL). */
 int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
                  SimError *err);
 

@@ -8,6 +8,7 @@
 
 #include "experiment/assign.h"
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 #include <uuid/uuid.h>
 
@@ -73,6 +74,95 @@ static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
     return rc;
 }
 
+/* Fills counts (one per Williams row of the study's conditions) from the
+** within-subject participants with these pilot/simulated flags, as
+** count_fill() does per condition. */
+static int count_rows(Store *st, int pilot, int simulated, int64_t wall_ms,
+                      AssignCount *counts, size_t n_rows, SimError *err)
+{
+    const Study *study = st->study;
+    memset(counts, 0, n_rows * sizeof *counts);
+    sqlite3_stmt *s;
+    int rc = store_prepare(st,
+                           "SELECT order_row, status, SUM(excluded = 0),"
+                           " SUM(last_active_ms >= ?)"
+                           " FROM participant WHERE pilot = ? AND simulated = ?"
+                           " AND order_row IS NOT NULL"
+                           " GROUP BY order_row, status",
+                           &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    sqlite3_bind_int64(s, 1, assign_active_since(&study->assignment, wall_ms));
+    sqlite3_bind_int(s, 2, pilot);
+    sqlite3_bind_int(s, 3, simulated);
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        int r = sqlite3_column_int(s, 0);
+        if (r >= 0 && (size_t)r < n_rows) {
+            AssignGroup g;
+            g.status = status_parse((const char *)sqlite3_column_text(s, 1));
+            g.n_included = sqlite3_column_int(s, 2);
+            g.n_recent = sqlite3_column_int(s, 3);
+            assign_count_add(&counts[r], &g);
+        }
+    }
+    if (step != SQLITE_DONE) {
+        rc = store_fail_db(st, err, "count participants per order");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* A within-subject participant's order of conditions. */
+typedef struct WithinOrderChoice {
+    int *order; /* study->n_conditions condition indices */
+    int row;    /* Williams row, -1 outside latin squares */
+} WithinOrderChoice;
+
+/* Chooses the order of a new within-subject participant (override: the
+** condition to start with, or NULL); seed draws a random order. */
+static int choose_order(Store *store, const char *override, int pilot,
+                        int simulated, int64_t wall_ms, uint64_t seed,
+                        WithinOrderChoice *out, SimError *err)
+{
+    const Study *study = store->study;
+    size_t rows = assign_williams_rows(study->n_conditions);
+    AssignCount *counts = sim_calloc(rows ? rows : 1, sizeof *counts);
+    out->order = sim_calloc(study->n_conditions ? study->n_conditions : 1,
+                            sizeof *out->order);
+    if (!counts || !out->order) {
+        sim_free(counts);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    int rc = SIM_OK;
+    if (study->n_conditions == 0) {
+        rc = sim_fail(err, SIM_ERR_STATE, "%s: no study conditions to assign",
+                      store->path);
+    } else if (study->assignment.order == WITHIN_LATIN_SQUARE) {
+        rc = count_rows(store, pilot, simulated, wall_ms, counts, rows, err);
+    }
+    if (rc == SIM_OK && assign_choose_order(study, counts, override, seed,
+                                            out->order, &out->row) != 0) {
+        rc = sim_fail(err, SIM_ERR_USAGE, "%s: unknown condition '%s'",
+                      store->path, override);
+    }
+    sim_free(counts);
+    return rc;
+}
+
+/* The order as "A,B,C" (a new string) or NULL when out of memory. */
+static char *order_text(const Study *study, const int *order)
+{
+    SimBuf b;
+    sim_buf_init(&b);
+    for (size_t k = 0; k < study->n_conditions; k++) {
+        sim_buf_printf(&b, "%s%s", k ? "," : "",
+                       study->conditions[order[k]].id);
+    }
+    return b.oom ? (sim_buf_free(&b), NULL) : sim_buf_take(&b);
+}
+
 /* Chooses the condition of a new participant: the override when one is
 ** given, else assign_choose() on the counts of participants with the same
 ** pilot/simulated flags. Writes the condition id to out and the
@@ -124,6 +214,20 @@ int store_assign_condition(Store *store, int pilot, int simulated,
                            size_t out_size, SimError *err)
 {
     const char *assigned_by;
+    const Study *study = store->study;
+    if (study && study->assignment.mode == ASSIGN_MODE_WITHIN) {
+        WithinOrderChoice wo = {NULL, -1};
+        int rc = choose_order(store, NULL, pilot, simulated, wall_ms, rng_seed,
+                              &wo, err);
+        if (rc == SIM_OK &&
+            (size_t)snprintf(out, out_size, "%s",
+                             study->conditions[wo.order[0]].id) >= out_size) {
+            rc = sim_fail(err, SIM_ERR_USAGE, "%s: condition id too long",
+                          store->path);
+        }
+        sim_free(wo.order);
+        return rc;
+    }
     return choose(store, NULL, pilot, simulated, wall_ms, rng_seed, out,
                   out_size, &assigned_by, err);
 }
@@ -152,8 +256,8 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
         "INSERT INTO trial (participant, seq, block_id, block_kind, phase, "
         "session, item, page, is_catch, is_example, expects, show_label, "
         "show_prediction, show_explanation, show_reservoir, correct_choice, "
-        "reservoir, index_in_block, n_in_block, test_type, model_output) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "reservoir, index_in_block, n_in_block, test_type, model_output, "
+        "condition) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         &s, err);
     for (size_t i = 0; rc == SIM_OK && i < sch->n_trials; i++) {
         const Trial *t = &sch->trials[i];
@@ -190,6 +294,7 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
         sqlite3_bind_int(s, 19, t->n_in_block);
         store_bind_text(s, 20, t->test_type);
         store_bind_text(s, 21, model);
+        store_bind_text(s, 22, t->condition);
         if (sqlite3_step(s) != SQLITE_DONE) {
             rc = store_fail_db(st, err, "insert trial");
         }
@@ -212,19 +317,10 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
     if (rc != SIM_OK) {
         return rc;
     }
+    int within = study->assignment.mode == ASSIGN_MODE_WITHIN;
     uint64_t assign_seed = spec->assign_seed;
-    if (!assign_seed && !spec->condition) {
+    if (!assign_seed && !spec->condition && !within) {
         assign_seed = random_u64(); /* only an assignment draws */
-    }
-    rc = store_lease_beat(store, spec->wall_ms, err);
-    if (rc == SIM_OK) {
-        rc = choose(store, spec->condition, spec->pilot, spec->simulated,
-                    spec->wall_ms, assign_seed, condition, sizeof condition,
-                    &assigned_by, err);
-    }
-    if (rc != SIM_OK) {
-        store_rollback(store);
-        return rc;
     }
     uint64_t seed = spec->seed ? spec->seed : random_u64();
     /* SQLite integers are signed: keep seeds in 63 bits */
@@ -232,8 +328,48 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
     if (!seed) {
         seed = 1;
     }
+    WithinOrderChoice wo = {NULL, -1};
+    char *order_ids = NULL;
+    rc = store_lease_beat(store, spec->wall_ms, err);
+    if (rc == SIM_OK && within) {
+        /* a random order comes from the assignment's seed when one is
+        ** given (the start screen shows its first condition), else from
+        ** the participant's */
+        rc = choose_order(
+            store, spec->condition, spec->pilot, spec->simulated, spec->wall_ms,
+            spec->assign_seed ? spec->assign_seed : seed, &wo, err);
+        if (rc == SIM_OK) {
+            snprintf(condition, sizeof condition, "%s",
+                     study->conditions[wo.order[0]].id);
+            assigned_by = spec->condition ? "override" : "balanced";
+            order_ids = order_text(study, wo.order);
+            rc = order_ids ? SIM_OK
+                           : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+    } else if (rc == SIM_OK) {
+        rc = choose(store, spec->condition, spec->pilot, spec->simulated,
+                    spec->wall_ms, assign_seed, condition, sizeof condition,
+                    &assigned_by, err);
+    }
+    if (rc != SIM_OK) {
+        sim_free(wo.order);
+        sim_free(order_ids);
+        store_rollback(store);
+        return rc;
+    }
     Schedule *sch = NULL;
-    rc = schedule_build(study, condition, seed, &sch, err);
+    if (within) {
+        const char **ids = sim_calloc(study->n_conditions, sizeof *ids);
+        for (size_t k = 0; ids && k < study->n_conditions; k++) {
+            ids[k] = study->conditions[wo.order[k]].id;
+        }
+        rc = ids ? schedule_build_within(study, ids, study->n_conditions, seed,
+                                         &sch, err)
+                 : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        sim_free(ids);
+    } else {
+        rc = schedule_build(study, condition, seed, &sch, err);
+    }
     char pid[37];
     uuid_t u;
     uuid_generate_random(u);
@@ -244,8 +380,8 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
             store,
             "INSERT INTO participant (id, study, code, condition, "
             "assigned_by, station, pilot, simulated, seed, status, "
-            "created_ms, last_active_ms, active_station) VALUES "
-            "(?,?,?,?,?,?,?,?,?,'active',?,?,?)",
+            "created_ms, last_active_ms, active_station, condition_order, "
+            "order_row) VALUES (?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?)",
             &s, err);
     }
     if (rc == SIM_OK) {
@@ -261,6 +397,12 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
         sqlite3_bind_int64(s, 10, spec->wall_ms);
         sqlite3_bind_int64(s, 11, spec->wall_ms);
         store_bind_text(s, 12, store->station);
+        store_bind_text(s, 13, order_ids);
+        if (wo.row >= 0) {
+            sqlite3_bind_int(s, 14, wo.row);
+        } else {
+            sqlite3_bind_null(s, 14);
+        }
         if (sqlite3_step(s) != SQLITE_DONE) {
             rc = store_fail_db(store, err, "insert participant");
         }
@@ -273,6 +415,8 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
         rc = store_exec(store, "COMMIT", err);
     }
     schedule_free(sch);
+    sim_free(wo.order);
+    sim_free(order_ids);
     if (rc != SIM_OK) {
         store_rollback(store);
         return rc;
@@ -436,7 +580,7 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
         "SELECT seq, block_id, item, page, is_catch, is_example, "
         "expects, show_label, show_prediction, show_explanation, "
         "show_reservoir, correct_choice, reservoir, index_in_block, "
-        "n_in_block, test_type FROM trial WHERE participant = ? "
+        "n_in_block, test_type, condition FROM trial WHERE participant = ? "
         "ORDER BY seq",
         &s, err);
     if (rc != SIM_OK) {
@@ -474,8 +618,17 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
             break;
         }
         const char *tt = (const char *)sqlite3_column_text(s, 15);
+        const char *tc = (const char *)sqlite3_column_text(s, 16);
+        if (tc && !study_find_condition(store->study, tc)) {
+            rc = sim_fail(err, SIM_ERR_INVALID,
+                          "%s: participant %s, step %d: condition '%s' is "
+                          "not in the study",
+                          store->path, pid, t->seq, tc);
+            break;
+        }
         if ((key && !(t->item_key = sim_strdup(key))) ||
-            (tt && !(t->test_type = sim_strdup(tt)))) {
+            (tt && !(t->test_type = sim_strdup(tt))) ||
+            (tc && !(t->condition = sim_strdup(tc)))) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
             break;
         }

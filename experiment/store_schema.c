@@ -8,12 +8,13 @@
 
 #include <string.h>
 
-/* The long_format view (simlab long format v1); STATION is the expression of
-** its station column. */
-#define LONG_FORMAT_VIEW(STATION)                                              \
+/* The long_format view (simlab long format v1); CONDITION and STATION are
+** the expressions of its condition and station columns. */
+#define LONG_FORMAT_VIEW(STATION) LONG_FORMAT_VIEW_C("p.condition", STATION)
+#define LONG_FORMAT_VIEW_C(CONDITION, STATION)                                 \
     "CREATE VIEW long_format AS SELECT"                                        \
     "  p.id AS participant,"                                                   \
-    "  p.condition AS condition,"                                              \
+    "  " CONDITION " AS condition,"                                            \
     "  t.phase AS phase,"                                                      \
     "  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS item,"           \
     "  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0"                   \
@@ -178,6 +179,18 @@ static const char *const SCHEMA_V4 =
     "  PRIMARY KEY (participant, seq, question),"
     "  FOREIGN KEY (participant, seq) REFERENCES trial(participant, seq));";
 
+/* Version 6: within-subject designs. Each step records the condition it
+** shows (NULL: the participant's, as for every step before version 6), the
+** participant their order of conditions (comma-separated ids) and Williams
+** row (NULL outside latin squares), and long_format's condition is the
+** step's. */
+static const char *const SCHEMA_V6 =
+    "ALTER TABLE trial ADD COLUMN condition TEXT DEFAULT NULL;"
+    "ALTER TABLE participant ADD COLUMN condition_order TEXT DEFAULT NULL;"
+    "ALTER TABLE participant ADD COLUMN order_row INTEGER DEFAULT NULL;"
+    "DROP VIEW long_format;" LONG_FORMAT_VIEW_C(
+        "COALESCE(t.condition, p.condition)", "COALESCE(r.station, p.station)");
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
@@ -213,6 +226,10 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 4) {
         rc = store_exec(st, SCHEMA_V4, err);
     }
+    if (rc == SIM_OK && version < 6) {
+        rc = store_exec(st, SCHEMA_V6, err);
+    }
+    /* later versions: if (rc == SIM_OK && version < 7) { ... } */
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",

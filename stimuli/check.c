@@ -87,8 +87,77 @@ static size_t count_method(const Study *st, const char *m)
     return n;
 }
 
+static const char *const within_order_names[] = {"latin-square", "random",
+                                                 "fixed"};
+
+/* One within-subject order as "a, b, c" into buf. */
+static void order_line(const Study *st, const int *order, char *buf,
+                       size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < st->n_conditions && len < size; k++) {
+        int w = snprintf(buf + len, size - len, "%s%s", k ? ", " : "",
+                         st->conditions[order[k]].id);
+        len += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The within-subject lines of the text report: mode, order, what each
+** condition gets, and a latin square's rows. */
+static void print_within(FILE *out, const Study *st, const CheckOrders *orders)
+{
+    const Assignment *a = &st->assignment;
+    fprintf(out, "assignment   within-subject, order %s; active %d min\n",
+            within_order_names[a->order], a->active_minutes);
+    size_t first = 0, last = 0;
+    int sessions = study_n_sessions(st);
+    if (sessions > 0) {
+        fprintf(out, "  session t shows the participant's t-th condition\n");
+    } else if (study_within_range(st, &first, &last)) {
+        size_t items = last;
+        while (items > first && st->blocks[items].kind == BLOCK_BREAK) {
+            items--;
+        }
+        fprintf(out,
+                "  blocks %s .. %s repeated once per condition, new items "
+                "each time",
+                or_dash(st->blocks[first].id), or_dash(st->blocks[items].id));
+        for (size_t i = items + 1; i <= last; i++) {
+            fprintf(out, "%s%s",
+                    i == items + 1 ? "; between conditions: " : ", ",
+                    or_dash(st->blocks[i].id));
+        }
+        fprintf(out, "\n");
+    }
+    size_t n = st->n_conditions;
+    int *order = n ? sim_calloc(n, sizeof *order) : NULL;
+    char line[512];
+    if (order && a->order == WITHIN_FIXED) {
+        for (size_t k = 0; k < n; k++) {
+            order[k] = (int)k;
+        }
+        order_line(st, order, line, sizeof line);
+        fprintf(out, "  every participant: %s\n", line);
+    } else if (a->order == WITHIN_RANDOM) {
+        fprintf(out, "  a random order per participant (from its seed)\n");
+    } else if (order && orders) {
+        size_t rows = orders->rows(n);
+        fprintf(out,
+                "  %zu orders (Williams design), handed out in enrollment "
+                "order; a dropout's order goes to the next participant\n",
+                rows);
+        for (size_t r = 0; r < rows; r++) {
+            orders->row(n, r, order);
+            order_line(st, order, line, sizeof line);
+            fprintf(out, "  order %-3zu %s\n", r + 1, line);
+        }
+    }
+    sim_free(order);
+}
+
 static void print_text(FILE *out, const char *dir, const Study *st,
-                       const StudyReport *rep)
+                       const StudyReport *rep, const CheckOrders *orders)
 {
     fprintf(out, "bundle       %s\n", dir);
     if (st) {
@@ -125,7 +194,9 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                         : "");
         }
         const Assignment *a = &st->assignment;
-        if (a->rule == ASSIGN_HASE) {
+        if (a->mode == ASSIGN_MODE_WITHIN) {
+            print_within(out, st, orders);
+        } else if (a->rule == ASSIGN_HASE) {
             fprintf(out,
                     "assignment   hase: every condition to %d complete, then "
                     "'%s'; active %d min\n",
@@ -284,7 +355,42 @@ static json_t *diags_json(const Diag *d, size_t n)
     return arr;
 }
 
-static json_t *study_json(const Study *st)
+/* "mode", "order" and, for a latin square with orders, "orders" (lists of
+** condition ids) added to the assignment object o. */
+static void within_json(json_t *o, const Study *st, const CheckOrders *orders)
+{
+    const Assignment *a = &st->assignment;
+    int within = a->mode == ASSIGN_MODE_WITHIN;
+    json_object_set_new(o, "mode", json_string(within ? "within" : "between"));
+    json_object_set_new(o, "order",
+                        within ? json_string(within_order_names[a->order])
+                               : json_null());
+    size_t n = st->n_conditions;
+    if (!within || !n || (a->order == WITHIN_LATIN_SQUARE && !orders) ||
+        a->order == WITHIN_RANDOM) {
+        return;
+    }
+    int *order = sim_calloc(n, sizeof *order);
+    json_t *rows = json_array();
+    size_t n_rows = a->order == WITHIN_FIXED ? 1 : orders->rows(n);
+    for (size_t r = 0; order && r < n_rows; r++) {
+        for (size_t k = 0; k < n; k++) {
+            order[k] = (int)k;
+        }
+        if (a->order == WITHIN_LATIN_SQUARE) {
+            orders->row(n, r, order);
+        }
+        json_t *row = json_array();
+        for (size_t k = 0; k < n; k++) {
+            json_array_append_new(row, jstr(st->conditions[order[k]].id));
+        }
+        json_array_append_new(rows, row);
+    }
+    sim_free(order);
+    json_object_set_new(o, "orders", rows);
+}
+
+static json_t *study_json(const Study *st, const CheckOrders *orders)
 {
     json_t *o = json_object();
     json_object_set_new(o, "id", jstr(st->id));
@@ -308,6 +414,7 @@ static json_t *study_json(const Study *st)
                                   "min_complete", a->min_complete, "then",
                                   jstr(a->then_condition), "active_minutes",
                                   a->active_minutes));
+    within_json(json_object_get(o, "assignment"), st, orders);
     const Screening *s = &st->screening;
     json_object_set_new(
         o, "screening",
@@ -438,7 +545,7 @@ static json_t *ui_strings_json(const Study *st)
 }
 
 static int print_json(FILE *out, const char *dir, const Study *st,
-                      const StudyReport *rep)
+                      const StudyReport *rep, const CheckOrders *orders)
 {
     json_t *o = json_object();
     if (!o) {
@@ -449,7 +556,7 @@ static int print_json(FILE *out, const char *dir, const Study *st,
     json_object_set_new(o, "errors", diags_json(rep->errors, rep->n_errors));
     json_object_set_new(o, "warnings",
                         diags_json(rep->warnings, rep->n_warnings));
-    json_object_set_new(o, "study", st ? study_json(st) : json_null());
+    json_object_set_new(o, "study", st ? study_json(st, orders) : json_null());
     json_object_set_new(
         o, "hash", st && st->hash[0] ? json_string(st->hash) : json_null());
     json_t *conds = json_array();
@@ -472,6 +579,12 @@ static int print_json(FILE *out, const char *dir, const Study *st,
 }
 
 int check_bundle(const char *dir, int json, FILE *out)
+{
+    return check_bundle_orders(dir, json, out, NULL);
+}
+
+int check_bundle_orders(const char *dir, int json, FILE *out,
+                        const CheckOrders *orders)
 {
     StudyReport rep;
     study_report_init(&rep);
@@ -502,9 +615,9 @@ int check_bundle(const char *dir, int json, FILE *out)
         glyph_chain_free(chain);
     }
     if (json) {
-        print_json(out, dir ? dir : "", st, &rep);
+        print_json(out, dir ? dir : "", st, &rep, orders);
     } else {
-        print_text(out, dir ? dir : "", st, &rep);
+        print_text(out, dir ? dir : "", st, &rep, orders);
     }
     int valid = rep.n_errors == 0 && rc == SIM_OK;
     study_free(st);

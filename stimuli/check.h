@@ -5,6 +5,7 @@
 #ifndef SIMLAB_STIMULI_CHECK_H
 #define SIMLAB_STIMULI_CHECK_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Checks the bundle in dir and prints the result to out: a readable report,
@@ -12,5 +13,18 @@
 ** conditions, blocks, pools, ...). Returns the exit status of the command:
 ** 0 when the bundle is valid, 1 when it is not. */
 int check_bundle(const char *dir, int json, FILE *out);
+
+/* The condition orders of within-subject latin squares, from the caller
+** (experiment/assign.h computes them; stimuli does not depend on it):
+** rows(n) rows for n conditions, row(n, r, order) writes row r. */
+typedef struct CheckOrders {
+    size_t (*rows)(size_t n);
+    void (*row)(size_t n, size_t r, int *order);
+} CheckOrders;
+
+/* check_bundle() that also lists a latin square's orders (text: one line
+** per row; JSON: study.assignment.orders) when orders is not NULL. */
+int check_bundle_orders(const char *dir, int json, FILE *out,
+                        const CheckOrders *orders);
 
 #endif

@@ -219,11 +219,41 @@ static void parse_assignment(Design *D, const JLoc *root)
         jl_error(L, root, "assignment", "must be an object");
         return;
     }
-    static const char *const known[] = {"rule", "min_complete", "then",
-                                        "active_minutes", NULL};
+    static const char *const known[] = {
+        "mode", "order",          "rule", "min_complete",
+        "then", "active_minutes", NULL};
     jreject_unknown(L, &al, v, known);
+    const char *mode = "between", *order = "latin-square";
+    jget_str(L, &al, v, "mode", 0, &mode);
+    jget_str(L, &al, v, "order", 0, &order);
+    if (strcmp(mode, "within") == 0) {
+        a->mode = ASSIGN_MODE_WITHIN;
+        static const char *const orders[] = {"latin-square", "random", "fixed"};
+        int o = 0;
+        while (o < 3 && strcmp(order, orders[o]) != 0) {
+            o++;
+        }
+        if (o == 3) {
+            jl_error(L, &al, "order",
+                     "'%s' is not latin-square, random or fixed", order);
+            o = 0;
+        }
+        a->order = (WithinOrder)o;
+    } else if (strcmp(mode, "between") != 0) {
+        jl_error(L, &al, "mode", "'%s' is not between or within", mode);
+    } else if (json_object_get(v, "order")) {
+        jl_warn(L, &al, "order",
+                "order is used only with \"mode\": \"within\"");
+    }
     const char *rule = "balanced";
     jget_str(L, &al, v, "rule", 0, &rule);
+    if (a->mode == ASSIGN_MODE_WITHIN && strcmp(rule, "balanced") != 0) {
+        jl_error(L, &al, "rule",
+                 "the %s rule assigns one condition per participant; a "
+                 "within-subject study balances its orders instead",
+                 rule);
+        return; /* one error for one cause */
+    }
     jget_int(L, &al, v, "active_minutes", 0, 1, 100000, &a->active_minutes);
     if (strcmp(rule, "hase") == 0) {
         a->rule = ASSIGN_HASE;

@@ -327,6 +327,38 @@ const Block *study_find_phase_block(const Study *st, SimPhase phase)
     return NULL;
 }
 
+int study_within_range(const Study *st, size_t *first, size_t *last)
+{
+    int found = 0;
+    for (size_t i = 0; st && i < st->n_blocks; i++) {
+        BlockKind k = st->blocks[i].kind;
+        if (block_kind_shows_items(k) && k != BLOCK_PRACTICE) {
+            if (!found) {
+                *first = i;
+            }
+            *last = i;
+            found = 1;
+        }
+    }
+    /* breaks right after them pause between conditions */
+    while (found && *last + 1 < st->n_blocks &&
+           st->blocks[*last + 1].kind == BLOCK_BREAK) {
+        (*last)++;
+    }
+    return found;
+}
+
+int study_n_sessions(const Study *st)
+{
+    int n = 0;
+    for (size_t i = 0; st && i < st->n_blocks; i++) {
+        if (st->blocks[i].session > n) {
+            n = st->blocks[i].session;
+        }
+    }
+    return n;
+}
+
 const Explanation *item_explanation(const Item *item, const char *method)
 {
     for (size_t i = 0; item && method && i < item->n_expl; i++) {

@@ -342,7 +342,21 @@ typedef enum AssignRule {
                             go to then_condition */
 } AssignRule;
 
+typedef enum AssignMode {
+    ASSIGN_MODE_BETWEEN = 0, /* one condition per participant (default) */
+    ASSIGN_MODE_WITHIN = 1   /* every participant does every condition */
+} AssignMode;
+
+/* The order of the conditions of a within-subject participant. */
+typedef enum WithinOrder {
+    WITHIN_LATIN_SQUARE = 0, /* rows of a Williams design, least filled */
+    WITHIN_RANDOM = 1,       /* a random order from the participant's seed */
+    WITHIN_FIXED = 2         /* the order of study->conditions */
+} WithinOrder;
+
 typedef struct Assignment {
+    AssignMode mode;
+    WithinOrder order; /* ASSIGN_MODE_WITHIN only */
     AssignRule rule;
     int min_complete;     /* ASSIGN_HASE: completed per condition */
     char *then_condition; /* ASSIGN_HASE: where the rest go */
@@ -501,6 +515,17 @@ int block_kind_from_name(const char *name);
 /* 1 when blocks of kind k show items of a pool (practice, learn, predict,
 ** counterfactual, rating), else 0. */
 int block_kind_shows_items(BlockKind k);
+/* Within-subject designs without sessions repeat, once per condition, the
+** blocks from the first to the last block that shows items and is not
+** practice (learn, predict, counterfactual, rating), with whatever lies
+** between and the break blocks right after the last (a pause between
+** conditions, left out after the last condition). Sets *first and *last
+** to their indices and returns 1, or returns 0 when the study has no such
+** block. */
+int study_within_range(const Study *study, size_t *first, size_t *last);
+/* The highest session of a block (sessions are 1-based), 0 when no block
+** is in one. */
+int study_n_sessions(const Study *study);
 /* The block with phase_id phase that comes first, or NULL. */
 const Block *study_find_phase_block(const Study *study, SimPhase phase);
 

@@ -249,6 +249,82 @@ void validate_blocks(Design *D)
     check_items_shown(D);
 }
 
+/* Items a repetition of the within-subject range draws from pool: the
+** blocks of the range on that pool that draw their own items. */
+static size_t range_need(const Study *st, size_t first, size_t last,
+                         const char *pool, size_t have)
+{
+    size_t n = 0;
+    for (size_t i = first; i <= last; i++) {
+        const Block *b = &st->blocks[i];
+        if (block_kind_shows_items(b->kind) && !b->same_items_as && b->pool &&
+            strcmp(b->pool, pool) == 0) {
+            n += b->n_items ? (size_t)b->n_items : have;
+        }
+    }
+    return n;
+}
+
+/* "mode": "within": enough conditions, one session per condition when the
+** blocks have sessions, else blocks to repeat; a warning where a pool is too
+** small for every condition to get items of its own. */
+static void validate_within(Design *D, const JLoc *root)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    if (st->assignment.mode != ASSIGN_MODE_WITHIN) {
+        return;
+    }
+    JLoc al;
+    jl_child(&al, root, "assignment");
+    size_t nc = st->n_conditions;
+    if (nc < 2) {
+        jl_error(L, &al, "mode",
+                 "a within-subject study needs at least 2 conditions (it "
+                 "has %zu)",
+                 nc);
+        return;
+    }
+    for (size_t bi = 0; bi < st->n_blocks; bi++) {
+        const Block *b = &st->blocks[bi];
+        if (b->kind == BLOCK_PRACTICE && b->show.explanation && b->train_pool) {
+            const char *key = D->src[bi].train_key;
+            jl_warn(L, &D->src[bi].at, key ? key : "show",
+                    "practice block '%s' shows its examples with the "
+                    "explanations of each participant's first condition",
+                    b->id ? b->id : "");
+        }
+    }
+    int sessions = study_n_sessions(st);
+    size_t first = 0, last = 0;
+    if (sessions > 0) {
+        if ((size_t)sessions != nc) {
+            jl_error(L, &al, "mode",
+                     "%d sessions for %zu conditions: session t shows the "
+                     "participant's t-th condition, so a within-subject "
+                     "study with sessions needs one session per condition",
+                     sessions, nc);
+        }
+        return;
+    }
+    if (!study_within_range(st, &first, &last)) {
+        jl_error(L, &al, "mode",
+                 "no block shows items: nothing to repeat per condition");
+        return;
+    }
+    for (size_t p = 0; p < st->n_pools; p++) {
+        size_t have = pool_size(st, st->pools[p]);
+        size_t per = range_need(st, first, last, st->pools[p], have);
+        if (per > 0 && per * nc > have) {
+            jl_warn(L, &al, "mode",
+                    "pool '%s' has %zu items; %zu conditions x %zu items "
+                    "need %zu for no item to repeat for a participant: "
+                    "later conditions reuse items of earlier ones",
+                    st->pools[p], have, nc, per, per * nc);
+        }
+    }
+}
+
 void validate_conditions(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -299,4 +375,5 @@ void validate_conditions(Design *D, const JLoc *root)
     } else if (study_find_condition(st, "baseline")) {
         st->baseline = ld_strdup(L, "baseline");
     }
+    validate_within(D, root);
 }

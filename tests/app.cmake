@@ -65,6 +65,10 @@ set_tests_properties(test_app_timing_log_unwritable PROPERTIES
 simlab_add_test(test_app_media SOURCES test_app_media.c
                 LIBS PkgConfig::SQLITE3 ARGS $<TARGET_FILE:simlab>)
 set_tests_properties(test_app_media PROPERTIES TIMEOUT 120)
+# Piloting screenshots: one participant per condition, names, tall screens.
+simlab_add_test(test_app_shots SOURCES test_app_shots.c
+                LIBS PkgConfig::SQLITE3 ARGS $<TARGET_FILE:simlab>)
+set_tests_properties(test_app_shots PROPERTIES TIMEOUT 180)
 # SIGKILL at random moments; resume until every step is answered once.
 add_test(NAME test_app_kill COMMAND test_app_run $<TARGET_FILE:simlab>
          demo-tabular-forward kill)

@@ -9,6 +9,8 @@ simlab_add_test(test_experiment_schedule SOURCES test_experiment_schedule.c
                 LIBS simlab_experiment)
 simlab_add_test(test_experiment_assign SOURCES test_experiment_assign.c
                 LIBS simlab_experiment)
+simlab_add_test(test_experiment_within SOURCES test_experiment_within.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
 simlab_add_test(test_experiment_store SOURCES test_experiment_store.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
 simlab_add_test(test_experiment_session SOURCES test_experiment_session.c
@@ -43,3 +45,10 @@ simlab_add_test(test_stimuli_scaffold SOURCES test_stimuli_scaffold.c
 # answers' table, resume, X.questionnaire.csv and simulated answers.
 simlab_add_test(test_questionnaire SOURCES test_questionnaire.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
+# Within-subject designs end to end: check, simulate, export, analyze
+# examples/within.
+if(TARGET simlab AND TARGET simlab-analyze)
+  add_test(NAME within_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/within_test.sh
+           $<TARGET_FILE:simlab> $<TARGET_FILE:simlab-analyze>
+           ${CMAKE_SOURCE_DIR}/examples)
+endif()

@@ -3,6 +3,8 @@
 simlab_add_test(test_stimuli SOURCES test_stimuli.c LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_bad SOURCES test_stimuli_bad.c
                 LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_within SOURCES test_stimuli_within.c
+                LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_media SOURCES test_stimuli_media.c
                 LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_hase SOURCES test_stimuli_hase.c
