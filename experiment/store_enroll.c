@@ -235,17 +235,24 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
     Schedule *sch = NULL;
     rc = schedule_build(study, condition, seed, &sch, err);
     char pid[37];
-    uuid_t u;
-    uuid_generate_random(u);
-    uuid_unparse_lower(u, pid);
+    if (spec->id) {
+        snprintf(pid, sizeof pid, "%s", spec->id);
+    } else {
+        uuid_t u;
+        uuid_generate_random(u);
+        uuid_unparse_lower(u, pid);
+    }
+    if (spec->condition && spec->assigned_by) {
+        assigned_by = spec->assigned_by;
+    }
     sqlite3_stmt *s = NULL;
     if (rc == SIM_OK) {
         rc = store_prepare(
             store,
             "INSERT INTO participant (id, study, code, condition, "
             "assigned_by, station, pilot, simulated, seed, status, "
-            "created_ms, last_active_ms, active_station) VALUES "
-            "(?,?,?,?,?,?,?,?,?,'active',?,?,?)",
+            "created_ms, last_active_ms, active_station, assign_source) "
+            "VALUES (?,?,?,?,?,?,?,?,?,'active',?,?,?,?)",
             &s, err);
     }
     if (rc == SIM_OK) {
@@ -261,6 +268,7 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
         sqlite3_bind_int64(s, 10, spec->wall_ms);
         sqlite3_bind_int64(s, 11, spec->wall_ms);
         store_bind_text(s, 12, store->station);
+        store_bind_text(s, 13, spec->assign_source);
         if (sqlite3_step(s) != SQLITE_DONE) {
             rc = store_fail_db(store, err, "insert participant");
         }
