@@ -32,6 +32,7 @@ typedef struct Autopilot {
     uint64_t seed;         /* --seed */
     int chaos;             /* --chaos */
     int enrolled;          /* participants enrolled by this run */
+    SyncConn *sync;        /* --sync: assign on the server, or NULL */
     int in_flight;         /* a synthetic answer is queued */
     unsigned flight_count; /* inputs consumed when it was sent */
     unsigned flight_serial;

@@ -17,6 +17,7 @@
 #include "app/stamps.h"
 #include "app/timing_log.h"
 #include "experiment/store.h"
+#include "experiment/sync.h"
 #include "stimuli/study.h"
 
 /* What the loop runs on; all borrowed, all open. */
@@ -26,9 +27,11 @@ typedef struct LoopDeps {
     Store *store;
     Frame *frame;
     Stamps *clock;
-    TimingLog *timing;    /* may be NULL */
-    Autopilot *autopilot; /* NULL: people at the keyboard */
-    int64_t t_launch_ns;  /* monotonic, for the first-frame report */
+    TimingLog *timing;       /* may be NULL */
+    Autopilot *autopilot;    /* NULL: people at the keyboard */
+    int64_t t_launch_ns;     /* monotonic, for the first-frame report */
+    SyncConn *sync;          /* --sync: server assignment, or NULL */
+    SyncWorker *sync_worker; /* --sync: background push, or NULL */
 } LoopDeps;
 
 /* Runs until the experimenter quits, --exit-after runs are finished, or

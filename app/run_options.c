@@ -18,7 +18,8 @@ static void run_usage(void)
           "         [--display N] [--size WxH] [--font-scale F] [--no-vsync]\n"
           "         [--autopilot model|label|random|mixed [--participants N]\n"
           "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
-          "         [--timing-log FILE] [--accept-changed-bundle]\n",
+          "         [--timing-log FILE] [--accept-changed-bundle] "
+          "[--sync URL]\n",
           stderr);
 }
 
@@ -67,6 +68,8 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
             o->screenshot_dir = v, i++;
         } else if (strcmp(s, "--chaos") == 0) {
             o->chaos = 1;
+        } else if (strcmp(s, "--sync") == 0 && v) {
+            o->sync_url = v, i++;
         } else if (strcmp(s, "--accept-changed-bundle") == 0) {
             o->accept_changed = 1;
         } else if (strcmp(s, "--timing-log") == 0 && v) {

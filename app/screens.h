@@ -44,8 +44,9 @@ typedef struct StartState {
     ParticipantInfo *unfinished;
     size_t n_unfinished;
     int n_complete;
-    double free_bytes; /* free space where the database lives */
-    char status[512];  /* last error or notice, "" none */
+    double free_bytes;   /* free space where the database lives */
+    char sync_line[200]; /* the server sync's state, "" without --sync */
+    char status[512];    /* last error or notice, "" none */
 } StartState;
 
 void screen_build_start(Scene *sc, Ui *ui, const StartState *st);

@@ -18,6 +18,7 @@ void start_init(StartCtl *c, const Study *study, Store *store,
     memset(c, 0, sizeof *c);
     c->store = store;
     c->station = station;
+    c->study = study;
     c->cond_ids = sim_calloc(study->n_conditions + 1, sizeof(char *));
     for (size_t i = 0; c->cond_ids && i < study->n_conditions; i++) {
         c->cond_ids[i] = study->conditions[i].id;
@@ -60,10 +61,39 @@ static double free_bytes(const char *path)
                                    : 0;
 }
 
+/* The start screen's line about the server: reachable or not, rows
+** waiting, and since when the pushes fail. */
+static void sync_line(StartCtl *c, int64_t wall_ms)
+{
+    StartState *st = &c->st;
+    st->sync_line[0] = 0;
+    if (!c->sync_worker) {
+        return;
+    }
+    SyncWorkerStatus ws;
+    sync_worker_status(c->sync_worker, &ws);
+    if (!ws.error[0] && ws.last_ok_ms) {
+        snprintf(st->sync_line, sizeof st->sync_line,
+                 "server synced %llds ago, %ld rows waiting",
+                 (long long)((wall_ms - ws.last_ok_ms) / 1000), ws.pending);
+    } else if (!ws.error[0]) {
+        snprintf(st->sync_line, sizeof st->sync_line, "server: connecting");
+    } else if (ws.last_ok_ms) {
+        snprintf(st->sync_line, sizeof st->sync_line,
+                 "SERVER UNREACHABLE for %llds (data safe here, assigning "
+                 "locally)",
+                 (long long)((wall_ms - ws.last_ok_ms) / 1000));
+    } else {
+        snprintf(st->sync_line, sizeof st->sync_line,
+                 "SERVER UNREACHABLE (data safe here, assigning locally)");
+    }
+}
+
 void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
 {
     SimError err;
     StartState *st = &c->st;
+    sync_line(c, wall_ms);
     sim_free(c->unfinished);
     c->unfinished = NULL;
     size_t n = 0;
@@ -126,12 +156,14 @@ int start_enroll(StartCtl *c, int64_t wall_ms, char pid[37])
     spec.assign_seed = c->assign_seed;
     spec.wall_ms = wall_ms;
     ParticipantInfo info;
-    if (store_enroll(c->store, &spec, &info, &err) != SIM_OK) {
+    if (sync_enroll(c->sync, c->store, c->study, &spec, &info, &err) !=
+        SIM_OK) {
         snprintf(st->status, sizeof st->status,
                  "Could not enroll the participant: %.400s", err.msg);
         return -1;
     }
     snprintf(pid, 37, "%s", info.id);
+    sync_worker_kick(c->sync_worker);
     return 0;
 }
 
