@@ -42,7 +42,7 @@ static void usage(FILE *f)
         "[--accept-changed-bundle]\n"
         "             [--sync URL]\n"
         "  simlab sync --db FILE --to URL [--accept-changed-bundle] "
-        "[--batch N]\n"
+        "[--batch N] [--all]\n"
         "  simlab status URL | simlab status --db FILE\n"
         "  simlab export --db FILE --csv OUT [--raw]\n"
         "  simlab power DIR --participants N1,N2,... --out DIR [--studies S]\n"

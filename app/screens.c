@@ -1459,7 +1459,7 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
     float fy = H - roundf(ui->u * 3.2f);
     scene_clip(sc, (SDL_FRect){m, fy, W - 2 * m, ui->u * 3});
     scene_text(sc, ui->small, m, fy, foot,
-               st->free_bytes < 1e9 ? th->bad : th->muted);
+               st->free_bytes < 1e9 || st->sync_bad ? th->bad : th->muted);
     scene_text(sc, ui->caption, m, fy + (float)ui->small->line_h + 2,
                "Enter start  \xC2\xB7  Tab pilot  \xC2\xB7  \xE2\x86\x90 "
                "\xE2\x86\x92 condition  \xC2\xB7  Ctrl + / Ctrl \xE2\x88\x92 "

@@ -46,6 +46,7 @@ typedef struct StartState {
     int n_complete;
     double free_bytes;   /* free space where the database lives */
     char sync_line[200]; /* the server sync's state, "" without --sync */
+    int sync_bad;        /* the server is unreachable: the line warns */
     char status[512];    /* last error or notice, "" none */
 } StartState;
 

@@ -67,18 +67,24 @@ static void sync_line(StartCtl *c, int64_t wall_ms)
 {
     StartState *st = &c->st;
     st->sync_line[0] = 0;
+    st->sync_bad = 0;
     if (!c->sync_worker) {
         return;
     }
     SyncWorkerStatus ws;
     sync_worker_status(c->sync_worker, &ws);
-    if (!ws.error[0] && ws.last_ok_ms) {
-        snprintf(st->sync_line, sizeof st->sync_line,
-                 "server synced %llds ago, %ld rows waiting",
-                 (long long)((wall_ms - ws.last_ok_ms) / 1000), ws.pending);
-    } else if (!ws.error[0]) {
-        snprintf(st->sync_line, sizeof st->sync_line, "server: connecting");
-    } else if (ws.last_ok_ms) {
+    if (!ws.error[0]) {
+        if (ws.last_ok_ms) {
+            snprintf(st->sync_line, sizeof st->sync_line,
+                     "server synced %llds ago, %ld rows waiting",
+                     (long long)((wall_ms - ws.last_ok_ms) / 1000), ws.pending);
+        } else {
+            snprintf(st->sync_line, sizeof st->sync_line, "server: connecting");
+        }
+        return;
+    }
+    st->sync_bad = 1;
+    if (ws.last_ok_ms) {
         snprintf(st->sync_line, sizeof st->sync_line,
                  "SERVER UNREACHABLE for %llds (data safe here, assigning "
                  "locally)",

@@ -39,14 +39,14 @@ const SyncClock *app_sync_clock(void)
 static void sync_usage(FILE *f)
 {
     fputs("usage: simlab sync --db FILE --to URL [--accept-changed-bundle] "
-          "[--batch N]\n",
+          "[--batch N] [--all]\n",
           f);
 }
 
 int sync_cmd_main(int argc, char **argv)
 {
     const char *db = NULL, *url = NULL;
-    int accept = 0, batch = 0;
+    int accept = 0, batch = 0, all = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--db") == 0 && v) {
@@ -60,6 +60,8 @@ int sync_cmd_main(int argc, char **argv)
             i++;
         } else if (strcmp(argv[i], "--accept-changed-bundle") == 0) {
             accept = 1;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            all = 1;
         } else {
             fprintf(stderr, "simlab sync: bad argument '%s'\n", argv[i]);
             sync_usage(stderr);
@@ -76,6 +78,9 @@ int sync_cmd_main(int argc, char **argv)
     SyncConn *c = NULL;
     SyncPushStats st = {0};
     int rc = sync_connect(url, &c, &err);
+    if (rc == SIM_OK && all) {
+        rc = sync_mark_all(db, &err);
+    }
     if (rc == SIM_OK) {
         rc = sync_push(c, db, accept, batch, now_ms(NULL), &st, &err);
     }

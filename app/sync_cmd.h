@@ -7,7 +7,8 @@
 
 #include "experiment/sync.h"
 
-/* `simlab sync --db FILE --to URL [--accept-changed-bundle] [--batch N]`;
+/* `simlab sync --db FILE --to URL [--accept-changed-bundle] [--batch N]
+** [--all]`;
 ** argv[0] is "sync". Returns the exit status. */
 int sync_cmd_main(int argc, char **argv);
 

@@ -649,6 +649,33 @@ static int push_tables(SyncConn *c, sqlite3 *db, const char *path,
     return rc;
 }
 
+int sync_mark_all(const char *db_path, SimError *err)
+{
+    sqlite3 *db = NULL;
+    int rc = sync_local_open(db_path, 0, &db, err);
+    if (rc == SIM_OK &&
+        sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        rc = local_fail(db, db_path, "begin", err);
+    }
+    for (size_t i = 0; rc == SIM_OK && i < SYNC_N_TABLES; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "UPDATE %s SET sync_dirty = sync_dirty + 1",
+                 SYNC_TABLES[i].table);
+        if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+            rc = local_fail(db, db_path, SYNC_TABLES[i].table, err);
+        }
+    }
+    if (rc == SIM_OK &&
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        rc = local_fail(db, db_path, "commit", err);
+    }
+    if (rc != SIM_OK && db) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    sqlite3_close(db);
+    return rc;
+}
+
 int sync_push(SyncConn *c, const char *db_path, int accept_version,
               int batch_rows, int64_t wall_ms, SyncPushStats *stats,
               SimError *err)

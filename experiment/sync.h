@@ -74,6 +74,10 @@ int sync_push(SyncConn *c, const char *db_path, int accept_version,
               int batch_rows, int64_t wall_ms, SyncPushStats *stats,
               SimError *err);
 
+/* Marks every row of the station file at db_path to be pushed again (for
+** a new or restored server). */
+int sync_mark_all(const char *db_path, SimError *err);
+
 /* Enrolls a participant in store like store_enroll(), choosing the
 ** condition on the server when c is usable: in one server transaction
 ** (advisory lock per study) the participants of all stations with the

@@ -100,6 +100,10 @@ same_rows "$tmp/s2.db"
 dup=$(q "SELECT count(*) FROM (SELECT participant, seq FROM response \
 GROUP BY 1, 2 HAVING count(*) > 1) x")
 [ "$dup" = 0 ] || fail "$dup responses doubled"
+# everything again, as for a restored server: the same rows, none doubled
+out=$("$simlab" sync --all --db "$tmp/s2.db" --to "$url") || fail "sync --all"
+case $out in *" 0 rows pushed"*) fail "sync --all pushed nothing: $out" ;; esac
+same_rows "$tmp/s2.db"
 
 # --------------------------------------------- analysis: server == files
 echo "-- simlab-analyze URL against the station files"
