@@ -84,7 +84,10 @@ static void sync_line(StartCtl *c, int64_t wall_ms)
         return;
     }
     st->sync_bad = 1;
-    if (ws.last_ok_ms) {
+    if (ws.error_code != SIM_ERR_DB) { /* refused: say why */
+        snprintf(st->sync_line, sizeof st->sync_line,
+                 "SERVER SYNC STOPPED: %.150s", ws.error);
+    } else if (ws.last_ok_ms) {
         snprintf(st->sync_line, sizeof st->sync_line,
                  "SERVER UNREACHABLE for %llds (data safe here, assigning "
                  "locally)",

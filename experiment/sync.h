@@ -118,6 +118,8 @@ typedef struct SyncWorkerStatus {
     long pushed;        /* rows sent since start */
     long pending;       /* rows dirty after the last push */
     char error[512];    /* the last failure ("" after a success) */
+    int error_code;     /* its SIM_ERR_* (SIM_ERR_DB: server or network;
+                           SIM_ERR_INVALID: the push was refused) */
 } SyncWorkerStatus;
 
 /* Starts a thread that pushes db_path to url every interval_ms and when

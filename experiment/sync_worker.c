@@ -45,8 +45,10 @@ static void push_once(SyncWorker *w)
         w->status.pushed += st.rows;
         w->status.pending = st.pending;
         w->status.error[0] = '\0';
+        w->status.error_code = SIM_OK;
     } else {
         snprintf(w->status.error, sizeof w->status.error, "%s", err.msg);
+        w->status.error_code = err.code;
     }
     pthread_mutex_unlock(&w->mu);
 }
