@@ -98,7 +98,8 @@ static void table_ddl(SimBuf *b, const SyncTable *t)
 ** own order: the rows simlab-analyze reads from the station files given
 ** in that order. */
 static const char *const LONG_FORMAT_VIEW =
-    "CREATE OR REPLACE VIEW long_format AS SELECT"
+    "DROP VIEW IF EXISTS long_format;"
+    "CREATE VIEW long_format AS SELECT"
     "  p.id AS participant,"
     "  p.condition AS condition,"
     "  t.phase AS phase,"
