@@ -151,15 +151,53 @@ static const char *const SERVER_TABLES =
     "CREATE INDEX IF NOT EXISTS participant_count ON participant"
     "  (study_hash, pilot, simulated, condition, status);";
 
-/* Creates or migrates the server schema, serialised by an advisory lock
-** so that stations starting together do not race. */
+/* The whole server schema as SQL: every statement is idempotent. */
+static void schema_sql(SimBuf *b)
+{
+    for (size_t i = 0; i < SYNC_N_TABLES; i++) {
+        table_ddl(b, &SYNC_TABLES[i]);
+    }
+    sim_buf_puts(b, SERVER_TABLES);
+    sim_buf_puts(b, LONG_FORMAT_VIEW);
+}
+
+/* 1 when the server's schema is this simlab's version built from this
+** very SQL (its md5 is stored with the version): nothing to do, and no
+** DDL lock taken, so that connecting never waits behind a long read. */
+static int schema_current(SyncConn *c, const char *sql)
+{
+    char version[16];
+    snprintf(version, sizeof version, "%d", SYNC_SERVER_SCHEMA_VERSION);
+    const char *p[2] = {version, sql};
+    PGresult *res = PQexecParams(c->pg,
+                                 "SELECT 1 FROM simlab_schema WHERE version "
+                                 "= $1 AND ddl_md5 = md5($2)",
+                                 2, NULL, p, NULL, NULL, 0);
+    int ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+    PQclear(res);
+    return ok;
+}
+
+/* Creates or migrates the server schema when it is not current, in one
+** transaction serialised by an advisory lock so that stations starting
+** together do not race. */
 static int server_schema(SyncConn *c, SimError *err)
 {
+    SimBuf b;
+    sim_buf_init(&b);
+    schema_sql(&b);
+    if (!b.data) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    if (schema_current(c, b.data)) {
+        sim_buf_free(&b);
+        return SIM_OK;
+    }
     int rc = sync_exec(c,
                        "BEGIN;"
                        "SELECT pg_advisory_xact_lock(" SYNC_LOCK_SCHEMA ");"
                        "CREATE TABLE IF NOT EXISTS simlab_schema ("
-                       "  version integer NOT NULL);",
+                       "  version integer NOT NULL, ddl_md5 text);",
                        err);
     int version = 0;
     if (rc == SIM_OK) {
@@ -177,24 +215,23 @@ static int server_schema(SyncConn *c, SimError *err)
                       "simlab (%d); use a newer simlab",
                       c->redacted, version, SYNC_SERVER_SCHEMA_VERSION);
     }
+    /* later server versions: if (version < 2) { ... } before the SQL */
     if (rc == SIM_OK) {
-        SimBuf b;
-        sim_buf_init(&b);
-        for (size_t i = 0; i < SYNC_N_TABLES; i++) {
-            table_ddl(&b, &SYNC_TABLES[i]);
+        rc = sync_exec(c, b.data, err);
+    }
+    if (rc == SIM_OK) {
+        char version_s[16];
+        snprintf(version_s, sizeof version_s, "%d", SYNC_SERVER_SCHEMA_VERSION);
+        const char *p[2] = {version_s, b.data};
+        PQclear(PQexec(c->pg, "DELETE FROM simlab_schema"));
+        PGresult *res = PQexecParams(c->pg,
+                                     "INSERT INTO simlab_schema VALUES ($1, "
+                                     "md5($2))",
+                                     2, NULL, p, NULL, NULL, 0);
+        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+            rc = sync_pg_fail(c, err, "schema version", res);
         }
-        sim_buf_puts(&b, SERVER_TABLES);
-        sim_buf_puts(&b, LONG_FORMAT_VIEW);
-        /* later server versions: if (version < 2) { ... } */
-        if (version < SYNC_SERVER_SCHEMA_VERSION) {
-            sim_buf_printf(&b,
-                           "DELETE FROM simlab_schema;"
-                           "INSERT INTO simlab_schema VALUES (%d);",
-                           SYNC_SERVER_SCHEMA_VERSION);
-        }
-        rc = b.data ? sync_exec(c, b.data, err)
-                    : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        sim_buf_free(&b);
+        PQclear(res);
     }
     if (rc == SIM_OK) {
         rc = sync_exec(c, "COMMIT", err);
@@ -202,6 +239,7 @@ static int server_schema(SyncConn *c, SimError *err)
     if (rc != SIM_OK) {
         sync_rollback(c);
     }
+    sim_buf_free(&b);
     return rc;
 }
 

@@ -41,15 +41,15 @@ static int cmp_double(const void *a, const void *b)
 static const char *url, *work;
 static Study *study;
 static int n_stations, per_station, n_enroll;
-static pthread_barrier_t barrier;
+static pthread_barrier_t barrier, pass_barrier;
 
 typedef struct Station {
     int index;
     char path[512];
-    long rows;        /* rows pushed */
-    long responses;   /* responses in the file */
-    double *lat_srv;  /* server enrollment latencies, ms */
-    double *lat_loc;  /* local enrollment latencies, ms */
+    long rows;       /* rows pushed */
+    long responses;  /* responses in the file */
+    double *lat_srv; /* server enrollment latencies, ms */
+    double *lat_loc; /* local enrollment latencies, ms */
     int failed;
 } Station;
 
@@ -117,8 +117,7 @@ static long bare_push(PGconn *pg, const char *path)
         size_t k = (size_t)snprintf(sel, sizeof sel, "SELECT 'x'");
         for (const SyncColumn *c = t->cols; c->name; c++) {
             if (c->expr) {
-                k += (size_t)snprintf(sel + k, sizeof sel - k, ", %s",
-                                      c->expr);
+                k += (size_t)snprintf(sel + k, sizeof sel - k, ", %s", c->expr);
             } else {
                 k += (size_t)snprintf(sel + k, sizeof sel - k, ", t.%s",
                                       c->name);
@@ -147,9 +146,8 @@ static long bare_push(PGconn *pg, const char *path)
             if (n == cap || (!more && n > 0)) {
                 size_t sz = 64 + n * (nc + 1) * 8 + 1024;
                 char *sql = malloc(sz);
-                size_t q = (size_t)snprintf(sql, sz,
-                                            "INSERT INTO bare_%s VALUES ",
-                                            t->table);
+                size_t q = (size_t)snprintf(
+                    sql, sz, "INSERT INTO bare_%s VALUES ", t->table);
                 int p = 1;
                 for (size_t r = 0; r < n; r++) {
                     q += (size_t)snprintf(sql + q, sz - q, "%s(", r ? "," : "");
@@ -242,8 +240,8 @@ static void *enroll_main(void *arg)
         s->failed = 1;
     }
     pthread_barrier_wait(&barrier);
-    for (int pass = 0; pass < 2 && !s->failed; pass++) {
-        for (int i = 0; i < n_enroll; i++) {
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n_enroll && !s->failed; i++) {
             EnrollSpec e = {0};
             e.pilot = 1; /* counted apart from the pushed participants */
             e.wall_ms = 1900000000000LL + i;
@@ -255,13 +253,11 @@ static void *enroll_main(void *arg)
             if (rc != SIM_OK) {
                 fprintf(stderr, "%s\n", err.msg);
                 s->failed = 1;
-                break;
             }
         }
-        pthread_barrier_wait(&barrier);
-    }
-    if (s->failed) {
-        pthread_barrier_wait(&barrier);
+        /* every station ends the server pass before any starts the
+        ** local one */
+        pthread_barrier_wait(&pass_barrier);
     }
     sync_close(c);
     store_close(st);
@@ -302,6 +298,7 @@ int main(int argc, char **argv)
                         "[STATIONS] [RESPONSES] [ENROLL]\n");
         return 2;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);
     work = argv[2];
     url = argv[3];
     n_stations = argc > 4 ? atoi(argv[4]) : 50;
@@ -374,13 +371,17 @@ int main(int argc, char **argv)
     printf("server holds %s responses\n", PQgetvalue(r, 0, 0));
     PQclear(r);
     PQfinish(pg);
+    pthread_barrier_init(&pass_barrier, NULL, (unsigned)n_stations);
     run_all(st, enroll_main);
+    pthread_barrier_destroy(&pass_barrier);
     int n = n_stations * n_enroll;
     double *srv = calloc((size_t)n, sizeof *srv);
     double *loc = calloc((size_t)n, sizeof *loc);
     for (int i = 0; i < n_stations; i++) {
-        memcpy(srv + i * n_enroll, st[i].lat_srv, (size_t)n_enroll * sizeof *srv);
-        memcpy(loc + i * n_enroll, st[i].lat_loc, (size_t)n_enroll * sizeof *loc);
+        memcpy(srv + i * n_enroll, st[i].lat_srv,
+               (size_t)n_enroll * sizeof *srv);
+        memcpy(loc + i * n_enroll, st[i].lat_loc,
+               (size_t)n_enroll * sizeof *loc);
         failed |= st[i].failed;
     }
     percentiles("server assignment + local enroll", srv, n);
