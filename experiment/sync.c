@@ -249,6 +249,7 @@ static int open_pg(SyncConn *c, const char *timeout, SimError *err)
         PQfinish(c->pg);
     }
     c->pg = connect_with(c->url, timeout);
+    c->study_sent[0] = '\0';
     if (!c->pg) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }

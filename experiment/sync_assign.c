@@ -139,7 +139,8 @@ static int server_assign(SyncConn *c, Store *store, const Study *study,
     if (rc == SIM_OK) {
         rc = sync_exec(c, lock, err);
     }
-    if (rc == SIM_OK) {
+    int send_study = strcmp(c->study_sent, store_study_hash(store)) != 0;
+    if (rc == SIM_OK && send_study) {
         rc = study_row(c, store, origin, err);
     }
     if (rc == SIM_OK) {
@@ -178,6 +179,10 @@ static int server_assign(SyncConn *c, Store *store, const Study *study,
     if (rc == SIM_OK) {
         rc = sync_exec(c, "COMMIT", err);
         *by = choice.assigned_by;
+        if (rc == SIM_OK && send_study) {
+            snprintf(c->study_sent, sizeof c->study_sent, "%s",
+                     store_study_hash(store));
+        }
     }
     if (rc != SIM_OK) {
         sync_rollback(c);

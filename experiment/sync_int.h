@@ -16,9 +16,11 @@
 #define SYNC_LOCK_ASSIGN 715202
 
 struct SyncConn {
-    PGconn *pg;         /* NULL or the connection */
-    char *url;          /* as given (may hold a password): never printed */
-    char redacted[512]; /* sync_url_redact(url) */
+    PGconn *pg;          /* NULL or the connection */
+    char *url;           /* as given (may hold a password): never printed */
+    char redacted[512];  /* sync_url_redact(url) */
+    char study_sent[65]; /* bundle hash whose study row is on the server
+                            (committed on this connection) */
 };
 
 /* Fails err with "URL: what: the server's message". */
