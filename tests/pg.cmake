@@ -3,7 +3,8 @@
 # cluster from pg_virtualenv (postgresql-common) for every server test
 # (tests/pg/run.sh: test_pg_sync, then the faults with the simlab program:
 # server stopped mid-study, station SIGKILLed during a push, analysis of
-# the server against the station files); skipped with a message without
+# the server against the station files, simlab run --sync under Xvfb);
+# skipped with a message without
 # pg_virtualenv.
 if(NOT TARGET simlab_experiment)
   return()

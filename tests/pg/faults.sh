@@ -131,6 +131,23 @@ PY
 grep -q '"postgresql://' "$tmp/server/report.json" ||
     fail "report.json does not name the server"
 
+# ------------------------------------------- the runner with --sync
+if command -v xvfb-run >/dev/null 2>&1 &&
+   ! "$simlab" run 2>&1 | grep -q "without the SDL2 runner\|no runner"; then
+    echo "-- simlab run --sync (autopilot under Xvfb)"
+    SDL_AUDIODRIVER=dummy timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
+        "$simlab" run "$bundle" --db "$tmp/r.db" --station R1 --sync "$url" \
+        --autopilot mixed --participants 2 --size 1280x800 \
+        >"$tmp/run.log" 2>&1 || fail "simlab run --sync: $(tail -5 "$tmp/run.log")"
+    n=$(lq "$tmp/r.db" "SELECT count(*) FROM participant WHERE \
+assign_source = 'server'")
+    [ "$n" -ge 2 ] || fail "simlab run --sync: $n participants assigned by the server"
+    grep -q " 0 waiting" "$tmp/run.log" || fail "simlab run --sync left rows: $(tail -3 "$tmp/run.log")"
+    same_rows "$tmp/r.db"
+else
+    echo "-- simlab run --sync: skipped (no xvfb-run or no runner)"
+fi
+
 # ---------------------------------------------------------------- status
 echo "-- status"
 "$simlab" status "$url" >"$tmp/status.txt" || fail "status URL"
