@@ -68,12 +68,14 @@ static void sync_line(StartCtl *c, int64_t wall_ms)
     StartState *st = &c->st;
     st->sync_line[0] = 0;
     st->sync_bad = 0;
+    c->sync_ok = 0;
     if (!c->sync_worker) {
         return;
     }
     SyncWorkerStatus ws;
     sync_worker_status(c->sync_worker, &ws);
     if (!ws.error[0]) {
+        c->sync_ok = ws.last_ok_ms != 0;
         if (ws.last_ok_ms) {
             snprintf(st->sync_line, sizeof st->sync_line,
                      "server synced %llds ago, %ld rows waiting",
@@ -129,7 +131,24 @@ void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
     c->assign_seed = sim_mix64(entropy ^ 0x5eed);
     char cond[128];
     st->assigned_index = -1;
-    if (store_assign_condition(c->store, st->pilot, 0, wall_ms, c->assign_seed,
+    /* with a server that answers, its choice; else this station's */
+    const char *rule =
+        c->study->assignment.rule == ASSIGN_HASE ? "hase" : "balanced";
+    int have = 0;
+    if (c->sync && c->sync_ok &&
+        sync_assign_preview(c->sync, c->study, st->pilot, 0, wall_ms,
+                            c->assign_seed, cond, sizeof cond,
+                            &err) == SIM_OK) {
+        snprintf(c->rule_text, sizeof c->rule_text, "server's %s", rule);
+        have = 1;
+    } else if (c->sync) {
+        snprintf(c->rule_text, sizeof c->rule_text, "station's %s", rule);
+    } else {
+        snprintf(c->rule_text, sizeof c->rule_text, "%s", rule);
+    }
+    st->assign_rule = c->rule_text;
+    if (have ||
+        store_assign_condition(c->store, st->pilot, 0, wall_ms, c->assign_seed,
                                cond, sizeof cond, &err) == SIM_OK) {
         for (size_t i = 0; i < st->n_conditions; i++) {
             if (strcmp(st->conditions[i], cond) == 0) {

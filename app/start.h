@@ -29,6 +29,9 @@ typedef struct StartCtl {
                                     (sync_enroll) */
     SyncWorker *sync_worker;     /* borrowed, or NULL: its state is the
                                     screen's sync line */
+    int sync_ok;                 /* the last push succeeded */
+    char rule_text[48];          /* st.assign_rule with a server: whose
+                                    rule it is */
 } StartCtl;
 
 /* Fills c for study (borrowed, as are store, db_path and station) with the

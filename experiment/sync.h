@@ -89,6 +89,14 @@ int sync_mark_all(const char *db_path, SimError *err);
 int sync_enroll(SyncConn *c, Store *store, const Study *study,
                 const EnrollSpec *spec, ParticipantInfo *info, SimError *err);
 
+/* The condition the server would assign now to a new participant with
+** these flags (counts of all stations, assign_choose() with rng_seed),
+** without enrolling anyone or taking the lock: for the start screen.
+** Writes the id to out; SIM_ERR_DB when the server cannot be asked. */
+int sync_assign_preview(SyncConn *c, const Study *study, int pilot,
+                        int simulated, int64_t wall_ms, uint64_t rng_seed,
+                        char *out, size_t out_size, SimError *err);
+
 /* Prints the server's status: per study, condition and station the
 ** participants enrolled, completed and excluded (pilot and simulated ones
 ** apart), then each station's last activity, last push and pending rows

@@ -191,6 +191,36 @@ static int server_assign(SyncConn *c, Store *store, const Study *study,
     return rc;
 }
 
+int sync_assign_preview(SyncConn *c, const Study *study, int pilot,
+                        int simulated, int64_t wall_ms, uint64_t rng_seed,
+                        char *out, size_t out_size, SimError *err)
+{
+    EnrollSpec e;
+    memset(&e, 0, sizeof e);
+    e.pilot = pilot;
+    e.simulated = simulated;
+    e.wall_ms = wall_ms;
+    AssignCount *counts = sim_calloc(study->n_conditions + 1, sizeof *counts);
+    if (!counts) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    int rc = sync_ensure(c, err);
+    if (rc == SIM_OK) {
+        rc = server_counts(c, study, &e, counts, err);
+    }
+    if (rc == SIM_OK) {
+        AssignChoice choice;
+        assign_choose(study, counts, NULL, rng_seed, &choice);
+        if (choice.why == ASSIGN_WHY_NONE ||
+            (size_t)snprintf(out, out_size, "%s", choice.id) >= out_size) {
+            rc = sim_fail(err, SIM_ERR_STATE,
+                          "%s: no condition could be assigned", c->redacted);
+        }
+    }
+    sim_free(counts);
+    return rc;
+}
+
 int sync_enroll(SyncConn *c, Store *store, const Study *study,
                 const EnrollSpec *spec, ParticipantInfo *info, SimError *err)
 {
