@@ -302,6 +302,23 @@ static void test_same_instant(Study *study)
         }
         CHECK_INT(count_where(1, extra), want);
     }
+    /* the start screen's preview counts every station: then, for pilots;
+    ** and for real participants one of the least filled (all equal) */
+    SyncConn *c = NULL;
+    SimError err;
+    char cond[64];
+    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_assign_preview(c, study, 1, 0, 1900000000000LL, 5, cond,
+                                  sizeof cond, &err),
+              SIM_OK);
+    CHECK_STR(cond, study->assignment.then_condition);
+    long before = pg_long("SELECT count(*) FROM participant");
+    CHECK_INT(sync_assign_preview(c, study, 0, 0, 1900000000000LL, 5, cond,
+                                  sizeof cond, &err),
+              SIM_OK);
+    CHECK(study_condition_index(study, cond) >= 0);
+    CHECK_INT(pg_long("SELECT count(*) FROM participant"), before);
+    sync_close(c);
 }
 
 static void test_fallback(const Study *study)
