@@ -27,11 +27,13 @@ typedef struct LoopDeps {
     Store *store;
     Frame *frame;
     Stamps *clock;
-    TimingLog *timing;       /* may be NULL */
-    Autopilot *autopilot;    /* NULL: people at the keyboard */
-    int64_t t_launch_ns;     /* monotonic, for the first-frame report */
-    SyncConn *sync;          /* --sync: server assignment, or NULL */
-    SyncWorker *sync_worker; /* --sync: background push, or NULL */
+    TimingLog *timing;    /* may be NULL */
+    Autopilot *autopilot; /* NULL: people at the keyboard */
+    int64_t t_launch_ns;  /* monotonic, for the first-frame report */
+
+    /* --sync: server assignment and the background push, or NULL */
+    SyncConn *sync;
+    SyncWorker *sync_worker;
 } LoopDeps;
 
 /* Runs until the experimenter quits, --exit-after runs are finished, or

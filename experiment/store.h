@@ -111,21 +111,23 @@ void store_os_message(char *buf, size_t size, const char *path,
 /* ------------------------------------------------------------ enrollment */
 
 typedef struct EnrollSpec {
-    const char *code;          /* participant code typed by the experimenter,
-                                  or NULL */
-    const char *station;       /* station name, or NULL */
-    int pilot;                 /* 1 = pilot participant */
-    int simulated;             /* 1 = simulated participant */
-    const char *condition;     /* experimenter override, or NULL to assign */
-    uint64_t seed;             /* per-participant seed; 0 = draw one */
-    uint64_t assign_seed;      /* randomness for the tie-break; 0 = draw */
-    int64_t wall_ms;           /* now, Unix ms */
-    const char *id;            /* the participant's UUID, or NULL for a new
-                                  one (a server assignment names it first) */
-    const char *assigned_by;   /* with condition: recorded instead of
-                                  "override" (the server's rule) */
-    const char *assign_source; /* participant.assign_source: "server",
-                                  "station_fallback" or NULL */
+    const char *code;      /* participant code typed by the experimenter,
+                              or NULL */
+    const char *station;   /* station name, or NULL */
+    int pilot;             /* 1 = pilot participant */
+    int simulated;         /* 1 = simulated participant */
+    const char *condition; /* experimenter override, or NULL to assign */
+    uint64_t seed;         /* per-participant seed; 0 = draw one */
+    uint64_t assign_seed;  /* randomness for the tie-break; 0 = draw */
+    int64_t wall_ms;       /* now, Unix ms */
+
+    /* From a server assignment (experiment/sync.h), else NULL: the
+    ** participant's UUID (NULL: a new one), what to record instead of
+    ** "override" with condition (the server's rule), and
+    ** participant.assign_source ("server" or "station_fallback"). */
+    const char *id;
+    const char *assigned_by;
+    const char *assign_source;
 } EnrollSpec;
 
 typedef enum ParticipantStatus {
