@@ -17,7 +17,8 @@ target_link_libraries(test_pg_sync PRIVATE simlab_experiment
                       Threads::Threads simlab_warnings)
 target_include_directories(test_pg_sync PRIVATE ${PROJECT_SOURCE_DIR})
 target_compile_definitions(test_pg_sync PRIVATE
-  SIMLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}" _DEFAULT_SOURCE)
+  SIMLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+  SIMLAB_TEST_DATA="${SIMLAB_TEST_DATA}" _DEFAULT_SOURCE)
 if(TARGET simlab AND TARGET simlab-analyze)
   add_test(NAME test_pg
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/pg/run.sh
