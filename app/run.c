@@ -215,6 +215,8 @@ int app_run(int argc, char **argv)
         }
         d.sync = sync;
         d.sync_worker = worker;
+        /* the start screen then shows whether the server answers */
+        sync_worker_wait_first(worker, 1500);
         if (o.autopilot) {
             ap.sync = sync;
         }

@@ -136,6 +136,11 @@ int sync_worker_start(const char *url, const char *db_path, int accept_version,
                       int interval_ms, const SyncClock *clock, SyncWorker **out,
                       SimError *err);
 
+/* Waits until the worker finished its first push attempt, or ms passed
+** (by its clock): so that a station starts knowing whether the server
+** answers. */
+void sync_worker_wait_first(SyncWorker *w, int64_t ms);
+
 /* Asks for a push soon (after a commit). */
 void sync_worker_kick(SyncWorker *w);
 

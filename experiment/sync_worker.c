@@ -17,6 +17,8 @@ struct SyncWorker {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int stop, kicked;
+    int attempts;           /* push attempts finished (under mu) */
+    pthread_cond_t done_cv; /* signalled after each attempt */
     char *url, *db_path;
     int accept_version, interval_ms;
     SyncClock clock;
@@ -50,6 +52,8 @@ static void push_once(SyncWorker *w)
         snprintf(w->status.error, sizeof w->status.error, "%s", err.msg);
         w->status.error_code = err.code;
     }
+    w->attempts++;
+    pthread_cond_broadcast(&w->done_cv);
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -96,9 +100,11 @@ int sync_worker_start(const char *url, const char *db_path, int accept_version,
     w->clock = *clock;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
+    pthread_cond_init(&w->done_cv, NULL);
     if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
+        pthread_cond_destroy(&w->done_cv);
         sim_free(w->url);
         sim_free(w->db_path);
         sim_free(w);
@@ -106,6 +112,17 @@ int sync_worker_start(const char *url, const char *db_path, int accept_version,
     }
     *out = w;
     return SIM_OK;
+}
+
+void sync_worker_wait_first(SyncWorker *w, int64_t ms)
+{
+    struct timespec abs;
+    w->clock.abs_after(w->clock.ctx, ms, &abs);
+    pthread_mutex_lock(&w->mu);
+    while (w->attempts == 0 &&
+           pthread_cond_timedwait(&w->done_cv, &w->mu, &abs) == 0) {
+    }
+    pthread_mutex_unlock(&w->mu);
 }
 
 void sync_worker_kick(SyncWorker *w)
@@ -142,6 +159,7 @@ void sync_worker_stop(SyncWorker *w, SyncWorkerStatus *st)
     sync_close(w->conn);
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
+    pthread_cond_destroy(&w->done_cv);
     sim_free(w->url);
     sim_free(w->db_path);
     sim_free(w);
