@@ -6,6 +6,9 @@
 */
 #include "analysis/analyze.h"
 
+#include "analysis/pg_source.h"
+#include "common/sim_url.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +91,11 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     memset(&r, 0, sizeof r);
     int rc = dataset_new(&ds, err);
     for (int i = 0; rc == SIM_OK && i < n_dbs; i++) {
-        rc = dataset_load_db(ds, dbs[i], err);
-        if (rc == SIM_OK) {
+        rc = sim_url_is_pg(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
+                                   : dataset_load_db(ds, dbs[i], err);
+        /* questionnaire answers are read from station files and exports
+        ** only: a server's long format has no answers (docs/multisite.md) */
+        if (rc == SIM_OK && !sim_url_is_pg(dbs[i])) {
             rc = questionnaire_load_db(ds, dbs[i], err);
         }
     }
@@ -121,7 +127,9 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
         r.n_sources = n_dbs + n_csvs;
         r.sources = sim_calloc((size_t)r.n_sources + 1, sizeof(char *));
         for (int i = 0; r.sources && i < n_dbs; i++) {
-            r.sources[i] = sim_strdup(dbs[i]);
+            char red[512]; /* a server without its password */
+            sim_url_redact(dbs[i], red, sizeof red);
+            r.sources[i] = sim_strdup(red);
         }
         for (int i = 0; r.sources && i < n_csvs; i++) {
             r.sources[n_dbs + i] = sim_strdup(csvs[i]);

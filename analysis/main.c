@@ -11,7 +11,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: simlab-analyze [DB ...] [--csv FILE ...] --out DIR "
+    fprintf(f, "usage: simlab-analyze [DB|URL ...] [--csv FILE ...] --out DIR "
                "[options]\n"
                "  --replicates B          bootstrap replicates (10000)\n"
                "  --seed S                random seed (1)\n"

@@ -35,6 +35,7 @@ typedef struct Autopilot {
                               is a fresh one in (or, within-subject,
                               starting with) condition k; then it ends */
     int enrolled;          /* participants enrolled by this run */
+    SyncConn *sync;        /* --sync: assign on the server, or NULL */
     int in_flight;         /* a synthetic answer is queued */
     unsigned flight_count; /* inputs consumed when it was sent */
     unsigned flight_serial;

@@ -588,6 +588,8 @@ int loop_run(const LoopDeps *d)
     a->d = d;
     a->frame_ns = frame_refresh_ns(d->frame);
     start_init(&a->start, d->study, d->store, d->o->db, d->o->station);
+    a->start.sync = d->sync;
+    a->start.sync_worker = d->sync_worker;
     a->mode = MODE_START;
     refresh_start(a);
     if (!d->autopilot) {

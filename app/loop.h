@@ -17,6 +17,7 @@
 #include "app/stamps.h"
 #include "app/timing_log.h"
 #include "experiment/store.h"
+#include "experiment/sync.h"
 #include "stimuli/study.h"
 
 /* What the loop runs on; all borrowed, all open. */
@@ -29,6 +30,10 @@ typedef struct LoopDeps {
     TimingLog *timing;    /* may be NULL */
     Autopilot *autopilot; /* NULL: people at the keyboard */
     int64_t t_launch_ns;  /* monotonic, for the first-frame report */
+
+    /* --sync: server assignment and the background push, or NULL */
+    SyncConn *sync;
+    SyncWorker *sync_worker;
 } LoopDeps;
 
 /* Runs until the experimenter quits, --exit-after runs are finished, or

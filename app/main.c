@@ -7,6 +7,7 @@
 */
 #include "app/app.h"
 #include "app/power.h"
+#include "app/sync_cmd.h"
 #include "stimuli/check.h"
 #include "experiment/assign.h"
 #include "experiment/export.h"
@@ -45,6 +46,10 @@ static void usage(FILE *f)
         "[--fast]\n"
         "             [--participant-sd SD] [--item-sd SD] "
         "[--accept-changed-bundle]\n"
+        "             [--sync URL]\n"
+        "  simlab sync --db FILE --to URL [--accept-changed-bundle] "
+        "[--batch N] [--all]\n"
+        "  simlab status URL | simlab status --db FILE\n"
         "  simlab export --db FILE --csv OUT [--raw]\n"
         "  simlab power DIR --participants N1,N2,... --out DIR [--studies S]\n"
         "             [--alpha A] [--replicates B] [--threads T] [--seed S]\n"
@@ -211,6 +216,10 @@ static int cmd_simulate(int argc, char **argv)
                    parse_sd(v, a[2] == 'p' ? &o.participant_sd : &o.item_sd) ==
                        0) {
             i++;
+        } else if (strcmp(a, "--sync") == 0 && v) {
+            o.sync_url = v;
+            o.sync_clock = app_sync_clock();
+            i++;
         } else if (strcmp(a, "--verbose") == 0) {
             o.verbose = 1;
         } else if (a[0] != '-' && !o.bundle_dir) {
@@ -297,6 +306,10 @@ int main(int argc, char **argv)
         return cmd_export(argc - 1, argv + 1);
     } else if (strcmp(cmd, "power") == 0) {
         return power_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "sync") == 0) {
+        return sync_cmd_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "status") == 0) {
+        return status_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
     } else if (strcmp(cmd, "--version") == 0) {

@@ -783,6 +783,16 @@ int main(int argc, char **argv)
     scene_render(&sc, &g, 0, -1);
     snprintf(path, sizeof path, "%s/%02d-confirm.png", out, ns + 1);
     gfx_save_png(&g, path, &err);
+    /* The start screen of a station with --sync whose server is down. */
+    snprintf(st.sync_line, sizeof st.sync_line,
+             "SERVER UNREACHABLE for 95s (data safe here, assigning "
+             "locally)");
+    st.sync_bad = 1;
+    screen_build_start(&sc, &ui, &st);
+    SDL_RenderClear(g.renderer);
+    scene_render(&sc, &g, 0, -1);
+    snprintf(path, sizeof path, "%s/%02d-start-sync.png", out, ns + 2);
+    gfx_save_png(&g, path, &err);
     scene_free(&sc);
     ui_strings_free(strings);
     page_free(consent_page);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app/autopilot.h"
@@ -77,6 +78,25 @@ static int mkdir_p(const char *path)
     }
 }
 
+/* The background push's clock (experiment/sync.h): real time. */
+static int64_t sync_now_ms(void *ctx)
+{
+    (void)ctx;
+    return stamps_real_ms();
+}
+
+static void sync_abs_after(void *ctx, int64_t ms, struct timespec *abs)
+{
+    (void)ctx;
+    clock_gettime(CLOCK_REALTIME, abs);
+    abs->tv_sec += (time_t)(ms / 1000);
+    abs->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (abs->tv_nsec >= 1000000000L) {
+        abs->tv_sec++;
+        abs->tv_nsec -= 1000000000L;
+    }
+}
+
 int app_run(int argc, char **argv)
 {
     int64_t t_launch = stamps_mono_ns();
@@ -99,6 +119,8 @@ int app_run(int argc, char **argv)
     Study *study = NULL;
     Store *store = NULL;
     TimingLog *timing = NULL;
+    SyncConn *sync = NULL;
+    SyncWorker *worker = NULL;
     Stamps *clock = NULL;
     Frame frame;
     Autopilot ap;
@@ -182,8 +204,36 @@ int app_run(int argc, char **argv)
     d.timing = timing;
     d.autopilot = o.autopilot ? &ap : NULL;
     d.t_launch_ns = t_launch;
+    if (o.sync_url) {
+        /* offline-first: the station starts whether the server answers or
+        ** not; the worker keeps trying */
+        static const SyncClock sync_clock = {sync_now_ms, sync_abs_after, NULL};
+        if (sync_conn_new(o.sync_url, &sync, &err) != SIM_OK ||
+            sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
+                              &sync_clock, &worker, &err) != SIM_OK) {
+            fprintf(stderr, "simlab run: %s\n", err.msg);
+            goto cleanup;
+        }
+        d.sync = sync;
+        d.sync_worker = worker;
+        /* the start screen then shows whether the server answers */
+        sync_worker_wait_first(worker, 1500);
+        if (o.autopilot) {
+            ap.sync = sync;
+        }
+    }
     status = loop_run(&d);
 cleanup:
+    if (worker) {
+        SyncWorkerStatus ws;
+        sync_worker_stop(worker, &ws); /* one last push */
+        fprintf(stderr,
+                "simlab run: sync to %s: %ld rows pushed, %ld "
+                "waiting%s%s\n",
+                sync_url(sync), ws.pushed, ws.pending, ws.error[0] ? "; " : "",
+                ws.error);
+    }
+    sync_close(sync);
     stamps_close(clock);
     frame_close(&frame);
     store_close(store);

@@ -19,7 +19,8 @@ static void run_usage(void)
           "         [--autopilot model|label|random|mixed [--participants N]\n"
           "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
           "         [--screenshot-one-per-condition]\n"
-          "         [--timing-log FILE] [--accept-changed-bundle]\n",
+          "         [--timing-log FILE] [--accept-changed-bundle]\n"
+          "         [--sync URL]\n",
           stderr);
 }
 
@@ -70,6 +71,8 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
             o->shot_per_condition = 1;
         } else if (strcmp(s, "--chaos") == 0) {
             o->chaos = 1;
+        } else if (strcmp(s, "--sync") == 0 && v) {
+            o->sync_url = v, i++;
         } else if (strcmp(s, "--accept-changed-bundle") == 0) {
             o->accept_changed = 1;
         } else if (strcmp(s, "--timing-log") == 0 && v) {

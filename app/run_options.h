@@ -30,6 +30,8 @@ typedef struct RunOptions {
     int exit_after;         /* leave after this many finished runs (bench) */
     int accept_changed;     /* continue a database recorded with an older
                                version of the bundle */
+    const char *sync_url;   /* --sync: PostgreSQL server to assign on and
+                               push to (experiment/sync.h), or NULL */
 } RunOptions;
 
 /* Reads argv[1..argc) (argv[0] is "run") into o, defaults first. Returns 0;

@@ -1459,17 +1459,18 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
     }
 
     /* Status line. */
-    char fb[32], foot[1400];
+    char fb[32], foot[1700];
     human_bytes(st->free_bytes, fb, sizeof fb);
     snprintf(foot, sizeof foot,
              "Database %s  \xC2\xB7  %s free  \xC2\xB7  %d complete  "
-             "\xC2\xB7  station %s",
+             "\xC2\xB7  station %s%s%s",
              st->db_path ? st->db_path : "", fb, st->n_complete,
-             st->station && *st->station ? st->station : "(unnamed)");
+             st->station && *st->station ? st->station : "(unnamed)",
+             st->sync_line[0] ? "  \xC2\xB7  " : "", st->sync_line);
     float fy = H - roundf(ui->u * 3.2f);
     scene_clip(sc, (SDL_FRect){m, fy, W - 2 * m, ui->u * 3});
     scene_text(sc, ui->small, m, fy, foot,
-               st->free_bytes < 1e9 ? th->bad : th->muted);
+               st->free_bytes < 1e9 || st->sync_bad ? th->bad : th->muted);
     scene_text(sc, ui->caption, m, fy + (float)ui->small->line_h + 2,
                "Enter start  \xC2\xB7  Tab pilot  \xC2\xB7  \xE2\x86\x90 "
                "\xE2\x86\x92 condition  \xC2\xB7  Ctrl + / Ctrl \xE2\x88\x92 "

@@ -46,6 +46,11 @@ typedef struct StartState {
     int n_complete;
     double free_bytes; /* free space where the database lives */
     char status[512];  /* last error or notice, "" none */
+
+    /* The server sync's state ("" without --sync), and whether it warns
+    ** (the server unreachable or refusing). */
+    char sync_line[200];
+    int sync_bad;
 } StartState;
 
 void screen_build_start(Scene *sc, Ui *ui, const StartState *st);

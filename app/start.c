@@ -18,6 +18,7 @@ void start_init(StartCtl *c, const Study *study, Store *store,
     memset(c, 0, sizeof *c);
     c->store = store;
     c->station = station;
+    c->study = study;
     c->cond_ids = sim_calloc(study->n_conditions + 1, sizeof(char *));
     for (size_t i = 0; c->cond_ids && i < study->n_conditions; i++) {
         c->cond_ids[i] = study->conditions[i].id;
@@ -65,10 +66,50 @@ static double free_bytes(const char *path)
                                    : 0;
 }
 
+/* The start screen's line about the server: reachable or not, rows
+** waiting, and since when the pushes fail. */
+static void sync_line(StartCtl *c, int64_t wall_ms)
+{
+    StartState *st = &c->st;
+    st->sync_line[0] = 0;
+    st->sync_bad = 0;
+    c->sync_ok = 0;
+    if (!c->sync_worker) {
+        return;
+    }
+    SyncWorkerStatus ws;
+    sync_worker_status(c->sync_worker, &ws);
+    if (!ws.error[0]) {
+        c->sync_ok = ws.last_ok_ms != 0;
+        if (ws.last_ok_ms) {
+            snprintf(st->sync_line, sizeof st->sync_line,
+                     "server synced %llds ago, %ld rows waiting",
+                     (long long)((wall_ms - ws.last_ok_ms) / 1000), ws.pending);
+        } else {
+            snprintf(st->sync_line, sizeof st->sync_line, "server: connecting");
+        }
+        return;
+    }
+    st->sync_bad = 1;
+    if (ws.error_code != SIM_ERR_DB) { /* refused: say why */
+        snprintf(st->sync_line, sizeof st->sync_line,
+                 "SERVER SYNC STOPPED: %.150s", ws.error);
+    } else if (ws.last_ok_ms) {
+        snprintf(st->sync_line, sizeof st->sync_line,
+                 "SERVER UNREACHABLE for %llds (data safe here, assigning "
+                 "locally)",
+                 (long long)((wall_ms - ws.last_ok_ms) / 1000));
+    } else {
+        snprintf(st->sync_line, sizeof st->sync_line,
+                 "SERVER UNREACHABLE (data safe here, assigning locally)");
+    }
+}
+
 void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
 {
     SimError err;
     StartState *st = &c->st;
+    sync_line(c, wall_ms);
     sim_free(c->unfinished);
     c->unfinished = NULL;
     size_t n = 0;
@@ -95,7 +136,24 @@ void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
     c->assign_seed = sim_mix64(entropy ^ 0x5eed);
     char cond[128];
     st->assigned_index = -1;
-    if (store_assign_condition(c->store, st->pilot, 0, wall_ms, c->assign_seed,
+    /* with a server that answers, its choice; else this station's */
+    const char *rule =
+        c->study->assignment.rule == ASSIGN_HASE ? "hase" : "balanced";
+    int have = 0;
+    if (c->sync && c->sync_ok &&
+        sync_assign_preview(c->sync, c->study, st->pilot, 0, wall_ms,
+                            c->assign_seed, cond, sizeof cond,
+                            &err) == SIM_OK) {
+        snprintf(c->rule_text, sizeof c->rule_text, "server's %s", rule);
+        have = 1;
+    } else if (c->sync) {
+        snprintf(c->rule_text, sizeof c->rule_text, "station's %s", rule);
+    } else {
+        snprintf(c->rule_text, sizeof c->rule_text, "%s", rule);
+    }
+    st->assign_rule = c->rule_text;
+    if (have ||
+        store_assign_condition(c->store, st->pilot, 0, wall_ms, c->assign_seed,
                                cond, sizeof cond, &err) == SIM_OK) {
         for (size_t i = 0; i < st->n_conditions; i++) {
             if (strcmp(st->conditions[i], cond) == 0) {
@@ -131,12 +189,14 @@ int start_enroll(StartCtl *c, int64_t wall_ms, char pid[37])
     spec.assign_seed = c->assign_seed;
     spec.wall_ms = wall_ms;
     ParticipantInfo info;
-    if (store_enroll(c->store, &spec, &info, &err) != SIM_OK) {
+    if (sync_enroll(c->sync, c->store, c->study, &spec, &info, &err) !=
+        SIM_OK) {
         snprintf(st->status, sizeof st->status,
                  "Could not enroll the participant: %.400s", err.msg);
         return -1;
     }
     snprintf(pid, 37, "%s", info.id);
+    sync_worker_kick(c->sync_worker);
     return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "app/screens.h"
 #include "experiment/store.h"
+#include "experiment/sync.h"
 #include "stimuli/study.h"
 
 typedef struct StartCtl {
@@ -23,6 +24,14 @@ typedef struct StartCtl {
     ParticipantInfo *unfinished; /* owned: the list behind st.unfinished */
     char **cond_ids;             /* owned: the array behind st.conditions */
     uint64_t assign_seed;        /* tie-break seed shown, then enrolled with */
+    const Study *study;          /* borrowed */
+    SyncConn *sync;              /* borrowed, or NULL: assign on the server
+                                    (sync_enroll) */
+    SyncWorker *sync_worker;     /* borrowed, or NULL: its state is the
+                                    screen's sync line */
+    int sync_ok;                 /* the last push succeeded */
+    char rule_text[48];          /* st.assign_rule with a server: whose
+                                    rule it is */
 } StartCtl;
 
 /* Fills c for study (borrowed, as are store, db_path and station) with the
@@ -32,7 +41,8 @@ void start_init(StartCtl *c, const Study *study, Store *store,
                 const char *db_path, const char *station);
 void start_free(StartCtl *c);
 
-/* Re-reads the store: the unfinished participants who are not simulated
+/* Re-reads the store: the sync line (from sync_worker), the unfinished
+** participants who are not simulated
 ** and not active on another station (store_list_resumable),
 ** the completed count, the condition the assignment rule gives now (with a
 ** tie-break seed mixed from entropy), and the free space where the database

@@ -354,6 +354,8 @@ typedef struct SimRun {
     const SimulateOptions *opts;
     const Study *study;
     Store *store;
+    SyncConn *sync;     /* server assignment, or NULL */
+    SyncWorker *worker; /* background push, or NULL */
     SimulationSpec spec;
     int64_t start_ns; /* simulated monotonic clock */
     int64_t now_ns;
@@ -522,6 +524,13 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
     if (rc == SIM_OK && log && store_warning(r.store)[0]) {
         fprintf(log, "simulate: warning: %s\n", store_warning(r.store));
     }
+    if (rc == SIM_OK && o->sync_url) {
+        rc = sync_conn_new(o->sync_url, &r.sync, err);
+        if (rc == SIM_OK) {
+            rc = sync_worker_start(o->sync_url, o->db_path, o->accept_changed,
+                                   500, o->sync_clock, &r.worker, err);
+        }
+    }
     /* finish the unfinished simulated participants first (not those
     ** another station is running) */
     ParticipantInfo *list = NULL;
@@ -563,11 +572,12 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
         e.assign_seed = sim_mix64(e.seed ^ 0xa5a5a5a5ULL);
         e.wall_ms = wall_of(&r);
         ParticipantInfo info;
-        rc = store_enroll(r.store, &e, &info, err);
+        rc = sync_enroll(r.sync, r.store, study, &e, &info, err);
         total++;
         if (rc == SIM_OK) {
             rc = run_participant(&r, info.id, err);
             enrolled++;
+            sync_worker_kick(r.worker);
         }
         if (rc == SIM_OK) {
             rc = store_count_complete(r.store, 1, &complete, err);
@@ -589,6 +599,17 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
                 "(%d resumed, %d new)\n",
                 complete, o->db_path, resumed, enrolled);
     }
+    if (r.worker) {
+        SyncWorkerStatus ws;
+        sync_worker_stop(r.worker, &ws);
+        if (log) {
+            fprintf(log,
+                    "simulate: sync to %s: %ld rows pushed, %ld pending%s%s\n",
+                    sync_url(r.sync), ws.pushed, ws.pending,
+                    ws.error[0] ? "; last error: " : "", ws.error);
+        }
+    }
+    sync_close(r.sync);
     store_close(r.store);
     for (int i = 0; texts && i < o->n_cells; i++) {
         sim_free(texts[i]);

@@ -13,6 +13,7 @@
 #include "common/sim_error.h"
 #include "common/sim_rng.h"
 #include "experiment/store.h"
+#include "experiment/sync.h"
 #include "stimuli/study.h"
 
 typedef enum PolicyKind {
@@ -81,11 +82,19 @@ typedef struct SimulateOptions {
     double item_sd;        /* mixed: override the study's SD (< 0: keep) */
     int64_t wall_ms;       /* wall-clock start (Unix ms); simulated time
                               runs on from here */
+    const char *sync_url;  /* PostgreSQL server to assign on and push to
+                              (experiment/sync.h), or NULL */
+    const SyncClock *sync_clock; /* the background push's clock (with
+                                    sync_url) */
 } SimulateOptions;
 
 /* `simlab simulate`: finishes unfinished simulated participants, then
 ** enrolls new ones until the database holds opts->participants complete
-** simulated participants. Progress goes to log (may be NULL). */
+** simulated participants. Progress goes to log (may be NULL). With
+** sync_url, conditions are chosen on the server while it is reachable
+** (sync_enroll) and a background worker pushes the file; the last push
+** happens before return (its failure is logged, not returned: the data
+** are safe in the file and `simlab sync` pushes them later). */
 int simulate_run(const SimulateOptions *opts, FILE *log, SimError *err);
 
 #endif

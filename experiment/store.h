@@ -21,7 +21,7 @@
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 /* A lease whose heartbeat is this old (by the opener's clock) may be taken
 ** over; a holder on the same host whose OS lock is gone (it exited or was
@@ -120,6 +120,14 @@ typedef struct EnrollSpec {
     uint64_t seed;         /* per-participant seed; 0 = draw one */
     uint64_t assign_seed;  /* randomness for the tie-break; 0 = draw */
     int64_t wall_ms;       /* now, Unix ms */
+
+    /* From a server assignment (experiment/sync.h), else NULL: the
+    ** participant's UUID (NULL: a new one), what to record instead of
+    ** "override" with condition (the server's rule), and
+    ** participant.assign_source ("server" or "station_fallback"). */
+    const char *id;
+    const char *assigned_by;
+    const char *assign_source;
 } EnrollSpec;
 
 typedef enum ParticipantStatus {

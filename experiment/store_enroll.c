@@ -371,9 +371,16 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
         rc = schedule_build(study, condition, seed, &sch, err);
     }
     char pid[37];
-    uuid_t u;
-    uuid_generate_random(u);
-    uuid_unparse_lower(u, pid);
+    if (spec->id) {
+        snprintf(pid, sizeof pid, "%s", spec->id);
+    } else {
+        uuid_t u;
+        uuid_generate_random(u);
+        uuid_unparse_lower(u, pid);
+    }
+    if (spec->condition && spec->assigned_by) {
+        assigned_by = spec->assigned_by;
+    }
     sqlite3_stmt *s = NULL;
     if (rc == SIM_OK) {
         rc = store_prepare(
@@ -381,7 +388,8 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
             "INSERT INTO participant (id, study, code, condition, "
             "assigned_by, station, pilot, simulated, seed, status, "
             "created_ms, last_active_ms, active_station, condition_order, "
-            "order_row) VALUES (?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?)",
+            "order_row, assign_source) "
+            "VALUES (?,?,?,?,?,?,?,?,?,'active',?,?,?,?,?,?)",
             &s, err);
     }
     if (rc == SIM_OK) {
@@ -403,6 +411,7 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
         } else {
             sqlite3_bind_null(s, 14);
         }
+        store_bind_text(s, 15, spec->assign_source);
         if (sqlite3_step(s) != SQLITE_DONE) {
             rc = store_fail_db(store, err, "insert participant");
         }

@@ -145,6 +145,13 @@ void store_lease_unlock(Store *st);
 ** network or FUSE file system. */
 void store_lease_fs_warning(Store *st);
 
+/* store_schema.c: the SQL that gives a pushed table its sync_dirty mark
+** (1 for new rows, raised by a trigger on every other update; the sync
+** clears it to 0 once the row is on the server): call it in the migration
+** step that creates a table listed in SYNC_TABLES. 0, or -1 when buf is
+** too small. */
+int store_sync_mark_sql(const char *table, char *buf, size_t size);
+
 /* Binds v, or NULL when v is NULL. */
 static inline void store_bind_text(sqlite3_stmt *s, int i, const char *v)
 {

@@ -6,6 +6,8 @@
 */
 #include "experiment/store_int.h"
 
+#include "experiment/sync_tables.h"
+
 #include <string.h>
 
 /* The long_format view (simlab long format v1); CONDITION and STATION are
@@ -191,6 +193,52 @@ static const char *const SCHEMA_V6 =
     "DROP VIEW long_format;" LONG_FORMAT_VIEW_C(
         "COALESCE(t.condition, p.condition)", "COALESCE(r.station, p.station)");
 
+/* Version 7: sync bookkeeping (experiment/sync.c, docs/multisite.md): the
+** file's own id (the origin of its rows on a server), the last push per
+** server, where a participant's condition was chosen (NULL: by this
+** station without a server; 'server'; 'station_fallback': the server was
+** unreachable), and every pushed table's sync_dirty mark
+** (store_sync_mark_sql). Existing rows start dirty: pushed at the first
+** sync. */
+static const char *const SCHEMA_V7 =
+    "CREATE TABLE sync_origin ("
+    "  id INTEGER PRIMARY KEY CHECK (id = 1),"
+    "  uuid TEXT NOT NULL);"
+    "INSERT INTO sync_origin VALUES (1, lower(hex(randomblob(16))));"
+    "CREATE TABLE sync_state ("
+    "  url TEXT PRIMARY KEY,"
+    "  last_push_ms INTEGER NOT NULL,"
+    "  rows INTEGER NOT NULL DEFAULT 0);"
+    "ALTER TABLE participant ADD COLUMN assign_source TEXT;";
+
+int store_sync_mark_sql(const char *table, char *buf, size_t size)
+{
+    int n = snprintf(
+        buf, size,
+        "ALTER TABLE %s ADD COLUMN sync_dirty INTEGER NOT NULL DEFAULT 1;"
+        "CREATE INDEX %s_sync_dirty ON %s(sync_dirty) WHERE sync_dirty > 0;"
+        "CREATE TRIGGER %s_sync_touch AFTER UPDATE ON %s"
+        " WHEN NEW.sync_dirty = OLD.sync_dirty BEGIN"
+        " UPDATE %s SET sync_dirty = OLD.sync_dirty + 1"
+        " WHERE rowid = NEW.rowid; END;",
+        table, table, table, table, table, table);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+static int migrate_v7(Store *st, SimError *err)
+{
+    int rc = store_exec(st, SCHEMA_V7, err);
+    for (size_t i = 0; rc == SIM_OK && i < SYNC_N_TABLES; i++) {
+        char sql[1024];
+        if (store_sync_mark_sql(SYNC_TABLES[i].table, sql, sizeof sql) != 0) {
+            return sim_fail(err, SIM_ERR_DB, "%s: sync mark of %s too long",
+                            st->path, SYNC_TABLES[i].table);
+        }
+        rc = store_exec(st, sql, err);
+    }
+    return rc;
+}
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
@@ -229,7 +277,9 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 6) {
         rc = store_exec(st, SCHEMA_V6, err);
     }
-    /* later versions: if (rc == SIM_OK && version < 7) { ... } */
+    if (rc == SIM_OK && version < 7) {
+        rc = migrate_v7(st, err);
+    }
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",

@@ -3,7 +3,9 @@
 # (The SDL2 packages are needed for `simlab run` only; see -DSIMLAB_WITH_SDL.
 # clang and libclang-rt-14-dev build the fuzzers, scripts/fuzz.sh; the
 # sqlite3 shell is used by the fault-injection test; the Noto fonts draw the
-# characters DejaVu lacks: Arabic, CJK, emoji, see docs/runner.md "Fonts".)
+# characters DejaVu lacks: Arabic, CJK, emoji, see docs/runner.md "Fonts";
+# libpq-dev is the sync to a PostgreSQL server, and postgresql with
+# postgresql-common (pg_virtualenv) run its tests, see docs/multisite.md.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -13,7 +15,8 @@ PACKAGES="build-essential cmake pkg-config git
   nettle-dev uuid-dev
   xvfb xauth libxtst-dev clang-format python3-numpy
   clang libclang-rt-14-dev sqlite3
-  fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji"
+  fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+  libpq-dev postgresql postgresql-common"
 
 missing=""
 for p in $PACKAGES; do

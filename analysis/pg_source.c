@@ -1,0 +1,181 @@
+/*
+** The server's long format as a temporary SQLite file (see pg_source.h).
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "analysis/pg_source.h"
+
+#include "common/sim_alloc.h"
+#include "common/sim_text.h"
+#include "common/sim_url.h"
+
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* PostgreSQL type oids of the columns the view has. */
+#define OID_INT8    20
+#define OID_INT2    21
+#define OID_INT4    23
+#define OID_FLOAT4  700
+#define OID_FLOAT8  701
+#define OID_NUMERIC 1700
+
+static const char *decl_of(Oid t)
+{
+    switch (t) {
+    case OID_INT8:
+    case OID_INT2:
+    case OID_INT4:
+        return "INTEGER";
+    case OID_FLOAT4:
+    case OID_FLOAT8:
+    case OID_NUMERIC:
+        return "REAL";
+    default:
+        return "TEXT";
+    }
+}
+
+static int pg_fail(const char *url, PGconn *pg, const PGresult *res,
+                   const char *what, SimError *err)
+{
+    char red[512], msg[400];
+    sim_url_redact(url, red, sizeof red);
+    const char *m = res ? PQresultErrorMessage(res) : "";
+    snprintf(msg, sizeof msg, "%s", m && *m ? m : PQerrorMessage(pg));
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) {
+        msg[--n] = '\0';
+    }
+    return sim_fail(err, SIM_ERR_DB, "%s: %s: %s", red, what, msg);
+}
+
+static int lite_fail(sqlite3 *db, const char *path, SimError *err)
+{
+    return sim_fail(err, SIM_ERR_DB, "%s: %s", path, sqlite3_errmsg(db));
+}
+
+/* Creates table name with the columns of res and copies its rows. */
+static int copy_result(sqlite3 *db, const char *path, const char *name,
+                       const PGresult *res, SimError *err)
+{
+    int nf = PQnfields(res);
+    SimBuf ddl, ins;
+    sim_buf_init(&ddl);
+    sim_buf_init(&ins);
+    sim_buf_printf(&ddl, "CREATE TABLE %s (", name);
+    sim_buf_printf(&ins, "INSERT INTO %s VALUES (", name);
+    for (int f = 0; f < nf; f++) {
+        sim_buf_printf(&ddl, "%s\"%s\" %s", f ? ", " : "", PQfname(res, f),
+                       decl_of(PQftype(res, f)));
+        sim_buf_puts(&ins, f ? ", ?" : "?");
+    }
+    sim_buf_puts(&ddl, ")");
+    sim_buf_puts(&ins, ")");
+    int rc = SIM_OK;
+    sqlite3_stmt *s = NULL;
+    if (!ddl.data || !ins.data) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    } else if (sqlite3_exec(db, ddl.data, NULL, NULL, NULL) != SQLITE_OK ||
+               sqlite3_prepare_v2(db, ins.data, -1, &s, NULL) != SQLITE_OK) {
+        rc = lite_fail(db, path, err);
+    }
+    for (int r = 0; rc == SIM_OK && r < PQntuples(res); r++) {
+        sqlite3_reset(s);
+        for (int f = 0; f < nf; f++) {
+            const char *v = PQgetvalue(res, r, f);
+            if (PQgetisnull(res, r, f)) {
+                sqlite3_bind_null(s, f + 1);
+            } else if (decl_of(PQftype(res, f))[0] == 'I') {
+                sqlite3_bind_int64(s, f + 1, strtoll(v, NULL, 10));
+            } else if (decl_of(PQftype(res, f))[0] == 'R') {
+                sqlite3_bind_double(s, f + 1, strtod(v, NULL));
+            } else {
+                sqlite3_bind_text(s, f + 1, v, -1, SQLITE_STATIC);
+            }
+        }
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            rc = lite_fail(db, path, err);
+        }
+    }
+    sqlite3_finalize(s);
+    sim_buf_free(&ddl);
+    sim_buf_free(&ins);
+    return rc;
+}
+
+int pg_source_copy(const char *url, const char *path, SimError *err)
+{
+    const char *keys[] = {"connect_timeout", "application_name", "dbname",
+                          NULL};
+    const char *vals[] = {"10", "simlab-analyze", url, NULL};
+    PGconn *pg = PQconnectdbParams(keys, vals, 1);
+    if (!pg) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    int rc = SIM_OK;
+    if (PQstatus(pg) != CONNECTION_OK) {
+        rc = pg_fail(url, pg, NULL, "cannot connect", err);
+    }
+    /* one snapshot for both queries */
+    PGresult *study = NULL, *rows = NULL;
+    if (rc == SIM_OK) {
+        PQclear(PQexec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+        study = PQexec(pg, "SELECT study_id, definition FROM study "
+                           "ORDER BY created_ms, hash");
+        if (PQresultStatus(study) != PGRES_TUPLES_OK) {
+            rc = pg_fail(url, pg, study, "study", err);
+        }
+    }
+    if (rc == SIM_OK) {
+        rows = PQexec(pg, "SELECT * FROM long_format");
+        if (PQresultStatus(rows) != PGRES_TUPLES_OK) {
+            rc = pg_fail(url, pg, rows, "long_format", err);
+        }
+    }
+    sqlite3 *db = NULL;
+    if (rc == SIM_OK &&
+        sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        NULL) != SQLITE_OK) {
+        rc = lite_fail(db, path, err);
+    }
+    if (rc == SIM_OK) {
+        sqlite3_exec(db, "PRAGMA journal_mode = OFF; BEGIN", NULL, NULL, NULL);
+        rc = copy_result(db, path, "study", study, err);
+    }
+    if (rc == SIM_OK) {
+        rc = copy_result(db, path, "long_format", rows, err);
+    }
+    if (rc == SIM_OK &&
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        rc = lite_fail(db, path, err);
+    }
+    sqlite3_close(db);
+    PQclear(study);
+    PQclear(rows);
+    PQfinish(pg);
+    return rc;
+}
+
+int dataset_load_pg(Dataset *ds, const char *url, SimError *err)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/simlab-analyze-XXXXXX",
+             dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        return sim_fail(err, SIM_ERR_IO, "%s: cannot create a temporary file",
+                        path);
+    }
+    close(fd);
+    int rc = pg_source_copy(url, path, err);
+    if (rc == SIM_OK) {
+        rc = dataset_load_db(ds, path, err);
+    }
+    unlink(path);
+    return rc;
+}

@@ -1,0 +1,144 @@
+/*
+** `simlab status`: a study's progress per condition and station, from the
+** server (every station that pushed) or from one station file, with each
+** station's last activity and how far its sync lags.
+*/
+#include "experiment/sync_int.h"
+
+#include "experiment/sync_tables.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kind_of(int pilot, int simulated)
+{
+    return simulated ? "simulated" : pilot ? "pilot" : "real";
+}
+
+static void counts_header(FILE *out)
+{
+    fprintf(out, "%-20s %-16s %-16s %-9s %8s %9s %8s\n", "study", "condition",
+            "station", "kind", "enrolled", "completed", "excluded");
+}
+
+int sync_status_print(SyncConn *c, FILE *out, SimError *err)
+{
+    int rc = sync_ensure(c, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    PGresult *res = PQexec(
+        c->pg,
+        "SELECT s.study_id, p.condition, COALESCE(p.station, ''), p.pilot, "
+        "p.simulated, count(*), sum((p.status = 'completed')::int), "
+        "sum(p.excluded) FROM participant p JOIN study s ON s.hash = "
+        "p.study_hash GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 5, 4, 2, 3");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        rc = sync_pg_fail(c, err, "status", res);
+        PQclear(res);
+        return rc;
+    }
+    fprintf(out, "server %s (schema %d)\n", c->redacted,
+            SYNC_SERVER_SCHEMA_VERSION);
+    counts_header(out);
+    for (int i = 0; i < PQntuples(res); i++) {
+        fprintf(
+            out, "%-20s %-16s %-16s %-9s %8s %9s %8s\n", PQgetvalue(res, i, 0),
+            PQgetvalue(res, i, 1), PQgetvalue(res, i, 2),
+            kind_of(atoi(PQgetvalue(res, i, 3)), atoi(PQgetvalue(res, i, 4))),
+            PQgetvalue(res, i, 5), PQgetvalue(res, i, 6),
+            PQgetvalue(res, i, 7));
+    }
+    PQclear(res);
+    res = PQexec(c->pg,
+                 "SELECT COALESCE(station, ''), "
+                 "COALESCE(to_char(to_timestamp(last_activity_ms / 1000.0) "
+                 "AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), '-'), "
+                 "COALESCE(to_char(last_push AT TIME ZONE 'UTC', "
+                 "'YYYY-MM-DD HH24:MI:SS'), '-'), "
+                 "COALESCE(round(extract(epoch FROM now() - last_push))"
+                 "::bigint, 0), pending, rows_pushed FROM sync_station "
+                 "ORDER BY station, origin");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        rc = sync_pg_fail(c, err, "status", res);
+        PQclear(res);
+        return rc;
+    }
+    fprintf(out, "\n%-16s %-19s  %-19s  %9s %8s %10s\n", "station",
+            "last activity (UTC)", "last push (UTC)", "lag (s)", "pending",
+            "rows sent");
+    for (int i = 0; i < PQntuples(res); i++) {
+        fprintf(out, "%-16s %-19s  %-19s  %9s %8s %10s\n",
+                PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
+                PQgetvalue(res, i, 2), PQgetvalue(res, i, 3),
+                PQgetvalue(res, i, 4), PQgetvalue(res, i, 5));
+    }
+    PQclear(res);
+    return SIM_OK;
+}
+
+int sync_status_print_local(const char *db_path, FILE *out, SimError *err)
+{
+    sqlite3 *db = NULL;
+    int rc = sync_local_open(db_path, 1, &db, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(
+            db,
+            "SELECT s.study_id, p.condition, COALESCE(p.station, ''), "
+            "p.pilot, p.simulated, count(*), sum(p.status = 'completed'), "
+            "sum(p.excluded) FROM participant p JOIN study s ON s.id = "
+            "p.study GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 5, 4, 2, 3",
+            -1, &s, NULL) != SQLITE_OK) {
+        rc = sim_fail(err, SIM_ERR_DB, "%s: %s", db_path, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return rc;
+    }
+    fprintf(out, "station file %s\n", db_path);
+    counts_header(out);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        fprintf(out, "%-20s %-16s %-16s %-9s %8d %9d %8d\n",
+                (const char *)sqlite3_column_text(s, 0),
+                (const char *)sqlite3_column_text(s, 1),
+                (const char *)sqlite3_column_text(s, 2),
+                kind_of(sqlite3_column_int(s, 3), sqlite3_column_int(s, 4)),
+                sqlite3_column_int(s, 5), sqlite3_column_int(s, 6),
+                sqlite3_column_int(s, 7));
+    }
+    sqlite3_finalize(s);
+    long pending = 0;
+    for (size_t i = 0; i < SYNC_N_TABLES; i++) {
+        char sql[128], v[32];
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM %s WHERE sync_dirty > 0",
+                 SYNC_TABLES[i].table);
+        if (sync_local_text(db, sql, v, sizeof v) == 0) {
+            pending += atol(v);
+        }
+    }
+    char activity[32];
+    sync_local_text(db,
+                    "SELECT strftime('%Y-%m-%d %H:%M:%S', max(m) / 1000, "
+                    "'unixepoch') FROM (SELECT max(last_active_ms) m FROM "
+                    "participant UNION ALL SELECT max(wall_ms) FROM event)",
+                    activity, sizeof activity);
+    fprintf(out, "\nlast activity (UTC) %s; %ld rows not pushed yet\n",
+            activity[0] ? activity : "-", pending);
+    if (sqlite3_prepare_v2(db,
+                           "SELECT url, strftime('%Y-%m-%d %H:%M:%S', "
+                           "last_push_ms / 1000, 'unixepoch'), rows FROM "
+                           "sync_state ORDER BY url",
+                           -1, &s, NULL) == SQLITE_OK) {
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            fprintf(out, "last push to %s at %s (UTC), %lld rows sent\n",
+                    (const char *)sqlite3_column_text(s, 0),
+                    (const char *)sqlite3_column_text(s, 1),
+                    (long long)sqlite3_column_int64(s, 2));
+        }
+    }
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return SIM_OK;
+}
