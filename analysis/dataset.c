@@ -20,6 +20,7 @@
 #include "analysis/keymap.h"
 #include "common/sim_alloc.h"
 #include "common/sim_phase.h"
+#include "common/sim_rng.h"
 #include "common/sim_text.h"
 
 /* A value as bytes (not NUL-terminated). */
@@ -57,7 +58,13 @@ struct DatasetLoad {
     int rating_stated;               /* a source stated rating_points */
     char rating_max_source[512];     /* where rating_max was read */
     char rating_source[512];         /* who stated the scale */
+    DatasetContext last_ctx;         /* context_of() cache */
+    int last_ctx_id;                 /* -1: none */
+    int *ctx_slots;                  /* hash slot -> context, -1 empty */
+    size_t n_ctx_slots;
 };
+
+_Static_assert(sizeof(DatasetResponse) == 16, "a response takes 16 bytes");
 
 /* a[0..n) == b[0..n); short values compare faster inline than by memcmp */
 static int same(const char *a, const char *b, size_t n)
@@ -198,6 +205,7 @@ static void reset_caches(struct DatasetLoad *ld)
     }
     ld->last_name = -1;
     ld->last_participant = -1;
+    ld->last_ctx_id = -1;
 }
 
 int dataset_new(Dataset **out, SimError *err)
@@ -234,8 +242,13 @@ void dataset_free(Dataset *ds)
         keymap_free(ds->pindex);
         sim_free(ds->pindex);
     }
+    if (ds->load) {
+        sim_free(ds->load->ctx_slots);
+    }
     sim_free(ds->load);
     sim_free(ds->rows);
+    sim_free(ds->contexts);
+    sim_free(ds->rt_ms);
     sim_free(ds->participants);
     sim_free(ds);
 }
@@ -388,6 +401,102 @@ static int participant_of(Dataset *ds, int name)
     return p;
 }
 
+static size_t context_hash(const DatasetContext *c, size_t n_slots)
+{
+    uint64_t h = sim_mix64(((uint64_t)(uint32_t)c->test_type << 32) ^
+                           (uint64_t)(uint32_t)c->domain) ^
+                 sim_mix64((uint64_t)(uint32_t)c->session);
+    return (size_t)h & (n_slots - 1);
+}
+
+static int context_rehash(struct DatasetLoad *ld, const Dataset *ds,
+                          size_t n_slots)
+{
+    int *slots = sim_malloc(n_slots * sizeof *slots);
+    if (!slots) {
+        return -1;
+    }
+    for (size_t i = 0; i < n_slots; i++) {
+        slots[i] = -1;
+    }
+    for (int id = 0; id < ds->n_contexts; id++) {
+        size_t h = context_hash(&ds->contexts[id], n_slots);
+        while (slots[h] >= 0) {
+            h = (h + 1) & (n_slots - 1);
+        }
+        slots[h] = id;
+    }
+    sim_free(ld->ctx_slots);
+    ld->ctx_slots = slots;
+    ld->n_ctx_slots = n_slots;
+    return 0;
+}
+
+/* The index of the context c in ds->contexts, added when new; -1 when out
+** of memory, -2 when there are too many. */
+static int context_of(Dataset *ds, const DatasetContext *c)
+{
+    struct DatasetLoad *ld = ds->load;
+    if (ld->last_ctx_id >= 0 && c->test_type == ld->last_ctx.test_type &&
+        c->domain == ld->last_ctx.domain &&
+        c->session == ld->last_ctx.session) {
+        return ld->last_ctx_id;
+    }
+    if ((size_t)(ds->n_contexts + 1) * 2 > ld->n_ctx_slots &&
+        context_rehash(ld, ds, ld->n_ctx_slots ? 2 * ld->n_ctx_slots : 64) !=
+            0) {
+        return -1;
+    }
+    size_t h = context_hash(c, ld->n_ctx_slots);
+    int id;
+    while ((id = ld->ctx_slots[h]) >= 0) {
+        const DatasetContext *x = &ds->contexts[id];
+        if (x->test_type == c->test_type && x->domain == c->domain &&
+            x->session == c->session) {
+            break;
+        }
+        h = (h + 1) & (ld->n_ctx_slots - 1);
+    }
+    if (id < 0) {
+        if (ds->n_contexts > DATASET_MAX_CONTEXTS) {
+            return -2;
+        }
+        size_t cap = (size_t)ds->cap_contexts;
+        if (ds->n_contexts == ds->cap_contexts &&
+            sim_grow((void **)&ds->contexts, &cap, (size_t)ds->n_contexts + 1,
+                     sizeof *ds->contexts) != 0) {
+            return -1;
+        }
+        ds->cap_contexts = (int)cap;
+        id = ds->n_contexts++;
+        ds->contexts[id] = *c;
+        ld->ctx_slots[h] = id;
+    }
+    ld->last_ctx = *c;
+    ld->last_ctx_id = id;
+    return id;
+}
+
+/* Stores the response time of row i (the rows before it without one). */
+static int put_rt(Dataset *ds, size_t i, double t)
+{
+    if (!ds->rt_ms) {
+        if (isnan(t)) {
+            return 0;
+        }
+        ds->rt_ms =
+            sim_malloc((ds->cap_rows ? ds->cap_rows : 1) * sizeof *ds->rt_ms);
+        if (!ds->rt_ms) {
+            return -1;
+        }
+        for (size_t k = 0; k < i; k++) {
+            ds->rt_ms[k] = NAN;
+        }
+    }
+    ds->rt_ms[i] = t;
+    return 0;
+}
+
 /* The rating a row may carry: the stated scale, else 1..11. */
 static int parse_rating(Dataset *ds, Val v, const Where *w, int *out,
                         SimError *err)
@@ -443,16 +552,17 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         sim_phase_list(phases, sizeof phases);
         return bad_value(err, w, COL_PHASE, phases, v[COL_PHASE]);
     }
-    r.phase = (int8_t)phase;
+    r.phase = (unsigned)phase & 7u;
     int x;
     if (v[COL_CORRECT].n == 0) {
         r.correct = -1;
     } else if (parse_flag(v[COL_CORRECT], &x) == 0) {
-        r.correct = (int8_t)x;
+        r.correct = x ? 1 : 0;
     } else {
         return bad_value(err, w, COL_CORRECT, "0, 1 or empty", v[COL_CORRECT]);
     }
-    if (parse_int(v[COL_SESSION], 1, 1000000, &r.session) != 0) {
+    DatasetContext ctx;
+    if (parse_int(v[COL_SESSION], 1, 1000000, &ctx.session) != 0) {
         return bad_value(err, w, COL_SESSION, "a positive integer or empty",
                          v[COL_SESSION]);
     }
@@ -460,13 +570,13 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         return bad_value(err, w, COL_IS_CATCH, "0, 1 or empty",
                          v[COL_IS_CATCH]);
     }
-    r.is_catch = (int8_t)x;
+    r.is_catch = (unsigned)x & 1u;
     int rc = parse_rating(ds, v[COL_RATING], w, &x, err);
     if (rc != SIM_OK) {
         return rc;
     }
-    r.rating = (int8_t)x;
-    r.rt_ms = NAN;
+    r.rating = (unsigned)x & 15u;
+    double rt = NAN;
     if (v[COL_RT_MS].n != 0) {
         char num[64], *end;
         double t = -1;
@@ -480,7 +590,7 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
             return bad_value(err, w, COL_RT_MS,
                              "a non-negative number or empty", v[COL_RT_MS]);
         }
-        r.rt_ms = t;
+        rt = t;
     }
     int pilot, simulated, excluded;
     if (parse_flag(v[COL_PILOT], &pilot) != 0) {
@@ -497,14 +607,32 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
     int name = intern_cached(ds, &ld->cache[0], v[COL_PARTICIPANT]);
     r.condition = intern_cached(ds, &ld->cache[1], v[COL_CONDITION]);
     Val iv = v[COL_ITEM];
-    r.item = intern_cached(ds, &ld->items[hash_bytes(iv.p, iv.n) & 255], iv);
-    r.test_type = intern_cached(ds, &ld->cache[3], v[COL_TEST_TYPE]);
-    r.domain = intern_cached(ds, &ld->cache[4], v[COL_DOMAIN]);
+    int item = intern_cached(ds, &ld->items[hash_bytes(iv.p, iv.n) & 255], iv);
+    ctx.test_type = intern_cached(ds, &ld->cache[3], v[COL_TEST_TYPE]);
+    ctx.domain = intern_cached(ds, &ld->cache[4], v[COL_DOMAIN]);
     int reason = intern_cached(ds, &ld->reason, v[COL_EXCLUSION_REASON]);
-    if (name < 0 || r.condition < 0 || r.item < 0 || r.test_type < 0 ||
-        r.domain < 0 || reason < 0) {
+    if (name < 0 || r.condition < 0 || item < 0 || ctx.test_type < 0 ||
+        ctx.domain < 0 || reason < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
+    if (item > DATASET_MAX_ITEM_ID) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s:%s%ld: column 'item': more than %d distinct "
+                        "values in the input",
+                        w->source, w->unit, w->line, DATASET_MAX_ITEM_ID);
+    }
+    r.item = (unsigned)item & DATASET_MAX_ITEM_ID;
+    int cx = context_of(ds, &ctx);
+    if (cx == -2) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s:%s%ld: more than %d distinct combinations of "
+                        "test_type, domain and session",
+                        w->source, w->unit, w->line, DATASET_MAX_CONTEXTS);
+    }
+    if (cx < 0) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    r.context = (unsigned)cx & DATASET_MAX_CONTEXTS;
     int pi = participant_of(ds, name);
     if (pi < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -523,9 +651,22 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         p->reason = reason;
     }
     r.participant = pi;
-    if (ds->n_rows == ds->cap_rows &&
-        sim_grow((void **)&ds->rows, &ds->cap_rows, ds->n_rows + 1,
-                 sizeof *ds->rows) != 0) {
+    if (ds->n_rows == ds->cap_rows) {
+        size_t cap = ds->cap_rows;
+        if (sim_grow((void **)&ds->rows, &cap, ds->n_rows + 1,
+                     sizeof *ds->rows) != 0) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+        if (ds->rt_ms) {
+            double *t = sim_realloc(ds->rt_ms, cap * sizeof *t);
+            if (!t) {
+                return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            }
+            ds->rt_ms = t;
+        }
+        ds->cap_rows = cap;
+    }
+    if ((ds->rt_ms || !isnan(rt)) && put_rt(ds, ds->n_rows, rt) != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     ds->rows[ds->n_rows++] = r;
@@ -564,6 +705,22 @@ static int map_header(const Val *names, int n, int *col_of_field,
 
 /* ------------------------------------------------------------------ */
 /* The rating scale                                                     */
+
+/* After a file: the row arrays shrink to the rows (the spare capacity of
+** the last doubling is given back). */
+static void fit_rows(Dataset *ds)
+{
+    if (ds->n_rows > 0 && ds->cap_rows > ds->n_rows) {
+        DatasetResponse *rows =
+            sim_realloc(ds->rows, ds->n_rows * sizeof *ds->rows);
+        double *rt =
+            ds->rt_ms ? sim_realloc(ds->rt_ms, ds->n_rows * sizeof *ds->rt_ms)
+                      : NULL;
+        ds->rows = rows ? rows : ds->rows;
+        ds->rt_ms = rt ? rt : ds->rt_ms;
+        ds->cap_rows = ds->n_rows; /* neither array is shorter */
+    }
+}
 
 /* After a source: without a stated scale, the data's largest rating. */
 static void settle_scale(Dataset *ds)
@@ -1129,6 +1286,7 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     json_decref(sc.root);
     if (rc == SIM_OK) {
         ds->n_sources++;
+        fit_rows(ds);
         settle_scale(ds);
     }
     return rc;
@@ -1359,6 +1517,7 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
     }
     if (rc == SIM_OK) {
         ds->n_sources++;
+        fit_rows(ds);
         settle_scale(ds);
     }
 cleanup:
