@@ -25,7 +25,9 @@ typedef struct Layout {
     int n_vsets;      /* 1, or n_conds with per-condition items */
     int *stratum_off; /* members of stratum s: [off[s], off[s+1]) */
     int *stratum_units;
-    int *group_off; /* items of group g: [off[g], off[g+1]) */
+    int *stratum_first; /* first unit of a stratum of consecutive units, or
+                        ** -1 */
+    int *group_off;     /* items of group g: [off[g], off[g+1]) */
     int *group_items;
     /* participant blocks (within-subject designs); blocks == 0: units */
     int blocks;
@@ -71,6 +73,7 @@ static void layout_free(Layout *L)
 {
     sim_free(L->stratum_off);
     sim_free(L->stratum_units);
+    sim_free(L->stratum_first);
     sim_free(L->group_off);
     sim_free(L->group_items);
     sim_free(L->bstratum_off);
@@ -358,6 +361,19 @@ static int layout_init(Layout *L, const BootDesign *d)
         layout_blocks(L) != 0 || layout_dense(L) != 0) {
         return -1;
     }
+    L->stratum_first = sim_malloc(((size_t)d->n_strata + 1) * sizeof(int));
+    if (!L->stratum_first) {
+        return -1;
+    }
+    for (int st = 0; st < d->n_strata; st++) {
+        int a = L->stratum_off[st], b = L->stratum_off[st + 1];
+        int first = b > a ? L->stratum_units[a] : -1;
+        for (int x = a; x < b && first >= 0; x++) {
+            first = L->stratum_units[x] == L->stratum_units[a] + (x - a) ? first
+                                                                         : -1;
+        }
+        L->stratum_first[st] = first;
+    }
     L->fast = sim_calloc((size_t)d->n_units + 1, sizeof *L->fast);
     L->runs = sim_calloc((size_t)d->n_units + 1, sizeof *L->runs);
     L->slow = sim_calloc((size_t)d->n_units + 1, sizeof *L->slow);
@@ -519,6 +535,13 @@ static void draw(const Layout *L, Work *w, SimRng *rng)
     }
     for (int s = 0; !L->blocks && s < d->n_strata; s++) {
         int a = L->stratum_off[s], m = L->stratum_off[s + 1] - a;
+        if (L->stratum_first[s] >= 0) { /* the same draws, one load less */
+            int *us = w->u + L->stratum_first[s];
+            for (int t = 0; t < m; t++) {
+                us[rng_below(rng, (uint64_t)m)]++;
+            }
+            continue;
+        }
         for (int t = 0; t < m; t++) {
             w->u[L->stratum_units[a + (int)rng_below(rng, (uint64_t)m)]]++;
         }
