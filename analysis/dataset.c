@@ -918,13 +918,204 @@ typedef struct CsvReader {
     int hashing;
     struct sha256_ctx sha;
     long long rows;
+    /* the dialect: bytes that end or break an unquoted field (the
+    ** delimiter, LF, CR, quote, NUL), and the encoding; files not in UTF-8
+    ** are decoded from raw into buf */
+    char delim;
+    DatasetEncoding enc;
+    unsigned char special[256];
+    unsigned char *raw;
+    size_t raw_len;
+    long long raw_read; /* bytes of the file read so far */
+    int big_endian;     /* UTF-16 */
+    long dec_line;      /* line of the next decoded byte */
 } CsvReader;
 
 enum { REC_OK, REC_MORE, REC_END, REC_ERR };
 
-/* Bytes that end or break an unquoted field: , LF CR " NUL. */
-static const unsigned char special[256] = {
-    [','] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1, ['\0'] = 1};
+/* Spaces (and tabs, unless they delimit) around fields are dropped. */
+static int blank(const CsvReader *R, char c)
+{
+    return c == ' ' || (c == '\t' && R->delim != '\t');
+}
+
+#define RAW_CHUNK (1 << 16)
+
+/* Windows-1252's bytes 0x80-0x9F (0: undefined). */
+static const unsigned short cp1252_high[32] = {
+    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
+    0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
+
+static size_t put_utf8(char *out, unsigned long cp)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* The first bytes of a file not in UTF-8: a UTF-16 file needs its byte
+** order mark; a Windows-1252 or Latin-1 file that starts with UTF-8's is
+** read as UTF-8. Returns the bytes to skip, or -1 after an error. */
+static int decode_start(CsvReader *R)
+{
+    const unsigned char *s = R->raw;
+    if (R->enc == DATASET_UTF16) {
+        if (R->raw_len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) ||
+                                (s[0] == 0xFE && s[1] == 0xFF))) {
+            R->big_endian = s[0] == 0xFE;
+            return 2;
+        }
+        sim_fail(R->err, SIM_ERR_PARSE,
+                 "%s:1: --encoding utf-16 needs a byte order mark at the "
+                 "start of the file (Excel's \"Unicode Text\" has one); none "
+                 "found",
+                 R->path);
+        return -1;
+    }
+    if (R->raw_len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+        R->enc = DATASET_UTF8; /* saved as UTF-8 after all */
+    }
+    return 0;
+}
+
+/* Decodes raw[0..raw_len) into buf (which has room for 3 bytes per raw
+** byte); a unit cut by the chunk's end stays in raw. Returns SIM_OK. */
+static int decode_raw(CsvReader *R)
+{
+    const unsigned char *s = R->raw;
+    size_t i = 0, n = R->raw_len;
+    char *o = R->buf + R->len;
+    long long at = R->raw_read - (long long)n; /* file offset of raw[0] */
+    if (at == 0) {
+        int skip = decode_start(R);
+        if (skip < 0) {
+            return R->err->code;
+        }
+        i = (size_t)skip;
+    }
+    if (R->enc == DATASET_UTF8) {
+        memcpy(o, s, n);
+        R->len += n;
+        R->raw_len = 0;
+        return SIM_OK;
+    }
+    if (R->enc == DATASET_UTF16) {
+        int be = R->big_endian;
+        while (i + 1 < n) {
+            unsigned long u = be ? ((unsigned long)s[i] << 8) | s[i + 1]
+                                 : ((unsigned long)s[i + 1] << 8) | s[i];
+            size_t used = 2;
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                if (i + 3 >= n && !R->eof) {
+                    break; /* the low surrogate is in the next chunk */
+                }
+                unsigned long lo =
+                    i + 3 < n ? (be ? ((unsigned long)s[i + 2] << 8) | s[i + 3]
+                                    : ((unsigned long)s[i + 3] << 8) | s[i + 2])
+                              : 0;
+                if (lo < 0xDC00 || lo > 0xDFFF) {
+                    u = 0x110000;
+                } else {
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                    used = 4;
+                }
+            } else if (u >= 0xDC00 && u <= 0xDFFF) {
+                u = 0x110000;
+            }
+            if (u == 0x110000) {
+                return sim_fail(R->err, SIM_ERR_PARSE,
+                                "%s:%ld: invalid UTF-16: an unpaired surrogate "
+                                "at byte %lld of the file",
+                                R->path, R->dec_line, at + (long long)i + 1);
+            }
+            R->dec_line += u == '\n';
+            o += put_utf8(o, u);
+            i += used;
+        }
+        if (R->eof && i < n) {
+            return sim_fail(R->err, SIM_ERR_PARSE,
+                            "%s:%ld: UTF-16 file with an odd number of bytes "
+                            "(cut short?)",
+                            R->path, R->dec_line);
+        }
+    } else {
+        for (; i < n; i++) {
+            unsigned long u = s[i];
+            if (R->enc == DATASET_WINDOWS_1252 && u >= 0x80 && u < 0xA0) {
+                u = cp1252_high[u - 0x80];
+                if (!u) {
+                    return sim_fail(R->err, SIM_ERR_PARSE,
+                                    "%s:%ld: byte 0x%02X (byte %lld of the "
+                                    "file) is not Windows-1252 text: check "
+                                    "--encoding",
+                                    R->path, R->dec_line, s[i],
+                                    at + (long long)i + 1);
+                }
+            }
+            R->dec_line += u == '\n';
+            o += put_utf8(o, u);
+        }
+    }
+    R->len = (size_t)(o - R->buf);
+    memmove(R->raw, R->raw + i, n - i);
+    R->raw_len = n - i;
+    return SIM_OK;
+}
+
+/* csv_fill() for files not in UTF-8: reads a raw chunk (hashed as read)
+** and appends it decoded to buf. */
+static int csv_fill_decoded(CsvReader *R)
+{
+    if (!R->raw) {
+        R->raw = sim_malloc(RAW_CHUNK + 8);
+        if (!R->raw) {
+            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+        }
+    }
+    size_t want = RAW_CHUNK - R->raw_len;
+    while (R->cap - R->len < 3 * (R->raw_len + want) + 8) {
+        size_t cap = R->cap * 2;
+        char *nb = sim_realloc(R->buf, cap);
+        if (!nb) {
+            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+        }
+        R->buf = nb;
+        R->cap = cap;
+    }
+    size_t got = fread(R->raw + R->raw_len, 1, want, R->f);
+    if (got == 0) {
+        if (ferror(R->f)) {
+            return sim_fail(R->err, SIM_ERR_IO, "%s: read error: %s", R->path,
+                            strerror(errno));
+        }
+        R->eof = 1;
+    }
+    if (R->hashing && got > 0) {
+        sha256_update(&R->sha, got, R->raw + R->raw_len);
+    }
+    R->raw_len += got;
+    R->raw_read += (long long)got;
+    return decode_raw(R);
+}
 
 static int csv_fill(CsvReader *R)
 {
@@ -941,6 +1132,9 @@ static int csv_fill(CsvReader *R)
         }
         R->buf = nb;
         R->cap = cap;
+    }
+    if (R->enc != DATASET_UTF8) {
+        return csv_fill_decoded(R);
     }
     size_t got = fread(R->buf + R->len, 1, R->cap - R->len, R->f);
     if (got == 0) {
@@ -1004,7 +1198,7 @@ static int csv_record(CsvReader *R, long *start_line)
     /* blank lines */
     for (;;) {
         const char *t = s;
-        while (t < end && (*t == ' ' || *t == '\t')) {
+        while (t < end && blank(R, *t)) {
             t++;
         }
         if (t == end) {
@@ -1034,7 +1228,7 @@ static int csv_record(CsvReader *R, long *start_line)
     R->unq.len = 0;
     for (;;) {
         int f = R->n_fields;
-        while (s < end && (*s == ' ' || *s == '\t')) {
+        while (s < end && blank(R, *s)) {
             s++;
         }
         const char *fp;
@@ -1083,19 +1277,19 @@ static int csv_record(CsvReader *R, long *start_line)
                 }
                 fn = R->unq.len - uoff;
             }
-            while (s < end && (*s == ' ' || *s == '\t')) {
+            while (s < end && blank(R, *s)) {
                 s++;
             }
-            if (s < end && *s != ',' && *s != '\n' && *s != '\r') {
+            if (s < end && *s != R->delim && *s != '\n' && *s != '\r') {
                 csv_error(R, line, f, "text after a closing quote");
                 return REC_ERR;
             }
         } else {
             fp = s;
-            while (s < end && !special[(unsigned char)*s]) {
+            while (s < end && !R->special[(unsigned char)*s]) {
                 s++;
             }
-            while (s < end && *s != ',' && *s != '\n' && *s != '\r') {
+            while (s < end && *s != R->delim && *s != '\n' && *s != '\r') {
                 if (*s == '"') {
                     csv_error(R, line, f,
                               "a quote inside an unquoted field (quote "
@@ -1106,7 +1300,7 @@ static int csv_record(CsvReader *R, long *start_line)
                 s++;
             }
             fn = (size_t)(s - fp);
-            while (fn > 0 && (fp[fn - 1] == ' ' || fp[fn - 1] == '\t')) {
+            while (fn > 0 && blank(R, fp[fn - 1])) {
                 fn--;
             }
         }
@@ -1120,7 +1314,7 @@ static int csv_record(CsvReader *R, long *start_line)
         if (push_field(R, fp, fn, uoff) != SIM_OK) {
             return REC_ERR;
         }
-        if (s < end && *s == ',') {
+        if (s < end && *s == R->delim) {
             s++;
             continue;
         }
@@ -1149,6 +1343,24 @@ static int csv_record(CsvReader *R, long *start_line)
 
 static int csv_header(CsvReader *R, const Where *w)
 {
+    if (R->n_fields == 1) { /* written with another delimiter? */
+        static const char cands[3] = {',', ';', '\t'};
+        for (int c = 0; c < 3; c++) {
+            if (cands[c] != R->delim &&
+                memchr(R->fields[0].p, cands[c], R->fields[0].n)) {
+                return sim_fail(R->err, SIM_ERR_PARSE,
+                                "%s:%ld: the header is one field that "
+                                "splits on %s: add --delimiter %s",
+                                R->path, w->line,
+                                cands[c] == '\t' ? "tabs"
+                                : c              ? "';'"
+                                                 : "','",
+                                cands[c] == '\t' ? "tab"
+                                : c              ? "';'"
+                                                 : "','");
+            }
+        }
+    }
     size_t total = 0;
     for (int f = 0; f < R->n_fields; f++) {
         total += R->fields[f].n + 1;
@@ -1193,6 +1405,15 @@ static int csv_read(CsvReader *R)
     if (rc == SIM_OK && R->len >= 3 && memcmp(R->buf, "\xEF\xBB\xBF", 3) == 0) {
         R->pos = 3; /* UTF-8 byte order mark */
     }
+    if (rc == SIM_OK && R->len >= 2 &&
+        (memcmp(R->buf, "\xFF\xFE", 2) == 0 ||
+         memcmp(R->buf, "\xFE\xFF", 2) == 0)) {
+        return sim_fail(R->err, SIM_ERR_PARSE,
+                        "%s:1: the file is UTF-16 (it starts with a UTF-16 "
+                        "byte order mark): use --encoding utf-16, or save it "
+                        "as \"CSV UTF-8\"",
+                        R->path);
+    }
     while (rc == SIM_OK) {
         long start;
         int got = csv_record(R, &start);
@@ -1236,6 +1457,60 @@ static int csv_read(CsvReader *R)
 
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
 {
+    return dataset_load_csv_dialect(ds, path, NULL, err);
+}
+
+int dataset_parse_delimiter(const char *s, char *out)
+{
+    if (strcmp(s, ",") == 0 || strcmp(s, ";") == 0 || strcmp(s, "\t") == 0) {
+        *out = s[0];
+    } else if (strcmp(s, "tab") == 0 || strcmp(s, "\\t") == 0) {
+        *out = '\t';
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* ASCII case-insensitive equality; a is lowercase. */
+static int same_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char c = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (c != *a) {
+            return 0;
+        }
+    }
+    return *a == *b;
+}
+
+int dataset_parse_encoding(const char *s, DatasetEncoding *out)
+{
+    static const struct {
+        const char *name;
+        DatasetEncoding enc;
+    } names[] = {
+        {"utf-8", DATASET_UTF8},
+        {"utf8", DATASET_UTF8},
+        {"windows-1252", DATASET_WINDOWS_1252},
+        {"cp1252", DATASET_WINDOWS_1252},
+        {"latin-1", DATASET_LATIN1},
+        {"latin1", DATASET_LATIN1},
+        {"iso-8859-1", DATASET_LATIN1},
+        {"utf-16", DATASET_UTF16},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (same_nocase(names[i].name, s)) {
+            *out = names[i].enc;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int dataset_load_csv_dialect(Dataset *ds, const char *path,
+                             const DatasetCsvDialect *dialect, SimError *err)
+{
     Sidecar sc;
     int rc = sidecar_open(&sc, ds, path, err);
     if (rc != SIM_OK) {
@@ -1251,6 +1526,12 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     R.cap = 1 << 20;
     sim_buf_init(&R.unq);
     R.hashing = sc.sha != NULL;
+    R.delim = dialect ? dialect->delimiter : ',';
+    R.enc = dialect ? dialect->encoding : DATASET_UTF8;
+    R.dec_line = 1;
+    R.special[(unsigned char)R.delim] = 1;
+    R.special['\n'] = R.special['\r'] = R.special['"'] = 1;
+    R.special[0] = 1;
     if (R.hashing) {
         sha256_init(&R.sha);
     }
@@ -1274,6 +1555,7 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
         fclose(R.f);
     }
     sim_free(R.buf);
+    sim_free(R.raw);
     sim_buf_free(&R.unq);
     sim_free(R.fields);
     sim_free(R.unq_off);
@@ -1397,6 +1679,16 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
         goto cleanup;
     }
     sqlite3_busy_timeout(db, 5000);
+    /* read the pages in place rather than copying each into the cache */
+    sqlite3_exec(db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
+    int utf8 = 1; /* text is stored as UTF-8 (not UTF-16) */
+    if (sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *enc = (const char *)sqlite3_column_text(st, 0);
+        utf8 = enc && strcmp(enc, "UTF-8") == 0;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
     sqlite3_int64 pages = 0, page_size = 0;
     if (sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, NULL) ==
             SQLITE_OK &&
@@ -1499,7 +1791,10 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
                 break;
             }
             default: {
-                const char *t = (const char *)sqlite3_value_text(x);
+                /* the bytes as stored: sqlite3_value_text() would copy
+                ** each value to terminate it */
+                const char *t = utf8 ? (const char *)sqlite3_value_blob(x)
+                                     : (const char *)sqlite3_value_text(x);
                 v[c].n = (size_t)sqlite3_value_bytes(x);
                 v[c].p = t ? t : "";
                 if (t && memchr(t, '\0', v[c].n)) {

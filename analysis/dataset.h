@@ -134,6 +134,34 @@ void dataset_free(Dataset *ds); /* NULL is a no-op */
 ** read before the fault. */
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err);
 
+/* How a CSV file is written: the dialects of a study bundle's item banks
+** (docs/study-format.md), here for simlab-analyze --delimiter and
+** --encoding. UTF-16 needs a byte order mark (LE or BE); UTF-8's is
+** skipped in any encoding. */
+typedef enum DatasetEncoding {
+    DATASET_UTF8,
+    DATASET_WINDOWS_1252,
+    DATASET_LATIN1,
+    DATASET_UTF16
+} DatasetEncoding;
+
+typedef struct DatasetCsvDialect {
+    char delimiter; /* ',', ';' or '\t' */
+    DatasetEncoding encoding;
+} DatasetCsvDialect;
+
+/* Reads a delimiter name (",", ";", "\t", "tab" or "\\t") or an encoding
+** name ("utf-8", "windows-1252" or "cp1252", "latin-1" or "iso-8859-1",
+** "utf-16"; any case). Returns 0, or -1 for an unknown name. */
+int dataset_parse_delimiter(const char *s, char *out);
+int dataset_parse_encoding(const char *s, DatasetEncoding *out);
+
+/* dataset_load_csv() for a file in dialect d (NULL: UTF-8 with ','). Bytes
+** that do not fit the encoding are errors that name the file, the line and
+** the byte; the sidecar's SHA-256 is of the file's bytes as stored. */
+int dataset_load_csv_dialect(Dataset *ds, const char *path,
+                             const DatasetCsvDialect *d, SimError *err);
+
 /* Appends the rows of the long_format view of a simlab database (its known
 ** columns, by name); the study table's definitions state the rating scale.
 ** A query that runs too long for the file's size (e.g. a recursive view)

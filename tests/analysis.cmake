@@ -20,3 +20,5 @@ simlab_add_test(test_analysis_semantics SOURCES test_analysis_semantics.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_input SOURCES test_analysis_input.c
                 LIBS simlab_analysis)
+simlab_add_test(test_analysis_dialect SOURCES test_analysis_dialect.c
+                LIBS simlab_analysis)
