@@ -1661,6 +1661,76 @@ static size_t fmt_int(long long x, char *buf)
     return k;
 }
 
+/* The reader of the rows of a database's long_format view. */
+typedef struct DbRows {
+    Dataset *ds;
+    SimError *err;
+    Where *w;
+    int cols[COL_COUNT]; /* the column of each argument */
+    int n_sel;
+    int utf8; /* text is stored as UTF-8: its bytes are read in place */
+    int rc;   /* SIM_OK until a row fails */
+} DbRows;
+
+/* simlab_long_row(...): converts one row's values and adds it. A failure
+** stops the statement (the error is in dr->err). */
+static void db_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    DbRows *dr = sqlite3_user_data(ctx);
+    Where *w = dr->w;
+    w->line++;
+    Val v[COL_COUNT];
+    char num[COL_COUNT][32];
+    for (int c = 0; c < COL_COUNT; c++) {
+        v[c].p = "";
+        v[c].n = 0;
+    }
+    int rc = SIM_OK;
+    for (int k = 0; k < argc && k < dr->n_sel; k++) {
+        int c = dr->cols[k];
+        sqlite3_value *x = argv[k];
+        switch (sqlite3_value_type(x)) {
+        case SQLITE_NULL:
+            break;
+        case SQLITE_INTEGER:
+            v[c].n = fmt_int(sqlite3_value_int64(x), num[c]);
+            v[c].p = num[c];
+            break;
+        case SQLITE_FLOAT: {
+            /* 1.0 stored as REAL reads as "1" */
+            int len = snprintf(num[c], sizeof num[c], "%.17g",
+                               sqlite3_value_double(x));
+            v[c].p = num[c];
+            v[c].n = (size_t)len;
+            break;
+        }
+        default: {
+            /* the bytes as stored: sqlite3_value_text() would copy each
+            ** value to terminate it */
+            const char *t = dr->utf8 ? (const char *)sqlite3_value_blob(x)
+                                     : (const char *)sqlite3_value_text(x);
+            v[c].n = (size_t)sqlite3_value_bytes(x);
+            v[c].p = t ? t : "";
+            if (t && memchr(t, '\0', v[c].n)) {
+                rc = sim_fail(dr->err, SIM_ERR_PARSE,
+                              "%s:%s%ld: column '%s': a NUL byte in the "
+                              "value",
+                              w->source, w->unit, w->line, col_names[c]);
+            }
+        }
+        }
+    }
+    if (rc == SIM_OK) {
+        rc = add_row(dr->ds, v, w, dr->err);
+    }
+    if (rc != SIM_OK) {
+        dr->rc = rc;
+        sqlite3_result_error(ctx, "simlab: a row was refused", -1);
+        return;
+    }
+    sqlite3_result_null(ctx);
+}
+
 int dataset_load_db(Dataset *ds, const char *path, SimError *err)
 {
     sqlite3 *db = NULL;
@@ -1679,8 +1749,6 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
         goto cleanup;
     }
     sqlite3_busy_timeout(db, 5000);
-    /* read the pages in place rather than copying each into the cache */
-    sqlite3_exec(db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
     int utf8 = 1; /* text is stored as UTF-8 (not UTF-16) */
     if (sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &st, NULL) == SQLITE_OK &&
         sqlite3_step(st) == SQLITE_ROW) {
@@ -1717,7 +1785,7 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
         rc = db_fail(db, &budget, path, "view long_format", err);
         goto cleanup;
     }
-    int n = sqlite3_column_count(st), cols[COL_COUNT];
+    int n = sqlite3_column_count(st);
     names = sim_calloc((size_t)n + 1, sizeof *names);
     col_of_field = sim_calloc((size_t)n + 1, sizeof *col_of_field);
     if (!names || !col_of_field) {
@@ -1738,76 +1806,40 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
     if (rc != SIM_OK) {
         goto cleanup;
     }
-    int n_sel = 0;
-    sim_buf_puts(&sql, "SELECT ");
+    /* One statement hands every row's known columns to db_row() as
+    ** arguments of a function only our own query may call: no result
+    ** values are fetched. */
+    DbRows dr = {ds, err, &w, {0}, 0, utf8, SIM_OK};
+    sim_buf_puts(&sql, "SELECT simlab_long_row(");
     for (int f = 0; f < n; f++) {
         if (col_of_field[f] >= 0) {
-            sim_buf_printf(&sql, "%s\"%s\"", n_sel ? ", " : "",
+            sim_buf_printf(&sql, "%s\"%s\"", dr.n_sel ? ", " : "",
                            col_names[col_of_field[f]]);
-            cols[n_sel++] = col_of_field[f];
+            dr.cols[dr.n_sel++] = col_of_field[f];
         }
     }
-    sim_buf_puts(&sql, " FROM long_format");
+    sim_buf_puts(&sql, ") FROM long_format");
     if (sql.oom) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
-    if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_create_function(db, "simlab_long_row", dr.n_sel,
+                                SQLITE_UTF8 | SQLITE_DIRECTONLY, &dr, db_row,
+                                NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
         rc = db_fail(db, &budget, path, "view long_format", err);
         goto cleanup;
     }
-    while (rc == SIM_OK) {
+    for (;;) {
         int step = sqlite3_step(st);
         if (step == SQLITE_DONE) {
             break;
         }
         if (step != SQLITE_ROW) {
-            rc = db_fail(db, &budget, path, "long_format view", err);
+            rc = dr.rc != SIM_OK
+                     ? dr.rc
+                     : db_fail(db, &budget, path, "long_format view", err);
             break;
-        }
-        w.line++;
-        Val v[COL_COUNT];
-        char num[COL_COUNT][32];
-        for (int c = 0; c < COL_COUNT; c++) {
-            v[c].p = "";
-            v[c].n = 0;
-        }
-        for (int k = 0; k < n_sel; k++) {
-            int c = cols[k];
-            sqlite3_value *x = sqlite3_column_value(st, k);
-            switch (sqlite3_value_type(x)) {
-            case SQLITE_NULL:
-                break;
-            case SQLITE_INTEGER:
-                v[c].n = fmt_int(sqlite3_value_int64(x), num[c]);
-                v[c].p = num[c];
-                break;
-            case SQLITE_FLOAT: {
-                /* 1.0 stored as REAL reads as "1" */
-                int len = snprintf(num[c], sizeof num[c], "%.17g",
-                                   sqlite3_value_double(x));
-                v[c].p = num[c];
-                v[c].n = (size_t)len;
-                break;
-            }
-            default: {
-                /* the bytes as stored: sqlite3_value_text() would copy
-                ** each value to terminate it */
-                const char *t = utf8 ? (const char *)sqlite3_value_blob(x)
-                                     : (const char *)sqlite3_value_text(x);
-                v[c].n = (size_t)sqlite3_value_bytes(x);
-                v[c].p = t ? t : "";
-                if (t && memchr(t, '\0', v[c].n)) {
-                    rc = sim_fail(err, SIM_ERR_PARSE,
-                                  "%s:%s%ld: column '%s': a NUL byte in the "
-                                  "value",
-                                  path, w.unit, w.line, col_names[c]);
-                }
-            }
-            }
-        }
-        if (rc == SIM_OK) {
-            rc = add_row(ds, v, &w, err);
         }
     }
     if (rc == SIM_OK) {
