@@ -1692,10 +1692,17 @@ static void db_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         switch (sqlite3_value_type(x)) {
         case SQLITE_NULL:
             break;
-        case SQLITE_INTEGER:
-            v[c].n = fmt_int(sqlite3_value_int64(x), num[c]);
-            v[c].p = num[c];
+        case SQLITE_INTEGER: {
+            sqlite3_int64 i = sqlite3_value_int64(x);
+            if (i >= 0 && i <= 9) { /* flags: no formatting */
+                v[c].p = "0123456789" + i;
+                v[c].n = 1;
+            } else {
+                v[c].n = fmt_int(i, num[c]);
+                v[c].p = num[c];
+            }
             break;
+        }
         case SQLITE_FLOAT: {
             /* 1.0 stored as REAL reads as "1" */
             int len = snprintf(num[c], sizeof num[c], "%.17g",
