@@ -656,28 +656,39 @@ accumulate(const Layout *L, Work *w)
         int64_t cn = 0, ca = 0, cb = 0, su = 0;
         if (np <= 4) {
             uint64_t b0 = pw[0], b1 = pw[nw], b2 = pw[2 * nw], b3 = pw[3 * nw];
-#define WSUM(M)                                                                \
-    ((int64_t)__builtin_popcountll(b0 & (M)) +                                 \
-     2 * (int64_t)__builtin_popcountll(b1 & (M)) +                             \
-     4 * (int64_t)__builtin_popcountll(b2 & (M)) +                             \
-     8 * (int64_t)__builtin_popcountll(b3 & (M)))
-            if (run->same_a) {
-                for (int f = run->first; f < run->end; f++) {
-                    int64_t ui = u[fast[f].unit];
-                    su += ui;
-                    ca += ui * WSUM(fast[f].P);
-                    cb += ui * WSUM(fast[f].Q);
-                }
-                cn = su * WSUM(fast[run->first].A);
+#define PC(M) ((int64_t)__builtin_popcountll(M))
+/* the weighted count of mask M over the first 2, 3 or 4 planes (planes
+** from n_planes on are zero words, so fewer terms give the same sum) */
+#define WSUM2(M) (PC(b0 & (M)) + 2 * PC(b1 & (M)))
+#define WSUM3(M) (WSUM2(M) + 4 * PC(b2 & (M)))
+#define WSUM4(M) (WSUM3(M) + 8 * PC(b3 & (M)))
+#define RUN_SAME_A(WSUM)                                                       \
+    for (int f = run->first; f < run->end; f++) {                              \
+        int64_t ui = u[fast[f].unit];                                          \
+        su += ui;                                                              \
+        ca += ui * WSUM(fast[f].P);                                            \
+        cb += ui * WSUM(fast[f].Q);                                            \
+    }                                                                          \
+    cn = su * WSUM(fast[run->first].A)
+            if (run->same_a && np <= 2) {
+                RUN_SAME_A(WSUM2);
+            } else if (run->same_a && np == 3) {
+                RUN_SAME_A(WSUM3);
+            } else if (run->same_a) {
+                RUN_SAME_A(WSUM4);
             } else {
                 for (int f = run->first; f < run->end; f++) {
                     int64_t ui = u[fast[f].unit];
-                    cn += ui * WSUM(fast[f].A);
-                    ca += ui * WSUM(fast[f].P);
-                    cb += ui * WSUM(fast[f].Q);
+                    cn += ui * WSUM4(fast[f].A);
+                    ca += ui * WSUM4(fast[f].P);
+                    cb += ui * WSUM4(fast[f].Q);
                 }
             }
-#undef WSUM
+#undef RUN_SAME_A
+#undef WSUM4
+#undef WSUM3
+#undef WSUM2
+#undef PC
         } else {
             for (int f = run->first; f < run->end; f++) {
                 int64_t ui = u[fast[f].unit], xn = 0, xa = 0, xb = 0;

@@ -31,7 +31,9 @@ const char *dataset_phase_name(int phase);
 /* One response in 16 bytes. Reads of the bit-fields behave as ints; the
 ** test type, domain and session are interned together as a context
 ** (dataset_test_type(), dataset_domain(), dataset_session()) and the
-** response times are kept apart (dataset_rt_ms()). 10 bits are free. */
+** response times are kept apart (dataset_rt_ms()). The last word has 10
+** bits free: room for a flag and a signed 8-bit value (e.g. timed_out : 1
+** and a confidence : 8) without growing the struct. */
 typedef struct DatasetResponse {
     int participant;        /* index into Dataset.participants */
     int condition;          /* string id (dataset_str) */
@@ -41,6 +43,7 @@ typedef struct DatasetResponse {
     unsigned is_catch : 1;  /* 0/1 */
     unsigned context : 20;  /* index into Dataset.contexts */
     signed int correct : 2; /* 0, 1, or -1 when unanswered */
+    /* 10 bits free */
 } DatasetResponse;
 
 /* The largest string id an item may have, and the most contexts. */
