@@ -35,9 +35,9 @@ typedef struct ItemSums {
     double rn, sx, sy, sxx, syy, sxy; /* item-rest: answer x, rest score y */
 } ItemSums;
 
-/* Three passes over the rows, nothing stored per response: (1) the items;
-** (2) each participant's first answers per phase, totalled; (3) the sums
-** per item and per (item, condition). First answers are found with a
+/* Three passes over the rows, with only the item of each row stored: (1)
+** the items; (2) each participant's first answers per phase, totalled; (3)
+** the sums per item and per (item, condition). First answers are found with a
 ** participant x item bitmap when it is small, else a hash set. */
 typedef struct ItemWork {
     KeyMap cells, items, seen, totals;
@@ -50,6 +50,7 @@ typedef struct ItemWork {
     size_t cap_s, cap_n;
     int n_totals;
     ItemSums *sums; /* per item */
+    int *row_item;  /* per row: its item, or -1 when it does not count */
     int *cs, *cn;   /* per (item, condition): correct, answers */
 } ItemWork;
 
@@ -64,6 +65,7 @@ static void work_free(ItemWork *w)
     sim_free(w->tot_s);
     sim_free(w->tot_n);
     sim_free(w->sums);
+    sim_free(w->row_item);
     sim_free(w->cs);
     sim_free(w->cn);
 }
@@ -165,21 +167,28 @@ static int first_answer(ItemWork *w, int part, int j)
 
 static int collect(const Dataset *ds, const Screen *sc, ItemWork *w)
 {
+    w->row_item = sim_malloc((ds->n_rows + 1) * sizeof *w->row_item);
+    if (!w->row_item) {
+        return -1;
+    }
     for (size_t i = 0; i < ds->n_rows; i++) {
-        if (item_row(sc, &ds->rows[i]) && item_index(ds, w, &ds->rows[i]) < 0) {
+        int j = -1;
+        if (item_row(sc, &ds->rows[i]) &&
+            (j = item_index(ds, w, &ds->rows[i])) < 0) {
             return -1;
         }
+        w->row_item[i] = j;
     }
     if (seen_reset(ds, w) != 0) {
         return -1;
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!item_row(sc, row)) {
+        int j = w->row_item[i];
+        if (j < 0) {
             continue;
         }
-        int j = item_index(ds, w, row);
-        int first = j < 0 ? -1 : first_answer(w, row->participant, j);
+        int first = first_answer(w, row->participant, j);
         if (first <= 0) {
             if (first < 0) {
                 return -1;
@@ -209,11 +218,11 @@ static int item_sums(const Dataset *ds, const Screen *sc, ItemWork *w)
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!item_row(sc, row)) {
+        int j = w->row_item[i];
+        if (j < 0) {
             continue;
         }
-        int j = item_index(ds, w, row);
-        int first = j < 0 ? -1 : first_answer(w, row->participant, j);
+        int first = first_answer(w, row->participant, j);
         if (first <= 0) {
             if (first < 0) {
                 return -1;
