@@ -22,3 +22,5 @@ simlab_add_test(test_analysis_input SOURCES test_analysis_input.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_dialect SOURCES test_analysis_dialect.c
                 LIBS simlab_analysis)
+simlab_add_test(test_analysis_layout SOURCES test_analysis_layout.c
+                LIBS simlab_analysis)
