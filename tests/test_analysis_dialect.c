@@ -46,6 +46,9 @@ typedef struct Bytes {
 
 static void put(Bytes *b, const void *p, size_t n)
 {
+    if (n == 0) {
+        return;
+    }
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 64;
         b->p = realloc(b->p, b->cap);
