@@ -617,8 +617,9 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
     }
     if (item > DATASET_MAX_ITEM_ID) {
         return sim_fail(err, SIM_ERR_INVALID,
-                        "%s:%s%ld: column 'item': more than %d distinct "
-                        "values in the input",
+                        "%s:%s%ld: column 'item': a new item after more "
+                        "than %d distinct texts (participants, items, ...) "
+                        "in the input",
                         w->source, w->unit, w->line, DATASET_MAX_ITEM_ID);
     }
     r.item = (unsigned)item & DATASET_MAX_ITEM_ID;
