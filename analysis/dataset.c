@@ -1579,12 +1579,14 @@ int dataset_load_csv_dialect(Dataset *ds, const char *path,
 /* SQLite                                                               */
 
 /* The queries of a database may run at most this many virtual-machine
-** steps: a base plus DB_STEPS_PER_BYTE per byte of the file. The engine's
+** steps: a base plus DB_STEPS_PER_BYTE per byte of the file; each row read
+** is charged DB_STEPS_PER_ROW more. The engine's
 ** long_format view needs about 0.3 per byte (100 per row), a plain table
 ** 0.5; a crafted recursive view is stopped within about 0.1 s. */
 #define DB_STEPS_BASE     2000000LL
 #define DB_STEPS_PER_BYTE 16LL
 #define DB_PROGRESS_EVERY 1000
+#define DB_STEPS_PER_ROW  100 /* charged for each row read */
 
 typedef struct Budget {
     long long left; /* progress calls left */
@@ -1671,6 +1673,8 @@ typedef struct DbRows {
     int n_sel;
     int utf8; /* text is stored as UTF-8: its bytes are read in place */
     int rc;   /* SIM_OK until a row fails */
+    Budget *budget;
+    int rows; /* rows since the budget was last charged */
 } DbRows;
 
 /* simlab_long_row(...): converts one row's values and adds it. A failure
@@ -1680,6 +1684,15 @@ static void db_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     DbRows *dr = sqlite3_user_data(ctx);
     Where *w = dr->w;
     w->line++;
+    /* a row read costs DB_STEPS_PER_ROW steps of the budget: the work
+    ** here is not the virtual machine's */
+    if (++dr->rows * DB_STEPS_PER_ROW >= DB_PROGRESS_EVERY) {
+        dr->rows = 0;
+        if (--dr->budget->left < 0) {
+            sqlite3_result_error(ctx, "simlab: out of steps", -1);
+            return;
+        }
+    }
     Val v[COL_COUNT];
     char num[COL_COUNT][32];
     for (int c = 0; c < COL_COUNT; c++) {
@@ -1817,7 +1830,7 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
     /* One statement hands every row's known columns to db_row() as
     ** arguments of a function only our own query may call: no result
     ** values are fetched. */
-    DbRows dr = {ds, err, &w, {0}, 0, utf8, SIM_OK};
+    DbRows dr = {ds, err, &w, {0}, 0, utf8, SIM_OK, &budget, 0};
     sim_buf_puts(&sql, "SELECT simlab_long_row(");
     for (int f = 0; f < n; f++) {
         if (col_of_field[f] >= 0) {
