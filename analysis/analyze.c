@@ -30,6 +30,8 @@ void analyze_options_default(AnalyzeOptions *o)
     o->formats = FORMAT_MD | FORMAT_TEX | FORMAT_CSV | FORMAT_JSON;
     o->plots = PLOT_PNG | PLOT_SVG | PLOT_PDF;
     o->progress = 1;
+    o->csv_delimiter = ',';
+    o->csv_encoding = DATASET_UTF8;
 }
 
 /* ------------------------------------------------------------------ */
@@ -99,8 +101,10 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
             rc = questionnaire_load_db(ds, dbs[i], err);
         }
     }
+    DatasetCsvDialect dialect = {o->csv_delimiter,
+                                 (DatasetEncoding)o->csv_encoding};
     for (int i = 0; rc == SIM_OK && i < n_csvs; i++) {
-        rc = dataset_load_csv(ds, csvs[i], err);
+        rc = dataset_load_csv_dialect(ds, csvs[i], &dialect, err);
         if (rc == SIM_OK) {
             rc = questionnaire_load_csv(ds, csvs[i], err);
         }

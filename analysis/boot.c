@@ -25,7 +25,9 @@ typedef struct Layout {
     int n_vsets;      /* 1, or n_conds with per-condition items */
     int *stratum_off; /* members of stratum s: [off[s], off[s+1]) */
     int *stratum_units;
-    int *group_off; /* items of group g: [off[g], off[g+1]) */
+    int *stratum_first; /* first unit of a stratum of consecutive units, or
+                        ** -1 */
+    int *group_off;     /* items of group g: [off[g], off[g+1]) */
     int *group_items;
     /* participant blocks (within-subject designs); blocks == 0: units */
     int blocks;
@@ -43,9 +45,12 @@ typedef struct Layout {
     size_t *unit_mask_off;    /* into masks (3 words per spanned word) */
     uint64_t *masks;          /* answered, ya, yb for each spanned word */
     /* units whose items fit one word, without participant-mean sets: a
-    ** compact array for the hot loop; every other unit is in slow */
+    ** compact array for the hot loop, in runs that share the accumulator
+    ** and the plane word; every other unit is in slow */
     struct FastUnit *fast;
     int n_fast;
+    struct FastRun *runs;
+    int n_runs;
     int *slow;
     int n_slow;
 } Layout;
@@ -53,15 +58,22 @@ typedef struct Layout {
 typedef struct FastUnit {
     uint64_t A, P, Q; /* answered, ya, yb masks of the unit's word */
     int unit;
-    int vs;   /* item-weight set */
-    int word; /* the word */
-    int at;   /* accumulator index: cond * n_cells + cell */
 } FastUnit;
+
+/* Fast units [first, end) with one accumulator, item-weight set and word. */
+typedef struct FastRun {
+    int first, end;
+    int vs;     /* item-weight set */
+    int word;   /* the word */
+    int at;     /* accumulator index: cond * n_cells + cell */
+    int same_a; /* 1: every unit of the run has the same answered mask */
+} FastRun;
 
 static void layout_free(Layout *L)
 {
     sim_free(L->stratum_off);
     sim_free(L->stratum_units);
+    sim_free(L->stratum_first);
     sim_free(L->group_off);
     sim_free(L->group_items);
     sim_free(L->bstratum_off);
@@ -75,6 +87,7 @@ static void layout_free(Layout *L)
     sim_free(L->unit_mask_off);
     sim_free(L->masks);
     sim_free(L->fast);
+    sim_free(L->runs);
     sim_free(L->slow);
 }
 
@@ -348,23 +361,48 @@ static int layout_init(Layout *L, const BootDesign *d)
         layout_blocks(L) != 0 || layout_dense(L) != 0) {
         return -1;
     }
+    L->stratum_first = sim_malloc(((size_t)d->n_strata + 1) * sizeof(int));
+    if (!L->stratum_first) {
+        return -1;
+    }
+    for (int st = 0; st < d->n_strata; st++) {
+        int a = L->stratum_off[st], b = L->stratum_off[st + 1];
+        int first = b > a ? L->stratum_units[a] : -1;
+        for (int x = a; x < b && first >= 0; x++) {
+            first = L->stratum_units[x] == L->stratum_units[a] + (x - a) ? first
+                                                                         : -1;
+        }
+        L->stratum_first[st] = first;
+    }
     L->fast = sim_calloc((size_t)d->n_units + 1, sizeof *L->fast);
+    L->runs = sim_calloc((size_t)d->n_units + 1, sizeof *L->runs);
     L->slow = sim_calloc((size_t)d->n_units + 1, sizeof *L->slow);
-    if (!L->fast || !L->slow) {
+    if (!L->fast || !L->runs || !L->slow) {
         return -1;
     }
     for (int i = 0; i < d->n_units; i++) {
         if (d->n_sets == 0 && L->dense_any &&
             L->unit_whi[i] == L->unit_wlo[i] + 1) {
-            FastUnit *f = &L->fast[L->n_fast++];
+            FastUnit *f = &L->fast[L->n_fast];
             const uint64_t *m = L->masks + L->unit_mask_off[i];
             f->A = m[0];
             f->P = m[1];
             f->Q = m[2];
             f->unit = i;
-            f->vs = L->n_vsets > 1 ? d->unit_cond[i] : 0;
-            f->word = L->unit_wlo[i];
-            f->at = d->unit_cond[i] * d->n_cells + L->word_cell[f->word];
+            int vs = L->n_vsets > 1 ? d->unit_cond[i] : 0;
+            int word = L->unit_wlo[i];
+            int at = d->unit_cond[i] * d->n_cells + L->word_cell[word];
+            FastRun *r = L->n_runs > 0 ? &L->runs[L->n_runs - 1] : NULL;
+            if (!r || r->vs != vs || r->word != word || r->at != at) {
+                r = &L->runs[L->n_runs++];
+                r->first = L->n_fast;
+                r->vs = vs;
+                r->word = word;
+                r->at = at;
+                r->same_a = 1;
+            }
+            r->same_a &= f->A == L->fast[r->first].A;
+            r->end = ++L->n_fast;
         } else if (d->unit_off[i + 1] > d->unit_off[i]) {
             L->slow[L->n_slow++] = i;
         }
@@ -436,6 +474,43 @@ static int work_init(Work *w, const Layout *L, size_t scratch_size)
     return 0;
 }
 
+/* sim_rng_next() and sim_rng_below() inlined into the draw loops: the same
+** xoshiro256** stream and Lemire's rejection, so the same draws. */
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(SimRng *rng)
+{
+    uint64_t *s = rng->s;
+    uint64_t result = rotl64(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl64(s[3], 45);
+    return result;
+}
+
+static inline uint64_t rng_below(SimRng *rng, uint64_t bound)
+{
+    uint64_t x = rng_next(rng);
+    __uint128_t m = (__uint128_t)x * bound;
+    uint64_t l = (uint64_t)m;
+    if (l < bound) {
+        uint64_t t = (0 - bound) % bound;
+        while (l < t) {
+            x = rng_next(rng);
+            m = (__uint128_t)x * bound;
+            l = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
+
 /* Draws whole blocks within block strata: every unit of a drawn block
 ** gets one more. */
 static void draw_blocks(const Layout *L, Work *w, SimRng *rng)
@@ -443,8 +518,7 @@ static void draw_blocks(const Layout *L, Work *w, SimRng *rng)
     for (int s = 0; s < L->n_bstrata; s++) {
         int a = L->bstratum_off[s], m = L->bstratum_off[s + 1] - a;
         for (int t = 0; t < m; t++) {
-            int k =
-                L->bstratum_blocks[a + (int)sim_rng_below(rng, (uint64_t)m)];
+            int k = L->bstratum_blocks[a + (int)rng_below(rng, (uint64_t)m)];
             for (int x = L->block_off[k]; x < L->block_off[k + 1]; x++) {
                 w->u[L->block_units[x]]++;
             }
@@ -461,8 +535,15 @@ static void draw(const Layout *L, Work *w, SimRng *rng)
     }
     for (int s = 0; !L->blocks && s < d->n_strata; s++) {
         int a = L->stratum_off[s], m = L->stratum_off[s + 1] - a;
+        if (L->stratum_first[s] >= 0) { /* the same draws, one load less */
+            int *us = w->u + L->stratum_first[s];
+            for (int t = 0; t < m; t++) {
+                us[rng_below(rng, (uint64_t)m)]++;
+            }
+            continue;
+        }
         for (int t = 0; t < m; t++) {
-            w->u[L->stratum_units[a + (int)sim_rng_below(rng, (uint64_t)m)]]++;
+            w->u[L->stratum_units[a + (int)rng_below(rng, (uint64_t)m)]]++;
         }
     }
     for (int vs = 0; vs < L->n_vsets; vs++) {
@@ -477,7 +558,7 @@ static void draw(const Layout *L, Work *w, SimRng *rng)
         for (int g = 0; g < d->n_groups; g++) {
             int a = L->group_off[g], m = L->group_off[g + 1] - a;
             for (int t = 0; t < m; t++) {
-                v[L->group_items[a + (int)sim_rng_below(rng, (uint64_t)m)]]++;
+                v[L->group_items[a + (int)rng_below(rng, (uint64_t)m)]]++;
             }
         }
     }
@@ -566,35 +647,65 @@ accumulate(const Layout *L, Work *w)
     ** below 16 (four bit planes) are the rule; then the planes are
     ** unrolled with constant shifts, absent planes being zero words. */
     const uint64_t *planes = w->planes;
-    for (int f = 0; f < L->n_fast; f++) {
-        const FastUnit *fu = &L->fast[f];
-        int64_t ui = u[fu->unit];
+    const FastUnit *fast = L->fast;
+    for (int r = 0; r < L->n_runs; r++) {
+        const FastRun *run = &L->runs[r];
         const uint64_t *pw =
-            planes + (size_t)fu->vs * MAX_PLANES * nw + (size_t)fu->word;
-        int np = w->n_planes[fu->vs];
-        int64_t cn = 0, ca = 0, cb = 0;
+            planes + (size_t)run->vs * MAX_PLANES * nw + (size_t)run->word;
+        int np = w->n_planes[run->vs];
+        int64_t cn = 0, ca = 0, cb = 0, su = 0;
         if (np <= 4) {
             uint64_t b0 = pw[0], b1 = pw[nw], b2 = pw[2 * nw], b3 = pw[3 * nw];
-#define WSUM(M)                                                                \
-    ((int64_t)__builtin_popcountll(b0 & (M)) +                                 \
-     2 * (int64_t)__builtin_popcountll(b1 & (M)) +                             \
-     4 * (int64_t)__builtin_popcountll(b2 & (M)) +                             \
-     8 * (int64_t)__builtin_popcountll(b3 & (M)))
-            cn = WSUM(fu->A);
-            ca = WSUM(fu->P);
-            cb = WSUM(fu->Q);
-#undef WSUM
+#define PC(M) ((int64_t)__builtin_popcountll(M))
+/* the weighted count of mask M over the first 2, 3 or 4 planes (planes
+** from n_planes on are zero words, so fewer terms give the same sum) */
+#define WSUM2(M) (PC(b0 & (M)) + 2 * PC(b1 & (M)))
+#define WSUM3(M) (WSUM2(M) + 4 * PC(b2 & (M)))
+#define WSUM4(M) (WSUM3(M) + 8 * PC(b3 & (M)))
+#define RUN_SAME_A(WSUM)                                                       \
+    for (int f = run->first; f < run->end; f++) {                              \
+        int64_t ui = u[fast[f].unit];                                          \
+        su += ui;                                                              \
+        ca += ui * WSUM(fast[f].P);                                            \
+        cb += ui * WSUM(fast[f].Q);                                            \
+    }                                                                          \
+    cn = su * WSUM(fast[run->first].A)
+            if (run->same_a && np <= 2) {
+                RUN_SAME_A(WSUM2);
+            } else if (run->same_a && np == 3) {
+                RUN_SAME_A(WSUM3);
+            } else if (run->same_a) {
+                RUN_SAME_A(WSUM4);
+            } else {
+                for (int f = run->first; f < run->end; f++) {
+                    int64_t ui = u[fast[f].unit];
+                    cn += ui * WSUM4(fast[f].A);
+                    ca += ui * WSUM4(fast[f].P);
+                    cb += ui * WSUM4(fast[f].Q);
+                }
+            }
+#undef RUN_SAME_A
+#undef WSUM4
+#undef WSUM3
+#undef WSUM2
+#undef PC
         } else {
-            for (int p = 0; p < np; p++) {
-                uint64_t bits = pw[(size_t)p * nw];
-                cn += (int64_t)__builtin_popcountll(bits & fu->A) << p;
-                ca += (int64_t)__builtin_popcountll(bits & fu->P) << p;
-                cb += (int64_t)__builtin_popcountll(bits & fu->Q) << p;
+            for (int f = run->first; f < run->end; f++) {
+                int64_t ui = u[fast[f].unit], xn = 0, xa = 0, xb = 0;
+                for (int p = 0; p < np; p++) {
+                    uint64_t bits = pw[(size_t)p * nw];
+                    xn += (int64_t)__builtin_popcountll(bits & fast[f].A) << p;
+                    xa += (int64_t)__builtin_popcountll(bits & fast[f].P) << p;
+                    xb += (int64_t)__builtin_popcountll(bits & fast[f].Q) << p;
+                }
+                cn += ui * xn;
+                ca += ui * xa;
+                cb += ui * xb;
             }
         }
-        in[fu->at] += ui * cn;
-        ia[fu->at] += ui * ca;
-        ib[fu->at] += ui * cb;
+        in[run->at] += cn;
+        ia[run->at] += ca;
+        ib[run->at] += cb;
     }
     for (int si = 0; si < L->n_slow; si++) {
         int i = L->slow[si];

@@ -147,7 +147,8 @@ static int collect_prepost(const Dataset *ds, const Screen *sc, Design *x,
             (row->phase != PHASE_PRE && row->phase != PHASE_POST)) {
             continue;
         }
-        int cell = cell_of(cells, row->domain, row->test_type);
+        int cell =
+            cell_of(cells, dataset_domain(ds, row), dataset_test_type(ds, row));
         if (cell == -2) {
             return sim_fail(err, SIM_ERR_INVALID,
                             "more than %d domain x test_type combinations",

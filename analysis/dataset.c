@@ -21,6 +21,7 @@
 #include "analysis/keymap.h"
 #include "common/sim_alloc.h"
 #include "common/sim_phase.h"
+#include "common/sim_rng.h"
 #include "common/sim_text.h"
 
 /* A value as bytes (not NUL-terminated). */
@@ -58,7 +59,13 @@ struct DatasetLoad {
     int rating_stated;               /* a source stated rating_points */
     char rating_max_source[512];     /* where rating_max was read */
     char rating_source[512];         /* who stated the scale */
+    DatasetContext last_ctx;         /* context_of() cache */
+    int last_ctx_id;                 /* -1: none */
+    int *ctx_slots;                  /* hash slot -> context, -1 empty */
+    size_t n_ctx_slots;
 };
+
+_Static_assert(sizeof(DatasetResponse) == 16, "a response takes 16 bytes");
 
 /* a[0..n) == b[0..n); short values compare faster inline than by memcmp */
 static int same(const char *a, const char *b, size_t n)
@@ -199,6 +206,7 @@ static void reset_caches(struct DatasetLoad *ld)
     }
     ld->last_name = -1;
     ld->last_participant = -1;
+    ld->last_ctx_id = -1;
 }
 
 int dataset_new(Dataset **out, SimError *err)
@@ -236,8 +244,13 @@ void dataset_free(Dataset *ds)
         keymap_free(ds->pindex);
         sim_free(ds->pindex);
     }
+    if (ds->load) {
+        sim_free(ds->load->ctx_slots);
+    }
     sim_free(ds->load);
     sim_free(ds->rows);
+    sim_free(ds->contexts);
+    sim_free(ds->rt_ms);
     sim_free(ds->participants);
     sim_free(ds);
 }
@@ -390,6 +403,102 @@ static int participant_of(Dataset *ds, int name)
     return p;
 }
 
+static size_t context_hash(const DatasetContext *c, size_t n_slots)
+{
+    uint64_t h = sim_mix64(((uint64_t)(uint32_t)c->test_type << 32) ^
+                           (uint64_t)(uint32_t)c->domain) ^
+                 sim_mix64((uint64_t)(uint32_t)c->session);
+    return (size_t)h & (n_slots - 1);
+}
+
+static int context_rehash(struct DatasetLoad *ld, const Dataset *ds,
+                          size_t n_slots)
+{
+    int *slots = sim_malloc(n_slots * sizeof *slots);
+    if (!slots) {
+        return -1;
+    }
+    for (size_t i = 0; i < n_slots; i++) {
+        slots[i] = -1;
+    }
+    for (int id = 0; id < ds->n_contexts; id++) {
+        size_t h = context_hash(&ds->contexts[id], n_slots);
+        while (slots[h] >= 0) {
+            h = (h + 1) & (n_slots - 1);
+        }
+        slots[h] = id;
+    }
+    sim_free(ld->ctx_slots);
+    ld->ctx_slots = slots;
+    ld->n_ctx_slots = n_slots;
+    return 0;
+}
+
+/* The index of the context c in ds->contexts, added when new; -1 when out
+** of memory, -2 when there are too many. */
+static int context_of(Dataset *ds, const DatasetContext *c)
+{
+    struct DatasetLoad *ld = ds->load;
+    if (ld->last_ctx_id >= 0 && c->test_type == ld->last_ctx.test_type &&
+        c->domain == ld->last_ctx.domain &&
+        c->session == ld->last_ctx.session) {
+        return ld->last_ctx_id;
+    }
+    if ((size_t)(ds->n_contexts + 1) * 2 > ld->n_ctx_slots &&
+        context_rehash(ld, ds, ld->n_ctx_slots ? 2 * ld->n_ctx_slots : 64) !=
+            0) {
+        return -1;
+    }
+    size_t h = context_hash(c, ld->n_ctx_slots);
+    int id;
+    while ((id = ld->ctx_slots[h]) >= 0) {
+        const DatasetContext *x = &ds->contexts[id];
+        if (x->test_type == c->test_type && x->domain == c->domain &&
+            x->session == c->session) {
+            break;
+        }
+        h = (h + 1) & (ld->n_ctx_slots - 1);
+    }
+    if (id < 0) {
+        if (ds->n_contexts > DATASET_MAX_CONTEXTS) {
+            return -2;
+        }
+        size_t cap = (size_t)ds->cap_contexts;
+        if (ds->n_contexts == ds->cap_contexts &&
+            sim_grow((void **)&ds->contexts, &cap, (size_t)ds->n_contexts + 1,
+                     sizeof *ds->contexts) != 0) {
+            return -1;
+        }
+        ds->cap_contexts = (int)cap;
+        id = ds->n_contexts++;
+        ds->contexts[id] = *c;
+        ld->ctx_slots[h] = id;
+    }
+    ld->last_ctx = *c;
+    ld->last_ctx_id = id;
+    return id;
+}
+
+/* Stores the response time of row i (the rows before it without one). */
+static int put_rt(Dataset *ds, size_t i, double t)
+{
+    if (!ds->rt_ms) {
+        if (isnan(t)) {
+            return 0;
+        }
+        ds->rt_ms =
+            sim_malloc((ds->cap_rows ? ds->cap_rows : 1) * sizeof *ds->rt_ms);
+        if (!ds->rt_ms) {
+            return -1;
+        }
+        for (size_t k = 0; k < i; k++) {
+            ds->rt_ms[k] = NAN;
+        }
+    }
+    ds->rt_ms[i] = t;
+    return 0;
+}
+
 /* The rating a row may carry: the stated scale, else 1..11. */
 static int parse_rating(Dataset *ds, Val v, const Where *w, int *out,
                         SimError *err)
@@ -445,16 +554,17 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         sim_phase_list(phases, sizeof phases);
         return bad_value(err, w, COL_PHASE, phases, v[COL_PHASE]);
     }
-    r.phase = (int8_t)phase;
+    r.phase = (unsigned)phase & 7u;
     int x;
     if (v[COL_CORRECT].n == 0) {
         r.correct = -1;
     } else if (parse_flag(v[COL_CORRECT], &x) == 0) {
-        r.correct = (int8_t)x;
+        r.correct = x ? 1 : 0;
     } else {
         return bad_value(err, w, COL_CORRECT, "0, 1 or empty", v[COL_CORRECT]);
     }
-    if (parse_int(v[COL_SESSION], 1, 1000000, &r.session) != 0) {
+    DatasetContext ctx;
+    if (parse_int(v[COL_SESSION], 1, 1000000, &ctx.session) != 0) {
         return bad_value(err, w, COL_SESSION, "a positive integer or empty",
                          v[COL_SESSION]);
     }
@@ -462,13 +572,13 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         return bad_value(err, w, COL_IS_CATCH, "0, 1 or empty",
                          v[COL_IS_CATCH]);
     }
-    r.is_catch = (int8_t)x;
+    r.is_catch = (unsigned)x & 1u;
     int rc = parse_rating(ds, v[COL_RATING], w, &x, err);
     if (rc != SIM_OK) {
         return rc;
     }
-    r.rating = (int8_t)x;
-    r.rt_ms = NAN;
+    r.rating = (unsigned)x & 15u;
+    double rt = NAN;
     if (v[COL_RT_MS].n != 0) {
         char num[64], *end;
         double t = -1;
@@ -482,7 +592,7 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
             return bad_value(err, w, COL_RT_MS,
                              "a non-negative number or empty", v[COL_RT_MS]);
         }
-        r.rt_ms = t;
+        rt = t;
     }
     int pilot, simulated, excluded;
     if (parse_flag(v[COL_PILOT], &pilot) != 0) {
@@ -499,14 +609,33 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
     int name = intern_cached(ds, &ld->cache[0], v[COL_PARTICIPANT]);
     r.condition = intern_cached(ds, &ld->cache[1], v[COL_CONDITION]);
     Val iv = v[COL_ITEM];
-    r.item = intern_cached(ds, &ld->items[hash_bytes(iv.p, iv.n) & 255], iv);
-    r.test_type = intern_cached(ds, &ld->cache[3], v[COL_TEST_TYPE]);
-    r.domain = intern_cached(ds, &ld->cache[4], v[COL_DOMAIN]);
+    int item = intern_cached(ds, &ld->items[hash_bytes(iv.p, iv.n) & 255], iv);
+    ctx.test_type = intern_cached(ds, &ld->cache[3], v[COL_TEST_TYPE]);
+    ctx.domain = intern_cached(ds, &ld->cache[4], v[COL_DOMAIN]);
     int reason = intern_cached(ds, &ld->reason, v[COL_EXCLUSION_REASON]);
-    if (name < 0 || r.condition < 0 || r.item < 0 || r.test_type < 0 ||
-        r.domain < 0 || reason < 0) {
+    if (name < 0 || r.condition < 0 || item < 0 || ctx.test_type < 0 ||
+        ctx.domain < 0 || reason < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
+    if (item > DATASET_MAX_ITEM_ID) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s:%s%ld: column 'item': a new item after more "
+                        "than %d distinct texts (participants, items, ...) "
+                        "in the input",
+                        w->source, w->unit, w->line, DATASET_MAX_ITEM_ID);
+    }
+    r.item = (unsigned)item & DATASET_MAX_ITEM_ID;
+    int cx = context_of(ds, &ctx);
+    if (cx == -2) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s:%s%ld: more than %d distinct combinations of "
+                        "test_type, domain and session",
+                        w->source, w->unit, w->line, DATASET_MAX_CONTEXTS);
+    }
+    if (cx < 0) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    r.context = (unsigned)cx & DATASET_MAX_CONTEXTS;
     int pi = participant_of(ds, name);
     if (pi < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -525,9 +654,22 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         p->reason = reason;
     }
     r.participant = pi;
-    if (ds->n_rows == ds->cap_rows &&
-        sim_grow((void **)&ds->rows, &ds->cap_rows, ds->n_rows + 1,
-                 sizeof *ds->rows) != 0) {
+    if (ds->n_rows == ds->cap_rows) {
+        size_t cap = ds->cap_rows;
+        if (sim_grow((void **)&ds->rows, &cap, ds->n_rows + 1,
+                     sizeof *ds->rows) != 0) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+        if (ds->rt_ms) {
+            double *t = sim_realloc(ds->rt_ms, cap * sizeof *t);
+            if (!t) {
+                return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            }
+            ds->rt_ms = t;
+        }
+        ds->cap_rows = cap;
+    }
+    if ((ds->rt_ms || !isnan(rt)) && put_rt(ds, ds->n_rows, rt) != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     ds->rows[ds->n_rows++] = r;
@@ -566,6 +708,22 @@ static int map_header(const Val *names, int n, int *col_of_field,
 
 /* ------------------------------------------------------------------ */
 /* The rating scale                                                     */
+
+/* After a file: the row arrays shrink to the rows (the spare capacity of
+** the last doubling is given back). */
+static void fit_rows(Dataset *ds)
+{
+    if (ds->n_rows > 0 && ds->cap_rows > ds->n_rows) {
+        DatasetResponse *rows =
+            sim_realloc(ds->rows, ds->n_rows * sizeof *ds->rows);
+        double *rt =
+            ds->rt_ms ? sim_realloc(ds->rt_ms, ds->n_rows * sizeof *ds->rt_ms)
+                      : NULL;
+        ds->rows = rows ? rows : ds->rows;
+        ds->rt_ms = rt ? rt : ds->rt_ms;
+        ds->cap_rows = ds->n_rows; /* neither array is shorter */
+    }
+}
 
 /* After a source: without a stated scale, the data's largest rating. */
 static void settle_scale(Dataset *ds)
@@ -763,13 +921,204 @@ typedef struct CsvReader {
     int hashing;
     struct sha256_ctx sha;
     long long rows;
+    /* the dialect: bytes that end or break an unquoted field (the
+    ** delimiter, LF, CR, quote, NUL), and the encoding; files not in UTF-8
+    ** are decoded from raw into buf */
+    char delim;
+    DatasetEncoding enc;
+    unsigned char special[256];
+    unsigned char *raw;
+    size_t raw_len;
+    long long raw_read; /* bytes of the file read so far */
+    int big_endian;     /* UTF-16 */
+    long dec_line;      /* line of the next decoded byte */
 } CsvReader;
 
 enum { REC_OK, REC_MORE, REC_END, REC_ERR };
 
-/* Bytes that end or break an unquoted field: , LF CR " NUL. */
-static const unsigned char special[256] = {
-    [','] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1, ['\0'] = 1};
+/* Spaces (and tabs, unless they delimit) around fields are dropped. */
+static int blank(const CsvReader *R, char c)
+{
+    return c == ' ' || (c == '\t' && R->delim != '\t');
+}
+
+#define RAW_CHUNK (1 << 16)
+
+/* Windows-1252's bytes 0x80-0x9F (0: undefined). */
+static const unsigned short cp1252_high[32] = {
+    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
+    0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
+
+static size_t put_utf8(char *out, unsigned long cp)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* The first bytes of a file not in UTF-8: a UTF-16 file needs its byte
+** order mark; a Windows-1252 or Latin-1 file that starts with UTF-8's is
+** read as UTF-8. Returns the bytes to skip, or -1 after an error. */
+static int decode_start(CsvReader *R)
+{
+    const unsigned char *s = R->raw;
+    if (R->enc == DATASET_UTF16) {
+        if (R->raw_len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) ||
+                                (s[0] == 0xFE && s[1] == 0xFF))) {
+            R->big_endian = s[0] == 0xFE;
+            return 2;
+        }
+        sim_fail(R->err, SIM_ERR_PARSE,
+                 "%s:1: --encoding utf-16 needs a byte order mark at the "
+                 "start of the file (Excel's \"Unicode Text\" has one); none "
+                 "found",
+                 R->path);
+        return -1;
+    }
+    if (R->raw_len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+        R->enc = DATASET_UTF8; /* saved as UTF-8 after all */
+    }
+    return 0;
+}
+
+/* Decodes raw[0..raw_len) into buf (which has room for 3 bytes per raw
+** byte); a unit cut by the chunk's end stays in raw. Returns SIM_OK. */
+static int decode_raw(CsvReader *R)
+{
+    const unsigned char *s = R->raw;
+    size_t i = 0, n = R->raw_len;
+    char *o = R->buf + R->len;
+    long long at = R->raw_read - (long long)n; /* file offset of raw[0] */
+    if (at == 0) {
+        int skip = decode_start(R);
+        if (skip < 0) {
+            return R->err->code;
+        }
+        i = (size_t)skip;
+    }
+    if (R->enc == DATASET_UTF8) {
+        memcpy(o, s, n);
+        R->len += n;
+        R->raw_len = 0;
+        return SIM_OK;
+    }
+    if (R->enc == DATASET_UTF16) {
+        int be = R->big_endian;
+        while (i + 1 < n) {
+            unsigned long u = be ? ((unsigned long)s[i] << 8) | s[i + 1]
+                                 : ((unsigned long)s[i + 1] << 8) | s[i];
+            size_t used = 2;
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                if (i + 3 >= n && !R->eof) {
+                    break; /* the low surrogate is in the next chunk */
+                }
+                unsigned long lo =
+                    i + 3 < n ? (be ? ((unsigned long)s[i + 2] << 8) | s[i + 3]
+                                    : ((unsigned long)s[i + 3] << 8) | s[i + 2])
+                              : 0;
+                if (lo < 0xDC00 || lo > 0xDFFF) {
+                    u = 0x110000;
+                } else {
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                    used = 4;
+                }
+            } else if (u >= 0xDC00 && u <= 0xDFFF) {
+                u = 0x110000;
+            }
+            if (u == 0x110000) {
+                return sim_fail(R->err, SIM_ERR_PARSE,
+                                "%s:%ld: invalid UTF-16: an unpaired surrogate "
+                                "at byte %lld of the file",
+                                R->path, R->dec_line, at + (long long)i + 1);
+            }
+            R->dec_line += u == '\n';
+            o += put_utf8(o, u);
+            i += used;
+        }
+        if (R->eof && i < n) {
+            return sim_fail(R->err, SIM_ERR_PARSE,
+                            "%s:%ld: UTF-16 file with an odd number of bytes "
+                            "(cut short?)",
+                            R->path, R->dec_line);
+        }
+    } else {
+        for (; i < n; i++) {
+            unsigned long u = s[i];
+            if (R->enc == DATASET_WINDOWS_1252 && u >= 0x80 && u < 0xA0) {
+                u = cp1252_high[u - 0x80];
+                if (!u) {
+                    return sim_fail(R->err, SIM_ERR_PARSE,
+                                    "%s:%ld: byte 0x%02X (byte %lld of the "
+                                    "file) is not Windows-1252 text: check "
+                                    "--encoding",
+                                    R->path, R->dec_line, s[i],
+                                    at + (long long)i + 1);
+                }
+            }
+            R->dec_line += u == '\n';
+            o += put_utf8(o, u);
+        }
+    }
+    R->len = (size_t)(o - R->buf);
+    memmove(R->raw, R->raw + i, n - i);
+    R->raw_len = n - i;
+    return SIM_OK;
+}
+
+/* csv_fill() for files not in UTF-8: reads a raw chunk (hashed as read)
+** and appends it decoded to buf. */
+static int csv_fill_decoded(CsvReader *R)
+{
+    if (!R->raw) {
+        R->raw = sim_malloc(RAW_CHUNK + 8);
+        if (!R->raw) {
+            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+        }
+    }
+    size_t want = RAW_CHUNK - R->raw_len;
+    while (R->cap - R->len < 3 * (R->raw_len + want) + 8) {
+        size_t cap = R->cap * 2;
+        char *nb = sim_realloc(R->buf, cap);
+        if (!nb) {
+            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
+        }
+        R->buf = nb;
+        R->cap = cap;
+    }
+    size_t got = fread(R->raw + R->raw_len, 1, want, R->f);
+    if (got == 0) {
+        if (ferror(R->f)) {
+            return sim_fail(R->err, SIM_ERR_IO, "%s: read error: %s", R->path,
+                            strerror(errno));
+        }
+        R->eof = 1;
+    }
+    if (R->hashing && got > 0) {
+        sha256_update(&R->sha, got, R->raw + R->raw_len);
+    }
+    R->raw_len += got;
+    R->raw_read += (long long)got;
+    return decode_raw(R);
+}
 
 static int csv_fill(CsvReader *R)
 {
@@ -786,6 +1135,9 @@ static int csv_fill(CsvReader *R)
         }
         R->buf = nb;
         R->cap = cap;
+    }
+    if (R->enc != DATASET_UTF8) {
+        return csv_fill_decoded(R);
     }
     size_t got = fread(R->buf + R->len, 1, R->cap - R->len, R->f);
     if (got == 0) {
@@ -849,7 +1201,7 @@ static int csv_record(CsvReader *R, long *start_line)
     /* blank lines */
     for (;;) {
         const char *t = s;
-        while (t < end && (*t == ' ' || *t == '\t')) {
+        while (t < end && blank(R, *t)) {
             t++;
         }
         if (t == end) {
@@ -879,7 +1231,7 @@ static int csv_record(CsvReader *R, long *start_line)
     R->unq.len = 0;
     for (;;) {
         int f = R->n_fields;
-        while (s < end && (*s == ' ' || *s == '\t')) {
+        while (s < end && blank(R, *s)) {
             s++;
         }
         const char *fp;
@@ -928,19 +1280,19 @@ static int csv_record(CsvReader *R, long *start_line)
                 }
                 fn = R->unq.len - uoff;
             }
-            while (s < end && (*s == ' ' || *s == '\t')) {
+            while (s < end && blank(R, *s)) {
                 s++;
             }
-            if (s < end && *s != ',' && *s != '\n' && *s != '\r') {
+            if (s < end && *s != R->delim && *s != '\n' && *s != '\r') {
                 csv_error(R, line, f, "text after a closing quote");
                 return REC_ERR;
             }
         } else {
             fp = s;
-            while (s < end && !special[(unsigned char)*s]) {
+            while (s < end && !R->special[(unsigned char)*s]) {
                 s++;
             }
-            while (s < end && *s != ',' && *s != '\n' && *s != '\r') {
+            while (s < end && *s != R->delim && *s != '\n' && *s != '\r') {
                 if (*s == '"') {
                     csv_error(R, line, f,
                               "a quote inside an unquoted field (quote "
@@ -951,7 +1303,7 @@ static int csv_record(CsvReader *R, long *start_line)
                 s++;
             }
             fn = (size_t)(s - fp);
-            while (fn > 0 && (fp[fn - 1] == ' ' || fp[fn - 1] == '\t')) {
+            while (fn > 0 && blank(R, fp[fn - 1])) {
                 fn--;
             }
         }
@@ -965,7 +1317,7 @@ static int csv_record(CsvReader *R, long *start_line)
         if (push_field(R, fp, fn, uoff) != SIM_OK) {
             return REC_ERR;
         }
-        if (s < end && *s == ',') {
+        if (s < end && *s == R->delim) {
             s++;
             continue;
         }
@@ -994,6 +1346,24 @@ static int csv_record(CsvReader *R, long *start_line)
 
 static int csv_header(CsvReader *R, const Where *w)
 {
+    if (R->n_fields == 1) { /* written with another delimiter? */
+        static const char cands[3] = {',', ';', '\t'};
+        for (int c = 0; c < 3; c++) {
+            if (cands[c] != R->delim &&
+                memchr(R->fields[0].p, cands[c], R->fields[0].n)) {
+                return sim_fail(R->err, SIM_ERR_PARSE,
+                                "%s:%ld: the header is one field that "
+                                "splits on %s: add --delimiter %s",
+                                R->path, w->line,
+                                cands[c] == '\t' ? "tabs"
+                                : c              ? "';'"
+                                                 : "','",
+                                cands[c] == '\t' ? "tab"
+                                : c              ? "';'"
+                                                 : "','");
+            }
+        }
+    }
     size_t total = 0;
     for (int f = 0; f < R->n_fields; f++) {
         total += R->fields[f].n + 1;
@@ -1038,6 +1408,15 @@ static int csv_read(CsvReader *R)
     if (rc == SIM_OK && R->len >= 3 && memcmp(R->buf, "\xEF\xBB\xBF", 3) == 0) {
         R->pos = 3; /* UTF-8 byte order mark */
     }
+    if (rc == SIM_OK && R->len >= 2 &&
+        (memcmp(R->buf, "\xFF\xFE", 2) == 0 ||
+         memcmp(R->buf, "\xFE\xFF", 2) == 0)) {
+        return sim_fail(R->err, SIM_ERR_PARSE,
+                        "%s:1: the file is UTF-16 (it starts with a UTF-16 "
+                        "byte order mark): use --encoding utf-16, or save it "
+                        "as \"CSV UTF-8\"",
+                        R->path);
+    }
     while (rc == SIM_OK) {
         long start;
         int got = csv_record(R, &start);
@@ -1081,6 +1460,60 @@ static int csv_read(CsvReader *R)
 
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
 {
+    return dataset_load_csv_dialect(ds, path, NULL, err);
+}
+
+int dataset_parse_delimiter(const char *s, char *out)
+{
+    if (strcmp(s, ",") == 0 || strcmp(s, ";") == 0 || strcmp(s, "\t") == 0) {
+        *out = s[0];
+    } else if (strcmp(s, "tab") == 0 || strcmp(s, "\\t") == 0) {
+        *out = '\t';
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* ASCII case-insensitive equality; a is lowercase. */
+static int same_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char c = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (c != *a) {
+            return 0;
+        }
+    }
+    return *a == *b;
+}
+
+int dataset_parse_encoding(const char *s, DatasetEncoding *out)
+{
+    static const struct {
+        const char *name;
+        DatasetEncoding enc;
+    } names[] = {
+        {"utf-8", DATASET_UTF8},
+        {"utf8", DATASET_UTF8},
+        {"windows-1252", DATASET_WINDOWS_1252},
+        {"cp1252", DATASET_WINDOWS_1252},
+        {"latin-1", DATASET_LATIN1},
+        {"latin1", DATASET_LATIN1},
+        {"iso-8859-1", DATASET_LATIN1},
+        {"utf-16", DATASET_UTF16},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (same_nocase(names[i].name, s)) {
+            *out = names[i].enc;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int dataset_load_csv_dialect(Dataset *ds, const char *path,
+                             const DatasetCsvDialect *dialect, SimError *err)
+{
     Sidecar sc;
     int rc = sidecar_open(&sc, ds, path, err);
     if (rc != SIM_OK) {
@@ -1096,6 +1529,12 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     R.cap = 1 << 20;
     sim_buf_init(&R.unq);
     R.hashing = sc.sha != NULL;
+    R.delim = dialect ? dialect->delimiter : ',';
+    R.enc = dialect ? dialect->encoding : DATASET_UTF8;
+    R.dec_line = 1;
+    R.special[(unsigned char)R.delim] = 1;
+    R.special['\n'] = R.special['\r'] = R.special['"'] = 1;
+    R.special[0] = 1;
     if (R.hashing) {
         sha256_init(&R.sha);
     }
@@ -1119,6 +1558,7 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
         fclose(R.f);
     }
     sim_free(R.buf);
+    sim_free(R.raw);
     sim_buf_free(&R.unq);
     sim_free(R.fields);
     sim_free(R.unq_off);
@@ -1131,6 +1571,7 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
     json_decref(sc.root);
     if (rc == SIM_OK) {
         ds->n_sources++;
+        fit_rows(ds);
         settle_scale(ds);
     }
     return rc;
@@ -1140,12 +1581,14 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err)
 /* SQLite                                                               */
 
 /* The queries of a database may run at most this many virtual-machine
-** steps: a base plus DB_STEPS_PER_BYTE per byte of the file. The engine's
+** steps: a base plus DB_STEPS_PER_BYTE per byte of the file; each row read
+** is charged DB_STEPS_PER_ROW more. The engine's
 ** long_format view needs about 0.3 per byte (100 per row), a plain table
 ** 0.5; a crafted recursive view is stopped within about 0.1 s. */
 #define DB_STEPS_BASE     2000000LL
 #define DB_STEPS_PER_BYTE 16LL
 #define DB_PROGRESS_EVERY 1000
+#define DB_STEPS_PER_ROW  100 /* charged for each row read */
 
 typedef struct Budget {
     long long left; /* progress calls left */
@@ -1223,6 +1666,94 @@ static size_t fmt_int(long long x, char *buf)
     return k;
 }
 
+/* The reader of the rows of a database's long_format view. */
+typedef struct DbRows {
+    Dataset *ds;
+    SimError *err;
+    Where *w;
+    int cols[COL_COUNT]; /* the column of each argument */
+    int n_sel;
+    int utf8; /* text is stored as UTF-8: its bytes are read in place */
+    int rc;   /* SIM_OK until a row fails */
+    Budget *budget;
+    int rows; /* rows since the budget was last charged */
+} DbRows;
+
+/* simlab_long_row(...): converts one row's values and adds it. A failure
+** stops the statement (the error is in dr->err). */
+static void db_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    DbRows *dr = sqlite3_user_data(ctx);
+    Where *w = dr->w;
+    w->line++;
+    /* a row read costs DB_STEPS_PER_ROW steps of the budget: the work
+    ** here is not the virtual machine's */
+    if (++dr->rows * DB_STEPS_PER_ROW >= DB_PROGRESS_EVERY) {
+        dr->rows = 0;
+        if (--dr->budget->left < 0) {
+            sqlite3_result_error(ctx, "simlab: out of steps", -1);
+            return;
+        }
+    }
+    Val v[COL_COUNT];
+    char num[COL_COUNT][32];
+    for (int c = 0; c < COL_COUNT; c++) {
+        v[c].p = "";
+        v[c].n = 0;
+    }
+    int rc = SIM_OK;
+    for (int k = 0; k < argc && k < dr->n_sel; k++) {
+        int c = dr->cols[k];
+        sqlite3_value *x = argv[k];
+        switch (sqlite3_value_type(x)) {
+        case SQLITE_NULL:
+            break;
+        case SQLITE_INTEGER: {
+            sqlite3_int64 i = sqlite3_value_int64(x);
+            if (i >= 0 && i <= 9) { /* flags: no formatting */
+                v[c].p = "0123456789" + i;
+                v[c].n = 1;
+            } else {
+                v[c].n = fmt_int(i, num[c]);
+                v[c].p = num[c];
+            }
+            break;
+        }
+        case SQLITE_FLOAT: {
+            /* 1.0 stored as REAL reads as "1" */
+            int len = snprintf(num[c], sizeof num[c], "%.17g",
+                               sqlite3_value_double(x));
+            v[c].p = num[c];
+            v[c].n = (size_t)len;
+            break;
+        }
+        default: {
+            /* the bytes as stored: sqlite3_value_text() would copy each
+            ** value to terminate it */
+            const char *t = dr->utf8 ? (const char *)sqlite3_value_blob(x)
+                                     : (const char *)sqlite3_value_text(x);
+            v[c].n = (size_t)sqlite3_value_bytes(x);
+            v[c].p = t ? t : "";
+            if (t && memchr(t, '\0', v[c].n)) {
+                rc = sim_fail(dr->err, SIM_ERR_PARSE,
+                              "%s:%s%ld: column '%s': a NUL byte in the "
+                              "value",
+                              w->source, w->unit, w->line, col_names[c]);
+            }
+        }
+        }
+    }
+    if (rc == SIM_OK) {
+        rc = add_row(dr->ds, v, w, dr->err);
+    }
+    if (rc != SIM_OK) {
+        dr->rc = rc;
+        sqlite3_result_error(ctx, "simlab: a row was refused", -1);
+        return;
+    }
+    sqlite3_result_null(ctx);
+}
+
 int dataset_load_db(Dataset *ds, const char *path, SimError *err)
 {
     sqlite3 *db = NULL;
@@ -1241,6 +1772,14 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
         goto cleanup;
     }
     sqlite3_busy_timeout(db, 5000);
+    int utf8 = 1; /* text is stored as UTF-8 (not UTF-16) */
+    if (sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *enc = (const char *)sqlite3_column_text(st, 0);
+        utf8 = enc && strcmp(enc, "UTF-8") == 0;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
     sqlite3_int64 pages = 0, page_size = 0;
     if (sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, NULL) ==
             SQLITE_OK &&
@@ -1269,7 +1808,7 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
         rc = db_fail(db, &budget, path, "view long_format", err);
         goto cleanup;
     }
-    int n = sqlite3_column_count(st), cols[COL_COUNT];
+    int n = sqlite3_column_count(st);
     names = sim_calloc((size_t)n + 1, sizeof *names);
     col_of_field = sim_calloc((size_t)n + 1, sizeof *col_of_field);
     if (!names || !col_of_field) {
@@ -1290,77 +1829,45 @@ int dataset_load_db(Dataset *ds, const char *path, SimError *err)
     if (rc != SIM_OK) {
         goto cleanup;
     }
-    int n_sel = 0;
-    sim_buf_puts(&sql, "SELECT ");
+    /* One statement hands every row's known columns to db_row() as
+    ** arguments of a function only our own query may call: no result
+    ** values are fetched. */
+    DbRows dr = {ds, err, &w, {0}, 0, utf8, SIM_OK, &budget, 0};
+    sim_buf_puts(&sql, "SELECT simlab_long_row(");
     for (int f = 0; f < n; f++) {
         if (col_of_field[f] >= 0) {
-            sim_buf_printf(&sql, "%s\"%s\"", n_sel ? ", " : "",
+            sim_buf_printf(&sql, "%s\"%s\"", dr.n_sel ? ", " : "",
                            col_names[col_of_field[f]]);
-            cols[n_sel++] = col_of_field[f];
+            dr.cols[dr.n_sel++] = col_of_field[f];
         }
     }
-    sim_buf_puts(&sql, " FROM long_format");
+    sim_buf_puts(&sql, ") FROM long_format");
     if (sql.oom) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
-    if (sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_create_function(db, "simlab_long_row", dr.n_sel,
+                                SQLITE_UTF8 | SQLITE_DIRECTONLY, &dr, db_row,
+                                NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
         rc = db_fail(db, &budget, path, "view long_format", err);
         goto cleanup;
     }
-    while (rc == SIM_OK) {
+    for (;;) {
         int step = sqlite3_step(st);
         if (step == SQLITE_DONE) {
             break;
         }
         if (step != SQLITE_ROW) {
-            rc = db_fail(db, &budget, path, "long_format view", err);
+            rc = dr.rc != SIM_OK
+                     ? dr.rc
+                     : db_fail(db, &budget, path, "long_format view", err);
             break;
-        }
-        w.line++;
-        Val v[COL_COUNT];
-        char num[COL_COUNT][32];
-        for (int c = 0; c < COL_COUNT; c++) {
-            v[c].p = "";
-            v[c].n = 0;
-        }
-        for (int k = 0; k < n_sel; k++) {
-            int c = cols[k];
-            sqlite3_value *x = sqlite3_column_value(st, k);
-            switch (sqlite3_value_type(x)) {
-            case SQLITE_NULL:
-                break;
-            case SQLITE_INTEGER:
-                v[c].n = fmt_int(sqlite3_value_int64(x), num[c]);
-                v[c].p = num[c];
-                break;
-            case SQLITE_FLOAT: {
-                /* 1.0 stored as REAL reads as "1" */
-                int len = snprintf(num[c], sizeof num[c], "%.17g",
-                                   sqlite3_value_double(x));
-                v[c].p = num[c];
-                v[c].n = (size_t)len;
-                break;
-            }
-            default: {
-                const char *t = (const char *)sqlite3_value_text(x);
-                v[c].n = (size_t)sqlite3_value_bytes(x);
-                v[c].p = t ? t : "";
-                if (t && memchr(t, '\0', v[c].n)) {
-                    rc = sim_fail(err, SIM_ERR_PARSE,
-                                  "%s:%s%ld: column '%s': a NUL byte in the "
-                                  "value",
-                                  path, w.unit, w.line, col_names[c]);
-                }
-            }
-            }
-        }
-        if (rc == SIM_OK) {
-            rc = add_row(ds, v, &w, err);
         }
     }
     if (rc == SIM_OK) {
         ds->n_sources++;
+        fit_rows(ds);
         settle_scale(ds);
     }
 cleanup:

@@ -8,6 +8,7 @@
 #ifndef SIMLAB_ANALYSIS_DATASET_H
 #define SIMLAB_ANALYSIS_DATASET_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,19 +28,34 @@ enum {
 /* Returns the long-format name of a phase ("pre", ...). */
 const char *dataset_phase_name(int phase);
 
+/* One response in 16 bytes. Reads of the bit-fields behave as ints; the
+** test type, domain and session are interned together as a context
+** (dataset_test_type(), dataset_domain(), dataset_session()) and the
+** response times are kept apart (dataset_rt_ms()). The last word has 10
+** bits free: room for a flag and a signed 8-bit value (e.g. timed_out : 1
+** and a confidence : 8) without growing the struct. */
 typedef struct DatasetResponse {
-    int participant; /* index into Dataset.participants */
-    int condition;   /* string id (dataset_str) */
-    int item;        /* string id of the item column as written */
-    int test_type;   /* string id; 0 is the empty string */
-    int domain;      /* string id; 0 is the empty string */
-    int session;     /* 1-based session; 0 when empty */
-    int8_t phase;    /* PHASE_* */
-    int8_t correct;  /* 0, 1, or -1 when unanswered */
-    int8_t rating;   /* 1..Dataset.rating_points, or 0 when empty */
-    int8_t is_catch; /* 0/1 */
-    double rt_ms;    /* response time; NaN when empty */
+    int participant;        /* index into Dataset.participants */
+    int condition;          /* string id (dataset_str) */
+    unsigned item : 24;     /* string id of the item column as written */
+    unsigned phase : 3;     /* PHASE_* */
+    unsigned rating : 4;    /* 1..Dataset.rating_points, or 0 when empty */
+    unsigned is_catch : 1;  /* 0/1 */
+    unsigned context : 20;  /* index into Dataset.contexts */
+    signed int correct : 2; /* 0, 1, or -1 when unanswered */
+    /* 10 bits free */
 } DatasetResponse;
+
+/* The largest string id an item may have, and the most contexts. */
+#define DATASET_MAX_ITEM_ID  0xFFFFFF
+#define DATASET_MAX_CONTEXTS 0xFFFFF
+
+/* A (test type, domain, session) combination of the responses. */
+typedef struct DatasetContext {
+    int test_type; /* string id; 0 is the empty string */
+    int domain;    /* string id; 0 is the empty string */
+    int session;   /* 1-based session; 0 when empty */
+} DatasetContext;
 
 typedef struct Participant {
     int name;         /* string id of the participant column */
@@ -73,9 +89,31 @@ typedef struct Dataset {
     ** an export), "data" (the largest rating seen) or "" (unknown). */
     int rating_points;
     const char *rating_from;
+    DatasetContext *contexts; /* the contexts of the rows */
+    int n_contexts, cap_contexts;
+    double *rt_ms; /* per row, NaN when empty; NULL when no row has one */
     /* questionnaire answers (analysis/questionnaire.h), NULL when none */
     struct DatasetAnswers *answers;
 } Dataset;
+
+/* The test type, domain and session of a response. */
+static inline int dataset_test_type(const Dataset *ds, const DatasetResponse *r)
+{
+    return ds->contexts[r->context].test_type;
+}
+static inline int dataset_domain(const Dataset *ds, const DatasetResponse *r)
+{
+    return ds->contexts[r->context].domain;
+}
+static inline int dataset_session(const Dataset *ds, const DatasetResponse *r)
+{
+    return ds->contexts[r->context].session;
+}
+/* The response time of row i in ms; NaN when empty. */
+static inline double dataset_rt_ms(const Dataset *ds, size_t i)
+{
+    return ds->rt_ms ? ds->rt_ms[i] : (double)NAN;
+}
 
 /* One response given field by field (e.g. by a simulator). Strings may be
 ** NULL for empty; correct, rating: -1 / 0 for empty; rt_ms: NaN for empty. */
@@ -100,6 +138,34 @@ void dataset_free(Dataset *ds); /* NULL is a no-op */
 ** "sha256" must match the file. On failure the dataset may hold the rows
 ** read before the fault. */
 int dataset_load_csv(Dataset *ds, const char *path, SimError *err);
+
+/* How a CSV file is written: the dialects of a study bundle's item banks
+** (docs/study-format.md), here for simlab-analyze --delimiter and
+** --encoding. UTF-16 needs a byte order mark (LE or BE); UTF-8's is
+** skipped in any encoding. */
+typedef enum DatasetEncoding {
+    DATASET_UTF8,
+    DATASET_WINDOWS_1252,
+    DATASET_LATIN1,
+    DATASET_UTF16
+} DatasetEncoding;
+
+typedef struct DatasetCsvDialect {
+    char delimiter; /* ',', ';' or '\t' */
+    DatasetEncoding encoding;
+} DatasetCsvDialect;
+
+/* Reads a delimiter name (",", ";", "\t", "tab" or "\\t") or an encoding
+** name ("utf-8", "windows-1252" or "cp1252", "latin-1" or "iso-8859-1",
+** "utf-16"; any case). Returns 0, or -1 for an unknown name. */
+int dataset_parse_delimiter(const char *s, char *out);
+int dataset_parse_encoding(const char *s, DatasetEncoding *out);
+
+/* dataset_load_csv() for a file in dialect d (NULL: UTF-8 with ','). Bytes
+** that do not fit the encoding are errors that name the file, the line and
+** the byte; the sidecar's SHA-256 is of the file's bytes as stored. */
+int dataset_load_csv_dialect(Dataset *ds, const char *path,
+                             const DatasetCsvDialect *d, SimError *err);
 
 /* Appends the rows of the long_format view of a simlab database (its known
 ** columns, by name); the study table's definitions state the rating scale.

@@ -22,6 +22,7 @@ int design_counts(const Screen *sc, const DatasetResponse *row)
 void design_init(Design *x)
 {
     memset(x, 0, sizeof *x);
+    x->cur_unit = -1;
 }
 
 void design_free(Design *x)
@@ -38,7 +39,10 @@ void design_free(Design *x)
     keymap_free(&x->pair_index);
     sim_free(x->raw);
     sim_free(x->set_cells);
+    sim_free(x->item_stamp);
+    sim_free(x->item_pair);
     memset(x, 0, sizeof *x);
+    x->cur_unit = -1;
 }
 
 /* Unit of (participant, condition index); grows the unit arrays. */
@@ -105,13 +109,60 @@ long design_push(Design *x, int participant, int cond, uint64_t item_key,
     return push_raw(x, rp);
 }
 
+/* Turns on the pair index: every pair so far, by (unit, item). */
+static int key_pairs(Design *x)
+{
+    x->pair_keyed = 1;
+    for (size_t i = 0; i < x->n_raw; i++) {
+        int added;
+        if (keymap_get(&x->pair_index,
+                       compute_key2(x->raw[i].unit, x->raw[i].item), (int)i,
+                       &added) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 long design_pair(Design *x, int participant, int cond, uint64_t item_key,
                  int group, int cell)
 {
+    int n_units = x->n_units;
     int u = unit_of(x, participant, cond);
     int j = item_of(x, item_key, group);
     if (u < 0 || j < 0) {
         return -1;
+    }
+    if (!x->pair_keyed && u != x->cur_unit && u < n_units &&
+        key_pairs(x) != 0) {
+        return -1; /* a unit came back: its pairs may be anywhere */
+    }
+    x->cur_unit = u;
+    if (!x->pair_keyed) {
+        if ((size_t)j >= x->cap_stamps) {
+            size_t c1 = x->cap_stamps, c2 = x->cap_stamps;
+            if (sim_grow((void **)&x->item_stamp, &c1, (size_t)j + 1,
+                         sizeof(int)) != 0 ||
+                sim_grow((void **)&x->item_pair, &c2, (size_t)j + 1,
+                         sizeof(int)) != 0) {
+                return -1;
+            }
+            size_t c = c1 < c2 ? c1 : c2;
+            for (size_t k = x->cap_stamps; k < c; k++) {
+                x->item_stamp[k] = -1;
+            }
+            x->cap_stamps = c;
+        }
+        if (x->item_stamp[j] == u) {
+            return x->item_pair[j];
+        }
+        RawPair rp = {u, j, (uint8_t)cell, 255, 255};
+        long p = push_raw(x, rp);
+        if (p >= 0) {
+            x->item_stamp[j] = u;
+            x->item_pair[j] = (int)p;
+        }
+        return p;
     }
     int added;
     int p =

@@ -36,8 +36,15 @@ typedef struct Design {
     BootPair *pairs; /* grouped by unit after design_finish() */
     int n_units, n_items;
     uint64_t *unit_cells; /* cell signature of each unit */
-    /* collection */
+    /* collection; while every unit's pairs arrive together, design_pair()
+    ** finds a repeat through the item's stamp (the last unit that had a
+    ** pair of the item, and that pair); the first unit to come back turns
+    ** on the pair index */
     KeyMap units, items, pair_index;
+    int *item_stamp, *item_pair;
+    size_t cap_stamps;
+    int cur_unit;   /* the unit of the last design_pair(), or -1 */
+    int pair_keyed; /* 1: pairs are found through pair_index */
     RawPair *raw;
     size_t n_raw, cap_raw, cap_units, cap_items;
     uint64_t *set_cells; /* participant-mean cell sets, or NULL */

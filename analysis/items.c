@@ -24,30 +24,34 @@
 #define ITEM_FLOOR_AT   0.05
 #define ITEM_ALPHA      0.05
 
-/* The first answer of a participant to an item. */
-typedef struct Answer {
-    int part, item, cond;
-    int y;
-} Answer;
-
 /* One item: its identity as string ids and phase. */
 typedef struct ItemKey {
     int phase, domain, test_type, item;
 } ItemKey;
 
+/* Sums over the first answers to one item, in the order of the rows. */
+typedef struct ItemSums {
+    int n, s;                         /* answers, correct ones */
+    double rn, sx, sy, sxx, syy, sxy; /* item-rest: answer x, rest score y */
+} ItemSums;
+
+/* Three passes over the rows, with only the item of each row stored: (1)
+** the items; (2) each participant's first answers per phase, totalled; (3)
+** the sums per item and per (item, condition). First answers are found with a
+** participant x item bitmap when it is small, else a hash set. */
 typedef struct ItemWork {
     KeyMap cells, items, seen, totals;
     ItemKey *keys;
     size_t cap_keys;
     int n_items;
-    Answer *ans;
-    size_t n_ans, cap_ans;
+    uint64_t *seen_bits; /* n_participants x n_items bits, or NULL */
+    size_t seen_words;
     double *tot_s, *tot_n; /* per (participant, phase) slot */
     size_t cap_s, cap_n;
     int n_totals;
-    size_t *off; /* answers of item j: by_item[off[j] .. off[j + 1]) */
-    size_t *by_item;
-    double *cs, *cn; /* per-condition sums of one item */
+    ItemSums *sums; /* per item */
+    int *row_item;  /* per row: its item, or -1 when it does not count */
+    int *cs, *cn;   /* per (item, condition): correct, answers */
 } ItemWork;
 
 static void work_free(ItemWork *w)
@@ -57,55 +61,38 @@ static void work_free(ItemWork *w)
     keymap_free(&w->seen);
     keymap_free(&w->totals);
     sim_free(w->keys);
-    sim_free(w->ans);
+    sim_free(w->seen_bits);
     sim_free(w->tot_s);
     sim_free(w->tot_n);
-    sim_free(w->off);
-    sim_free(w->by_item);
+    sim_free(w->sums);
+    sim_free(w->row_item);
     sim_free(w->cs);
     sim_free(w->cn);
 }
 
-/* Groups the answers by item (counting sort); -1 when out of memory. */
-static int group_by_item(ItemWork *w, int n_conds)
+/* Whether a row enters the item analysis. */
+static int item_row(const Screen *sc, const DatasetResponse *row)
 {
-    w->off = sim_calloc((size_t)w->n_items + 2, sizeof *w->off);
-    w->by_item = sim_malloc((w->n_ans + 1) * sizeof *w->by_item);
-    w->cs = sim_calloc((size_t)n_conds + 1, sizeof *w->cs);
-    w->cn = sim_calloc((size_t)n_conds + 1, sizeof *w->cn);
-    if (!w->off || !w->by_item || !w->cs || !w->cn) {
-        return -1;
-    }
-    for (size_t i = 0; i < w->n_ans; i++) {
-        w->off[w->ans[i].item + 1]++;
-    }
-    for (int j = 0; j < w->n_items; j++) {
-        w->off[j + 1] += w->off[j];
-    }
-    for (size_t i = 0; i < w->n_ans; i++) {
-        int j = w->ans[i].item;
-        w->by_item[w->off[j]++] = i;
-    }
-    /* off[j] now points past item j: shift back */
-    for (int j = w->n_items; j > 0; j--) {
-        w->off[j] = w->off[j - 1];
-    }
-    w->off[0] = 0;
-    return 0;
+    return design_counts(sc, row) && row->correct >= 0 &&
+           row->phase != PHASE_PRACTICE;
 }
 
 /* The index of the item of row, added when new; -1 when out of memory. */
-static int item_index(ItemWork *w, const DatasetResponse *row)
+static int item_index(const Dataset *ds, ItemWork *w,
+                      const DatasetResponse *row)
 {
     int added;
-    int k = keymap_get(&w->cells, compute_key2(row->domain, row->test_type),
-                       (int)w->cells.n, &added);
+    int k = keymap_get(
+        &w->cells,
+        compute_key2(dataset_domain(ds, row), dataset_test_type(ds, row)),
+        (int)w->cells.n, &added);
     if (k < 0) {
         return -1;
     }
-    int j = keymap_get(&w->items,
-                       compute_key2(k * PHASE_COUNT + row->phase, row->item),
-                       w->n_items, &added);
+    int j = keymap_get(
+        &w->items,
+        compute_key2(k * PHASE_COUNT + (int)row->phase, (int)row->item),
+        w->n_items, &added);
     if (j < 0 || !added) {
         return j;
     }
@@ -113,7 +100,8 @@ static int item_index(ItemWork *w, const DatasetResponse *row)
                  sizeof *w->keys) != 0) {
         return -1;
     }
-    ItemKey key = {row->phase, row->domain, row->test_type, row->item};
+    ItemKey key = {(int)row->phase, dataset_domain(ds, row),
+                   dataset_test_type(ds, row), (int)row->item};
     w->keys[w->n_items++] = key;
     return j;
 }
@@ -138,37 +126,128 @@ static int total_index(ItemWork *w, int part, int phase)
     return t;
 }
 
+/* Forgets every answer seen; the bitmap when it takes at most 2 bytes per
+** row. -1 when out of memory. */
+static int seen_reset(const Dataset *ds, ItemWork *w)
+{
+    keymap_free(&w->seen);
+    size_t bits = (size_t)ds->n_participants * (size_t)w->n_items;
+    if (!w->seen_bits && bits / 16 <= ds->n_rows + 64) {
+        w->seen_words = bits / 64 + 1;
+        w->seen_bits = sim_malloc(w->seen_words * sizeof(uint64_t));
+        if (!w->seen_bits) {
+            return -1;
+        }
+    }
+    if (w->seen_bits) {
+        memset(w->seen_bits, 0, w->seen_words * sizeof(uint64_t));
+    }
+    return 0;
+}
+
+/* 1 when (participant, item j) is answered for the first time, 0 when it
+** was seen, -1 when out of memory. */
+static int first_answer(ItemWork *w, int part, int j)
+{
+    if (w->seen_bits) {
+        size_t bit = (size_t)part * (size_t)w->n_items + (size_t)j;
+        uint64_t m = (uint64_t)1 << (bit % 64);
+        if (w->seen_bits[bit / 64] & m) {
+            return 0;
+        }
+        w->seen_bits[bit / 64] |= m;
+        return 1;
+    }
+    int added;
+    if (keymap_get(&w->seen, compute_key2(part, j), 0, &added) < 0) {
+        return -1;
+    }
+    return added;
+}
+
 static int collect(const Dataset *ds, const Screen *sc, ItemWork *w)
 {
+    w->row_item = sim_malloc((ds->n_rows + 1) * sizeof *w->row_item);
+    if (!w->row_item) {
+        return -1;
+    }
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        int j = -1;
+        if (item_row(sc, &ds->rows[i]) &&
+            (j = item_index(ds, w, &ds->rows[i])) < 0) {
+            return -1;
+        }
+        w->row_item[i] = j;
+    }
+    if (seen_reset(ds, w) != 0) {
+        return -1;
+    }
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!design_counts(sc, row) || row->correct < 0 ||
-            row->phase == PHASE_PRACTICE) {
+        int j = w->row_item[i];
+        if (j < 0) {
             continue;
         }
-        int j = item_index(w, row);
-        if (j < 0) {
-            return -1;
-        }
-        int added;
-        if (keymap_get(&w->seen, compute_key2(row->participant, j), 0, &added) <
-            0) {
-            return -1;
-        }
-        if (!added) {
+        int first = first_answer(w, row->participant, j);
+        if (first <= 0) {
+            if (first < 0) {
+                return -1;
+            }
             continue; /* the first answer counts */
         }
-        int t = total_index(w, row->participant, row->phase);
-        if (t < 0 || (w->n_ans == w->cap_ans &&
-                      sim_grow((void **)&w->ans, &w->cap_ans, w->n_ans + 1,
-                               sizeof *w->ans) != 0)) {
+        int t = total_index(w, row->participant, (int)row->phase);
+        if (t < 0) {
             return -1;
         }
-        Answer a = {row->participant, j, sc->cond_index[row->condition],
-                    row->correct};
-        w->ans[w->n_ans++] = a;
         w->tot_s[t] += row->correct;
         w->tot_n[t] += 1;
+    }
+    return 0;
+}
+
+/* The sums per item and per (item, condition), in the order of the rows:
+** the same order as the answers of each item. */
+static int item_sums(const Dataset *ds, const Screen *sc, ItemWork *w)
+{
+    size_t ni = (size_t)w->n_items, nc = (size_t)sc->n_conds;
+    w->sums = sim_calloc(ni + 1, sizeof *w->sums);
+    w->cs = sim_calloc(ni * nc + 1, sizeof *w->cs);
+    w->cn = sim_calloc(ni * nc + 1, sizeof *w->cn);
+    if (!w->sums || !w->cs || !w->cn || seen_reset(ds, w) != 0) {
+        return -1;
+    }
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        const DatasetResponse *row = &ds->rows[i];
+        int j = w->row_item[i];
+        if (j < 0) {
+            continue;
+        }
+        int first = first_answer(w, row->participant, j);
+        if (first <= 0) {
+            if (first < 0) {
+                return -1;
+            }
+            continue;
+        }
+        ItemSums *a = &w->sums[j];
+        int yv = row->correct;
+        a->n++;
+        a->s += yv;
+        size_t at = (size_t)j * nc + (size_t)sc->cond_index[row->condition];
+        w->cs[at] += yv;
+        w->cn[at]++;
+        int t = keymap_find(&w->totals,
+                            compute_key2(row->participant, (int)row->phase));
+        if (t < 0 || w->tot_n[t] < 2) {
+            continue;
+        }
+        double x = yv, y = (w->tot_s[t] - yv) / (w->tot_n[t] - 1);
+        a->rn += 1;
+        a->sx += x;
+        a->sy += y;
+        a->sxx += x * x;
+        a->syy += y * y;
+        a->sxy += x * y;
     }
     return 0;
 }
@@ -177,27 +256,13 @@ static int collect(const Dataset *ds, const Screen *sc, ItemWork *w)
 ** fewer than 3 participants or no variance. */
 static double item_rest(const ItemWork *w, int j)
 {
-    double n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
-    for (size_t q = w->off[j]; q < w->off[j + 1]; q++) {
-        const Answer *a = &w->ans[w->by_item[q]];
-        int t =
-            keymap_find(&w->totals, compute_key2(a->part, w->keys[j].phase));
-        if (t < 0 || w->tot_n[t] < 2) {
-            continue;
-        }
-        double x = a->y, y = (w->tot_s[t] - a->y) / (w->tot_n[t] - 1);
-        n += 1;
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        syy += y * y;
-        sxy += x * y;
-    }
+    const ItemSums *a = &w->sums[j];
+    double n = a->rn, sx = a->sx, sy = a->sy;
     if (n < 3) {
         return NAN;
     }
-    double vx = sxx - sx * sx / n, vy = syy - sy * sy / n;
-    double cxy = sxy - sx * sy / n;
+    double vx = a->sxx - sx * sx / n, vy = a->syy - sy * sy / n;
+    double cxy = a->sxy - sx * sy / n;
     return vx > 1e-12 && vy > 1e-12 ? cxy / sqrt(vx * vy) : NAN;
 }
 
@@ -300,15 +365,8 @@ static int item_tables(const Dataset *ds, const Screen *sc, ItemWork *w,
             put_item(md, ds, k, it);
         }
         for (int c = 0; c < sc->n_conds; c++) {
-            w->cs[c] = w->cn[c] = 0;
-        }
-        for (size_t q = w->off[j]; q < w->off[j + 1]; q++) {
-            const Answer *a = &w->ans[w->by_item[q]];
-            w->cs[a->cond] += a->y;
-            w->cn[a->cond] += 1;
-        }
-        for (int c = 0; c < sc->n_conds; c++) {
-            double s = w->cs[c], n = w->cn[c];
+            size_t at = (size_t)j * (size_t)sc->n_conds + (size_t)c;
+            double s = w->cs[at], n = w->cn[at];
             if (n == 0) {
                 continue;
             }
@@ -338,7 +396,7 @@ int compute_items(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
     ItemWork w;
     memset(&w, 0, sizeof w);
     int rc = SIM_OK;
-    if (collect(ds, sc, &w) != 0 || group_by_item(&w, sc->n_conds) != 0) {
+    if (collect(ds, sc, &w) != 0 || item_sums(ds, sc, &w) != 0) {
         goto nomem;
     }
     if (w.n_items > 0) {
@@ -348,11 +406,7 @@ int compute_items(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
         }
     }
     for (int j = 0; j < w.n_items; j++) {
-        int s = 0, n = 0;
-        for (size_t q = w.off[j]; q < w.off[j + 1]; q++) {
-            s += w.ans[w.by_item[q]].y;
-            n++;
-        }
+        int s = w.sums[j].s, n = w.sums[j].n;
         ItemRow *it = &r->items[r->n_items++];
         const ItemKey *k = &w.keys[j];
         snprintf(it->label, sizeof it->label, "%s%s%.40s%s%.40s/%.60s",

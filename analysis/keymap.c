@@ -53,18 +53,26 @@ static size_t probe(const KeyMap *m, uint64_t key)
 
 int keymap_get(KeyMap *m, uint64_t key, int next_val, int *added)
 {
+    if (m->has_last && m->last_key == key) {
+        *added = 0;
+        return m->last_val;
+    }
     if ((m->n + 1) * 4 > m->cap * 3 && rehash(m, m->cap ? m->cap * 2 : 1024)) {
         return -1;
     }
     size_t h = probe(m, key);
+    m->has_last = 1;
+    m->last_key = key;
     if (m->slots[h].key == key) {
         *added = 0;
-        return m->slots[h].val;
+        m->last_val = m->slots[h].val;
+        return m->last_val;
     }
     m->slots[h].key = key;
     m->slots[h].val = next_val;
     m->n++;
     *added = 1;
+    m->last_val = next_val;
     return next_val;
 }
 
@@ -72,6 +80,9 @@ int keymap_find(const KeyMap *m, uint64_t key)
 {
     if (m->cap == 0 || key == UINT64_MAX) {
         return -1; /* UINT64_MAX marks the empty slots */
+    }
+    if (m->has_last && m->last_key == key) {
+        return m->last_val;
     }
     size_t h = probe(m, key);
     return m->slots[h].key == key ? m->slots[h].val : -1;

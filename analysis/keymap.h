@@ -17,6 +17,10 @@ typedef struct KeySlot {
 typedef struct KeyMap {
     KeySlot *slots;
     size_t n, cap;
+    /* the last key keymap_get() saw and its value (has_last: 1), so that
+    ** runs of one key skip the table */
+    uint64_t last_key;
+    int last_val, has_last;
 } KeyMap;
 
 /* A zeroed KeyMap is empty and ready. Frees the slots; the map is empty

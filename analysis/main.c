@@ -29,6 +29,12 @@ static void usage(FILE *f)
                "  --max-catch-failures N  re-derive the catch-trial exclusion\n"
                "  --include-pilot         keep pilot participants\n"
                "  --include-simulated     keep simulated participants\n"
+               "  --delimiter ,|;|tab     field delimiter of the --csv files "
+               "(,)\n"
+               "  --encoding utf-8|windows-1252|latin-1|utf-16\n"
+               "                          encoding of the --csv files (utf-8; "
+               "utf-16\n"
+               "                          with a byte order mark)\n"
                "  --format md,tex,csv,json       outputs (all)\n"
                "  --plots png,svg,pdf     plots (all; 'none' for none)\n"
                "  --raw                   CSV text cells as they are (no quote "
@@ -156,7 +162,7 @@ int main(int argc, char **argv)
             "--csv",       "--out",      "--replicates", "--seed",
             "--threads",   "--baseline", "--items",      "--p-method",
             "--bootstrap", "--accuracy", "--utility",    "--max-catch-failures",
-            "--format",    "--plots"};
+            "--format",    "--plots",    "--delimiter",  "--encoding"};
         int known = 0;
         for (size_t q = 0; q < sizeof valued / sizeof valued[0]; q++) {
             known |= strcmp(a, valued[q]) == 0;
@@ -215,6 +221,24 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--max-catch-failures") == 0) {
             bad = parse_int_arg(a, v, 0, 1000000, &x);
             o.max_catch_failures = (int)x;
+        } else if (strcmp(a, "--delimiter") == 0) {
+            if (dataset_parse_delimiter(v, &o.csv_delimiter) != 0) {
+                fprintf(stderr,
+                        "simlab-analyze: --delimiter: expected ',', ';' or "
+                        "tab, got '%s'\n",
+                        v);
+                bad = 1;
+            }
+        } else if (strcmp(a, "--encoding") == 0) {
+            DatasetEncoding e;
+            if (dataset_parse_encoding(v, &e) != 0) {
+                fprintf(stderr,
+                        "simlab-analyze: --encoding: expected utf-8, "
+                        "windows-1252, latin-1 or utf-16, got '%s'\n",
+                        v);
+                bad = 1;
+            }
+            o.csv_encoding = (int)e;
         } else if (strcmp(a, "--format") == 0) {
             bad = parse_list(a, v, formats, 4, &o.formats);
         } else if (strcmp(a, "--plots") == 0) {

@@ -100,7 +100,8 @@ int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
             continue;
         }
         if (design_push(&x, row->participant, sc->cond_index[row->condition],
-                        compute_key2(row->item, row->domain * 8 + row->phase),
+                        compute_key2(row->item,
+                                     dataset_domain(ds, row) * 8 + row->phase),
                         0, row->rating - 1, row->correct == 1,
                         row->correct >= 0) < 0) {
             goto nomem;

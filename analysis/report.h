@@ -49,6 +49,8 @@ typedef struct AnalyzeOptions {
     int quiet;                /* no summary on stdout */
     int change_only;          /* library use (simulations): the change table
                               ** only, no utility, ANOVA or ratings */
+    char csv_delimiter;       /* --delimiter of every --csv file (',') */
+    int csv_encoding;         /* --encoding: DatasetEncoding (UTF-8) */
 } AnalyzeOptions;
 
 typedef struct ExclusionRow {

@@ -55,8 +55,9 @@ int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
         int p = row->participant;
-        if (sc->keep[p] && isfinite(row->rt_ms)) {
-            rt[p] += row->rt_ms;
+        double t = dataset_rt_ms(ds, i);
+        if (sc->keep[p] && isfinite(t)) {
+            rt[p] += t;
             has_rt[p] = 1;
         }
     }
@@ -67,9 +68,9 @@ int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
             memset(has_rt, 0, (size_t)np * sizeof *has_rt);
             for (size_t i = 0; i < ds->n_rows; i++) {
                 const DatasetResponse *row = &ds->rows[i];
-                if (sc->cond_index[row->condition] == c &&
-                    isfinite(row->rt_ms)) {
-                    rt[row->participant] += row->rt_ms;
+                double t = dataset_rt_ms(ds, i);
+                if (sc->cond_index[row->condition] == c && isfinite(t)) {
+                    rt[row->participant] += t;
                     has_rt[row->participant] = 1;
                 }
             }

@@ -360,12 +360,27 @@ int stats_re_fit(const double *s, const double *n, int k, double *eta,
 #define Z_PANELS  36 /* z in [-9, 9] */
 #define S_PANELS  16
 
+#define Z_NODES (Z_PANELS * GL_POINTS)
+
+/* The z nodes of range_compl() and the parts of its integrand that do not
+** depend on w, computed once per ptukey: the same values, in the same
+** order, as computing them at every node. */
+typedef struct ZNode {
+    double w;    /* Gauss-Legendre weight */
+    double pz;   /* Phi(z) */
+    double pnz;  /* Phi(-z) */
+    double powz; /* Phi(z)^(k-1) */
+    double fac;  /* k phi(z) */
+    double z;
+} ZNode;
+
 typedef struct TukeyCtx {
     double q;       /* range quantile */
     int k;          /* number of means */
     double df;      /* degrees of freedom */
     double lognorm; /* log normalising constant of f_S */
     gsl_integration_glfixed_table *gl;
+    ZNode nodes[Z_NODES];
 } TukeyCtx;
 
 static double norm_cdf(double x)
@@ -373,14 +388,35 @@ static double norm_cdf(double x)
     return 0.5 * erfc(-x / M_SQRT2);
 }
 
+static void z_nodes(TukeyCtx *t)
+{
+    double width = 18.0 / Z_PANELS, km1 = (double)(t->k - 1);
+    for (int p = 0; p < Z_PANELS; p++) {
+        double a = -9.0 + p * width, c = a + 0.5 * width;
+        for (size_t i = 0; i < GL_POINTS; i++) {
+            double xi, wi;
+            gsl_integration_glfixed_point(-1, 1, i, &xi, &wi, t->gl);
+            ZNode *nd = &t->nodes[(size_t)p * GL_POINTS + i];
+            double z = c + 0.5 * width * xi;
+            nd->z = z;
+            nd->w = wi;
+            nd->pz = norm_cdf(z);
+            nd->pnz = norm_cdf(-z);
+            nd->powz = pow(nd->pz, km1);
+            nd->fac = t->k * exp(-0.5 * z * z) * 0.3989422804014327;
+        }
+    }
+}
+
 /* Integrand of 1 - W(w) = k * int phi(z) [Phi(z)^(k-1) - (Phi(z) -
 ** Phi(z - w))^(k-1)] dz; both terms are accurate in the tails. */
-static double range_compl_integrand(double z, double w, int k)
+static double range_compl_integrand(const ZNode *nd, double w, int k)
 {
-    double pz = norm_cdf(z);
+    double z = nd->z;
+    double pz = nd->pz;
     double band;
     if (z - w > 0) { /* both upper tails: subtract the small tails */
-        band = norm_cdf(w - z) - norm_cdf(-z);
+        band = norm_cdf(w - z) - nd->pnz;
     } else {
         band = pz - norm_cdf(z - w);
     }
@@ -389,11 +425,11 @@ static double range_compl_integrand(double z, double w, int k)
     double diff;
     if (d < 1e-3 * pz) {
         /* a^m - (a - d)^m = a^m (1 - (1 - d/a)^m), no cancellation */
-        diff = pow(pz, km1) * -expm1(km1 * log1p(-d / pz));
+        diff = nd->powz * -expm1(km1 * log1p(-d / pz));
     } else {
-        diff = pow(pz, km1) - pow(band, km1);
+        diff = nd->powz - pow(band, km1);
     }
-    return k * exp(-0.5 * z * z) * 0.3989422804014327 * diff;
+    return nd->fac * diff;
 }
 
 /* 1 - W(w): probability that the range of k standard normals exceeds w. */
@@ -403,13 +439,8 @@ static double range_compl(const TukeyCtx *t, double w)
         return 1.0;
     }
     double sum = 0, width = 18.0 / Z_PANELS;
-    for (int p = 0; p < Z_PANELS; p++) {
-        double a = -9.0 + p * width, c = a + 0.5 * width;
-        for (size_t i = 0; i < GL_POINTS; i++) {
-            double xi, wi;
-            gsl_integration_glfixed_point(-1, 1, i, &xi, &wi, t->gl);
-            sum += wi * range_compl_integrand(c + 0.5 * width * xi, w, t->k);
-        }
+    for (int n = 0; n < Z_NODES; n++) {
+        sum += t->nodes[n].w * range_compl_integrand(&t->nodes[n], w, t->k);
     }
     sum *= 0.5 * width;
     return sum < 0 ? 0 : sum;
@@ -428,7 +459,8 @@ double stats_ptukey_upper(double q, int k, double df)
     if (k < 2 || !(df > 0)) {
         return NAN;
     }
-    TukeyCtx t = {0};
+    TukeyCtx t;
+    memset(&t, 0, sizeof t);
     t.q = q;
     t.k = k;
     t.df = df;
@@ -436,6 +468,7 @@ double stats_ptukey_upper(double q, int k, double df)
     if (!t.gl) {
         return NAN;
     }
+    z_nodes(&t);
     double result = 0;
     if (isinf(df)) {
         result = range_compl(&t, q);

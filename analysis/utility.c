@@ -91,8 +91,8 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
         if (design_counts(sc, row) && row->phase == PHASE_TEST &&
             row->correct >= 0) {
             any_test = 1;
-            max_session =
-                row->session > max_session ? row->session : max_session;
+            int t = dataset_session(ds, row);
+            max_session = t > max_session ? t : max_session;
         }
     }
     if (!any_test) {
@@ -118,7 +118,7 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
         const DatasetResponse *row = &ds->rows[i];
         if (design_counts(sc, row) && row->phase == PHASE_TEST &&
             row->correct >= 0) {
-            session_cell[row->session] = 0;
+            session_cell[dataset_session(ds, row)] = 0;
         }
     }
     int T = 0;
@@ -149,7 +149,7 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
             row->correct < 0) {
             continue;
         }
-        int cell = session_cell[row->session];
+        int cell = session_cell[dataset_session(ds, row)];
         if (design_push(&x, row->participant, sc->cond_index[row->condition],
                         compute_key2(cell, row->item), cell, cell, row->correct,
                         0) < 0) {

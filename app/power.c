@@ -1115,7 +1115,8 @@ int power_estimate_db(const char *bundle_dir, const char *db, double *est,
         const Item *it = study_find_item(st, dataset_str(ds, row->item));
         int cell = -1;
         for (size_t k = 0; k < st->n_blocks; k++) {
-            if (x.block_cell[k] >= 0 && st->blocks[k].session == row->session) {
+            if (x.block_cell[k] >= 0 &&
+                st->blocks[k].session == dataset_session(ds, row)) {
                 cell = x.block_cell[k];
             }
         }

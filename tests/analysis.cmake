@@ -23,3 +23,7 @@ simlab_add_test(test_analysis_input SOURCES test_analysis_input.c
 # Questionnaire summaries against R (tests/data/analysis-questionnaire).
 simlab_add_test(test_analysis_questionnaire
                 SOURCES test_analysis_questionnaire.c LIBS simlab_analysis)
+simlab_add_test(test_analysis_dialect SOURCES test_analysis_dialect.c
+                LIBS simlab_analysis)
+simlab_add_test(test_analysis_layout SOURCES test_analysis_layout.c
+                LIBS simlab_analysis)

@@ -203,11 +203,11 @@ static void test_catch_rows_do_not_count(void)
         row.condition = dataset_str(ds, x->condition);
         row.phase = dataset_phase_name(x->phase);
         row.item = dataset_str(ds, x->item);
-        row.test_type = dataset_str(ds, x->test_type);
-        row.domain = dataset_str(ds, x->domain);
+        row.test_type = dataset_str(ds, dataset_test_type(ds, x));
+        row.domain = dataset_str(ds, dataset_domain(ds, x));
         row.correct = x->correct;
         row.rating = x->rating;
-        row.rt_ms = x->rt_ms;
+        row.rt_ms = dataset_rt_ms(ds, i);
         CHECK_INT(dataset_add(nc, &row, &err), SIM_OK);
     }
     AnalyzeOptions o;

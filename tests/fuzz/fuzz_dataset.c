@@ -27,9 +27,8 @@ static void check_rows(const Dataset *ds)
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *r = &ds->rows[i];
         if (r->participant < 0 || r->participant >= ds->n_participants ||
-            r->phase < 0 || r->phase >= PHASE_COUNT || r->correct < -1 ||
-            r->correct > 1 || r->rating < 0 || r->rating > 11 ||
-            r->is_catch < 0 || r->is_catch > 1 || r->session < 0 ||
+            r->phase >= PHASE_COUNT || r->correct < -1 || r->rating > 11 ||
+            (int)r->context >= ds->n_contexts || dataset_session(ds, r) < 0 ||
             !dataset_str(ds, r->condition) || !dataset_str(ds, r->item)) {
             fprintf(stderr, "row %zu breaks the DatasetResponse contract\n", i);
             abort();
