@@ -40,6 +40,9 @@ static void usage(FILE *f)
         "             [--participant-sd SD] [--item-sd SD] "
         "[--accept-changed-bundle]\n"
         "  simlab export --db FILE --csv OUT [--raw]\n"
+        "  simlab selftest [DIR] [--db FILE] [--out DIR] [--station NAME]\n"
+        "             [--seconds S] [--windowed] [--size WxH] [--display "
+        "N]\n"
         "  simlab power DIR --participants N1,N2,... --out DIR [--studies S]\n"
         "             [--alpha A] [--replicates B] [--threads T] [--seed S]\n"
         "             [--p COND:PHASE=P]... [--participant-sd SD] "
@@ -249,6 +252,8 @@ int main(int argc, char **argv)
         return power_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "selftest") == 0) {
+        return app_selftest(argc - 1, argv + 1);
     } else if (strcmp(cmd, "--version") == 0) {
         printf("simlab %s\n", SIMLAB_VERSION);
         return 0;

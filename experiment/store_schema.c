@@ -163,6 +163,15 @@ static const char *const SCHEMA_V2 =
 static const char *const SCHEMA_V3 =
     "DROP VIEW long_format;" LONG_FORMAT_VIEW("COALESCE(r.station, p.station)");
 
+/* Version 8: the timing reports of `simlab selftest --db`, one row per run
+** of it on a station; report is its JSON ("simlab station timing v1"). */
+static const char *const SCHEMA_V8 = "CREATE TABLE station_timing ("
+                                     "  id INTEGER PRIMARY KEY,"
+                                     "  station TEXT NOT NULL,"
+                                     "  created_ms INTEGER NOT NULL,"
+                                     "  virtual_display INTEGER NOT NULL,"
+                                     "  report TEXT NOT NULL);";
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
@@ -196,6 +205,9 @@ int store_migrate(Store *st, SimError *err)
         rc = store_exec(st, SCHEMA_V3, err);
     }
     /* later versions: if (rc == SIM_OK && version < 4) { ... } */
+    if (rc == SIM_OK && version < 8) {
+        rc = store_exec(st, SCHEMA_V8, err);
+    }
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
@@ -208,6 +220,29 @@ int store_migrate(Store *st, SimError *err)
     if (rc != SIM_OK) {
         store_rollback(st);
     }
+    return rc;
+}
+
+int store_add_station_timing(Store *st, const char *station, int64_t wall_ms,
+                             int is_virtual, const char *report_json,
+                             SimError *err)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = store_prepare(st,
+                           "INSERT INTO station_timing (station, created_ms, "
+                           "virtual_display, report) VALUES (?, ?, ?, ?)",
+                           &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    store_bind_text(s, 1, station);
+    sqlite3_bind_int64(s, 2, wall_ms);
+    sqlite3_bind_int(s, 3, is_virtual != 0);
+    store_bind_text(s, 4, report_json);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        rc = store_fail_db(st, err, "store the station timing report");
+    }
+    sqlite3_finalize(s);
     return rc;
 }
 

@@ -1,0 +1,440 @@
+/*
+** The input thread: XInput 2 raw key events on a second X connection,
+** stamped on arrival, kept in a ring under a mutex until the loop claims
+** them for SDL's key events. Built with libX11 and libXi
+** (SIMLAB_HAVE_XI); without them rawinput_open always declines.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "app/rawinput.h"
+
+#include <SDL2/SDL_syswm.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/stamps.h"
+#include "common/sim_alloc.h"
+
+SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
+{
+    if (ks >= 0x20 && ks <= 0x7e) {
+        /* Latin-1 printable keysyms are SDL's key codes (a, 1, space) */
+        return (SDL_Keycode)ks;
+    }
+    if (ks >= 0xffb0 && ks <= 0xffb9) { /* XK_KP_0 .. XK_KP_9 */
+        /* SDL's keypad codes run 1 .. 9, then 0 */
+        return ks == 0xffb0 ? SDLK_KP_0
+                            : SDLK_KP_1 + (SDL_Keycode)(ks - 0xffb1);
+    }
+    if (ks >= 0xffbe && ks <= 0xffc9) { /* XK_F1 .. XK_F12 */
+        return SDLK_F1 + (SDL_Keycode)(ks - 0xffbe);
+    }
+    switch (ks) {
+    case 0xff0d: /* XK_Return */
+        return SDLK_RETURN;
+    case 0xff8d: /* XK_KP_Enter */
+        return SDLK_KP_ENTER;
+    case 0xff1b: /* XK_Escape */
+        return SDLK_ESCAPE;
+    case 0xff09: /* XK_Tab */
+        return SDLK_TAB;
+    case 0xff08: /* XK_BackSpace */
+        return SDLK_BACKSPACE;
+    case 0xff51: /* XK_Left */
+        return SDLK_LEFT;
+    case 0xff52: /* XK_Up */
+        return SDLK_UP;
+    case 0xff53: /* XK_Right */
+        return SDLK_RIGHT;
+    case 0xff54: /* XK_Down */
+        return SDLK_DOWN;
+    default:
+        return 0;
+    }
+}
+
+#ifdef SIMLAB_HAVE_XI
+
+#include <X11/XKBlib.h>
+#include <X11/Xlib.h>
+#include <X11/extensions/XInput2.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+
+#define RAW_RING 256
+/* A raw press belongs to an SDL event stamped at most this much later */
+#define RAW_WINDOW_NS 1000000000LL
+/* or this much earlier (the input thread ran late) */
+#define RAW_LATE_NS 20000000LL
+
+typedef struct RawPress {
+    int64_t ns;
+    SDL_Keycode sym; /* 0: unknown, matches any key */
+} RawPress;
+
+struct RawInput {
+    Display *dpy;
+    int xi_opcode;
+    int wake[2]; /* pipe: a byte stops the thread */
+    SDL_Thread *thread;
+    SDL_mutex *lock;
+    RawPress ring[RAW_RING];
+    unsigned head, tail;
+    /* the last SDL press no raw press matched: its late raw press must
+    ** not be claimed by the next one */
+    int64_t orphan_ns;
+    SDL_Keycode orphan_sym;
+    unsigned received, matched;
+};
+
+static void push(RawInput *r, int64_t ns, SDL_Keycode sym)
+{
+    SDL_LockMutex(r->lock);
+    if (r->head - r->tail >= RAW_RING) {
+        r->tail++; /* drop the oldest */
+    }
+    RawPress *p = &r->ring[r->head % RAW_RING];
+    p->ns = ns;
+    p->sym = sym;
+    r->head++;
+    r->received++;
+    SDL_UnlockMutex(r->lock);
+}
+
+/* Every event the connection holds; t is when they were seen to arrive. */
+static void drain(RawInput *r, int64_t t)
+{
+    while (XPending(r->dpy) > 0) {
+        XEvent ev;
+        XNextEvent(r->dpy, &ev);
+        XGenericEventCookie *c = &ev.xcookie;
+        if (c->type != GenericEvent || c->extension != r->xi_opcode ||
+            !XGetEventData(r->dpy, c)) {
+            continue;
+        }
+        if (c->evtype == XI_RawKeyPress) {
+            const XIRawEvent *re = c->data;
+            if (!(re->flags & XIKeyRepeat)) {
+                KeySym ks =
+                    XkbKeycodeToKeysym(r->dpy, (KeyCode)re->detail, 0, 0);
+                push(r, t, rawinput_keysym_to_sdl(ks));
+            }
+        }
+        XFreeEventData(r->dpy, c);
+    }
+}
+
+static int SDLCALL thread_main(void *data)
+{
+    RawInput *r = data;
+    struct pollfd fds[2] = {{ConnectionNumber(r->dpy), POLLIN, 0},
+                            {r->wake[0], POLLIN, 0}};
+    for (;;) {
+        drain(r, stamps_mono_ns());
+        int n = poll(fds, 2, -1);
+        int64_t t = stamps_mono_ns();
+        if (n < 0 && errno != EINTR) {
+            return 1;
+        }
+        if (fds[1].revents) {
+            return 0;
+        }
+        if (fds[0].revents & (POLLERR | POLLHUP)) {
+            return 1;
+        }
+        if (fds[0].revents & POLLIN) {
+            drain(r, t);
+        }
+    }
+}
+
+static void free_raw(RawInput *r)
+{
+    if (r->dpy) {
+        XCloseDisplay(r->dpy);
+    }
+    if (r->wake[0] >= 0) {
+        close(r->wake[0]);
+        close(r->wake[1]);
+    }
+    if (r->lock) {
+        SDL_DestroyMutex(r->lock);
+    }
+    sim_free(r);
+}
+
+/* Opens the second connection and asks for raw key presses. */
+static int open_display(RawInput *r, const char *name, char *why, size_t n)
+{
+    r->dpy = XOpenDisplay(name);
+    if (!r->dpy) {
+        snprintf(why, n, "cannot open the X display %s", name ? name : "");
+        return -1;
+    }
+    int ev, er, major = 2, minor = 2;
+    if (!XQueryExtension(r->dpy, "XInputExtension", &r->xi_opcode, &ev, &er) ||
+        XIQueryVersion(r->dpy, &major, &minor) != Success || major < 2) {
+        snprintf(why, n, "the X server has no XInput 2");
+        return -1;
+    }
+    unsigned char mask[XIMaskLen(XI_LASTEVENT)];
+    memset(mask, 0, sizeof mask);
+    XISetMask(mask, XI_RawKeyPress);
+    XIEventMask em = {XIAllMasterDevices, (int)sizeof mask, mask};
+    XISelectEvents(r->dpy, DefaultRootWindow(r->dpy), &em, 1);
+    XSync(r->dpy, False);
+    return 0;
+}
+
+int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
+{
+    *out = NULL;
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(w, &info)) {
+        snprintf(why, why_size, "no window system information: %s",
+                 SDL_GetError());
+        return -1;
+    }
+    if (info.subsystem != SDL_SYSWM_X11) {
+        const char *drv = SDL_GetCurrentVideoDriver();
+        snprintf(why, why_size, "the video driver is %s, not x11",
+                 drv ? drv : "unknown");
+        return -1;
+    }
+    RawInput *r = sim_calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    r->wake[0] = r->wake[1] = -1;
+    if (open_display(r, DisplayString(info.info.x11.display), why, why_size) !=
+        0) {
+        free_raw(r);
+        return -1;
+    }
+    r->lock = SDL_CreateMutex();
+    if (!r->lock || pipe(r->wake) != 0) {
+        snprintf(why, why_size, "cannot create the input thread's lock");
+        free_raw(r);
+        return -1;
+    }
+    r->thread = SDL_CreateThread(thread_main, "simlab-input", r);
+    if (!r->thread) {
+        snprintf(why, why_size, "cannot start the input thread: %s",
+                 SDL_GetError());
+        free_raw(r);
+        return -1;
+    }
+    SDL_SetThreadPriority(SDL_THREAD_PRIORITY_NORMAL);
+    *out = r;
+    return 0;
+}
+
+void rawinput_close(RawInput *r)
+{
+    if (!r) {
+        return;
+    }
+    char b = 1;
+    if (write(r->wake[1], &b, 1) == 1) {
+        SDL_WaitThread(r->thread, NULL);
+    } else {
+        SDL_DetachThread(r->thread);
+    }
+    free_raw(r);
+}
+
+static int same_key(SDL_Keycode raw, SDL_Keycode sym)
+{
+    return raw == 0 || raw == sym;
+}
+
+int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
+{
+    int64_t t = 0;
+    SDL_LockMutex(r->lock);
+    while (r->tail != r->head) {
+        RawPress *p = &r->ring[r->tail % RAW_RING];
+        if (p->ns > watch_ns + RAW_LATE_NS) {
+            break; /* a later press, for a later event */
+        }
+        r->tail++;
+        if (r->orphan_ns && same_key(p->sym, r->orphan_sym) &&
+            p->ns >= r->orphan_ns && p->ns <= r->orphan_ns + RAW_LATE_NS) {
+            r->orphan_ns = 0; /* the late raw press of an earlier event */
+            continue;
+        }
+        if (p->ns < watch_ns - RAW_WINDOW_NS || !same_key(p->sym, sym)) {
+            continue; /* never reached SDL (another window had the focus) */
+        }
+        t = p->ns < watch_ns ? p->ns : watch_ns;
+        r->matched++;
+        break;
+    }
+    if (!t) {
+        r->orphan_ns = watch_ns;
+        r->orphan_sym = sym;
+    }
+    SDL_UnlockMutex(r->lock);
+    return t;
+}
+
+void rawinput_counts(const RawInput *r, unsigned *received, unsigned *matched)
+{
+    SDL_LockMutex(r->lock);
+    *received = r->received;
+    *matched = r->matched;
+    SDL_UnlockMutex(r->lock);
+}
+
+/* The X display of w, or NULL when w is not on X11. */
+static Display *x11_display(SDL_Window *w, Window *win)
+{
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(w, &info) || info.subsystem != SDL_SYSWM_X11) {
+        return NULL;
+    }
+    if (win) {
+        *win = info.info.x11.window;
+    }
+    return info.info.x11.display;
+}
+
+int rawinput_x11_virtual(SDL_Window *w, char *why, size_t why_size)
+{
+    Display *d = x11_display(w, NULL);
+    if (!d) {
+        snprintf(why, why_size, "not an X11 display");
+        return -1;
+    }
+    int op, ev, er;
+    if (!XQueryExtension(d, "DRI3", &op, &ev, &er) &&
+        !XQueryExtension(d, "DRI2", &op, &ev, &er) &&
+        !XQueryExtension(d, "NV-GLX", &op, &ev, &er)) {
+        snprintf(why, why_size,
+                 "the X server drives no graphics hardware (no DRI2, DRI3 "
+                 "or NV-GLX): a virtual display such as Xvfb");
+        return 1;
+    }
+    snprintf(why, why_size, "an X server with direct rendering");
+    return 0;
+}
+
+struct XKeyInjector {
+    Display *dpy;
+    KeyCode key;
+};
+
+int xinject_open(SDL_Window *w, XKeyInjector **out, char *why, size_t why_size)
+{
+    *out = NULL;
+    Window win = 0;
+    Display *d = x11_display(w, &win);
+    if (!d) {
+        snprintf(why, why_size,
+                 "input latency is measured by XTest loopback under X11 only");
+        return -1;
+    }
+    XKeyInjector *x = sim_calloc(1, sizeof *x);
+    if (!x) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    x->dpy = XOpenDisplay(DisplayString(d));
+    int a, b, c, e;
+    if (!x->dpy || !XTestQueryExtension(x->dpy, &a, &b, &c, &e)) {
+        snprintf(why, why_size, "the X server has no XTest");
+        xinject_close(x);
+        return -1;
+    }
+    x->key = XKeysymToKeycode(x->dpy, XK_space);
+    int wx = 0, wy = 0, ww = 0, wh = 0;
+    SDL_GetWindowPosition(w, &wx, &wy);
+    SDL_GetWindowSize(w, &ww, &wh);
+    XTestFakeMotionEvent(x->dpy, -1, wx + ww / 2, wy + wh / 2, 0);
+    XSetInputFocus(x->dpy, win, RevertToParent, CurrentTime);
+    XSync(x->dpy, False);
+    *out = x;
+    return 0;
+}
+
+void xinject_key(XKeyInjector *x, int down)
+{
+    if (x) {
+        XTestFakeKeyEvent(x->dpy, x->key, down ? True : False, 0);
+        XFlush(x->dpy);
+    }
+}
+
+void xinject_close(XKeyInjector *x)
+{
+    if (!x) {
+        return;
+    }
+    if (x->dpy) {
+        XCloseDisplay(x->dpy);
+    }
+    sim_free(x);
+}
+
+#else /* no libXi */
+
+int rawinput_x11_virtual(SDL_Window *w, char *why, size_t why_size)
+{
+    (void)w;
+    snprintf(why, why_size, "this build has no libX11");
+    return -1;
+}
+
+int xinject_open(SDL_Window *w, XKeyInjector **out, char *why, size_t why_size)
+{
+    (void)w;
+    *out = NULL;
+    snprintf(why, why_size,
+             "this build has no XTest (libXtst): input latency not measured");
+    return -1;
+}
+
+void xinject_key(XKeyInjector *x, int down)
+{
+    (void)x;
+    (void)down;
+}
+
+void xinject_close(XKeyInjector *x)
+{
+    (void)x;
+}
+
+int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
+{
+    (void)w;
+    *out = NULL;
+    snprintf(why, why_size, "this build has no XInput 2 (libXi)");
+    return -1;
+}
+
+void rawinput_close(RawInput *r)
+{
+    (void)r;
+}
+
+int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
+{
+    (void)r;
+    (void)sym;
+    (void)watch_ns;
+    return 0;
+}
+
+void rawinput_counts(const RawInput *r, unsigned *received, unsigned *matched)
+{
+    (void)r;
+    *received = *matched = 0;
+}
+
+#endif
