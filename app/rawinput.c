@@ -193,12 +193,7 @@ int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
     *out = NULL;
     SDL_SysWMinfo info;
     SDL_VERSION(&info.version);
-    if (!SDL_GetWindowWMInfo(w, &info)) {
-        snprintf(why, why_size, "no window system information: %s",
-                 SDL_GetError());
-        return -1;
-    }
-    if (info.subsystem != SDL_SYSWM_X11) {
+    if (!SDL_GetWindowWMInfo(w, &info) || info.subsystem != SDL_SYSWM_X11) {
         const char *drv = SDL_GetCurrentVideoDriver();
         snprintf(why, why_size, "the video driver is %s, not x11",
                  drv ? drv : "unknown");
