@@ -3,7 +3,9 @@
 # (The SDL2 packages are needed for `simlab run` only; see -DSIMLAB_WITH_SDL.
 # clang and libclang-rt-14-dev build the fuzzers, scripts/fuzz.sh; the
 # sqlite3 shell is used by the fault-injection test; the Noto fonts draw the
-# characters DejaVu lacks: Arabic, CJK, emoji, see docs/runner.md "Fonts".)
+# characters DejaVu lacks: Arabic, CJK, emoji, see docs/runner.md "Fonts";
+# libxi-dev: the runner's input thread (XInput 2 raw key events) and
+# libxdamage-dev: the peer comparison's true onsets, docs/runner.md "Timing".)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -13,7 +15,9 @@ PACKAGES="build-essential cmake pkg-config git
   nettle-dev uuid-dev
   xvfb xauth libxtst-dev clang-format python3-numpy
   clang libclang-rt-14-dev sqlite3
-  fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji"
+  fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
+  libxi-dev
+  libxdamage-dev"
 
 missing=""
 for p in $PACKAGES; do
