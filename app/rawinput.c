@@ -129,6 +129,12 @@ static void drain(RawInput *r, int64_t t)
 static int SDLCALL thread_main(void *data)
 {
     RawInput *r = data;
+    /* The thread sleeps but for key presses: let it run first when one
+    ** comes (a real-time policy where the system allows it, e.g. through
+    ** RealtimeKit or as root; else a higher priority; else as it is). */
+    if (SDL_SetThreadPriority(SDL_THREAD_PRIORITY_TIME_CRITICAL) != 0) {
+        SDL_SetThreadPriority(SDL_THREAD_PRIORITY_HIGH);
+    }
     struct pollfd fds[2] = {{ConnectionNumber(r->dpy), POLLIN, 0},
                             {r->wake[0], POLLIN, 0}};
     for (;;) {
@@ -223,7 +229,6 @@ int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
         free_raw(r);
         return -1;
     }
-    SDL_SetThreadPriority(SDL_THREAD_PRIORITY_NORMAL);
     *out = r;
     return 0;
 }

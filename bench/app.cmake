@@ -3,7 +3,7 @@
 if(NOT TARGET simlab_runner)
   return()
 endif()
-pkg_check_modules(XTST IMPORTED_TARGET xtst x11 xdamage sdl2)
+pkg_check_modules(XTST IMPORTED_TARGET xtst x11 xi xdamage sdl2)
 if(NOT XTST_FOUND)
   return()
 endif()
