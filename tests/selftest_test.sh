@@ -1,7 +1,8 @@
 #!/bin/sh
 # `simlab selftest` under Xvfb for a few seconds: the report's keys, the
 # virtual-display note, the input thread's stamps of XTest presses, the
-# row --db stores (schema 8, station_timing) and the export sidecar's
+# row --db stores (schema 8, station_timing, in a database migrated from
+# schema 3) and the export sidecar's
 # timing.stations; then without X (SDL's dummy driver): no input latency.
 # Usage: selftest_test.sh SIMLAB BUNDLE
 set -eu
@@ -13,6 +14,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/simlab-selftest-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$bundle" "$tmp/bundle"
 mkdir "$tmp/out" "$tmp/dummy"
+# a database written before schema 8 (no station_timing) migrates forward
+"$simlab" simulate "$tmp/bundle" --db "$tmp/st.db" --participants 2 \
+    --policy model --station lab-1 >/dev/null
+python3 - "$tmp/st.db" <<'EOP'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("DROP TABLE station_timing; PRAGMA user_version = 3;")
+db.close()
+EOP
 xvfb-run -a -s "-screen 0 1280x800x24" "$simlab" selftest "$tmp/bundle" \
     --db "$tmp/st.db" --out "$tmp/out" --seconds 3 --size 800x600 \
     --station lab-1
@@ -52,6 +62,7 @@ assert i["presses"] >= 2 and i["recorded"] == i["presses"], i
 assert 0 <= i["latency"]["median_ms"] < 50, i
 db = sqlite3.connect(f"{tmp}/st.db")
 assert db.execute("PRAGMA user_version").fetchone()[0] >= 8
+assert db.execute("SELECT COUNT(*) FROM participant").fetchone()[0] == 2
 rows = db.execute("SELECT station, virtual_display, report FROM "
                   "station_timing").fetchall()
 assert len(rows) == 1 and rows[0][:2] == ("lab-1", 1), rows
