@@ -12,6 +12,7 @@
 # changed the window's pixels. RT error = recorded RT - true RT (ms).
 # PsychoPy is not compared: it is not packaged in Debian 12 and the Python
 # package index is not reachable from the build machines (docs/runner.md).
+# Needs xvfb (Xvfb), python3 and npm.
 # The last line is one JSON object with the medians over the repetitions:
 #   {"simlab": {"n", "median_ms", "sd_ms", "p99_ms"}, "jspsych": {...}}
 # ("n" counts the trials of all repetitions). The line before it gives each
@@ -47,31 +48,52 @@ else
     cp -r "$src/assets/studies/text-forward" "$out/bundle"
 fi
 
-xvfb="-screen 0 1920x1080x24"
+# One Xvfb per tool and run (1920x1080x24, no window manager). With
+# SIMLAB_PEERS_XVFB_RT=1 the X server runs SCHED_FIFO (root): on a loaded
+# machine it is otherwise the one that delivers presses late, for every tool.
+start_x() {
+    rm -f "$out/dpy"
+    Xvfb -displayfd 5 -screen 0 1920x1080x24 -nolisten tcp 5>"$out/dpy" \
+        2>/dev/null &
+    xpid=$!
+    for _ in $(seq 1 100); do
+        [ -s "$out/dpy" ] && break
+        sleep 0.1
+    done
+    DISPLAY=":$(cat "$out/dpy")"
+    export DISPLAY
+    if [ "${SIMLAB_PEERS_XVFB_RT:-0}" = 1 ]; then
+        chrt -f -p 20 "$xpid" >&2
+    fi
+}
+stop_x() {
+    kill "$xpid" 2>/dev/null || true
+    wait "$xpid" 2>/dev/null || true
+}
 for i in $(seq 1 "$reps"); do
     echo "## run $i: simlab" >&2
-    xvfb-run -a -s "$xvfb" "$build/bench/bench_app" rt "$build/app/simlab" \
-        "$out/bundle" "$out" p "$trials" >"$out/simlab-$i.txt" 2>&2 ||
-        { cat "$out/simlab-$i.txt" >&2; exit 1; }
+    start_x
+    "$build/bench/bench_app" rt "$build/app/simlab" "$out/bundle" "$out" p \
+        "$trials" >"$out/simlab-$i.txt" || { cat "$out/simlab-$i.txt" >&2; stop_x; exit 1; }
+    stop_x
     cat "$out/simlab-$i.txt" >&2
     echo "## run $i: jsPsych in Chromium" >&2
     rm -rf "$out/profile"
-    cat >"$out/browser.sh" <<EOS
-#!/bin/sh
-chromium --no-sandbox --user-data-dir="$out/profile" --no-first-run \
-    --disable-gpu --disable-extensions --disable-background-networking \
-    --disable-features=Translate --window-position=0,0 \
-    --window-size=1280,720 --app="file://$out/web/index.html?n=$trials" \
-    --enable-logging=stderr --v=0 2>"$out/console-$i.log" &
-b=\$!
-"$build/bench/bench_app" jspsych "$out/console-$i.log" "$trials"
-rc=\$?
-kill \$b 2>/dev/null; wait \$b 2>/dev/null
-exit \$rc
-EOS
-    xvfb-run -a -s "$xvfb" sh "$out/browser.sh" >"$out/jspsych-$i.txt" ||
-        { cat "$out/jspsych-$i.txt" >&2; exit 1; }
+    start_x
+    chromium --no-sandbox --user-data-dir="$out/profile" --no-first-run \
+        --disable-gpu --disable-extensions --disable-background-networking \
+        --disable-features=Translate --window-position=0,0 \
+        --window-size=1280,720 --app="file://$out/web/index.html?n=$trials" \
+        --enable-logging=stderr --v=0 2>"$out/console-$i.log" &
+    bpid=$!
+    rc=0
+    "$build/bench/bench_app" jspsych "$out/console-$i.log" "$trials" \
+        >"$out/jspsych-$i.txt" || rc=$?
+    kill "$bpid" 2>/dev/null || true
+    wait "$bpid" 2>/dev/null || true
+    stop_x
     cat "$out/jspsych-$i.txt" >&2
+    [ "$rc" -eq 0 ] || exit 1
 done
 # Medians over the repetitions of each figure; the last line of each run's
 # output is its JSON.
