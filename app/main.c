@@ -43,6 +43,7 @@ static void usage(FILE *f)
         "  simlab selftest [DIR] [--db FILE] [--out DIR] [--station NAME]\n"
         "             [--seconds S] [--windowed] [--size WxH] [--display "
         "N]\n"
+        "             [--screenshot-dir DIR]\n"
         "  simlab power DIR --participants N1,N2,... --out DIR [--studies S]\n"
         "             [--alpha A] [--replicates B] [--threads T] [--seed S]\n"
         "             [--p COND:PHASE=P]... [--participant-sd SD] "

@@ -44,7 +44,7 @@
 #define TRIAL_NS    400000000LL
 
 typedef struct Opts {
-    const char *dir, *db, *out, *station;
+    const char *dir, *db, *out, *station, *shot_dir;
     double seconds;
     int windowed, width, height, display;
 } Opts;
@@ -150,6 +150,8 @@ typedef struct Screens {
     const Study *study; /* or NULL: built-in */
     Item builtin[4];
     char key[16], text[4][128]; /* the built-in items' strings */
+    StudyClass classes[2];      /* and answers: Positive (P), Negative (N) */
+    char class_str[2][3][16];
     int n;
 } Screens;
 
@@ -169,6 +171,17 @@ static void screens_init(Screens *s, const Study *study)
     }
     s->study = NULL;
     snprintf(s->key, sizeof s->key, "selftest");
+    static const char *const CLASSES[2][3] = {{"pos", "Positive", "p"},
+                                              {"neg", "Negative", "n"}};
+    for (int c = 0; c < 2; c++) {
+        for (int f = 0; f < 3; f++) {
+            snprintf(s->class_str[c][f], sizeof s->class_str[c][f], "%s",
+                     CLASSES[c][f]);
+        }
+        s->classes[c].id = s->class_str[c][0];
+        s->classes[c].label = s->class_str[c][1];
+        s->classes[c].key = s->class_str[c][2];
+    }
     for (int i = 0; i < 4; i++) {
         snprintf(s->text[i], sizeof s->text[i], "%s", BUILTIN_TEXT[i]);
         s->builtin[i].key = s->key;
@@ -197,6 +210,8 @@ static void screens_build(Screens *s, Frame *f, int k)
         v.n_classes = s->study->n_classes;
     } else {
         v.item = &s->builtin[k % s->n];
+        v.classes = s->classes;
+        v.n_classes = 2;
     }
     ScreenCtx sx;
     memset(&sx, 0, sizeof sx);
@@ -206,6 +221,26 @@ static void screens_build(Screens *s, Frame *f, int k)
     sx.now_ns = stamps_mono_ns();
     sx.strings = s->study ? s->study->ui_strings : NULL;
     screen_build(&f->scene, &sx);
+}
+
+/* Writes the first predict screen as DIR/selftest-predict.png (drawn
+** again, not presented), so that a report can show what was measured. */
+static int save_shot(Frame *f, Screens *s, const char *dir)
+{
+    char path[1200];
+    SimError err;
+    snprintf(path, sizeof path, "%s/selftest-predict.png", dir);
+    screens_build(s, f, 0);
+    SDL_SetRenderDrawColor(f->gfx.renderer, f->ui.th.bg.r, f->ui.th.bg.g,
+                           f->ui.th.bg.b, 255);
+    SDL_RenderClear(f->gfx.renderer);
+    scene_render(&f->scene, &f->gfx, f->scroll, -1);
+    if (gfx_save_png(&f->gfx, path, &err) != SIM_OK) {
+        fprintf(stderr, "simlab selftest: %s\n", err.msg);
+        return -1;
+    }
+    printf("simlab selftest: wrote %s\n", path);
+    return 0;
 }
 
 /* ---------------------------------------------------------- measurement */
@@ -546,6 +581,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
             }
             o->windowed = 1;
             i++;
+        } else if (strcmp(a, "--screenshot-dir") == 0 && v) {
+            o->shot_dir = argv[++i];
         } else if (strcmp(a, "--windowed") == 0) {
             o->windowed = 1;
         } else if (strcmp(a, "--display") == 0 && v) {
@@ -690,6 +727,9 @@ int app_selftest(int argc, char **argv)
     /* the runner decodes a run's images before it starts: so do we */
     for (int k = 0; k < scr.n; k++) {
         screens_build(&scr, &frame, k);
+    }
+    if (o.shot_dir && save_shot(&frame, &scr, o.shot_dir) != 0) {
+        goto cleanup;
     }
     SDL_RaiseWindow(frame.gfx.window);
     /* let the window appear and settle */
