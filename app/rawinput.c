@@ -324,6 +324,13 @@ int rawinput_x11_virtual(SDL_Window *w, char *why, size_t why_size)
     return 0;
 }
 
+static int ignore_x_error(Display *d, XErrorEvent *e)
+{
+    (void)d;
+    (void)e;
+    return 0;
+}
+
 struct XKeyInjector {
     Display *dpy;
     KeyCode key;
@@ -356,8 +363,11 @@ int xinject_open(SDL_Window *w, XKeyInjector **out, char *why, size_t why_size)
     SDL_GetWindowPosition(w, &wx, &wy);
     SDL_GetWindowSize(w, &ww, &wh);
     XTestFakeMotionEvent(x->dpy, -1, wx + ww / 2, wy + wh / 2, 0);
+    /* a window not viewable refuses the focus (BadMatch): not fatal */
+    XErrorHandler old = XSetErrorHandler(ignore_x_error);
     XSetInputFocus(x->dpy, win, RevertToParent, CurrentTime);
     XSync(x->dpy, False);
+    XSetErrorHandler(old);
     *out = x;
     return 0;
 }
