@@ -61,6 +61,7 @@ SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
 #include <X11/keysym.h>
 #include <errno.h>
 #include <poll.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RAW_RING 256
@@ -68,6 +69,8 @@ SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
 #define RAW_WINDOW_NS 1000000000LL
 /* or this much earlier (the input thread ran late) */
 #define RAW_LATE_NS 20000000LL
+/* How long the loop waits for a raw press not stored yet: 8 x 0.25 ms */
+#define RAW_WAIT_NS 250000L
 
 typedef struct RawPress {
     int64_t ns;
@@ -252,33 +255,51 @@ static int same_key(SDL_Keycode raw, SDL_Keycode sym)
     return raw == 0 || raw == sym;
 }
 
-int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
+/* One pass over the ring (locked): the stamp of the raw press of sym for
+** the SDL event watched at watch_ns, or 0 when it is not there (yet). */
+static int64_t scan(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
 {
-    int64_t t = 0;
-    SDL_LockMutex(r->lock);
     while (r->tail != r->head) {
         RawPress *p = &r->ring[r->tail % RAW_RING];
         if (p->ns > watch_ns + RAW_LATE_NS) {
-            break; /* a later press, for a later event */
+            return 0; /* a later press, for a later event */
         }
         r->tail++;
         if (r->orphan_ns && same_key(p->sym, r->orphan_sym) &&
-            p->ns >= r->orphan_ns && p->ns <= r->orphan_ns + RAW_LATE_NS) {
-            r->orphan_ns = 0; /* the late raw press of an earlier event */
+            p->ns <= r->orphan_ns + RAW_LATE_NS) {
+            /* the raw press of the earlier event that got the watch's
+            ** stamp: it came too late for that one and belongs to no
+            ** other */
+            r->orphan_ns = 0;
             continue;
         }
         if (p->ns < watch_ns - RAW_WINDOW_NS || !same_key(p->sym, sym)) {
             continue; /* never reached SDL (another window had the focus) */
         }
-        t = p->ns < watch_ns ? p->ns : watch_ns;
         r->matched++;
-        break;
+        return p->ns < watch_ns ? p->ns : watch_ns;
     }
-    if (!t) {
-        r->orphan_ns = watch_ns;
-        r->orphan_sym = sym;
+    return 0;
+}
+
+int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
+{
+    int64_t t = 0;
+    /* The X server sends the raw event before the window's own, but the
+    ** input thread may not have stored it yet: wait for it a little. */
+    for (int i = 0; i < 8 && !t; i++) {
+        if (i > 0) {
+            struct timespec ts = {0, RAW_WAIT_NS};
+            nanosleep(&ts, NULL);
+        }
+        SDL_LockMutex(r->lock);
+        t = scan(r, sym, watch_ns);
+        if (!t && i == 7) {
+            r->orphan_ns = watch_ns;
+            r->orphan_sym = sym;
+        }
+        SDL_UnlockMutex(r->lock);
     }
-    SDL_UnlockMutex(r->lock);
     return t;
 }
 
