@@ -89,6 +89,7 @@ struct RawInput {
     ** not be claimed by the next one */
     int64_t orphan_ns;
     SDL_Keycode orphan_sym;
+    int64_t last_ns; /* the stamp of the last key press taken */
     unsigned received, matched;
 };
 
@@ -273,6 +274,10 @@ static int64_t scan(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
             r->orphan_ns = 0;
             continue;
         }
+        if (p->ns <= r->last_ns) {
+            continue; /* presses are stamped in order: older than the
+                         last key press recorded */
+        }
         if (p->ns < watch_ns - RAW_WINDOW_NS || !same_key(p->sym, sym)) {
             continue; /* never reached SDL (another window had the focus) */
         }
@@ -297,6 +302,9 @@ int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
         if (!t && i == 7) {
             r->orphan_ns = watch_ns;
             r->orphan_sym = sym;
+        }
+        if (t || i == 7) {
+            r->last_ns = t ? t : watch_ns;
         }
         SDL_UnlockMutex(r->lock);
     }
