@@ -95,6 +95,9 @@ for i in $(seq 1 "$reps"); do
     cat "$out/jspsych-$i.txt" >&2
     [ "$rc" -eq 0 ] || exit 1
 done
+# The per-run tables of simlab's runs, as medians over the runs.
+for i in $(seq 1 "$reps"); do cat "$out/simlab-$i.txt"; done >"$out/all.txt"
+python3 "$src/bench/app/peers_table.py" "$out/all.txt"
 # Medians over the repetitions of each figure; the last line of each run's
 # output is its JSON.
 python3 - "$out" "$reps" <<'EOP'
