@@ -114,9 +114,10 @@ static void test_new_and_newer(const Study *fwd)
     if (store) {
         sqlite3 *db = store_db(store);
         CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+        /* schema 8 added station_timing */
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
-                  8);
+                  9);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);
