@@ -2,7 +2,8 @@
 ** The input thread: XInput 2 raw key events on a second X connection,
 ** stamped on arrival, kept in a ring under a mutex until the loop claims
 ** them for SDL's key events. Built with libX11 and libXi
-** (SIMLAB_HAVE_XI); without them rawinput_open always declines.
+** (SIMLAB_HAVE_XI); without them rawinput_open always declines. The ring
+** and its matching do not need X (rawinput_new_ring, for tests).
 */
 #define _POSIX_C_SOURCE 200809L
 #include "app/rawinput.h"
@@ -53,7 +54,6 @@ SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
 }
 
 #ifdef SIMLAB_HAVE_XI
-
 #include <X11/XKBlib.h>
 #include <X11/Xlib.h>
 #include <X11/extensions/XInput2.h>
@@ -61,6 +61,7 @@ SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
 #include <X11/keysym.h>
 #include <errno.h>
 #include <poll.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -78,9 +79,11 @@ typedef struct RawPress {
 } RawPress;
 
 struct RawInput {
-    Display *dpy;
+#ifdef SIMLAB_HAVE_XI
+    Display *dpy; /* the thread's own connection */
     int xi_opcode;
-    int wake[2]; /* pipe: a byte stops the thread */
+#endif
+    int wake[2]; /* pipe: a byte stops the thread; -1 without one */
     SDL_Thread *thread;
     SDL_mutex *lock;
     RawPress ring[RAW_RING];
@@ -107,64 +110,13 @@ static void push(RawInput *r, int64_t ns, SDL_Keycode sym)
     SDL_UnlockMutex(r->lock);
 }
 
-/* Every event the connection holds; t is when they were seen to arrive. */
-static void drain(RawInput *r, int64_t t)
-{
-    while (XPending(r->dpy) > 0) {
-        XEvent ev;
-        XNextEvent(r->dpy, &ev);
-        XGenericEventCookie *c = &ev.xcookie;
-        if (c->type != GenericEvent || c->extension != r->xi_opcode ||
-            !XGetEventData(r->dpy, c)) {
-            continue;
-        }
-        if (c->evtype == XI_RawKeyPress) {
-            const XIRawEvent *re = c->data;
-            if (!(re->flags & XIKeyRepeat)) {
-                KeySym ks =
-                    XkbKeycodeToKeysym(r->dpy, (KeyCode)re->detail, 0, 0);
-                push(r, t, rawinput_keysym_to_sdl(ks));
-            }
-        }
-        XFreeEventData(r->dpy, c);
-    }
-}
-
-static int SDLCALL thread_main(void *data)
-{
-    RawInput *r = data;
-    /* The thread sleeps but for key presses: let it run first when one
-    ** comes (a real-time policy where the system allows it, e.g. through
-    ** RealtimeKit or as root; else a higher priority; else as it is). */
-    if (SDL_SetThreadPriority(SDL_THREAD_PRIORITY_TIME_CRITICAL) != 0) {
-        SDL_SetThreadPriority(SDL_THREAD_PRIORITY_HIGH);
-    }
-    struct pollfd fds[2] = {{ConnectionNumber(r->dpy), POLLIN, 0},
-                            {r->wake[0], POLLIN, 0}};
-    for (;;) {
-        drain(r, stamps_mono_ns());
-        int n = poll(fds, 2, -1);
-        int64_t t = stamps_mono_ns();
-        if (n < 0 && errno != EINTR) {
-            return 1;
-        }
-        if (fds[1].revents) {
-            return 0;
-        }
-        if (fds[0].revents & (POLLERR | POLLHUP)) {
-            return 1;
-        }
-        if (fds[0].revents & POLLIN) {
-            drain(r, t);
-        }
-    }
-}
-
 static void free_raw(RawInput *r)
 {
+#ifdef SIMLAB_HAVE_XI
     if (r->dpy) {
         XCloseDisplay(r->dpy);
     }
+#endif
     if (r->wake[0] >= 0) {
         close(r->wake[0]);
         close(r->wake[1]);
@@ -175,66 +127,24 @@ static void free_raw(RawInput *r)
     sim_free(r);
 }
 
-/* Opens the second connection and asks for raw key presses. */
-static int open_display(RawInput *r, const char *name, char *why, size_t n)
+RawInput *rawinput_new_ring(void)
 {
-    r->dpy = XOpenDisplay(name);
-    if (!r->dpy) {
-        snprintf(why, n, "cannot open the X display %s", name ? name : "");
-        return -1;
-    }
-    int ev, er, major = 2, minor = 2;
-    if (!XQueryExtension(r->dpy, "XInputExtension", &r->xi_opcode, &ev, &er) ||
-        XIQueryVersion(r->dpy, &major, &minor) != Success || major < 2) {
-        snprintf(why, n, "the X server has no XInput 2");
-        return -1;
-    }
-    unsigned char mask[XIMaskLen(XI_LASTEVENT)];
-    memset(mask, 0, sizeof mask);
-    XISetMask(mask, XI_RawKeyPress);
-    XIEventMask em = {XIAllMasterDevices, (int)sizeof mask, mask};
-    XISelectEvents(r->dpy, DefaultRootWindow(r->dpy), &em, 1);
-    XSync(r->dpy, False);
-    return 0;
-}
-
-int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
-{
-    *out = NULL;
-    SDL_SysWMinfo info;
-    SDL_VERSION(&info.version);
-    if (!SDL_GetWindowWMInfo(w, &info) || info.subsystem != SDL_SYSWM_X11) {
-        const char *drv = SDL_GetCurrentVideoDriver();
-        snprintf(why, why_size, "the video driver is %s, not x11",
-                 drv ? drv : "unknown");
-        return -1;
-    }
     RawInput *r = sim_calloc(1, sizeof *r);
     if (!r) {
-        snprintf(why, why_size, "out of memory");
-        return -1;
+        return NULL;
     }
     r->wake[0] = r->wake[1] = -1;
-    if (open_display(r, DisplayString(info.info.x11.display), why, why_size) !=
-        0) {
-        free_raw(r);
-        return -1;
-    }
     r->lock = SDL_CreateMutex();
-    if (!r->lock || pipe(r->wake) != 0) {
-        snprintf(why, why_size, "cannot create the input thread's lock");
-        free_raw(r);
-        return -1;
+    if (!r->lock) {
+        sim_free(r);
+        return NULL;
     }
-    r->thread = SDL_CreateThread(thread_main, "simlab-input", r);
-    if (!r->thread) {
-        snprintf(why, why_size, "cannot start the input thread: %s",
-                 SDL_GetError());
-        free_raw(r);
-        return -1;
-    }
-    *out = r;
-    return 0;
+    return r;
+}
+
+void rawinput_push(RawInput *r, int64_t ns, SDL_Keycode sym)
+{
+    push(r, ns, sym);
 }
 
 void rawinput_close(RawInput *r)
@@ -242,12 +152,16 @@ void rawinput_close(RawInput *r)
     if (!r) {
         return;
     }
-    char b = 1;
-    if (write(r->wake[1], &b, 1) == 1) {
-        SDL_WaitThread(r->thread, NULL);
-    } else {
-        SDL_DetachThread(r->thread);
+#ifdef SIMLAB_HAVE_XI
+    if (r->thread) {
+        char b = 1;
+        if (write(r->wake[1], &b, 1) == 1) {
+            SDL_WaitThread(r->thread, NULL);
+        } else {
+            SDL_DetachThread(r->thread);
+        }
     }
+#endif
     free_raw(r);
 }
 
@@ -317,6 +231,123 @@ void rawinput_counts(const RawInput *r, unsigned *received, unsigned *matched)
     *received = r->received;
     *matched = r->matched;
     SDL_UnlockMutex(r->lock);
+}
+
+#ifdef SIMLAB_HAVE_XI
+
+/* Every event the connection holds; t is when they were seen to arrive. */
+static void drain(RawInput *r, int64_t t)
+{
+    while (XPending(r->dpy) > 0) {
+        XEvent ev;
+        XNextEvent(r->dpy, &ev);
+        XGenericEventCookie *c = &ev.xcookie;
+        if (c->type != GenericEvent || c->extension != r->xi_opcode ||
+            !XGetEventData(r->dpy, c)) {
+            continue;
+        }
+        if (c->evtype == XI_RawKeyPress) {
+            const XIRawEvent *re = c->data;
+            if (!(re->flags & XIKeyRepeat)) {
+                KeySym ks =
+                    XkbKeycodeToKeysym(r->dpy, (KeyCode)re->detail, 0, 0);
+                push(r, t, rawinput_keysym_to_sdl(ks));
+            }
+        }
+        XFreeEventData(r->dpy, c);
+    }
+}
+
+static int SDLCALL thread_main(void *data)
+{
+    RawInput *r = data;
+    /* The thread sleeps but for key presses: let it run first when one
+    ** comes (a real-time policy where the system allows it, e.g. through
+    ** RealtimeKit or as root; else a higher priority; else as it is). */
+    if (SDL_SetThreadPriority(SDL_THREAD_PRIORITY_TIME_CRITICAL) != 0) {
+        SDL_SetThreadPriority(SDL_THREAD_PRIORITY_HIGH);
+    }
+    struct pollfd fds[2] = {{ConnectionNumber(r->dpy), POLLIN, 0},
+                            {r->wake[0], POLLIN, 0}};
+    for (;;) {
+        drain(r, stamps_mono_ns());
+        int n = poll(fds, 2, -1);
+        int64_t t = stamps_mono_ns();
+        if (n < 0 && errno != EINTR) {
+            return 1;
+        }
+        if (fds[1].revents) {
+            return 0;
+        }
+        if (fds[0].revents & (POLLERR | POLLHUP)) {
+            return 1;
+        }
+        if (fds[0].revents & POLLIN) {
+            drain(r, t);
+        }
+    }
+}
+
+/* Opens the second connection and asks for raw key presses. */
+static int open_display(RawInput *r, const char *name, char *why, size_t n)
+{
+    r->dpy = XOpenDisplay(name);
+    if (!r->dpy) {
+        snprintf(why, n, "cannot open the X display %s", name ? name : "");
+        return -1;
+    }
+    int ev, er, major = 2, minor = 2;
+    if (!XQueryExtension(r->dpy, "XInputExtension", &r->xi_opcode, &ev, &er) ||
+        XIQueryVersion(r->dpy, &major, &minor) != Success || major < 2) {
+        snprintf(why, n, "the X server has no XInput 2");
+        return -1;
+    }
+    unsigned char mask[XIMaskLen(XI_LASTEVENT)];
+    memset(mask, 0, sizeof mask);
+    XISetMask(mask, XI_RawKeyPress);
+    XIEventMask em = {XIAllMasterDevices, (int)sizeof mask, mask};
+    XISelectEvents(r->dpy, DefaultRootWindow(r->dpy), &em, 1);
+    XSync(r->dpy, False);
+    return 0;
+}
+
+int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
+{
+    *out = NULL;
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(w, &info) || info.subsystem != SDL_SYSWM_X11) {
+        const char *drv = SDL_GetCurrentVideoDriver();
+        snprintf(why, why_size, "the video driver is %s, not x11",
+                 drv ? drv : "unknown");
+        return -1;
+    }
+    RawInput *r = sim_calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    r->wake[0] = r->wake[1] = -1;
+    if (open_display(r, DisplayString(info.info.x11.display), why, why_size) !=
+        0) {
+        free_raw(r);
+        return -1;
+    }
+    r->lock = SDL_CreateMutex();
+    if (!r->lock || pipe(r->wake) != 0) {
+        snprintf(why, why_size, "cannot create the input thread's lock");
+        free_raw(r);
+        return -1;
+    }
+    r->thread = SDL_CreateThread(thread_main, "simlab-input", r);
+    if (!r->thread) {
+        snprintf(why, why_size, "cannot start the input thread: %s",
+                 SDL_GetError());
+        free_raw(r);
+        return -1;
+    }
+    *out = r;
+    return 0;
 }
 
 /* The X display of w, or NULL when w is not on X11. */
@@ -422,6 +453,14 @@ void xinject_close(XKeyInjector *x)
 
 #else /* no libXi */
 
+int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
+{
+    (void)w;
+    *out = NULL;
+    snprintf(why, why_size, "this build has no XInput 2 (libXi)");
+    return -1;
+}
+
 int rawinput_x11_virtual(SDL_Window *w, char *why, size_t why_size)
 {
     (void)w;
@@ -447,33 +486,6 @@ void xinject_key(XKeyInjector *x, int down)
 void xinject_close(XKeyInjector *x)
 {
     (void)x;
-}
-
-int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
-{
-    (void)w;
-    *out = NULL;
-    snprintf(why, why_size, "this build has no XInput 2 (libXi)");
-    return -1;
-}
-
-void rawinput_close(RawInput *r)
-{
-    (void)r;
-}
-
-int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
-{
-    (void)r;
-    (void)sym;
-    (void)watch_ns;
-    return 0;
-}
-
-void rawinput_counts(const RawInput *r, unsigned *received, unsigned *matched)
-{
-    (void)r;
-    *received = *matched = 0;
 }
 
 #endif

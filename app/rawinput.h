@@ -34,6 +34,14 @@ void rawinput_close(RawInput *r);
 ** press matches (the caller keeps watch_ns). Not for repeats. */
 int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns);
 
+/* A matcher without a thread or a display, fed by rawinput_push: the
+** same matching, for tests and replays. NULL when out of memory;
+** rawinput_close frees it. */
+RawInput *rawinput_new_ring(void);
+/* Stores a raw press of sym (0: unknown key) stamped ns, as the thread
+** does. */
+void rawinput_push(RawInput *r, int64_t ns, SDL_Keycode sym);
+
 /* Raw presses received and matched so far (for reports). */
 void rawinput_counts(const RawInput *r, unsigned *received, unsigned *matched);
 

@@ -1,5 +1,6 @@
 /*
 ** Key press stamps: the X keysym to SDL key code table of the input thread,
+** the matching of raw presses to SDL's key events (a ring fed by hand),
 ** the event watch's stamps and their sources, and (argument "x11", under
 ** Xvfb) the input thread itself: presses injected through XTest are
 ** stamped by it, no later than the event watch stamped them, and matched
@@ -30,6 +31,60 @@ static void test_keysyms(void)
     /* no SDL name: matches any key, by order */
     CHECK_INT(rawinput_keysym_to_sdl(0x6c1), 0); /* Cyrillic_a */
     CHECK_INT(rawinput_keysym_to_sdl(0), 0);
+}
+
+#define MS 1000000LL
+
+/* The matching, with raw presses fed by hand. */
+static void test_matching(void)
+{
+    RawInput *r = rawinput_new_ring();
+    CHECK(r != NULL);
+    if (!r) {
+        return;
+    }
+    /* a press, then SDL's event for it 20 ms later (a frame was drawn) */
+    rawinput_push(r, 100 * MS, SDLK_p);
+    CHECK(rawinput_take(r, SDLK_p, 120 * MS) == 100 * MS);
+    /* two presses before SDL pumps: each its own, in order */
+    rawinput_push(r, 200 * MS, SDLK_p);
+    rawinput_push(r, 205 * MS, SDLK_n);
+    CHECK(rawinput_take(r, SDLK_p, 230 * MS) == 200 * MS);
+    CHECK(rawinput_take(r, SDLK_n, 231 * MS) == 205 * MS);
+    /* the thread stamped it a little after SDL did: the earlier stamp */
+    rawinput_push(r, 300 * MS + 500000, SDLK_p);
+    CHECK(rawinput_take(r, SDLK_p, 300 * MS) == 300 * MS);
+    /* SDL's event before the thread stored its raw press: none (the watch
+    ** stamps it); the raw press that comes late is never given to the
+    ** next press, which gets its own */
+    CHECK(rawinput_take(r, SDLK_p, 400 * MS) == 0);
+    rawinput_push(r, 400 * MS - 100000, SDLK_p);
+    rawinput_push(r, 600 * MS, SDLK_p);
+    CHECK(rawinput_take(r, SDLK_p, 610 * MS) == 600 * MS);
+    /* another key's raw press is not this one's */
+    rawinput_push(r, 700 * MS, SDLK_p);
+    CHECK(rawinput_take(r, SDLK_n, 705 * MS) == 0);
+    rawinput_push(r, 800 * MS, SDLK_n);
+    CHECK(rawinput_take(r, SDLK_n, 810 * MS) == 800 * MS);
+    /* a raw press over a second older than SDL's event never reached it */
+    rawinput_push(r, 1000 * MS, SDLK_p);
+    CHECK(rawinput_take(r, SDLK_p, 2500 * MS) == 0);
+    /* a key without an SDL name matches any key, by order */
+    rawinput_push(r, 3000 * MS, 0);
+    CHECK(rawinput_take(r, SDLK_j, 3010 * MS) == 3000 * MS);
+    /* a later press waits for its own event */
+    rawinput_push(r, 4000 * MS, SDLK_p);
+    CHECK(rawinput_take(r, SDLK_p, 3900 * MS) == 0);
+    CHECK(rawinput_take(r, SDLK_p, 4010 * MS) == 4000 * MS);
+    /* stamps never go back: a raw press older than the last key press
+    ** recorded is not taken */
+    rawinput_push(r, 3995 * MS, SDLK_q);
+    CHECK(rawinput_take(r, SDLK_q, 4020 * MS) == 0);
+    unsigned received = 0, matched = 0;
+    rawinput_counts(r, &received, &matched);
+    CHECK_INT((int)received, 12);
+    CHECK_INT((int)matched, 8);
+    rawinput_close(r);
 }
 
 static SDL_Event key_event(SDL_Keycode sym, SDL_Scancode sc)
@@ -189,6 +244,7 @@ int main(int argc, char **argv)
         return test_x11();
     }
     test_keysyms();
+    test_matching();
     test_watch_only();
     return TEST_REPORT();
 }
