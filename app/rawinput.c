@@ -5,7 +5,7 @@
 ** (SIMLAB_HAVE_XI); without them rawinput_open always declines. The ring
 ** and its matching do not need X (rawinput_new_ring, for tests).
 */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* setpriority of one thread */
 #include "app/rawinput.h"
 
 #include <SDL2/SDL_syswm.h>
@@ -61,6 +61,9 @@ SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
 #include <X11/keysym.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
 #endif
 #include <time.h>
 #include <unistd.h>
@@ -262,10 +265,13 @@ static int SDLCALL thread_main(void *data)
 {
     RawInput *r = data;
     /* The thread sleeps but for key presses: let it run first when one
-    ** comes (a real-time policy where the system allows it, e.g. through
-    ** RealtimeKit or as root; else a higher priority; else as it is). */
-    if (SDL_SetThreadPriority(SDL_THREAD_PRIORITY_TIME_CRITICAL) != 0) {
-        SDL_SetThreadPriority(SDL_THREAD_PRIORITY_HIGH);
+    ** comes -- SCHED_FIFO where the system allows it (root, or an rtprio
+    ** limit for the user), else a lower nice value (this thread only),
+    ** else as it is. */
+    struct sched_param sp = {.sched_priority = 10};
+    if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0 &&
+        setpriority(PRIO_PROCESS, 0, -10) != 0) {
+        /* an ordinary thread: the watch's stamps are no better */
     }
     struct pollfd fds[2] = {{ConnectionNumber(r->dpy), POLLIN, 0},
                             {r->wake[0], POLLIN, 0}};
