@@ -8,4 +8,10 @@
 ** status. */
 int app_run(int argc, char **argv);
 
+/* Runs `simlab selftest [DIR] [options]` (app/selftest.c): this station's
+** display and input timing, written as selftest.md and selftest.json and,
+** with --db, stored in the study's database. argv[0] is "selftest".
+** Returns the exit status. */
+int app_selftest(int argc, char **argv);
+
 #endif

@@ -87,12 +87,13 @@ static void display_event(App *a)
              "\"display\":%d,\"mode_w\":%d,\"mode_h\":%d,\"refresh_hz\":%d,"
              "\"pixel_format\":\"%s\",\"window_w\":%d,\"window_h\":%d,"
              "\"output_w\":%d,\"output_h\":%d,\"fullscreen\":%d,"
-             "\"font_scale\":%.2f,\"autopilot\":%d}",
+             "\"font_scale\":%.2f,\"autopilot\":%d,\"key_stamps\":\"%s\"}",
              SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "",
              f->gfx.renderer_name, f->gfx.vsync, disp, dm.w, dm.h,
              dm.refresh_rate, SDL_GetPixelFormatName(dm.format), ww, wh,
              f->gfx.w, f->gfx.h, !a->d->o->windowed, (double)f->ui.font_scale,
-             a->d->autopilot != NULL);
+             a->d->autopilot != NULL,
+             stamps_have_raw(a->d->clock) ? "xinput2-raw" : "event-watch");
     app_log_event(a, "display", detail);
 }
 
@@ -408,7 +409,9 @@ static void handle_event(App *a, const SDL_Event *e)
         t = stamps_take(a->d->clock, e, now);
     }
     if (e->type == SDL_KEYDOWN) {
-        timing_log_key(a->d->timing, t, e->key.timestamp, now);
+        int64_t watch = now;
+        StampSource src = stamps_last_source(a->d->clock, &watch);
+        timing_log_key(a->d->timing, t, e->key.timestamp, now, watch, (int)src);
     }
     InputCtx ctx;
     memset(&ctx, 0, sizeof ctx);

@@ -51,6 +51,10 @@ static void usage(FILE *f)
         "[--batch N] [--all]\n"
         "  simlab status URL | simlab status --db FILE\n"
         "  simlab export --db FILE --csv OUT [--raw]\n"
+        "  simlab selftest [DIR] [--db FILE] [--out DIR] [--station NAME]\n"
+        "             [--seconds S] [--windowed] [--size WxH] [--display "
+        "N]\n"
+        "             [--screenshot-dir DIR]\n"
         "  simlab power DIR --participants N1,N2,... --out DIR [--studies S]\n"
         "             [--alpha A] [--replicates B] [--threads T] [--seed S]\n"
         "             [--p COND:PHASE=P]... [--participant-sd SD] "
@@ -312,6 +316,8 @@ int main(int argc, char **argv)
         return status_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "selftest") == 0) {
+        return app_selftest(argc - 1, argv + 1);
     } else if (strcmp(cmd, "--version") == 0) {
         printf("simlab %s\n", SIMLAB_VERSION);
         return 0;

@@ -10,6 +10,7 @@
 #include <SDL2/SDL.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -18,6 +19,7 @@
 #include "app/autopilot.h"
 #include "app/frame.h"
 #include "app/loop.h"
+#include "app/rawinput.h"
 #include "app/run_options.h"
 #include "app/stamps.h"
 #include "app/timing_log.h"
@@ -122,6 +124,7 @@ int app_run(int argc, char **argv)
     SyncConn *sync = NULL;
     SyncWorker *worker = NULL;
     Stamps *clock = NULL;
+    RawInput *raw = NULL;
     Frame frame;
     Autopilot ap;
     char dbbuf[1024], hostname[64];
@@ -188,6 +191,19 @@ int app_run(int argc, char **argv)
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }
+    /* People's key presses: stamped by the input thread where it runs. */
+    const char *raw_env = getenv("SIMLAB_RAW_INPUT");
+    if (!o.autopilot && !(raw_env && strcmp(raw_env, "0") == 0)) {
+        char why[256];
+        if (rawinput_open(frame.gfx.window, &raw, why, sizeof why) == 0) {
+            stamps_set_raw(clock, raw);
+        } else if (o.timing_log) {
+            fprintf(stderr,
+                    "simlab run: key presses are stamped by SDL's "
+                    "event watch: %s\n",
+                    why);
+        }
+    }
     SDL_EventState(SDL_DROPFILE, SDL_DISABLE);
     if (o.autopilot) {
         autopilot_init(&ap, kind, study, o.station, o.participants, o.seed,
@@ -234,6 +250,7 @@ cleanup:
                 ws.error);
     }
     sync_close(sync);
+    rawinput_close(raw);
     stamps_close(clock);
     frame_close(&frame);
     store_close(store);

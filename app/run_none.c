@@ -20,3 +20,14 @@ int app_run(int argc, char **argv)
           stderr);
     return 1;
 }
+
+int app_selftest(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fputs("simlab selftest: this build of simlab has no runner: it was "
+          "built without SDL2
+          ",
+          stderr);
+    return 1;
+}

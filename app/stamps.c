@@ -24,6 +24,9 @@ struct Stamps {
     Stamp ring[STAMP_RING];
     unsigned head, tail;
     int64_t offset_ns; /* autopilot fast-forward (0 for people) */
+    RawInput *raw;     /* input thread, or NULL */
+    StampSource last_source;
+    int64_t last_watch_ns;
 };
 
 int64_t stamps_mono_ns(void)
@@ -128,6 +131,7 @@ void stamps_skip_to(Stamps *st, int64_t t)
 int64_t stamps_take(Stamps *st, const SDL_Event *e, int64_t now)
 {
     int64_t t = now;
+    int found = 0;
     SDL_LockMutex(st->lock);
     while (st->tail != st->head) {
         Stamp *s = &st->ring[st->tail % STAMP_RING];
@@ -135,9 +139,41 @@ int64_t stamps_take(Stamps *st, const SDL_Event *e, int64_t now)
         if (s->type == e->type && s->code == event_code(e) &&
             s->sdl_ms == e->common.timestamp) {
             t = s->ns;
+            found = 1;
             break;
         }
     }
+    int64_t offset = st->offset_ns;
     SDL_UnlockMutex(st->lock);
+    if (e->type != SDL_KEYDOWN) {
+        return t;
+    }
+    st->last_watch_ns = t;
+    st->last_source = found ? STAMP_WATCH : STAMP_NONE;
+    if (st->raw && !e->key.repeat) {
+        int64_t r = rawinput_take(st->raw, e->key.keysym.sym, t - offset);
+        if (r > 0) {
+            t = r + offset;
+            st->last_source = STAMP_RAW;
+        }
+    }
     return t;
+}
+
+void stamps_set_raw(Stamps *st, RawInput *raw)
+{
+    st->raw = raw;
+}
+
+int stamps_have_raw(const Stamps *st)
+{
+    return st->raw != NULL;
+}
+
+StampSource stamps_last_source(const Stamps *st, int64_t *watch_ns)
+{
+    if (watch_ns) {
+        *watch_ns = st->last_watch_ns;
+    }
+    return st->last_source;
 }

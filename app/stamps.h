@@ -3,7 +3,8 @@
 ** the autopilot's fast-forward offset (0 for people). An SDL event watch
 ** stamps key, button and finger presses with that clock as SDL queues them
 ** (inside SDL_PumpEvents or SDL_PushEvent); the loop pairs each polled
-** event with its stamp, in order.
+** event with its stamp, in order. With an input thread attached
+** (rawinput.h), a key press takes the thread's earlier stamp instead.
 */
 #ifndef SIMLAB_APP_STAMPS_H
 #define SIMLAB_APP_STAMPS_H
@@ -11,9 +12,17 @@
 #include <SDL2/SDL.h>
 #include <stdint.h>
 
+#include "app/rawinput.h"
 #include "common/sim_error.h"
 
 typedef struct Stamps Stamps;
+
+/* Where the stamp of the last key press came from. */
+typedef enum StampSource {
+    STAMP_NONE = 0, /* no watch stamp matched: the poll time */
+    STAMP_WATCH,    /* the event watch, as SDL queued the event */
+    STAMP_RAW       /* the input thread (XInput 2 raw event) */
+} StampSource;
 
 /* CLOCK_MONOTONIC in ns, and CLOCK_REALTIME in Unix ms: no offset. */
 int64_t stamps_mono_ns(void);
@@ -38,5 +47,15 @@ void stamps_skip_to(Stamps *st, int64_t t);
 ** unclaimed matching stamp (older unmatched ones are dropped); now when
 ** none matches. */
 int64_t stamps_take(Stamps *st, const SDL_Event *e, int64_t now);
+
+/* Attaches the input thread (borrowed; NULL detaches): key presses that
+** are not repeats take its stamps from now on. */
+void stamps_set_raw(Stamps *st, RawInput *raw);
+/* Whether an input thread is attached. */
+int stamps_have_raw(const Stamps *st);
+
+/* The source of the last stamps_take of a key press, and the event
+** watch's stamp for it (now when none matched). */
+StampSource stamps_last_source(const Stamps *st, int64_t *watch_ns);
 
 #endif

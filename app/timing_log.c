@@ -50,11 +50,11 @@ void timing_log_clock(TimingLog *log, uint64_t sdl_ms, int64_t mono_ns)
 }
 
 void timing_log_key(TimingLog *log, int64_t stamp_ns, uint32_t sdl_ms,
-                    int64_t polled_ns)
+                    int64_t polled_ns, int64_t watch_ns, int source)
 {
     if (log) {
-        fprintf(log->f, "key %lld %u %lld\n", (long long)stamp_ns, sdl_ms,
-                (long long)polled_ns);
+        fprintf(log->f, "key %lld %u %lld %lld %d\n", (long long)stamp_ns,
+                sdl_ms, (long long)polled_ns, (long long)watch_ns, source);
     }
 }
 

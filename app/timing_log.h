@@ -21,9 +21,12 @@ void timing_log_close(TimingLog *log); /* NULL is a no-op */
 
 /* "clock SDL_MS MONO_NS": pairs SDL's millisecond clock with ours. */
 void timing_log_clock(TimingLog *log, uint64_t sdl_ms, int64_t mono_ns);
-/* "key STAMP_NS SDL_MS POLLED_NS": a key press as the loop polled it. */
+/* "key STAMP_NS SDL_MS POLLED_NS WATCH_NS SOURCE": a key press as the loop
+** polled it: the stamp recorded, SDL's timestamp, the poll time, the event
+** watch's stamp and where the recorded stamp came from (a StampSource:
+** 0 poll, 1 watch, 2 input thread). */
 void timing_log_key(TimingLog *log, int64_t stamp_ns, uint32_t sdl_ms,
-                    int64_t polled_ns);
+                    int64_t polled_ns, int64_t watch_ns, int source);
 /* "input T_NS KIND VALUE": an answer the session took (choose, continue,
 ** rate; other kinds are not written). */
 void timing_log_input(TimingLog *log, const SimInput *in);

@@ -3,12 +3,12 @@
 if(NOT TARGET simlab_runner)
   return()
 endif()
-pkg_check_modules(XTST IMPORTED_TARGET xtst x11 sdl2)
+pkg_check_modules(XTST IMPORTED_TARGET xtst x11 xi xdamage sdl2)
 if(NOT XTST_FOUND)
   return()
 endif()
 add_executable(bench_app app/bench_app.c)
-target_link_libraries(bench_app PRIVATE PkgConfig::XTST m
+target_link_libraries(bench_app PRIVATE PkgConfig::XTST m Threads::Threads
                       simlab_warnings)
 # execv() takes char *const[]; the argument lists are string literals.
 target_compile_options(bench_app PRIVATE -Wno-discarded-qualifiers)

@@ -401,6 +401,12 @@ static json_t *sidecar_json(sqlite3 *db, const char *db_path, int n_rows,
         timing, "missed_frames",
         query_objects(db, "SELECT participant, COUNT(*) AS n FROM event "
                           "WHERE kind = 'missed_frame' GROUP BY participant"));
+    /* `simlab selftest --db` reports (schema 8; none in older files) */
+    json_object_set_new(
+        timing, "stations",
+        query_objects(db, "SELECT station, created_ms, virtual_display, "
+                          "report AS detail FROM station_timing ORDER BY "
+                          "id"));
     json_object_set_new(root, "timing", timing);
 
     return root;

@@ -21,7 +21,7 @@
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 /* A lease whose heartbeat is this old (by the opener's clock) may be taken
 ** over; a holder on the same host whose OS lock is gone (it exited or was
@@ -277,6 +277,13 @@ int store_set_status(Store *store, const char *pid, ParticipantStatus status,
 int store_record_screening(Store *store, const char *pid, const char *rule,
                            int passed, const char *detail, int64_t wall_ms,
                            SimError *err);
+
+/* Stores a station's timing report (`simlab selftest --db`): the station,
+** when (Unix ms), whether the display was virtual and the report itself
+** (JSON text, "simlab station timing v1"). Table station_timing. */
+int store_add_station_timing(Store *store, const char *station, int64_t wall_ms,
+                             int is_virtual, const char *report_json,
+                             SimError *err);
 
 /* Appends an event (abort, pause, resume, focus_lost, missed_frame, error,
 ** display, ...). pid may be NULL for station-level events. */

@@ -225,18 +225,61 @@ int store_sync_mark_sql(const char *table, char *buf, size_t size)
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
+/* Adds the sync mark to table (store_sync_mark_sql). */
+static int mark_for_sync(Store *st, const char *table, SimError *err)
+{
+    char sql[1024];
+    if (store_sync_mark_sql(table, sql, sizeof sql) != 0) {
+        return sim_fail(err, SIM_ERR_DB, "%s: sync mark of %s too long",
+                        st->path, table);
+    }
+    return store_exec(st, sql, err);
+}
+
+/* 1 when the file has table (a pushed table created by a later step is
+** marked by that step). */
+static int has_table(Store *st, const char *table)
+{
+    sqlite3_stmt *s = NULL;
+    int found = 0;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                           "AND name = ?",
+                           -1, &s, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+        found = sqlite3_step(s) == SQLITE_ROW;
+    }
+    sqlite3_finalize(s);
+    return found;
+}
+
 static int migrate_v7(Store *st, SimError *err)
 {
     int rc = store_exec(st, SCHEMA_V7, err);
     for (size_t i = 0; rc == SIM_OK && i < SYNC_N_TABLES; i++) {
-        char sql[1024];
-        if (store_sync_mark_sql(SYNC_TABLES[i].table, sql, sizeof sql) != 0) {
-            return sim_fail(err, SIM_ERR_DB, "%s: sync mark of %s too long",
-                            st->path, SYNC_TABLES[i].table);
+        if (!has_table(st, SYNC_TABLES[i].table)) {
+            continue; /* created, and marked, by a later step */
         }
-        rc = store_exec(st, sql, err);
+        rc = mark_for_sync(st, SYNC_TABLES[i].table, err);
     }
     return rc;
+}
+
+/* Version 8: the timing reports of `simlab selftest --db`, one row per run
+** of it on a station; report is its JSON ("simlab station timing v1"). */
+static const char *const SCHEMA_V8 = "CREATE TABLE station_timing ("
+                                     "  id INTEGER PRIMARY KEY,"
+                                     "  station TEXT NOT NULL,"
+                                     "  created_ms INTEGER NOT NULL,"
+                                     "  virtual_display INTEGER NOT NULL,"
+                                     "  report TEXT NOT NULL);";
+
+/* Version 8 creates station_timing and marks it for sync, as version 7
+** marked the tables before it. */
+static int migrate_v8(Store *st, SimError *err)
+{
+    int rc = store_exec(st, SCHEMA_V8, err);
+    return rc == SIM_OK ? mark_for_sync(st, "station_timing", err) : rc;
 }
 
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
@@ -280,6 +323,9 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 7) {
         rc = migrate_v7(st, err);
     }
+    if (rc == SIM_OK && version < 8) {
+        rc = migrate_v8(st, err);
+    }
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
@@ -292,6 +338,29 @@ int store_migrate(Store *st, SimError *err)
     if (rc != SIM_OK) {
         store_rollback(st);
     }
+    return rc;
+}
+
+int store_add_station_timing(Store *st, const char *station, int64_t wall_ms,
+                             int is_virtual, const char *report_json,
+                             SimError *err)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = store_prepare(st,
+                           "INSERT INTO station_timing (station, created_ms, "
+                           "virtual_display, report) VALUES (?, ?, ?, ?)",
+                           &s, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    store_bind_text(s, 1, station);
+    sqlite3_bind_int64(s, 2, wall_ms);
+    sqlite3_bind_int(s, 3, is_virtual != 0);
+    store_bind_text(s, 4, report_json);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        rc = store_fail_db(st, err, "store the station timing report");
+    }
+    sqlite3_finalize(s);
     return rc;
 }
 

@@ -91,6 +91,10 @@ static const SyncColumn EVENT[] = {
     {"detail", T, NULL},     {"wall_ms", I, NULL},     {"mono_ns", I, NULL},
     {NULL, NULL, NULL}};
 
+static const SyncColumn STATION_TIMING[] = {
+    {"local_id", I, "t.id"},      {"station", T, NULL}, {"created_ms", I, NULL},
+    {"virtual_display", I, NULL}, {"report", T, NULL},  {NULL, NULL, NULL}};
+
 const SyncTable SYNC_TABLES[] = {
     {"study", "hash", STUDY},
     {"item", "study_hash, key", ITEM},
@@ -100,6 +104,7 @@ const SyncTable SYNC_TABLES[] = {
     {"answer", "participant, seq, question", ANSWER},
     {"screening", "origin, local_id", SCREENING},
     {"event", "origin, local_id", EVENT},
+    {"station_timing", "origin, local_id", STATION_TIMING},
 };
 
 const size_t SYNC_N_TABLES = sizeof SYNC_TABLES / sizeof SYNC_TABLES[0];

@@ -5,7 +5,9 @@
 # sqlite3 shell is used by the fault-injection test; the Noto fonts draw the
 # characters DejaVu lacks: Arabic, CJK, emoji, see docs/runner.md "Fonts";
 # libpq-dev is the sync to a PostgreSQL server, and postgresql with
-# postgresql-common (pg_virtualenv) run its tests, see docs/multisite.md.)
+# postgresql-common (pg_virtualenv) run its tests, see docs/multisite.md;
+# libxi-dev: the runner's input thread (XInput 2 raw key events) and
+# libxdamage-dev: the peer comparison's true onsets, docs/runner.md "Timing".)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -16,7 +18,8 @@ PACKAGES="build-essential cmake pkg-config git
   xvfb xauth libxtst-dev clang-format python3-numpy
   clang libclang-rt-14-dev sqlite3
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
-  libpq-dev postgresql postgresql-common"
+  libpq-dev postgresql postgresql-common
+  libxi-dev libxdamage-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -74,3 +74,26 @@ add_test(NAME test_app_kill COMMAND test_app_run $<TARGET_FILE:simlab>
          demo-tabular-forward kill)
 set_tests_properties(test_app_escape test_app_escape_image test_app_kill
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# Key press stamps: the keysym table and the event watch without X; the
+# input thread (XInput 2 raw events) stamping XTest presses under Xvfb.
+simlab_add_test(test_app_rawinput SOURCES test_app_rawinput.c
+                LIBS simlab_runner PkgConfig::SDL2)
+set_tests_properties(test_app_rawinput PROPERTIES
+  ENVIRONMENT "SDL_VIDEODRIVER=dummy")
+find_program(XVFB_RUN xvfb-run)
+if(XVFB_RUN)
+  add_test(NAME test_app_rawinput_x11
+           COMMAND ${XVFB_RUN} -a -s "-screen 0 640x480x24"
+                   $<TARGET_FILE:test_app_rawinput> x11)
+  # SDL's X11 backend (D-Bus) and Mesa leave a few allocations at exit,
+  # outside simlab: no leak check under X (the dummy-driver runs have it).
+  set_tests_properties(test_app_rawinput_x11 PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 60 ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+endif()
+# `simlab selftest` under Xvfb (a few seconds) and with the dummy driver:
+# the report's keys, --db and the export sidecar.
+add_test(NAME test_app_selftest
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/selftest_test.sh
+                 $<TARGET_FILE:simlab> ${CMAKE_CURRENT_SOURCE_DIR}/data/app/meta-image)
+set_tests_properties(test_app_selftest PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 120 ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")

@@ -114,10 +114,10 @@ static void test_new_and_newer(const Study *fwd)
     if (store) {
         sqlite3 *db = store_db(store);
         CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-        /* version 7 adds sync_origin and sync_state */
+        /* 4 added answer, 7 sync_origin and sync_state, 8 station_timing */
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
-                  11); /* version 4 added the answer table */
+                  12);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);

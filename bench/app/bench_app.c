@@ -9,12 +9,30 @@
 **   bench_app launch SIMLAB BUNDLE OUTDIR REPS
 **     Time from launch to the first frame, against a bare SDL window with a
 **     renderer (the reference measured in the same run).
-** Prints Markdown tables.
+**   bench_app rt SIMLAB BUNDLE OUTDIR CLASSKEY [N]
+**     The input benchmark, plus the RT error of every prediction: recorded
+**     RT (press stamp - onset stamp, as stored) minus true RT (injection
+**     time - the time the X server changed the window's pixels, seen
+**     through XDamage). Last line: {"n","median_ms","sd_ms","p99_ms"} of
+**     the recorded stamps, and "watch" for SDL's event-watch stamps of the
+**     same presses (the reference from the same run).
+**   bench_app jspsych LOGFILE N
+**     Drives a jsPsych page in Chromium (bench/app/compare_peers.sh starts
+**     it with its console on LOGFILE): waits for "BENCH_READY", presses
+**     space, then answers each of N keyboard-response trials with P or N
+**     120-320 ms after the true onset (XDamage) and reads the RTs jsPsych
+**     recorded ("BENCH_RT i rt"). Last line as for rt.
+** Prints Markdown tables (input, launch) or JSON (rt, jspsych).
 */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <SDL2/SDL.h>
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
+#include <X11/extensions/XInput2.h>
+#include <X11/extensions/Xdamage.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <X11/keysym.h>
 #include <math.h>
 #include <signal.h>
@@ -116,9 +134,144 @@ static void press(Display *d, KeySym sym, int64_t *t_out)
 
 #define MAX_EV 4096
 
-static int bench_input(const char *simlab, const char *bundle, const char *out,
-                       const char *classkey, int n_wanted)
+/* ---------------------------------------------------------------- damage */
+
+/* The photodiode of a virtual display: a thread with its own connection
+** that stamps (CLOCK_MONOTONIC) every damage event on the screen's root
+** window, i.e. every time the X server changes pixels of a window. */
+#define MAX_DAMAGE 400000
+static struct {
+    Display *dpy;
+    int event_base;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    int64_t *t;
+    int n;
+    /* the X server's own delivery of key presses: XInput 2 raw events on
+    ** the same connection, stamped alike (the floor no client can beat) */
+    int xi_opcode;
+    int64_t keys[MAX_EV];
+    int n_keys;
+    volatile int stop;
+} dmg = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void *damage_main(void *arg)
 {
+    (void)arg;
+    struct pollfd fd = {ConnectionNumber(dmg.dpy), POLLIN, 0};
+    while (!dmg.stop) {
+        int64_t t = now_ns();
+        while (XPending(dmg.dpy) > 0) {
+            XEvent ev;
+            XNextEvent(dmg.dpy, &ev);
+            if (ev.type == dmg.event_base + XDamageNotify) {
+                pthread_mutex_lock(&dmg.lock);
+                if (dmg.n < MAX_DAMAGE) {
+                    dmg.t[dmg.n++] = t;
+                }
+                pthread_mutex_unlock(&dmg.lock);
+            } else if (ev.xcookie.type == GenericEvent &&
+                       ev.xcookie.extension == dmg.xi_opcode &&
+                       XGetEventData(dmg.dpy, &ev.xcookie)) {
+                if (ev.xcookie.evtype == XI_RawKeyPress) {
+                    pthread_mutex_lock(&dmg.lock);
+                    if (dmg.n_keys < MAX_EV) {
+                        dmg.keys[dmg.n_keys++] = t;
+                    }
+                    pthread_mutex_unlock(&dmg.lock);
+                }
+                XFreeEventData(dmg.dpy, &ev.xcookie);
+            }
+        }
+        poll(&fd, 1, 50);
+    }
+    return NULL;
+}
+
+static int damage_start(void)
+{
+    dmg.dpy = XOpenDisplay(NULL);
+    int err_base;
+    if (!dmg.dpy ||
+        !XDamageQueryExtension(dmg.dpy, &dmg.event_base, &err_base)) {
+        fprintf(stderr, "no X display with the DAMAGE extension\n");
+        return -1;
+    }
+    dmg.t = malloc(MAX_DAMAGE * sizeof *dmg.t);
+    dmg.n = 0;
+    /* the root window, its inferiors included (every top-level window) */
+    XDamageCreate(dmg.dpy, DefaultRootWindow(dmg.dpy),
+                  XDamageReportRawRectangles);
+    int ev, er, major = 2, minor = 2;
+    dmg.n_keys = 0;
+    if (XQueryExtension(dmg.dpy, "XInputExtension", &dmg.xi_opcode, &ev, &er) &&
+        XIQueryVersion(dmg.dpy, &major, &minor) == Success) {
+        unsigned char mask[XIMaskLen(XI_LASTEVENT)];
+        memset(mask, 0, sizeof mask);
+        XISetMask(mask, XI_RawKeyPress);
+        XIEventMask em = {XIAllMasterDevices, (int)sizeof mask, mask};
+        XISelectEvents(dmg.dpy, DefaultRootWindow(dmg.dpy), &em, 1);
+    }
+    XSync(dmg.dpy, False);
+    dmg.stop = 0;
+    return pthread_create(&dmg.thread, NULL, damage_main, NULL) == 0 ? 0 : -1;
+}
+
+static void damage_stop(void)
+{
+    dmg.stop = 1;
+    pthread_join(dmg.thread, NULL);
+    XCloseDisplay(dmg.dpy);
+    free(dmg.t);
+    dmg.t = NULL;
+}
+
+/* The first damage stamp after t (waiting up to wait_ms for it), or 0. */
+static int64_t damage_after(int64_t t, double wait_ms)
+{
+    int64_t deadline = now_ns() + (int64_t)(wait_ms * 1e6);
+    for (;;) {
+        int64_t found = 0;
+        pthread_mutex_lock(&dmg.lock);
+        for (int i = dmg.n - 1; i >= 0 && dmg.t[i] > t; i--) {
+            found = dmg.t[i];
+        }
+        pthread_mutex_unlock(&dmg.lock);
+        if (found || now_ns() > deadline) {
+            return found;
+        }
+        sleep_ms(0.2);
+    }
+}
+
+static void print_rt_json(const char *name, const double *err, int n,
+                          const char *name2, const double *err2)
+{
+    Stats s = stats(err, n);
+    printf("{\"%s\": {\"n\": %d, \"median_ms\": %.3f, \"sd_ms\": %.3f, "
+           "\"p99_ms\": %.3f}",
+           name, n, s.median, s.sd, s.p99);
+    if (name2) {
+        Stats w = stats(err2, n);
+        printf(", \"%s\": {\"n\": %d, \"median_ms\": %.3f, \"sd_ms\": "
+               "%.3f, \"p99_ms\": %.3f}",
+               name2, n, w.median, w.sd, w.p99);
+    }
+    printf("}\n");
+}
+
+static int bench_input(const char *simlab, const char *bundle, const char *out,
+                       const char *classkey, int n_wanted, int rt_mode)
+{
+    /* rt_mode: per prediction press (by injection index), the onset as
+    ** simlab stamped it and as the X server showed it */
+    static int64_t onset_rec[MAX_EV], onset_true[MAX_EV];
+    static char is_pred[MAX_EV];
+    static int64_t watch[MAX_EV];
+    memset(is_pred, 0, sizeof is_pred);
+    if (rt_mode && damage_start() != 0) {
+        return 1;
+    }
     char db[1024], logp[1024];
     snprintf(db, sizeof db, "%s/bench.db", out);
     snprintf(logp, sizeof logp, "%s/timing.log", out);
@@ -172,6 +325,7 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     static double ours[MAX_EV], sdl[MAX_EV], poll_err[MAX_EV],
         transition[MAX_EV], frames[MAX_EV * 4];
     int n_inj = 0, n_keys = 0, n_trans = 0, n_frames = 0, n_answers = 0;
+    int n_raw = 0; /* presses stamped by the input thread */
     press(d, XK_Return, &injected[n_inj++]); /* start the participant */
     unsigned seed = 12345;
     int done = 0;
@@ -181,10 +335,15 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
             sleep_ms(1);
             continue;
         }
-        long long t, t2, t3;
+        long long t, t2, t3, t4;
         unsigned ms;
-        if (sscanf(line, "key %lld %u %lld", &t, &ms, &t3) == 3) {
+        int src = 0;
+        int nf =
+            sscanf(line, "key %lld %u %lld %lld %d", &t, &ms, &t3, &t4, &src);
+        if (nf >= 3) {
+            n_raw += nf == 5 && src == 2;
             if (n_keys < n_inj && n_keys < MAX_EV) {
+                watch[n_keys] = nf >= 4 ? t4 : t;
                 int64_t T = injected[n_keys];
                 ours[n_keys] = (double)(t - T) / 1e6;
                 double sdl_ns = (double)clock_mono +
@@ -228,6 +387,13 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
                   &injected[n_inj++]);
         } else if (strcmp(screen, "predict") == 0 ||
                    strcmp(screen, "counterfactual") == 0) {
+            if (rt_mode) {
+                /* the first pixels of this screen after the last press */
+                onset_rec[n_inj] = t;
+                onset_true[n_inj] =
+                    damage_after(n_inj > 0 ? injected[n_inj - 1] : 0, 500);
+                is_pred[n_inj] = onset_true[n_inj] > 0;
+            }
             press(d, XStringToKeysym(classkey), &injected[n_inj++]);
             n_answers++;
             if (need_rating) {
@@ -246,11 +412,15 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     }
     sleep_ms(300);
     while (read_line(f, line, sizeof line)) {
-        long long t, t3;
+        long long t, t3, t4;
         unsigned ms;
-        if (sscanf(line, "key %lld %u %lld", &t, &ms, &t3) == 3 &&
-            n_keys < n_inj) {
+        int src = 0;
+        int nf =
+            sscanf(line, "key %lld %u %lld %lld %d", &t, &ms, &t3, &t4, &src);
+        if (nf >= 3 && n_keys < n_inj) {
+            n_raw += nf == 5 && src == 2;
             int64_t T = injected[n_keys];
+            watch[n_keys] = nf >= 4 ? t4 : t;
             ours[n_keys] = (double)(t - T) / 1e6;
             double sdl_ns =
                 (double)clock_mono + ((double)ms - (double)clock_ticks) * 1e6;
@@ -263,6 +433,15 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     waitpid(pid, NULL, 0);
     fclose(f);
     XCloseDisplay(d);
+    static int64_t dmg_keys[MAX_EV];
+    int dmg_n_keys = 0;
+    if (rt_mode) {
+        pthread_mutex_lock(&dmg.lock);
+        dmg_n_keys = dmg.n_keys;
+        memcpy(dmg_keys, dmg.keys, (size_t)dmg_n_keys * sizeof *dmg_keys);
+        pthread_mutex_unlock(&dmg.lock);
+        damage_stop();
+    }
     int n = n_keys < n_inj ? n_keys : n_inj;
     if (n < 10) {
         fprintf(stderr, "only %d key presses were recorded\n", n);
@@ -277,12 +456,37 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
         abs_s[i - 1] = fabs(sdl[i]);
     }
     Stats ao = stats(abs_o, n - 1), as = stats(abs_s, n - 1);
-    printf("key presses injected: %d, recorded: %d, answers: %d\n\n", n_inj,
-           n_keys, n_answers);
+    static double wat[MAX_EV], xs[MAX_EV], share[MAX_EV];
+    for (int i = 1; i < n; i++) {
+        wat[i - 1] = (double)(watch[i] - injected[i]) / 1e6;
+    }
+    Stats sw = stats(wat, n - 1);
+    /* rt mode: the X server's delivery of each press to the instrument */
+    int n_xs = 0;
+    for (int i = 1; rt_mode && i < n && i < dmg_n_keys; i++) {
+        xs[n_xs] = (double)(dmg_keys[i] - injected[i]) / 1e6;
+        share[n_xs] = ours[i] - xs[n_xs];
+        n_xs++;
+    }
+    Stats sx = stats(xs, n_xs), sh = stats(share, n_xs);
+    printf("key presses injected: %d, recorded: %d (%d stamped by the input "
+           "thread), answers: %d\n\n",
+           n_inj, n_keys, n_raw, n_answers);
     printf("| recorded time - injected time (ms) | median | p99 | SD |\n");
     printf("| --- | --- | --- | --- |\n");
-    printf("| simlab event stamp (event watch) | %.3f | %.3f | %.3f |\n",
+    printf("| simlab recorded stamp (input thread, else event watch) | %.3f "
+           "| %.3f | %.3f |\n",
            so.median, so.p99, so.sd);
+    printf("| event watch stamp (as SDL queued it) | %.3f | %.3f | %.3f |\n",
+           sw.median, sw.p99, sw.sd);
+    if (n_xs > 0) {
+        printf("| reference: X server delivery to the instrument (its own "
+               "raw events) | %.3f | %.3f | %.3f |\n",
+               sx.median, sx.p99, sx.sd);
+        printf("| simlab recorded stamp - X server delivery (simlab's own "
+               "share) | %.3f | %.3f | %.3f |\n",
+               sh.median, sh.p99, sh.sd);
+    }
     printf("| SDL event timestamp (whole ms) | %.3f | %.3f | %.3f |\n",
            ss.median, ss.p99, ss.sd);
     printf("| loop poll time | %.3f | %.3f | %.3f |\n\n", sp.median, sp.p99,
@@ -299,6 +503,125 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
            n_trans, st.median, st.p99, st.sd);
     printf("| frame: build + draw + present | %d | %.2f | %.2f | %.2f |\n",
            n_frames, sf.median, sf.p99, sf.sd);
+    if (rt_mode) {
+        /* RT error = recorded RT - true RT, per prediction */
+        static double err[MAX_EV], err_w[MAX_EV], onset_lag[MAX_EV];
+        int m = 0;
+        for (int i = 1; i < n; i++) {
+            if (!is_pred[i]) {
+                continue;
+            }
+            double true_rt = (double)(injected[i] - onset_true[i]);
+            double t_rec = (double)injected[i] + ours[i] * 1e6;
+            err[m] = (t_rec - (double)onset_rec[i] - true_rt) / 1e6;
+            err_w[m] = ((double)(watch[i] - onset_rec[i]) - true_rt) / 1e6;
+            onset_lag[m] = (double)(onset_rec[i] - onset_true[i]) / 1e6;
+            m++;
+        }
+        Stats so2 = stats(onset_lag, m);
+        printf("\nonset stamp - pixels changed (XDamage): median %.3f ms, "
+               "SD %.3f ms, p99 %.3f ms (%d predictions)\n",
+               so2.median, so2.sd, so2.p99, m);
+        if (m < 5) {
+            fprintf(stderr, "only %d predictions had a damage onset\n", m);
+            return 1;
+        }
+        print_rt_json("simlab", err, m, "watch", err_w);
+    }
+    return 0;
+}
+
+/* Lines of the browser's console log: "BENCH_READY", "BENCH_RT i rt". */
+static int log_has(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        found = strstr(line, what) != NULL;
+    }
+    if (f) {
+        fclose(f);
+    }
+    return found;
+}
+
+static int bench_jspsych(const char *logp, int n_trials)
+{
+    if (n_trials > MAX_EV) {
+        n_trials = MAX_EV;
+    }
+    Display *d = XOpenDisplay(NULL);
+    if (!d || damage_start() != 0) {
+        fprintf(stderr, "no X display\n");
+        return 1;
+    }
+    int64_t deadline = now_ns() + 120LL * 1000000000LL;
+    while (!log_has(logp, "BENCH_READY") && now_ns() < deadline) {
+        sleep_ms(50);
+    }
+    if (!log_has(logp, "BENCH_READY")) {
+        fprintf(stderr, "the jsPsych page did not start (see %s)\n", logp);
+        return 1;
+    }
+    int scr = DefaultScreen(d);
+    XTestFakeMotionEvent(d, scr, 640, 360, 0);
+    XFlush(d);
+    sleep_ms(1500); /* let the first paint and the focus settle */
+    static int64_t T[MAX_EV], onset[MAX_EV];
+    int64_t prev;
+    press(d, XK_space, &prev);
+    unsigned seed = 12345;
+    int n = 0;
+    for (; n < n_trials; n++) {
+        onset[n] = damage_after(prev, 3000);
+        if (!onset[n]) {
+            fprintf(stderr, "trial %d: no damage after the press\n", n);
+            break;
+        }
+        seed = seed * 1103515245u + 12345u;
+        int64_t at = onset[n] + (120 + (seed >> 16) % 200) * 1000000LL;
+        while (now_ns() < at) {
+            sleep_ms(0.2);
+        }
+        press(d, n % 2 ? XK_n : XK_p, &T[n]);
+        prev = T[n];
+    }
+    deadline = now_ns() + 10LL * 1000000000LL;
+    while (!log_has(logp, "BENCH_DONE") && now_ns() < deadline) {
+        sleep_ms(50);
+    }
+    damage_stop();
+    XCloseDisplay(d);
+    /* the RTs jsPsych recorded */
+    static double rt[MAX_EV], err[MAX_EV];
+    static char have[MAX_EV];
+    memset(have, 0, sizeof have);
+    FILE *f = fopen(logp, "r");
+    char line[4096];
+    while (f && fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "BENCH_RT ");
+        int i;
+        double v;
+        if (p && sscanf(p, "BENCH_RT %d %lf", &i, &v) == 2 && i >= 0 && i < n) {
+            rt[i] = v;
+            have[i] = 1;
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (have[i]) {
+            err[m++] = rt[i] - (double)(T[i] - onset[i]) / 1e6;
+        }
+    }
+    printf("jsPsych trials answered: %d, RTs read back: %d\n", n, m);
+    if (m < 5) {
+        return 1;
+    }
+    print_rt_json("jspsych", err, m, NULL, NULL);
     return 0;
 }
 
@@ -374,11 +697,35 @@ static int bench_launch(const char *simlab, const char *bundle, const char *out,
     return 0;
 }
 
+/* The instrument (injector, damage watcher) must not be the late one: a
+** real-time policy where permitted (root), not inherited by the programs
+** it starts. Says which. */
+static void instrument_priority(void)
+{
+    struct sched_param sp = {.sched_priority = 10};
+    if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
+        fprintf(stderr, "instrument: SCHED_FIFO\n");
+    } else {
+        fprintf(stderr, "instrument: normal priority\n");
+    }
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 &&
+        (strcmp(argv[1], "rt") == 0 || strcmp(argv[1], "jspsych") == 0)) {
+        instrument_priority();
+    }
     if (argc >= 6 && strcmp(argv[1], "input") == 0) {
         return bench_input(argv[2], argv[3], argv[4], argv[5],
-                           argc > 6 ? atoi(argv[6]) : 60);
+                           argc > 6 ? atoi(argv[6]) : 60, 0);
+    }
+    if (argc >= 6 && strcmp(argv[1], "rt") == 0) {
+        return bench_input(argv[2], argv[3], argv[4], argv[5],
+                           argc > 6 ? atoi(argv[6]) : 60, 1);
+    }
+    if (argc >= 3 && strcmp(argv[1], "jspsych") == 0) {
+        return bench_jspsych(argv[2], argc > 3 ? atoi(argv[3]) : 64);
     }
     if (argc >= 5 && strcmp(argv[1], "launch") == 0) {
         return bench_launch(argv[2], argv[3], argv[4],
@@ -386,6 +733,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: bench_app input SIMLAB BUNDLE OUTDIR CLASSKEY "
                     "[N]\n       bench_app launch SIMLAB BUNDLE OUTDIR "
-                    "[REPS]\n");
+                    "[REPS]\n       bench_app rt SIMLAB BUNDLE OUTDIR "
+                    "CLASSKEY [N]\n       bench_app jspsych LOGFILE [N]\n");
     return 2;
 }
