@@ -538,6 +538,40 @@ static void draw(App *a)
 
 /* ------------------------------------------------------------------- loop */
 
+/* The session's frame clock (answer deadlines, the timeout message) and
+** the scroll state of the screen shown, for require_scroll. */
+static void session_clock(App *a, int64_t now)
+{
+    const SessionView *v = session_view(a->session);
+    unsigned serial = v->screen_serial;
+    int gate = v->scroll_gate;
+    SimError err;
+    sim_error_clear(&err);
+    if (session_tick(a->session, now, app_wall(a), &err) != SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+        if (session_view(a->session)->screen == SCREEN_STORE_ERROR &&
+            a->next_retry_ns == 0) {
+            a->next_retry_ns = now + 1000000000LL;
+        }
+    }
+    v = session_view(a->session);
+    if (v->screen_serial != serial) {
+        a->need_build = 1;
+        a->input_ns = now;
+        a->d->frame->scroll = 0;
+        return;
+    }
+    if (a->have_shown && a->shown_serial == v->screen_serial) {
+        /* what the participant has seen of the screen on the display */
+        const Frame *f = a->d->frame;
+        float max = f->scene.body_h - f->scene.body.h;
+        session_report_scroll(a->session, max > 1.0f, f->scroll >= max - 1.0f);
+        if (session_view(a->session)->scroll_gate != gate) {
+            a->need_build = 1;
+        }
+    }
+}
+
 /* Timers of a run: the save retry and the countdown redraws. */
 static void run_timers(App *a)
 {
@@ -562,6 +596,7 @@ static void run_timers(App *a)
         a->need_build = 1;
     }
     if (a->session) {
+        session_clock(a, now);
         const SessionView *v = session_view(a->session);
         int counting =
             (v->continue_after_ns && now < v->continue_after_ns) ||

@@ -32,10 +32,12 @@ typedef enum SessionScreen {
                               pause for the participant, reason for the
                               experimenter; retried */
     SCREEN_SCREENED_OUT,   /* a screening rule ended the run */
-    SCREEN_DONE            /* thank you; the run is over */
+    SCREEN_DONE,           /* thank you; the run is over */
+    SCREEN_TIMEOUT         /* the answer deadline passed: the block's
+                              timeout_message, briefly; no input */
 } SessionScreen;
 
-#define SESSION_SCREEN_COUNT 13 /* keep last + 1: the tables check it */
+#define SESSION_SCREEN_COUNT 14 /* keep last + 1: the tables check it */
 
 typedef enum SimInputKind {
     SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */
@@ -47,7 +49,9 @@ typedef enum SimInputKind {
     SIM_IN_PAUSE,      /* experimenter (after the app's confirmation) */
     SIM_IN_RESUME,     /* experimenter: end the pause */
     SIM_IN_ABORT,      /* experimenter: stop this participant for now */
-    SIM_IN_RETRY       /* try to save a pending response again */
+    SIM_IN_RETRY,      /* try to save a pending response again */
+    SIM_IN_CONFIDENCE  /* value = 1 .. confidence points (after the choice;
+                          keys: the digits, "0" for 10) */
 } SimInputKind;
 
 typedef struct SimInput {
@@ -104,6 +108,17 @@ typedef struct SessionView {
     unsigned screen_serial;    /* changes whenever a new screen (or a new
                                   attempt) is shown: mark its onset once */
     int aborted;               /* SCREEN_DONE after an experimenter abort */
+    const RatingSpec *confidence_spec; /* the trial asks a confidence after
+                                          the choice (row of points), or
+                                          NULL */
+    int need_confidence;         /* the choice is made; a confidence must be
+                                    given before the trial commits */
+    int confidence;              /* selected confidence so far, 0 none */
+    int64_t deadline_ns;         /* the choice times out at this time (onset +
+                                    time_limit_ms); 0 = no deadline (yet) */
+    const char *timeout_message; /* SCREEN_TIMEOUT: the text to show */
+    int scroll_gate;             /* Continue is held until the participant has
+                                    scrolled to the end (show the hint) */
 } SessionView;
 
 typedef struct Session Session;
@@ -132,6 +147,24 @@ void session_mark_onset(Session *s, int64_t t_ns);
 ** SIM_ERR_BUSY) and nothing is lost. */
 int session_handle(Session *s, const SimInput *in, int *consumed,
                    SimError *err);
+
+/* The frame clock: call once per frame (and before each input) with the
+** current time. At a trial's deadline (the block's time_limit_ms after the
+** onset, no class chosen yet) it commits the trial as timed out (no choice,
+** no correctness) and shows SCREEN_TIMEOUT for SESSION_TIMEOUT_SHOW_NS when
+** the block has a timeout_message; that screen then moves on by itself.
+** Store failures behave as in session_handle. */
+int session_tick(Session *s, int64_t t_ns, int64_t wall_ms, SimError *err);
+
+/* How long SCREEN_TIMEOUT shows its message. */
+#define SESSION_TIMEOUT_SHOW_NS 1000000000LL
+
+/* Reports the scroll state of the current screen: overflow = 1 when its
+** content is taller than the window, at_end = 1 when the participant has
+** scrolled to its end. Once the end was reached the screen stays open;
+** while overflow and not yet at the end, a block with require_scroll holds
+** Continue (view.scroll_gate). Without reports there is no gate. */
+void session_report_scroll(Session *s, int overflow, int at_end);
 
 /* What to draw now. Never NULL; valid until the next call on s. */
 const SessionView *session_view(const Session *s);

@@ -21,7 +21,7 @@
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 5
 
 /* A lease whose heartbeat is this old (by the opener's clock) may be taken
 ** over; a holder on the same host whose OS lock is gone (it exited or was
@@ -218,6 +218,9 @@ typedef struct Response {
     int64_t response_ns;    /* time the answer was taken from the OS */
     int64_t rating_ns;      /* time of the rating, 0 none */
     int64_t wall_ms;        /* wall-clock time of recording */
+    int timed_out;          /* 1: the answer deadline passed (no choice) */
+    int confidence;         /* 1..confidence points, 0 none */
+    int64_t confidence_ns;  /* time of the confidence, 0 none */
     ScreenResult screen[2]; /* screening results this response decides */
     int n_screen;
     int set_status;               /* 1: also set the participant's status to */

@@ -9,8 +9,9 @@
 #include <string.h>
 
 /* The long_format view (simlab long format v1); STATION is the expression of
-** its station column. */
-#define LONG_FORMAT_VIEW(STATION)                                              \
+** its station column, EXTRA the columns after response_ns (each starting
+** with a comma; "" for none). */
+#define LONG_FORMAT_VIEW(STATION, EXTRA)                                       \
     "CREATE VIEW long_format AS SELECT"                                        \
     "  p.id AS participant,"                                                   \
     "  p.condition AS condition,"                                              \
@@ -36,8 +37,7 @@
     "  " STATION " AS station,"                                                \
     "  COALESCE(p.exclusion_reason, '') AS exclusion_reason,"                  \
     "  r.onset_ns AS onset_ns,"                                                \
-    "  r.response_ns AS response_ns"                                           \
-    " FROM trial t"                                                            \
+    "  r.response_ns AS response_ns" EXTRA " FROM trial t"                     \
     " JOIN participant p ON p.id = t.participant"                              \
     " JOIN response r ON r.participant = t.participant AND r.seq = t.seq"      \
     "   AND r.done = 1"                                                        \
@@ -138,7 +138,7 @@ static const char *const SCHEMA_V1 =
     "  mono_ns INTEGER);"
     "CREATE INDEX participant_status ON participant(status, condition);"
     "CREATE INDEX event_participant ON event(participant);" LONG_FORMAT_VIEW(
-        "p.station");
+        "p.station", "");
 
 /* Version 2: the station of each response (NULL for responses recorded
 ** before version 2: not known), the station of each participant's last
@@ -160,8 +160,23 @@ static const char *const SCHEMA_V2 =
 
 /* Version 3: long_format's station is the response's own (the
 ** participant's enrolling station for responses recorded before version 2). */
-static const char *const SCHEMA_V3 =
-    "DROP VIEW long_format;" LONG_FORMAT_VIEW("COALESCE(r.station, p.station)");
+static const char *const SCHEMA_V3 = "DROP VIEW long_format;" LONG_FORMAT_VIEW(
+    "COALESCE(r.station, p.station)", "");
+
+/* Version 5: answer deadlines and confidence. Each response records whether
+** it timed out (0 for responses recorded before version 5) and the
+** confidence given with it (NULL: none, or recorded before version 5);
+** long_format gains timed_out and confidence at the end. */
+static const char *const SCHEMA_V5 =
+    "ALTER TABLE response ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE response ADD COLUMN confidence INTEGER DEFAULT NULL;"
+    "ALTER TABLE response ADD COLUMN confidence_ns INTEGER DEFAULT NULL;"
+    "DROP VIEW long_format;" LONG_FORMAT_VIEW(
+        "COALESCE(r.station, p.station)",
+        ", r.timed_out AS timed_out, r.confidence AS confidence,"
+        "  CASE WHEN r.confidence_ns > 0 AND r.onset_ns > 0"
+        "       THEN (r.confidence_ns - r.onset_ns) / 1e6 END"
+        "       AS confidence_rt_ms");
 
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
@@ -195,7 +210,9 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 3) {
         rc = store_exec(st, SCHEMA_V3, err);
     }
-    /* later versions: if (rc == SIM_OK && version < 4) { ... } */
+    if (rc == SIM_OK && version < 5) {
+        rc = store_exec(st, SCHEMA_V5, err);
+    }
     if (rc == SIM_OK) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d",

@@ -249,6 +249,14 @@ typedef struct ShowSpec {
     int reservoir;   /* the reservoir (training items of the session) */
 } ShowSpec;
 
+typedef struct RatingSpec {
+    char *question; /* PROTOCOLS.md: "Does this explanation show me why the
+                       system thought what it did?" */
+    int points;     /* 7 */
+    char *low;      /* label of 1 */
+    char *high;     /* label of the top point */
+} RatingSpec;
+
 typedef struct Block {
     BlockKind kind;
     char *id;          /* unique block name, e.g. "pre" or "s2-train" */
@@ -290,6 +298,15 @@ typedef struct Block {
     QuizQuestion *questions;
     size_t n_questions;
     int repeat_until_correct; /* default 1 */
+
+    /* predict, counterfactual: an answer deadline and a confidence scale */
+    int time_limit_ms;     /* 0 = none; else 100..600000 from the onset */
+    char *timeout_message; /* shown briefly after a timeout; NULL = none */
+    RatingSpec confidence; /* points 0 = not asked; else 2..11 */
+
+    /* pages and item screens taller than the window: Continue only after
+    ** the participant has scrolled to the end (default 1) */
+    int require_scroll;
 } Block;
 
 typedef struct Screening {
@@ -315,14 +332,6 @@ typedef struct Assignment {
     int active_minutes;   /* unfinished participants count as filling a
                              condition when active this recently */
 } Assignment;
-
-typedef struct RatingSpec {
-    char *question; /* PROTOCOLS.md: "Does this explanation show me why the
-                       system thought what it did?" */
-    int points;     /* 7 */
-    char *low;      /* label of 1 */
-    char *high;     /* label of the top point */
-} RatingSpec;
 
 /* Parameters of the simulated `mixed` policy (see docs/simulation.md). */
 typedef struct SimCell {

@@ -237,8 +237,9 @@ enum {
     BF_CATCH = 1u << 3,     /* catch, reservoir */
     BF_PAGES = 1u << 4,     /* pages */
     BF_QUESTIONS = 1u << 5, /* questions (repeat_until_correct) */
-    BF_EXPLAINS = 1u << 6   /* always shows the condition's explanation
+    BF_EXPLAINS = 1u << 6,  /* always shows the condition's explanation
                                (not a field: its items need payloads) */
+    BF_DEADLINE = 1u << 7   /* time_limit_ms, timeout_message, confidence */
 };
 
 /* What a test block asks (the study's test type, for the export). */

@@ -556,6 +556,14 @@ static const struct {
                        {"the input as it is", "die Eingabe, wie sie ist",
                         "l'entrée telle quelle", "la entrada tal cual",
                         "输入保持原样", "入力そのまま", "المُدخل كما هو"}},
+    [UI_SCROLL_HINT] = {"scroll.hint",
+        {"Scroll to read to the end", "Scrollen Sie bis zum Ende, um alles zu lesen", "Faites défiler jusqu'à la fin pour tout lire", "Desplácese hasta el final para leerlo todo", "请滚动到底部以阅读全部内容", "最後までスクロールしてお読みください", "مرِّر حتى النهاية لقراءة كل شيء"}},
+    [UI_CONFIDENCE_QUESTION] = {"confidence.question",
+        {"How confident are you in your answer?", "Wie sicher sind Sie sich bei Ihrer Antwort?", "Dans quelle mesure êtes-vous sûr de votre réponse ?", "¿Qué tan seguro está de su respuesta?", "您对自己的回答有多确定？", "回答にどのくらい自信がありますか？", "ما مدى ثقتك في إجابتك؟"}},
+    [UI_CONFIDENCE_LOW] = {"confidence.low",
+        {"Guessing", "Geraten", "Au hasard", "Al azar", "猜测", "当て推量", "تخمين"}},
+    [UI_CONFIDENCE_HIGH] = {"confidence.high",
+        {"Certain", "Sicher", "Certain", "Seguro", "确定", "確信している", "متأكد"}},
 };
 
 _Static_assert(sizeof ui_rows / sizeof *ui_rows == UI_KEY_COUNT,
