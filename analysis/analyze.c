@@ -66,6 +66,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_items(ds, &sc, r, err);
     }
+    if (rc == SIM_OK && !o->change_only) {
+        rc = compute_timeouts(ds, &sc, r, err);
+    }
     screen_free(&sc);
     return rc;
 }

@@ -28,17 +28,19 @@ enum {
 const char *dataset_phase_name(int phase);
 
 typedef struct DatasetResponse {
-    int participant; /* index into Dataset.participants */
-    int condition;   /* string id (dataset_str) */
-    int item;        /* string id of the item column as written */
-    int test_type;   /* string id; 0 is the empty string */
-    int domain;      /* string id; 0 is the empty string */
-    int session;     /* 1-based session; 0 when empty */
-    int8_t phase;    /* PHASE_* */
-    int8_t correct;  /* 0, 1, or -1 when unanswered */
-    int8_t rating;   /* 1..Dataset.rating_points, or 0 when empty */
-    int8_t is_catch; /* 0/1 */
-    double rt_ms;    /* response time; NaN when empty */
+    int participant;   /* index into Dataset.participants */
+    int condition;     /* string id (dataset_str) */
+    int item;          /* string id of the item column as written */
+    int test_type;     /* string id; 0 is the empty string */
+    int domain;        /* string id; 0 is the empty string */
+    int session;       /* 1-based session; 0 when empty */
+    int8_t phase;      /* PHASE_* */
+    int8_t correct;    /* 0, 1, or -1 when unanswered */
+    int8_t rating;     /* 1..Dataset.rating_points, or 0 when empty */
+    int8_t is_catch;   /* 0/1 */
+    int8_t timed_out;  /* 0/1: the answer deadline passed (correct -1) */
+    int8_t confidence; /* 1..11, or 0 when empty */
+    double rt_ms;      /* response time; NaN when empty */
 } DatasetResponse;
 
 typedef struct Participant {
@@ -82,6 +84,8 @@ typedef struct DatasetRow {
     const char *test_type, *domain, *exclusion_reason;
     int correct, session, is_catch, rating, pilot, simulated, excluded;
     double rt_ms;
+    int timed_out;  /* 0/1 (a timeout's correct is ignored: missing) */
+    int confidence; /* 1..11, 0 for empty */
 } DatasetRow;
 
 /* Appends one response, with the checks of the file readers. */

@@ -20,3 +20,6 @@ simlab_add_test(test_analysis_semantics SOURCES test_analysis_semantics.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_input SOURCES test_analysis_input.c
                 LIBS simlab_analysis)
+# Timeouts and confidence (hand-computed fixture, goldens from R).
+simlab_add_test(test_analysis_timeouts SOURCES test_analysis_timeouts.c
+                LIBS simlab_analysis)
