@@ -254,6 +254,11 @@ static void session_input(App *a, SimInput *in)
             a->d->frame->scroll = 0;
         }
         timing_log_input(a->d->timing, in);
+    } else if (v->screen_serial != before) {
+        /* not taken, yet the screen moved on: an input after the answer
+        ** deadline times the trial out */
+        a->need_build = 1;
+        a->d->frame->scroll = 0;
     }
     if (v->screen != SCREEN_STORE_ERROR) {
         a->next_retry_ns = 0;
