@@ -478,6 +478,16 @@ static void autopilot_turn(App *a)
 
 /* ---------------------------------------------------------------- drawing */
 
+/* Tells the session whether the scene built for its screen overflows the
+** window and whether it is scrolled to the end; returns the scroll gate. */
+static int report_scroll(App *a)
+{
+    const Frame *f = a->d->frame;
+    float max = f->scene.body_h - f->scene.body.h;
+    session_report_scroll(a->session, max > 1.0f, f->scroll >= max - 1.0f);
+    return session_view(a->session)->scroll_gate;
+}
+
 static void frame_view(const App *a, FrameView *fv)
 {
     memset(fv, 0, sizeof *fv);
@@ -495,7 +505,17 @@ static int build(App *a)
 {
     FrameView fv;
     frame_view(a, &fv);
-    return frame_build(a->d->frame, &fv);
+    int moved = frame_build(a->d->frame, &fv);
+    if (a->mode == MODE_RUN && a->session) {
+        /* the scroll gate (require_scroll) is in the first frame of a
+        ** screen taller than the window */
+        int gate = session_view(a->session)->scroll_gate;
+        if (report_scroll(a) != gate) {
+            frame_view(a, &fv);
+            moved |= frame_build(a->d->frame, &fv);
+        }
+    }
+    return moved;
 }
 
 /* After the present at t1: the onset of a new screen, and a missed_frame
@@ -566,14 +586,8 @@ static void session_clock(App *a, int64_t now)
         a->d->frame->scroll = 0;
         return;
     }
-    if (a->have_shown && a->shown_serial == v->screen_serial) {
-        /* what the participant has seen of the screen on the display */
-        const Frame *f = a->d->frame;
-        float max = f->scene.body_h - f->scene.body.h;
-        session_report_scroll(a->session, max > 1.0f, f->scroll >= max - 1.0f);
-        if (session_view(a->session)->scroll_gate != gate) {
-            a->need_build = 1;
-        }
+    if (!a->need_build && report_scroll(a) != gate) {
+        a->need_build = 1;
     }
 }
 
