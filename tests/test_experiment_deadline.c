@@ -516,6 +516,81 @@ static void test_validation(void)
               1);
 }
 
+/* A counterfactual block that also asks the explanation's rating: the
+** choice, the confidence and the rating in any order after the choice,
+** then Continue; nothing commits before all three. */
+static void test_counterfactual_rating(void)
+{
+    char dir[600], src[600], path[700];
+    snprintf(dir, sizeof dir, "%s/cf-bundle", tmp);
+    snprintf(src, sizeof src, "%s/experiment/mini-counterfactual",
+             SIMLAB_TEST_DATA);
+    fs_copy_tree(src, dir);
+    const char *json =
+        "{\"simlab_study\": 1, \"id\": \"cf\", \"title\": \"CF\", "
+        "\"classes\": [{\"id\": \"pos\", \"label\": \"Positive\", "
+        "\"key\": \"p\"}, {\"id\": \"neg\", \"label\": \"Negative\", "
+        "\"key\": \"n\"}], \"conditions\": [{\"id\": \"LIME\", "
+        "\"method\": \"LIME\"}], \"blocks\": [{\"kind\": "
+        "\"counterfactual\", \"pool\": \"test\", \"n\": 2, \"rating\": "
+        "true, \"show\": {\"explanation\": true}, \"time_limit_ms\": "
+        "3000, \"confidence\": {\"points\": 4}}], \"items\": [{\"file\": "
+        "\"items.jsonl\", \"format\": \"jsonl\"}]}";
+    char *file = fs_join(dir, "study.json");
+    fs_write(file, json, strlen(json));
+    free(file);
+    Study *st = NULL;
+    SimError err;
+    CHECK_INT(study_load(dir, &st, NULL, &err), SIM_OK);
+    if (!st) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    Store *store = open_db(st, "cf.db", path, sizeof path);
+    EnrollSpec e = {0};
+    e.seed = 3;
+    e.wall_ms = 5000;
+    ParticipantInfo info;
+    Session *s = NULL;
+    CHECK(store && store_enroll(store, &e, &info, &err) == SIM_OK &&
+          session_open(store, st, info.id, 5000, &s, &err) == SIM_OK);
+    if (!s) {
+        store_close(store);
+        study_free(st);
+        return;
+    }
+    const SessionView *v = session_view(s);
+    CHECK_INT(v->screen, SCREEN_COUNTERFACTUAL);
+    int64_t onset = show(s);
+    T = onset + 1000 * MS;
+    CHECK_INT(send(s, SIM_IN_CHOOSE, 0), 1);
+    T += 100 * MS;
+    CHECK_INT(send(s, SIM_IN_RATE, 6), 1);
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 0);   /* no confidence yet */
+    CHECK_INT(send(s, SIM_IN_CONFIDENCE, 5), 0); /* off its 4 points */
+    CHECK_INT(send_key(s, "2"), 1);              /* the confidence */
+    CHECK_INT(session_view(s)->confidence, 2);
+    CHECK_INT(session_view(s)->rating, 6);
+    CHECK_INT(resp(store, info.id, 0, "COUNT(*)"), 0);
+    T += 100 * MS;
+    CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+    CHECK_INT(resp(store, info.id, 0, "confidence"), 2);
+    CHECK_INT(resp(store, info.id, 0, "rating"), 6);
+    CHECK_INT(resp(store, info.id, 0, "CAST(rt_ms AS INTEGER)"), 1000);
+    /* the second trial times out: no rating, no confidence */
+    v = session_view(s);
+    CHECK_INT(v->trial->seq, 1);
+    onset = show(s);
+    T = onset + 3000 * MS;
+    tick(s);
+    CHECK_INT(resp(store, info.id, 1, "timed_out"), 1);
+    CHECK_INT(resp(store, info.id, 1, "rating"), -1);
+    CHECK_INT(session_finished(s), 1);
+    session_close(s);
+    store_close(store);
+    study_free(st);
+}
+
 int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "deadline");
@@ -527,6 +602,7 @@ int main(void)
         test_migration(fwd);
         test_simulate();
         test_validation();
+        test_counterfactual_rating();
     }
     study_free(st);
     study_free(fwd);
