@@ -75,6 +75,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_questionnaire(ds, &sc, r, err);
     }
+    if (rc == SIM_OK && !o->change_only) {
+        rc = compute_timeouts(ds, &sc, r, err);
+    }
     screen_free(&sc);
     return rc;
 }

@@ -91,6 +91,10 @@ int compute_accuracy(const Dataset *ds, const Screen *sc, Report *r,
 ** item-rest correlation, ceiling / floor / below-chance flags (items.c). */
 int compute_items(const Dataset *ds, const Screen *sc, Report *r,
                   SimError *err);
+/* Timeouts per condition and phase, and confidence per condition
+** (timeouts.c). */
+int compute_timeouts(const Dataset *ds, const Screen *sc, Report *r,
+                     SimError *err);
 
 /* Appends a table to r (see table_new()); NULL when out of memory. */
 Table *report_add_table(Report *r, const char *key, unsigned formats,

@@ -291,6 +291,8 @@ enum {
     COL_SIMULATED,
     COL_EXCLUDED,
     COL_EXCLUSION_REASON,
+    COL_TIMED_OUT,
+    COL_CONFIDENCE,
     COL_COUNT,
     COL_REQUIRED = COL_CORRECT + 1 /* the first five are required */
 };
@@ -298,7 +300,8 @@ enum {
 static const char *const col_names[COL_COUNT] = {
     "participant", "condition", "phase",     "item",     "correct",
     "session",     "test_type", "domain",    "is_catch", "rating",
-    "rt_ms",       "pilot",     "simulated", "excluded", "exclusion_reason"};
+    "rt_ms",       "pilot",     "simulated", "excluded", "exclusion_reason",
+    "timed_out",   "confidence"};
 
 /* Where a value came from, for error messages. */
 typedef struct Where {
@@ -578,6 +581,19 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         return rc;
     }
     r.rating = (unsigned)x & 15u;
+    if (parse_flag(v[COL_TIMED_OUT], &x) != 0) {
+        return bad_value(err, w, COL_TIMED_OUT, "0, 1 or empty",
+                         v[COL_TIMED_OUT]);
+    }
+    r.timed_out = (unsigned)x & 1u;
+    if (r.timed_out) {
+        r.correct = -1; /* a timeout is missing, never wrong */
+    }
+    if (parse_int(v[COL_CONFIDENCE], 1, DATASET_RATING_MAX, &x) != 0) {
+        return bad_value(err, w, COL_CONFIDENCE, "an integer 1..11 or empty",
+                         v[COL_CONFIDENCE]);
+    }
+    r.confidence = (unsigned)x & 15u;
     double rt = NAN;
     if (v[COL_RT_MS].n != 0) {
         char num[64], *end;
@@ -1881,7 +1897,7 @@ cleanup:
 
 int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
 {
-    char num[6][32];
+    char num[8][32];
     const char *s[COL_COUNT] = {0};
     s[COL_PARTICIPANT] = row->participant;
     s[COL_CONDITION] = row->condition;
@@ -1890,12 +1906,14 @@ int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
     s[COL_TEST_TYPE] = row->test_type;
     s[COL_DOMAIN] = row->domain;
     s[COL_EXCLUSION_REASON] = row->exclusion_reason;
-    int ints[6] = {row->correct, row->session,   row->is_catch,
-                   row->pilot,   row->simulated, row->excluded};
-    int cols[6] = {COL_CORRECT, COL_SESSION,   COL_IS_CATCH,
-                   COL_PILOT,   COL_SIMULATED, COL_EXCLUDED};
-    for (int i = 0; i < 6; i++) {
-        if (ints[i] >= 0 && !(cols[i] == COL_SESSION && ints[i] == 0)) {
+    int ints[8] = {row->correct,   row->session,   row->is_catch,
+                   row->pilot,     row->simulated, row->excluded,
+                   row->timed_out, row->confidence};
+    int cols[8] = {COL_CORRECT,   COL_SESSION,  COL_IS_CATCH,  COL_PILOT,
+                   COL_SIMULATED, COL_EXCLUDED, COL_TIMED_OUT, COL_CONFIDENCE};
+    for (int i = 0; i < 8; i++) {
+        if (ints[i] >= 0 && !(cols[i] == COL_SESSION && ints[i] == 0) &&
+            !(cols[i] == COL_CONFIDENCE && ints[i] == 0)) {
             snprintf(num[i], sizeof num[i], "%d", ints[i]);
             s[cols[i]] = num[i];
         }

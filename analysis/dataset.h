@@ -43,7 +43,9 @@ typedef struct DatasetResponse {
     unsigned is_catch : 1;  /* 0/1 */
     unsigned context : 20;  /* index into Dataset.contexts */
     signed int correct : 2; /* 0, 1, or -1 when unanswered */
-    /* 10 bits free */
+    unsigned timed_out : 1;  /* 0/1: the answer deadline passed (correct -1) */
+    unsigned confidence : 4; /* 1..11, or 0 when empty */
+    /* 5 bits free */
 } DatasetResponse;
 
 /* The largest string id an item may have, and the most contexts. */
@@ -122,6 +124,8 @@ typedef struct DatasetRow {
     const char *test_type, *domain, *exclusion_reason;
     int correct, session, is_catch, rating, pilot, simulated, excluded;
     double rt_ms;
+    int timed_out;  /* 0/1 (a timeout's correct is ignored: missing) */
+    int confidence; /* 1..11, 0 for empty */
 } DatasetRow;
 
 /* Appends one response, with the checks of the file readers. */

@@ -201,6 +201,14 @@ static void autopilot_send(Autopilot *ap, const AutopilotCtx *ctx,
             push_key(ctx, buf, 0);
         }
         break;
+    case SIM_IN_CONFIDENCE:
+        snprintf(buf, sizeof buf, "%d", in->value % 10);
+        if ((by_key && in->value <= 10) ||
+            push_click(ctx, scene_find_hit(sc, ACT_CONFIDENCE, in->value), 1) !=
+                0) {
+            push_key(ctx, buf, 0);
+        }
+        break;
     case SIM_IN_CONTINUE:
         if (v->screen == SCREEN_QUESTIONNAIRE) {
             by_key = 0; /* Return would type a line break into a text */
@@ -392,6 +400,16 @@ int autopilot_step(Autopilot *ap, const AutopilotCtx *ctx)
         return 0;
     }
     int64_t t = stamps_now(ctx->clock);
+    if (v->screen == SCREEN_TIMEOUT) {
+        /* the message shows for its time, then the runner moves on */
+        stamps_skip_to(ctx->clock, t + SESSION_TIMEOUT_SHOW_NS);
+        return 0;
+    }
+    if (v->scroll_gate) {
+        /* read to the end first, as require_scroll asks */
+        push_key(ctx, "End", 0);
+        return 0;
+    }
     SimInput in;
     if (policy_next_input(&ap->policy, v, &t, &in) != 0) {
         return 0;

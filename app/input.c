@@ -66,6 +66,9 @@ static RunCmdKind translate_action(const InputCtx *ctx, const SceneHit *h,
     case ACT_RATE:
         kind = SIM_IN_RATE;
         break;
+    case ACT_CONFIDENCE:
+        kind = SIM_IN_CONFIDENCE;
+        break;
     case ACT_CONTINUE:
         kind = SIM_IN_CONTINUE;
         break;

@@ -255,6 +255,11 @@ static void session_input(App *a, SimInput *in)
             a->d->frame->scroll = 0;
         }
         timing_log_input(a->d->timing, in);
+    } else if (v->screen_serial != before) {
+        /* not taken, yet the screen moved on: an input after the answer
+        ** deadline times the trial out */
+        a->need_build = 1;
+        a->d->frame->scroll = 0;
     }
     if (v->screen != SCREEN_STORE_ERROR) {
         a->next_retry_ns = 0;
@@ -478,6 +483,16 @@ static void autopilot_turn(App *a)
 
 /* ---------------------------------------------------------------- drawing */
 
+/* Tells the session whether the scene built for its screen overflows the
+** window and whether it is scrolled to the end; returns the scroll gate. */
+static int report_scroll(App *a)
+{
+    const Frame *f = a->d->frame;
+    float max = f->scene.body_h - f->scene.body.h;
+    session_report_scroll(a->session, max > 1.0f, f->scroll >= max - 1.0f);
+    return session_view(a->session)->scroll_gate;
+}
+
 static void frame_view(const App *a, FrameView *fv)
 {
     memset(fv, 0, sizeof *fv);
@@ -495,7 +510,17 @@ static int build(App *a)
 {
     FrameView fv;
     frame_view(a, &fv);
-    return frame_build(a->d->frame, &fv);
+    int moved = frame_build(a->d->frame, &fv);
+    if (a->mode == MODE_RUN && a->session) {
+        /* the scroll gate (require_scroll) is in the first frame of a
+        ** screen taller than the window */
+        int gate = session_view(a->session)->scroll_gate;
+        if (report_scroll(a) != gate) {
+            frame_view(a, &fv);
+            moved |= frame_build(a->d->frame, &fv);
+        }
+    }
+    return moved;
 }
 
 /* After the present at t1: the onset of a new screen, and a missed_frame
@@ -543,6 +568,34 @@ static void draw(App *a)
 
 /* ------------------------------------------------------------------- loop */
 
+/* The session's frame clock (answer deadlines, the timeout message) and
+** the scroll state of the screen shown, for require_scroll. */
+static void session_clock(App *a, int64_t now)
+{
+    const SessionView *v = session_view(a->session);
+    unsigned serial = v->screen_serial;
+    int gate = v->scroll_gate;
+    SimError err;
+    sim_error_clear(&err);
+    if (session_tick(a->session, now, app_wall(a), &err) != SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+        if (session_view(a->session)->screen == SCREEN_STORE_ERROR &&
+            a->next_retry_ns == 0) {
+            a->next_retry_ns = now + 1000000000LL;
+        }
+    }
+    v = session_view(a->session);
+    if (v->screen_serial != serial) {
+        a->need_build = 1;
+        a->input_ns = now;
+        a->d->frame->scroll = 0;
+        return;
+    }
+    if (!a->need_build && report_scroll(a) != gate) {
+        a->need_build = 1;
+    }
+}
+
 /* Timers of a run: the save retry and the countdown redraws. */
 static void run_timers(App *a)
 {
@@ -567,6 +620,7 @@ static void run_timers(App *a)
         a->need_build = 1;
     }
     if (a->session) {
+        session_clock(a, now);
         const SessionView *v = session_view(a->session);
         int counting =
             (v->continue_after_ns && now < v->continue_after_ns) ||

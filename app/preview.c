@@ -670,6 +670,25 @@ int main(int argc, char **argv)
     v->focus = 3;
     v->answers_tried = 1;
     v->need_continue = 1;
+    static const RatingSpec conf = {NULL, 5, NULL, NULL};
+    v = SHOT("confidence");
+    v->screen = SCREEN_PREDICT;
+    v->title = "Predict the model";
+    v->item = &text_item;
+    v->need_choice = 1;
+    v->choice = 0;
+    v->confidence_spec = &conf;
+    v->need_confidence = 1;
+    v = SHOT("timeout");
+    v->screen = SCREEN_TIMEOUT;
+    v->title = "Predict the model";
+    v->timeout_message = "Time is up. The next example follows.";
+    v = SHOT("scroll-gate");
+    v->screen = SCREEN_CONSENT;
+    v->page_text = CONSENT;
+    v->page = consent_page;
+    v->need_continue = 1;
+    v->scroll_gate = 1;
 
     /* every screen and every explanation kind has a shot */
     int seen_screen[SESSION_SCREEN_COUNT] = {0},

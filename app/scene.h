@@ -76,8 +76,9 @@ typedef struct SceneCmd {
 /* What a click (or the autopilot) on a region means. */
 typedef enum UiAction {
     ACT_NONE = 0,
-    ACT_CHOOSE, /* value = class or option index */
-    ACT_RATE,   /* value = 1..points */
+    ACT_CHOOSE,     /* value = class or option index */
+    ACT_RATE,       /* value = 1..points */
+    ACT_CONFIDENCE, /* value = 1..confidence points */
     ACT_CONTINUE,
     ACT_DECLINE,
     ACT_CONFIRM_YES,

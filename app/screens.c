@@ -147,7 +147,10 @@ static int continue_ready(const Ctx *c)
     if (v->need_rating && v->rating <= 0) {
         return 0;
     }
-    return 1;
+    if (v->confidence_spec && v->confidence <= 0) {
+        return 0;
+    }
+    return !v->scroll_gate;
 }
 
 static void wait_label(const Ctx *c, const char *base, char *out, size_t n)
@@ -503,22 +506,31 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
 
 /* ------------------------------------------------------------ the footer */
 
-static float likert(Ctx *c, Scene *sc, float x, float y, float w)
+/* What a row of numbered points asks: the explanation's rating or the
+** confidence in the choice. */
+typedef struct Scale {
+    const RatingSpec *spec;
+    int selected; /* 0 none */
+    int action;   /* ACT_RATE or ACT_CONFIDENCE */
+    int enabled;
+    UiKey question, low, high; /* texts the spec does not give */
+} Scale;
+
+static float likert(Ctx *c, Scene *sc, float x, float y, float w,
+                    const Scale *k)
 {
     Ui *ui = c->ui;
     const Theme *th = c->th;
-    const SessionView *v = c->v;
-    const RatingSpec *rs = v->rating_spec;
+    const RatingSpec *rs = k->spec;
     int points = rs && rs->points >= 2 && rs->points <= 11 ? rs->points : 7;
-    const char *q =
-        rs && rs->question ? rs->question : tr(c, UI_RATING_QUESTION);
+    const char *q = rs && rs->question ? rs->question : tr(c, k->question);
     float yy = y;
     yy += text_para(sc, ui->bold, q, x, yy, w, th->text, ALIGN_CENTER);
     yy += roundf(ui->u * 0.5f);
     float d = roundf(ui->u * 2.3f);
     float gap = roundf(ui->u * 0.7f);
-    const char *lo = rs && rs->low ? rs->low : tr(c, UI_RATING_LOW);
-    const char *hi = rs && rs->high ? rs->high : tr(c, UI_RATING_HIGH);
+    const char *lo = rs && rs->low ? rs->low : tr(c, k->low);
+    const char *hi = rs && rs->high ? rs->high : tr(c, k->high);
     float low = font_width(ui->small, lo, strlen(lo));
     float hiw = font_width(ui->small, hi, strlen(hi));
     float row = (float)points * d + (float)(points - 1) * gap;
@@ -538,19 +550,22 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w)
         }
         for (int i = 1; i <= points; i++) {
             float bx = x0 + (float)(i - 1) * (d + gap);
-            int sel = v->rating == i;
-            scene_begin_hit(sc, (SDL_FRect){bx, yy, d, d}, ACT_RATE, i, 1);
+            int sel = k->selected == i;
+            scene_begin_hit(sc, (SDL_FRect){bx, yy, d, d}, k->action, i,
+                            k->enabled);
             scene_circle(sc, bx + d / 2, yy + d / 2, d / 2,
                          sel ? th->selected : th->border);
             scene_circle(sc, bx + d / 2, yy + d / 2, d / 2 - 1.5f,
-                         sel ? th->selected : th->panel);
+                         sel ? th->selected
+                             : (k->enabled ? th->panel : th->disabled));
             scene_hover_last(sc, sel ? th->accent_hover : th->hover);
             char num[12];
             snprintf(num, sizeof num, "%d", i);
             float tw = font_width(ui->button, num, strlen(num));
             scene_text(sc, ui->button, bx + (d - tw) / 2,
                        yy + (d - (float)ui->button->line_h) / 2, num,
-                       sel ? th->accent_text : th->text);
+                       sel ? th->accent_text
+                           : (k->enabled ? th->text : th->disabled_text));
             scene_end_hit(sc);
         }
     }
@@ -630,6 +645,19 @@ static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
     return bh;
 }
 
+/* While the session holds Continue until the end was scrolled to: the hint
+** above the Continue row; returns its height (0 without the gate). */
+static float scroll_hint(Ctx *c, Scene *sc, float x, float y, float w)
+{
+    if (!c->v->scroll_gate) {
+        return 0;
+    }
+    Ui *ui = c->ui;
+    float h = text_para(sc, ui->bold, tr(c, UI_SCROLL_HINT), x, y, w,
+                        c->th->accent, ALIGN_CENTER);
+    return h + roundf(ui->u * 0.5f);
+}
+
 /* Builds the response bar at the bottom; returns its height. */
 static float footer(Ctx *c, Scene *sc, float x, float y, float w)
 {
@@ -641,11 +669,13 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
     int any = 0;
     switch (v->screen) {
     case SCREEN_CONSENT:
+        yy += scroll_hint(c, sc, x, yy, w);
         yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONSENT_AGREE), 1);
         return yy - y;
     case SCREEN_PAGE:
     case SCREEN_BREAK:
     case SCREEN_QUESTIONNAIRE:
+        yy += scroll_hint(c, sc, x, yy, w);
         yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONTINUE), 0);
         return yy - y;
     case SCREEN_FEEDBACK:
@@ -674,13 +704,24 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         yy += choices(c, sc, x, yy, w);
         any = 1;
     }
+    if (v->confidence_spec) {
+        /* asked after the choice: shown from the start, enabled by it */
+        yy += gap;
+        Scale k = {v->confidence_spec,     v->confidence,
+                   ACT_CONFIDENCE,         v->choice >= 0,
+                   UI_CONFIDENCE_QUESTION, UI_CONFIDENCE_LOW,
+                   UI_CONFIDENCE_HIGH};
+        yy += likert(c, sc, x, yy, w, &k);
+    }
     int need_cont = v->need_continue || (v->screen == SCREEN_EXAMPLE &&
                                          !v->need_choice && !v->need_rating);
     if (v->need_rating) {
         if (any) {
             yy += gap;
         }
-        float lh = likert(c, sc, x, yy, w);
+        Scale k = {v->rating_spec,     v->rating,     ACT_RATE,      1,
+                   UI_RATING_QUESTION, UI_RATING_LOW, UI_RATING_HIGH};
+        float lh = likert(c, sc, x, yy, w, &k);
         yy += lh;
         any = 1;
         /* Continue shares the rating row when there is room beside it. */
@@ -697,6 +738,7 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         if (any) {
             yy += gap * 0.6f;
         }
+        yy += scroll_hint(c, sc, x, yy, w);
         yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONTINUE), 0);
     }
     return yy - y;
@@ -954,6 +996,14 @@ static float body_break(Ctx *c, Scene *sc, float x, float y, float w,
                                         : tr(c, UI_BREAK_TEXT));
 }
 
+static float body_timeout(Ctx *c, Scene *sc, float x, float y, float w,
+                          float view_h)
+{
+    (void)view_h;
+    const char *msg = c->v->timeout_message ? c->v->timeout_message : "";
+    return text_para(sc, c->ui->h1, msg, x, y, w, c->th->text, ALIGN_CENTER);
+}
+
 static float body_quiz_screen(Ctx *c, Scene *sc, float x, float y, float w,
                               float view_h)
 {
@@ -1005,6 +1055,7 @@ static const struct {
                              UI_SCREENED_OUT_TEXT},
     [SCREEN_DONE] = {NO_KEY, NULL, UI_DONE_TITLE, UI_DONE_TEXT},
     [SCREEN_QUESTIONNAIRE] = {NO_KEY, body_questionnaire, NO_KEY, NO_KEY},
+    [SCREEN_TIMEOUT] = {NO_KEY, body_timeout, NO_KEY, NO_KEY},
 };
 
 _Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,

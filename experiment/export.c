@@ -65,6 +65,13 @@ static const Column COLUMNS[] = {
     {"simulated", "0/1", 0, "simulated participant"},
     {"excluded", "0/1", 0, "excluded by a screening rule of the study"},
     {"station", "string", 0, "station that recorded the response"},
+    {"timed_out", "0/1", 0,
+     "1 when the answer deadline (time_limit_ms) passed: no response, "
+     "correct empty"},
+    {"confidence", "integer/empty", 0,
+     "confidence given with the answer (1..points of the block's scale)"},
+    {"confidence_rt_ms", "number/empty", 0,
+     "time of the confidence: its time - onset_ns in milliseconds"},
 };
 
 #define N_COLUMNS (sizeof COLUMNS / sizeof COLUMNS[0])
@@ -139,14 +146,53 @@ int export_station_name_valid(const char *name)
                         "0123456789-_.") == n;
 }
 
+/* The value of a column that files from before it (opened read-only, not
+** migrated) lack; NULL for the columns every long_format view has. */
+static const char *fallback(const char *name)
+{
+    static const char *const later[][2] = {{"timed_out", "0"},
+                                           {"confidence", "NULL"},
+                                           {"confidence_rt_ms", "NULL"}};
+    for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
+        if (strcmp(name, later[i][0]) == 0) {
+            return later[i][1];
+        }
+    }
+    return NULL;
+}
+
+/* 1 when the long_format view of db has a column name. */
+static int view_has(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *s;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT * FROM long_format LIMIT 0", -1, &s,
+                           NULL) != SQLITE_OK) {
+        return 0;
+    }
+    for (int c = 0; c < sqlite3_column_count(s) && !found; c++) {
+        const char *n = sqlite3_column_name(s, c);
+        found = n && strcmp(n, name) == 0;
+    }
+    sqlite3_finalize(s);
+    return found;
+}
+
 static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
                      const char *csv_path, int raw, int *n_rows, SimError *err)
 {
-    char sql[1024];
+    char sql[1536];
     size_t off = (size_t)snprintf(sql, sizeof sql, "SELECT ");
     for (size_t i = 0; i < N_COLUMNS; i++) {
-        off += (size_t)snprintf(sql + off, sizeof sql - off, "%s%s",
-                                i ? ", " : "", COLUMNS[i].name);
+        const Column *c = &COLUMNS[i];
+        const char *fb = fallback(c->name);
+        if (fb && !view_has(db, c->name)) {
+            off += (size_t)snprintf(sql + off, sizeof sql - off, "%s%s AS %s",
+                                    i ? ", " : "", fb, c->name);
+        } else {
+            off += (size_t)snprintf(sql + off, sizeof sql - off, "%s%s",
+                                    i ? ", " : "", c->name);
+        }
     }
     snprintf(sql + off, sizeof sql - off, " FROM long_format");
     sqlite3_stmt *s;

@@ -8,6 +8,9 @@
 **   step screens (CONSENT, PAGE, QUIZ, EXAMPLE, PREDICT, COUNTERFACTUAL,
 **   RATING, BREAK) --answer--> [commit] --> FEEDBACK (practice, quiz)
 **                                      \--> next step's screen, or DONE
+**   PREDICT/COUNTERFACTUAL --deadline (tick or late input)--> [commit,
+**     timed out] --> TIMEOUT (timeout_message) --1 s--> next step,
+**     or the next step's screen at once
 **   FEEDBACK --continue--> same step again (retry) or next step
 **   QUESTIONNAIRE: answers, focus, typing and backspaces stay on it;
 **   continue commits the answers with the step once they are complete
@@ -30,7 +33,8 @@
 typedef enum After {
     AFTER_NEXT = 0,     /* go to the next step */
     AFTER_FEEDBACK = 1, /* show feedback for the current step */
-    AFTER_DECLINE = 2   /* consent declined: end the run */
+    AFTER_DECLINE = 2,  /* consent declined: end the run */
+    AFTER_TIMEOUT = 3   /* timed out: show the timeout message */
 } After;
 
 struct Session {
@@ -56,7 +60,11 @@ struct Session {
     int64_t choice_ns;
     int rating; /* 0 none */
     int64_t rating_ns;
-    int attempt; /* 1-based */
+    int confidence; /* 0 none */
+    int64_t confidence_ns;
+    int scroll_overflow; /* reported: the screen is taller than the window */
+    int scroll_seen_end; /* reported: scrolled to the end of this screen */
+    int attempt;         /* 1-based */
 
     int fb_correct; /* feedback state */
     int fb_final;
@@ -91,7 +99,8 @@ const char *session_screen_name(SessionScreen screen)
         [SCREEN_STORE_ERROR] = "store_error",
         [SCREEN_SCREENED_OUT] = "screened_out",
         [SCREEN_DONE] = "done",
-        [SCREEN_QUESTIONNAIRE] = "questionnaire"};
+        [SCREEN_QUESTIONNAIRE] = "questionnaire",
+        [SCREEN_TIMEOUT] = "timeout"};
     _Static_assert(sizeof names / sizeof *names == SESSION_SCREEN_COUNT,
                    "one name per SessionScreen");
     return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
@@ -217,6 +226,35 @@ static int gives_feedback(const Session *s, const Trial *t)
     }
 }
 
+/* The block's confidence scale when trial t asks one, else NULL. */
+static const RatingSpec *confidence_spec(const Session *s, const Trial *t)
+{
+    const Block *b = &s->study->blocks[t->block];
+    return !t->is_example && b->confidence.points > 0 ? &b->confidence : NULL;
+}
+
+/* When the choice of the current step times out (0 = no deadline): the
+** block's time limit after the step's onset, until a class is chosen. */
+static int64_t deadline(const Session *s)
+{
+    const Trial *t = cur_trial(s);
+    if (!t || t->is_example || s->choice >= 0 || s->step_onset_ns == 0 ||
+        s->screen != step_screen(s, t)) {
+        return 0;
+    }
+    const Block *b = &s->study->blocks[t->block];
+    return b->time_limit_ms > 0
+               ? s->step_onset_ns + (int64_t)b->time_limit_ms * 1000000LL
+               : 0;
+}
+
+/* Continue is held: the block requires scrolling and the screen overflows
+** but has not been scrolled to its end. */
+static int scroll_held(const Session *s, const Block *b)
+{
+    return b->require_scroll && s->scroll_overflow && !s->scroll_seen_end;
+}
+
 /* ------------------------------------------------------------------ view */
 
 static void build_view(Session *s)
@@ -232,6 +270,7 @@ static void build_view(Session *s)
     v->rating_spec = &s->study->rating;
     v->choice = s->choice;
     v->rating = s->rating;
+    v->confidence = s->confidence;
     v->attempt = s->attempt;
     v->onset_marked = s->onset_marked;
     v->aborted = s->aborted;
@@ -292,6 +331,10 @@ static void build_view(Session *s)
             v->n_reservoir++;
         }
     }
+    if (s->screen == SCREEN_TIMEOUT) {
+        v->timeout_message = b->timeout_message;
+        return;
+    }
     if (s->screen == SCREEN_FEEDBACK) {
         v->feedback_correct = s->fb_correct;
         v->feedback_final = s->fb_final;
@@ -325,6 +368,11 @@ static void build_view(Session *s)
         quest_view(&s->quest, v);
         break;
     }
+    v->confidence_spec = confidence_spec(s, t);
+    v->need_confidence =
+        v->confidence_spec && s->choice >= 0 && s->confidence == 0;
+    v->deadline_ns = deadline(s);
+    v->scroll_gate = v->need_continue && scroll_held(s, b);
     if (s->onset_marked && b->min_seconds > 0 &&
         (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT ||
          t->expects == EXPECT_ANSWERS)) {
@@ -339,6 +387,7 @@ static void go_to(Session *s, SessionScreen screen)
     s->screen = screen;
     s->serial++;
     s->onset_marked = 0;
+    s->scroll_overflow = s->scroll_seen_end = 0;
     build_view(s);
 }
 
@@ -347,7 +396,8 @@ static void enter_step(Session *s, int seq, int attempt)
     s->cur = seq;
     s->choice = -1;
     s->rating = 0;
-    s->choice_ns = s->rating_ns = 0;
+    s->confidence = 0;
+    s->choice_ns = s->rating_ns = s->confidence_ns = 0;
     s->attempt = attempt;
     s->step_onset_ns = 0;
     s->message[0] = '\0';
@@ -550,6 +600,9 @@ static int submit(Session *s, SimError *err)
     case AFTER_DECLINE:
         end_run(s, SCREEN_DONE);
         break;
+    case AFTER_TIMEOUT:
+        go_to(s, SCREEN_TIMEOUT);
+        break;
     case AFTER_NEXT:
         next_step(s);
         break;
@@ -569,6 +622,8 @@ static int answer(Session *s, const SimInput *in, const char *id, After after,
     r->choice = s->choice;
     r->rating = s->rating;
     r->rating_ns = s->rating_ns;
+    r->confidence = s->confidence;
+    r->confidence_ns = s->confidence_ns;
     r->onset_ns = s->step_onset_ns;
     r->response_ns = s->choice >= 0 ? s->choice_ns : in->t_ns;
     r->wall_ms = in->wall_ms;
@@ -599,6 +654,29 @@ static int answer(Session *s, const SimInput *in, const char *id, After after,
     }
     s->has_pending = 1;
     s->after = after;
+    return submit(s, err);
+}
+
+/* Commits the current step as timed out at its deadline: no choice, no
+** correctness, the deadline as its response time. */
+static int time_out(Session *s, int64_t at_ns, int64_t wall_ms, SimError *err)
+{
+    const Trial *t = cur_trial(s);
+    const Block *b = &s->study->blocks[t->block];
+    Response *r = &s->pending;
+    memset(r, 0, sizeof *r);
+    r->participant = s->pid;
+    r->seq = t->seq;
+    r->choice = -1;
+    r->correct = -1;
+    r->timed_out = 1;
+    r->onset_ns = s->step_onset_ns;
+    r->response_ns = at_ns;
+    r->wall_ms = wall_ms;
+    r->attempts = s->attempt;
+    r->done = 1;
+    s->has_pending = 1;
+    s->after = b->timeout_message ? AFTER_TIMEOUT : AFTER_NEXT;
     return submit(s, err);
 }
 
@@ -766,6 +844,12 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
         return 1;
     }
     int digit = digit_key(in->key);
+    if (v->confidence_spec && s->choice >= 0 &&
+        (digit || (in->key && strcmp(in->key, "0") == 0))) {
+        out->kind = SIM_IN_CONFIDENCE;
+        out->value = digit ? digit : 10;
+        return 1;
+    }
     if (v->need_choice && v->question) {
         if (digit) {
             out->kind = SIM_IN_CHOOSE;
@@ -817,8 +901,9 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
         *consumed = 1;
         s->choice = in->value;
         s->choice_ns = now;
-        if (t->expects == EXPECT_CHOICE_RATING) {
-            build_view(s); /* wait for the rating and Continue */
+        if (t->expects == EXPECT_CHOICE_RATING ||
+            (v->confidence_spec && s->confidence == 0)) {
+            build_view(s); /* wait for the confidence, rating, Continue */
             return SIM_OK;
         }
         return answer(s, in, NULL,
@@ -843,8 +928,22 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
             build_view(s);
         }
         return SIM_OK;
+    case SIM_IN_CONFIDENCE:
+        if (!v->confidence_spec || s->choice < 0 || in->value < 1 ||
+            in->value > v->confidence_spec->points) {
+            return SIM_OK;
+        }
+        *consumed = 1;
+        s->confidence = in->value;
+        s->confidence_ns = now;
+        if (t->expects == EXPECT_CHOICE_RATING) {
+            build_view(s); /* wait for the rating and Continue */
+            return SIM_OK;
+        }
+        return answer(s, in, NULL,
+                      gives_feedback(s, t) ? AFTER_FEEDBACK : AFTER_NEXT, err);
     case SIM_IN_CONTINUE:
-        if (!v->need_continue ||
+        if (!v->need_continue || v->scroll_gate ||
             (v->continue_after_ns && now < v->continue_after_ns)) {
             return SIM_OK;
         }
@@ -855,6 +954,7 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
             return SIM_OK;
         }
         if ((v->need_rating && s->rating == 0) ||
+            (v->confidence_spec && s->confidence == 0) ||
             (v->need_choice && s->choice < 0)) {
             return SIM_OK; /* forced choice: nothing can be skipped */
         }
@@ -966,5 +1066,36 @@ int session_handle(Session *s, const SimInput *in, int *consumed, SimError *err)
     if (s->screen != step_screen(s, t)) {
         return SIM_OK;
     }
+    int64_t due = deadline(s);
+    if (due && in->t_ns >= due) {
+        /* too late: the trial timed out before this input */
+        return time_out(s, due, in->wall_ms, err);
+    }
     return handle_step(s, in, consumed, err);
+}
+
+int session_tick(Session *s, int64_t t_ns, int64_t wall_ms, SimError *err)
+{
+    if (s->finished || !s->onset_marked) {
+        return SIM_OK;
+    }
+    if (s->screen == SCREEN_TIMEOUT) {
+        if (t_ns - s->onset_ns >= SESSION_TIMEOUT_SHOW_NS) {
+            next_step(s);
+        }
+        return SIM_OK;
+    }
+    int64_t due = deadline(s);
+    return due && t_ns >= due ? time_out(s, due, wall_ms, err) : SIM_OK;
+}
+
+void session_report_scroll(Session *s, int overflow, int at_end)
+{
+    int seen = s->scroll_seen_end || (overflow && at_end);
+    if (overflow == s->scroll_overflow && seen == s->scroll_seen_end) {
+        return;
+    }
+    s->scroll_overflow = overflow != 0;
+    s->scroll_seen_end = seen;
+    build_view(s);
 }

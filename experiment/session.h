@@ -33,10 +33,12 @@ typedef enum SessionScreen {
                               experimenter; retried */
     SCREEN_SCREENED_OUT,   /* a screening rule ended the run */
     SCREEN_DONE,           /* thank you; the run is over */
-    SCREEN_QUESTIONNAIRE   /* a questionnaire's questions, stacked */
+    SCREEN_QUESTIONNAIRE,  /* a questionnaire's questions, stacked */
+    SCREEN_TIMEOUT         /* the answer deadline passed: the block's
+                              timeout_message, briefly; no input */
 } SessionScreen;
 
-#define SESSION_SCREEN_COUNT 14 /* keep last + 1: the tables check it */
+#define SESSION_SCREEN_COUNT 15 /* keep last + 1: the tables check it */
 
 typedef enum SimInputKind {
     SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */
@@ -58,9 +60,11 @@ typedef enum SimInputKind {
                           a text input event), appended to the focused answer */
     SIM_IN_BACKSPACE,  /* questionnaire: removes the last character (code
                           point) of the focused answer */
-    SIM_IN_PICK        /* questionnaire: value = question * 256 + pick, the
+    SIM_IN_PICK,       /* questionnaire: value = question * 256 + pick, the
                           pick a 0-based option (choice) or a point
                           1..points (likert); a click on its button */
+    SIM_IN_CONFIDENCE  /* value = 1 .. confidence points (after the choice;
+                          keys: the digits, "0" for 10) */
 } SimInputKind;
 
 typedef struct SimInput {
@@ -129,6 +133,18 @@ typedef struct SessionView {
     int answers_complete; /* every required question has a valid answer and
                              no answer is invalid: Continue is accepted */
     int answers_tried;    /* a Continue was refused: mark what is missing */
+
+    const RatingSpec *confidence_spec; /* the trial asks a confidence after
+                                          the choice (row of points), or
+                                          NULL */
+    int need_confidence;         /* the choice is made; a confidence must be
+                                    given before the trial commits */
+    int confidence;              /* selected confidence so far, 0 none */
+    int64_t deadline_ns;         /* the choice times out at this time (onset +
+                                    time_limit_ms); 0 = no deadline (yet) */
+    const char *timeout_message; /* SCREEN_TIMEOUT: the text to show */
+    int scroll_gate;             /* Continue is held until the participant has
+                                    scrolled to the end (show the hint) */
 } SessionView;
 
 typedef struct Session Session;
@@ -157,6 +173,24 @@ void session_mark_onset(Session *s, int64_t t_ns);
 ** SIM_ERR_BUSY) and nothing is lost. */
 int session_handle(Session *s, const SimInput *in, int *consumed,
                    SimError *err);
+
+/* The frame clock: call once per frame (and before each input) with the
+** current time. At a trial's deadline (the block's time_limit_ms after the
+** onset, no class chosen yet) it commits the trial as timed out (no choice,
+** no correctness) and shows SCREEN_TIMEOUT for SESSION_TIMEOUT_SHOW_NS when
+** the block has a timeout_message; that screen then moves on by itself.
+** Store failures behave as in session_handle. */
+int session_tick(Session *s, int64_t t_ns, int64_t wall_ms, SimError *err);
+
+/* How long SCREEN_TIMEOUT shows its message. */
+#define SESSION_TIMEOUT_SHOW_NS 1000000000LL
+
+/* Reports the scroll state of the current screen: overflow = 1 when its
+** content is taller than the window, at_end = 1 when the participant has
+** scrolled to its end. Once the end was reached the screen stays open;
+** while overflow and not yet at the end, a block with require_scroll holds
+** Continue (view.scroll_gate). Without reports there is no gate. */
+void session_report_scroll(Session *s, int overflow, int at_end);
 
 /* What to draw now. Never NULL; valid until the next call on s. */
 const SessionView *session_view(const Session *s);

@@ -294,6 +294,17 @@ static int decide_choice(Policy *policy, const SessionView *v)
                                              : wrong_choice(policy, right, n);
 }
 
+/* A simulated confidence on a scale of points: higher after a right
+** answer (centred at 70 % of the scale) than after a wrong one (40 %),
+** with some spread. */
+static int draw_confidence(Policy *policy, const SessionView *v, int points)
+{
+    int right = v->trial && v->choice == v->trial->correct_choice;
+    double x = (right ? 0.7 : 0.4) + 0.2 * sim_rng_normal(&policy->rng);
+    int c = 1 + (int)lround(x * (points - 1));
+    return c < 1 ? 1 : (c > points ? points : c);
+}
+
 int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
                       SimInput *in)
 {
@@ -302,6 +313,7 @@ int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
     case SCREEN_DONE:
     case SCREEN_SCREENED_OUT:
     case SCREEN_PAUSED:
+    case SCREEN_TIMEOUT: /* moves on by itself */
         return -1;
     case SCREEN_STORE_ERROR:
         *now_ns += 500000000LL;
@@ -316,6 +328,10 @@ int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
     if (v->need_choice && v->choice < 0) {
         in->kind = SIM_IN_CHOOSE;
         in->value = decide_choice(policy, v);
+    } else if (v->need_confidence) {
+        in->kind = SIM_IN_CONFIDENCE;
+        in->value = draw_confidence(policy, v, v->confidence_spec->points);
+        median *= 0.4;
     } else if (v->need_rating && v->rating == 0) {
         in->kind = SIM_IN_RATE;
         in->value =
@@ -387,11 +403,25 @@ static int run_participant(SimRun *r, const char *pid, SimError *err)
             marked = v->screen_serial;
             v = session_view(s);
         }
+        if (v->screen == SCREEN_TIMEOUT) {
+            /* the timeout message shows for a while, then moves on */
+            r->now_ns += SESSION_TIMEOUT_SHOW_NS;
+            rc = session_tick(s, r->now_ns, wall_of(r), err);
+            continue;
+        }
         SimInput in;
         if (policy_next_input(&policy, v, &r->now_ns, &in) != 0) {
             break;
         }
         in.wall_ms = wall_of(r);
+        /* the frame clock runs up to the input: an answer slower than the
+        ** block's time limit finds the trial timed out */
+        unsigned serial = v->screen_serial;
+        rc = session_tick(s, in.t_ns, in.wall_ms, err);
+        if (rc != SIM_OK || session_view(s)->screen_serial != serial) {
+            guard = 0;
+            continue;
+        }
         int consumed = 0;
         rc = session_handle(s, &in, &consumed, err);
         if (!consumed && ++guard > 1000) {

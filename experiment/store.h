@@ -240,6 +240,9 @@ typedef struct Response {
     int64_t response_ns;    /* time the answer was taken from the OS */
     int64_t rating_ns;      /* time of the rating, 0 none */
     int64_t wall_ms;        /* wall-clock time of recording */
+    int timed_out;          /* 1: the answer deadline passed (no choice) */
+    int confidence;         /* 1..confidence points, 0 none */
+    int64_t confidence_ns;  /* time of the confidence, 0 none */
     ScreenResult screen[2]; /* screening results this response decides */
     int n_screen;
     int set_status;               /* 1: also set the participant's status to */

@@ -14,15 +14,17 @@ static const char *const STMT_SQL[STMT_COUNT] = {
     [STMT_RESPONSE_INSERT] =
         "INSERT INTO response (participant, seq, choice, response_id, "
         "correct, rating, attempts, done, final_choice, onset_ns, "
-        "response_ns, rating_ns, rt_ms, recorded_ms, station) VALUES "
-        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "response_ns, rating_ns, rt_ms, recorded_ms, station, timed_out, "
+        "confidence, confidence_ns) VALUES "
+        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [STMT_RESPONSE_UPDATE] =
         "UPDATE response SET attempts = ?, done = ?, final_choice = ?, "
         "rating = COALESCE(?, rating), rating_ns = COALESCE(?, rating_ns), "
         "recorded_ms = ? WHERE participant = ? AND seq = ?",
     [STMT_GET_RESPONSE] =
         "SELECT choice, correct, rating, attempts, done, onset_ns, "
-        "response_ns, rating_ns, recorded_ms FROM response WHERE "
+        "response_ns, rating_ns, recorded_ms, timed_out, confidence, "
+        "confidence_ns FROM response WHERE "
         "participant = ? AND seq = ?",
     [STMT_TOUCH] = "UPDATE participant SET last_active_ms = ?1, status = "
                    "CASE WHEN status = 'aborted' THEN 'active' ELSE status "
@@ -164,6 +166,11 @@ static int write_response(Store *store, const Response *r, int exists,
     }
     sqlite3_bind_int64(s, 14, r->wall_ms);
     store_bind_text(s, 15, store->station);
+    sqlite3_bind_int(s, 16, r->timed_out ? 1 : 0);
+    if (r->confidence > 0) {
+        sqlite3_bind_int(s, 17, r->confidence);
+        sqlite3_bind_int64(s, 18, r->confidence_ns);
+    }
     return run(store, s, "record response", err);
 }
 
@@ -259,6 +266,9 @@ int store_get_response(Store *store, const char *pid, int seq, Response *r,
         r->response_ns = sqlite3_column_int64(s, 6);
         r->rating_ns = sqlite3_column_int64(s, 7);
         r->wall_ms = sqlite3_column_int64(s, 8);
+        r->timed_out = sqlite3_column_int(s, 9);
+        r->confidence = sqlite3_column_int(s, 10);
+        r->confidence_ns = sqlite3_column_int64(s, 11);
     } else if (step != SQLITE_DONE) {
         rc = store_fail_db(store, err, "read response");
     }

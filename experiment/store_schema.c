@@ -11,9 +11,11 @@
 #include <string.h>
 
 /* The long_format view (simlab long format v1); CONDITION and STATION are
-** the expressions of its condition and station columns. */
-#define LONG_FORMAT_VIEW(STATION) LONG_FORMAT_VIEW_C("p.condition", STATION)
-#define LONG_FORMAT_VIEW_C(CONDITION, STATION)                                 \
+** the expressions of its condition and station columns, EXTRA the columns
+** after response_ns (each starting with a comma; "" for none). */
+#define LONG_FORMAT_VIEW(STATION, EXTRA)                                       \
+    LONG_FORMAT_VIEW_C("p.condition", STATION, EXTRA)
+#define LONG_FORMAT_VIEW_C(CONDITION, STATION, EXTRA)                          \
     "CREATE VIEW long_format AS SELECT"                                        \
     "  p.id AS participant,"                                                   \
     "  " CONDITION " AS condition,"                                            \
@@ -39,8 +41,7 @@
     "  " STATION " AS station,"                                                \
     "  COALESCE(p.exclusion_reason, '') AS exclusion_reason,"                  \
     "  r.onset_ns AS onset_ns,"                                                \
-    "  r.response_ns AS response_ns"                                           \
-    " FROM trial t"                                                            \
+    "  r.response_ns AS response_ns" EXTRA " FROM trial t"                     \
     " JOIN participant p ON p.id = t.participant"                              \
     " JOIN response r ON r.participant = t.participant AND r.seq = t.seq"      \
     "   AND r.done = 1"                                                        \
@@ -141,7 +142,7 @@ static const char *const SCHEMA_V1 =
     "  mono_ns INTEGER);"
     "CREATE INDEX participant_status ON participant(status, condition);"
     "CREATE INDEX event_participant ON event(participant);" LONG_FORMAT_VIEW(
-        "p.station");
+        "p.station", "");
 
 /* Version 2: the station of each response (NULL for responses recorded
 ** before version 2: not known), the station of each participant's last
@@ -163,8 +164,26 @@ static const char *const SCHEMA_V2 =
 
 /* Version 3: long_format's station is the response's own (the
 ** participant's enrolling station for responses recorded before version 2). */
-static const char *const SCHEMA_V3 =
-    "DROP VIEW long_format;" LONG_FORMAT_VIEW("COALESCE(r.station, p.station)");
+static const char *const SCHEMA_V3 = "DROP VIEW long_format;" LONG_FORMAT_VIEW(
+    "COALESCE(r.station, p.station)", "");
+
+/* The columns version 5 adds at the end of long_format. */
+#define DEADLINE_COLUMNS                                                       \
+    ", r.timed_out AS timed_out, r.confidence AS confidence,"                  \
+    "  CASE WHEN r.confidence_ns > 0 AND r.onset_ns > 0"                       \
+    "       THEN (r.confidence_ns - r.onset_ns) / 1e6 END"                     \
+    "       AS confidence_rt_ms"
+
+/* Version 5: answer deadlines and confidence. Each response records whether
+** it timed out (0 for responses recorded before version 5) and the
+** confidence given with it (NULL: none, or recorded before version 5);
+** long_format gains timed_out and confidence at the end. */
+static const char *const SCHEMA_V5 =
+    "ALTER TABLE response ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE response ADD COLUMN confidence INTEGER DEFAULT NULL;"
+    "ALTER TABLE response ADD COLUMN confidence_ns INTEGER DEFAULT NULL;"
+    "DROP VIEW long_format;" LONG_FORMAT_VIEW("COALESCE(r.station, p.station)",
+                                              DEADLINE_COLUMNS);
 
 /* Version 4: the answers of questionnaire blocks, one row per answered
 ** question, written in the transaction of the step's response. */
@@ -191,7 +210,8 @@ static const char *const SCHEMA_V6 =
     "ALTER TABLE participant ADD COLUMN condition_order TEXT DEFAULT NULL;"
     "ALTER TABLE participant ADD COLUMN order_row INTEGER DEFAULT NULL;"
     "DROP VIEW long_format;" LONG_FORMAT_VIEW_C(
-        "COALESCE(t.condition, p.condition)", "COALESCE(r.station, p.station)");
+        "COALESCE(t.condition, p.condition)", "COALESCE(r.station, p.station)",
+        DEADLINE_COLUMNS);
 
 /* Version 7: sync bookkeeping (experiment/sync.c, docs/multisite.md): the
 ** file's own id (the origin of its rows on a server), the last push per
@@ -316,6 +336,9 @@ int store_migrate(Store *st, SimError *err)
     }
     if (rc == SIM_OK && version < 4) {
         rc = store_exec(st, SCHEMA_V4, err);
+    }
+    if (rc == SIM_OK && version < 5) {
+        rc = store_exec(st, SCHEMA_V5, err);
     }
     if (rc == SIM_OK && version < 6) {
         rc = store_exec(st, SCHEMA_V6, err);

@@ -73,7 +73,9 @@ static const SyncColumn RESPONSE[] = {
     {"final_choice", I, NULL}, {"onset_ns", I, NULL},
     {"response_ns", I, NULL},  {"rating_ns", I, NULL},
     {"rt_ms", D, NULL},        {"recorded_ms", I, NULL},
-    {"station", T, NULL},      {NULL, NULL, NULL}};
+    {"station", T, NULL},      {"timed_out", I, NULL},
+    {"confidence", I, NULL},   {"confidence_ns", I, NULL},
+    {NULL, NULL, NULL}};
 
 static const SyncColumn ANSWER[] = {
     {"participant", T, NULL}, {"seq", I, NULL},     {"question", T, NULL},

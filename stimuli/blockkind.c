@@ -29,11 +29,11 @@ static const BlockKindDesc kinds[] = {
                      .phase = SIM_PHASE_LEARN,
                      .show = {.label = 1, .prediction = 1, .explanation = 1}},
     [BLOCK_PREDICT] = {.name = "predict",
-                       .fields = BF_ITEMS | BF_CATCH,
+                       .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE,
                        .phase = SIM_PHASE_TEST,
                        .test = BTEST_FORWARD},
     [BLOCK_COUNTERFACTUAL] = {.name = "counterfactual",
-                              .fields = BF_ITEMS | BF_RATING,
+                              .fields = BF_ITEMS | BF_RATING | BF_DEADLINE,
                               .phase = SIM_PHASE_TEST,
                               .show = {.label = 1, .prediction = 1},
                               .test = BTEST_COUNTERFACTUAL},
@@ -56,7 +56,8 @@ _Static_assert(sizeof kinds / sizeof *kinds == BLOCK_KIND_COUNT,
 
 /* The keys of each group of fields, in the order errors list them. */
 static const char *const common_keys[] = {
-    "kind", "id", "phase", "session", "title", "text", "min_seconds", NULL};
+    "kind", "id",          "phase",          "session", "title",
+    "text", "min_seconds", "require_scroll", NULL};
 static const struct {
     unsigned group;
     const char *const *keys; /* NULL-terminated */
@@ -72,6 +73,8 @@ static const struct {
     {BF_QUESTIONS,
      (const char *const[]){"questions", "repeat_until_correct", NULL}},
     {BF_SURVEY, (const char *const[]){"questions", NULL}},
+    {BF_DEADLINE, (const char *const[]){"time_limit_ms", "timeout_message",
+                                        "confidence", NULL}},
 };
 static const char *const no_keys[] = {NULL};
 

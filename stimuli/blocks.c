@@ -29,6 +29,7 @@ Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at)
     b->kind = kind;
     b->id = ld_strdup(L, id);
     b->repeat_until_correct = 1;
+    b->require_scroll = 1;
     const BlockKindDesc *kd = block_kind_desc(kind);
     block_set_phase(D, b, kd->phase);
     b->show = kd->show;
@@ -160,6 +161,65 @@ static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
     }
 }
 
+/* "confidence" of a block: {"points", "question", "low", "high"}. */
+static void parse_confidence(Loader *L, const JLoc *bl, json_t *v,
+                             RatingSpec *c)
+{
+    if (!json_is_object(v)) {
+        jl_error(L, bl, "confidence",
+                 "must be {\"points\": 2..11, \"question\", \"low\", "
+                 "\"high\"}");
+        return;
+    }
+    JLoc cl;
+    jl_child(&cl, bl, "confidence");
+    static const char *const known[] = {"points", "question", "low", "high",
+                                        NULL};
+    jwarn_unknown(L, &cl, v, known);
+    /* texts not given come from the runner's strings ("confidence.*") */
+    const char *q = NULL, *low = NULL, *high = NULL;
+    c->points = 5;
+    jget_int(L, &cl, v, "points", 0, 2, 11, &c->points);
+    jget_str(L, &cl, v, "question", 0, &q);
+    jget_str(L, &cl, v, "low", 0, &low);
+    jget_str(L, &cl, v, "high", 0, &high);
+    c->question = q ? ld_strdup(L, q) : NULL;
+    c->low = low ? ld_strdup(L, low) : NULL;
+    c->high = high ? ld_strdup(L, high) : NULL;
+}
+
+/* The deadline fields (BF_DEADLINE): time_limit_ms, timeout_message and
+** confidence, with errors when the kind has none of them. */
+static void parse_deadline_fields(Loader *L, Block *b, const JLoc *bl,
+                                  json_t *o, unsigned fields)
+{
+    const char *const *keys = block_group_keys(BF_DEADLINE);
+    if (!(fields & BF_DEADLINE)) {
+        for (size_t i = 0; keys[i]; i++) {
+            if (json_object_get(o, keys[i])) {
+                only_error(L, bl, keys[i], BF_DEADLINE, "only ",
+                           " blocks have time_limit_ms, timeout_message and "
+                           "confidence");
+            }
+        }
+        return;
+    }
+    jget_int(L, bl, o, "time_limit_ms", 0, 100, 600000, &b->time_limit_ms);
+    const char *s = NULL;
+    if (jget_str(L, bl, o, "timeout_message", 0, &s) == 1) {
+        if (!json_object_get(o, "time_limit_ms")) {
+            jl_error(L, bl, "timeout_message",
+                     "needs \"time_limit_ms\" (the message follows a "
+                     "timeout)");
+        }
+        b->timeout_message = ld_strdup(L, s);
+    }
+    json_t *c = json_object_get(o, "confidence");
+    if (c) {
+        parse_confidence(L, bl, c, &b->confidence);
+    }
+}
+
 /* Errors for the fields of item blocks given to a kind without items. */
 static void refuse_item_fields(Loader *L, const JLoc *bl, json_t *o,
                                const char *kname)
@@ -249,6 +309,13 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
         b->text = ld_strdup(L, s);
     }
     jget_int(L, bl, o, "min_seconds", 0, 0, 86400, &b->min_seconds);
+    parse_deadline_fields(L, b, bl, o, kd->fields);
+    if (json_object_get(o, "require_scroll") &&
+        !(kd->fields & (BF_ITEMS | BF_PAGES))) {
+        jl_error(L, bl, "require_scroll",
+                 "only blocks with pages or items scroll");
+    }
+    jget_bool(L, bl, o, "require_scroll", &b->require_scroll);
     json_t *pages = json_object_get(o, "pages");
     int page_kind = (kd->fields & BF_PAGES) != 0;
     if (pages && !page_kind) {
@@ -383,5 +450,9 @@ void block_clear(Block *b)
     sim_free(b->text);
     quiz_questions_free(b->questions, b->n_questions);
     questionnaire_free(b->survey, b->n_survey);
+    sim_free(b->timeout_message);
+    sim_free(b->confidence.question);
+    sim_free(b->confidence.low);
+    sim_free(b->confidence.high);
     memset(b, 0, sizeof *b);
 }

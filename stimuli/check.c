@@ -265,6 +265,14 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                 fprintf(out, "      (new items: not those of %s)\n",
                         b->exclude_items_of);
             }
+            if (b->time_limit_ms > 0) {
+                fprintf(out, "      (time limit %d ms%s)\n", b->time_limit_ms,
+                        b->timeout_message ? ", with a timeout message" : "");
+            }
+            if (b->confidence.points > 0) {
+                fprintf(out, "      (confidence 1..%d after the choice)\n",
+                        b->confidence.points);
+            }
         }
         fprintf(out, "items        %zu", st->n_items);
         for (size_t p = 0; p < st->n_pools; p++) {
@@ -460,6 +468,12 @@ static json_t *blocks_json(const Study *st)
                       b->show.prediction, "explanation", b->show.explanation,
                       "reservoir", b->show.reservoir));
         json_object_set_new(o, "rating", json_boolean(b->rating));
+        json_object_set_new(o, "time_limit_ms", json_integer(b->time_limit_ms));
+        json_object_set_new(o, "timeout_message", jstr(b->timeout_message));
+        json_object_set_new(o, "confidence_points",
+                            json_integer(b->confidence.points));
+        json_object_set_new(o, "require_scroll",
+                            json_boolean(b->require_scroll));
         json_object_set_new(o, "catch", json_integer(b->n_catch));
         json_object_set_new(o, "reservoir", jstr(b->reservoir));
         json_object_set_new(

@@ -279,6 +279,14 @@ typedef struct ShowSpec {
     int reservoir;   /* the reservoir (training items of the session) */
 } ShowSpec;
 
+typedef struct RatingSpec {
+    char *question; /* PROTOCOLS.md: "Does this explanation show me why the
+                       system thought what it did?" */
+    int points;     /* 7 */
+    char *low;      /* label of 1 */
+    char *high;     /* label of the top point */
+} RatingSpec;
+
 typedef struct Block {
     BlockKind kind;
     char *id;          /* unique block name, e.g. "pre" or "s2-train" */
@@ -324,6 +332,15 @@ typedef struct Block {
     /* questionnaire */
     SurveyQuestion *survey; /* its questions, in order shown */
     size_t n_survey;
+
+    /* predict, counterfactual: an answer deadline and a confidence scale */
+    int time_limit_ms;     /* 0 = none; else 100..600000 from the onset */
+    char *timeout_message; /* shown briefly after a timeout; NULL = none */
+    RatingSpec confidence; /* points 0 = not asked; else 2..11 */
+
+    /* pages and item screens taller than the window: Continue only after
+    ** the participant has scrolled to the end (default 1) */
+    int require_scroll;
 } Block;
 
 typedef struct Screening {
@@ -363,14 +380,6 @@ typedef struct Assignment {
     int active_minutes;   /* unfinished participants count as filling a
                              condition when active this recently */
 } Assignment;
-
-typedef struct RatingSpec {
-    char *question; /* PROTOCOLS.md: "Does this explanation show me why the
-                       system thought what it did?" */
-    int points;     /* 7 */
-    char *low;      /* label of 1 */
-    char *high;     /* label of the top point */
-} RatingSpec;
 
 /* Parameters of the simulated `mixed` policy (see docs/simulation.md). */
 typedef struct SimCell {

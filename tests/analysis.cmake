@@ -27,3 +27,6 @@ simlab_add_test(test_analysis_dialect SOURCES test_analysis_dialect.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_layout SOURCES test_analysis_layout.c
                 LIBS simlab_analysis)
+# Timeouts and confidence (hand-computed fixture, goldens from R).
+simlab_add_test(test_analysis_timeouts SOURCES test_analysis_timeouts.c
+                LIBS simlab_analysis)

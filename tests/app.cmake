@@ -45,6 +45,12 @@ foreach(demo image-meta text-forward text-counterfactual tabular-forward
            demo-${demo} plain)
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
+# Answer deadlines (timeouts and their message) and confidence scales, also
+# with the participant's tries to escape and the experimenter's pauses.
+add_test(NAME test_app_run_deadline COMMAND test_app_run
+         $<TARGET_FILE:simlab> deadline plain)
+add_test(NAME test_app_run_deadline_chaos COMMAND test_app_run
+         $<TARGET_FILE:simlab> deadline chaos)
 # The participant cannot escape or answer early; the experimenter pauses.
 add_test(NAME test_app_escape COMMAND test_app_run $<TARGET_FILE:simlab>
          demo-text-forward chaos)

@@ -17,6 +17,10 @@ simlab_add_test(test_experiment_session SOURCES test_experiment_session.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
 simlab_add_test(test_experiment_export SOURCES test_experiment_export.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
+# Answer deadlines, confidence and require_scroll (session, store, export,
+# simulation, validation).
+simlab_add_test(test_experiment_deadline SOURCES test_experiment_deadline.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
 # One writer per database (the lease), station of responses, read-only
 # places; two `simlab simulate` on one file when the program is built.
 if(TARGET simlab)

@@ -6,7 +6,8 @@
 **   test_app_run SIMLAB BUNDLE MODE
 ** BUNDLE: text-forward, text-counterfactual, tabular-forward,
 ** tabular-counterfactual (Hase & Bansal materials from the shared folder)
-** meta-image (tests/data/app) or demo-NAME (assets/studies/NAME). MODE: plain,
+** meta-image (tests/data/app), deadline (tests/data/experiment/mini-deadline:
+** timeouts and confidence) or demo-NAME (assets/studies/NAME). MODE: plain,
 ** chaos (the participant tries to quit, presses Escape, answers before the
 *stimulus is shown,
 ** repeats keys and double-clicks wrong answers; the experimenter pauses),
@@ -158,7 +159,21 @@ static void check_db(const char *bundle, const char *db_path, int chaos)
             int asks = t->item_key && !t->is_example &&
                        (t->expects == EXPECT_CHOICE ||
                         t->expects == EXPECT_CHOICE_RATING);
-            if (asks && r.correct != 1) {
+            if (r.timed_out && (r.choice >= 0 || r.correct >= 0)) {
+                fprintf(stderr, "%s step %d: timed out with an answer\n",
+                        ps[i].id, t->seq);
+                bad++;
+            }
+            const Block *b = &study->blocks[t->block];
+            int conf = b->confidence.points;
+            if (asks && !r.timed_out && conf > 0 &&
+                (r.confidence < 1 || r.confidence > conf)) {
+                fprintf(stderr, "%s step %d: confidence %d\n", ps[i].id, t->seq,
+                        r.confidence);
+                bad++;
+            }
+            /* a timeout is no answer: no wrong input got through */
+            if (asks && r.correct != 1 && !r.timed_out) {
                 fprintf(stderr, "%s step %d: answer %d is not the model's\n",
                         ps[i].id, t->seq, r.choice);
                 bad++;
@@ -199,6 +214,10 @@ int main(int argc, char **argv)
     test_tmpdir(tmp, sizeof tmp, "app");
     if (strcmp(kind, "meta-image") == 0) {
         snprintf(bundle, sizeof bundle, "%s/app/meta-image", SIMLAB_TEST_DATA);
+    } else if (strcmp(kind, "deadline") == 0) {
+        /* answer deadlines, timeout messages and confidence */
+        snprintf(bundle, sizeof bundle, "%s/experiment/mini-deadline",
+                 SIMLAB_TEST_DATA);
     } else if (strncmp(kind, "demo-", 5) == 0) {
         /* A bundled demo study (assets/studies/NAME). */
         snprintf(bundle, sizeof bundle, "%s/assets/studies/%s",

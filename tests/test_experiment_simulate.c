@@ -156,7 +156,8 @@ static void test_policies(void)
                   "participant,condition,phase,item,correct,session,"
                   "test_type,domain,block,trial,is_catch,prediction_type,"
                   "label,model_output,response,rating,rt_ms,pilot,simulated,"
-                  "excluded,station\r\n",
+                  "excluded,station,timed_out,confidence,confidence_rt_ms"
+                  "\r\n",
                   200) == 0);
 
     /* label policy: correct exactly when the label equals the output */
