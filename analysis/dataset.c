@@ -960,37 +960,6 @@ static int blank(const CsvReader *R, char c)
 
 #define RAW_CHUNK (1 << 16)
 
-/* Windows-1252's bytes 0x80-0x9F (0: undefined). */
-static const unsigned short cp1252_high[32] = {
-    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
-    0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
-
-static size_t put_utf8(char *out, unsigned long cp)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* The first bytes of a file not in UTF-8: a UTF-16 file needs its byte
 ** order mark; a Windows-1252 or Latin-1 file that starts with UTF-8's is
 ** read as UTF-8. Returns the bytes to skip, or -1 after an error. */
@@ -1067,7 +1036,7 @@ static int decode_raw(CsvReader *R)
                                 R->path, R->dec_line, at + (long long)i + 1);
             }
             R->dec_line += u == '\n';
-            o += put_utf8(o, u);
+            o += sim_utf8_put(o, u);
             i += used;
         }
         if (R->eof && i < n) {
@@ -1080,7 +1049,7 @@ static int decode_raw(CsvReader *R)
         for (; i < n; i++) {
             unsigned long u = s[i];
             if (R->enc == DATASET_WINDOWS_1252 && u >= 0x80 && u < 0xA0) {
-                u = cp1252_high[u - 0x80];
+                u = sim_cp1252_char((unsigned char)u);
                 if (!u) {
                     return sim_fail(R->err, SIM_ERR_PARSE,
                                     "%s:%ld: byte 0x%02X (byte %lld of the "
@@ -1091,7 +1060,7 @@ static int decode_raw(CsvReader *R)
                 }
             }
             R->dec_line += u == '\n';
-            o += put_utf8(o, u);
+            o += sim_utf8_put(o, u);
         }
     }
     R->len = (size_t)(o - R->buf);

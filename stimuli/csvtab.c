@@ -217,37 +217,6 @@ int csv_dialect_parse(Loader *L, const JLoc *at, json_t *o, const char *what,
     return ok;
 }
 
-/* Windows-1252's bytes 0x80-0x9F (0: undefined). */
-static const unsigned short cp1252_high[32] = {
-    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
-    0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
-
-static size_t put_utf8(char *out, unsigned long cp)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* The entry's location for advice: "item bank /items/1 in study.json". */
 static void entry_name(const CsvDialect *d, char *out, size_t n)
 {
@@ -360,14 +329,14 @@ static int to_utf8(Loader *L, const char *rel, const CsvDialect *d,
                 return -1;
             }
             line += u == '\n';
-            k += put_utf8(o + k, u);
+            k += sim_utf8_put(o + k, u);
         }
     } else {
         int line = 1;
         for (size_t i = 0; i < len; i++) {
             unsigned long u = s[i];
             if (enc == CSV_ENC_WINDOWS_1252 && u >= 0x80 && u < 0xA0) {
-                u = cp1252_high[u - 0x80];
+                u = sim_cp1252_char((unsigned char)u);
                 if (!u) {
                     ld_diag(L, 0, rel, line, 0, NULL, NULL,
                             "byte 0x%02X (byte %zu of the file) is not "
@@ -379,7 +348,7 @@ static int to_utf8(Loader *L, const char *rel, const CsvDialect *d,
                 }
             }
             line += u == '\n';
-            k += put_utf8(o + k, u);
+            k += sim_utf8_put(o + k, u);
         }
     }
     o[k] = '\0';
