@@ -34,6 +34,17 @@ static ParticipantStatus status_parse(const char *s)
 
 /* ------------------------------------------------------------ enrollment */
 
+/* Adds one row of a count query (group, status, included, recently
+** active) to count. */
+static void group_add(sqlite3_stmt *s, AssignCount *count)
+{
+    AssignGroup g;
+    g.status = status_parse((const char *)sqlite3_column_text(s, 1));
+    g.n_included = sqlite3_column_int(s, 2);
+    g.n_recent = sqlite3_column_int(s, 3);
+    assign_count_add(count, &g);
+}
+
 /* Fills counts (one per condition of the study) from the participants with
 ** these pilot/simulated flags: SQL groups them by condition and status,
 ** assign_count_add() decides who counts. */
@@ -60,11 +71,7 @@ static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
         int c = study_condition_index(study,
                                       (const char *)sqlite3_column_text(s, 0));
         if (c >= 0) {
-            AssignGroup g;
-            g.status = status_parse((const char *)sqlite3_column_text(s, 1));
-            g.n_included = sqlite3_column_int(s, 2);
-            g.n_recent = sqlite3_column_int(s, 3);
-            assign_count_add(&counts[c], &g);
+            group_add(s, &counts[c]);
         }
     }
     if (step != SQLITE_DONE) {
@@ -100,11 +107,7 @@ static int count_rows(Store *st, int pilot, int simulated, int64_t wall_ms,
     while ((step = sqlite3_step(s)) == SQLITE_ROW) {
         int r = sqlite3_column_int(s, 0);
         if (r >= 0 && (size_t)r < n_rows) {
-            AssignGroup g;
-            g.status = status_parse((const char *)sqlite3_column_text(s, 1));
-            g.n_included = sqlite3_column_int(s, 2);
-            g.n_recent = sqlite3_column_int(s, 3);
-            assign_count_add(&counts[r], &g);
+            group_add(s, &counts[r]);
         }
     }
     if (step != SQLITE_DONE) {
