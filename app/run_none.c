@@ -26,8 +26,7 @@ int app_selftest(int argc, char **argv)
     (void)argc;
     (void)argv;
     fputs("simlab selftest: this build of simlab has no runner: it was "
-          "built without SDL2
-          ",
+          "built without SDL2\n",
           stderr);
     return 1;
 }

@@ -3,6 +3,8 @@
 ** a field site); `simlab status` shows a study's progress from the server
 ** or from one station file. Both name the server by its redacted URL only.
 */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include "app/sync_cmd.h"
 
 #include <stdio.h>
