@@ -35,14 +35,14 @@ const char *dataset_phase_name(int phase);
 ** bits free: room for a flag and a signed 8-bit value (e.g. timed_out : 1
 ** and a confidence : 8) without growing the struct. */
 typedef struct DatasetResponse {
-    int participant;        /* index into Dataset.participants */
-    int condition;          /* string id (dataset_str) */
-    unsigned item : 24;     /* string id of the item column as written */
-    unsigned phase : 3;     /* PHASE_* */
-    unsigned rating : 4;    /* 1..Dataset.rating_points, or 0 when empty */
-    unsigned is_catch : 1;  /* 0/1 */
-    unsigned context : 20;  /* index into Dataset.contexts */
-    signed int correct : 2; /* 0, 1, or -1 when unanswered */
+    int participant;         /* index into Dataset.participants */
+    int condition;           /* string id (dataset_str) */
+    unsigned item : 24;      /* string id of the item column as written */
+    unsigned phase : 3;      /* PHASE_* */
+    unsigned rating : 4;     /* 1..Dataset.rating_points, or 0 when empty */
+    unsigned is_catch : 1;   /* 0/1 */
+    unsigned context : 20;   /* index into Dataset.contexts */
+    signed int correct : 2;  /* 0, 1, or -1 when unanswered */
     unsigned timed_out : 1;  /* 0/1: the answer deadline passed (correct -1) */
     unsigned confidence : 4; /* 1..11, or 0 when empty */
     /* 5 bits free */

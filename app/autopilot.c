@@ -298,8 +298,7 @@ static int enroll(Autopilot *ap, Store *store, int64_t wall_ms, int done,
     spec.assign_seed = sim_mix64(spec.seed + 1);
     spec.wall_ms = wall_ms;
     ParticipantInfo info;
-    if (sync_enroll(ap->sync, store, ap->study, &spec, &info, &err) !=
-        SIM_OK) {
+    if (sync_enroll(ap->sync, store, ap->study, &spec, &info, &err) != SIM_OK) {
         fprintf(stderr, "simlab run: enroll: %s\n", err.msg);
         return -1;
     }

@@ -292,8 +292,8 @@ enum {
     BF_QUESTIONS = 1u << 5, /* questions (repeat_until_correct) */
     BF_EXPLAINS = 1u << 6,  /* always shows the condition's explanation
                                (not a field: its items need payloads) */
-    BF_SURVEY = 1u << 7,  /* questions of a questionnaire (questionnaire.c) */
-    BF_DEADLINE = 1u << 8 /* time_limit_ms, timeout_message, confidence */
+    BF_SURVEY = 1u << 7,    /* questions of a questionnaire (questionnaire.c) */
+    BF_DEADLINE = 1u << 8   /* time_limit_ms, timeout_message, confidence */
 };
 
 /* What a test block asks (the study's test type, for the export). */
