@@ -31,9 +31,8 @@ const char *dataset_phase_name(int phase);
 /* One response in 16 bytes. Reads of the bit-fields behave as ints; the
 ** test type, domain and session are interned together as a context
 ** (dataset_test_type(), dataset_domain(), dataset_session()) and the
-** response times are kept apart (dataset_rt_ms()). The last word has 10
-** bits free: room for a flag and a signed 8-bit value (e.g. timed_out : 1
-** and a confidence : 8) without growing the struct. */
+** response times are kept apart (dataset_rt_ms()). The last word has 5
+** bits free. */
 typedef struct DatasetResponse {
     int participant;         /* index into Dataset.participants */
     int condition;           /* string id (dataset_str) */
