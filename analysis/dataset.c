@@ -1696,7 +1696,7 @@ static void db_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         case SQLITE_INTEGER: {
             sqlite3_int64 i = sqlite3_value_int64(x);
             if (i >= 0 && i <= 9) { /* flags: no formatting */
-                v[c].p = "0123456789" + i;
+                v[c].p = &"0123456789"[i];
                 v[c].n = 1;
             } else {
                 v[c].n = fmt_int(i, num[c]);
