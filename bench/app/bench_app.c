@@ -379,7 +379,7 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
         ** fall anywhere within a frame. */
         seed = seed * 1103515245u + 12345u;
         sleep_ms(120 + (seed >> 16) % 200);
-        if (n_inj + 3 >= MAX_EV) {
+        if (n_inj + 4 >= MAX_EV) {
             break;
         }
         if (strcmp(screen, "quiz") == 0) {
@@ -407,6 +407,10 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
                 press(d, XK_4, &injected[n_inj++]);
                 sleep_ms(150);
             }
+            /* a page taller than the window offers Continue only once it
+            ** is scrolled to its end (require_scroll): End first */
+            press(d, XK_End, &injected[n_inj++]);
+            sleep_ms(60);
             press(d, XK_Return, &injected[n_inj++]);
         }
     }
