@@ -56,6 +56,24 @@ int sync_exec(SyncConn *c, const char *sql, SimError *err)
     return rc;
 }
 
+int sync_exec_params(SyncConn *c, const char *what, const char *sql, int n,
+                     const char *const *params, PGresult **out, SimError *err)
+{
+    PGresult *res = PQexecParams(c->pg, sql, n, NULL, params, NULL, NULL, 0);
+    ExecStatusType st = PQresultStatus(res);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        int rc = sync_pg_fail(c, err, what, res);
+        PQclear(res);
+        return rc;
+    }
+    if (out) {
+        *out = res;
+    } else {
+        PQclear(res);
+    }
+    return SIM_OK;
+}
+
 void sync_rollback(SyncConn *c)
 {
     if (c->pg && PQstatus(c->pg) == CONNECTION_OK &&
@@ -236,14 +254,9 @@ static int server_schema(SyncConn *c, SimError *err)
         snprintf(version_s, sizeof version_s, "%d", SYNC_SERVER_SCHEMA_VERSION);
         const char *p[2] = {version_s, b.data};
         PQclear(PQexec(c->pg, "DELETE FROM simlab_schema"));
-        PGresult *res = PQexecParams(c->pg,
-                                     "INSERT INTO simlab_schema VALUES ($1, "
-                                     "md5($2))",
-                                     2, NULL, p, NULL, NULL, 0);
-        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-            rc = sync_pg_fail(c, err, "schema version", res);
-        }
-        PQclear(res);
+        rc = sync_exec_params(c, "schema version",
+                              "INSERT INTO simlab_schema VALUES ($1, md5($2))",
+                              2, p, NULL, err);
     }
     if (rc == SIM_OK) {
         rc = sync_exec(c, "COMMIT", err);
@@ -525,28 +538,20 @@ static int send_batch(SyncConn *c, const SyncTable *t, const Batch *b,
     }
     int rc = sync_exec(c, "BEGIN", err);
     if (rc == SIM_OK) {
-        PGresult *res =
-            PQexecParams(c->pg, sql.data, (int)np, NULL, params, NULL, NULL, 0);
-        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-            rc = sync_pg_fail(c, err, t->table, res);
-        }
-        PQclear(res);
+        rc =
+            sync_exec_params(c, t->table, sql.data, (int)np, params, NULL, err);
     }
     if (rc == SIM_OK) {
         char rows[32];
         snprintf(rows, sizeof rows, "%zu", b->n);
         const char *p3[] = {origin, station, rows};
-        PGresult *res = PQexecParams(
-            c->pg,
+        rc = sync_exec_params(
+            c, "sync_station",
             "INSERT INTO sync_station (origin, station, last_push, "
             "rows_pushed) VALUES ($1, $2, now(), $3) ON CONFLICT (origin) DO "
             "UPDATE SET station = EXCLUDED.station, last_push = now(), "
             "rows_pushed = sync_station.rows_pushed + EXCLUDED.rows_pushed",
-            3, NULL, p3, NULL, NULL, 0);
-        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-            rc = sync_pg_fail(c, err, "sync_station", res);
-        }
-        PQclear(res);
+            3, p3, NULL, err);
     }
     if (rc == SIM_OK) {
         rc = sync_exec(c, "COMMIT", err);
@@ -772,18 +777,14 @@ int sync_push(SyncConn *c, const char *db_path, int accept_version,
         snprintf(pending, sizeof pending, "%ld", stats->pending);
         const char *p[4] = {origin, station, activity[0] ? activity : NULL,
                             pending};
-        PGresult *res = PQexecParams(
-            c->pg,
+        rc = sync_exec_params(
+            c, "sync_station",
             "INSERT INTO sync_station (origin, station, last_push, "
             "last_activity_ms, pending) VALUES ($1, $2, now(), $3, $4) "
             "ON CONFLICT (origin) DO UPDATE SET station = EXCLUDED.station, "
             "last_push = now(), last_activity_ms = EXCLUDED.last_activity_ms, "
             "pending = EXCLUDED.pending",
-            4, NULL, p, NULL, NULL, 0);
-        if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-            rc = sync_pg_fail(c, err, "sync_station", res);
-        }
-        PQclear(res);
+            4, p, NULL, err);
     }
     if (rc == SIM_OK) {
         sqlite3_stmt *s = NULL;

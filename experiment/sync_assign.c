@@ -35,24 +35,6 @@ static ParticipantStatus status_of(const char *s)
     return PSTATUS_ACTIVE;
 }
 
-static int exec_params(SyncConn *c, const char *what, const char *sql, int n,
-                       const char *const *params, PGresult **out, SimError *err)
-{
-    PGresult *res = PQexecParams(c->pg, sql, n, NULL, params, NULL, NULL, 0);
-    ExecStatusType st = PQresultStatus(res);
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        int rc = sync_pg_fail(c, err, what, res);
-        PQclear(res);
-        return rc;
-    }
-    if (out) {
-        *out = res;
-    } else {
-        PQclear(res);
-    }
-    return SIM_OK;
-}
-
 /* Puts the study row of this bundle on the server (the counts join it). */
 static int study_row(SyncConn *c, Store *store, const char *origin,
                      SimError *err)
@@ -71,11 +53,12 @@ static int study_row(SyncConn *c, Store *store, const char *origin,
         for (int i = 0; i < 6; i++) {
             p[i + 1] = (const char *)sqlite3_column_text(s, i);
         }
-        rc = exec_params(c, "study",
-                         "INSERT INTO study (origin, hash, study_id, title, "
-                         "definition, software, created_ms) VALUES ($1, $2, "
-                         "$3, $4, $5, $6, $7) ON CONFLICT (hash) DO NOTHING",
-                         7, p, NULL, err);
+        rc = sync_exec_params(
+            c, "study",
+            "INSERT INTO study (origin, hash, study_id, title, "
+            "definition, software, created_ms) VALUES ($1, $2, "
+            "$3, $4, $5, $6, $7) ON CONFLICT (hash) DO NOTHING",
+            7, p, NULL, err);
     }
     sqlite3_finalize(s);
     return rc;
@@ -92,7 +75,7 @@ static int server_counts(SyncConn *c, const Study *study, const EnrollSpec *e,
     snprintf(simulated, sizeof simulated, "%d", e->simulated != 0);
     const char *p[4] = {study->id ? study->id : "", pilot, simulated, since};
     PGresult *res = NULL;
-    int rc = exec_params(
+    int rc = sync_exec_params(
         c, "count participants",
         "SELECT p.condition, p.status, sum((p.excluded = 0)::int), "
         "sum((p.last_active_ms >= $4)::int) FROM participant p "
@@ -166,7 +149,7 @@ static int server_assign(SyncConn *c, Store *store, const Study *study,
                              e->code, cond,  choice.assigned_by,
                              station, pilot, simulated,
                              seed,    wall,  store_station(store)};
-        rc = exec_params(
+        rc = sync_exec_params(
             c, "insert participant",
             "INSERT INTO participant (origin, id, study_hash, code, "
             "condition, assigned_by, assign_source, station, pilot, "

@@ -29,6 +29,10 @@ int sync_pg_fail(SyncConn *c, SimError *err, const char *what,
 
 /* Runs sql (no parameters); SIM_ERR_DB on failure. */
 int sync_exec(SyncConn *c, const char *sql, SimError *err);
+/* Runs sql with n text parameters; on success *out (may be NULL: cleared)
+** holds the result for the caller to PQclear; an error names what. */
+int sync_exec_params(SyncConn *c, const char *what, const char *sql, int n,
+                     const char *const *params, PGresult **out, SimError *err);
 
 /* Rolls back an open server transaction, if any. */
 void sync_rollback(SyncConn *c);
