@@ -59,6 +59,22 @@ const char *ui_language_tag(size_t i)
     return i < UI_N_LANG ? ui_lang_tags[i] : NULL;
 }
 
+int ui_language_rtl(const char *tag)
+{
+    static const char *const rtl[] = {"ar", "he", "fa", "ur", "ps",
+                                      "sd", "ug", "yi", "dv", "ckb"};
+    if (!tag) {
+        return 0;
+    }
+    size_t n = strcspn(tag, "-_");
+    for (size_t i = 0; i < sizeof rtl / sizeof rtl[0]; i++) {
+        if (strlen(rtl[i]) == n && strncasecmp(rtl[i], tag, n) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int ui_language_find(const char *tag)
 {
     for (int i = 0; tag && i < UI_N_LANG; i++) {

@@ -137,6 +137,13 @@ const char *ui_language_tag(size_t i);
 /* The index of the shipped language tagged tag (case-insensitive), or -1. */
 int ui_language_find(const char *tag);
 
+/* Whether text in the language tagged tag runs right to left: 1 for a tag
+** whose primary language is written in an RTL script (ar, he, fa, ur, ps,
+** sd, ug, yi, dv, ckb; case-insensitive, so "ar-EG" and "AR" count), 0 for
+** any other tag and for NULL. Layout code reads this one switch to mirror
+** participant screens. */
+int ui_language_rtl(const char *tag);
+
 /* The shipped text of key k in language i ("" when out of range). */
 const char *ui_language_text(size_t i, UiKey k);
 

@@ -55,6 +55,26 @@ static void test_shipped_languages(void)
     CHECK_STR(ui_str(NULL, UI_KEY_COUNT), "");
 }
 
+static void test_direction(void)
+{
+    CHECK(ui_language_rtl("ar") == 1);
+    CHECK(ui_language_rtl("AR-eg") == 1);
+    CHECK(ui_language_rtl("he_IL") == 1);
+    CHECK(ui_language_rtl("ckb") == 1);
+    CHECK(ui_language_rtl("en") == 0);
+    CHECK(ui_language_rtl("zh-Hans") == 0);
+    CHECK(ui_language_rtl("ara") == 0);
+    CHECK(ui_language_rtl("a") == 0);
+    CHECK(ui_language_rtl("") == 0);
+    CHECK(ui_language_rtl(NULL) == 0);
+    /* Of the shipped languages, only Arabic runs right to left. */
+    int n = 0;
+    for (size_t i = 0; i < ui_language_count(); i++) {
+        n += ui_language_rtl(ui_language_tag(i));
+    }
+    CHECK(n == 1);
+}
+
 static void test_placeholders(void)
 {
     char why[200];
@@ -290,6 +310,7 @@ static void test_fallbacks(void)
 int main(void)
 {
     test_shipped_languages();
+    test_direction();
     test_placeholders();
     test_asset_files();
     test_study_language();
