@@ -229,6 +229,11 @@ const char *ui_strings_language(const UiStrings *t)
     return t ? t->language : ui_lang_tags[0];
 }
 
+int ui_strings_rtl(const UiStrings *t)
+{
+    return t ? ui_language_rtl(t->language) : 0;
+}
+
 void ui_strings_free(UiStrings *t)
 {
     if (!t) {

@@ -164,6 +164,11 @@ int ui_strings_set(UiStrings *t, UiKey k, const char *text);
 /* The language tag the table was made with. */
 const char *ui_strings_language(const UiStrings *t);
 
+/* Whether participant text of the table's language runs right to left
+** (ui_language_rtl of its tag; 0 for NULL). The one switch the runner's
+** layout reads to mirror participant screens. */
+int ui_strings_rtl(const UiStrings *t);
+
 void ui_strings_free(UiStrings *t); /* NULL is a no-op */
 
 /* The key name / shipped language tag closest to s, or NULL when none is
