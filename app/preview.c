@@ -659,14 +659,14 @@ int main(int argc, char **argv)
         "12", "I use it at work", "",
         "I mostly looked at the highlighted words.\nWhen they were "
         "mixed I guessed"};
-    static const char *errors[] = {"Enter a number from 18 to 99.", NULL, NULL,
-                                   NULL};
+    static const AnswerProblem problems[] = {ANSWER_NUMBER, ANSWER_OK,
+                                             ANSWER_OK, ANSWER_OK};
     v = SHOT("questionnaire");
     v->screen = SCREEN_QUESTIONNAIRE;
     v->block = &survey_block;
     v->title = survey_block.title;
     v->answers = answers;
-    v->answer_errors = errors;
+    v->answer_problems = problems;
     v->focus = 3;
     v->answers_tried = 1;
     v->need_continue = 1;

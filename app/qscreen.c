@@ -214,7 +214,13 @@ static float question(const Q *q, Scene *sc, size_t i, float x, float y,
         yy += points_row(q, sc, i, x, yy, w);
         break;
     }
-    const char *why = q->v->answer_errors ? q->v->answer_errors[i] : NULL;
+    char problem[160];
+    const char *why = NULL;
+    if (q->v->answer_problems && q->v->answer_problems[i] != ANSWER_OK) {
+        questionnaire_problem_text(q->rc->strings, sq, q->v->answer_problems[i],
+                                   problem, sizeof problem);
+        why = problem;
+    }
     if (!why && q->v->answers_tried && sq->required && !answer(q, i)[0]) {
         why = ui_str(q->rc->strings, UI_QUESTIONNAIRE_MISSING);
     }

@@ -13,6 +13,7 @@
 #include "experiment/schedule.h"
 #include "common/sim_error.h"
 #include "experiment/store.h"
+#include "stimuli/questionnaire.h"
 #include "stimuli/study.h"
 
 /* The screen the participant sees. Each has a name (session.c) and a row
@@ -125,11 +126,12 @@ typedef struct SessionView {
     int aborted;               /* SCREEN_DONE after an experimenter abort */
 
     /* SCREEN_QUESTIONNAIRE (the block's questions: block->survey) */
-    const char *const *answers;       /* per question: answer so far ("") */
-    const char *const *answer_errors; /* per question: why the answer is
-                                         not valid (for the participant),
-                                         or NULL */
-    int focus;                        /* question typed text goes to, -1 none */
+    const char *const *answers;           /* per question: answer so far ("") */
+    const AnswerProblem *answer_problems; /* per question: why the answer
+                                             is not valid (ANSWER_OK when
+                                             it is): a code the view words
+                                             (questionnaire_problem_text) */
+    int focus;            /* question typed text goes to, -1 none */
     int answers_complete; /* every required question has a valid answer and
                              no answer is invalid: Continue is accepted */
     int answers_tried;    /* a Continue was refused: mark what is missing */

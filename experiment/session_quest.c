@@ -19,9 +19,7 @@ static void recheck(QuestState *q, size_t i)
 {
     const char *v = sim_buf_cstr(&q->value[i]);
     q->text[i] = v;
-    int ok = questionnaire_check(&q->block->survey[i], v, q->why[i],
-                                 sizeof q->why[i]);
-    q->err[i] = ok < 0 ? q->why[i] : NULL;
+    questionnaire_check(&q->block->survey[i], v, &q->problem[i]);
 }
 
 void quest_reset(QuestState *q, const Block *b)
@@ -36,7 +34,7 @@ void quest_reset(QuestState *q, const Block *b)
         }
         q->t_ns[i] = 0;
         q->text[i] = "";
-        q->err[i] = NULL;
+        q->problem[i] = ANSWER_OK;
     }
     /* the first question that takes typing has the focus */
     for (size_t i = 0; i < n_questions(q); i++) {
@@ -133,7 +131,7 @@ static int set_answer(QuestState *q, size_t i, const char *value, int64_t t_ns)
     const SurveyQuestion *sq = &q->block->survey[i];
     value = value ? value : "";
     if (value[0] && (sq->type == QTYPE_CHOICE || sq->type == QTYPE_LIKERT) &&
-        questionnaire_check(sq, value, NULL, 0) != 1) {
+        questionnaire_check(sq, value, NULL) != 1) {
         return 0;
     }
     size_t n = strlen(value);
@@ -213,7 +211,7 @@ int quest_complete(const QuestState *q)
         return 0;
     }
     for (size_t i = 0; i < n_questions(q); i++) {
-        int ok = questionnaire_check(&q->block->survey[i], q->text[i], NULL, 0);
+        int ok = questionnaire_check(&q->block->survey[i], q->text[i], NULL);
         if (ok < 0 || (ok == 0 && q->block->survey[i].required)) {
             return 0;
         }
@@ -254,7 +252,7 @@ size_t quest_answers(QuestState *q, int64_t onset_ns)
                 *comma = '.';
             }
         }
-        if (questionnaire_check(sq, q->text[i], NULL, 0) != 1) {
+        if (questionnaire_check(sq, q->text[i], NULL) != 1) {
             continue;
         }
         Answer *a = &q->out[k++];
@@ -274,7 +272,7 @@ void quest_view(const QuestState *q, SessionView *v)
         return;
     }
     v->answers = q->text;
-    v->answer_errors = q->err;
+    v->answer_problems = q->problem;
     v->focus = q->focus;
     v->answers_complete = quest_complete(q);
     v->answers_tried = q->tried;

@@ -16,12 +16,12 @@
 typedef struct QuestState {
     const Block *block; /* the questionnaire shown; NULL when none */
     SimBuf value[QUESTIONNAIRE_MAX_QUESTIONS];
-    int64_t t_ns[QUESTIONNAIRE_MAX_QUESTIONS]; /* last change, 0 none */
-    char why[QUESTIONNAIRE_MAX_QUESTIONS][96];
+    int64_t t_ns[QUESTIONNAIRE_MAX_QUESTIONS];     /* last change, 0 none */
     const char *text[QUESTIONNAIRE_MAX_QUESTIONS]; /* views of value */
-    const char *err[QUESTIONNAIRE_MAX_QUESTIONS];  /* why or NULL */
-    int focus;                                     /* -1 none */
-    int tried;                                     /* a Continue was refused */
+    AnswerProblem problem[QUESTIONNAIRE_MAX_QUESTIONS]; /* ANSWER_OK or why
+                                                           it is invalid */
+    int focus;                                          /* -1 none */
+    int tried; /* a Continue was refused */
     int oom;
     Answer out[QUESTIONNAIRE_MAX_QUESTIONS]; /* quest_answers() */
 } QuestState;

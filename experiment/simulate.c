@@ -189,7 +189,7 @@ static int next_question(const Policy *policy, const SessionView *v)
 {
     for (size_t i = 0; v->answers && i < v->block->n_survey; i++) {
         const SurveyQuestion *q = &v->block->survey[i];
-        int ok = questionnaire_check(q, v->answers[i], NULL, 0);
+        int ok = questionnaire_check(q, v->answers[i], NULL);
         if (ok < 0 || (ok == 0 && !skips(policy, v->block, q))) {
             return (int)i;
         }

@@ -303,28 +303,12 @@ static int blank(const char *s)
     return 1;
 }
 
-static void why_range(const SurveyQuestion *q, char *why, size_t n)
+int questionnaire_check(const SurveyQuestion *q, const char *value,
+                        AnswerProblem *why)
 {
-    if (isfinite(q->min) && isfinite(q->max)) {
-        snprintf(why, n, "Enter a number from %g to %g.", q->min, q->max);
-    } else if (isfinite(q->min)) {
-        snprintf(why, n, "Enter a number of at least %g.", q->min);
-    } else if (isfinite(q->max)) {
-        snprintf(why, n, "Enter a number of at most %g.", q->max);
-    } else {
-        snprintf(why, n, "Enter a number.");
-    }
-}
-
-int questionnaire_check(const SurveyQuestion *q, const char *value, char *why,
-                        size_t why_size)
-{
-    char dummy[8];
-    if (!why || why_size == 0) {
-        why = dummy;
-        why_size = sizeof dummy;
-    }
-    why[0] = '\0';
+    AnswerProblem dummy;
+    why = why ? why : &dummy;
+    *why = ANSWER_OK;
     if (!value || !value[0] || blank(value)) {
         return 0;
     }
@@ -332,7 +316,7 @@ int questionnaire_check(const SurveyQuestion *q, const char *value, char *why,
     switch (q->type) {
     case QTYPE_NUMBER:
         if (!parse_number(value, &x) || x < q->min || x > q->max) {
-            why_range(q, why, why_size);
+            *why = ANSWER_NUMBER;
             return -1;
         }
         return 1;
@@ -342,26 +326,79 @@ int questionnaire_check(const SurveyQuestion *q, const char *value, char *why,
                 return 1;
             }
         }
-        snprintf(why, why_size, "Choose one of the options.");
+        *why = ANSWER_CHOICE;
         return -1;
     case QTYPE_LIKERT:
         if (!parse_number(value, &x) || x != floor(x) || x < 1 ||
             x > q->points) {
-            snprintf(why, why_size, "Choose a point from 1 to %d.", q->points);
+            *why = ANSWER_LIKERT;
             return -1;
         }
         return 1;
     case QTYPE_TEXT:
         if (!sim_utf8_valid(value, strlen(value), NULL)) {
-            snprintf(why, why_size, "The text is not valid UTF-8.");
+            *why = ANSWER_TEXT_INVALID;
             return -1;
         }
         if (questionnaire_utf8_len(value) > (size_t)q->max_length) {
-            snprintf(why, why_size, "At most %d characters, please.",
-                     q->max_length);
+            *why = ANSWER_TOO_LONG;
             return -1;
         }
         return 1;
     }
+    *why = ANSWER_TEXT_INVALID;
     return -1;
+}
+
+/* The English texts below are the keys' English texts (ui_fmt checks the
+** arguments against them and gives the translation). */
+void questionnaire_problem_text(const UiStrings *t, const SurveyQuestion *q,
+                                AnswerProblem p, char *out, size_t size)
+{
+    if (!out || size == 0) {
+        return;
+    }
+    out[0] = '\0';
+    switch (p) {
+    case ANSWER_OK:
+        break;
+    case ANSWER_NUMBER:
+        if (isfinite(q->min) && isfinite(q->max)) {
+            snprintf(out, size,
+                     ui_fmt(t, UI_QUESTIONNAIRE_NUMBER_RANGE,
+                            "Enter a number from %g to %g."),
+                     q->min, q->max);
+        } else if (isfinite(q->min)) {
+            snprintf(out, size,
+                     ui_fmt(t, UI_QUESTIONNAIRE_NUMBER_MIN,
+                            "Enter a number of at least %g."),
+                     q->min);
+        } else if (isfinite(q->max)) {
+            snprintf(out, size,
+                     ui_fmt(t, UI_QUESTIONNAIRE_NUMBER_MAX,
+                            "Enter a number of at most %g."),
+                     q->max);
+        } else {
+            snprintf(out, size, "%s", ui_str(t, UI_QUESTIONNAIRE_NUMBER));
+        }
+        break;
+    case ANSWER_CHOICE:
+        snprintf(out, size, "%s", ui_str(t, UI_QUESTIONNAIRE_CHOICE));
+        break;
+    case ANSWER_LIKERT:
+        snprintf(
+            out, size,
+            ui_fmt(t, UI_QUESTIONNAIRE_LIKERT, "Choose a point from 1 to %d."),
+            q->points);
+        break;
+    case ANSWER_TEXT_INVALID:
+        snprintf(out, size, "%s", ui_str(t, UI_QUESTIONNAIRE_TEXT_INVALID));
+        break;
+    case ANSWER_TOO_LONG:
+        snprintf(out, size,
+                 ui_fmt(t, UI_QUESTIONNAIRE_TOO_LONG,
+                        "At most %d characters, please."),
+                 q->max_length);
+        break;
+    }
 }

@@ -25,7 +25,10 @@
 
 /* ------------------------------------------------------------- parsing */
 
-static Study *load_questions(const char *questions, StudyReport *rep)
+/* A study whose questionnaire block has the members questions, with extra
+** top-level members top ("" or ending in a comma). */
+static Study *load_study(const char *questions, const char *top,
+                         StudyReport *rep)
 {
     char tmp[256];
     Study *st = NULL;
@@ -36,13 +39,13 @@ static Study *load_questions(const char *questions, StudyReport *rep)
     }
     char study[4096];
     snprintf(study, sizeof study,
-             "{\"simlab_study\": 1, \"id\": \"q\", \"title\": \"t\",\n"
+             "{\"simlab_study\": 1, \"id\": \"q\", \"title\": \"t\", %s\n"
              " \"classes\": [\"a\", \"b\"],\n"
              " \"conditions\": [{\"id\": \"baseline\", \"method\": null}],\n"
              " \"blocks\": [{\"kind\": \"questionnaire\", %s},\n"
              "  {\"kind\": \"predict\", \"pool\": \"p\"}],\n"
              " \"items\": [{\"file\": \"items.jsonl\"}]}\n",
-             questions);
+             top, questions);
     static const char items[] =
         "{\"id\": 1, \"pool\": \"p\", \"modality\": \"text\", \"input\": "
         "\"x\", \"label\": \"a\", \"prediction\": \"a\"}\n";
@@ -55,6 +58,11 @@ static Study *load_questions(const char *questions, StudyReport *rep)
     study_load(tmp, &st, rep, &err);
     fs_remove_tree(tmp);
     return st;
+}
+
+static Study *load_questions(const char *questions, StudyReport *rep)
+{
+    return load_study(questions, "", rep);
 }
 
 /* An error in study.json at pointer with field and a message containing
@@ -170,48 +178,134 @@ static void test_parse(void)
     study_report_free(&rep);
 }
 
+/* A German study words the answer problems in German; "ui" replaces one
+** message (placeholders checked like every key). */
+static void test_language(void)
+{
+    static const char questions[] =
+        "\"questions\": [{\"id\": \"age\", \"type\": \"number\", "
+        "\"text\": \"Alter\", \"min\": 18, \"max\": 99}, {\"id\": \"t\", "
+        "\"type\": \"likert\", \"text\": \"Vertrauen\", \"points\": 5}]";
+    StudyReport rep;
+    Study *st = load_study(questions,
+                           "\"language\": \"de\", \"ui\": "
+                           "{\"questionnaire.likert\": \"Bitte 1 bis %d.\"},",
+                           &rep);
+    CHECK(st != NULL && rep.n_errors == 0);
+    const Block *b = st ? &st->blocks[0] : NULL;
+    if (b && b->kind == BLOCK_QUESTIONNAIRE && b->n_survey == 2) {
+        char out[160];
+        questionnaire_problem_text(st->ui_strings, &b->survey[0], ANSWER_NUMBER,
+                                   out, sizeof out);
+        CHECK_STR(out, "Geben Sie eine Zahl von 18 bis 99 ein.");
+        questionnaire_problem_text(st->ui_strings, &b->survey[1], ANSWER_LIKERT,
+                                   out, sizeof out);
+        CHECK_STR(out, "Bitte 1 bis 5.");
+        CHECK_STR(ui_str(st->ui_strings, UI_QUESTIONNAIRE_CHOICE),
+                  "W\xc3\xa4hlen Sie eine der Optionen.");
+    } else {
+        CHECK(!"questionnaire block");
+    }
+    study_free(st);
+    study_report_free(&rep);
+
+    /* an override that drops the placeholder: a located error */
+    st = load_study(questions,
+                    "\"ui\": {\"questionnaire.number_range\": \"Zahl!\"},",
+                    &rep);
+    CHECK(rep.n_errors >= 1);
+    CHECK(has_error(&rep, "/ui/questionnaire.number_range",
+                    "questionnaire.number_range", "placeholder '%g'"));
+    study_free(st);
+    study_report_free(&rep);
+}
+
 /* -------------------------------------------------------------- checks */
+
+/* The participant's message for an answer to q, in t's language. */
+static const char *message(const UiStrings *t, const SurveyQuestion *q,
+                           const char *value)
+{
+    static char out[160];
+    AnswerProblem p = ANSWER_OK;
+    questionnaire_check(q, value, &p);
+    questionnaire_problem_text(t, q, p, out, sizeof out);
+    return out;
+}
 
 static void test_checks(void)
 {
     SurveyQuestion num = {.type = QTYPE_NUMBER, .min = 18, .max = 99};
-    char why[128];
-    CHECK_INT(questionnaire_check(&num, "37", why, sizeof why), 1);
-    CHECK_INT(questionnaire_check(&num, " 18 ", why, sizeof why), 1);
-    CHECK_INT(questionnaire_check(&num, "98,5", why, sizeof why), 1);
+    AnswerProblem why = ANSWER_TOO_LONG;
+    CHECK_INT(questionnaire_check(&num, "37", &why), 1);
+    CHECK_INT(why, ANSWER_OK);
+    CHECK_INT(questionnaire_check(&num, " 18 ", &why), 1);
+    CHECK_INT(questionnaire_check(&num, "98,5", &why), 1);
     CHECK_NEAR(questionnaire_number("98,5"), 98.5, 1e-12);
-    CHECK_INT(questionnaire_check(&num, "", why, sizeof why), 0);
-    CHECK_INT(questionnaire_check(&num, NULL, why, sizeof why), 0);
-    CHECK_INT(questionnaire_check(&num, "17", why, sizeof why), -1);
-    CHECK_STR(why, "Enter a number from 18 to 99.");
-    CHECK_INT(questionnaire_check(&num, "1e1", why, sizeof why), -1);
-    CHECK_INT(questionnaire_check(&num, "abc", why, sizeof why), -1);
-    CHECK_INT(questionnaire_check(&num, "-", why, sizeof why), -1);
-    CHECK_INT(questionnaire_check(&num, "nan", why, sizeof why), -1);
+    CHECK_INT(questionnaire_check(&num, "", &why), 0);
+    CHECK_INT(why, ANSWER_OK);
+    CHECK_INT(questionnaire_check(&num, NULL, &why), 0);
+    CHECK_INT(questionnaire_check(&num, "17", &why), -1);
+    CHECK_INT(why, ANSWER_NUMBER);
+    CHECK_STR(message(NULL, &num, "17"), "Enter a number from 18 to 99.");
+    CHECK_STR(message(NULL, &num, "17,5"), "Enter a number from 18 to 99.");
+    CHECK_STR(message(NULL, &num, "37"), "");
+    CHECK_INT(questionnaire_check(&num, "1e1", &why), -1);
+    CHECK_INT(questionnaire_check(&num, "abc", &why), -1);
+    CHECK_INT(questionnaire_check(&num, "-", &why), -1);
+    CHECK_INT(questionnaire_check(&num, "nan", NULL), -1);
     SurveyQuestion open = {.type = QTYPE_NUMBER, .min = 0, .max = HUGE_VAL};
-    CHECK_INT(questionnaire_check(&open, "-2", why, sizeof why), -1);
-    CHECK_STR(why, "Enter a number of at least 0.");
+    CHECK_INT(questionnaire_check(&open, "-2", &why), -1);
+    CHECK_STR(message(NULL, &open, "-2"), "Enter a number of at least 0.");
+    SurveyQuestion upto = {.type = QTYPE_NUMBER, .min = -HUGE_VAL, .max = 2.5};
+    CHECK_STR(message(NULL, &upto, "3"), "Enter a number of at most 2.5.");
+    SurveyQuestion any = {
+        .type = QTYPE_NUMBER, .min = -HUGE_VAL, .max = HUGE_VAL};
+    CHECK_STR(message(NULL, &any, "x"), "Enter a number.");
 
     SurveyQuestion lik = {.type = QTYPE_LIKERT, .points = 5};
-    CHECK_INT(questionnaire_check(&lik, "5", NULL, 0), 1);
-    CHECK_INT(questionnaire_check(&lik, "0", NULL, 0), -1);
-    CHECK_INT(questionnaire_check(&lik, "6", NULL, 0), -1);
-    CHECK_INT(questionnaire_check(&lik, "2.5", why, sizeof why), -1);
-    CHECK_STR(why, "Choose a point from 1 to 5.");
+    CHECK_INT(questionnaire_check(&lik, "5", NULL), 1);
+    CHECK_INT(questionnaire_check(&lik, "0", NULL), -1);
+    CHECK_INT(questionnaire_check(&lik, "6", NULL), -1);
+    CHECK_INT(questionnaire_check(&lik, "2.5", &why), -1);
+    CHECK_INT(why, ANSWER_LIKERT);
+    CHECK_STR(message(NULL, &lik, "2.5"), "Choose a point from 1 to 5.");
 
     char no[] = "no", yes[] = "yes";
     char *opts[] = {no, yes};
     SurveyQuestion ch = {.type = QTYPE_CHOICE, .options = opts, .n_options = 2};
-    CHECK_INT(questionnaire_check(&ch, "yes", NULL, 0), 1);
-    CHECK_INT(questionnaire_check(&ch, "Yes", NULL, 0), -1);
+    CHECK_INT(questionnaire_check(&ch, "yes", NULL), 1);
+    CHECK_INT(questionnaire_check(&ch, "Yes", &why), -1);
+    CHECK_INT(why, ANSWER_CHOICE);
+    CHECK_STR(message(NULL, &ch, "Yes"), "Choose one of the options.");
 
     SurveyQuestion txt = {.type = QTYPE_TEXT, .max_length = 3};
-    CHECK_INT(questionnaire_check(&txt, "\xc3\xa9\xc3\xa9\xc3\xa9", NULL, 0),
+    CHECK_INT(questionnaire_check(&txt, "\xc3\xa9\xc3\xa9\xc3\xa9", NULL),
               1); /* three characters, six bytes */
-    CHECK_INT(questionnaire_check(&txt, "abcd", why, sizeof why), -1);
-    CHECK_STR(why, "At most 3 characters, please.");
-    CHECK_INT(questionnaire_check(&txt, " \n ", NULL, 0), 0);
-    CHECK_INT(questionnaire_check(&txt, "\xff", NULL, 0), -1);
+    CHECK_INT(questionnaire_check(&txt, "abcd", &why), -1);
+    CHECK_INT(why, ANSWER_TOO_LONG);
+    CHECK_STR(message(NULL, &txt, "abcd"), "At most 3 characters, please.");
+    CHECK_INT(questionnaire_check(&txt, " \n ", NULL), 0);
+    CHECK_INT(questionnaire_check(&txt, "\xff", &why), -1);
+    CHECK_INT(why, ANSWER_TEXT_INVALID);
+    CHECK(message(NULL, &txt, "\xff")[0] != '\0');
+
+    /* every message exists in every shipped language, with the numbers */
+    for (size_t lang = 0; lang < ui_language_count(); lang++) {
+        UiStrings *t = ui_strings_new(lang, NULL);
+        CHECK(t != NULL);
+        CHECK(strstr(message(t, &num, "17"), "18") != NULL);
+        CHECK(strstr(message(t, &num, "17"), "99") != NULL);
+        CHECK(strstr(message(t, &lik, "9"), "5") != NULL);
+        CHECK(strstr(message(t, &txt, "abcd"), "3") != NULL);
+        CHECK(message(t, &ch, "x")[0] != '\0');
+        CHECK(message(t, &any, "x")[0] != '\0');
+        if (lang > 0) {
+            CHECK(strcmp(message(t, &ch, "x"), "Choose one of the options.") !=
+                  0);
+        }
+        ui_strings_free(t);
+    }
     CHECK_INT(questionnaire_utf8_len("a\xc3\xa9\xe4\xb8\xad"), 3);
     CHECK_INT(questionnaire_utf8_drop_last("a\xc3\xa9", 3), 1);
     CHECK_INT(questionnaire_utf8_drop_last("a\xe4\xb8\xad", 4), 1);
@@ -327,15 +421,18 @@ static void test_session(const Study *st)
     CHECK_INT(send(s, SIM_IN_TEXT, 0, "5"), 1);
     v = session_view(s);
     CHECK_STR(v->answers[0], "15");
-    CHECK(v->answer_errors[0] &&
-          strcmp(v->answer_errors[0], "Enter a number from 18 to 99.") == 0);
+    CHECK_INT(v->answer_problems[0], ANSWER_NUMBER);
+    char shown[160];
+    questionnaire_problem_text(st->ui_strings, &v->block->survey[0],
+                               v->answer_problems[0], shown, sizeof shown);
+    CHECK_STR(shown, "Enter a number from 18 to 99.");
     /* the keyboard: Backspace removes a character, Return is Continue
     ** here, space types nothing for a number */
     CHECK_INT(send(s, SIM_IN_KEY, 0, "backspace"), 1);
     CHECK_INT(send(s, SIM_IN_TEXT, 0, "9"), 1);
     v = session_view(s);
     CHECK_STR(v->answers[0], "19");
-    CHECK(v->answer_errors[0] == NULL);
+    CHECK_INT(v->answer_problems[0], ANSWER_OK);
     CHECK_INT(send(s, SIM_IN_KEY, 0, "space"), 0);
     /* a choice by click; a likert point must be one of its points */
     CHECK_INT(send(s, SIM_IN_PICK, 1 * 256 + 2, NULL), 1);
@@ -528,7 +625,7 @@ static void test_simulate(const Study *st)
                 valid +=
                     questionnaire_check(&b->survey[i],
                                         (const char *)sqlite3_column_text(s, 2),
-                                        NULL, 0) == 1;
+                                        NULL) == 1;
                 typed += strcmp(question_type_name(b->survey[i].type),
                                 (const char *)sqlite3_column_text(s, 3)) == 0;
             }
@@ -550,6 +647,7 @@ static void test_simulate(const Study *st)
 int main(void)
 {
     test_parse();
+    test_language();
     test_checks();
     if (!fs_temp_dir(tmp, sizeof tmp, "questionnaire-run")) {
         CHECK(!"mkdtemp");
