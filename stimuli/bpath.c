@@ -193,6 +193,47 @@ int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
         L->oom = 1;
     } else if (rc != 0) {
         ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", read_why);
+    } else {
+        ld_note_text_file(L, rel, 0, ',', 0);
     }
     return rc != 0 ? -1 : 0;
+}
+
+void ld_note_text_file(Loader *L, const char *rel, int csv, char delim,
+                       int encoding)
+{
+    char *abs = NULL, why[64];
+    if (!L->st || bundle_file(L, rel, &abs, why, sizeof why) != 0) {
+        return;
+    }
+    const char *norm = abs + L->root_len + (L->root_len > 1);
+    Study *st = L->st;
+    StudyTextFile *f = NULL;
+    for (size_t i = 0; i < st->n_text_files && !f; i++) {
+        if (strcmp(st->text_files[i].rel, norm) == 0) {
+            f = &st->text_files[i];
+        }
+    }
+    if (!f) {
+        StudyTextFile *p = sim_realloc(
+            st->text_files, (st->n_text_files + 1) * sizeof *st->text_files);
+        char *copy = p ? sim_strdup(norm) : NULL;
+        if (!copy) {
+            if (p) {
+                st->text_files = p;
+            }
+            L->oom = 1;
+            sim_free(abs);
+            return;
+        }
+        st->text_files = p;
+        f = &p[st->n_text_files++];
+        *f = (StudyTextFile){copy, 0, ',', 0};
+    }
+    if (csv) {
+        f->csv = 1;
+        f->delim = delim;
+        f->encoding = encoding;
+    }
+    sim_free(abs);
 }

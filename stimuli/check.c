@@ -625,7 +625,7 @@ int check_bundle_orders(const char *dir, int json, FILE *out,
     GlyphChain *chain = NULL;
     if (dir && glyph_chain_open(ui ? ui_strings_language(ui) : NULL, &chain,
                                 &err) == SIM_OK) {
-        glyphs_check_bundle(dir, chain, ui, &rep);
+        glyphs_check_bundle(dir, chain, st, &rep);
         glyph_chain_free(chain);
     }
     if (json) {

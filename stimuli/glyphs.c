@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 #include "stimuli/uistrings.h"
 
 struct GlyphChain {
@@ -158,22 +159,24 @@ static uint32_t next_cp(const char *s, size_t len, size_t *i)
 }
 
 typedef struct Seen {
-    uint32_t *cps;
+    uint64_t *keys; /* code point << 32 | where (a line or a CSV column) */
     size_t n, cap;
 } Seen;
 
-/* Adds cp to seen; returns 1 when it was new, 0 when known, -1 on OOM. */
-static int seen_add(Seen *s, uint32_t cp)
+/* Adds (cp, where) to seen; returns 1 when it was new, 0 when known, -1 on
+** OOM. */
+static int seen_add(Seen *s, uint32_t cp, uint32_t where)
 {
+    uint64_t key = (uint64_t)cp << 32 | where;
     for (size_t i = 0; i < s->n; i++) {
-        if (s->cps[i] == cp) {
+        if (s->keys[i] == key) {
             return 0;
         }
     }
-    if (sim_grow((void **)&s->cps, &s->cap, s->n + 1, sizeof *s->cps) != 0) {
+    if (sim_grow((void **)&s->keys, &s->cap, s->n + 1, sizeof *s->keys) != 0) {
         return -1;
     }
-    s->cps[s->n++] = cp;
+    s->keys[s->n++] = key;
     return 1;
 }
 
@@ -209,7 +212,7 @@ static int add_warning(StudyReport *rep, const char *file, int line,
     return 0;
 }
 
-typedef enum FileKind { FK_JSON, FK_CSV, FK_TSV, FK_TEXT } FileKind;
+typedef enum FileKind { FK_JSON, FK_CSV, FK_TEXT } FileKind;
 
 /* The name of column col in a CSV header (first record of text). */
 static void csv_column(const char *t, size_t len, char sep, int col, char *out,
@@ -244,9 +247,55 @@ static void csv_column(const char *t, size_t len, char sep, int col, char *out,
     }
 }
 
-/* Scans one file's text; rel is its bundle-relative name. */
+static int hex4(const char *t, size_t len, size_t i, uint32_t *out)
+{
+    uint32_t v = 0;
+    for (size_t k = 0; k < 4; k++) {
+        if (i + k >= len) {
+            return 0;
+        }
+        char c = t[i + k];
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0) {
+            return 0;
+        }
+        v = v << 4 | (uint32_t)d;
+    }
+    *out = v;
+    return 1;
+}
+
+/* The character a JSON escape at t[*i] (just past the backslash) stands
+** for, "\uD83D\uDE00" pairs joined; advances *i past it. Escapes of
+** controls and quotes give a character that needs no glyph. */
+static uint32_t json_escape(const char *t, size_t len, size_t *i)
+{
+    uint32_t u = 0, lo = 0;
+    if (*i >= len) {
+        return 0;
+    }
+    if (t[*i] != 'u' || !hex4(t, len, *i + 1, &u)) {
+        (*i)++;
+        return 0;
+    }
+    *i += 5;
+    if (u >= 0xD800 && u <= 0xDBFF && *i + 1 < len && t[*i] == '\\' &&
+        t[*i + 1] == 'u' && hex4(t, len, *i + 2, &lo) && lo >= 0xDC00 &&
+        lo <= 0xDFFF) {
+        *i += 6;
+        return 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+    }
+    return u;
+}
+
+/* Scans one file's text (UTF-8); rel is its bundle-relative name. JSON
+** strings count with their escapes decoded ("\ue000"). A character warns
+** once per line (JSON, text) or per column (CSV, with sep). */
 static int scan_text(const GlyphChain *c, const char *rel, FileKind kind,
-                     const char *t, size_t len, StudyReport *rep)
+                     char sep, const char *t, size_t len, StudyReport *rep)
 {
     Seen seen = {0};
     int added = 0, line = 1, col = 0, inq = 0;
@@ -257,10 +306,11 @@ static int scan_text(const GlyphChain *c, const char *rel, FileKind kind,
     if (kind == FK_TEXT) {
         snprintf(key, sizeof key, "%.120s", base);
     }
-    char sep = kind == FK_TSV ? '\t' : ',';
     size_t i = 0;
+    if (len >= 3 && memcmp(t, "\xEF\xBB\xBF", 3) == 0) {
+        i = 3; /* a byte order mark */
+    }
     while (i < len) {
-        size_t at = i;
         uint32_t cp = next_cp(t, len, &i);
         if (cp == '\n') {
             line++;
@@ -270,7 +320,9 @@ static int scan_text(const GlyphChain *c, const char *rel, FileKind kind,
             continue;
         }
         if (kind == FK_JSON) {
-            if (cp == '"' && !(at > 0 && t[at - 1] == '\\' && inq)) {
+            if (inq && cp == '\\') {
+                cp = json_escape(t, len, &i);
+            } else if (cp == '"') {
                 if (!inq) {
                     inq = 1;
                     str_n = 0;
@@ -288,41 +340,42 @@ static int scan_text(const GlyphChain *c, const char *rel, FileKind kind,
                 }
                 continue;
             }
-            if (inq && str_n + 1 < sizeof str && cp < 0x80) {
+            if (inq && str_n + 1 < sizeof str && cp >= 0x20 && cp < 0x80) {
                 str[str_n++] = (char)cp;
                 str[str_n] = '\0';
             }
-        } else if (kind != FK_TEXT) {
+        } else if (kind == FK_CSV) {
             if (cp == '"') {
                 inq = !inq;
-            } else if (cp == (uint32_t)sep && !inq) {
+            } else if (cp == (uint32_t)(unsigned char)sep && !inq) {
                 col++;
             }
         }
         if (glyph_chain_has(c, cp)) {
             continue;
         }
-        int r = seen_add(&seen, cp);
+        int r = seen_add(&seen, cp,
+                         kind == FK_CSV ? (uint32_t)col : (uint32_t)line);
         if (r < 0) {
-            sim_free(seen.cps);
+            sim_free(seen.keys);
             return -1;
         }
         if (r == 0) {
             continue;
         }
         char field[128];
-        if (kind == FK_CSV || kind == FK_TSV) {
+        if (kind == FK_CSV) {
             csv_column(t, len, sep, col, field, sizeof field);
         } else {
             snprintf(field, sizeof field, "%.120s", key);
         }
         if (add_warning(rep, rel, line, NULL, field, cp) != 0) {
-            sim_free(seen.cps);
+            sim_free(seen.keys);
             return -1;
         }
         added++;
     }
-    sim_free(seen.cps);
+    sim_free(seen.keys);
     return added;
 }
 
@@ -332,8 +385,55 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* Converts raw bytes in encoding enc (CsvEncoding: 1 Windows-1252,
+** 2 Latin-1, 3 UTF-16 with a byte order mark) to UTF-8 in a new buffer;
+** bytes that do not fit become U+FFFD (the loader reports them). NULL when
+** out of memory. */
+static char *decode(const char *raw, size_t n, int enc, size_t *out_len)
+{
+    const unsigned char *s = (const unsigned char *)raw;
+    char *o = sim_malloc(n * 3 + 4);
+    size_t k = 0;
+    if (!o) {
+        return NULL;
+    }
+    if (enc == 3 && n >= 2) {
+        int be = s[0] == 0xFE && s[1] == 0xFF;
+        for (size_t i = 2; i + 1 < n; i += 2) {
+            uint32_t u = be ? (uint32_t)s[i] << 8 | s[i + 1]
+                            : (uint32_t)s[i + 1] << 8 | s[i];
+            if (u >= 0xD800 && u <= 0xDBFF && i + 3 < n) {
+                uint32_t lo = be ? (uint32_t)s[i + 2] << 8 | s[i + 3]
+                                 : (uint32_t)s[i + 3] << 8 | s[i + 2];
+                if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                    i += 2;
+                }
+            }
+            if (u >= 0xD800 && u <= 0xDFFF) {
+                u = 0xFFFD;
+            }
+            k += sim_utf8_put(o + k, u);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            unsigned long u = s[i];
+            if (enc == 1 && u >= 0x80 && u < 0xA0) {
+                u = sim_cp1252_char((unsigned char)u);
+                u = u ? u : 0xFFFD;
+            }
+            k += sim_utf8_put(o + k, u);
+        }
+    }
+    o[k] = '\0';
+    *out_len = k;
+    return o;
+}
+
+/* Scans the file at path: kind by how it was read (csv, with delim and
+** encoding) or by its name. */
 static int scan_file(const GlyphChain *c, const char *path, const char *rel,
-                     FileKind kind, StudyReport *rep)
+                     FileKind kind, char delim, int enc, StudyReport *rep)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -354,13 +454,50 @@ static int scan_file(const GlyphChain *c, const char *path, const char *rel,
         }
     }
     fclose(f);
-    int r = scan_text(c, rel, kind, buf, n, rep);
+    if (enc != 0) {
+        size_t m = 0;
+        char *u = decode(buf, n, enc, &m);
+        sim_free(buf);
+        if (!u) {
+            return -1;
+        }
+        buf = u;
+        n = m;
+    }
+    int r = scan_text(c, rel, kind, delim, buf, n, rep);
     sim_free(buf);
     return r;
 }
 
+/* How a file found in the bundle directory is read: by its name. Returns 0
+** for files that are not text the runner shows. */
+static int kind_by_name(const char *nm, FileKind *kind, char *delim)
+{
+    *delim = ends_with(nm, ".tsv") ? '\t' : ',';
+    if (ends_with(nm, ".json") || ends_with(nm, ".jsonl")) {
+        *kind = FK_JSON;
+    } else if (ends_with(nm, ".csv") || ends_with(nm, ".tsv")) {
+        *kind = FK_CSV;
+    } else if (ends_with(nm, ".md") || ends_with(nm, ".txt")) {
+        *kind = FK_TEXT;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int listed(const Study *st, const char *rel)
+{
+    for (size_t i = 0; st && i < st->n_text_files; i++) {
+        if (strcmp(st->text_files[i].rel, rel) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int scan_dir(const GlyphChain *c, const char *dir, const char *rel,
-                    int depth, StudyReport *rep)
+                    int depth, const Study *st, StudyReport *rep)
 {
     if (depth > 4) {
         return 0;
@@ -404,19 +541,13 @@ static int scan_dir(const GlyphChain *c, const char *dir, const char *rel,
             continue;
         }
         int r = 0;
+        FileKind kind;
+        char delim;
         if (S_ISDIR(sb.st_mode)) {
-            r = scan_dir(c, dir, sub, depth + 1, rep);
-        } else if (S_ISREG(sb.st_mode)) {
-            const char *nm = names[k];
-            FileKind kind = ends_with(nm, ".json") || ends_with(nm, ".jsonl")
-                                ? FK_JSON
-                            : ends_with(nm, ".csv") ? FK_CSV
-                            : ends_with(nm, ".tsv") ? FK_TSV
-                                                    : FK_TEXT;
-            if (kind != FK_TEXT || ends_with(nm, ".md") ||
-                ends_with(nm, ".txt")) {
-                r = scan_file(c, full, sub, kind, rep);
-            }
+            r = scan_dir(c, dir, sub, depth + 1, st, rep);
+        } else if (S_ISREG(sb.st_mode) && !listed(st, sub) &&
+                   kind_by_name(names[k], &kind, &delim)) {
+            r = scan_file(c, full, sub, kind, delim, 0, rep);
         }
         total = r < 0 ? -1 : total + r;
     }
@@ -427,34 +558,73 @@ static int scan_dir(const GlyphChain *c, const char *dir, const char *rel,
     return total;
 }
 
-int glyphs_check_bundle(const char *dir, const GlyphChain *c,
-                        const UiStrings *ui, StudyReport *report)
+/* The files study loading read, as it read them (their dialect, whatever
+** their name or depth). */
+static int scan_study_files(const GlyphChain *c, const char *dir,
+                            const Study *st, StudyReport *rep)
 {
-    int total = scan_dir(c, dir, "", 0, report);
+    int total = 0;
+    for (size_t i = 0; st && i < st->n_text_files && total >= 0; i++) {
+        const StudyTextFile *tf = &st->text_files[i];
+        FileKind kind = FK_TEXT;
+        char delim = ',';
+        if (tf->csv) {
+            kind = FK_CSV;
+            delim = tf->delim;
+        } else if (!kind_by_name(tf->rel, &kind, &delim)) {
+            kind = FK_TEXT;
+        }
+        char full[3100];
+        snprintf(full, sizeof full, "%s/%s", dir, tf->rel);
+        int r = scan_file(c, full, tf->rel, kind, delim,
+                          tf->csv ? tf->encoding : 0, rep);
+        total = r < 0 ? -1 : total + r;
+    }
+    return total;
+}
+
+int glyphs_check_bundle(const char *dir, const GlyphChain *c, const Study *st,
+                        StudyReport *report)
+{
+    int total = scan_study_files(c, dir, st, report);
+    if (total >= 0) {
+        int r = scan_dir(c, dir, "", 0, st, report);
+        total = r < 0 ? -1 : total + r;
+    }
+    const UiStrings *ui = st ? st->ui_strings : NULL;
     if (total < 0 || !ui) {
         return total;
     }
+    /* Shipped texts (not overrides nor a language file's: the scan above
+    ** located those in their files) are warned about at "language". */
     Seen seen = {0};
     for (int k = 0; k < UI_KEY_COUNT; k++) {
         const char *s = ui_str(ui, (UiKey)k);
+        int shipped = 0;
+        for (size_t l = 0; l < ui_language_count() && !shipped; l++) {
+            shipped = s == ui_language_text(l, (UiKey)k);
+        }
+        if (!shipped) {
+            continue;
+        }
         size_t len = strlen(s), i = 0;
         while (i < len) {
             uint32_t cp = next_cp(s, len, &i);
             if (glyph_chain_has(c, cp)) {
                 continue;
             }
-            int r = seen_add(&seen, cp);
+            int r = seen_add(&seen, cp, 0);
             if (r > 0) {
                 r = add_warning(report, "study.json", 0, "/language",
                                 "language", cp);
                 total++;
             }
             if (r < 0) {
-                sim_free(seen.cps);
+                sim_free(seen.keys);
                 return -1;
             }
         }
     }
-    sim_free(seen.cps);
+    sim_free(seen.keys);
     return total;
 }

@@ -38,14 +38,19 @@ int glyph_chain_font_for(const GlyphChain *c, uint32_t cp, char *path,
 /* Whether cp draws nothing and needs no glyph (see glyph_chain_has). */
 int glyph_invisible(uint32_t cp);
 
-/* Scans the bundle's text files (study.json, item banks, pages, language
-** files: *.json, *.jsonl, *.csv, *.tsv, *.md, *.txt under dir) and appends
-** to report one located warning per distinct character per file that no
-** font of the chain can draw: FILE:LINE: field 'NAME' (the JSON key or CSV
-** column holding it). When ui is a shipped translation whose texts have
-** such characters, warns at study.json's "language" too. Returns the
-** number of warnings added, or -1 when out of memory. */
-int glyphs_check_bundle(const char *dir, const GlyphChain *c,
-                        const UiStrings *ui, StudyReport *report);
+/* Scans the bundle's text files for characters no font of the chain can
+** draw and appends one located warning per distinct character per line
+** (per column in CSV files) to report: FILE:LINE: field 'NAME' (the JSON
+** key or CSV column holding it). The files study loading read
+** (st->text_files: study.json, item banks and explanation sources in their
+** declared delimiter and encoding, pages, language files) come first,
+** whatever their name; then the other *.json, *.jsonl, *.csv, *.tsv, *.md
+** and *.txt under dir. JSON strings count with their escapes decoded
+** ("\ue000"). Texts of a shipped translation in st->ui_strings that have
+** such characters warn at study.json's "language". st may be NULL (only
+** the directory is scanned). Returns the number of warnings added, or -1
+** when out of memory. */
+int glyphs_check_bundle(const char *dir, const GlyphChain *c, const Study *st,
+                        StudyReport *report);
 
 #endif

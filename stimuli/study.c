@@ -77,6 +77,10 @@ void study_free(Study *st)
     sim_free(st->domain);
     sim_free(st->json_text);
     ui_strings_free(st->ui_strings);
+    for (size_t i = 0; i < st->n_text_files; i++) {
+        sim_free(st->text_files[i].rel);
+    }
+    sim_free(st->text_files);
     for (size_t i = 0; i < st->n_classes; i++) {
         sim_free(st->classes[i].id);
         sim_free(st->classes[i].label);

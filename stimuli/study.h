@@ -401,6 +401,18 @@ typedef struct SimulationSpec {
     double quiz_p;         /* P(correct) per quiz attempt */
 } SimulationSpec;
 
+/* A bundle text file study loading read (study.json, item banks, pages,
+** explanation sources, language files) and how it is written, so that
+** `simlab check` reads it the same way when it looks for characters no
+** font can draw (stimuli/glyphs.h). */
+typedef struct StudyTextFile {
+    char *rel;    /* bundle-relative, resolved ("banks/items.csv") */
+    int csv;      /* read as a CSV table (item bank, explanation source) */
+    char delim;   /* CSV: ',', ';' or '\t' */
+    int encoding; /* 0 UTF-8, 1 Windows-1252, 2 Latin-1, 3 UTF-16 with a
+                     byte order mark (CsvEncoding) */
+} StudyTextFile;
+
 typedef struct Study {
     char *dir; /* bundle directory as given */
     char *id;  /* short identifier */
@@ -433,10 +445,12 @@ typedef struct Study {
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
-    struct StudyIndex *index; /* internal: item lookup by key; may be NULL */
-    UiStrings *ui_strings;    /* the runner's strings in the study's language
-                                 ("language", "language_file", "ui"); NULL
-                                 only when loading failed */
+    struct StudyIndex *index;  /* internal: item lookup by key; may be NULL */
+    UiStrings *ui_strings;     /* the runner's strings in the study's language
+                                  ("language", "language_file", "ui"); NULL
+                                  only when loading failed */
+    StudyTextFile *text_files; /* every bundle text file read, in order */
+    size_t n_text_files;
 } Study;
 
 /* ------------------------------------------------------- check / reports */

@@ -152,6 +152,12 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
 ** reports it there) with the reason in why. */
 int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
                      char *why, size_t why_size);
+/* Records in Study.text_files that the bundle file rel was read (csv: as a
+** CSV table in delim / encoding, a CsvEncoding), once per resolved file; a
+** later CSV read of the same file updates its dialect. Sets L->oom when
+** memory runs out. */
+void ld_note_text_file(Loader *L, const char *rel, int csv, char delim,
+                       int encoding);
 
 /* ------------------------------------------------------------------ CSV */
 

@@ -1,6 +1,7 @@
 /*
 ** Font coverage of participant-facing text: `simlab check` warns, located
-** at file and line with the field, once per distinct character per file,
+** at file and line with the field, once per character per line (per
+** column in item banks), reading each file as study loading read it,
 ** about characters no font of the fontconfig chain can draw; CJK and emoji
 ** do not warn when the Noto fonts are installed.
 */
@@ -11,6 +12,7 @@
 #include "stimuli/glyphs.h"
 
 #include <jansson.h>
+#include <sys/stat.h>
 
 /* U+10FFFD (private use, plane 16) is in no font; U+E000 may be (some math
 ** fonts put glyphs there), so its warning must follow the chain. */
@@ -163,6 +165,202 @@ static void test_bundle(GlyphChain *c)
     fs_remove_tree(tmp);
 }
 
+/* The 1-based line of the first line of text containing tag. */
+static int line_of(const char *text, const char *tag)
+{
+    const char *at = strstr(text, tag);
+    int line = 1;
+    for (const char *p = text; at && p < at; p++) {
+        line += *p == '\n';
+    }
+    return at ? line : -1;
+}
+
+static void put(const char *dir, const char *rel, const char *data, size_t n)
+{
+    char *path = fs_join(dir, rel);
+    CHECK(path && fs_write(path, data, n) == 0);
+    free(path);
+}
+
+/* Every participant-visible text warns once, at its own file, line and
+** field: block titles, class labels, quiz and questionnaire texts and
+** options, likert and confidence ends, timeout_message, "ui" overrides (in
+** study.json, escaped as well), a page, a language file, an item bank in
+** UTF-16 with ';' under a name the directory scan skips (ids and texts),
+** and tabular feature names of a JSON Lines bank. */
+static void test_every_text(void)
+{
+    char tmp[64];
+    if (!fs_temp_dir(tmp, sizeof tmp, "glyphs_all")) {
+        CHECK(0);
+        return;
+    }
+    static const char study[] =
+        "{\n"
+        "  \"simlab_study\": 1,\n"
+        "  \"id\": \"g\",\n"
+        "  \"title\": \"Glyphs\",\n"
+        "  \"classes\": [\n"
+        "    {\"id\": \"pos\",\n"
+        "     \"label\": \"T01 " NOFONT "\"},\n"
+        "    {\"id\": \"neg\", \"label\": \"Negative\"}],\n"
+        "  \"conditions\": [{\"id\": \"baseline\", \"method\": null}],\n"
+        "  \"blocks\": [\n"
+        "    {\"kind\": \"instructions\", \"id\": \"intro\",\n"
+        "     \"title\": \"T02 " NOFONT "\",\n"
+        "     \"pages\": [\"pages/intro.md\"]},\n"
+        "    {\"kind\": \"quiz\", \"id\": \"quiz\", \"questions\": [\n"
+        "      {\"text\": \"T03 " NOFONT "\",\n"
+        "       \"options\": [\"T04 " NOFONT "\", \"b\"], \"answer\": 1}]},\n"
+        "    {\"kind\": \"questionnaire\", \"id\": \"survey\",\n"
+        "     \"text\": \"T05 " NOFONT "\",\n"
+        "     \"questions\": [\n"
+        "      {\"id\": \"q1\", \"type\": \"choice\",\n"
+        "       \"text\": \"T06 " NOFONT "\",\n"
+        "       \"options\": [\"T07 " NOFONT "\", \"b\"]},\n"
+        "      {\"id\": \"q2\", \"type\": \"likert\", \"text\": \"L\",\n"
+        "       \"low\": \"T08 " NOFONT "\",\n"
+        "       \"high\": \"T09 " NOFONT "\"}]},\n"
+        "    {\"kind\": \"predict\", \"id\": \"p\", \"pool\": \"test\",\n"
+        "     \"time_limit_ms\": 5000,\n"
+        "     \"timeout_message\": \"T10 " NOFONT "\",\n"
+        "     \"confidence\": {\"points\": 5,\n"
+        "       \"question\": \"T11 " NOFONT "\",\n"
+        "       \"low\": \"T12 " NOFONT "\",\n"
+        "       \"high\": \"T13 " NOFONT "\"}},\n"
+        "    {\"kind\": \"predict\", \"id\": \"p2\", \"pool\": \"tab\"}],\n"
+        "  \"items\": [\n"
+        "    {\"file\": \"data/bank.dat\", \"format\": \"csv\", \"pool\": "
+        "\"test\",\n"
+        "     \"modality\": \"text\", \"delimiter\": \";\", \"encoding\": "
+        "\"utf-16\",\n"
+        "     \"columns\": {\"id\": \"id\", \"input\": \"text\", \"label\": "
+        "\"label\", \"prediction\": \"pred\"}},\n"
+        "    {\"file\": \"data/tab.jsonl\"}],\n"
+        "  \"language\": \"x-t\",\n"
+        "  \"language_file\": \"lang/x-t.json\",\n"
+        "  \"ui\": {\n"
+        "    \"continue\": \"T14 " NOFONT "\",\n"
+        "    \"consent.agree\": \"T15 \\uDBFF\\uDFFD\"\n"
+        "  }\n"
+        "}\n";
+    char *lang_dir = fs_join(tmp, "lang"), *pages = fs_join(tmp, "pages"),
+         *data = fs_join(tmp, "data");
+    CHECK(mkdir(lang_dir, 0755) == 0 && mkdir(pages, 0755) == 0 &&
+          mkdir(data, 0755) == 0);
+    free(lang_dir);
+    free(pages);
+    free(data);
+    put(tmp, "study.json", study, strlen(study));
+    static const char page[] = "# Welcome\n\nRead T16 " NOFONT " well.\n";
+    put(tmp, "pages/intro.md", page, strlen(page));
+    /* the language file: English with one changed text, on line 2 */
+    char en_path[1024];
+    snprintf(en_path, sizeof en_path, "%s/assets/lang/en.json",
+             SIMLAB_SOURCE_DIR);
+    size_t len = 0;
+    char *en = fs_read(en_path, &len);
+    CHECK(en && strncmp(en, "{\n  \"continue\": \"Continue\",", 27) == 0);
+    if (en) {
+        const char *rest = en + 27;
+        char *lang = malloc(len + 64);
+        int n = snprintf(lang, len + 64,
+                         "{\n  \"continue\": \"T17 " NOFONT "\",%s", rest);
+        put(tmp, "lang/x-t.json", lang, (size_t)n);
+        free(lang);
+    }
+    free(en);
+    /* UTF-16 LE with a byte order mark, ';'-separated */
+    static const char bank[] = "id;text;label;pred\n"
+                               "T18 " NOFONT ";T19 " NOFONT ";pos;pos\n"
+                               "i2;plain;neg;neg\n";
+    char u16[512];
+    size_t k = 0;
+    u16[k++] = '\xFF';
+    u16[k++] = '\xFE';
+    for (size_t i = 0; i < sizeof bank - 1;) {
+        /* bank is ASCII but for NOFONT (4 UTF-8 bytes: a surrogate pair) */
+        if ((unsigned char)bank[i] == 0xF4) {
+            static const char pair[] = "\xFF\xDB\xFD\xDF"; /* DBFF DFFD */
+            memcpy(u16 + k, pair, 4);
+            k += 4;
+            i += 4;
+        } else {
+            u16[k++] = bank[i++];
+            u16[k++] = '\0';
+        }
+    }
+    put(tmp, "data/bank.dat", u16, k);
+    static const char tab[] =
+        "{\"id\": \"t1\", \"pool\": \"tab\", \"modality\": \"tabular\", "
+        "\"input\": [{\"name\": \"T20 " NOFONT "\", \"value\": \"3\"}], "
+        "\"label\": \"pos\", \"prediction\": \"pos\"}\n";
+    put(tmp, "data/tab.jsonl", tab, strlen(tab));
+
+    char *out = NULL;
+    CHECK_INT(fs_check(tmp, 1, &out), 0);
+    json_error_t jerr;
+    json_t *root = out ? json_loads(out, 0, &jerr) : NULL;
+    CHECK(root != NULL);
+    if (root) {
+        static const struct {
+            const char *tag, *file, *field;
+        } want[] = {
+            {"T01", "study.json", "label"},
+            {"T02", "study.json", "title"},
+            {"T03", "study.json", "text"},
+            {"T04", "study.json", "options"},
+            {"T05", "study.json", "text"},
+            {"T06", "study.json", "text"},
+            {"T07", "study.json", "options"},
+            {"T08", "study.json", "low"},
+            {"T09", "study.json", "high"},
+            {"T10", "study.json", "timeout_message"},
+            {"T11", "study.json", "question"},
+            {"T12", "study.json", "low"},
+            {"T13", "study.json", "high"},
+            {"T14", "study.json", "continue"},
+            {"T15", "study.json", "consent.agree"},
+        };
+        size_t n_want = sizeof want / sizeof *want;
+        for (size_t i = 0; i < n_want; i++) {
+            int line = line_of(study, want[i].tag);
+            int got = count_warnings(root, want[i].file, line, want[i].field,
+                                     "U+10FFFD");
+            if (got != 1) {
+                fprintf(stderr, "%s: %d warnings at %s:%d field '%s'\n",
+                        want[i].tag, got, want[i].file, line, want[i].field);
+            }
+            CHECK_INT(got, 1);
+        }
+        CHECK_INT(
+            count_warnings(root, "pages/intro.md", 3, "intro.md", "U+10FFFD"),
+            1);
+        CHECK_INT(
+            count_warnings(root, "lang/x-t.json", 2, "continue", "U+10FFFD"),
+            1);
+        CHECK_INT(count_warnings(root, "data/bank.dat", 2, "id", "U+10FFFD"),
+                  1);
+        CHECK_INT(count_warnings(root, "data/bank.dat", 2, "text", "U+10FFFD"),
+                  1);
+        CHECK_INT(count_warnings(root, "data/tab.jsonl", 1, "name", "U+10FFFD"),
+                  1);
+        /* nothing else: one warning per text, none at "language" */
+        CHECK_INT((int)json_array_size(json_object_get(root, "warnings")),
+                  (int)n_want + 5);
+        if ((int)json_array_size(json_object_get(root, "warnings")) !=
+            (int)n_want + 5) {
+            fprintf(stderr, "%s\n", out);
+        }
+        json_decref(root);
+    } else if (out) {
+        fprintf(stderr, "%s\n", out);
+    }
+    free(out);
+    fs_remove_tree(tmp);
+}
+
 int main(void)
 {
     GlyphChain *c = NULL;
@@ -174,6 +372,7 @@ int main(void)
     }
     test_chain(c);
     test_bundle(c);
+    test_every_text();
     glyph_chain_free(c);
     return TEST_REPORT();
 }
