@@ -365,6 +365,15 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
         only_error(L, bl, "questions", BF_QUESTIONS, "only ",
                    " and questionnaire blocks have questions");
     }
+    if (!(kd->fields & BF_QUESTIONS) &&
+        json_object_get(o, "repeat_until_correct")) {
+        only_error(L, bl, "repeat_until_correct", BF_QUESTIONS, "only ",
+                   kd->fields & BF_SURVEY
+                       ? " blocks have repeat_until_correct (a "
+                         "questionnaire's answers are neither right nor "
+                         "wrong)"
+                       : " blocks have repeat_until_correct");
+    }
 }
 
 void parse_protocol(Design *D, const JLoc *root)

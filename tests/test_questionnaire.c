@@ -117,6 +117,20 @@ static void test_parse(void)
     study_free(st);
     study_report_free(&rep);
 
+    /* repeat_until_correct means nothing on a questionnaire: one error */
+    st = load_questions("\"id\": \"survey\", \"repeat_until_correct\": false, "
+                        "\"questions\": [{\"id\": \"a\", \"type\": \"text\", "
+                        "\"text\": \"A\"}]",
+                        &rep);
+    CHECK(st == NULL);
+    CHECK_INT(rep.n_errors, 1);
+    CHECK(has_error(&rep, "/blocks/0/repeat_until_correct",
+                    "repeat_until_correct",
+                    "only quiz blocks have repeat_until_correct (a "
+                    "questionnaire's answers are neither right nor wrong)"));
+    study_free(st);
+    study_report_free(&rep);
+
     /* every mistake is located at its question and field */
     st = load_questions(
         "\"questions\": [{\"id\": \"a\", \"type\": \"number\", \"text\": "
