@@ -426,7 +426,8 @@ static void end_run(Session *s, SessionScreen screen)
 
 /* Counts first-try results of the answered steps of block bi (every block
 ** when bi < 0), counting the pending response of the current step too:
-** *right and *total. */
+** *right and *total. With catch_only, a timed-out catch trial counts as
+** answered and failed (as the analysis counts it). */
 static int first_tries(Session *s, int bi, int catch_only, int *right,
                        int *total, SimError *err)
 {
@@ -449,9 +450,9 @@ static int first_tries(Session *s, int bi, int catch_only, int *right,
                 return rc;
             }
         }
-        if (found && r.correct >= 0) {
+        if (found && (r.correct >= 0 || (catch_only && r.timed_out))) {
             (*total)++;
-            *right += r.correct;
+            *right += r.correct > 0;
         }
     }
     return SIM_OK;
@@ -503,7 +504,8 @@ static int decide(Session *s, const Trial *t, int *stop, SimError *err)
         snprintf(detail, sizeof detail, "%d of %d right on the first try",
                  right, total);
         add_screen(r, "quiz", right == total, detail);
-    } else if (t->is_catch && sc->max_catch_failures >= 0 && r->correct == 0) {
+    } else if (t->is_catch && sc->max_catch_failures >= 0 &&
+               (r->correct == 0 || r->timed_out)) {
         rc = first_tries(s, -1, 1, &right, &total, err);
         /* decided once, when the limit is first exceeded */
         if (rc == SIM_OK && total - right == sc->max_catch_failures + 1) {

@@ -591,6 +591,93 @@ static void test_counterfactual_rating(void)
     study_free(st);
 }
 
+/* A catch trial that times out counts as a failed catch trial for the live
+** screening rule (max_catch_failures), as the analysis counts it: with a
+** limit of 0 and stop_on_failure, the run ends at the timed-out catch. */
+static void test_catch_timeout(void)
+{
+    char dir[600], src[600];
+    snprintf(dir, sizeof dir, "%s/catch-bundle", tmp);
+    snprintf(src, sizeof src, "%s/experiment/mini-deadline", SIMLAB_TEST_DATA);
+    fs_remove_tree(dir);
+    CHECK_INT(fs_copy_tree(src, dir), 0);
+    static const char json[] =
+        "{\"simlab_study\": 1, \"id\": \"catch\", \"title\": \"Catch\", "
+        "\"classes\": [{\"id\": \"pos\", \"label\": \"Positive\", \"key\": "
+        "\"p\"}, {\"id\": \"neg\", \"label\": \"Negative\", \"key\": \"n\"}], "
+        "\"conditions\": [{\"id\": \"LIME\", \"method\": \"LIME\"}], "
+        "\"blocks\": [{\"kind\": \"learn\", \"id\": \"res\", \"pool\": "
+        "\"learn\", \"n\": 2, \"order\": \"fixed\"}, {\"kind\": \"predict\", "
+        "\"id\": \"test\", \"pool\": \"test\", \"n\": 3, \"catch\": 1, "
+        "\"reservoir\": \"res\", \"time_limit_ms\": 2000}], "
+        "\"screening\": {\"max_catch_failures\": 0, \"stop_on_failure\": "
+        "true}, \"items\": [{\"file\": \"items.jsonl\", \"format\": "
+        "\"jsonl\"}]}";
+    char *file = fs_join(dir, "study.json");
+    CHECK(file && fs_write(file, json, strlen(json)) == 0);
+    free(file);
+    Study *st = NULL;
+    StudyReport rep;
+    SimError err;
+    study_report_init(&rep);
+    CHECK_INT(study_load(dir, &st, &rep, &err), SIM_OK);
+    study_report_free(&rep);
+    if (!st) {
+        return;
+    }
+    char path[512];
+    Store *store = open_db(st, "catch.db", path, sizeof path);
+    CHECK(store != NULL);
+    Session *s = NULL;
+    ParticipantInfo info;
+    if (store) {
+        EnrollSpec e = {0};
+        e.condition = "LIME";
+        e.seed = 3;
+        e.wall_ms = 5000;
+        CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+        CHECK_INT(session_open(store, st, info.id, 5000, &s, &err), SIM_OK);
+    }
+    int catches = 0, timed_out_catch = 0;
+    for (int guard = 0; s && guard < 40 && !session_finished(s); guard++) {
+        const SessionView *v = session_view(s);
+        if (v->screen == SCREEN_SCREENED_OUT) {
+            break;
+        }
+        int64_t onset = show(s);
+        session_report_scroll(s, 0, 1);
+        if (v->screen == SCREEN_PREDICT && v->trial && v->trial->is_catch) {
+            catches++;
+            T = onset + 2000 * MS;
+            tick(s);
+            timed_out_catch = 1;
+            continue;
+        }
+        if (v->screen == SCREEN_PREDICT) {
+            CHECK_INT(send(s, SIM_IN_CHOOSE, 0), 1);
+        } else {
+            CHECK_INT(send(s, SIM_IN_CONTINUE, 0), 1);
+        }
+    }
+    CHECK_INT(catches, 1);
+    CHECK_INT(timed_out_catch, 1);
+    if (s) {
+        CHECK_INT(session_view(s)->screen, SCREEN_SCREENED_OUT);
+        ParticipantInfo now;
+        CHECK_INT(store_participant(store, info.id, &now, &err), SIM_OK);
+        CHECK_INT(now.status, PSTATUS_SCREENED_OUT);
+        char q[256];
+        snprintf(q, sizeof q,
+                 "SELECT COUNT(*) FROM response WHERE participant = '%s' "
+                 "AND timed_out = 1",
+                 info.id);
+        CHECK_INT(sql_int(store_db(store), q), 1);
+        session_close(s);
+    }
+    store_close(store);
+    study_free(st);
+}
+
 int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "deadline");
@@ -603,6 +690,7 @@ int main(void)
         test_simulate();
         test_validation();
         test_counterfactual_rating();
+        test_catch_timeout();
     }
     study_free(st);
     study_free(fwd);
