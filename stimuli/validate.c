@@ -307,6 +307,9 @@ static void validate_within(Design *D, const JLoc *root)
         }
         return;
     }
+    if (st->n_blocks == 0) {
+        return; /* no blocks were read: reported where they are given */
+    }
     if (!study_within_range(st, &first, &last)) {
         jl_error(L, &al, "mode",
                  "no block shows items: nothing to repeat per condition");

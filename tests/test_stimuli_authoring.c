@@ -192,6 +192,18 @@ static const Case cases[] = {
      1,
      "test_pool: pool 'tset' has no items (did you mean 'test'?)",
      NULL},
+    /* "blocks" beside a preset in a within-subject study: one error, not
+    ** also "no block shows items" */
+    {"preset-and-blocks-within",
+     "valid-hase-fwd",
+     {{"study.json", "  \"protocol\":",
+       "  \"assignment\": {\"mode\": \"within\"},\n"
+       "  \"blocks\": [{\"kind\": \"predict\", \"pool\": \"test\"}],\n"
+       "  \"protocol\":"}},
+     NULL,
+     1,
+     "blocks: give either \"protocol\" (a preset) or \"blocks\", not both",
+     NULL},
     /* a misspelled explicit pool in two blocks, and a misspelled kind
     ** field */
     {"block-fields",
