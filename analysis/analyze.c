@@ -98,8 +98,7 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     for (int i = 0; rc == SIM_OK && i < n_dbs; i++) {
         rc = sim_url_is_pg(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
                                    : dataset_load_db(ds, dbs[i], err);
-        /* questionnaire answers are read from station files and exports
-        ** only: a server's long format has no answers (docs/multisite.md) */
+        /* a server's answers come with its copy (dataset_load_pg) */
         if (rc == SIM_OK && !sim_url_is_pg(dbs[i])) {
             rc = questionnaire_load_db(ds, dbs[i], err);
         }

@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "analysis/pg_source.h"
 
+#include "analysis/questionnaire.h"
+
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
 #include "common/sim_url.h"
@@ -107,6 +109,48 @@ static int copy_result(sqlite3 *db, const char *path, const char *name,
     return rc;
 }
 
+/* The server's questionnaire answers, with what the answer reader
+** (questionnaire_load_db) joins them with: the block of their step and the
+** participant's condition. Rows come in the order the station files give
+** them read one after the other: participants in the order of the
+** long_format view (p_rank), each participant's steps in order, and the
+** answers of a step in the order of the block's questions in the study
+** definition (the order the station stored them in). */
+static const char *const ANSWERS_SQL =
+    "SELECT a.participant, a.seq, a.question, a.type, a.value,"
+    "  t.block_id, p.condition,"
+    "  dense_rank() OVER (ORDER BY f.station, p.origin, p.created_ms, p.id)"
+    "    AS p_rank"
+    " FROM answer a"
+    " JOIN participant p ON p.id = a.participant"
+    " JOIN trial t ON t.participant = a.participant AND t.seq = a.seq"
+    " LEFT JOIN sync_station f ON f.origin = p.origin"
+    " LEFT JOIN study s ON s.hash = p.study_hash"
+    " LEFT JOIN LATERAL (SELECT q.ord FROM"
+    "   json_array_elements(CASE WHEN json_typeof(s.definition::json ->"
+    "     'blocks') = 'array' THEN s.definition::json -> 'blocks'"
+    "     ELSE '[]'::json END) WITH ORDINALITY AS b(v, ord),"
+    "   json_array_elements(CASE WHEN json_typeof(b.v -> 'questions') ="
+    "     'array' THEN b.v -> 'questions' ELSE '[]'::json END)"
+    "     WITH ORDINALITY AS q(v, ord)"
+    "   WHERE b.v ->> 'kind' = 'questionnaire'"
+    "     AND COALESCE(b.v ->> 'id', 'questionnaire' || b.ord) = t.block_id"
+    "     AND q.v ->> 'id' = a.question"
+    "   LIMIT 1) qp ON true"
+    " ORDER BY p_rank, a.seq, qp.ord NULLS LAST, a.question";
+
+/* The answer, participant and trial tables the answer reader joins, made
+** from the copied rows (answer_rows, in the order above: the answers'
+** rowids keep it; a participant's created_ms is its rank). */
+static const char *const ANSWER_TABLES =
+    "CREATE TABLE answer AS SELECT participant, seq, question, type, value"
+    "  FROM answer_rows ORDER BY rowid;"
+    "CREATE TABLE participant AS SELECT participant AS id, condition,"
+    "  MIN(p_rank) AS created_ms FROM answer_rows GROUP BY participant;"
+    "CREATE TABLE trial AS SELECT DISTINCT participant, seq, block_id"
+    "  FROM answer_rows;"
+    "DROP TABLE answer_rows;";
+
 int pg_source_copy(const char *url, const char *path, SimError *err)
 {
     const char *keys[] = {"connect_timeout", "application_name", "dbname",
@@ -120,11 +164,12 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
     if (PQstatus(pg) != CONNECTION_OK) {
         rc = pg_fail(url, pg, NULL, "cannot connect", err);
     }
-    /* one snapshot for both queries */
-    PGresult *study = NULL, *rows = NULL;
+    /* one snapshot for every query */
+    PGresult *study = NULL, *rows = NULL, *answers = NULL;
     if (rc == SIM_OK) {
         PQclear(PQexec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
-        study = PQexec(pg, "SELECT study_id, definition FROM study "
+        study = PQexec(pg, "SELECT study_id, definition, row_number() OVER "
+                           "(ORDER BY created_ms, hash) AS id FROM study "
                            "ORDER BY created_ms, hash");
         if (PQresultStatus(study) != PGRES_TUPLES_OK) {
             rc = pg_fail(url, pg, study, "study", err);
@@ -135,6 +180,15 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
         if (PQresultStatus(rows) != PGRES_TUPLES_OK) {
             rc = pg_fail(url, pg, rows, "long_format", err);
         }
+    }
+    if (rc == SIM_OK) {
+        answers = PQexec(pg, ANSWERS_SQL);
+        const char *state = PQresultErrorField(answers, PG_DIAG_SQLSTATE);
+        if (PQresultStatus(answers) != PGRES_TUPLES_OK &&
+            !(state && strcmp(state, "42P01") == 0)) {
+            rc = pg_fail(url, pg, answers, "answer", err);
+        }
+        /* 42P01, no answer table: a server from before questionnaires */
     }
     sqlite3 *db = NULL;
     if (rc == SIM_OK &&
@@ -149,6 +203,13 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
     if (rc == SIM_OK) {
         rc = copy_result(db, path, "long_format", rows, err);
     }
+    if (rc == SIM_OK && PQresultStatus(answers) == PGRES_TUPLES_OK) {
+        rc = copy_result(db, path, "answer_rows", answers, err);
+        if (rc == SIM_OK &&
+            sqlite3_exec(db, ANSWER_TABLES, NULL, NULL, NULL) != SQLITE_OK) {
+            rc = lite_fail(db, path, err);
+        }
+    }
     if (rc == SIM_OK &&
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         rc = lite_fail(db, path, err);
@@ -156,6 +217,7 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
     sqlite3_close(db);
     PQclear(study);
     PQclear(rows);
+    PQclear(answers);
     PQfinish(pg);
     return rc;
 }
@@ -175,6 +237,9 @@ int dataset_load_pg(Dataset *ds, const char *url, SimError *err)
     int rc = pg_source_copy(url, path, err);
     if (rc == SIM_OK) {
         rc = dataset_load_db(ds, path, err);
+    }
+    if (rc == SIM_OK) {
+        rc = questionnaire_load_db(ds, path, err);
     }
     unlink(path);
     return rc;

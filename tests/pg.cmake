@@ -3,7 +3,8 @@
 # cluster from pg_virtualenv (postgresql-common) for every server test
 # (tests/pg/run.sh: test_pg_sync, then the faults with the simlab program:
 # server stopped mid-study, station SIGKILLed during a push, analysis of
-# the server against the station files, simlab run --sync under Xvfb);
+# the server against the station files, also for the questionnaire
+# answers of examples/questionnaire, simlab run --sync under Xvfb);
 # skipped with a message without
 # pg_virtualenv.
 if(NOT TARGET simlab_experiment)
@@ -24,7 +25,8 @@ if(TARGET simlab AND TARGET simlab-analyze)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/pg/run.sh
                    $<TARGET_FILE:test_pg_sync> $<TARGET_FILE:simlab>
                    $<TARGET_FILE:simlab-analyze>
-                   ${CMAKE_SOURCE_DIR}/assets/studies/text-forward)
+                   ${CMAKE_SOURCE_DIR}/assets/studies/text-forward
+                   ${CMAKE_SOURCE_DIR}/examples/questionnaire)
   set_tests_properties(test_pg PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                        RUN_SERIAL TRUE)
 endif()

@@ -2,10 +2,11 @@
 # Fault tests against the server of $SIMLAB_PG_URL (inside pg_virtualenv,
 # see run.sh): the server stopped and restarted mid-study, a station
 # SIGKILLed during a push, then simlab-analyze on the server against the
-# station files, status, and no password anywhere.
-# usage: faults.sh SIMLAB SIMLAB_ANALYZE BUNDLE
+# station files (with a questionnaire study's answers too), status, and no
+# password anywhere.
+# usage: faults.sh SIMLAB SIMLAB_ANALYZE BUNDLE [QUESTIONNAIRE_BUNDLE]
 set -u
-simlab=$1; analyze=$2; bundle=$3
+simlab=$1; analyze=$2; bundle=$3; qbundle=${4:-}
 url=$SIMLAB_PG_URL
 db=${url##*/}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/simlab-pgfaults.XXXXXX")
@@ -130,6 +131,47 @@ PY
     fail "report.json of the server differs from that of the files"
 grep -q '"postgresql://' "$tmp/server/report.json" ||
     fail "report.json does not name the server"
+
+# ------------------------- questionnaire answers: server == files
+if [ -n "$qbundle" ]; then
+    echo "-- questionnaire answers: simlab-analyze URL against the station files"
+    qurl="${url%/*}/quest"
+    psql -X -q -d "$db" -c "DROP DATABASE IF EXISTS quest" \
+        -c "CREATE DATABASE quest" || fail "create the questionnaire database"
+    "$simlab" simulate "$qbundle" --db "$tmp/q1.db" --participants 5 \
+        --policy mixed --station Q1 --seed 21 --fast --sync "$qurl" \
+        >/dev/null 2>&1 || fail "simulate q1"
+    "$simlab" simulate "$qbundle" --db "$tmp/q2.db" --participants 4 \
+        --policy mixed --station Q2 --seed 22 --fast --sync "$qurl" \
+        >/dev/null 2>&1 || fail "simulate q2"
+    "$analyze" "$tmp/q1.db" "$tmp/q2.db" --out "$tmp/qfiles" $opts ||
+        fail "analyze questionnaire files"
+    "$analyze" "$qurl" --out "$tmp/qserver" $opts 2>"$tmp/qan.log" ||
+        fail "analyze questionnaire server: $(cat "$tmp/qan.log")"
+    python3 - "$tmp/qfiles/report.json" "$tmp/qserver/report.json" <<'PY' ||
+import json, sys
+def load(p):
+    r = json.load(open(p))
+    r["settings"].pop("sources")
+    return r
+a, b = load(sys.argv[1]), load(sys.argv[2])
+q = b.get("questionnaire") or {}
+if not q.get("summary") or not q.get("choices"):
+    print("the server's report has no questionnaire summary or choices:", q)
+    sys.exit(1)
+if a != b:
+    print("report.json differs in", [k for k in a if a[k] != b.get(k)])
+    sys.exit(1)
+print("   report.json: the same questionnaire section (%d summary rows, %d "
+      "choice rows) and numbers from the server and the files"
+      % (len(q["summary"]), len(q["choices"])))
+PY
+        fail "questionnaire report of the server differs from that of the files"
+    for f in questionnaire questionnaire_choices questionnaire_text; do
+        cmp -s "$tmp/qfiles/$f.csv" "$tmp/qserver/$f.csv" ||
+            fail "$f.csv of the server differs from that of the files"
+    done
+fi
 
 # ------------------------------------------- the runner with --sync
 if command -v xvfb-run >/dev/null 2>&1 &&
