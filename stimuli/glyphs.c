@@ -454,6 +454,10 @@ static int scan_file(const GlyphChain *c, const char *path, const char *rel,
         }
     }
     fclose(f);
+    if ((enc == 1 || enc == 2) && n >= 3 &&
+        memcmp(buf, "\xEF\xBB\xBF", 3) == 0 && sim_utf8_valid(buf, n, NULL)) {
+        enc = 0; /* saved as UTF-8 after all: the loader reads it so */
+    }
     if (enc != 0) {
         size_t m = 0;
         char *u = decode(buf, n, enc, &m);
