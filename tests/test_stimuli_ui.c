@@ -253,7 +253,8 @@ static void test_fallbacks(void)
         {"\"language\": \"zh-Hant\"", 0, "'zh-Hant' is not a shipped language"},
         {"\"language\": \"en_US\"", 0, "is not a BCP 47 language tag"},
         {"\"language\": \"nl\", \"language_file\": \"nl.json\"", 0,
-         "error: nl.json: 101 of the 102 string keys are missing (continue.wait, "
+         "error: nl.json: 101 of the 102 string keys are missing "
+         "(continue.wait, "
          "consent.agree, consent.decline, feedback.try_again, "
          "predict.question, ...)"},
         {"\"ui\": {\"continue\": 3}", 0, "field 'continue': must be a string"},
