@@ -873,8 +873,9 @@ static float render_features(const RenderCtx *rc, Scene *sc,
             scene_text(sc, f, render_mx(rc, x, w, x, nw), yy, rows[i].name,
                        i == 2 ? th->text : th->muted);
             float vw = font_width(ui->small_bold, val, strlen(val));
-            scene_text(sc, ui->small_bold, render_mx(rc, x, w, x + rw - vw, vw),
-                       yy, val, th->text);
+            scene_text(sc, ui->small_bold,
+                       render_mx(rc, x, w, x + col + ui->u * 4 - vw, vw), yy,
+                       val, th->text);
         }
         yy += (float)f->line_h + pad;
     }
@@ -993,12 +994,15 @@ static float render_prototype(const RenderCtx *rc, Scene *sc,
         float cx3 = render_mx(rc, x, w, x + c1 + c2, c3) + pad;
         int al = render_align(rc, ALIGN_LEFT);
         if (sc) {
-            text_para(sc, ui->small_bold, tr(rc, UI_EXPL_COL_FEATURE), cx1, yy,
-                      c1 - 2 * pad, th->muted, al);
-            text_para(sc, ui->small_bold, tr(rc, UI_EXPL_COL_PROTOTYPE), cx2,
-                      yy, c2 - 2 * pad, th->muted, al);
-            text_para(sc, ui->small_bold, tr(rc, UI_EXPL_COL_INPUT), cx3, yy,
-                      c3 - 2 * pad, th->muted, al);
+            const char *cols[3] = {tr(rc, UI_EXPL_COL_FEATURE),
+                                   tr(rc, UI_EXPL_COL_PROTOTYPE),
+                                   tr(rc, UI_EXPL_COL_INPUT)};
+            float at[3] = {x + pad, x + c1 + pad, x + c1 + c2 + pad};
+            for (int k = 0; k < 3; k++) {
+                float hw = font_width(ui->small_bold, cols[k], strlen(cols[k]));
+                scene_text(sc, ui->small_bold, render_mx(rc, x, w, at[k], hw),
+                           yy, cols[k], th->muted);
+            }
         }
         yy += (float)ui->small_bold->line_h + pad * 0.5f;
         for (size_t i = 0; i < e->n_rows; i++) {

@@ -214,11 +214,11 @@ static float page_item(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
     float ind = roundf(ui->u * 1.4f);
     if (sc) {
         if (b->kind == PAGE_BULLET) {
-            float r = ui->u * 0.16f;
-            scene_circle(sc, mx(c, x, w, x + ind * 0.45f - r, 2 * r) + r,
+            /* a point mirrors as a box 0 wide */
+            scene_circle(sc, mx(c, x, w, x + ind * 0.45f, 0),
                          y + (float)ui->body->ascent * 0.62f +
                              roundf((float)ui->body->line_h * 0.15f / 2),
-                         r, c->th->muted);
+                         ui->u * 0.16f, c->th->muted);
         } else {
             float lw = font_width(ui->body, b->label, strlen(b->label));
             scene_text(sc, ui->body, mx(c, x, w, x, lw),
@@ -1259,8 +1259,8 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
             float by = (head_h - bh) / 2;
             /* Title at the start side, progress at the end side (mirrored:
             ** title right, progress left, the bar filling leftwards). */
-            float fw = fmaxf(bh, bw * (float)v->progress_done /
-                                     (float)v->progress_total);
+            float frac = (float)v->progress_done / (float)v->progress_total;
+            float fw = fmaxf(bh, bw * frac);
             scene_rrect(sc, (SDL_FRect){mx(&c, 0, W, bx, bw), by, bw, bh},
                         bh / 2, th->disabled);
             scene_rrect(sc, (SDL_FRect){mx(&c, 0, W, bx, fw), by, fw, bh},
