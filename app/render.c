@@ -40,9 +40,30 @@ int render_align(const RenderCtx *rc, int align)
                                   : align;
 }
 
+/* Whether the first strong character of text[0..len) is Arabic or Hebrew:
+** letters are strong, digits, spaces and punctuation are not (the rule by
+** which the wrapper gives a line its direction). */
+static int starts_rtl(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        uint32_t c = utf8_next(text, len, &i);
+        if ((c >= 0x0590 && c <= 0x08FF) || (c >= 0xFB1D && c <= 0xFDFF) ||
+            (c >= 0xFE70 && c <= 0xFEFF)) {
+            return 1;
+        }
+        int ascii_letter = c < 0x80 && ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+        int neutral = c < 0x80 || (c >= 0x2000 && c <= 0x206F) || c == 0xA0 ||
+                      c == 0xAB || c == 0xBB || (c >= 0x3000 && c <= 0x303F);
+        if (ascii_letter || !neutral) {
+            return 0;
+        }
+    }
+    return 0;
+}
+
 const char *render_arrow(const char *text, size_t len)
 {
-    return text_direction(text, len) == 1 ? "\xE2\x86\x90" : "\xE2\x86\x92";
+    return starts_rtl(text, len) ? "\xE2\x86\x90" : "\xE2\x86\x92";
 }
 
 const char *render_class_label(const RenderCtx *rc, int c)

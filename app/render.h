@@ -40,9 +40,9 @@ float render_mx(const RenderCtx *rc, float cx, float cw, float x, float w);
 int render_align(const RenderCtx *rc, int align);
 
 /* The arrow from one value to another ("from -> to") for text whose line
-** direction text_flow derives from its content: U+2190 when that line
-** runs right to left (its first strong character is Arabic or Hebrew),
-** else U+2192. A UTF-8 string. */
+** direction the wrapper derives from its content: U+2190 when that line
+** runs right to left (its first letter is Arabic or Hebrew; digits and
+** punctuation do not count), else U+2192. A UTF-8 string. */
 const char *render_arrow(const char *text, size_t len);
 
 /* The class label for index c ("?" when out of range). */

@@ -357,6 +357,14 @@ static void test_helpers(Env *e)
     CHECK_STR(render_arrow("Age: 40", 7), "\xE2\x86\x92");
     const char *arabic = "\xD8\xB9\xD9\x85\xD8\xB1: 40"; /* "عمر: 40" */
     CHECK_STR(render_arrow(arabic, strlen(arabic)), "\xE2\x86\x90");
+    /* digits and punctuation first do not decide; Hebrew runs right to
+    ** left, accented Latin left to right; nothing strong: left to right */
+    const char *later = "12 \xE2\x80\x93 \xD8\xB9\xD9\x85\xD8\xB1";
+    CHECK_STR(render_arrow(later, strlen(later)), "\xE2\x86\x90");
+    CHECK_STR(render_arrow("\xD7\x92\xD7\x99\xD7\x9C", 6), "\xE2\x86\x90");
+    CHECK_STR(render_arrow("\xC3\xA9t\xC3\xA9 \xD8\xB9", 8), "\xE2\x86\x92");
+    CHECK_STR(render_arrow("12 - 3", 6), "\xE2\x86\x92");
+    CHECK_STR(render_arrow("", 0), "\xE2\x86\x92");
     ui_strings_free(ar);
     ui_strings_free(de);
 }
