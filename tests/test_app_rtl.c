@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/harness.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "app/assets.h"
@@ -260,6 +261,63 @@ static void test_rating_row(Env *e)
     scene_free(&sc);
 }
 
+/* An example with an explanation: the input card at the start side, the
+** explanation beside it; the chips' label before its value; feature bars
+** with their names at the start side and the axis kept. */
+static void test_example_cards(Env *e)
+{
+    SessionView v;
+    Item it;
+    Feature fs[2];
+    predict_view(&v, &it, fs);
+    static ExplFeature ef[] = {{S("Wealth"), NULL, 0.8, NULL},
+                               {S("Height"), NULL, -0.5, NULL}};
+    Explanation ex;
+    memset(&ex, 0, sizeof ex);
+    ex.kind = EXPL_FEATURES;
+    ex.features = ef;
+    ex.n_features = 2;
+    ex.intercept = NAN;
+    ex.sum = NAN;
+    ex.output = NAN;
+    v.screen = SCREEN_EXAMPLE;
+    v.explanation = &ex;
+    v.need_choice = 0;
+    v.confidence_spec = NULL;
+    v.show_prediction = 1;
+    Scene sc;
+    scene_init(&sc);
+    for (int rtl = 0; rtl <= 1; rtl++) {
+        const char *tag = rtl ? "ar" : "en";
+        UiStrings *t = ui_strings_new((size_t)ui_language_find(tag), tag);
+        build(e, &sc, &v, tag);
+        const SceneCmd *age = text_cmd(&sc, "Age");
+        const SceneCmd *wealth = text_cmd(&sc, "Wealth");
+        if (age && wealth) {
+            /* the input card's table beside the explanation's chart */
+            CHECK(rtl ? age->r.x > wealth->r.x + wealth->r.w
+                      : age->r.x + age->r.w < wealth->r.x);
+        }
+        /* "Model output" then its value, from the start side */
+        const SceneCmd *lab = text_cmd(&sc, ui_str(t, UI_ITEM_MODEL_OUTPUT));
+        const SceneCmd *val = text_cmd(&sc, "Negative");
+        if (lab && val) {
+            CHECK(rtl ? lab->r.x > val->r.x : lab->r.x < val->r.x);
+        }
+        /* bars: the positive one right of the negative one either way;
+        ** the names beyond the bars at the start side */
+        const SceneCmd *pos = text_cmd(&sc, "+0.80");
+        const SceneCmd *neg = text_cmd(&sc, "\xE2\x88\x92"
+                                            "0.50");
+        if (pos && neg && wealth) {
+            CHECK(pos->r.x > neg->r.x);
+            CHECK(rtl ? wealth->r.x > pos->r.x : wealth->r.x < neg->r.x);
+        }
+        ui_strings_free(t);
+    }
+    scene_free(&sc);
+}
+
 static void test_questionnaire(Env *e)
 {
     static char *opts[] = {S("Nothing"), S("Some"), S("Much")};
@@ -378,6 +436,7 @@ int main(void)
     test_helpers(&e);
     test_predict(&e);
     test_rating_row(&e);
+    test_example_cards(&e);
     test_questionnaire(&e);
     env_close(&e);
     return TEST_REPORT();
