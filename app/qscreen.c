@@ -18,6 +18,17 @@ typedef struct Q {
     const SessionView *v;
 } Q;
 
+/* Mirrored layout (right-to-left study): see render_mx, render_align. */
+static float mx(const Q *q, float cx, float cw, float x, float w)
+{
+    return render_mx(q->rc, cx, cw, x, w);
+}
+
+static int al(const Q *q, int align)
+{
+    return render_align(q->rc, align);
+}
+
 static const char *answer(const Q *q, size_t i)
 {
     return q->v->answers && q->v->answers[i] ? q->v->answers[i] : "";
@@ -37,9 +48,10 @@ static float field_text(const Q *q, Scene *sc, const char *text, int focused,
         return (float)ui->body->line_h;
     }
     if (!text[0]) {
-        return text_flow(sc, spans + 1, 1, x, y, w, 1.2f, ALIGN_LEFT, NULL);
+        return text_flow(sc, spans + 1, 1, x, y, w, 1.2f, al(q, ALIGN_LEFT),
+                         NULL);
     }
-    return text_flow(sc, spans, n, x, y, w, 1.2f, ALIGN_LEFT, NULL);
+    return text_flow(sc, spans, n, x, y, w, 1.2f, al(q, ALIGN_LEFT), NULL);
 }
 
 /* A number or text field: a framed box that takes the focus when clicked.
@@ -56,6 +68,7 @@ static float field(const Q *q, Scene *sc, size_t i, float x, float y, float w)
     float th_ = field_text(q, NULL, answer(q, i), focused, 0, 0, fw - 2 * pad);
     float min_h = (float)ui->body->line_h * (multi ? 4.0f : 1.0f);
     float fh = fmaxf(th_, min_h) + 2 * pad;
+    x = mx(q, x, w, x, fw); /* a narrow field sits at the start side */
     if (sc) {
         scene_begin_hit(sc, (SDL_FRect){x, y, fw, fh}, ACT_FIELD, (int)i, 1);
         scene_frame(sc, (SDL_FRect){x, y, fw, fh}, ui->u * 0.35f,
@@ -77,7 +90,7 @@ static float field(const Q *q, Scene *sc, size_t i, float x, float y, float w)
     if (hint[0]) {
         yy += roundf(ui->u * 0.2f);
         yy += text_para(sc, ui->small, hint, x, yy, fw, th->muted,
-                        multi ? ALIGN_RIGHT : ALIGN_LEFT);
+                        al(q, multi ? ALIGN_RIGHT : ALIGN_LEFT));
     }
     return yy - y;
 }
@@ -104,14 +117,15 @@ static float radios(const Q *q, Scene *sc, size_t i, float x, float y, float w)
             scene_rrect(sc, (SDL_FRect){x, yy, w, bh}, ui->u * 0.35f,
                         (SDL_Color){0, 0, 0, 0});
             scene_hover_last(sc, th->hover);
-            float cx = x + pad + d / 2, cy = yy + bh / 2;
+            /* the circle before its label, from the start side */
+            float cx = mx(q, x, w, x + pad, d) + d / 2, cy = yy + bh / 2;
             scene_circle(sc, cx, cy, d / 2, sel ? th->selected : th->border);
             scene_circle(sc, cx, cy, d / 2 - 1.5f, th->panel);
             if (sel) {
                 scene_circle(sc, cx, cy, d / 2 - d * 0.22f, th->selected);
             }
-            text_para(sc, ui->body, sq->options[k], tx, yy + (bh - lh) / 2, tw,
-                      th->text, ALIGN_LEFT);
+            text_para(sc, ui->body, sq->options[k], mx(q, x, w, tx, tw),
+                      yy + (bh - lh) / 2, tw, th->text, al(q, ALIGN_LEFT));
             scene_end_hit(sc);
         }
         yy += bh;
@@ -145,16 +159,17 @@ static float points_row(const Q *q, Scene *sc, size_t i, float x, float y,
     int beside = row + 2 * side <= w;
     float x0 = beside ? x + side : x;
     float yy = y;
+    /* from the start side: low label, 1 .. points, high label */
     if (sc) {
         if (beside) {
             float ty = yy + (d - (float)ui->small->line_h) / 2;
-            scene_text(sc, ui->small, x0 - ui->u * 0.6f - low, ty, lo,
-                       th->muted);
-            scene_text(sc, ui->small, x0 + row + ui->u * 0.6f, ty, hi,
-                       th->muted);
+            scene_text(sc, ui->small, mx(q, x, w, x0 - ui->u * 0.6f - low, low),
+                       ty, lo, th->muted);
+            scene_text(sc, ui->small, mx(q, x, w, x0 + row + ui->u * 0.6f, hiw),
+                       ty, hi, th->muted);
         }
         for (int p = 1; p <= points; p++) {
-            float bx = x0 + (float)(p - 1) * (d + gap);
+            float bx = mx(q, x, w, x0 + (float)(p - 1) * (d + gap), d);
             int sel = chosen == p;
             scene_begin_hit(sc, (SDL_FRect){bx, yy, d, d}, ACT_PICK,
                             (int)i * 256 + p, 1);
@@ -176,8 +191,9 @@ static float points_row(const Q *q, Scene *sc, size_t i, float x, float y,
     if (!beside && (lo[0] || hi[0])) {
         yy += roundf(ui->u * 0.2f);
         if (sc) {
-            scene_text(sc, ui->small, x0, yy, lo, th->muted);
-            scene_text(sc, ui->small, x0 + row - hiw, yy, hi, th->muted);
+            scene_text(sc, ui->small, mx(q, x, w, x0, low), yy, lo, th->muted);
+            scene_text(sc, ui->small, mx(q, x, w, x0 + row - hiw, hiw), yy, hi,
+                       th->muted);
         }
         yy += (float)ui->small->line_h;
     }
@@ -195,11 +211,11 @@ static float question(const Q *q, Scene *sc, size_t i, float x, float y,
     const SurveyQuestion *sq = &q->v->block->survey[i];
     float yy = y;
     yy += text_marked(sc, ui->h2, ui->h2, sq->text ? sq->text : "", x, yy, w,
-                      th->text, ALIGN_LEFT);
+                      th->text, al(q, ALIGN_LEFT));
     if (!sq->required) {
         yy += text_para(sc, ui->small,
                         ui_str(q->rc->strings, UI_QUESTIONNAIRE_OPTIONAL), x,
-                        yy, w, th->muted, ALIGN_LEFT);
+                        yy, w, th->muted, al(q, ALIGN_LEFT));
     }
     yy += roundf(ui->u * 0.6f);
     switch (sq->type) {
@@ -226,7 +242,8 @@ static float question(const Q *q, Scene *sc, size_t i, float x, float y,
     }
     if (why) {
         yy += roundf(ui->u * 0.3f);
-        yy += text_para(sc, ui->small_bold, why, x, yy, w, th->bad, ALIGN_LEFT);
+        yy += text_para(sc, ui->small_bold, why, x, yy, w, th->bad,
+                        al(q, ALIGN_LEFT));
     }
     return yy - y;
 }
@@ -243,7 +260,7 @@ float qscreen_body(const RenderCtx *rc, const SessionView *v, Scene *sc,
     if (v->page_text && v->page_text[0]) {
         /* the block's "text": an introduction above the questions */
         yy += text_marked(sc, q.ui->body, q.ui->bold, v->page_text, x, yy, w,
-                          q.th->text, ALIGN_LEFT);
+                          q.th->text, al(&q, ALIGN_LEFT));
         yy += gap;
     }
     for (size_t i = 0; i < v->block->n_survey; i++) {

@@ -20,6 +20,52 @@ static const char *tr(const RenderCtx *rc, UiKey k)
     return ui_str(rc->strings, k);
 }
 
+int render_rtl(const RenderCtx *rc)
+{
+    return rc && ui_strings_rtl(rc->strings);
+}
+
+float render_mx(const RenderCtx *rc, float cx, float cw, float x, float w)
+{
+    return render_rtl(rc) ? cx + cw - (x - cx) - w : x;
+}
+
+int render_align(const RenderCtx *rc, int align)
+{
+    if (!render_rtl(rc)) {
+        return align;
+    }
+    return align == ALIGN_LEFT    ? ALIGN_RIGHT
+           : align == ALIGN_RIGHT ? ALIGN_LEFT
+                                  : align;
+}
+
+/* Whether the first strong character of text[0..len) is Arabic or Hebrew:
+** letters are strong, digits, spaces and punctuation are not (the rule by
+** which the wrapper gives a line its direction). */
+static int starts_rtl(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        uint32_t c = utf8_next(text, len, &i);
+        if ((c >= 0x0590 && c <= 0x08FF) || (c >= 0xFB1D && c <= 0xFDFF) ||
+            (c >= 0xFE70 && c <= 0xFEFF)) {
+            return 1;
+        }
+        int ascii_letter = c < 0x80 && ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+        int neutral = c < 0x80 || (c >= 0x2000 && c <= 0x206F) || c == 0xA0 ||
+                      c == 0xAB || c == 0xBB || (c >= 0x3000 && c <= 0x303F);
+        if (ascii_letter || !neutral) {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+const char *render_arrow(const char *text, size_t len)
+{
+    return starts_rtl(text, len) ? "\xE2\x86\x90" : "\xE2\x86\x92";
+}
+
 const char *render_class_label(const RenderCtx *rc, int c)
 {
     if (c >= 0 && (size_t)c < rc->n_classes && rc->classes[c].label) {
@@ -79,12 +125,17 @@ static void utf8_upper(const char *text, char *out, size_t n)
 }
 
 float render_section_label(const RenderCtx *rc, Scene *sc, float x, float y,
-                           const char *text)
+                           float w, const char *text)
 {
     Ui *ui = rc->ui;
     char up[256];
     utf8_upper(text, up, sizeof up);
-    scene_text(sc, ui->small_bold, x, y, up, ui->th.muted);
+    if (sc) {
+        float tw =
+            render_rtl(rc) ? font_width(ui->small_bold, up, strlen(up)) : 0;
+        scene_text(sc, ui->small_bold, render_mx(rc, x, w, x, tw), y, up,
+                   ui->th.muted);
+    }
     return (float)ui->small_bold->line_h;
 }
 
@@ -109,10 +160,12 @@ float render_pill(const RenderCtx *rc, Scene *sc, float x, float y,
                     strong ? th->model : th->border, fill);
         float ly = y + (h - (float)ui->small->line_h) / 2;
         float vy = y + (h - (float)ui->bold->line_h) / 2;
-        scene_text(sc, ui->small, x + pad, ly, label,
+        /* label then value, from the start side */
+        scene_text(sc, ui->small, render_mx(rc, x, w, x + pad, lw), ly, label,
                    strong ? (SDL_Color){220, 230, 245, 255} : th->muted);
-        scene_text(sc, ui->bold, x + pad + lw + pad * 0.7f, vy, value,
-                   strong ? th->accent_text : th->text);
+        scene_text(sc, ui->bold,
+                   render_mx(rc, x, w, x + pad + lw + pad * 0.7f, vw), vy,
+                   value, strong ? th->accent_text : th->text);
     }
     return w;
 }
@@ -208,11 +261,15 @@ static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
         const char *val = f->value ? f->value : "";
         Span vs[3];
         size_t nv = 0;
+        char arrow[8];
         if (e && e->from) {
+            /* the arrow points the way the line reads */
+            snprintf(arrow, sizeof arrow, "  %s  ",
+                     render_arrow(e->from, strlen(e->from)));
             vs[nv++] = (Span){e->from,   strlen(e->from), ui->small,
                               th->faint, NO_BG,           2};
             vs[nv++] =
-                (Span){"  \xE2\x86\x92  ", 7, ui->small, th->muted, NO_BG, 0};
+                (Span){arrow, strlen(arrow), ui->small, th->muted, NO_BG, 0};
         }
         if (e) {
             const char *to = e->to ? e->to : val;
@@ -232,10 +289,15 @@ static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
             }
             float ny = yy + pad / 2 +
                        ((float)ui->body->ascent - (float)ui->small->ascent);
-            text_para(sc, ui->small, f->name ? f->name : "", x + pad, ny,
-                      name_w - 2 * pad, th->muted, ALIGN_LEFT);
-            text_flow(sc, vs, nv, x + name_w + pad, yy + pad / 2,
-                      val_w - 2 * pad, 1.15f, ALIGN_LEFT, NULL);
+            /* the name column at the start side, values after it */
+            text_para(sc, ui->small, f->name ? f->name : "",
+                      render_mx(rc, x, w, x + pad, name_w - 2 * pad), ny,
+                      name_w - 2 * pad, th->muted,
+                      render_align(rc, ALIGN_LEFT));
+            text_flow(sc, vs, nv,
+                      render_mx(rc, x, w, x + name_w + pad, val_w - 2 * pad),
+                      yy + pad / 2, val_w - 2 * pad, 1.15f,
+                      render_align(rc, ALIGN_LEFT), NULL);
         }
         yy += rh;
     }
@@ -310,11 +372,11 @@ float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
         float yy = y;
         const char *ta = in->title_a ? in->title_a : tr(rc, UI_EXPL_TEXT_A);
         const char *tb = in->title_b ? in->title_b : tr(rc, UI_EXPL_TEXT_B);
-        yy += render_section_label(rc, sc, x, yy, ta) + ui->u * 0.2f;
+        yy += render_section_label(rc, sc, x, yy, w, ta) + ui->u * 0.2f;
         yy += render_text_with_edits(rc, sc, in->text ? in->text : "", 0, edits,
                                      n_edits, big, x, yy, w);
         yy += ui->u * 0.8f;
-        yy += render_section_label(rc, sc, x, yy, tb) + ui->u * 0.2f;
+        yy += render_section_label(rc, sc, x, yy, w, tb) + ui->u * 0.2f;
         yy += render_text_with_edits(rc, sc, in->text_b ? in->text_b : "", 1,
                                      edits, n_edits, big, x, yy, w);
         return yy - y;
@@ -373,11 +435,15 @@ static float render_heatmap(const RenderCtx *rc, Scene *sc,
         /* The map takes the image's size, so the pair is twice its width. */
         float total = iw1 + gap + iw1;
         float x0 = x + floorf((w - total) / 2);
-        draw_image(rc, sc, img, x0, yy, cw, rc->max_image_h, NULL);
+        /* image first, then its map, in reading order (pixels unflipped) */
+        draw_image(rc, sc, img, render_mx(rc, x, w, x0, iw1), yy, cw,
+                   rc->max_image_h, NULL);
         /* The map is drawn at the image's size (smaller maps upsampled). */
         if (sc && map->tex) {
             scene_texture(sc, map->tex, NULL,
-                          (SDL_FRect){x0 + iw1 + gap, yy, iw1, h1}, 255);
+                          (SDL_FRect){render_mx(rc, x, w, x0 + iw1 + gap, iw1),
+                                      yy, iw1, h1},
+                          255);
         }
         pic_w = total;
         pic_h = h1;
@@ -519,7 +585,7 @@ static float render_tokens(const RenderCtx *rc, Scene *sc, const Explanation *e,
     float yy = y;
     for (int s = 0; s <= pair; s++) {
         if (pair) {
-            yy += render_section_label(rc, sc, x, yy,
+            yy += render_section_label(rc, sc, x, yy, w,
                                        s == 0 ? tr(rc, UI_EXPL_TEXT_A)
                                               : tr(rc, UI_EXPL_TEXT_B));
             yy += ui->u * 0.2f;
@@ -617,15 +683,17 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
     if (col > w * 0.3f) {
         col = w * 0.3f;
     }
-    float tx = x + col, seg_w = w - col;
+    float seg_w = w - col;
+    float tx = render_mx(rc, x, w, x + col, seg_w);
+    float nx = render_mx(rc, x, w, x, col); /* the names' column */
     float ha = render_token_segment(rc, sc, e, 0, m, tx, yy, seg_w, rects);
     if (sc) {
-        render_section_label(rc, sc, x, yy + ui->u * 0.35f, na);
+        render_section_label(rc, sc, nx, yy + ui->u * 0.35f, col, na);
     }
     yy += ha + ui->u * 3.0f;
     float hb = render_token_segment(rc, sc, e, 1, m, tx, yy, seg_w, rects);
     if (sc) {
-        render_section_label(rc, sc, x, yy + ui->u * 0.35f, nb);
+        render_section_label(rc, sc, nx, yy + ui->u * 0.35f, col, nb);
         for (size_t k = shown; k-- > 0;) {
             const ExplPair *p = order[k];
             SDL_FRect ra = union_rects(rects, p->a_start, p->a_end, nt);
@@ -646,8 +714,8 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
     yy += hb;
     yy += ui->u * 0.8f;
     /* The strongest interactions as a list. */
-    yy +=
-        render_section_label(rc, sc, x, yy, tr(rc, UI_EXPL_INTERACTIONS)) + pad;
+    yy += render_section_label(rc, sc, x, yy, w, tr(rc, UI_EXPL_INTERACTIONS)) +
+          pad;
     float val_w = font_width(ui->small_bold, "+0.000", 6) + pad;
     float bar_w = fminf(ui->u * 5, w * 0.2f);
     for (size_t k = 0; k < shown; k++) {
@@ -664,15 +732,25 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
         float lh =
             text_para(NULL, ui->small, line, 0, 0, tw, th->text, ALIGN_LEFT);
         if (sc) {
-            text_para(sc, ui->small, line, x, yy, tw, th->text, ALIGN_LEFT);
+            /* the pair, a bar of its strength (filled from the start
+            ** side), its weight */
+            text_para(sc, ui->small, line, render_mx(rc, x, w, x, tw), yy, tw,
+                      th->text, render_align(rc, ALIGN_LEFT));
             double v = p->weight / pm;
             float bx = x + tw + pad;
             float bh = (float)ui->small->line_h * 0.55f;
             float by = yy + ((float)ui->small->line_h - bh) / 2;
-            scene_rect(sc, (SDL_FRect){bx, by, bar_w, bh}, th->panel_alt);
-            scene_rect(sc, (SDL_FRect){bx, by, (float)(fabs(v) * bar_w), bh},
+            float fill = (float)(fabs(v) * bar_w);
+            scene_rect(
+                sc, (SDL_FRect){render_mx(rc, x, w, bx, bar_w), by, bar_w, bh},
+                th->panel_alt);
+            scene_rect(sc,
+                       (SDL_FRect){render_mx(rc, x, w, bx, fill), by, fill, bh},
                        colormap_diverging(v > 0 ? 0.7 : -0.7));
-            scene_text(sc, ui->small_bold, bx + bar_w + pad, yy, val, th->text);
+            float vw = font_width(ui->small_bold, val, strlen(val));
+            scene_text(sc, ui->small_bold,
+                       render_mx(rc, x, w, bx + bar_w + pad, vw), yy, val,
+                       th->text);
         }
         yy += lh + pad * 0.5f;
     }
@@ -711,7 +789,11 @@ static float render_bars(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
                              "0.00",
                              7) +
                   pad;
-    float chart_x = x + label_w + pad;
+    /* Labels at the start side (the right when mirrored); the chart keeps
+    ** its axis (negative left, positive right) either way. */
+    int rtl = render_rtl(rc);
+    float chart_x = rtl ? x : x + label_w + pad;
+    float label_x = rtl ? x + w - label_w : x;
     float chart_w = w - label_w - pad - 2 * val_w;
     if (chart_w < ui->u * 3) {
         chart_w = ui->u * 3;
@@ -730,8 +812,9 @@ static float render_bars(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
                              ALIGN_LEFT);
         float rh = fmaxf(lh, (float)ui->small->line_h) + pad;
         if (sc) {
-            text_para(sc, ui->small, label, x, yy + pad / 2, label_w, th->text,
-                      ALIGN_RIGHT);
+            /* beside the chart; mirrored, at the reading start */
+            text_para(sc, ui->small, label, label_x, yy + pad / 2, label_w,
+                      th->text, ALIGN_RIGHT);
             double v = fs[i].weight;
             float len = (float)(fabs(v) * scale);
             float bh = fminf((float)ui->small->line_h * 0.75f, rh - pad / 2);
@@ -800,15 +883,20 @@ static float render_features(const RenderCtx *rc, Scene *sc,
         snprintf(val, sizeof val, "%+.2f", rows[i].v);
         Font *f = i == 2 ? ui->small_bold : ui->small;
         if (sc) {
+            float rw = col + ui->u * 4;
             if (i == 2) {
-                scene_rect(sc, (SDL_FRect){x, yy - pad / 2, col + ui->u * 4, 1},
+                scene_rect(sc,
+                           (SDL_FRect){render_mx(rc, x, w, x, rw), yy - pad / 2,
+                                       rw, 1},
                            th->border);
             }
-            scene_text(sc, f, x, yy, rows[i].name,
+            float nw = font_width(f, rows[i].name, strlen(rows[i].name));
+            scene_text(sc, f, render_mx(rc, x, w, x, nw), yy, rows[i].name,
                        i == 2 ? th->text : th->muted);
             float vw = font_width(ui->small_bold, val, strlen(val));
-            scene_text(sc, ui->small_bold, x + col + ui->u * 4 - vw, yy, val,
-                       th->text);
+            scene_text(sc, ui->small_bold,
+                       render_mx(rc, x, w, x + col + ui->u * 4 - vw, vw), yy,
+                       val, th->text);
         }
         yy += (float)f->line_h + pad;
     }
@@ -844,10 +932,15 @@ static float render_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
                           font_width(ui->small_bold, kw_and, strlen(kw_and))) +
                     pad;
                 if (s2) {
-                    scene_text(s2, ui->small_bold, ix, cy + 2, kw, th->accent);
+                    float kww = font_width(ui->small_bold, kw, strlen(kw));
+                    scene_text(s2, ui->small_bold,
+                               render_mx(rc, ix, iw, ix, kww), cy + 2, kw,
+                               th->accent);
                 }
-                cy += text_para(s2, ui->body, rule->conditions[c], ix + kw_w,
-                                cy, iw - kw_w, th->text, ALIGN_LEFT);
+                cy += text_para(s2, ui->body, rule->conditions[c],
+                                render_mx(rc, ix, iw, ix + kw_w, iw - kw_w), cy,
+                                iw - kw_w, th->text,
+                                render_align(rc, ALIGN_LEFT));
                 cy += pad * 0.3f;
             }
             char then[400];
@@ -858,7 +951,7 @@ static float render_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
                                        : tr(rc, UI_EXPL_THIS_CLASS));
             cy += pad * 0.2f;
             cy += text_marked(s2, ui->body, ui->bold, then, ix, cy, iw,
-                              th->text, ALIGN_LEFT);
+                              th->text, render_align(rc, ALIGN_LEFT));
             if (isfinite(rule->precision) || isfinite(rule->coverage)) {
                 char stats[320] = "";
                 size_t L = 0;
@@ -879,7 +972,7 @@ static float render_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
                 }
                 cy += pad * 0.2f;
                 cy += text_para(s2, ui->small, stats, ix, cy, iw, th->muted,
-                                ALIGN_LEFT);
+                                render_align(rc, ALIGN_LEFT));
             }
             cy += pad;
             if (!pass) {
@@ -911,18 +1004,26 @@ static float render_prototype(const RenderCtx *rc, Scene *sc,
                  lab);
     }
     yy += text_marked(sc, ui->body, ui->bold, head, x, yy, w, th->text,
-                      ALIGN_LEFT);
+                      render_align(rc, ALIGN_LEFT));
     yy += ui->u * 0.5f;
     if (e->n_rows) {
         float pad = roundf(ui->u * 0.4f);
         float c1 = w * 0.3f, c2 = w * 0.35f, c3 = w - c1 - c2;
+        /* columns feature, prototype, input from the start side */
+        float cx1 = render_mx(rc, x, w, x, c1) + pad;
+        float cx2 = render_mx(rc, x, w, x + c1, c2) + pad;
+        float cx3 = render_mx(rc, x, w, x + c1 + c2, c3) + pad;
+        int al = render_align(rc, ALIGN_LEFT);
         if (sc) {
-            scene_text(sc, ui->small_bold, x + pad, yy,
-                       tr(rc, UI_EXPL_COL_FEATURE), th->muted);
-            scene_text(sc, ui->small_bold, x + c1 + pad, yy,
-                       tr(rc, UI_EXPL_COL_PROTOTYPE), th->muted);
-            scene_text(sc, ui->small_bold, x + c1 + c2 + pad, yy,
-                       tr(rc, UI_EXPL_COL_INPUT), th->muted);
+            const char *cols[3] = {tr(rc, UI_EXPL_COL_FEATURE),
+                                   tr(rc, UI_EXPL_COL_PROTOTYPE),
+                                   tr(rc, UI_EXPL_COL_INPUT)};
+            float at[3] = {x + pad, x + c1 + pad, x + c1 + c2 + pad};
+            for (int k = 0; k < 3; k++) {
+                float hw = font_width(ui->small_bold, cols[k], strlen(cols[k]));
+                scene_text(sc, ui->small_bold, render_mx(rc, x, w, at[k], hw),
+                           yy, cols[k], th->muted);
+            }
         }
         yy += (float)ui->small_bold->line_h + pad * 0.5f;
         for (size_t i = 0; i < e->n_rows; i++) {
@@ -943,27 +1044,28 @@ static float render_prototype(const RenderCtx *rc, Scene *sc,
                 } else if (i % 2 == 0) {
                     scene_rect(sc, (SDL_FRect){x, yy, w, rh}, th->panel_alt);
                 }
-                text_para(sc, ui->small, r->name ? r->name : "", x + pad,
-                          yy + pad / 2, c1 - 2 * pad, th->muted, ALIGN_LEFT);
-                text_para(sc, same ? ui->small : ui->small_bold, pv,
-                          x + c1 + pad, yy + pad / 2, c2 - 2 * pad,
-                          same ? th->muted : th->text, ALIGN_LEFT);
-                text_para(sc, same ? ui->small : ui->small_bold, iv,
-                          x + c1 + c2 + pad, yy + pad / 2, c3 - 2 * pad,
-                          same ? th->muted : th->text, ALIGN_LEFT);
+                text_para(sc, ui->small, r->name ? r->name : "", cx1,
+                          yy + pad / 2, c1 - 2 * pad, th->muted, al);
+                text_para(sc, same ? ui->small : ui->small_bold, pv, cx2,
+                          yy + pad / 2, c2 - 2 * pad,
+                          same ? th->muted : th->text, al);
+                text_para(sc, same ? ui->small : ui->small_bold, iv, cx3,
+                          yy + pad / 2, c3 - 2 * pad,
+                          same ? th->muted : th->text, al);
             }
             yy += rh;
         }
         if (sc) {
             text_para(sc, ui->caption, tr(rc, UI_EXPL_DIFFER), x,
-                      yy + pad * 0.5f, w, th->faint, ALIGN_LEFT);
+                      yy + pad * 0.5f, w, th->faint, al);
         }
         yy += (float)ui->caption->line_h + pad;
     }
     if (e->n_features) {
         yy += ui->u * 0.4f;
-        yy += render_section_label(rc, sc, x, yy, tr(rc, UI_EXPL_IMPORTANT)) +
-              ui->u * 0.3f;
+        yy +=
+            render_section_label(rc, sc, x, yy, w, tr(rc, UI_EXPL_IMPORTANT)) +
+            ui->u * 0.3f;
         size_t n = e->n_features < 6 ? e->n_features : 6;
         yy += render_bars(rc, sc, e->features, n, x, yy, w, 1);
     }
@@ -1000,7 +1102,7 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
         snprintf(head, sizeof head, "%s", tr(rc, UI_EXPL_PATH));
     }
     yy += text_marked(sc, ui->small, ui->small_bold, head, x, yy, w, th->muted,
-                      ALIGN_LEFT);
+                      render_align(rc, ALIGN_LEFT));
     yy += ui->u * 0.5f;
     int has_start = isfinite(e->start_margin); /* a "Start" row first */
     double m = fabs(has_start ? e->start_margin : 0);
@@ -1047,12 +1149,13 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
         size_t L = 0;
         for (size_t k = 0; st && k < st->n_edits && L + 1 < sizeof edits; k++) {
             const Edit *ed = &st->edits[k];
-            int c = snprintf(edits + L, sizeof edits - L,
-                             "%s%s%s%s \xE2\x86\x92 "
-                             "**%s**",
-                             L ? "\n" : "", ed->feature ? ed->feature : "",
-                             ed->feature ? ": " : "", ed->from ? ed->from : "",
-                             ed->to ? ed->to : "");
+            char from[600];
+            snprintf(from, sizeof from, "%s%s%s",
+                     ed->feature ? ed->feature : "", ed->feature ? ": " : "",
+                     ed->from ? ed->from : "");
+            int c = snprintf(
+                edits + L, sizeof edits - L, "%s%s %s **%s**", L ? "\n" : "",
+                from, render_arrow(from, strlen(from)), ed->to ? ed->to : "");
             if (c < 0 || (size_t)c >= sizeof edits - L) {
                 break;
             }
@@ -1070,9 +1173,14 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
             if (row % 2 == 1) {
                 scene_rect(sc, (SDL_FRect){x, yy, w, rh}, th->panel_alt);
             }
-            scene_text(sc, ui->small_bold, x + pad * 0.5f, yy + pad / 2, lab,
-                       th->text);
-            float bx = x + label_w, by = yy + pad / 2 + bar_row * 0.2f;
+            /* label, margin bar, value, edits from the start side; the
+            ** bar keeps its axis (positive to the right) */
+            float lw = font_width(ui->small_bold, lab, strlen(lab));
+            scene_text(sc, ui->small_bold,
+                       render_mx(rc, x, w, x + pad * 0.5f, lw), yy + pad / 2,
+                       lab, th->text);
+            float bx = render_mx(rc, x, w, x + label_w, bar_w);
+            float by = yy + pad / 2 + bar_row * 0.2f;
             float bh = bar_row * 0.6f;
             float mid = bx + bar_w / 2;
             scene_rect(sc, (SDL_FRect){bx, by, bar_w, bh}, th->disabled);
@@ -1084,12 +1192,16 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
                        c);
             scene_rect(sc, (SDL_FRect){mid - 0.75f, by - 2, 1.5f, bh + 4},
                        th->text);
-            scene_text(sc, ui->small_bold, bx + bar_w + pad, yy + pad / 2, val,
-                       th->text);
+            float vw = font_width(ui->small_bold, val, strlen(val));
+            scene_text(sc, ui->small_bold,
+                       render_mx(rc, x, w, x + label_w + bar_w + pad, vw),
+                       yy + pad / 2, val, th->text);
             float ey =
                 narrow ? yy + pad / 2 + bar_row + pad * 0.3f : yy + pad / 2;
-            text_marked(sc, ui->small, ui->small_bold, edits, edits_x, ey,
-                        edits_w, is_start ? th->muted : th->text, ALIGN_LEFT);
+            text_marked(sc, ui->small, ui->small_bold, edits,
+                        render_mx(rc, x, w, edits_x, edits_w), ey, edits_w,
+                        is_start ? th->muted : th->text,
+                        render_align(rc, ALIGN_LEFT));
         }
         yy += rh;
     }
@@ -1188,7 +1300,7 @@ float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
     if (e->kind != EXPL_COMPOSITE) {
         if (e->title && *e->title) {
             yy += text_para(sc, ui->small_bold, e->title, x, yy, w, ui->th.text,
-                            ALIGN_LEFT);
+                            render_align(rc, ALIGN_LEFT));
             yy += ui->u * 0.3f;
         }
         yy += render_one(rc, sc, e, image, x, yy, w);
@@ -1196,7 +1308,7 @@ float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
     }
     if (e->title && *e->title) {
         yy += text_para(sc, ui->bold, e->title, x, yy, w, ui->th.text,
-                        ALIGN_LEFT);
+                        render_align(rc, ALIGN_LEFT));
         yy += ui->u * 0.4f;
     }
     for (size_t i = 0; i < e->n_parts; i++) {
@@ -1212,7 +1324,7 @@ float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
             continue; /* the loader refuses nested composites */
         }
         if (p->title && *p->title) {
-            yy += render_section_label(rc, sc, x, yy, p->title);
+            yy += render_section_label(rc, sc, x, yy, w, p->title);
             yy += ui->u * 0.3f;
         }
         yy += render_one(rc, sc, p, image, x, yy, w);

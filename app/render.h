@@ -22,6 +22,29 @@ typedef struct RenderCtx {
     const UiStrings *strings; /* participant-facing texts; NULL: English */
 } RenderCtx;
 
+/* ------------------------------------------------ mirrored (RTL) layout */
+
+/* Whether participant screens are laid out mirrored: the study's language
+** runs right to left (ui_strings_rtl of rc->strings). The one switch every
+** layout helper below reads. */
+int render_rtl(const RenderCtx *rc);
+
+/* Where a box w wide that a left-to-right layout places at x inside the
+** container [cx, cx + cw) goes: x itself, or in a mirrored layout the same
+** distance from the container's right edge (cx + cw - (x - cx) - w). Lay
+** rows out start to end as for English and pass every x through this. */
+float render_mx(const RenderCtx *rc, float cx, float cw, float x, float w);
+
+/* The text alignment for align as written for a left-to-right layout:
+** left (the start side) and right swap in a mirrored layout. */
+int render_align(const RenderCtx *rc, int align);
+
+/* The arrow from one value to another ("from -> to") for text whose line
+** direction the wrapper derives from its content: U+2190 when that line
+** runs right to left (its first letter is Arabic or Hebrew; digits and
+** punctuation do not count), else U+2192. A UTF-8 string. */
+const char *render_arrow(const char *text, size_t len);
+
 /* The class label for index c ("?" when out of range). */
 const char *render_class_label(const RenderCtx *rc, int c);
 
@@ -46,8 +69,9 @@ float render_pill_height(const RenderCtx *rc);
 float render_keycap(const RenderCtx *rc, Scene *sc, float x, float y, float h,
                     const char *key);
 
-/* A heading line in small caps style (muted, bold, small); returns height. */
+/* A heading line in small caps style (muted, bold, small) at the start of
+** the column [x, x + w) (its right end when mirrored); returns height. */
 float render_section_label(const RenderCtx *rc, Scene *sc, float x, float y,
-                           const char *text);
+                           float w, const char *text);
 
 #endif

@@ -28,6 +28,19 @@ static const char *tr(const Ctx *c, UiKey k)
     return ui_str(c->rc.strings, k);
 }
 
+/* Mirrored layout (right-to-left study): the x of a box w wide that a
+** left-to-right layout puts at x in the container [cx, cx + cw), and the
+** alignment of start-aligned text. See render_mx. */
+static float mx(const Ctx *c, float cx, float cw, float x, float w)
+{
+    return render_mx(&c->rc, cx, cw, x, w);
+}
+
+static int al(const Ctx *c, int align)
+{
+    return render_align(&c->rc, align);
+}
+
 /* ------------------------------------------------------------ small parts */
 
 typedef float (*ContentFn)(Ctx *c, Scene *sc, float x, float y, float w,
@@ -90,11 +103,13 @@ static float button(Ctx *c, Scene *sc, float x, float y, float w, float h,
     float gap = key ? roundf(ui->u * 0.6f) : 0;
     float total = tw + kw + gap;
     float x0 = x + fmaxf(ui->u * 0.5f, (w - total) / 2);
+    /* the key cap before the label, from the start side */
     if (key) {
-        render_keycap(&c->rc, sc, x0, y + (h - kh) / 2, kh, key);
+        render_keycap(&c->rc, sc, mx(c, x, w, x0, kw), y + (h - kh) / 2, kh,
+                      key);
     }
-    scene_text(sc, f, x0 + kw + gap, y + (h - (float)f->line_h) / 2, label,
-               text);
+    scene_text(sc, f, mx(c, x, w, x0 + kw + gap, tw),
+               y + (h - (float)f->line_h) / 2, label, text);
     scene_end_hit(sc);
     return w;
 }
@@ -185,7 +200,8 @@ static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
             b->text + ps->start, ps->len,      ps->strong ? ui->bold : ui->body,
             c->th->text,         {0, 0, 0, 0}, 0};
     }
-    float h = text_flow(sc, spans, b->n_spans, x, y, w, 1.3f, ALIGN_LEFT, NULL);
+    float h = text_flow(sc, spans, b->n_spans, x, y, w, 1.3f, al(c, ALIGN_LEFT),
+                        NULL);
     sim_free(spans);
     return h;
 }
@@ -198,17 +214,19 @@ static float page_item(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
     float ind = roundf(ui->u * 1.4f);
     if (sc) {
         if (b->kind == PAGE_BULLET) {
-            scene_circle(sc, x + ind * 0.45f,
+            /* a point mirrors as a box 0 wide */
+            scene_circle(sc, mx(c, x, w, x + ind * 0.45f, 0),
                          y + (float)ui->body->ascent * 0.62f +
                              roundf((float)ui->body->line_h * 0.15f / 2),
                          ui->u * 0.16f, c->th->muted);
         } else {
-            scene_text(sc, ui->body, x,
+            float lw = font_width(ui->body, b->label, strlen(b->label));
+            scene_text(sc, ui->body, mx(c, x, w, x, lw),
                        y + roundf((float)ui->body->line_h * 0.3f / 2), b->label,
                        c->th->muted);
         }
     }
-    return page_runs(c, sc, b, x + ind, y, w - ind);
+    return page_runs(c, sc, b, mx(c, x, w, x + ind, w - ind), y, w - ind);
 }
 
 /* An image centred in the column (at most 45 % of the window high), and
@@ -263,7 +281,7 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
                 yy += para_gap * (b->level == 1 ? 1.6f : 1.2f);
             }
             yy += text_para(sc, b->level == 1 ? ui->h1 : ui->h2, b->text, x, yy,
-                            w, c->th->text, ALIGN_LEFT);
+                            w, c->th->text, al(c, ALIGN_LEFT));
             yy += roundf(ui->u * 0.2f);
             break;
         case PAGE_IMAGE:
@@ -332,7 +350,8 @@ static float pills(Ctx *c, Scene *sc, float x, float y, float w,
     if (a->show_label && it->label >= 0 && !a->perturbed) {
         float pw = render_pill(&c->rc, NULL, 0, 0, tr(c, UI_ITEM_TRUE_LABEL),
                                render_class_label(&c->rc, it->label), 0);
-        render_pill(&c->rc, sc, xx, yy, tr(c, UI_ITEM_TRUE_LABEL),
+        render_pill(&c->rc, sc, mx(c, x, w, xx, pw), yy,
+                    tr(c, UI_ITEM_TRUE_LABEL),
                     render_class_label(&c->rc, it->label), 0);
         xx += pw + gap;
         any = 1;
@@ -347,8 +366,8 @@ static float pills(Ctx *c, Scene *sc, float x, float y, float w,
             xx = x;
             yy += ph + gap;
         }
-        render_pill(&c->rc, sc, xx, yy, tr(c, UI_ITEM_MODEL_OUTPUT), val,
-                    !a->unknown_output);
+        render_pill(&c->rc, sc, mx(c, x, w, xx, pw), yy,
+                    tr(c, UI_ITEM_MODEL_OUTPUT), val, !a->unknown_output);
         any = 1;
     }
     return any ? yy + ph - y : 0;
@@ -362,7 +381,7 @@ static float item_content(Ctx *c, Scene *sc, float x, float y, float w,
     const Item *it = a->item;
     float yy = y;
     if (a->section) {
-        yy += render_section_label(&c->rc, sc, x, yy, a->section);
+        yy += render_section_label(&c->rc, sc, x, yy, w, a->section);
         yy += roundf(ui->u * 0.5f);
     }
     int embed = a->expl && heatmap_shows_image(a->expl, it);
@@ -403,7 +422,7 @@ static float expl_content(Ctx *c, Scene *sc, float x, float y, float w,
     const ExplArg *a = arg;
     float yy = y;
     if (a->section) {
-        yy += render_section_label(&c->rc, sc, x, yy, a->section);
+        yy += render_section_label(&c->rc, sc, x, yy, w, a->section);
         yy += roundf(c->ui->u * 0.5f);
     }
     yy += render_explanation(&c->rc, sc, a->e, a->item ? &a->item->input : NULL,
@@ -480,7 +499,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
     cc.rc.max_image_h = images ? fminf(cw * 0.9f, (float)c->ui->gfx->h * 0.2f)
                                : (float)c->ui->gfx->h * 0.15f;
     float yy = y;
-    yy += render_section_label(&c->rc, sc, x, yy, tr(c, UI_RESERVOIR_TITLE));
+    yy += render_section_label(&c->rc, sc, x, yy, w, tr(c, UI_RESERVOIR_TITLE));
     yy += roundf(c->ui->u * 0.4f);
     for (size_t r = 0; r < n; r += cols) {
         float row_h = 0;
@@ -492,7 +511,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
                                       reservoir_card_content, &args[k]));
         }
         for (size_t k = 0; k < cols && r + k < n && sc; k++) {
-            float xx = row_x + (float)k * (cw + gap);
+            float xx = mx(c, x, w, row_x + (float)k * (cw + gap), cw);
             scene_frame(sc, (SDL_FRect){xx, yy, cw, row_h}, small.u * 0.5f, 1,
                         c->th->border, c->th->panel);
             float pad = roundf(small.u);
@@ -541,15 +560,17 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w,
         /* Labels go under the ends when the row is too wide. */
         x0 = x + (w - row) / 2;
     }
+    /* Laid out from the start side: low label, points 1.. n, high label
+    ** (mirrored: point 1 at the right). */
     if (sc) {
         if (total <= w) {
-            scene_text(sc, ui->small, x0 - ui->u * 0.6f - low,
+            scene_text(sc, ui->small, mx(c, x, w, x0 - ui->u * 0.6f - low, low),
                        yy + (d - (float)ui->small->line_h) / 2, lo, th->muted);
-            scene_text(sc, ui->small, x0 + row + ui->u * 0.6f,
+            scene_text(sc, ui->small, mx(c, x, w, x0 + row + ui->u * 0.6f, hiw),
                        yy + (d - (float)ui->small->line_h) / 2, hi, th->muted);
         }
         for (int i = 1; i <= points; i++) {
-            float bx = x0 + (float)(i - 1) * (d + gap);
+            float bx = mx(c, x, w, x0 + (float)(i - 1) * (d + gap), d);
             int sel = k->selected == i;
             scene_begin_hit(sc, (SDL_FRect){bx, yy, d, d}, k->action, i,
                             k->enabled);
@@ -573,8 +594,9 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w,
     if (total > w) {
         yy += roundf(ui->u * 0.2f);
         if (sc) {
-            scene_text(sc, ui->small, x0, yy, lo, th->muted);
-            scene_text(sc, ui->small, x0 + row - hiw, yy, hi, th->muted);
+            scene_text(sc, ui->small, mx(c, x, w, x0, low), yy, lo, th->muted);
+            scene_text(sc, ui->small, mx(c, x, w, x0 + row - hiw, hiw), yy, hi,
+                       th->muted);
         }
         yy += (float)ui->small->line_h;
     }
@@ -611,8 +633,8 @@ static float choices(Ctx *c, Scene *sc, float x, float y, float w)
             char buf[16];
             const char *key = class_key(v, i, buf, sizeof buf);
             int sel = v->choice == (int)i;
-            button(c, sc, xx, yy, bw, bh, v->classes[i].label, key, ACT_CHOOSE,
-                   (int)i, 1, sel ? 2 : 0);
+            button(c, sc, mx(c, x, w, xx, bw), yy, bw, bh, v->classes[i].label,
+                   key, ACT_CHOOSE, (int)i, 1, sel ? 2 : 0);
             xx += bw + gap;
         }
         yy += bh + gap;
@@ -635,12 +657,14 @@ static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
         float gap = ui->u;
         float total = dw + gap + bw;
         float x0 = x + (w - total) / 2;
-        button(c, sc, x0, y, dw, bh, dl, NULL, ACT_DECLINE, 0, 1, 3);
-        button(c, sc, x0 + dw + gap, y, bw, bh, lab, "Enter", ACT_CONTINUE, 0,
-               ready, 1);
+        button(c, sc, mx(c, x, w, x0, dw), y, dw, bh, dl, NULL, ACT_DECLINE, 0,
+               1, 3);
+        button(c, sc, mx(c, x, w, x0 + dw + gap, bw), y, bw, bh, lab, "Enter",
+               ACT_CONTINUE, 0, ready, 1);
     } else {
-        button(c, sc, x + w - bw, y, bw, bh, lab, "Enter", ACT_CONTINUE, 0,
-               ready, 1);
+        /* at the end side: the right, or the left when mirrored */
+        button(c, sc, mx(c, x, w, x + w - bw, bw), y, bw, bh, lab, "Enter",
+               ACT_CONTINUE, 0, ready, 1);
     }
     return bh;
 }
@@ -762,11 +786,11 @@ static float body_quiz(Ctx *c, Scene *sc, float x, float y, float w)
     }
     if (c->v->attempt > 1) {
         yy += text_para(sc, ui->small, tr(c, UI_QUIZ_RETRY), x, yy, w,
-                        th->muted, ALIGN_LEFT);
+                        th->muted, al(c, ALIGN_LEFT));
         yy += roundf(ui->u * 0.4f);
     }
     yy += text_marked(sc, ui->h2, ui->h2, q->text ? q->text : "", x, yy, w,
-                      th->text, ALIGN_LEFT);
+                      th->text, al(c, ALIGN_LEFT));
     yy += roundf(ui->u * 1.0f);
     float pad = roundf(ui->u * 0.8f);
     for (size_t i = 0; i < q->n_options; i++) {
@@ -786,9 +810,11 @@ static float body_quiz(Ctx *c, Scene *sc, float x, float y, float w)
             scene_frame(sc, (SDL_FRect){x, yy, w, bh}, ui->u * 0.45f, 1.5f,
                         sel ? th->selected : th->border, th->panel);
             scene_hover_last(sc, th->hover);
-            render_keycap(&c->rc, sc, x + pad, yy + (bh - kh) / 2, kh, key);
-            text_para(sc, ui->body, q->options[i], tx, yy + (bh - th_) / 2, tw,
-                      th->text, ALIGN_LEFT);
+            /* key cap, then the option, from the start side */
+            render_keycap(&c->rc, sc, mx(c, x, w, x + pad, kw),
+                          yy + (bh - kh) / 2, kh, key);
+            text_para(sc, ui->body, q->options[i], mx(c, x, w, tx, tw),
+                      yy + (bh - th_) / 2, tw, th->text, al(c, ALIGN_LEFT));
             scene_end_hit(sc);
         }
         yy += bh + roundf(ui->u * 0.5f);
@@ -910,8 +936,9 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
             float cw = floorf((w - gap) / 2);
             float h1 = card(c, NULL, x, yy, cw, item_content, &orig);
             float h2 = card(c, NULL, x, yy, cw, item_content, &pert);
-            card(c, sc, x, yy, cw, item_content, &orig);
-            card(c, sc, x + cw + gap, yy, cw, item_content, &pert);
+            card(c, sc, mx(c, x, w, x, cw), yy, cw, item_content, &orig);
+            card(c, sc, mx(c, x, w, x + cw + gap, cw), yy, cw, item_content,
+                 &pert);
             yy += fmaxf(h1, h2);
         } else {
             yy += card(c, sc, x, yy, w, item_content, &orig) + gap;
@@ -937,8 +964,9 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
             ExplArg ea = {e, it, tr(c, UI_ITEM_EXPLANATION)};
             float h1 = card(c, NULL, x, yy, lw, item_content, &ia);
             float h2 = card(c, NULL, x, yy, rw, expl_content, &ea);
-            card(c, sc, x, yy, lw, item_content, &ia);
-            card(c, sc, x + lw + gap, yy, rw, expl_content, &ea);
+            card(c, sc, mx(c, x, w, x, lw), yy, lw, item_content, &ia);
+            card(c, sc, mx(c, x, w, x + lw + gap, rw), yy, rw, expl_content,
+                 &ea);
             yy += fmaxf(h1, h2);
         } else if (e && !embed) {
             ia.expl = NULL;
@@ -1229,17 +1257,24 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
             float bh = roundf(ui->u * 0.35f);
             float bx = right - bw;
             float by = (head_h - bh) / 2;
-            scene_rrect(sc, (SDL_FRect){bx, by, bw, bh}, bh / 2, th->disabled);
+            /* Title at the start side, progress at the end side (mirrored:
+            ** title right, progress left, the bar filling leftwards). */
             float frac = (float)v->progress_done / (float)v->progress_total;
-            scene_rrect(sc, (SDL_FRect){bx, by, fmaxf(bh, bw * frac), bh},
+            float fw = fmaxf(bh, bw * frac);
+            scene_rrect(sc, (SDL_FRect){mx(&c, 0, W, bx, bw), by, bw, bh},
+                        bh / 2, th->disabled);
+            scene_rrect(sc, (SDL_FRect){mx(&c, 0, W, bx, fw), by, fw, bh},
                         bh / 2, th->accent);
-            scene_text(sc, ui->small, bx - ui->u * 0.7f - pw,
+            scene_text(sc, ui->small, mx(&c, 0, W, bx - ui->u * 0.7f - pw, pw),
                        (head_h - (float)ui->small->line_h) / 2, prog,
                        th->muted);
             right = bx - ui->u * 1.4f - pw;
         }
-        scene_clip(sc, (SDL_FRect){m, 0, right - m, head_h});
-        scene_text(sc, ui->bold, m, ty, title, th->text);
+        scene_clip(
+            sc, (SDL_FRect){mx(&c, 0, W, m, right - m), 0, right - m, head_h});
+        float tw =
+            render_rtl(&c.rc) ? font_width(ui->bold, title, strlen(title)) : 0;
+        scene_text(sc, ui->bold, mx(&c, 0, W, m, tw), ty, title, th->text);
         scene_unclip(sc);
     }
 

@@ -173,8 +173,9 @@ static void print_text(FILE *out, const char *dir, const Study *st,
         }
         fprintf(out, "\ndomain       %s\n", or_dash(st->domain));
         if (strcmp(ui_strings_language(st->ui_strings), "en") != 0) {
-            fprintf(out, "language     %s\n",
-                    ui_strings_language(st->ui_strings));
+            fprintf(out, "language     %s%s\n",
+                    ui_strings_language(st->ui_strings),
+                    ui_strings_rtl(st->ui_strings) ? " (right to left)" : "");
         }
         fprintf(out, "classes      ");
         for (size_t i = 0; i < st->n_classes; i++) {
@@ -585,6 +586,10 @@ static int print_json(FILE *out, const char *dir, const Study *st,
     json_object_set_new(o, "language",
                         st ? json_string(ui_strings_language(st->ui_strings))
                            : json_null());
+    json_object_set_new(
+        o, "direction",
+        st ? json_string(ui_strings_rtl(st->ui_strings) ? "rtl" : "ltr")
+           : json_null());
     json_object_set_new(o, "ui_strings", ui_strings_json(st));
     int rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);

@@ -157,6 +157,20 @@ static void load_language_file(Loader *L, UiStrings *t, const JLoc *ref,
         json_decref(root);
         return;
     }
+    /* "direction": how the language runs, for a tag simlab does not know
+    ** to be right to left (or to override it); not a string key */
+    json_t *dir = json_object_get(root, "direction");
+    if (dir) {
+        const char *d = json_is_string(dir) ? json_string_value(dir) : "";
+        if (strcmp(d, "rtl") == 0 || strcmp(d, "ltr") == 0) {
+            ui_strings_set_rtl(t, d[0] == 'r');
+        } else {
+            jl_error(L, &at, "direction",
+                     "must be \"rtl\" (right to left: participant screens "
+                     "are mirrored) or \"ltr\"");
+        }
+        json_object_del(root, "direction");
+    }
     apply_strings(L, t, &at, root);
     char missing[400] = "";
     size_t n_missing = 0, used = 0;

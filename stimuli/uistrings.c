@@ -13,6 +13,7 @@
 
 struct UiStrings {
     char *language;
+    int direction; /* -1: by the tag (ui_language_rtl), 0 ltr, 1 rtl */
     const char *text[UI_KEY_COUNT]; /* shipped text or owned[k] */
     char *owned[UI_KEY_COUNT];      /* overrides, or NULL */
 };
@@ -190,6 +191,7 @@ UiStrings *ui_strings_new(size_t language, const char *tag)
     if (!t) {
         return NULL;
     }
+    t->direction = -1;
     if (language >= UI_N_LANG) {
         language = 0;
     }
@@ -229,9 +231,19 @@ const char *ui_strings_language(const UiStrings *t)
     return t ? t->language : ui_lang_tags[0];
 }
 
+void ui_strings_set_rtl(UiStrings *t, int rtl)
+{
+    if (t) {
+        t->direction = rtl ? 1 : 0;
+    }
+}
+
 int ui_strings_rtl(const UiStrings *t)
 {
-    return t ? ui_language_rtl(t->language) : 0;
+    if (!t) {
+        return 0;
+    }
+    return t->direction >= 0 ? t->direction : ui_language_rtl(t->language);
 }
 
 void ui_strings_free(UiStrings *t)

@@ -172,10 +172,15 @@ int ui_strings_set(UiStrings *t, UiKey k, const char *text);
 /* The language tag the table was made with. */
 const char *ui_strings_language(const UiStrings *t);
 
-/* Whether participant text of the table's language runs right to left
-** (ui_language_rtl of its tag; 0 for NULL). The one switch the runner's
-** layout reads to mirror participant screens. */
+/* Whether participant text of the table's language runs right to left:
+** the direction set with ui_strings_set_rtl (a bundle language file's
+** "direction"), else ui_language_rtl of its tag; 0 for NULL. The one
+** switch the runner's layout reads to mirror participant screens. */
 int ui_strings_rtl(const UiStrings *t);
+
+/* Sets the table's direction whatever its tag says: rtl 1 right to left,
+** 0 left to right. */
+void ui_strings_set_rtl(UiStrings *t, int rtl);
 
 void ui_strings_free(UiStrings *t); /* NULL is a no-op */
 

@@ -15,6 +15,11 @@ simlab_add_test(test_app_units SOURCES test_app_units.c
                 LIBS simlab_ui simlab_stimuli simlab_common PkgConfig::SDL2)
 set_tests_properties(test_app_units PROPERTIES
   ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
+# Mirrored participant screens in a right-to-left study, without a window.
+simlab_add_test(test_app_rtl SOURCES test_app_rtl.c
+                LIBS simlab_ui simlab_stimuli simlab_common PkgConfig::SDL2)
+set_tests_properties(test_app_rtl PROPERTIES
+  ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
 # Input translation and the start-screen controller, without a window.
 simlab_add_test(test_app_control SOURCES test_app_control.c
                 LIBS simlab_runner simlab_ui simlab_experiment simlab_stimuli

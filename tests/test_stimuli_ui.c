@@ -308,6 +308,86 @@ static void test_fallbacks(void)
     }
 }
 
+/* A language file's "direction" sets whether the screens are mirrored,
+** whatever its tag; a bad value is an error located at the field. */
+static void test_language_file_direction(void)
+{
+    static const struct {
+        const char *value; /* JSON text of "direction" */
+        int ok, rtl;
+        const char *expect; /* a substring of the error */
+    } cases[] = {
+        {"\"rtl\"", 1, 1, NULL},
+        {"\"ltr\"", 1, 0, NULL},
+        {NULL, 1, 0, NULL}, /* no "direction": by the tag (x-test: ltr) */
+        {"\"right-to-left\"", 0, 0,
+         "lang/x-test.json:/direction: field 'direction': must be \"rtl\""},
+        {"1", 0, 0,
+         "lang/x-test.json:/direction: field 'direction': must be \"rtl\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char tmp[64], dir[128];
+        if (!fs_temp_dir(tmp, sizeof tmp, "uidir")) {
+            CHECK(0);
+            continue;
+        }
+        snprintf(dir, sizeof dir, "%s/b", tmp);
+        char src[1024];
+        bundle_path(src, sizeof src, "valid-lang-file");
+        CHECK_INT(fs_copy_tree(src, dir), 0);
+        char *lf = fs_join(dir, "lang/x-test.json");
+        size_t len = 0;
+        char *text = lf ? fs_read(lf, &len) : NULL;
+        CHECK(text && text[0] == '{');
+        if (text && cases[i].value) {
+            /* "direction" as the file's first member */
+            char *with = malloc(len + 64);
+            int n = snprintf(with, len + 64, "{\"direction\": %s,%s",
+                             cases[i].value, text + 1);
+            CHECK(fs_write(lf, with, (size_t)n) == 0);
+            free(with);
+        }
+        StudyReport rep;
+        study_report_init(&rep);
+        Study *st = NULL;
+        SimError err;
+        study_load(dir, &st, &rep, &err);
+        CHECK(cases[i].ok ? st != NULL : st == NULL);
+        if (st) {
+            CHECK_INT(ui_strings_rtl(st->ui_strings), cases[i].rtl);
+            CHECK_STR(ui_str(st->ui_strings, UI_CONTINUE), "<Continue>");
+        }
+        study_free(st);
+        study_report_free(&rep);
+        if (cases[i].ok) {
+            /* check --json says which way the screens run */
+            char *out = NULL;
+            CHECK_INT(fs_check(dir, 1, &out), 0);
+            json_error_t jerr;
+            json_t *o = out ? json_loads(out, 0, &jerr) : NULL;
+            json_t *d = o ? json_object_get(o, "direction") : NULL;
+            CHECK(d && strcmp(json_string_value(d),
+                              cases[i].rtl ? "rtl" : "ltr") == 0);
+            json_decref(o);
+            free(out);
+        }
+        if (cases[i].expect) {
+            char *out = NULL;
+            CHECK_INT(fs_check(dir, 0, &out), 1);
+            CHECK(out && strstr(out, cases[i].expect));
+            CHECK(out && strstr(out, "invalid: 1 error"));
+            if (out && !strstr(out, cases[i].expect)) {
+                fprintf(stderr, "case %zu: expected %s in\n%s\n", i,
+                        cases[i].expect, out);
+            }
+            free(out);
+        }
+        free(text);
+        free(lf);
+        fs_remove_tree(tmp);
+    }
+}
+
 int main(void)
 {
     test_shipped_languages();
@@ -318,5 +398,6 @@ int main(void)
     test_check_json();
     test_errors();
     test_fallbacks();
+    test_language_file_direction();
     return TEST_REPORT();
 }
