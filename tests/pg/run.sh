@@ -8,4 +8,4 @@ if ! command -v pg_virtualenv >/dev/null 2>&1; then
     exit 77
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-exec pg_virtualenv sh "$here/inner.sh" "$@"
+exec pg_virtualenv -t sh "$here/inner.sh" "$@"
