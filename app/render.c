@@ -109,9 +109,14 @@ float render_pill(const RenderCtx *rc, Scene *sc, float x, float y,
                     strong ? th->model : th->border, fill);
         float ly = y + (h - (float)ui->small->line_h) / 2;
         float vy = y + (h - (float)ui->bold->line_h) / 2;
-        scene_text(sc, ui->small, x + pad, ly, label,
+        /* label first in reading order: at the right in a right-to-left
+        ** study ("Bird  النموذج"), each part ordered by the bidi rules */
+        int rtl = ui->fonts && ui->fonts->rtl;
+        float lx = rtl ? x + w - pad - lw : x + pad;
+        float vx = rtl ? x + pad * 1.2f : x + pad + lw + pad * 0.7f;
+        scene_text(sc, ui->small, lx, ly, label,
                    strong ? (SDL_Color){220, 230, 245, 255} : th->muted);
-        scene_text(sc, ui->bold, x + pad + lw + pad * 0.7f, vy, value,
+        scene_text(sc, ui->bold, vx, vy, value,
                    strong ? th->accent_text : th->text);
     }
     return w;
