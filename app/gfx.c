@@ -108,8 +108,10 @@ static void font_free(Font *f)
         }
         sim_free(f->runs);
     }
-    if (f->rtl_ttf) {
-        TTF_CloseFont(f->rtl_ttf);
+    for (int d = 0; d < 2; d++) {
+        if (f->shape[d].ttf) {
+            TTF_CloseFont(f->shape[d].ttf);
+        }
     }
     for (int i = 0; i < FONT_MAX_FALLBACK; i++) {
         if (f->fallback[i]) {
@@ -598,13 +600,45 @@ static const char *rtl_script(uint32_t cp)
     return "Arab";
 }
 
-/* The font that shapes a right-to-left run whose first letter is cp: the
-** face's own when it has cp, else the chain's (its bold face for bold
-** text), set right to left in cp's script. */
-static TTF_Font *rtl_font(Font *f, uint32_t cp)
+/* The OpenType script of a left-to-right letter whose script needs
+** shaping (clusters, reordered vowels, stacked marks), or NULL. */
+static const char *ltr_script(uint32_t cp)
 {
-    const char *script = rtl_script(cp);
+    static const struct {
+        uint32_t lo, hi;
+        const char *script;
+    } blocks[] = {
+        {0x0900, 0x097F, "Deva"}, {0x0980, 0x09FF, "Beng"},
+        {0x0A00, 0x0A7F, "Guru"}, {0x0A80, 0x0AFF, "Gujr"},
+        {0x0B00, 0x0B7F, "Orya"}, {0x0B80, 0x0BFF, "Taml"},
+        {0x0C00, 0x0C7F, "Telu"}, {0x0C80, 0x0CFF, "Knda"},
+        {0x0D00, 0x0D7F, "Mlym"}, {0x0D80, 0x0DFF, "Sinh"},
+        {0x0E00, 0x0E7F, "Thai"}, {0x0E80, 0x0EFF, "Laoo"},
+        {0x0F00, 0x0FFF, "Tibt"}, {0x1000, 0x109F, "Mymr"},
+        {0x1780, 0x17FF, "Khmr"}, {0xA8E0, 0xA8FF, "Deva"},
+    };
+    if (cp < 0x0900 || cp > 0xA8FF) {
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+        if (cp >= blocks[i].lo && cp <= blocks[i].hi) {
+            return blocks[i].script;
+        }
+    }
+    return NULL;
+}
+
+/* The font that shapes a run in direction rtl (0 or 1) whose first letter
+** is cp: the face's own when it has cp, else the chain's (its bold face
+** for bold text), set to that direction and cp's script. NULL when no
+** font has cp. */
+static TTF_Font *shape_font(Font *f, uint32_t cp, int rtl)
+{
+    const char *script = rtl ? rtl_script(cp) : ltr_script(cp);
     int src = 0;
+    if (!script) {
+        return NULL;
+    }
     if (!TTF_GlyphIsProvided32(f->ttf, cp)) {
         int k = fallback_for(f->owner, cp);
         if (k < 0) {
@@ -612,50 +646,55 @@ static TTF_Font *rtl_font(Font *f, uint32_t cp)
         }
         src = k + 1;
     }
-    if (f->rtl_ttf && f->rtl_src == src && strcmp(f->rtl_script, script) == 0) {
-        return f->rtl_ttf;
+    if (f->shape[rtl].ttf && f->shape[rtl].src == src &&
+        strcmp(f->shape[rtl].script, script) == 0) {
+        return f->shape[rtl].ttf;
     }
-    if (f->rtl_ttf) {
-        TTF_CloseFont(f->rtl_ttf);
-        f->rtl_ttf = NULL;
+    if (f->shape[rtl].ttf) {
+        TTF_CloseFont(f->shape[rtl].ttf);
     }
+    TTF_Font *ttf = NULL;
     if (src == 0) {
-        f->rtl_ttf = TTF_OpenFont(f->owner->paths[f->face], f->px);
+        ttf = TTF_OpenFont(f->owner->paths[f->face], f->px);
     } else {
         int index = 0;
         const char *path = fallback_file(f, src - 1, &index);
-        f->rtl_ttf = TTF_OpenFontIndex(path, f->px, index);
+        ttf = TTF_OpenFontIndex(path, f->px, index);
     }
-    if (f->rtl_ttf) {
-        TTF_SetFontHinting(f->rtl_ttf, TTF_HINTING_LIGHT);
-        TTF_SetFontKerning(f->rtl_ttf, 1);
-        TTF_SetFontDirection(f->rtl_ttf, TTF_DIRECTION_RTL);
-        TTF_SetFontScriptName(f->rtl_ttf, script);
-        snprintf(f->rtl_script, sizeof f->rtl_script, "%s", script);
-        f->rtl_src = src;
+    if (ttf) {
+        TTF_SetFontHinting(ttf, TTF_HINTING_LIGHT);
+        TTF_SetFontKerning(ttf, 1);
+        TTF_SetFontDirection(ttf, rtl ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR);
+        TTF_SetFontScriptName(ttf, script);
     }
-    return f->rtl_ttf;
+    f->shape[rtl].ttf = ttf;
+    snprintf(f->shape[rtl].script, sizeof f->shape[rtl].script, "%s", script);
+    f->shape[rtl].src = src;
+    return ttf;
 }
 
 /* Measures (and with draw, draws at x) text[0..len), shaped as a whole in
-** ttf (set right to left: HarfBuzz orders the glyphs and mirrors
-** brackets). Sizes and textures are cached per text and script. */
-static float shaped_run(Font *f, TTF_Font *ttf, SDL_Renderer *r, float x,
-                        float y, const char *text, size_t len, SDL_Color color,
-                        int draw)
+** f's shaping font of direction rtl (HarfBuzz orders the glyphs, forms
+** clusters and, right to left, mirrors brackets). Sizes and textures are
+** cached per text, script, font and direction. */
+static float shaped_run(Font *f, int rtl, SDL_Renderer *r, float x, float y,
+                        const char *text, size_t len, SDL_Color color, int draw)
 {
+    TTF_Font *ttf = f->shape[rtl].ttf;
     if (!f->runs) {
         f->runs = sim_calloc(FONT_SHAPED_CACHE, sizeof *f->runs);
         if (!f->runs) {
             return 0;
         }
     }
-    uint64_t h =
-        fnv1a(text, len) ^ fnv1a(f->rtl_script, 4) ^ (uint64_t)f->rtl_src;
+    uint64_t h = fnv1a(text, len) ^ fnv1a(f->shape[rtl].script, 4) ^
+                 ((uint64_t)f->shape[rtl].src << 1) ^ (uint64_t)rtl;
+    ShapedRun *set = &f->runs[(h % (FONT_SHAPED_CACHE / FONT_SHAPED_WAYS)) *
+                              FONT_SHAPED_WAYS];
     ShapedRun *run = NULL;
-    for (int i = 0; i < FONT_SHAPED_CACHE && !run; i++) {
-        if (f->runs[i].hash == h && f->runs[i].len == len) {
-            run = &f->runs[i];
+    for (int i = 0; i < FONT_SHAPED_WAYS && !run; i++) {
+        if (set[i].hash == h && set[i].len == len) {
+            run = &set[i];
         }
     }
     if (run && (!draw || run->tex || !r)) {
@@ -676,8 +715,14 @@ static float shaped_run(Font *f, TTF_Font *ttf, SDL_Renderer *r, float x,
     memcpy(z, text, len);
     z[len] = '\0';
     if (!run) {
-        run = &f->runs[f->runs_next];
-        f->runs_next = (f->runs_next + 1) % FONT_SHAPED_CACHE;
+        run = NULL;
+        for (int i = 0; i < FONT_SHAPED_WAYS && !run; i++) {
+            run = set[i].hash == 0 ? &set[i] : NULL;
+        }
+        if (!run) {
+            run = &set[f->runs_next];
+            f->runs_next = (f->runs_next + 1) % FONT_SHAPED_WAYS;
+        }
         if (run->tex) {
             SDL_DestroyTexture(run->tex);
         }
@@ -761,7 +806,7 @@ static float rtl_run(Font *f, SDL_Renderer *r, float x, float y,
         uint32_t cp = utf8_next(text, len, &i);
         strong = bidi_class(cp) == BIDI_RTL && cp != 0x200F ? cp : 0;
     }
-    TTF_Font *ttf = strong ? rtl_font(f, strong) : NULL;
+    TTF_Font *ttf = strong ? shape_font(f, strong, 1) : NULL;
     if (!ttf) {
         return mirrored_run(f, r, x, y, text, len, color, draw);
     }
@@ -780,7 +825,7 @@ static float rtl_run(Font *f, SDL_Renderer *r, float x, float y,
                 cur = has;
             }
         }
-        float w = cur ? shaped_run(f, ttf, r, x + pen, y, text + start,
+        float w = cur ? shaped_run(f, 1, r, x + pen, y, text + start,
                                    end - start, color, draw)
                       : mirrored_run(f, r, x + pen, y, text + start,
                                      end - start, color, draw);
@@ -790,10 +835,58 @@ static float rtl_run(Font *f, SDL_Renderer *r, float x, float y,
     return pen;
 }
 
+/* Whether cp continues a shaped left-to-right piece: a letter of a script
+** that needs shaping, or a joiner. */
+static int ltr_shaped(uint32_t cp)
+{
+    return ltr_script(cp) != NULL || cp == 0x200C || cp == 0x200D;
+}
+
+/* One run at an even level: from the atlas as stored, except pieces in a
+** script that needs shaping (Devanagari, Bengali, Thai, ...), which
+** HarfBuzz shapes left to right. */
+static float ltr_run(Font *f, SDL_Renderer *r, float x, float y,
+                     const char *text, size_t len, SDL_Color color, int draw)
+{
+    /* Those scripts lie in U+0900..U+1FFF and U+A8E0..: lead bytes 0xE0,
+    ** 0xE1 and 0xEA. */
+    int maybe = 0;
+    for (size_t i = 0; i < len && !maybe; i++) {
+        unsigned char c = (unsigned char)text[i];
+        maybe = c == 0xE0 || c == 0xE1 || c == 0xEA;
+    }
+    if (!maybe) {
+        return atlas_run(f, r, x, y, text, len, color, draw);
+    }
+    float pen = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t start = i;
+        uint32_t first = utf8_next(text, len, &i);
+        int shaped = ltr_shaped(first);
+        size_t end = i;
+        while (end < len) {
+            size_t k = end;
+            uint32_t cp = utf8_next(text, len, &k);
+            /* marks follow their base */
+            if (ltr_shaped(cp) != shaped && !(shaped && glyph_invisible(cp))) {
+                break;
+            }
+            end = k;
+        }
+        TTF_Font *ttf = shaped ? shape_font(f, first, 0) : NULL;
+        pen += ttf ? shaped_run(f, 0, r, x + pen, y, text + start, end - start,
+                                color, draw)
+                   : atlas_run(f, r, x + pen, y, text + start, end - start,
+                               color, draw);
+        i = end;
+    }
+    return pen;
+}
+
 /* One line: runs of one embedding level (app/bidi.h) placed left to
-** right in visual order; even levels from the atlas as stored, odd ones
-** by rtl_run. Text that is left to right throughout takes the atlas
-** directly. */
+** right in visual order; even levels by ltr_run, odd ones by rtl_run.
+** Text that is left to right throughout skips the algorithm. */
 static float text_line(Font *f, SDL_Renderer *r, float x, float y,
                        const char *text, size_t len, SDL_Color color, int draw)
 {
@@ -835,11 +928,12 @@ static float text_line(Font *f, SDL_Renderer *r, float x, float y,
     }
     off[n] = (uint32_t)len;
     if (bidi_plain(cp, n, rtl)) {
-        pen = atlas_run(f, r, x, y, text, len, color, draw);
+        pen = ltr_run(f, r, x, y, text, len, color, draw);
         goto done;
     }
     bidi_levels(cp, n, rtl, lev);
-    /* runs: off[] reused as run starts (the start of code point k's run) */
+    /* runs of one level: their start bytes and levels in logical order
+    ** (the starts go to cp[] once the levels are known) */
     size_t nr = 0;
     for (size_t k = 0; k < n; k++) {
         if (k == 0 || lev[k] != lev[k - 1]) {
@@ -858,7 +952,7 @@ static float text_line(Font *f, SDL_Renderer *r, float x, float y,
         const char *s = text + cp[q];
         size_t sl = cp[q + 1] - cp[q];
         pen += rlev[q] & 1 ? rtl_run(f, r, x + pen, y, s, sl, color, draw)
-                           : atlas_run(f, r, x + pen, y, s, sl, color, draw);
+                           : ltr_run(f, r, x + pen, y, s, sl, color, draw);
     }
 done:
     if (cp != cp_s) {
@@ -879,7 +973,7 @@ static float text_any(Font *f, SDL_Renderer *r, float x, float y,
         return 0;
     }
     if (dir == TEXT_LTR) {
-        return atlas_run(f, r, x, y, text, len, color, draw);
+        return ltr_run(f, r, x, y, text, len, color, draw);
     }
     if (dir == TEXT_RTL) {
         return rtl_run(f, r, x, y, text, len, color, draw);

@@ -58,17 +58,25 @@ typedef struct Font {
     /* opened at px on first use; a bold face's are the fallback family's
     ** bold face when fontconfig has one */
     TTF_Font *fallback[FONT_MAX_FALLBACK];
-    /* Right-to-left runs (Arabic, Hebrew) are shaped whole by HarfBuzz
-    ** (SDL_ttf) in a font of their own set right to left, and their
-    ** textures cached. */
-    TTF_Font *rtl_ttf;
-    char rtl_script[5];
-    int rtl_src;            /* 0: the face's own file; k + 1: fallback font k */
-    struct ShapedRun *runs; /* FONT_SHAPED_CACHE entries, round robin */
+    /* Runs that need shaping are shaped whole by HarfBuzz (SDL_ttf) in a
+    ** font of their own per direction, set to that direction and the
+    ** run's script: [0] left to right (Devanagari, Thai, ...), [1] right
+    ** to left (Arabic, Hebrew, ...); their textures are cached (runs). */
+    struct {
+        TTF_Font *ttf;
+        char script[5];
+        int src; /* 0: the face's own file; k + 1: fallback font k */
+    } shape[2];
+    /* FONT_SHAPED_CACHE entries in sets of FONT_SHAPED_WAYS chosen by
+    ** the run's hash; a full set evicts round robin */
+    struct ShapedRun *runs;
     int runs_next;
 } Font;
 
-#define FONT_SHAPED_CACHE 64
+/* Enough for the distinct words of a long Arabic page (each is a run),
+** so that drawing a frame never shapes again. */
+#define FONT_SHAPED_CACHE 1024
+#define FONT_SHAPED_WAYS  4
 
 typedef struct ShapedRun {
     uint64_t hash; /* FNV-1a of the run's bytes and script; 0 = empty */

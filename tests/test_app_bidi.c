@@ -297,6 +297,31 @@ static void test_bold_fallback(Fonts *fonts)
     }
 }
 
+/* Devanagari is shaped left to right: ka + virama + ssa form one conjunct,
+** narrower than its three characters set one by one. */
+static void test_ltr_shaping(Fonts *fonts, Font *f)
+{
+    const char *ksa = "\xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7";
+    float whole = font_width(f, ksa, strlen(ksa));
+    float parts = 0;
+    for (size_t i = 0; i < strlen(ksa); i += 3) {
+        parts += font_width(f, ksa + i, 3);
+    }
+    int deva = 0;
+    for (int k = 0; k < fonts->n_fb; k++) {
+        deva |= strstr(fonts->fb_paths[k], "Devanagari") != NULL;
+    }
+    if (!deva) {
+        fprintf(stderr, "note: no Devanagari font: shaping not checked\n");
+        return;
+    }
+    CHECK(whole < parts - 1);
+    CHECK_NEAR(font_run_width(f, ksa, strlen(ksa), TEXT_LTR), whole, 0.01);
+    /* Latin around it still comes from the atlas, as before */
+    CHECK_NEAR(font_width(f, "ab", 2),
+               font_width(f, "a", 1) + font_width(f, "b", 1), 3);
+}
+
 int main(void)
 {
     test_order();
@@ -318,6 +343,7 @@ int main(void)
     if (f) {
         test_flow(&fonts, f);
         test_bold_fallback(&fonts);
+        test_ltr_shaping(&fonts, f);
     }
     fonts_free(&fonts);
     gfx_close(&g);
