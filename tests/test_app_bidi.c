@@ -2,7 +2,8 @@
 ** Mixed-direction text: the bidi core (app/bidi.h) headless on code
 ** points (levels, visual order by rule L2, mirrored brackets), then
 ** text_flow and the fonts under SDL's dummy driver (the order of words on
-** a wrapped Arabic line, start-side alignment, bold fallback faces).
+** a wrapped Arabic line, start-side alignment, bold fallback faces,
+** shaping of Devanagari, the model chip's order).
 */
 #define _POSIX_C_SOURCE 200809L
 #include "tests/harness.h"
@@ -12,6 +13,7 @@
 
 #include "app/bidi.h"
 #include "app/gfx.h"
+#include "app/render.h"
 #include "app/scene.h"
 #include "common/sim_text.h"
 
@@ -297,6 +299,32 @@ static void test_bold_fallback(Fonts *fonts)
     }
 }
 
+/* A model chip reads label then value: label at the left in an LTR
+** study, at the right in an RTL one. */
+static void test_pill(Gfx *g, Fonts *fonts)
+{
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.gfx = g;
+    ui.fonts = fonts;
+    ui.font_scale = 1;
+    ui_init_theme(&ui);
+    ui_update_metrics(&ui);
+    RenderCtx rc;
+    memset(&rc, 0, sizeof rc);
+    rc.ui = &ui;
+    Scene sc;
+    scene_init(&sc);
+    float w = render_pill(&rc, &sc, 0, 0, AR_SAYS, "Bird", 1);
+    CHECK(cmd_x(&sc, AR_SAYS) < cmd_x(&sc, "Bird"));
+    fonts_set_rtl(fonts, 1);
+    scene_clear(&sc);
+    CHECK_NEAR(render_pill(&rc, &sc, 0, 0, AR_SAYS, "Bird", 1), w, 0.01);
+    CHECK(cmd_x(&sc, AR_SAYS) > cmd_x(&sc, "Bird"));
+    fonts_set_rtl(fonts, 0);
+    scene_free(&sc);
+}
+
 /* Devanagari is shaped left to right: ka + virama + ssa form one conjunct,
 ** narrower than its three characters set one by one. */
 static void test_ltr_shaping(Fonts *fonts, Font *f)
@@ -344,6 +372,7 @@ int main(void)
         test_flow(&fonts, f);
         test_bold_fallback(&fonts);
         test_ltr_shaping(&fonts, f);
+        test_pill(&g, &fonts);
     }
     fonts_free(&fonts);
     gfx_close(&g);
