@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stimuli/page.h"
+#include "stimuli/uistrings.h"
 
 int frame_open(Frame *f, const GfxOptions *go, float font_scale,
                const char *shot_dir, SimError *err)
@@ -159,6 +160,8 @@ static void questionnaire_text_input(Frame *f, const SessionView *v)
 
 int frame_build(Frame *f, const FrameView *fv)
 {
+    /* participant screens in the study's direction; experimenter's LTR */
+    fonts_set_rtl(&f->fonts, !fv->start && ui_strings_rtl(fv->strings));
     if (fv->start) {
         screen_build_start(&f->scene, &f->ui, fv->start);
         if (fv->confirm == CONFIRM_QUIT) {

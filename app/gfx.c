@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/bidi.h"
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 #include "stimuli/glyphs.h"
 
 #define ATLAS_SIZE 1024
@@ -106,8 +108,10 @@ static void font_free(Font *f)
         }
         sim_free(f->runs);
     }
-    if (f->rtl_ttf) {
-        TTF_CloseFont(f->rtl_ttf);
+    for (int d = 0; d < 2; d++) {
+        if (f->shape[d].ttf) {
+            TTF_CloseFont(f->shape[d].ttf);
+        }
     }
     for (int i = 0; i < FONT_MAX_FALLBACK; i++) {
         if (f->fallback[i]) {
@@ -135,6 +139,7 @@ void fonts_free(Fonts *fonts)
     }
     for (int k = 0; k < fonts->n_fb; k++) {
         sim_free(fonts->fb_paths[k]);
+        sim_free(fonts->fb_bold_paths[k]);
     }
     sim_free(fonts->hits);
     glyph_chain_free(fonts->chain);
@@ -323,12 +328,37 @@ static int fallback_for(Fonts *fonts, uint32_t cp)
     return found;
 }
 
+/* The file (and face index) of fallback font k for f's face: for bold
+** text the bold face of k's family when fontconfig has one (looked up
+** once per fallback font), else k itself. */
+static const char *fallback_file(Font *f, int k, int *index)
+{
+    Fonts *o = f->owner;
+    if (f->face == FACE_BOLD && !o->fb_bold_tried[k]) {
+        o->fb_bold_tried[k] = 1;
+        char path[1024];
+        int bi = 0;
+        if (glyph_chain_bold_of(o->chain, o->fb_paths[k], o->fb_index[k], path,
+                                sizeof path, &bi)) {
+            o->fb_bold_paths[k] = sim_strdup(path);
+            o->fb_bold_index[k] = bi;
+        }
+    }
+    if (f->face == FACE_BOLD && o->fb_bold_paths[k]) {
+        *index = o->fb_bold_index[k];
+        return o->fb_bold_paths[k];
+    }
+    *index = o->fb_index[k];
+    return o->fb_paths[k];
+}
+
 /* Fallback font k of f's face, opened at f's size on first use. */
 static TTF_Font *fallback_ttf(Font *f, int k)
 {
     if (!f->fallback[k]) {
-        f->fallback[k] = TTF_OpenFontIndex(f->owner->fb_paths[k], f->px,
-                                           f->owner->fb_index[k]);
+        int index = 0;
+        const char *path = fallback_file(f, k, &index);
+        f->fallback[k] = TTF_OpenFontIndex(path, f->px, index);
         if (f->fallback[k]) {
             TTF_SetFontHinting(f->fallback[k], TTF_HINTING_LIGHT);
         }
@@ -492,53 +522,21 @@ static float atlas_run(Font *f, SDL_Renderer *r, float x, float y,
     return pen;
 }
 
-/* ------------------------------------------------- right-to-left runs */
+/* ------------------------------------------------- mixed-direction lines */
 
-/* 'A' for Arabic, 'H' for Hebrew (right to left), 'L' for other letters
-** and digits, 0 for neutrals (spaces, punctuation). */
-static char cp_dir(uint32_t cp)
+void fonts_set_rtl(Fonts *fonts, int rtl)
 {
-    if ((cp >= 0x0590 && cp <= 0x05FF) || (cp >= 0xFB1D && cp <= 0xFB4F)) {
-        return 'H';
+    if (fonts) {
+        fonts->rtl = rtl ? 1 : 0;
     }
-    if ((cp >= 0x0600 && cp <= 0x08FF) || (cp >= 0xFB50 && cp <= 0xFDFF) ||
-        (cp >= 0xFE70 && cp <= 0xFEFF)) {
-        return 'A';
-    }
-    if (cp < 0x80) {
-        return ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') ||
-                       (cp >= '0' && cp <= '9')
-                   ? 'L'
-                   : 0;
-    }
-    if ((cp >= 0x2000 && cp <= 0x206F) || cp == 0xA0 || cp == 0xAB ||
-        cp == 0xBB || (cp >= 0x3000 && cp <= 0x303F)) {
-        return 0;
-    }
-    return 'L';
-}
-
-static int has_rtl(const char *text, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        if ((unsigned char)text[i] >= 0xD6 && (unsigned char)text[i] <= 0xEF) {
-            size_t j = i;
-            char d = cp_dir(utf8_next(text, len, &j));
-            if (d == 'A' || d == 'H') {
-                return 1;
-            }
-        }
-    }
-    return 0;
 }
 
 int text_direction(const char *text, size_t len)
 {
     for (size_t i = 0; i < len;) {
-        uint32_t c = utf8_next(text, len, &i);
-        char d = c >= '0' && c <= '9' ? 0 : cp_dir(c);
-        if (d) {
-            return d == 'A' || d == 'H';
+        BidiClass c = bidi_class(utf8_next(text, len, &i));
+        if (c == BIDI_LTR || c == BIDI_RTL) {
+            return c == BIDI_RTL;
         }
     }
     return -1;
@@ -584,73 +582,130 @@ static uint64_t fnv1a(const char *s, size_t n)
     return h ? h : 1;
 }
 
-/* The font that shapes a right-to-left run whose first character is cp:
-** the face's own when it has cp, else the chain's; script "Arab"/"Hebr". */
-static TTF_Font *rtl_font(Font *f, uint32_t cp, char dir)
+/* The OpenType script of a right-to-left letter. */
+static const char *rtl_script(uint32_t cp)
 {
-    const char *script = dir == 'H' ? "Hebr" : "Arab";
-    if (f->rtl_ttf && strcmp(f->rtl_script, script) == 0) {
-        return f->rtl_ttf;
+    if ((cp >= 0x0590 && cp <= 0x05FF) || (cp >= 0xFB1D && cp <= 0xFB4F)) {
+        return "Hebr";
     }
-    if (f->rtl_ttf) {
-        TTF_CloseFont(f->rtl_ttf);
-        f->rtl_ttf = NULL;
+    if (cp >= 0x0700 && cp <= 0x074F) {
+        return "Syrc";
     }
-    if (TTF_GlyphIsProvided32(f->ttf, cp)) {
-        f->rtl_ttf = TTF_OpenFont(f->owner->paths[f->face], f->px);
-    } else {
-        int k = fallback_for(f->owner, cp);
-        if (k >= 0) {
-            f->rtl_ttf = TTF_OpenFontIndex(f->owner->fb_paths[k], f->px,
-                                           f->owner->fb_index[k]);
-        }
+    if (cp >= 0x0780 && cp <= 0x07BF) {
+        return "Thaa";
     }
-    if (f->rtl_ttf) {
-        TTF_SetFontHinting(f->rtl_ttf, TTF_HINTING_LIGHT);
-        TTF_SetFontKerning(f->rtl_ttf, 1);
-        TTF_SetFontDirection(f->rtl_ttf, TTF_DIRECTION_RTL);
-        TTF_SetFontScriptName(f->rtl_ttf, script);
-        snprintf(f->rtl_script, sizeof f->rtl_script, "%s", script);
+    if (cp >= 0x07C0 && cp <= 0x07FF) {
+        return "Nkoo";
     }
-    return f->rtl_ttf;
+    return "Arab";
 }
 
-/* Measures (and with draw, draws at x) one right-to-left run, shaped as a
-** whole; the result is cached per text. */
-static float shaped_run(Font *f, SDL_Renderer *r, float x, float y,
+/* The OpenType script of a left-to-right letter whose script needs
+** shaping (clusters, reordered vowels, stacked marks), or NULL. */
+static const char *ltr_script(uint32_t cp)
+{
+    static const struct {
+        uint32_t lo, hi;
+        const char *script;
+    } blocks[] = {
+        {0x0900, 0x097F, "Deva"}, {0x0980, 0x09FF, "Beng"},
+        {0x0A00, 0x0A7F, "Guru"}, {0x0A80, 0x0AFF, "Gujr"},
+        {0x0B00, 0x0B7F, "Orya"}, {0x0B80, 0x0BFF, "Taml"},
+        {0x0C00, 0x0C7F, "Telu"}, {0x0C80, 0x0CFF, "Knda"},
+        {0x0D00, 0x0D7F, "Mlym"}, {0x0D80, 0x0DFF, "Sinh"},
+        {0x0E00, 0x0E7F, "Thai"}, {0x0E80, 0x0EFF, "Laoo"},
+        {0x0F00, 0x0FFF, "Tibt"}, {0x1000, 0x109F, "Mymr"},
+        {0x1780, 0x17FF, "Khmr"}, {0xA8E0, 0xA8FF, "Deva"},
+    };
+    if (cp < 0x0900 || cp > 0xA8FF) {
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+        if (cp >= blocks[i].lo && cp <= blocks[i].hi) {
+            return blocks[i].script;
+        }
+    }
+    return NULL;
+}
+
+/* The font that shapes a run in direction rtl (0 or 1) whose first letter
+** is cp: the face's own when it has cp, else the chain's (its bold face
+** for bold text), set to that direction and cp's script. NULL when no
+** font has cp. */
+static TTF_Font *shape_font(Font *f, uint32_t cp, int rtl)
+{
+    const char *script = rtl ? rtl_script(cp) : ltr_script(cp);
+    int src = 0;
+    if (!script) {
+        return NULL;
+    }
+    if (!TTF_GlyphIsProvided32(f->ttf, cp)) {
+        int k = fallback_for(f->owner, cp);
+        if (k < 0) {
+            return NULL;
+        }
+        src = k + 1;
+    }
+    if (f->shape[rtl].ttf && f->shape[rtl].src == src &&
+        strcmp(f->shape[rtl].script, script) == 0) {
+        return f->shape[rtl].ttf;
+    }
+    if (f->shape[rtl].ttf) {
+        TTF_CloseFont(f->shape[rtl].ttf);
+    }
+    TTF_Font *ttf = NULL;
+    if (src == 0) {
+        ttf = TTF_OpenFont(f->owner->paths[f->face], f->px);
+    } else {
+        int index = 0;
+        const char *path = fallback_file(f, src - 1, &index);
+        ttf = TTF_OpenFontIndex(path, f->px, index);
+    }
+    if (ttf) {
+        TTF_SetFontHinting(ttf, TTF_HINTING_LIGHT);
+        TTF_SetFontKerning(ttf, 1);
+        TTF_SetFontDirection(ttf, rtl ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR);
+        TTF_SetFontScriptName(ttf, script);
+    }
+    f->shape[rtl].ttf = ttf;
+    snprintf(f->shape[rtl].script, sizeof f->shape[rtl].script, "%s", script);
+    f->shape[rtl].src = src;
+    return ttf;
+}
+
+/* Measures (and with draw, draws at x) text[0..len), shaped as a whole in
+** f's shaping font of direction rtl (HarfBuzz orders the glyphs, forms
+** clusters and, right to left, mirrors brackets). Sizes and textures are
+** cached per text, script, font and direction. */
+static float shaped_run(Font *f, int rtl, SDL_Renderer *r, float x, float y,
                         const char *text, size_t len, SDL_Color color, int draw)
 {
-    size_t i0 = 0;
-    uint32_t first = utf8_next(text, len, &i0);
-    char dir = cp_dir(first);
-    for (size_t i = 0; i < len && dir != 'A' && dir != 'H';) {
-        dir = cp_dir(utf8_next(text, len, &i));
-    }
+    TTF_Font *ttf = f->shape[rtl].ttf;
     if (!f->runs) {
         f->runs = sim_calloc(FONT_SHAPED_CACHE, sizeof *f->runs);
         if (!f->runs) {
-            return atlas_run(f, r, x, y, text, len, color, draw);
+            return 0;
         }
     }
-    uint64_t h = fnv1a(text, len) ^ (uint64_t)(unsigned char)dir;
+    uint64_t h = fnv1a(text, len) ^ fnv1a(f->shape[rtl].script, 4) ^
+                 ((uint64_t)f->shape[rtl].src << 1) ^ (uint64_t)rtl;
+    ShapedRun *set = &f->runs[(h % (FONT_SHAPED_CACHE / FONT_SHAPED_WAYS)) *
+                              FONT_SHAPED_WAYS];
     ShapedRun *run = NULL;
-    for (int i = 0; i < FONT_SHAPED_CACHE; i++) {
-        if (f->runs[i].hash == h && f->runs[i].len == len) {
-            run = &f->runs[i];
+    for (int i = 0; i < FONT_SHAPED_WAYS && !run; i++) {
+        if (set[i].hash == h && set[i].len == len) {
+            run = &set[i];
         }
     }
-    size_t j = 0;
-    uint32_t strong = 0;
-    while (j < len && !strong) {
-        uint32_t c = utf8_next(text, len, &j);
-        strong = cp_dir(c) == dir ? c : 0;
-    }
-    TTF_Font *ttf = NULL;
-    if (!run || (draw && !run->tex)) {
-        ttf = rtl_font(f, strong, dir);
-        if (!ttf) {
-            return atlas_run(f, r, x, y, text, len, color, draw);
+    if (run && (!draw || run->tex || !r)) {
+        if (draw && run->tex) {
+            SDL_SetTextureColorMod(run->tex, color.r, color.g, color.b);
+            SDL_SetTextureAlphaMod(run->tex, color.a);
+            SDL_FRect dst = {x, y + (float)run->y_off, (float)run->w,
+                             (float)run->h};
+            SDL_RenderCopyF(r, run->tex, NULL, &dst);
         }
+        return (float)run->w;
     }
     char stack[512];
     char *z = len < sizeof stack ? stack : sim_malloc(len + 1);
@@ -660,8 +715,14 @@ static float shaped_run(Font *f, SDL_Renderer *r, float x, float y,
     memcpy(z, text, len);
     z[len] = '\0';
     if (!run) {
-        run = &f->runs[f->runs_next];
-        f->runs_next = (f->runs_next + 1) % FONT_SHAPED_CACHE;
+        run = NULL;
+        for (int i = 0; i < FONT_SHAPED_WAYS && !run; i++) {
+            run = set[i].hash == 0 ? &set[i] : NULL;
+        }
+        if (!run) {
+            run = &set[f->runs_next];
+            f->runs_next = (f->runs_next + 1) % FONT_SHAPED_WAYS;
+        }
         if (run->tex) {
             SDL_DestroyTexture(run->tex);
         }
@@ -674,7 +735,7 @@ static float shaped_run(Font *f, SDL_Renderer *r, float x, float y,
         run->h = hh;
         run->y_off = f->ascent - TTF_FontAscent(ttf);
     }
-    if (draw && !run->tex && r) {
+    if (draw && r) {
         SDL_Surface *s =
             TTF_RenderUTF8_Blended(ttf, z, (SDL_Color){255, 255, 255, 255});
         if (s) {
@@ -684,122 +745,264 @@ static float shaped_run(Font *f, SDL_Renderer *r, float x, float y,
             SDL_FreeSurface(s);
             if (run->tex) {
                 SDL_SetTextureBlendMode(run->tex, SDL_BLENDMODE_BLEND);
+                SDL_SetTextureColorMod(run->tex, color.r, color.g, color.b);
+                SDL_SetTextureAlphaMod(run->tex, color.a);
+                SDL_FRect dst = {x, y + (float)run->y_off, (float)run->w,
+                                 (float)run->h};
+                SDL_RenderCopyF(r, run->tex, NULL, &dst);
             }
         }
     }
     if (z != stack) {
         sim_free(z);
     }
-    if (draw && run->tex) {
-        SDL_SetTextureColorMod(run->tex, color.r, color.g, color.b);
-        SDL_SetTextureAlphaMod(run->tex, color.a);
-        SDL_FRect dst = {x, y + (float)run->y_off, (float)run->w,
-                         (float)run->h};
-        SDL_RenderCopyF(r, run->tex, NULL, &dst);
-    }
     return (float)run->w;
 }
 
-/* A line with right-to-left text: split into directional segments (a
-** neutral joins the segment before it; leading neutrals take the line's
-** direction, that of its first strong character); right-to-left segments
-** are shaped whole; a right-to-left line lays its segments out from the
-** right. Not the full Unicode bidi algorithm: no nesting, no mirroring. */
-static float text_run(Font *f, SDL_Renderer *r, float x, float y,
-                      const char *text, size_t len, SDL_Color color, int draw)
+/* Characters at an odd level that the shaping font lacks (or a run of
+** neutrals only): drawn from the atlas right to left, mirrored. */
+static float mirrored_run(Font *f, SDL_Renderer *r, float x, float y,
+                          const char *text, size_t len, SDL_Color color,
+                          int draw)
 {
-    if (!f || !has_rtl(text, len)) {
-        return atlas_run(f, r, x, y, text, len, color, draw);
+    char stack[512] = {0};
+    size_t cap = len * 4 + 4;
+    char *z = cap <= sizeof stack ? stack : sim_malloc(cap);
+    if (!z) {
+        return 0;
     }
-    /* Digits are weak: they do not set the line's direction. */
-    char base = 0;
-    for (size_t i = 0; i < len && !base;) {
-        uint32_t c = utf8_next(text, len, &i);
-        base = c >= '0' && c <= '9' ? 0 : cp_dir(c);
+    size_t n = 0;
+    for (size_t i = len; i > 0;) {
+        /* the code point ending at byte i */
+        size_t s = i - 1;
+        while (s > 0 && ((unsigned char)text[s] & 0xC0) == 0x80 && i - s < 4) {
+            s--;
+        }
+        size_t j = s;
+        uint32_t cp = utf8_next(text, i, &j);
+        if (j != i) { /* an invalid byte: one at a time */
+            s = i - 1;
+            cp = 0xFFFD;
+        }
+        n += sim_utf8_put(z + n, bidi_mirror(cp));
+        i = s;
     }
-    int rtl_base = base == 'A' || base == 'H';
-    /* Segments: [start, end) with their direction: strong runs, and
-    ** neutral runs between them that take the direction of both sides
-    ** when they agree, else the line's. */
-    enum { MAX_SEG = 64 };
-    size_t st[MAX_SEG], en[MAX_SEG];
-    int rtl[MAX_SEG];
-    int n = 0;
-    size_t i = 0;
-    while (i < len && n < MAX_SEG) {
-        size_t s0 = i;
-        int cur = -2;
-        while (i < len) {
+    float w = atlas_run(f, r, x, y, z, n, color, draw);
+    if (z != stack) {
+        sim_free(z);
+    }
+    return w;
+}
+
+/* One run at an odd level, text[0..len) in logical order: its pieces the
+** shaping font draws are shaped right to left; the others (brackets a
+** script font lacks, emoji) come from the atlas, mirrored. The pieces
+** run from the right. */
+static float rtl_run(Font *f, SDL_Renderer *r, float x, float y,
+                     const char *text, size_t len, SDL_Color color, int draw)
+{
+    uint32_t strong = 0;
+    for (size_t i = 0; i < len && !strong;) {
+        uint32_t cp = utf8_next(text, len, &i);
+        strong = bidi_class(cp) == BIDI_RTL && cp != 0x200F ? cp : 0;
+    }
+    TTF_Font *ttf = strong ? shape_font(f, strong, 1) : NULL;
+    if (!ttf) {
+        return mirrored_run(f, r, x, y, text, len, color, draw);
+    }
+    /* Piece ends, from the logical end backwards (visual left first). */
+    float pen = 0;
+    size_t end = len;
+    while (end > 0) {
+        size_t i = 0, start = 0;
+        int has = -1, cur = -1;
+        while (i < end) {
             size_t p = i;
-            char d = cp_dir(utf8_next(text, len, &i));
-            int dr = d == 'A' || d == 'H' ? 1 : d ? 0 : -1;
-            if (cur == -2) {
-                cur = dr;
-            } else if (dr != cur) {
-                i = p;
-                break;
+            uint32_t cp = utf8_next(text, end, &i);
+            has = TTF_GlyphIsProvided32(ttf, cp) || glyph_invisible(cp);
+            if (has != cur) {
+                start = p;
+                cur = has;
             }
         }
-        if (n == MAX_SEG - 1) {
-            i = len;
+        float w = cur ? shaped_run(f, 1, r, x + pen, y, text + start,
+                                   end - start, color, draw)
+                      : mirrored_run(f, r, x + pen, y, text + start,
+                                     end - start, color, draw);
+        pen += w;
+        end = start;
+    }
+    return pen;
+}
+
+/* Whether cp continues a shaped left-to-right piece: a letter of a script
+** that needs shaping, or a joiner. */
+static int ltr_shaped(uint32_t cp)
+{
+    return ltr_script(cp) != NULL || cp == 0x200C || cp == 0x200D;
+}
+
+/* One run at an even level: from the atlas as stored, except pieces in a
+** script that needs shaping (Devanagari, Bengali, Thai, ...), which
+** HarfBuzz shapes left to right. */
+static float ltr_run(Font *f, SDL_Renderer *r, float x, float y,
+                     const char *text, size_t len, SDL_Color color, int draw)
+{
+    /* Those scripts lie in U+0900..U+1FFF and U+A8E0..: lead bytes 0xE0,
+    ** 0xE1 and 0xEA. */
+    int maybe = 0;
+    for (size_t i = 0; i < len && !maybe; i++) {
+        unsigned char c = (unsigned char)text[i];
+        maybe = c == 0xE0 || c == 0xE1 || c == 0xEA;
+    }
+    if (!maybe) {
+        return atlas_run(f, r, x, y, text, len, color, draw);
+    }
+    float pen = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t start = i;
+        uint32_t first = utf8_next(text, len, &i);
+        int shaped = ltr_shaped(first);
+        size_t end = i;
+        while (end < len) {
+            size_t k = end;
+            uint32_t cp = utf8_next(text, len, &k);
+            /* marks follow their base */
+            if (ltr_shaped(cp) != shaped && !(shaped && glyph_invisible(cp))) {
+                break;
+            }
+            end = k;
         }
-        st[n] = s0;
-        en[n] = i;
-        rtl[n] = cur;
-        n++;
+        TTF_Font *ttf = shaped ? shape_font(f, first, 0) : NULL;
+        pen += ttf ? shaped_run(f, 0, r, x + pen, y, text + start, end - start,
+                                color, draw)
+                   : atlas_run(f, r, x + pen, y, text + start, end - start,
+                               color, draw);
+        i = end;
     }
-    for (int k = 0; k < n; k++) {
-        if (rtl[k] < 0) {
-            int before = k > 0 ? rtl[k - 1] : -1;
-            int after = k + 1 < n ? rtl[k + 1] : -1;
-            rtl[k] = before >= 0 && before == after ? before : rtl_base;
+    return pen;
+}
+
+/* One line: runs of one embedding level (app/bidi.h) placed left to
+** right in visual order; even levels by ltr_run, odd ones by rtl_run.
+** Text that is left to right throughout skips the algorithm. */
+static float text_line(Font *f, SDL_Renderer *r, float x, float y,
+                       const char *text, size_t len, SDL_Color color, int draw)
+{
+    if (!f) {
+        return 0;
+    }
+    int rtl = f->owner && f->owner->rtl;
+    int ascii = 1, letter = 0;
+    for (size_t i = 0; i < len && ascii; i++) {
+        unsigned char c = (unsigned char)text[i];
+        ascii = c < 0x80;
+        letter |= ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+    }
+    if (ascii && (letter || !rtl)) {
+        return atlas_run(f, r, x, y, text, len, color, draw);
+    }
+    /* code points, their byte offsets and levels; then runs */
+    enum { STACK_N = 128 };
+    uint32_t cp_s[STACK_N + 1] = {0}, off_s[STACK_N + 1], order_s[STACK_N];
+    uint8_t lev_s[STACK_N], rlev_s[STACK_N];
+    uint32_t *cp = cp_s, *off = off_s, *order = order_s;
+    uint8_t *lev = lev_s, *rlev = rlev_s;
+    if (len > STACK_N) {
+        cp = sim_malloc((len + 1) * sizeof *cp);
+        off = sim_malloc((len + 1) * sizeof *off);
+        order = sim_malloc(len * sizeof *order);
+        lev = sim_malloc(len);
+        rlev = sim_malloc(len);
+    }
+    float pen = 0;
+    if (!cp || !off || !order || !lev || !rlev) {
+        pen = atlas_run(f, r, x, y, text, len, color, draw);
+        goto done;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        off[n] = (uint32_t)i;
+        cp[n++] = utf8_next(text, len, &i);
+    }
+    off[n] = (uint32_t)len;
+    if (bidi_plain(cp, n, rtl)) {
+        pen = ltr_run(f, r, x, y, text, len, color, draw);
+        goto done;
+    }
+    bidi_levels(cp, n, rtl, lev);
+    /* runs of one level: their start bytes and levels in logical order
+    ** (the starts go to cp[] once the levels are known) */
+    size_t nr = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (k == 0 || lev[k] != lev[k - 1]) {
+            rlev[nr] = lev[k];
+            order[nr] = off[k]; /* run start byte, in logical order */
+            nr++;
         }
     }
-    int m = 0; /* merge neighbours of one direction */
-    for (int k = 0; k < n; k++) {
-        if (m > 0 && rtl[m - 1] == rtl[k]) {
-            en[m - 1] = en[k];
-        } else {
-            st[m] = st[k];
-            en[m] = en[k];
-            rtl[m] = rtl[k];
-            m++;
-        }
+    for (size_t k = 0; k < nr; k++) {
+        cp[k] = order[k]; /* starts kept while order is overwritten */
     }
-    n = m;
-    float total = 0, w[MAX_SEG];
-    for (int k = 0; k < n; k++) {
-        w[k] =
-            rtl[k]
-                ? shaped_run(f, r, 0, 0, text + st[k], en[k] - st[k], color, 0)
-                : atlas_run(f, r, 0, 0, text + st[k], en[k] - st[k], color, 0);
-        total += w[k];
+    cp[nr] = (uint32_t)len;
+    bidi_visual_order(rlev, nr, order);
+    for (size_t k = 0; k < nr; k++) {
+        uint32_t q = order[k];
+        const char *s = text + cp[q];
+        size_t sl = cp[q + 1] - cp[q];
+        pen += rlev[q] & 1 ? rtl_run(f, r, x + pen, y, s, sl, color, draw)
+                           : ltr_run(f, r, x + pen, y, s, sl, color, draw);
     }
-    if (!draw) {
-        return total;
+done:
+    if (cp != cp_s) {
+        sim_free(cp);
+        sim_free(off);
+        sim_free(order);
+        sim_free(lev);
+        sim_free(rlev);
     }
-    float pen = rtl_base ? x + total : x;
-    for (int k = 0; k < n; k++) {
-        float at = rtl_base ? pen - w[k] : pen;
-        if (rtl[k]) {
-            shaped_run(f, r, at, y, text + st[k], en[k] - st[k], color, 1);
-        } else {
-            atlas_run(f, r, at, y, text + st[k], en[k] - st[k], color, 1);
-        }
-        pen = rtl_base ? pen - w[k] : pen + w[k];
+    return pen;
+}
+
+static float text_any(Font *f, SDL_Renderer *r, float x, float y,
+                      const char *text, size_t len, SDL_Color color, int draw,
+                      int dir)
+{
+    if (!f) {
+        return 0;
     }
-    return total;
+    if (dir == TEXT_LTR) {
+        return ltr_run(f, r, x, y, text, len, color, draw);
+    }
+    if (dir == TEXT_RTL) {
+        return rtl_run(f, r, x, y, text, len, color, draw);
+    }
+    return text_line(f, r, x, y, text, len, color, draw);
 }
 
 float font_width(Font *font, const char *text, size_t len)
 {
-    return text_run(font, NULL, 0, 0, text, len, (SDL_Color){0, 0, 0, 0}, 0);
+    return text_any(font, NULL, 0, 0, text, len, (SDL_Color){0, 0, 0, 0}, 0,
+                    TEXT_LINE);
 }
 
 float font_draw(Font *font, SDL_Renderer *r, float x, float y, const char *text,
                 size_t len, SDL_Color color)
 {
-    return text_run(font, r, x, y, text, len, color, 1);
+    return text_any(font, r, x, y, text, len, color, 1, TEXT_LINE);
+}
+
+float font_run_width(Font *font, const char *text, size_t len, int dir)
+{
+    return text_any(font, NULL, 0, 0, text, len, (SDL_Color){0, 0, 0, 0}, 0,
+                    dir);
+}
+
+float font_run_draw(Font *font, SDL_Renderer *r, float x, float y,
+                    const char *text, size_t len, SDL_Color color, int dir)
+{
+    return text_any(font, r, x, y, text, len, color, 1, dir);
 }
 
 /* ------------------------------------------------------------- primitives */

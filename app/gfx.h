@@ -55,19 +55,31 @@ typedef struct Font {
     int n_pages;
     int shelf_x, shelf_y, shelf_h; /* packing cursor in the last page */
     struct Fonts *owner;
-    TTF_Font *fallback[FONT_MAX_FALLBACK]; /* opened at px on first use */
-    /* Right-to-left runs (Arabic, Hebrew) are shaped whole by HarfBuzz
-    ** (SDL_ttf) in a font of their own, and their textures cached. */
-    TTF_Font *rtl_ttf;
-    char rtl_script[5];
-    struct ShapedRun *runs; /* FONT_SHAPED_CACHE entries, round robin */
+    /* opened at px on first use; a bold face's are the fallback family's
+    ** bold face when fontconfig has one */
+    TTF_Font *fallback[FONT_MAX_FALLBACK];
+    /* Runs that need shaping are shaped whole by HarfBuzz (SDL_ttf) in a
+    ** font of their own per direction, set to that direction and the
+    ** run's script: [0] left to right (Devanagari, Thai, ...), [1] right
+    ** to left (Arabic, Hebrew, ...); their textures are cached (runs). */
+    struct {
+        TTF_Font *ttf;
+        char script[5];
+        int src; /* 0: the face's own file; k + 1: fallback font k */
+    } shape[2];
+    /* FONT_SHAPED_CACHE entries in sets of FONT_SHAPED_WAYS chosen by
+    ** the run's hash; a full set evicts round robin */
+    struct ShapedRun *runs;
     int runs_next;
 } Font;
 
-#define FONT_SHAPED_CACHE 64
+/* Enough for the distinct words of a long Arabic page (each is a run),
+** so that drawing a frame never shapes again. */
+#define FONT_SHAPED_CACHE 1024
+#define FONT_SHAPED_WAYS  4
 
 typedef struct ShapedRun {
-    uint64_t hash; /* FNV-1a of the run's bytes; 0 = empty */
+    uint64_t hash; /* FNV-1a of the run's bytes and script; 0 = empty */
     size_t len;
     int w, h;
     int y_off;        /* baseline shift to the face's, px */
@@ -91,8 +103,14 @@ typedef struct Fonts {
     char *fb_paths[FONT_MAX_FALLBACK];
     int fb_index[FONT_MAX_FALLBACK];
     int n_fb;
+    /* The bold face of each fallback font (fontconfig's), looked up when
+    ** bold text first borrows from it: NULL when its family has none. */
+    char *fb_bold_paths[FONT_MAX_FALLBACK];
+    int fb_bold_index[FONT_MAX_FALLBACK];
+    uint8_t fb_bold_tried[FONT_MAX_FALLBACK];
     FallbackHit *hits; /* code point -> fallback font, one query each */
     size_t hits_cap, hits_n;
+    int rtl; /* the study's direction (fonts_set_rtl) */
 } Fonts;
 
 /* Finds the three DejaVu faces in font_dir. Characters they lack are drawn
@@ -103,20 +121,48 @@ int fonts_init(Fonts *fonts, SDL_Renderer *renderer, const char *font_dir,
                SimError *err);
 void fonts_free(Fonts *fonts);
 
+/* Sets the direction of text that has no strong character of its own: 1
+** when the participant's language runs right to left (ui_strings_rtl),
+** 0 (the default) otherwise. Lines and paragraphs without letters
+** ("0.42", "(3)") are ordered in that direction, and text_flow aligns
+** ALIGN_LEFT paragraphs to the right when it is 1. */
+void fonts_set_rtl(Fonts *fonts, int rtl);
+
 /* The font of face at px pixels (opened and cached on first use); NULL
 ** when the font file cannot be opened. Borrowed until fonts_free. */
 Font *fonts_get(Fonts *fonts, FontFace face, float px);
 
-/* Width in px of text[0..len) set in font (kerning included). */
+/* Width in px of text[0..len) set in font as one line (kerning and
+** shaping included). */
 float font_width(Font *font, const char *text, size_t len);
 
-/* Draws text[0..len) with its line top at (x, y). Returns the width. */
+/* Draws text[0..len) as one line with its top at (x, y). Returns the
+** width. Mixed-direction text is ordered by the Unicode bidi algorithm
+** (app/bidi.h): the line's direction is that of its first strong
+** character (else the study's, fonts_set_rtl), each run of one level is
+** placed by rule L2, right-to-left runs are shaped right to left by
+** HarfBuzz with their brackets mirrored, so "LIME 0.42" keeps its order
+** inside Arabic text. */
 float font_draw(Font *font, SDL_Renderer *r, float x, float y, const char *text,
                 size_t len, SDL_Color color);
 
+/* How font_run_width and font_run_draw set their text. */
+enum {
+    TEXT_LINE = 0, /* a whole line: the bidi algorithm orders it */
+    TEXT_LTR = 1,  /* one run at an even level, left to right as stored */
+    TEXT_RTL = 2   /* one run at an odd level: right to left, shaped as a
+                      whole, brackets mirrored */
+};
+
+/* font_width and font_draw for a run whose direction the caller resolved
+** already (text_flow's atoms): dir is TEXT_LINE, TEXT_LTR or TEXT_RTL. */
+float font_run_width(Font *font, const char *text, size_t len, int dir);
+float font_run_draw(Font *font, SDL_Renderer *r, float x, float y,
+                    const char *text, size_t len, SDL_Color color, int dir);
+
 /* The direction of text set as a line: 1 when its first strong character
-** (digits do not count) is Arabic or Hebrew, 0 when it is another letter,
-** -1 when it has none. */
+** (digits do not count) runs right to left (Arabic, Hebrew, ...), 0 when
+** it is another letter, -1 when it has none. */
 int text_direction(const char *text, size_t len);
 
 /* Whether a line may break before cp with no space: between CJK ideographs,

@@ -731,6 +731,7 @@ int main(int argc, char **argv)
 
     Scene sc;
     scene_init(&sc);
+    fonts_set_rtl(&fonts, ui_strings_rtl(strings));
     for (int i = 0; i < ns; i++) {
         ScreenCtx sx = {&ui, &assets, &shots[i].v, 0, NULL, strings};
         screen_build(&sc, &sx);
@@ -751,7 +752,8 @@ int main(int argc, char **argv)
         }
         SDL_RenderPresent(g.renderer);
     }
-    /* Start screen and a confirmation dialog. */
+    /* Start screen and a confirmation dialog (experimenter's: LTR). */
+    fonts_set_rtl(&fonts, 0);
     StartState st;
     memset(&st, 0, sizeof st);
     st.title = "Which explanations help predict a sentiment model?";

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "app/bidi.h"
 #include "common/sim_alloc.h"
 
 /* ------------------------------------------------------------ look & size */
@@ -201,10 +202,16 @@ void scene_unclip(Scene *sc)
 float scene_text_n(Scene *sc, Font *font, float x, float y, const char *text,
                    size_t len, SDL_Color c)
 {
+    return scene_text_run(sc, font, x, y, text, len, c, TEXT_LINE);
+}
+
+float scene_text_run(Scene *sc, Font *font, float x, float y, const char *text,
+                     size_t len, SDL_Color c, int dir)
+{
     if (!font || !text) {
         return 0;
     }
-    float w = font_width(font, text, len);
+    float w = font_run_width(font, text, len, dir);
     if (!sc || len == 0) {
         return w;
     }
@@ -224,6 +231,7 @@ float scene_text_n(Scene *sc, Font *font, float x, float y, const char *text,
     k->font = font;
     k->r = (SDL_FRect){x, y, w, (float)font->line_h};
     k->color = c;
+    k->dir = (uint8_t)dir;
     return w;
 }
 
@@ -335,8 +343,8 @@ static void draw_cmd(const Scene *sc, const SceneCmd *k, Gfx *g, float dy,
         gfx_line(g, k->r.x, k->r.y - dy, k->r.w, k->r.h - dy, k->width, c);
         break;
     case CMD_TEXT:
-        font_draw(k->font, g->renderer, r.x, r.y, sc->text + k->text_off,
-                  k->text_len, c);
+        font_run_draw(k->font, g->renderer, r.x, r.y, sc->text + k->text_off,
+                      k->text_len, c, k->dir);
         break;
     case CMD_TEXTURE:
         SDL_SetTextureAlphaMod(k->tex, k->alpha);
@@ -443,7 +451,9 @@ typedef struct Atom {
     uint32_t start, end; /* byte range in the span's text */
     float w;
     uint8_t kind;
-    uint8_t glue; /* 1: no break allowed before this word atom */
+    uint8_t glue;  /* 1: no break allowed before this word atom */
+    uint8_t level; /* bidi embedding level: odd runs right to left */
+    uint8_t par;   /* 1: its paragraph runs right to left */
 } Atom;
 
 typedef struct Placed {
@@ -459,10 +469,15 @@ typedef struct Flow {
     float y;
     float spacing;
     int align;
+    int rtl; /* the study's direction (Fonts.rtl) */
     SDL_FRect *rects;
     Placed *line;
     size_t n_line, cap_line;
     float line_w;
+    uint32_t *order; /* visual order of the line (n_line entries) */
+    uint8_t *levels;
+    Placed *tmp;
+    size_t cap_order;
 } Flow;
 
 static int is_space(uint32_t cp)
@@ -470,6 +485,17 @@ static int is_space(uint32_t cp)
     return cp == ' ' || cp == '\t' || cp == 0x3000;
 }
 
+static int atom_push(Atom **atoms, size_t *na, size_t *cap, const Atom *a)
+{
+    if (sim_grow((void **)atoms, cap, *na + 1, sizeof(Atom)) != 0) {
+        return -1;
+    }
+    (*atoms)[(*na)++] = *a;
+    return 0;
+}
+
+/* Words, spaces and newlines of the spans, in logical order (no widths
+** yet: they depend on the direction, see atoms_levels). */
 static int atoms_build(const Span *spans, size_t n, Atom **out, size_t *n_out)
 {
     Atom *atoms = NULL;
@@ -520,28 +546,212 @@ static int atoms_build(const Span *spans, size_t n, Atom **out, size_t *n_out)
                     i = k;
                 }
             }
-            if (sim_grow((void **)&atoms, &cap, na + 1, sizeof(Atom)) != 0) {
+            Atom a;
+            memset(&a, 0, sizeof a);
+            a.span = (uint32_t)s;
+            a.start = (uint32_t)st;
+            a.end = (uint32_t)i;
+            a.kind = (uint8_t)kind;
+            /* A word continuing the previous span's word without a space
+            ** between them may not be separated from it. */
+            a.glue = (uint8_t)(kind == ATOM_WORD && first && na > 0 &&
+                               atoms[na - 1].kind == ATOM_WORD);
+            first = 0;
+            if (atom_push(&atoms, &na, &cap, &a) != 0) {
                 sim_free(atoms);
                 return -1;
             }
-            Atom *a = &atoms[na++];
-            a->span = (uint32_t)s;
-            a->start = (uint32_t)st;
-            a->end = (uint32_t)i;
-            a->kind = (uint8_t)kind;
-            a->w = kind == ATOM_NEWLINE
-                       ? 0
-                       : font_width(spans[s].font, t + st, i - st);
-            /* A word continuing the previous span's word without a space
-            ** between them may not be separated from it. */
-            a->glue = (uint8_t)(kind == ATOM_WORD && first && na > 1 &&
-                                atoms[na - 2].kind == ATOM_WORD);
-            first = 0;
         }
     }
     *out = atoms;
     *n_out = na;
     return 0;
+}
+
+/* Code points of one paragraph's atoms, with the byte offset of each and
+** its atom. Grown as needed; kept across paragraphs. */
+typedef struct ParText {
+    uint32_t *cp, *off, *atom;
+    uint8_t *lev;
+    size_t n, cap;
+} ParText;
+
+static void par_free(ParText *p)
+{
+    sim_free(p->cp);
+    sim_free(p->off);
+    sim_free(p->atom);
+    sim_free(p->lev);
+}
+
+static int par_gather(ParText *p, const Span *spans, const Atom *atoms,
+                      size_t a0, size_t a1)
+{
+    p->n = 0;
+    for (size_t k = a0; k < a1; k++) {
+        const char *t = spans[atoms[k].span].text;
+        size_t i = atoms[k].start, end = atoms[k].end;
+        while (i < end) {
+            if (p->n == p->cap) {
+                size_t c = p->cap ? p->cap * 2 : 256;
+                uint32_t *ncp = sim_realloc(p->cp, c * sizeof *ncp);
+                if (ncp) {
+                    p->cp = ncp;
+                }
+                uint32_t *noff = sim_realloc(p->off, c * sizeof *noff);
+                if (noff) {
+                    p->off = noff;
+                }
+                uint32_t *nat = sim_realloc(p->atom, c * sizeof *nat);
+                if (nat) {
+                    p->atom = nat;
+                }
+                uint8_t *nlev = sim_realloc(p->lev, c);
+                if (nlev) {
+                    p->lev = nlev;
+                }
+                if (!ncp || !noff || !nat || !nlev) {
+                    return -1;
+                }
+                p->cap = c;
+            }
+            p->off[p->n] = (uint32_t)i;
+            p->atom[p->n] = (uint32_t)k;
+            p->cp[p->n] = utf8_next(t, end, &i);
+            p->n++;
+        }
+    }
+    return 0;
+}
+
+/* Whether atoms [a0, a1) are ASCII and left to right throughout. */
+static int par_ascii_ltr(const Span *spans, const Atom *atoms, size_t a0,
+                         size_t a1, int rtl)
+{
+    int letter = 0;
+    for (size_t k = a0; k < a1; k++) {
+        const unsigned char *t =
+            (const unsigned char *)spans[atoms[k].span].text;
+        for (size_t i = atoms[k].start; i < atoms[k].end; i++) {
+            if (t[i] >= 0x80) {
+                return 0;
+            }
+            letter |= (t[i] | 0x20) >= 'a' && (t[i] | 0x20) <= 'z';
+        }
+    }
+    return letter || !rtl;
+}
+
+/* Resolves the bidi levels of each paragraph (atoms between newlines)
+** once, splits atoms whose characters lie at different levels into glued
+** pieces of one level each, and measures every atom in its direction.
+** Replaces *atoms. */
+static int atoms_levels(const Span *spans, int rtl, Atom **atoms, size_t *na)
+{
+    Atom *in = *atoms, *out = NULL;
+    size_t n_in = *na, n_out = 0, cap = 0;
+    ParText p;
+    memset(&p, 0, sizeof p);
+    int rc = 0;
+    for (size_t a0 = 0; a0 < n_in && rc == 0;) {
+        size_t a1 = a0;
+        while (a1 < n_in && in[a1].kind != ATOM_NEWLINE) {
+            a1++;
+        }
+        int par = 0;
+        int plain = par_ascii_ltr(spans, in, a0, a1, rtl);
+        if (!plain) {
+            rc = par_gather(&p, spans, in, a0, a1);
+            plain = rc == 0 && bidi_plain(p.cp, p.n, rtl);
+        }
+        if (plain || rc != 0) {
+            for (size_t k = a0; k < a1 && rc == 0; k++) {
+                rc = atom_push(&out, &n_out, &cap, &in[k]);
+            }
+        } else {
+            par = bidi_levels(p.cp, p.n, rtl, p.lev) == 1;
+            /* one piece per change of level inside an atom */
+            for (size_t c = 0; c < p.n && rc == 0;) {
+                size_t e = c + 1;
+                while (e < p.n && p.atom[e] == p.atom[c] &&
+                       p.lev[e] == p.lev[c]) {
+                    e++;
+                }
+                Atom a = in[p.atom[c]];
+                int head = c == 0 || p.atom[c - 1] != p.atom[c];
+                a.start = p.off[c];
+                a.end = e < p.n && p.atom[e] == p.atom[c] ? p.off[e] : a.end;
+                a.level = p.lev[c];
+                a.par = (uint8_t)par;
+                if (!head) {
+                    a.glue = a.kind == ATOM_WORD;
+                }
+                rc = atom_push(&out, &n_out, &cap, &a);
+                c = e;
+            }
+        }
+        if (a1 < n_in && rc == 0) {
+            Atom nl = in[a1];
+            nl.par = (uint8_t)par;
+            rc = atom_push(&out, &n_out, &cap, &nl);
+        }
+        a0 = a1 + 1;
+    }
+    par_free(&p);
+    sim_free(in);
+    *atoms = out;
+    *na = n_out;
+    if (rc != 0) {
+        return -1;
+    }
+    for (size_t k = 0; k < n_out; k++) {
+        Atom *a = &out[k];
+        a->w = a->kind == ATOM_NEWLINE
+                   ? 0
+                   : font_run_width(
+                         spans[a->span].font, spans[a->span].text + a->start,
+                         a->end - a->start, a->level & 1 ? TEXT_RTL : TEXT_LTR);
+    }
+    return 0;
+}
+
+/* Puts the line's atoms in visual order (rule L2 on their levels) and
+** their x from the left. */
+static void flow_reorder(Flow *f)
+{
+    size_t n = f->n_line;
+    int mixed = 0;
+    for (size_t i = 0; i < n && !mixed; i++) {
+        mixed = f->line[i].a->level != 0;
+    }
+    if (!mixed) {
+        return;
+    }
+    if (sim_grow((void **)&f->order, &f->cap_order, n, sizeof *f->order) != 0) {
+        return;
+    }
+    size_t cap = f->cap_order;
+    uint8_t *lv = sim_realloc(f->levels, cap);
+    if (!lv) {
+        return;
+    }
+    f->levels = lv;
+    Placed *tmp = sim_realloc(f->tmp, cap * sizeof *tmp);
+    if (!tmp) {
+        return;
+    }
+    f->tmp = tmp;
+    for (size_t i = 0; i < n; i++) {
+        f->levels[i] = f->line[i].a->level;
+        f->tmp[i] = f->line[i];
+    }
+    bidi_visual_order(f->levels, n, f->order);
+    float pen = 0;
+    for (size_t k = 0; k < n; k++) {
+        f->line[k] = f->tmp[f->order[k]];
+        f->line[k].x = pen;
+        pen += f->line[k].a->w;
+    }
 }
 
 static void flow_emit_line(Flow *f)
@@ -570,26 +780,11 @@ static void flow_emit_line(Flow *f)
         const Placed *p = &f->line[f->n_line - 1];
         width = p->x + p->a->w;
     }
-    /* A right-to-left line: its words run from the right. */
-    int rtl = -1;
-    for (size_t i = 0; i < f->n_line && rtl < 0; i++) {
-        const Atom *a = f->line[i].a;
-        rtl = text_direction(f->spans[a->span].text + a->start,
-                             a->end - a->start);
-    }
-    if (rtl == 1) {
-        for (size_t i = 0; i < f->n_line; i++) {
-            f->line[i].x = width - (f->line[i].x + f->line[i].a->w);
-        }
-        for (size_t i = 0, j = f->n_line; i + 1 < j; i++, j--) {
-            Placed t = f->line[i];
-            f->line[i] = f->line[j - 1];
-            f->line[j - 1] = t;
-        }
-    }
+    int par_rtl = f->n_line && f->line[0].a->par;
+    flow_reorder(f);
     float dx = 0;
-    if (rtl == 1 && f->align == ALIGN_LEFT) {
-        dx = f->w - width;
+    if (f->align == ALIGN_LEFT && (f->rtl || par_rtl)) {
+        dx = f->w - width; /* the start side of right-to-left text */
     } else if (f->align == ALIGN_CENTER) {
         dx = floorf((f->w - width) / 2);
     } else if (f->align == ALIGN_RIGHT) {
@@ -636,8 +831,9 @@ static void flow_emit_line(Flow *f)
         float ytop = top + asc - (float)fo->ascent;
         float x = f->x + dx + f->line[i].x;
         if (a->kind == ATOM_WORD) {
-            scene_text_n(f->sc, fo, x, ytop, sp->text + a->start,
-                         a->end - a->start, sp->fg);
+            scene_text_run(f->sc, fo, x, ytop, sp->text + a->start,
+                           a->end - a->start, sp->fg,
+                           a->level & 1 ? TEXT_RTL : TEXT_LTR);
         }
         if (sp->underline) {
             int include =
@@ -674,7 +870,14 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
 {
     Atom *atoms = NULL;
     size_t na = 0;
+    int rtl = spans && n && spans[0].font && spans[0].font->owner
+                  ? spans[0].font->owner->rtl
+                  : 0;
     if (n == 0 || atoms_build(spans, n, &atoms, &na) != 0) {
+        return 0;
+    }
+    if (atoms_levels(spans, rtl, &atoms, &na) != 0) {
+        sim_free(atoms);
         return 0;
     }
     if (rects) {
@@ -690,6 +893,7 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
     f.y = y;
     f.spacing = line_spacing > 0 ? line_spacing : 1;
     f.align = align;
+    f.rtl = rtl;
     f.rects = rects;
     /* Split words too wide for a line into pieces (rare: URLs, long
     ** identifiers). Pieces are stored in a second array. */
@@ -707,7 +911,9 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
                 while (q < a.end) {
                     size_t r = q;
                     utf8_next(sp->text, a.end, &r);
-                    float ww = font_width(sp->font, sp->text + p, r - p);
+                    float ww =
+                        font_run_width(sp->font, sp->text + p, r - p,
+                                       a.level & 1 ? TEXT_RTL : TEXT_LTR);
                     if (ww > w && best > p) {
                         break;
                     }
@@ -771,6 +977,9 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
         flow_emit_line(&f);
     }
     sim_free(f.line);
+    sim_free(f.order);
+    sim_free(f.levels);
+    sim_free(f.tmp);
     sim_free(pieces);
     sim_free(atoms);
     return f.y - y;

@@ -71,6 +71,7 @@ typedef struct SceneCmd {
     SDL_Texture *tex;
     SDL_Rect src; /* w = 0: whole texture */
     uint8_t alpha;
+    uint8_t dir; /* CMD_TEXT: TEXT_LINE, TEXT_LTR or TEXT_RTL (gfx.h) */
 } SceneCmd;
 
 /* What a click (or the autopilot) on a region means. */
@@ -137,6 +138,10 @@ float scene_text(Scene *sc, Font *font, float x, float y, const char *text,
                  SDL_Color c);
 float scene_text_n(Scene *sc, Font *font, float x, float y, const char *text,
                    size_t len, SDL_Color c);
+/* One run of text whose direction is resolved (dir: TEXT_LTR, TEXT_RTL, or
+** TEXT_LINE for a whole line, as scene_text_n); returns its width. */
+float scene_text_run(Scene *sc, Font *font, float x, float y, const char *text,
+                     size_t len, SDL_Color c, int dir);
 /* Sets the hover colour of the last command. */
 void scene_hover_last(Scene *sc, SDL_Color hover);
 /* Adds a clickable region; returns its index (and makes it the region of
@@ -169,8 +174,16 @@ enum { ALIGN_LEFT = 0, ALIGN_CENTER = 1, ALIGN_RIGHT = 2 };
 /* Lays out spans as wrapped lines in the column [x, x + w) starting at top
 ** y, emitting commands into sc (sc NULL: measure only). line_spacing
 ** multiplies the font's line height. When rects is not NULL it receives,
-** for each span, the rectangle of its first fragment. Returns the height
-** used. Words longer than w are broken between characters. */
+** for each span, the rectangle of its first fragment (leftmost on its first
+** line). Returns the height used. Words longer than w are broken between
+** characters.
+** Mixed-direction text follows the Unicode bidi algorithm (app/bidi.h):
+** each paragraph (text between newlines, across spans) takes the direction
+** of its first strong character, else the study's (fonts_set_rtl on the
+** spans' fonts); its levels are resolved once, lines are broken in logical
+** order, and each line's words and runs are placed in visual order (rule
+** L2), right-to-left runs shaped right to left. ALIGN_LEFT means the start
+** side: the right in a right-to-left study or paragraph. */
 float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
                 float w, float line_spacing, int align, SDL_FRect *rects);
 

@@ -38,6 +38,7 @@
 #include "experiment/export.h"
 #include "experiment/store.h"
 #include "stimuli/study.h"
+#include "stimuli/uistrings.h"
 
 #define MAX_FRAMES  20000
 #define MAX_PRESSES 256
@@ -299,6 +300,7 @@ static void screens_build(Screens *s, Frame *f, int k)
     sx.view = &v;
     sx.now_ns = stamps_mono_ns();
     sx.strings = s->study ? s->study->ui_strings : NULL;
+    fonts_set_rtl(&f->fonts, ui_strings_rtl(sx.strings));
     screen_build(&f->scene, &sx);
 }
 

@@ -7,7 +7,8 @@
 # libpq-dev is the sync to a PostgreSQL server, and postgresql with
 # postgresql-common (pg_virtualenv) run its tests, see docs/multisite.md;
 # libxi-dev: the runner's input thread (XInput 2 raw key events) and
-# libxdamage-dev: the peer comparison's true onsets, docs/runner.md "Timing".)
+# libxdamage-dev: the peer comparison's true onsets, docs/runner.md "Timing";
+# libfribidi-dev: the runner's mixed-direction text, docs/runner.md "Fonts".)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -19,7 +20,8 @@ PACKAGES="build-essential cmake pkg-config git
   clang libclang-rt-14-dev sqlite3
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   libpq-dev postgresql postgresql-common
-  libxi-dev libxdamage-dev"
+  libxi-dev libxdamage-dev
+  libfribidi-dev"
 
 missing=""
 for p in $PACKAGES; do

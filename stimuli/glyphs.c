@@ -121,6 +121,77 @@ int glyph_chain_font_for(const GlyphChain *c, uint32_t cp, char *path,
     return 0;
 }
 
+/* The family name of the chain's font at path/index, or NULL. */
+static const FcChar8 *chain_family(const GlyphChain *c, const char *path,
+                                   int index)
+{
+    for (int i = 0; c && c->set && i < c->set->nfont; i++) {
+        FcPattern *p = c->set->fonts[i];
+        FcChar8 *file = NULL, *family = NULL;
+        int idx = 0;
+        if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch ||
+            strcmp((const char *)file, path) != 0) {
+            continue;
+        }
+        if (FcPatternGetInteger(p, FC_INDEX, 0, &idx) != FcResultMatch) {
+            idx = 0;
+        }
+        if (idx == index &&
+            FcPatternGetString(p, FC_FAMILY, 0, &family) == FcResultMatch) {
+            return family;
+        }
+    }
+    return NULL;
+}
+
+/* Whether pattern p names family among its families. */
+static int has_family(FcPattern *p, const FcChar8 *family)
+{
+    FcChar8 *f = NULL;
+    for (int k = 0; FcPatternGetString(p, FC_FAMILY, k, &f) == FcResultMatch;
+         k++) {
+        if (strcmp((const char *)f, (const char *)family) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int glyph_chain_bold_of(const GlyphChain *c, const char *path, int index,
+                        char *out, size_t size, int *out_index)
+{
+    const FcChar8 *family = chain_family(c, path, index);
+    FcPattern *q = family ? FcPatternCreate() : NULL;
+    if (!q) {
+        return 0;
+    }
+    FcPatternAddString(q, FC_FAMILY, family);
+    FcPatternAddInteger(q, FC_WEIGHT, FC_WEIGHT_BOLD);
+    FcConfigSubstitute(c->cfg, q, FcMatchPattern);
+    FcDefaultSubstitute(q);
+    FcResult res = FcResultMatch;
+    FcPattern *m = FcFontMatch(c->cfg, q, &res);
+    FcPatternDestroy(q);
+    int found = 0, weight = 0, idx = 0;
+    FcChar8 *file = NULL;
+    if (m && has_family(m, family) &&
+        FcPatternGetInteger(m, FC_WEIGHT, 0, &weight) == FcResultMatch &&
+        weight >= FC_WEIGHT_DEMIBOLD &&
+        FcPatternGetString(m, FC_FILE, 0, &file) == FcResultMatch &&
+        strlen((const char *)file) < size) {
+        if (FcPatternGetInteger(m, FC_INDEX, 0, &idx) != FcResultMatch) {
+            idx = 0;
+        }
+        memcpy(out, file, strlen((const char *)file) + 1);
+        *out_index = idx;
+        found = 1;
+    }
+    if (m) {
+        FcPatternDestroy(m);
+    }
+    return found;
+}
+
 /* ------------------------------------------------------------ the scan */
 
 /* Decodes one UTF-8 code point at s[*i]; invalid bytes give U+FFFD. */

@@ -35,6 +35,13 @@ int glyph_chain_has(const GlyphChain *c, uint32_t cp);
 int glyph_chain_font_for(const GlyphChain *c, uint32_t cp, char *path,
                          size_t size, int *index);
 
+/* The bold face of the chain's font at path (face index) when fontconfig
+** has one of the same family (Noto Sans CJK SC Bold for Noto Sans CJK SC):
+** returns 1 with out and *out_index filled, 0 when there is none (colour
+** emoji) or out is too small. */
+int glyph_chain_bold_of(const GlyphChain *c, const char *path, int index,
+                        char *out, size_t size, int *out_index);
+
 /* Whether cp draws nothing and needs no glyph (see glyph_chain_has). */
 int glyph_invisible(uint32_t cp);
 

@@ -20,6 +20,12 @@ simlab_add_test(test_app_rtl SOURCES test_app_rtl.c
                 LIBS simlab_ui simlab_stimuli simlab_common PkgConfig::SDL2)
 set_tests_properties(test_app_rtl PROPERTIES
   ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
+# Mixed-direction text: the bidi core (levels, rule L2, mirroring) and
+# text_flow's word order and alignment, bold fallback faces.
+simlab_add_test(test_app_bidi SOURCES test_app_bidi.c
+                LIBS simlab_ui simlab_stimuli simlab_common PkgConfig::SDL2)
+set_tests_properties(test_app_bidi PROPERTIES
+  ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
 # Input translation and the start-screen controller, without a window.
 simlab_add_test(test_app_control SOURCES test_app_control.c
                 LIBS simlab_runner simlab_ui simlab_experiment simlab_stimuli

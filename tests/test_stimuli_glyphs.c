@@ -56,6 +56,22 @@ static void test_chain(GlyphChain *c)
     CHECK(strstr(path, "DejaVuSans") != NULL);
     CHECK(index >= 0);
     CHECK(!glyph_chain_font_for(c, 0x10FFFD, path, sizeof path, &index));
+    /* Bold text borrows a fallback's bold face when its family has one
+    ** (Noto Sans CJK, Noto Sans Arabic); colour emoji have none. */
+    char bold[1024];
+    int bi = -1;
+    if (glyph_chain_font_for(c, 0x4F60, path, sizeof path, &index) &&
+        strstr(path, "NotoSansCJK")) {
+        CHECK(glyph_chain_bold_of(c, path, index, bold, sizeof bold, &bi));
+        CHECK(strstr(bold, "Bold") != NULL);
+        CHECK(strcmp(bold, path) != 0);
+    }
+    if (glyph_chain_font_for(c, 0x1F600, path, sizeof path, &index) &&
+        strstr(path, "Emoji")) {
+        CHECK(!glyph_chain_bold_of(c, path, index, bold, sizeof bold, &bi));
+    }
+    CHECK(!glyph_chain_bold_of(c, "/no/such/font.ttf", 0, bold, sizeof bold,
+                               &bi));
 }
 
 static void test_bundle(GlyphChain *c)
