@@ -16,6 +16,7 @@
 #include "app/render.h"
 #include "app/scene.h"
 #include "common/sim_text.h"
+#include "stimuli/uistrings.h"
 
 /* Arabic words (logical order, UTF-8). */
 #define AR_SAYS    "\xd9\x8a\xd9\x82\xd9\x88\xd9\x84"         /* yaqul */
@@ -317,11 +318,19 @@ static void test_pill(Gfx *g, Fonts *fonts)
     scene_init(&sc);
     float w = render_pill(&rc, &sc, 0, 0, AR_SAYS, "Bird", 1);
     CHECK(cmd_x(&sc, AR_SAYS) < cmd_x(&sc, "Bird"));
+    /* A participant frame of an Arabic study: the strings' direction for
+    ** the layout, the same direction for the text (frame.c sets both). */
+    int ar = ui_language_find("ar");
+    CHECK(ar >= 0);
+    UiStrings *strings = ui_strings_new((size_t)ar, "ar");
+    CHECK(strings != NULL);
+    rc.strings = strings;
     fonts_set_rtl(fonts, 1);
     scene_clear(&sc);
     CHECK_NEAR(render_pill(&rc, &sc, 0, 0, AR_SAYS, "Bird", 1), w, 0.01);
     CHECK(cmd_x(&sc, AR_SAYS) > cmd_x(&sc, "Bird"));
     fonts_set_rtl(fonts, 0);
+    ui_strings_free(strings);
     scene_free(&sc);
 }
 
