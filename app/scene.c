@@ -783,7 +783,7 @@ static void flow_emit_line(Flow *f)
     int par_rtl = f->n_line && f->line[0].a->par;
     flow_reorder(f);
     float dx = 0;
-    if (f->align == ALIGN_LEFT && (f->rtl || par_rtl)) {
+    if (f->align == ALIGN_LEFT && par_rtl) {
         dx = f->w - width; /* the start side of right-to-left text */
     } else if (f->align == ALIGN_CENTER) {
         dx = floorf((f->w - width) / 2);

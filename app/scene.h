@@ -183,7 +183,10 @@ enum { ALIGN_LEFT = 0, ALIGN_CENTER = 1, ALIGN_RIGHT = 2 };
 ** spans' fonts); its levels are resolved once, lines are broken in logical
 ** order, and each line's words and runs are placed in visual order (rule
 ** L2), right-to-left runs shaped right to left. ALIGN_LEFT means the start
-** side: the right in a right-to-left study or paragraph. */
+** side of the paragraph's own direction: the right for a right-to-left
+** paragraph (its first strong character, or the study's direction when it
+** has none), so English item text stays left-aligned in an Arabic study;
+** layout that mirrors with the study asks render_align for its alignment. */
 float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
                 float w, float line_spacing, int align, SDL_FRect *rects);
 
