@@ -476,6 +476,7 @@ typedef struct Tables {
     size_t hint;        /* the response after the last one joined */
     int resps_sorted;   /* responses arrive by (person, seq) */
     int cache[T_COUNT]; /* per column: the Dict entry of its last text */
+    int items[256];     /* item texts by their last 8 bytes, -1 empty */
     Step *steps;
     size_t n_steps, cap_steps;
     int sorted;    /* steps arrive in the view's order */
@@ -558,6 +559,31 @@ static int text_cached(Tables *t, const SqlFileValue *v, int *out, int *cache)
         return 0;
     }
     *cache = *out;
+    return 1;
+}
+
+/* text_of() for the item column: a small cache by the last bytes of the
+** text (where item keys differ) before the Dict. */
+static int item_of(Tables *t, const SqlFileValue *v, int *out)
+{
+    if (v->type != SQLFILE_TEXT) {
+        return text_of(t, v, out);
+    }
+    uint64_t w = 0;
+    size_t n = v->n < 8 ? v->n : 8;
+    memcpy(&w, v->p + v->n - n, n);
+    int *slot = &t->items[((w ^ v->n) * 0x9e3779b97f4a7c15ULL) >> 56];
+    if (*slot >= 0) {
+        const DbStr *e = &t->dict.e[*slot];
+        if (e->n == v->n && memcmp(e->p, v->p, v->n) == 0) {
+            *out = *slot;
+            return 1;
+        }
+    }
+    if (!text_of(t, v, out)) {
+        return 0;
+    }
+    *slot = *out;
     return 1;
 }
 
@@ -730,7 +756,7 @@ static int read_step(Tables *t, const SqlFileValue *vals, Step *s)
     if (s->person == -2 || !int32_of(t, v[T_SEQ], &s->seq) ||
         !text_cached(t, v[T_PHASE], &s->phase, &t->cache[T_PHASE]) ||
         !int32_of(t, v[T_SESSION], &s->session) ||
-        !text_of(t, v[T_ITEM], &s->item) ||
+        !item_of(t, v[T_ITEM], &s->item) ||
         !text_cached(t, v[T_BLOCK_ID], &block, &t->cache[T_BLOCK_ID]) ||
         !int32_of(t, v[T_PAGE], &page) ||
         !int32_of(t, v[T_IS_CATCH], &s->is_catch) ||
@@ -1257,6 +1283,9 @@ static int load_tables(Dataset *ds, sqlite3 *db, const char *path, int utf8,
     t.last_name = -1;
     for (int c = 0; c < T_COUNT; c++) {
         t.cache[c] = -1;
+    }
+    for (int i = 0; i < 256; i++) {
+        t.items[i] = -1;
     }
     t.budget = budget;
     static const char *const tnames[T_COUNT] = {
