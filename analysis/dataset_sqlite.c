@@ -24,8 +24,6 @@
 #include "analysis/keymap.h"
 #include "analysis/sqlfile.h"
 #include "common/sim_alloc.h"
-#include "common/sim_phase.h"
-#include "common/sim_rng.h"
 #include "common/sim_text.h"
 
 /* ------------------------------------------------------------------ */
@@ -1144,7 +1142,7 @@ static void tables_free(Tables *t)
 ** it is, else why not. */
 static const char *store_kind(sqlite3 *db, const char *path, int utf8)
 {
-    static char view[sizeof STORE_VIEW + 16];
+    char view[sizeof STORE_VIEW + 16];
     char mode[32];
     if (!utf8) {
         return "text is not stored as UTF-8";
