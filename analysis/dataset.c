@@ -465,7 +465,9 @@ int dataset_mark(const Dataset *ds, DatasetMark *m)
     if (!m->participants) {
         return -1;
     }
-    memcpy(m->participants, ds->participants, n * sizeof *m->participants);
+    if (n > 0) {
+        memcpy(m->participants, ds->participants, n * sizeof *m->participants);
+    }
     return 0;
 }
 
@@ -483,8 +485,10 @@ int dataset_rollback(Dataset *ds, DatasetMark *m)
         ds->rt_ms = NULL;
     }
     ds->n_participants = m->n_participants;
-    memcpy(ds->participants, m->participants,
-           (size_t)m->n_participants * sizeof *ds->participants);
+    if (m->n_participants > 0) {
+        memcpy(ds->participants, m->participants,
+               (size_t)m->n_participants * sizeof *ds->participants);
+    }
     ds->n_contexts = m->n_contexts;
     ld->rating_max = m->rating_max;
     memcpy(ld->rating_max_source, m->rating_max_source,
