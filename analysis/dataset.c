@@ -1,10 +1,10 @@
 /*
 ** Reading long-format responses from CSV files (our own RFC 4180 reader)
-** (and, through analysis/dataset_sqlite.c, SQLite databases) into a Dataset,
-*with the rating scale stated by the
-** study definitions and the checks of the export's JSON sidecar. Every
-** parse error names the source, the line (or row) and the column. Depends
-** on libc, SQLite, jansson, nettle and common/.
+** into a Dataset, with the rating scale stated by the study definitions and
+** the checks of the export's JSON sidecar; the row converter and the
+** rating scale are shared with the SQLite readers (dataset_sqlite.c,
+** through dataset_int.h). Every parse error names the source, the line (or
+** row) and the column. Depends on libc, jansson, nettle and common/.
 */
 #include "analysis/dataset.h"
 #include "analysis/dataset_int.h"
