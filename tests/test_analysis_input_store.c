@@ -217,6 +217,12 @@ static void test_engine_stores(void)
              "participant p WHERE p.id = trial.participant) WHERE seq % 3 = "
              "0;"
              "UPDATE response SET rt_ms = 1000 WHERE seq % 4 = 1;"
+             /* rows longer than a page: their records continue on
+             ** overflow pages, before and after the columns read */
+             "UPDATE trial SET model_output = replace(hex(zeroblob(3000)), "
+             "'0', 'm') WHERE seq % 5 = 2;"
+             "UPDATE trial SET test_type = replace(hex(zeroblob(2500)), "
+             "'0', 't') WHERE seq = 7;"
              "UPDATE trial SET item = NULL WHERE seq = 5;");
     compare(db);
     /* participants created out of the order of their rows: the tables are
