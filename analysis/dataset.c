@@ -1,11 +1,13 @@
 /*
 ** Reading long-format responses from CSV files (our own RFC 4180 reader)
-** and SQLite databases into a Dataset, with the rating scale stated by the
-** study definitions and the checks of the export's JSON sidecar. Every
-** parse error names the source, the line (or row) and the column. Depends
-** on libc, SQLite, jansson, nettle and common/.
+** into a Dataset, with the rating scale stated by the study definitions and
+** the checks of the export's JSON sidecar; the row converter and the
+** rating scale are shared with the SQLite readers (dataset_sqlite.c,
+** through dataset_int.h). Every parse error names the source, the line (or
+** row) and the column. Depends on libc, jansson, nettle and common/.
 */
 #include "analysis/dataset.h"
+#include "analysis/dataset_int.h"
 #include "analysis/questionnaire.h"
 
 #include <errno.h>
@@ -16,19 +18,12 @@
 
 #include <jansson.h>
 #include <nettle/sha2.h>
-#include <sqlite3.h>
 
 #include "analysis/keymap.h"
 #include "common/sim_alloc.h"
 #include "common/sim_phase.h"
 #include "common/sim_rng.h"
 #include "common/sim_text.h"
-
-/* A value as bytes (not NUL-terminated). */
-typedef struct Val {
-    const char *p;
-    size_t n;
-} Val;
 
 /* The id of the last value seen in one column, to skip the hash lookup
 ** when a column repeats itself from row to row. */
@@ -131,7 +126,7 @@ static int pool_find(const StrPool *p, const char *s, size_t n, size_t *slot)
 }
 
 /* Interns the n bytes at s (no NUL among them). */
-static int intern_n(Dataset *ds, const char *s, size_t n)
+int dataset_intern_n(Dataset *ds, const char *s, size_t n)
 {
     StrPool *p = ds->pool;
     size_t slot;
@@ -166,7 +161,7 @@ static int intern_n(Dataset *ds, const char *s, size_t n)
 
 int dataset_intern(Dataset *ds, const char *s)
 {
-    return intern_n(ds, s, strlen(s));
+    return dataset_intern_n(ds, s, strlen(s));
 }
 
 static int intern_cached(Dataset *ds, Cache *c, Val v)
@@ -174,7 +169,7 @@ static int intern_cached(Dataset *ds, Cache *c, Val v)
     if (c->id >= 0 && v.n == c->n && same(v.p, c->s, v.n)) {
         return c->id;
     }
-    int id = intern_n(ds, v.p, v.n);
+    int id = dataset_intern_n(ds, v.p, v.n);
     c->id = -1;
     if (id >= 0 && v.n <= sizeof c->s) {
         memcpy(c->s, v.p, v.n);
@@ -194,7 +189,7 @@ int dataset_find(const Dataset *ds, const char *s)
     return pool_find(ds->pool, s, strlen(s), NULL);
 }
 
-static void reset_caches(struct DatasetLoad *ld)
+void dataset_reset_caches(struct DatasetLoad *ld)
 {
     for (int i = 0; i < 5; i++) {
         ld->cache[i].id = -1;
@@ -220,7 +215,7 @@ int dataset_new(Dataset **out, SimError *err)
         dataset_free(ds);
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    reset_caches(ds->load);
+    dataset_reset_caches(ds->load);
     ds->rating_from = "";
     *out = ds;
     return SIM_OK;
@@ -275,40 +270,11 @@ const char *dataset_phase_name(int phase)
 /* ------------------------------------------------------------------ */
 /* Columns and value parsing shared by both readers                    */
 
-enum {
-    COL_PARTICIPANT,
-    COL_CONDITION,
-    COL_PHASE,
-    COL_ITEM,
-    COL_CORRECT,
-    COL_SESSION,
-    COL_TEST_TYPE,
-    COL_DOMAIN,
-    COL_IS_CATCH,
-    COL_RATING,
-    COL_RT_MS,
-    COL_PILOT,
-    COL_SIMULATED,
-    COL_EXCLUDED,
-    COL_EXCLUSION_REASON,
-    COL_TIMED_OUT,
-    COL_CONFIDENCE,
-    COL_COUNT,
-    COL_REQUIRED = COL_CORRECT + 1 /* the first five are required */
-};
-
-static const char *const col_names[COL_COUNT] = {
+const char *const dataset_col_names[COL_COUNT] = {
     "participant", "condition", "phase",     "item",     "correct",
     "session",     "test_type", "domain",    "is_catch", "rating",
     "rt_ms",       "pilot",     "simulated", "excluded", "exclusion_reason",
     "timed_out",   "confidence"};
-
-/* Where a value came from, for error messages. */
-typedef struct Where {
-    const char *source; /* file name */
-    const char *unit;   /* "" for a CSV line, "row " for a database row */
-    long line;
-} Where;
 
 static int bad_value(SimError *err, const Where *w, int col, const char *want,
                      Val got)
@@ -316,7 +282,7 @@ static int bad_value(SimError *err, const Where *w, int col, const char *want,
     int n = got.n > 60 ? 60 : (int)got.n;
     return sim_fail(err, SIM_ERR_PARSE,
                     "%s:%s%ld: column '%s': expected %s, got '%.*s'", w->source,
-                    w->unit, w->line, col_names[col], want, n, got.p);
+                    w->unit, w->line, dataset_col_names[col], want, n, got.p);
 }
 
 static int is(Val v, const char *s)
@@ -482,6 +448,75 @@ static int context_of(Dataset *ds, const DatasetContext *c)
     return id;
 }
 
+int dataset_mark(const Dataset *ds, DatasetMark *m)
+{
+    const struct DatasetLoad *ld = ds->load;
+    memset(m, 0, sizeof *m);
+    m->n_rows = ds->n_rows;
+    m->n_participants = ds->n_participants;
+    m->n_contexts = ds->n_contexts;
+    m->n_strs = ds->pool->n;
+    m->had_rt = ds->rt_ms != NULL;
+    m->rating_max = ld->rating_max;
+    memcpy(m->rating_max_source, ld->rating_max_source,
+           sizeof m->rating_max_source);
+    size_t n = (size_t)ds->n_participants;
+    m->participants = sim_malloc((n ? n : 1) * sizeof *m->participants);
+    if (!m->participants) {
+        return -1;
+    }
+    if (n > 0) {
+        memcpy(m->participants, ds->participants, n * sizeof *m->participants);
+    }
+    return 0;
+}
+
+int dataset_rollback(Dataset *ds, DatasetMark *m)
+{
+    struct DatasetLoad *ld = ds->load;
+    StrPool *p = ds->pool;
+    for (int id = m->n_strs; id < p->n; id++) {
+        sim_free(p->strs[id]);
+    }
+    p->n = m->n_strs;
+    ds->n_rows = m->n_rows;
+    if (!m->had_rt && ds->rt_ms) {
+        sim_free(ds->rt_ms);
+        ds->rt_ms = NULL;
+    }
+    ds->n_participants = m->n_participants;
+    if (m->n_participants > 0) {
+        memcpy(ds->participants, m->participants,
+               (size_t)m->n_participants * sizeof *ds->participants);
+    }
+    ds->n_contexts = m->n_contexts;
+    ld->rating_max = m->rating_max;
+    memcpy(ld->rating_max_source, m->rating_max_source,
+           sizeof ld->rating_max_source);
+    dataset_reset_caches(ld);
+    keymap_free(ds->pindex);
+    int rc = pool_rehash(p, p->n_slots);
+    for (int i = 0; rc == 0 && i < ds->n_participants; i++) {
+        int added;
+        rc =
+            keymap_get(ds->pindex, (uint64_t)(uint32_t)ds->participants[i].name,
+                       i, &added) < 0
+                ? -1
+                : 0;
+    }
+    if (rc == 0 && ld->n_ctx_slots > 0) {
+        rc = context_rehash(ld, ds, ld->n_ctx_slots);
+    }
+    dataset_mark_free(m);
+    return rc;
+}
+
+void dataset_mark_free(DatasetMark *m)
+{
+    sim_free(m->participants);
+    m->participants = NULL;
+}
+
 /* Stores the response time of row i (the rows before it without one). */
 static int put_rt(Dataset *ds, size_t i, double t)
 {
@@ -528,9 +563,55 @@ static int parse_rating(Dataset *ds, Val v, const Where *w, int *out,
     return bad_value(err, w, COL_RATING, want, v);
 }
 
+/* Appends response r (all but its participant filled in) of the participant
+** called name (a string id); flags: 1 pilot, 2 simulated, 4 excluded, as
+** its row says; reason: the row's exclusion_reason. */
+static int append_row(Dataset *ds, DatasetResponse r, int name, int flags,
+                      int reason, double rt, SimError *err)
+{
+    int pi = participant_of(ds, name);
+    if (pi < 0) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    Participant *p = &ds->participants[pi];
+    if (p->condition < 0) {
+        p->condition = r.condition;
+        p->n_conditions = 1;
+    } else if (p->condition != r.condition) {
+        p->n_conditions = 2;
+    }
+    p->pilot |= flags & 1;
+    p->simulated |= flags >> 1 & 1;
+    p->excluded |= flags >> 2 & 1;
+    if (p->reason == 0) {
+        p->reason = reason;
+    }
+    r.participant = pi;
+    if (ds->n_rows == ds->cap_rows) {
+        size_t cap = ds->cap_rows;
+        if (sim_grow((void **)&ds->rows, &cap, ds->n_rows + 1,
+                     sizeof *ds->rows) != 0) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+        if (ds->rt_ms) {
+            double *t = sim_realloc(ds->rt_ms, cap * sizeof *t);
+            if (!t) {
+                return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            }
+            ds->rt_ms = t;
+        }
+        ds->cap_rows = cap;
+    }
+    if ((ds->rt_ms || !isnan(rt)) && put_rt(ds, ds->n_rows, rt) != 0) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    ds->rows[ds->n_rows++] = r;
+    return SIM_OK;
+}
+
 /* Converts one row of values (v[col].n == 0 when empty or absent) into a
 ** DatasetResponse and updates the participant table. */
-static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
+int dataset_add_vals(Dataset *ds, const Val *v, const Where *w, SimError *err)
 {
     struct DatasetLoad *ld = ds->load;
     for (int c = 0; c < COL_REQUIRED; c++) {
@@ -652,60 +733,150 @@ static int add_row(Dataset *ds, const Val *v, const Where *w, SimError *err)
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     r.context = (unsigned)cx & DATASET_MAX_CONTEXTS;
-    int pi = participant_of(ds, name);
-    if (pi < 0) {
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    }
-    Participant *p = &ds->participants[pi];
-    if (p->condition < 0) {
-        p->condition = r.condition;
-        p->n_conditions = 1;
-    } else if (p->condition != r.condition) {
-        p->n_conditions = 2;
-    }
-    p->pilot |= pilot;
-    p->simulated |= simulated;
-    p->excluded |= excluded;
-    if (p->reason == 0) {
-        p->reason = reason;
-    }
-    r.participant = pi;
-    if (ds->n_rows == ds->cap_rows) {
-        size_t cap = ds->cap_rows;
-        if (sim_grow((void **)&ds->rows, &cap, ds->n_rows + 1,
-                     sizeof *ds->rows) != 0) {
-            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        }
-        if (ds->rt_ms) {
-            double *t = sim_realloc(ds->rt_ms, cap * sizeof *t);
-            if (!t) {
-                return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    return append_row(ds, r, name, pilot | simulated << 1 | excluded << 2,
+                      reason, rt, err);
+}
+
+/* The values of a DbVals as the long_format view shows them (NULL: empty),
+** for dataset_add_vals(). num holds the formatted numbers. */
+static void db_vals_text(const DbVals *x, Val *v, char (*num)[32])
+{
+    for (int c = 0; c < COL_COUNT; c++) {
+        v[c].p = "";
+        v[c].n = 0;
+        if (x->str[c]) {
+            v[c].p = x->str[c]->p;
+            v[c].n = x->str[c]->n;
+        } else if (c == COL_RT_MS) {
+            if (!isnan(x->rt_ms)) {
+                int n = snprintf(num[c], sizeof num[c], "%.17g", x->rt_ms);
+                v[c].p = num[c];
+                v[c].n = (size_t)n;
             }
-            ds->rt_ms = t;
+        } else if (x->num[c] != DB_NULL) {
+            int n =
+                snprintf(num[c], sizeof num[c], "%lld", (long long)x->num[c]);
+            v[c].p = num[c];
+            v[c].n = (size_t)n;
         }
-        ds->cap_rows = cap;
     }
-    if ((ds->rt_ms || !isnan(rt)) && put_rt(ds, ds->n_rows, rt) != 0) {
+}
+
+/* x->num[c] as 0 (NULL) or lo..hi; -1 when outside. */
+static int db_int(const DbVals *x, int c, int lo, int hi)
+{
+    int64_t v = x->num[c];
+    if (v == DB_NULL) {
+        return 0;
+    }
+    return v >= lo && v <= hi ? (int)v : -1;
+}
+
+/* The pool id of a string value, interned on first use; 0 for NULL. */
+static int db_str_id(Dataset *ds, DbStr *s)
+{
+    if (!s) {
+        return 0;
+    }
+    if (s->id < 0) {
+        s->id = dataset_intern_n(ds, s->p, s->n);
+    }
+    return s->id;
+}
+
+int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err)
+{
+    struct DatasetLoad *ld = ds->load;
+    DbStr *ph = x->str[COL_PHASE];
+    int ok = 1;
+    for (int c = 0; c < COL_REQUIRED; c++) {
+        ok &= c == COL_CORRECT || (x->str[c] && x->str[c]->n > 0);
+    }
+    if (ok && ph->phase == -2) {
+        ph->phase = ph->n < sizeof ld->phase.s ? (int)sim_phase_from_name(ph->p)
+                                               : (int)SIM_PHASE_NONE;
+    }
+    int correct =
+        x->num[COL_CORRECT] == DB_NULL ? -1 : db_int(x, COL_CORRECT, 0, 1);
+    DatasetContext ctx;
+    ctx.session = db_int(x, COL_SESSION, 1, 1000000);
+    int is_catch = db_int(x, COL_IS_CATCH, 0, 1);
+    int hi = ld->rating_stated ? ds->rating_points : DATASET_RATING_MAX;
+    int rating = db_int(x, COL_RATING, 1, hi);
+    int timed_out = db_int(x, COL_TIMED_OUT, 0, 1);
+    int confidence = db_int(x, COL_CONFIDENCE, 1, DATASET_RATING_MAX);
+    int pilot = db_int(x, COL_PILOT, 0, 1);
+    int simulated = db_int(x, COL_SIMULATED, 0, 1);
+    int excluded = db_int(x, COL_EXCLUDED, 0, 1);
+    double rt = x->rt_ms;
+    ok = ok && ph->phase != (int)SIM_PHASE_NONE && correct >= -1 &&
+         ctx.session >= 0 && is_catch >= 0 && rating >= 0 && timed_out >= 0 &&
+         confidence >= 0 && pilot >= 0 && simulated >= 0 && excluded >= 0 &&
+         (isnan(rt) || (isfinite(rt) && rt >= 0));
+    if (!ok) { /* the reader of text values says what is wrong */
+        Val v[COL_COUNT];
+        char num[COL_COUNT][32];
+        db_vals_text(x, v, num);
+        return dataset_add_vals(ds, v, w, err);
+    }
+    if (rating > ld->rating_max) {
+        ld->rating_max = rating;
+        snprintf(ld->rating_max_source, sizeof ld->rating_max_source,
+                 "%s:%s%ld", w->source, w->unit, w->line);
+    }
+    DatasetResponse r;
+    memset(&r, 0, sizeof r);
+    r.phase = (unsigned)ph->phase & 7u;
+    if (timed_out || correct < 0) {
+        r.correct = -1;
+    } else {
+        r.correct = correct ? 1 : 0;
+    }
+    r.is_catch = (unsigned)is_catch & 1u;
+    r.rating = (unsigned)rating & 15u;
+    r.timed_out = (unsigned)timed_out & 1u;
+    r.confidence = (unsigned)confidence & 15u;
+    int name = db_str_id(ds, x->str[COL_PARTICIPANT]);
+    r.condition = db_str_id(ds, x->str[COL_CONDITION]);
+    int item = db_str_id(ds, x->str[COL_ITEM]);
+    ctx.test_type = db_str_id(ds, x->str[COL_TEST_TYPE]);
+    ctx.domain = db_str_id(ds, x->str[COL_DOMAIN]);
+    int reason = db_str_id(ds, x->str[COL_EXCLUSION_REASON]);
+    if (name < 0 || r.condition < 0 || item < 0 || ctx.test_type < 0 ||
+        ctx.domain < 0 || reason < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    ds->rows[ds->n_rows++] = r;
-    return SIM_OK;
+    int cx = item > DATASET_MAX_ITEM_ID ? -2 : context_of(ds, &ctx);
+    if (cx == -2) {
+        Val v[COL_COUNT];
+        char num[COL_COUNT][32];
+        db_vals_text(x, v, num);
+        return dataset_add_vals(ds, v, w, err);
+    }
+    if (cx < 0) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    r.item = (unsigned)item & DATASET_MAX_ITEM_ID;
+    r.context = (unsigned)cx & DATASET_MAX_CONTEXTS;
+    return append_row(ds, r, name, pilot | simulated << 1 | excluded << 2,
+                      reason, rt, err);
 }
 
 /* Maps header names to column slots; unknown names are ignored, and a
 ** required column that is missing is an error. */
-static int map_header(const Val *names, int n, int *col_of_field,
-                      const Where *w, SimError *err)
+int dataset_map_header(const Val *names, int n, int *col_of_field,
+                       const Where *w, SimError *err)
 {
     int seen[COL_COUNT] = {0};
     for (int f = 0; f < n; f++) {
         col_of_field[f] = -1;
         for (int c = 0; c < COL_COUNT; c++) {
-            if (is(names[f], col_names[c])) {
+            if (is(names[f], dataset_col_names[c])) {
                 if (seen[c]) {
                     return sim_fail(err, SIM_ERR_PARSE,
                                     "%s:%s%ld: column '%s': appears twice",
-                                    w->source, w->unit, w->line, col_names[c]);
+                                    w->source, w->unit, w->line,
+                                    dataset_col_names[c]);
                 }
                 seen[c] = 1;
                 col_of_field[f] = c;
@@ -716,7 +887,7 @@ static int map_header(const Val *names, int n, int *col_of_field,
         if (!seen[c]) {
             return sim_fail(err, SIM_ERR_PARSE,
                             "%s:%s%ld: column '%s': required column missing",
-                            w->source, w->unit, w->line, col_names[c]);
+                            w->source, w->unit, w->line, dataset_col_names[c]);
         }
     }
     return SIM_OK;
@@ -727,7 +898,7 @@ static int map_header(const Val *names, int n, int *col_of_field,
 
 /* After a file: the row arrays shrink to the rows (the spare capacity of
 ** the last doubling is given back). */
-static void fit_rows(Dataset *ds)
+void dataset_fit_rows(Dataset *ds)
 {
     if (ds->n_rows > 0 && ds->cap_rows > ds->n_rows) {
         DatasetResponse *rows =
@@ -742,7 +913,7 @@ static void fit_rows(Dataset *ds)
 }
 
 /* After a source: without a stated scale, the data's largest rating. */
-static void settle_scale(Dataset *ds)
+void dataset_settle_scale(Dataset *ds)
 {
     struct DatasetLoad *ld = ds->load;
     if (!ld->rating_stated) {
@@ -752,8 +923,8 @@ static void settle_scale(Dataset *ds)
 }
 
 /* A source (who: "FILE (study 'ID')") states a points-point scale. */
-static int state_scale(Dataset *ds, int points, const char *from,
-                       const char *who, SimError *err)
+int dataset_state_scale(Dataset *ds, int points, const char *from,
+                        const char *who, SimError *err)
 {
     struct DatasetLoad *ld = ds->load;
     if (points < 2 || points > DATASET_RATING_MAX) {
@@ -784,7 +955,7 @@ static int state_scale(Dataset *ds, int points, const char *from,
 
 /* The rating scale of a study definition (JSON text or object): its
 ** "rating"."points", or the study format's default of 7 points. */
-static int definition_points(json_t *def)
+int dataset_definition_points(json_t *def)
 {
     json_t *points = json_object_get(json_object_get(def, "rating"), "points");
     if (!points) {
@@ -856,7 +1027,8 @@ static int sidecar_open(Sidecar *sc, Dataset *ds, const char *csv_path,
         const char *id = json_string_value(json_object_get(study, "id"));
         char who[4200];
         snprintf(who, sizeof who, "%s (study '%s')", sc->path, id ? id : "?");
-        int rc = state_scale(ds, definition_points(def), "sidecar", who, err);
+        int rc = dataset_state_scale(ds, dataset_definition_points(def),
+                                     "sidecar", who, err);
         if (rc != SIM_OK) {
             return rc;
         }
@@ -1368,7 +1540,8 @@ static int csv_header(CsvReader *R, const Where *w)
         R->header[f].n = R->fields[f].n;
         t += R->fields[f].n + 1;
     }
-    return map_header(R->header, R->n_header, R->col_of_field, w, R->err);
+    return dataset_map_header(R->header, R->n_header, R->col_of_field, w,
+                              R->err);
 }
 
 static void hex(const uint8_t *d, size_t n, char *out)
@@ -1434,7 +1607,7 @@ static int csv_read(CsvReader *R)
                 v[R->col_of_field[f]] = R->fields[f];
             }
         }
-        rc = add_row(R->ds, v, &w, R->err);
+        rc = dataset_add_vals(R->ds, v, &w, R->err);
         R->rows++;
     }
     if (rc == SIM_OK && !R->header) {
@@ -1523,7 +1696,7 @@ int dataset_load_csv_dialect(Dataset *ds, const char *path,
     if (R.hashing) {
         sha256_init(&R.sha);
     }
-    reset_caches(ds->load);
+    dataset_reset_caches(ds->load);
     R.f = fopen(path, "rb");
     if (!R.f) {
         rc = sim_fail(err, SIM_ERR_IO, "%s: cannot open: %s", path,
@@ -1556,311 +1729,9 @@ int dataset_load_csv_dialect(Dataset *ds, const char *path,
     json_decref(sc.root);
     if (rc == SIM_OK) {
         ds->n_sources++;
-        fit_rows(ds);
-        settle_scale(ds);
+        dataset_fit_rows(ds);
+        dataset_settle_scale(ds);
     }
-    return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* SQLite                                                               */
-
-/* The queries of a database may run at most this many virtual-machine
-** steps: a base plus DB_STEPS_PER_BYTE per byte of the file; each row read
-** is charged DB_STEPS_PER_ROW more. The engine's
-** long_format view needs about 0.3 per byte (100 per row), a plain table
-** 0.5; a crafted recursive view is stopped within about 0.1 s. */
-#define DB_STEPS_BASE     2000000LL
-#define DB_STEPS_PER_BYTE 16LL
-#define DB_PROGRESS_EVERY 1000
-#define DB_STEPS_PER_ROW  100 /* charged for each row read */
-
-typedef struct Budget {
-    long long left; /* progress calls left */
-} Budget;
-
-static int db_progress(void *data)
-{
-    Budget *b = data;
-    return --b->left < 0;
-}
-
-static int db_fail(sqlite3 *db, const Budget *b, const char *path,
-                   const char *what, SimError *err)
-{
-    if (b->left < 0) {
-        return sim_fail(err, SIM_ERR_DB,
-                        "%s: the database's %s took too long (is it "
-                        "simlab's?)",
-                        path, what);
-    }
-    return sim_fail(err, SIM_ERR_DB, "%s: %s: %s", path, what,
-                    sqlite3_errmsg(db));
-}
-
-/* The rating scales of the study definitions in the database's study
-** table (none when it has no such table). */
-static int db_scale(Dataset *ds, sqlite3 *db, const char *path, Budget *b,
-                    SimError *err)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT study_id, definition FROM study", -1,
-                           &st, NULL) != SQLITE_OK) {
-        return SIM_OK; /* not an engine database: the data say the scale */
-    }
-    int rc = SIM_OK, step;
-    while (rc == SIM_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *id = (const char *)sqlite3_column_text(st, 0);
-        const char *text = (const char *)sqlite3_column_text(st, 1);
-        char who[4200];
-        snprintf(who, sizeof who, "%s (study '%s')", path, id ? id : "?");
-        json_t *def = text ? json_loads(text, 0, NULL) : NULL;
-        if (!json_is_object(def)) {
-            rc = sim_fail(err, SIM_ERR_PARSE,
-                          "%s: the study definition is not a JSON object", who);
-        } else {
-            rc = state_scale(ds, definition_points(def), "study", who, err);
-        }
-        json_decref(def);
-    }
-    if (rc == SIM_OK && step != SQLITE_DONE) {
-        rc = db_fail(db, b, path, "study table", err);
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* Writes x as decimal into buf (at least 24 bytes); returns the length. */
-static size_t fmt_int(long long x, char *buf)
-{
-    char t[24];
-    size_t n = 0;
-    unsigned long long u =
-        x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
-    do {
-        t[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    size_t k = 0;
-    if (x < 0) {
-        buf[k++] = '-';
-    }
-    while (n) {
-        buf[k++] = t[--n];
-    }
-    return k;
-}
-
-/* The reader of the rows of a database's long_format view. */
-typedef struct DbRows {
-    Dataset *ds;
-    SimError *err;
-    Where *w;
-    int cols[COL_COUNT]; /* the column of each argument */
-    int n_sel;
-    int utf8; /* text is stored as UTF-8: its bytes are read in place */
-    int rc;   /* SIM_OK until a row fails */
-    Budget *budget;
-    int rows; /* rows since the budget was last charged */
-} DbRows;
-
-/* simlab_long_row(...): converts one row's values and adds it. A failure
-** stops the statement (the error is in dr->err). */
-static void db_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    DbRows *dr = sqlite3_user_data(ctx);
-    Where *w = dr->w;
-    w->line++;
-    /* a row read costs DB_STEPS_PER_ROW steps of the budget: the work
-    ** here is not the virtual machine's */
-    if (++dr->rows * DB_STEPS_PER_ROW >= DB_PROGRESS_EVERY) {
-        dr->rows = 0;
-        if (--dr->budget->left < 0) {
-            sqlite3_result_error(ctx, "simlab: out of steps", -1);
-            return;
-        }
-    }
-    Val v[COL_COUNT];
-    char num[COL_COUNT][32];
-    for (int c = 0; c < COL_COUNT; c++) {
-        v[c].p = "";
-        v[c].n = 0;
-    }
-    int rc = SIM_OK;
-    for (int k = 0; k < argc && k < dr->n_sel; k++) {
-        int c = dr->cols[k];
-        sqlite3_value *x = argv[k];
-        switch (sqlite3_value_type(x)) {
-        case SQLITE_NULL:
-            break;
-        case SQLITE_INTEGER: {
-            sqlite3_int64 i = sqlite3_value_int64(x);
-            if (i >= 0 && i <= 9) { /* flags: no formatting */
-                v[c].p = &"0123456789"[i];
-                v[c].n = 1;
-            } else {
-                v[c].n = fmt_int(i, num[c]);
-                v[c].p = num[c];
-            }
-            break;
-        }
-        case SQLITE_FLOAT: {
-            /* 1.0 stored as REAL reads as "1" */
-            int len = snprintf(num[c], sizeof num[c], "%.17g",
-                               sqlite3_value_double(x));
-            v[c].p = num[c];
-            v[c].n = (size_t)len;
-            break;
-        }
-        default: {
-            /* the bytes as stored: sqlite3_value_text() would copy each
-            ** value to terminate it */
-            const char *t = dr->utf8 ? (const char *)sqlite3_value_blob(x)
-                                     : (const char *)sqlite3_value_text(x);
-            v[c].n = (size_t)sqlite3_value_bytes(x);
-            v[c].p = t ? t : "";
-            if (t && memchr(t, '\0', v[c].n)) {
-                rc = sim_fail(dr->err, SIM_ERR_PARSE,
-                              "%s:%s%ld: column '%s': a NUL byte in the "
-                              "value",
-                              w->source, w->unit, w->line, col_names[c]);
-            }
-        }
-        }
-    }
-    if (rc == SIM_OK) {
-        rc = add_row(dr->ds, v, w, dr->err);
-    }
-    if (rc != SIM_OK) {
-        dr->rc = rc;
-        sqlite3_result_error(ctx, "simlab: a row was refused", -1);
-        return;
-    }
-    sqlite3_result_null(ctx);
-}
-
-int dataset_load_db(Dataset *ds, const char *path, SimError *err)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    SimBuf sql;
-    sim_buf_init(&sql);
-    Val *names = NULL;
-    int *col_of_field = NULL;
-    int rc = SIM_OK;
-    Budget budget = {0};
-    reset_caches(ds->load);
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                        NULL) != SQLITE_OK) {
-        rc = sim_fail(err, SIM_ERR_DB, "%s: %s", path,
-                      db ? sqlite3_errmsg(db) : "cannot open");
-        goto cleanup;
-    }
-    sqlite3_busy_timeout(db, 5000);
-    int utf8 = 1; /* text is stored as UTF-8 (not UTF-16) */
-    if (sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        const char *enc = (const char *)sqlite3_column_text(st, 0);
-        utf8 = enc && strcmp(enc, "UTF-8") == 0;
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    sqlite3_int64 pages = 0, page_size = 0;
-    if (sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        pages = sqlite3_column_int64(st, 0);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        page_size = sqlite3_column_int64(st, 0);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    budget.left = (DB_STEPS_BASE + DB_STEPS_PER_BYTE * pages * page_size) /
-                  DB_PROGRESS_EVERY;
-    sqlite3_progress_handler(db, DB_PROGRESS_EVERY, db_progress, &budget);
-    rc = db_scale(ds, db, path, &budget, err);
-    if (rc != SIM_OK) {
-        goto cleanup;
-    }
-    /* The view's columns by name; then only the known ones are selected. */
-    if (sqlite3_prepare_v2(db, "SELECT * FROM long_format", -1, &st, NULL) !=
-        SQLITE_OK) {
-        rc = db_fail(db, &budget, path, "view long_format", err);
-        goto cleanup;
-    }
-    int n = sqlite3_column_count(st);
-    names = sim_calloc((size_t)n + 1, sizeof *names);
-    col_of_field = sim_calloc((size_t)n + 1, sizeof *col_of_field);
-    if (!names || !col_of_field) {
-        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        goto cleanup;
-    }
-    for (int f = 0; f < n; f++) {
-        names[f].p = sqlite3_column_name(st, f);
-        names[f].n = names[f].p ? strlen(names[f].p) : 0;
-        if (!names[f].p) {
-            names[f].p = "";
-        }
-    }
-    Where w = {path, "long_format row ", 0};
-    rc = map_header(names, n, col_of_field, &w, err);
-    sqlite3_finalize(st);
-    st = NULL;
-    if (rc != SIM_OK) {
-        goto cleanup;
-    }
-    /* One statement hands every row's known columns to db_row() as
-    ** arguments of a function only our own query may call: no result
-    ** values are fetched. */
-    DbRows dr = {ds, err, &w, {0}, 0, utf8, SIM_OK, &budget, 0};
-    sim_buf_puts(&sql, "SELECT simlab_long_row(");
-    for (int f = 0; f < n; f++) {
-        if (col_of_field[f] >= 0) {
-            sim_buf_printf(&sql, "%s\"%s\"", dr.n_sel ? ", " : "",
-                           col_names[col_of_field[f]]);
-            dr.cols[dr.n_sel++] = col_of_field[f];
-        }
-    }
-    sim_buf_puts(&sql, ") FROM long_format");
-    if (sql.oom) {
-        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        goto cleanup;
-    }
-    if (sqlite3_create_function(db, "simlab_long_row", dr.n_sel,
-                                SQLITE_UTF8 | SQLITE_DIRECTONLY, &dr, db_row,
-                                NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, sql.data, -1, &st, NULL) != SQLITE_OK) {
-        rc = db_fail(db, &budget, path, "view long_format", err);
-        goto cleanup;
-    }
-    for (;;) {
-        int step = sqlite3_step(st);
-        if (step == SQLITE_DONE) {
-            break;
-        }
-        if (step != SQLITE_ROW) {
-            rc = dr.rc != SIM_OK
-                     ? dr.rc
-                     : db_fail(db, &budget, path, "long_format view", err);
-            break;
-        }
-    }
-    if (rc == SIM_OK) {
-        ds->n_sources++;
-        fit_rows(ds);
-        settle_scale(ds);
-    }
-cleanup:
-    sim_free(names);
-    sim_free(col_of_field);
-    sim_buf_free(&sql);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
     return rc;
 }
 
@@ -1902,9 +1773,9 @@ int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
         v[c].n = strlen(v[c].p);
     }
     Where w = {"(memory)", "row ", (long)ds->n_rows + 1};
-    int rc = add_row(ds, v, &w, err);
+    int rc = dataset_add_vals(ds, v, &w, err);
     if (rc == SIM_OK) {
-        settle_scale(ds);
+        dataset_settle_scale(ds);
     }
     return rc;
 }
@@ -1912,5 +1783,5 @@ int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
 int dataset_state_rating_scale(Dataset *ds, int points, const char *source,
                                SimError *err)
 {
-    return state_scale(ds, points, "study", source, err);
+    return dataset_state_scale(ds, points, "study", source, err);
 }

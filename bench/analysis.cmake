@@ -9,9 +9,11 @@ add_executable(analysis_coverage ${SIMLAB_BENCH_ANALYSIS}/coverage_main.c
 target_link_libraries(analysis_coverage PRIVATE simlab_analysis
                       simlab_warnings)
 add_executable(analysis_bench ${SIMLAB_BENCH_ANALYSIS}/bench_main.c
-               ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
+               ${SIMLAB_BENCH_ANALYSIS}/simstudy.c
+               ${SIMLAB_BENCH_ANALYSIS}/storewrite.c)
 target_compile_definitions(analysis_bench PRIVATE
                            SIMLAB_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}"
                            SIMLAB_ANALYZE_BIN="$<TARGET_FILE:simlab-analyze>")
 add_dependencies(analysis_bench simlab-analyze)
-target_link_libraries(analysis_bench PRIVATE simlab_analysis simlab_warnings)
+target_link_libraries(analysis_bench PRIVATE simlab_analysis simlab_experiment
+                      simlab_warnings)

@@ -30,3 +30,11 @@ simlab_add_test(test_analysis_layout SOURCES test_analysis_layout.c
 # Timeouts and confidence (hand-computed fixture, goldens from R).
 simlab_add_test(test_analysis_timeouts SOURCES test_analysis_timeouts.c
                 LIBS simlab_analysis)
+# The tables reader of simlab stores against the long_format view.
+if(TARGET simlab_experiment)
+  simlab_add_test(test_analysis_input_store
+                  SOURCES test_analysis_input_store.c
+                          ${CMAKE_SOURCE_DIR}/bench/analysis/simstudy.c
+                          ${CMAKE_SOURCE_DIR}/bench/analysis/storewrite.c
+                  LIBS simlab_analysis simlab_experiment)
+endif()

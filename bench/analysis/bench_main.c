@@ -1,7 +1,9 @@
 /*
 ** analysis_bench, in one run and on the same data:
-**  1. ingest: the 1.28 M-response CSV and the same rows in a database read
-**     into a Dataset (MB/s, rows/s);
+**  1. ingest: the 1.28 M-response CSV, and the same rows in a simlab store
+**     (the engine's schema), read into a Dataset (MB/s, rows/s); the store
+**     by its tables and by its long_format view, against SQLite stepping
+**     through the same tables (ratios measured run by run);
 **  2. end to end: simlab-analyze on that CSV (read, random-effects fit,
 **     10,000 crossed replicates, every table and plot, 2 threads), its wall
 **     time and peak memory, against the numpy crossed bootstrap alone
@@ -9,8 +11,8 @@
 **  3. the crossed bootstrap of the change table alone (random-effects Pre
 **     refitted in every replicate) on two studies, against numpy.
 ** Repeats each timing and reports medians and ratios.
-** usage: analysis_bench [REPEATS] [--quick]  (python: $SIMLAB_PYTHON or
-** python3; --quick skips part 3)
+** usage: analysis_bench [REPEATS] [--quick | --ingest]  (python:
+** $SIMLAB_PYTHON or python3; --quick skips part 3, --ingest parts 2 and 3)
 */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -26,6 +28,7 @@
 
 #include "analysis/analyze.h"
 #include "bench/analysis/simstudy.h"
+#include "bench/analysis/storewrite.h"
 
 static double now_s(void)
 {
@@ -135,80 +138,120 @@ static double time_load(int (*load)(Dataset *, const char *, SimError *),
     return median(t, n);
 }
 
-/* The rows of ds in a database shaped like the engine's export columns,
-** with a long_format view. */
-static int write_db(const Dataset *ds, const char *path)
+static int load_tables(Dataset *ds, const char *path, SimError *err)
 {
-    remove(path);
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    if (sqlite3_open(path, &db) != SQLITE_OK ||
-        sqlite3_exec(db,
-                     "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                     "CREATE TABLE r(participant TEXT, condition TEXT, phase "
-                     "TEXT, item TEXT, correct INTEGER, session INTEGER, "
-                     "test_type TEXT, domain TEXT, is_catch INTEGER, rating "
-                     "INTEGER, rt_ms REAL, pilot INTEGER, simulated INTEGER, "
-                     "excluded INTEGER, exclusion_reason TEXT);"
-                     "CREATE VIEW long_format AS SELECT * FROM r; BEGIN;",
-                     NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "INSERT INTO r(participant, condition, phase, "
-                           "item, correct, is_catch, pilot, simulated, "
-                           "excluded) VALUES (?,?,?,?,?,0,0,0,0)",
-                           -1, &st, NULL) != SQLITE_OK) {
-        return -1;
-    }
-    for (size_t i = 0; i < ds->n_rows; i++) {
-        const DatasetResponse *r = &ds->rows[i];
-        sqlite3_bind_text(
-            st, 1, dataset_str(ds, ds->participants[r->participant].name), -1,
-            SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, dataset_str(ds, r->condition), -1,
-                          SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, dataset_phase_name(r->phase), -1,
-                          SQLITE_STATIC);
-        sqlite3_bind_text(st, 4, dataset_str(ds, r->item), -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 5, r->correct);
-        if (sqlite3_step(st) != SQLITE_DONE) {
-            return -1;
-        }
-        sqlite3_reset(st);
-    }
-    sqlite3_finalize(st);
-    int rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    sqlite3_close(db);
-    return rc == SQLITE_OK ? 0 : -1;
+    return dataset_load_db_how(ds, path, DATASET_DB_TABLES, err);
 }
 
-/* SQLite's own work for a reader of the view: process CPU seconds to step
-** through SELECT * FROM long_format, asking each column's type when
-** types (the floor of a reader that fetches values by sqlite3_column_*),
-** else nothing. */
-static double step_floor(const char *path, int types, size_t *rows)
+static int load_view(Dataset *ds, const char *path, SimError *err)
 {
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    *rows = 0;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                        NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT * FROM long_format", -1, &st, NULL) !=
-            SQLITE_OK) {
-        return -1;
-    }
-    int n = sqlite3_column_count(st), sum = 0;
-    double c0 = cpu_s();
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        for (int k = 0; types && k < n; k++) {
-            sum += sqlite3_column_type(st, k);
-        }
-        sum += !types;
-        (*rows)++;
+    return dataset_load_db_how(ds, path, DATASET_DB_VIEW, err);
+}
+
+/* CPU seconds of one load of path into a fresh Dataset (exits on error);
+** *rows gets the rows read, *wall (may be NULL) the wall seconds. */
+static double cpu_load(int (*load)(Dataset *, const char *, SimError *),
+                       const char *path, size_t *rows, double *wall)
+{
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    double t0 = now_s(), c0 = cpu_s();
+    if (load(ds, path, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
     }
     double c = cpu_s() - c0;
-    sqlite3_finalize(st);
+    if (wall) {
+        *wall = now_s() - t0;
+    }
+    *rows = ds->n_rows;
+    dataset_free(ds);
+    return c;
+}
+
+static void sum_args(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    long long *sum = sqlite3_user_data(ctx);
+    for (int k = 0; k < argc; k++) {
+        *sum += sqlite3_value_type(argv[k]) + sqlite3_value_bytes(argv[k]);
+    }
+    sqlite3_result_null(ctx);
+}
+
+/* SQLite's own work for a reader of the store's tables: process CPU
+** seconds to step through the response and trial tables, handing the
+** columns the tables reader decodes to a function (cols) or none. */
+static double step_tables(const char *path, int cols)
+{
+    static const char *const sql[2][2] = {
+        {"SELECT rowid FROM response", "SELECT rowid FROM trial"},
+        {"SELECT f(participant, seq, correct, rating, done, rt_ms, "
+         "timed_out, confidence) FROM response",
+         "SELECT f(participant, seq, block_id, phase, session, item, page, "
+         "is_catch, is_example, correct_choice, test_type, condition) FROM "
+         "trial"}};
+    sqlite3 *db;
+    long long sum = 0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK ||
+        sqlite3_create_function(db, "f", -1, SQLITE_UTF8, &sum, sum_args, NULL,
+                                NULL) != SQLITE_OK) {
+        return -1;
+    }
+    double c0 = cpu_s();
+    for (int t = 0; t < 2; t++) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(db, sql[cols][t], -1, &st, NULL) != SQLITE_OK) {
+            sqlite3_close(db);
+            return -1;
+        }
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            sum++;
+        }
+        sqlite3_finalize(st);
+    }
+    double c = cpu_s() - c0;
     sqlite3_close(db);
     return sum > 0 ? c : -1;
+}
+
+/* The store read by its tables and by its view, and SQLite stepping the
+** same tables, in turns (one of each per round, so that the ratios are of
+** runs under the same load); medians of n rounds. */
+static void bench_store(const char *dbp, int n)
+{
+    double tab[64], wall[64], view[64], cols[64], bare[64], r_view[64],
+        r_cols[64];
+    size_t rows = 0, vrows = 0;
+    n = n < 64 ? n : 64;
+    for (int i = 0; i < n; i++) {
+        tab[i] = cpu_load(load_tables, dbp, &rows, &wall[i]);
+        view[i] = cpu_load(load_view, dbp, &vrows, NULL);
+        cols[i] = step_tables(dbp, 1);
+        bare[i] = step_tables(dbp, 0);
+        r_view[i] = view[i] / tab[i];
+        r_cols[i] = cols[i] / tab[i];
+    }
+    if (rows != vrows) {
+        fprintf(stderr, "the readers disagree: %zu and %zu rows\n", rows,
+                vrows);
+        exit(1);
+    }
+    double mt = median(tab, n), mv = median(view, n);
+    double mc = median(cols, n), mb = median(bare, n);
+    double M = 1e-6 * (double)rows;
+    double mw = median(wall, n);
+    printf("  read store, tables: %7.4f s CPU %5.2f M rows/s | %7.4f s wall "
+           "%5.2f M rows/s\n",
+           mt, M / mt, mw, M / mw);
+    printf("  read store, view:   %7.4f s CPU %5.2f M rows/s "
+           "(tables %.1f x faster, median of per-round ratios)\n",
+           mv, M / mv, median(r_view, n));
+    printf("  (SQLite stepping the two tables, the columns the reader "
+           "needs: %7.4f s CPU, %.2f x the tables reader)\n",
+           mc, median(r_cols, n));
+    printf("  (SQLite stepping the two tables, no column: %7.4f s CPU)\n", mb);
 }
 
 /* Runs simlab-analyze on csv (2 threads, B replicates, every output);
@@ -255,11 +298,12 @@ static SimStudy study_of(int conds, int users, int items)
 }
 
 /* Parts 1 and 2 on the large study. */
-static int ingest_and_end_to_end(int repeats)
+static int ingest_and_end_to_end(int repeats, int ingest_only)
 {
     const int B = 10000, ref_B = 300;
     SimStudy st = study_of(10, 1000, 64);
     const char *csv = "analysis_bench_large.csv", *dbp = "analysis_bench.db";
+    const char *bundle = SIMLAB_BENCH_DIR "/../assets/studies/text-forward";
     FILE *f = fopen(csv, "w");
     if (!f || simstudy_write_csv(f, &st, 11) != 0) {
         return 1;
@@ -271,13 +315,14 @@ static int ingest_and_end_to_end(int repeats)
     Dataset *ds;
     SimError err;
     dataset_new(&ds, &err);
-    if (dataset_load_csv(ds, csv, &err) != SIM_OK || write_db(ds, dbp) != 0) {
-        fprintf(stderr, "cannot prepare the inputs\n");
+    if (dataset_load_csv(ds, csv, &err) != SIM_OK ||
+        storewrite_dataset(ds, bundle, dbp, 0, &err) != SIM_OK) {
+        fprintf(stderr, "cannot prepare the inputs: %s\n", err.msg);
         return 1;
     }
     dataset_free(ds);
     size_t rows = 0;
-    double cc, cd;
+    double cc;
     printf("large study: 10 conditions x 1000 participants x 64 items "
            "(%.2f MB CSV)\n",
            mb);
@@ -285,24 +330,16 @@ static int ingest_and_end_to_end(int repeats)
     printf("  read CSV:       %7.4f s wall %7.1f MB/s %5.2f M rows/s | "
            "%7.4f s CPU %7.1f MB/s\n",
            tc, mb / tc, 1e-6 * (double)rows / tc, cc, mb / cc);
-    double td = time_load(dataset_load_db, dbp, repeats, &rows, &cd);
-    printf("  read database:  %7.4f s wall %5.2f M rows/s | %7.4f s CPU "
-           "%5.2f M rows/s\n",
-           td, 1e-6 * (double)rows / td, cd, 1e-6 * (double)rows / cd);
-    size_t floor_rows;
-    double fl[64], fs[64];
-    for (int i = 0; i < repeats && i < 64; i++) {
-        fl[i] = step_floor(dbp, 1, &floor_rows);
-        fs[i] = step_floor(dbp, 0, &floor_rows);
+    struct stat dbs;
+    stat(dbp, &dbs);
+    printf("  store: %.1f MB (the engine's schema)\n",
+           (double)dbs.st_size / 1e6);
+    bench_store(dbp, repeats);
+    if (ingest_only) {
+        remove(csv);
+        remove(dbp);
+        return 0;
     }
-    int nf = repeats < 64 ? repeats : 64;
-    double mfl = median(fl, nf), mfs = median(fs, nf);
-    printf("  (sqlite3_step and column types alone: %7.4f s CPU %5.2f M "
-           "rows/s)\n",
-           mfl, 1e-6 * (double)floor_rows / mfl);
-    printf("  (sqlite3_step alone, no value fetched: %7.4f s CPU %5.2f M "
-           "rows/s)\n",
-           mfs, 1e-6 * (double)floor_rows / mfs);
     double te[64], ce[64], tr[64], cr[64];
     long peak[64];
     int n = repeats < 64 ? repeats : 64;
@@ -346,13 +383,14 @@ int main(int argc, char **argv)
 {
     int repeats = argc > 1 ? atoi(argv[1]) : 5;
     int quick = argc > 2 && strcmp(argv[2], "--quick") == 0;
+    int ingest = argc > 2 && strcmp(argv[2], "--ingest") == 0;
     repeats = repeats < 1 ? 1 : repeats;
     const int B = 10000;
     printf("median of %d runs\n\n", repeats);
-    if (ingest_and_end_to_end(repeats) != 0) {
+    if (ingest_and_end_to_end(repeats, ingest) != 0) {
         return 1;
     }
-    if (quick) {
+    if (quick || ingest) {
         return 0;
     }
     Scenario sc[2] = {

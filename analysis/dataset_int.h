@@ -1,0 +1,127 @@
+/*
+** Inside the Dataset readers: the row converter and the rating scale of
+** dataset.c, shared with the SQLite reader (dataset_sqlite.c). Not for
+** other callers.
+*/
+#ifndef SIMLAB_ANALYSIS_DATASET_INT_H
+#define SIMLAB_ANALYSIS_DATASET_INT_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "analysis/dataset.h"
+
+/* A value as bytes (not NUL-terminated). */
+typedef struct Val {
+    const char *p;
+    size_t n;
+} Val;
+
+/* Where a value came from, for error messages. */
+typedef struct Where {
+    const char *source; /* file name */
+    const char *unit;   /* "" for a CSV line, "row " for a database row */
+    long line;
+} Where;
+
+/* The long-format columns the readers know. */
+enum {
+    COL_PARTICIPANT,
+    COL_CONDITION,
+    COL_PHASE,
+    COL_ITEM,
+    COL_CORRECT,
+    COL_SESSION,
+    COL_TEST_TYPE,
+    COL_DOMAIN,
+    COL_IS_CATCH,
+    COL_RATING,
+    COL_RT_MS,
+    COL_PILOT,
+    COL_SIMULATED,
+    COL_EXCLUDED,
+    COL_EXCLUSION_REASON,
+    COL_TIMED_OUT,
+    COL_CONFIDENCE,
+    COL_COUNT,
+    COL_REQUIRED = COL_CORRECT + 1 /* the first five are required */
+};
+
+extern const char *const dataset_col_names[COL_COUNT];
+
+/* Converts one row of values (v[col].n == 0 when empty or absent) into a
+** response, with every check and located error of the readers. */
+int dataset_add_vals(Dataset *ds, const Val *v, const Where *w, SimError *err);
+
+/* A text value of a database, NUL-terminated (p[n] == '\0', no NUL
+** before), with its pool id (-1 until first used) and, for phases, its
+** SimPhase (-2 until first used). */
+typedef struct DbStr {
+    const char *p;
+    size_t n;
+    int id;
+    int phase;
+} DbStr;
+
+#define DB_NULL INT64_MIN /* an integer column's NULL */
+
+/* One row of the long_format view as typed values: str[c] for the text
+** columns (NULL: NULL), num[c] for the integer ones (DB_NULL: NULL),
+** rt_ms (NaN: NULL). */
+typedef struct DbVals {
+    DbStr *str[COL_COUNT];
+    int64_t num[COL_COUNT];
+    double rt_ms;
+} DbVals;
+
+/* dataset_add_vals() for typed values, with the same result and the same
+** errors as for the values' text (as the view would show them); interns
+** the strings on first use. */
+int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err);
+
+/* What a source has added, to take it back (a reader that found it
+** cannot go on): the rows, participants, contexts and strings after the
+** mark, and the changes to the participants before it. */
+typedef struct DatasetMark {
+    size_t n_rows;
+    int n_participants, n_contexts, n_strs;
+    int had_rt;
+    int rating_max;
+    char rating_max_source[512];
+    Participant *participants; /* a copy */
+} DatasetMark;
+
+/* Marks the dataset's state (-1: out of memory); dataset_rollback() goes
+** back to it (-1: out of memory, the dataset is then unusable) and frees
+** the mark, dataset_mark_free() only frees it. */
+int dataset_mark(const Dataset *ds, DatasetMark *m);
+int dataset_rollback(Dataset *ds, DatasetMark *m);
+void dataset_mark_free(DatasetMark *m);
+
+/* Maps header (or result column) names to column slots; a required column
+** that is missing, or one named twice, is an error. */
+int dataset_map_header(const Val *names, int n, int *col_of_field,
+                       const Where *w, SimError *err);
+
+/* Interns s[0..n); the id, or -1 when out of memory. */
+int dataset_intern_n(Dataset *ds, const char *s, size_t n);
+
+/* Forgets the value caches of the previous source. */
+void dataset_reset_caches(struct DatasetLoad *ld);
+
+/* After a source: the row arrays shrink to the rows; without a stated
+** scale, the data's largest rating is the scale. */
+void dataset_fit_rows(Dataset *ds);
+void dataset_settle_scale(Dataset *ds);
+
+/* A source (who: "FILE (study 'ID')") states a points-point scale (from:
+** "study" or "sidecar"). */
+int dataset_state_scale(Dataset *ds, int points, const char *from,
+                        const char *who, SimError *err);
+
+/* The rating scale of a study definition: its "rating"."points", or the
+** study format's default of 7 points; -1 when not an integer. */
+int dataset_definition_points(json_t *def);
+
+#endif

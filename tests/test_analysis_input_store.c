@@ -1,0 +1,448 @@
+/*
+** The two readers of a simlab store give the same Dataset and the same
+** report.json: the tables read from the file's pages (streamed in the
+** view's order, or read whole when the order differs) against the
+** long_format view, on stores written by the engine (simulate: pre/post,
+** sessions, deadlines with confidence, questionnaires, two stations, a
+** schema-2 file migrated forward) and on the analysis fixtures written as
+** stores, with edits (excluded and pilot participants, steps of another
+** condition, integer response times, participants out of order). Bad
+** values keep the view's located errors; files that are not stores, or
+** that are being written, are read by the view.
+*/
+#include "tests/harness.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/analyze.h"
+#include "analysis/dataset.h"
+#include "analysis/questionnaire.h"
+#include "bench/analysis/simstudy.h"
+#include "bench/analysis/storewrite.h"
+#include "experiment/simulate.h"
+#include "experiment/store.h"
+#include "stimuli/study.h"
+
+static char tmpdir[256];
+static const char *const FORWARD = SIMLAB_TEST_DATA "/experiment/mini-forward";
+
+static void tmp_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", tmpdir, name);
+}
+
+static int has(const SimError *err, const char *s)
+{
+    if (strstr(err->msg, s)) {
+        return 1;
+    }
+    fprintf(stderr, "message: %s\n  lacks: %s\n", err->msg, s);
+    return 0;
+}
+
+static void exec(const char *db, const char *sql)
+{
+    sqlite3 *h;
+    CHECK_INT(sqlite3_open(db, &h), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        fprintf(stderr, "%s: %s\n", sql, msg);
+        CHECK(0);
+    }
+    sqlite3_free(msg);
+    sqlite3_close(h);
+}
+
+/* Loads path with the reader how (and its questionnaire answers). */
+static int load(const char *path, DatasetDbReader how, Dataset **ds,
+                SimError *err)
+{
+    dataset_new(ds, err);
+    int rc = dataset_load_db_how(*ds, path, how, err);
+    return rc == SIM_OK ? questionnaire_load_db(*ds, path, err) : rc;
+}
+
+static int same_rt(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Every field of two datasets, strings by id. */
+static void check_same(const Dataset *a, const Dataset *b)
+{
+    CHECK_INT((int)a->n_rows, (int)b->n_rows);
+    CHECK_INT(a->n_participants, b->n_participants);
+    CHECK_INT(a->n_contexts, b->n_contexts);
+    CHECK_INT(a->rating_points, b->rating_points);
+    CHECK_STR(a->rating_from, b->rating_from);
+    CHECK_INT(a->n_sources, b->n_sources);
+    if (a->n_rows != b->n_rows || a->n_participants != b->n_participants ||
+        a->n_contexts != b->n_contexts) {
+        return;
+    }
+    CHECK(memcmp(a->rows, b->rows, a->n_rows * sizeof *a->rows) == 0);
+    CHECK(memcmp(a->participants, b->participants,
+                 (size_t)a->n_participants * sizeof *a->participants) == 0);
+    CHECK(memcmp(a->contexts, b->contexts,
+                 (size_t)a->n_contexts * sizeof *a->contexts) == 0);
+    CHECK((a->rt_ms == NULL) == (b->rt_ms == NULL));
+    int rt_same = 1;
+    for (size_t i = 0; a->rt_ms && b->rt_ms && i < a->n_rows; i++) {
+        rt_same &= same_rt(a->rt_ms[i], b->rt_ms[i]);
+    }
+    CHECK(rt_same);
+    int strs = 1;
+    for (int id = 1; id < 10000000; id++) {
+        const char *x = dataset_str(a, id), *y = dataset_str(b, id);
+        strs &= strcmp(x, y) == 0;
+        if (!x[0] && !y[0]) {
+            break; /* past both pools */
+        }
+    }
+    CHECK(strs);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* report.json of ds, as text (NULL when the analysis fails). */
+static char *report_json(const Dataset *ds, const char *name)
+{
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 200;
+    o.threads = 1;
+    o.progress = 0;
+    o.include_simulated = 1;
+    o.include_pilot = 1;
+    Report r;
+    SimError err;
+    char dir[512], file[600];
+    tmp_path(dir, sizeof dir, name);
+    mkdir(dir, 0755);
+    int rc = analyze_compute(ds, &o, &r, &err);
+    if (rc == SIM_OK) {
+        rc = report_write_json(&r, dir, &err);
+    }
+    report_free(&r);
+    if (rc != SIM_OK) {
+        fprintf(stderr, "%s: %s\n", name, err.msg);
+        return NULL;
+    }
+    snprintf(file, sizeof file, "%s/report.json", dir);
+    return slurp(file);
+}
+
+/* The tables reader (and AUTO) give what the view gives, byte for byte. */
+static void compare(const char *path)
+{
+    Dataset *v, *t, *a;
+    SimError err;
+    printf("  %s\n", strrchr(path, '/') + 1);
+    CHECK_INT(load(path, DATASET_DB_VIEW, &v, &err), SIM_OK);
+    int rc = load(path, DATASET_DB_TABLES, &t, &err);
+    if (rc != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+    }
+    CHECK_INT(rc, SIM_OK);
+    CHECK_INT(load(path, DATASET_DB_AUTO, &a, &err), SIM_OK);
+    CHECK(v->n_rows > 0);
+    check_same(v, t);
+    check_same(v, a);
+    char *jv = report_json(v, "view"), *jt = report_json(t, "tables");
+    CHECK(jv && jt && strcmp(jv, jt) == 0);
+    free(jv);
+    free(jt);
+    dataset_free(v);
+    dataset_free(t);
+    dataset_free(a);
+}
+
+static int simulate(const char *bundle, const char *db, int n, uint64_t seed,
+                    const char *station)
+{
+    SimulateOptions o = {0};
+    o.bundle_dir = bundle;
+    o.db_path = db;
+    o.participants = n;
+    o.policy = POLICY_MIXED;
+    o.seed = seed;
+    o.station = station;
+    o.durability = DURABILITY_FAST;
+    SimError err;
+    sim_error_clear(&err);
+    int rc = simulate_run(&o, NULL, &err);
+    if (rc != SIM_OK) {
+        fprintf(stderr, "simulate %s: %s\n", bundle, err.msg);
+    }
+    return rc;
+}
+
+/* Stores the engine writes, as written and edited. */
+static void test_engine_stores(void)
+{
+    char db[512], bundle[512];
+    tmp_path(db, sizeof db, "forward.db");
+    unlink(db);
+    CHECK_INT(simulate(FORWARD, db, 6, 3, "north"), SIM_OK);
+    CHECK_INT(simulate(FORWARD, db, 5, 4, "south"), SIM_OK); /* 2 stations */
+    compare(db);
+    /* excluded and pilot participants, steps of another condition, a
+    ** response time stored as an integer */
+    exec(db, "UPDATE participant SET excluded = 1, exclusion_reason = "
+             "'quiz' WHERE rowid = 2;"
+             "UPDATE participant SET pilot = 1 WHERE rowid = 3;"
+             "UPDATE trial SET condition = 'other' WHERE participant = "
+             "(SELECT id FROM participant WHERE rowid = 4);"
+             "UPDATE trial SET condition = (SELECT condition FROM "
+             "participant p WHERE p.id = trial.participant) WHERE seq % 3 = "
+             "0;"
+             "UPDATE response SET rt_ms = 1000 WHERE seq % 4 = 1;"
+             /* rows longer than a page: their records continue on
+             ** overflow pages, before and after the columns read */
+             "UPDATE trial SET model_output = replace(hex(zeroblob(3000)), "
+             "'0', 'm') WHERE seq % 5 = 2;"
+             "UPDATE trial SET test_type = replace(hex(zeroblob(2500)), "
+             "'0', 't') WHERE seq = 7;"
+             "UPDATE trial SET item = NULL WHERE seq = 5;");
+    compare(db);
+    /* participants created out of the order of their rows: the tables are
+    ** read whole and ordered */
+    exec(db, "UPDATE participant SET created_ms = 5000000000000 - "
+             "created_ms;");
+    compare(db);
+    tmp_path(db, sizeof db, "deadline.db");
+    unlink(db);
+    CHECK_INT(
+        simulate(SIMLAB_TEST_DATA "/experiment/mini-deadline", db, 8, 5, "d"),
+        SIM_OK);
+    compare(db);
+    tmp_path(db, sizeof db, "quest.db");
+    unlink(db);
+    CHECK_INT(simulate(SIMLAB_TEST_DATA "/experiment/mini-questionnaire", db, 4,
+                       6, "q"),
+              SIM_OK);
+    compare(db);
+    tmp_path(db, sizeof db, "meta.db");
+    unlink(db);
+    CHECK_INT(simulate(SIMLAB_TEST_DATA "/experiment/mini-meta", db, 6, 7, "m"),
+              SIM_OK);
+    compare(db);
+    snprintf(bundle, sizeof bundle, "%s/assets/studies/image-meta",
+             SIMLAB_SOURCE_DIR);
+    if (access(bundle, R_OK) == 0) {
+        tmp_path(db, sizeof db, "image-meta.db");
+        unlink(db);
+        CHECK_INT(simulate(bundle, db, 6, 8, "m"), SIM_OK); /* sessions */
+        compare(db);
+    }
+}
+
+/* A file of schema version 2 migrated forward by the engine. */
+static void test_migrated(void)
+{
+    char db[512];
+    tmp_path(db, sizeof db, "v2.db");
+    unlink(db);
+    char *sql = slurp(SIMLAB_TEST_DATA "/experiment/store-v2.sql");
+    CHECK(sql != NULL);
+    if (!sql) {
+        return;
+    }
+    exec(db, sql);
+    free(sql);
+    Study *study = NULL;
+    StudyReport rep;
+    SimError err;
+    study_report_init(&rep);
+    CHECK_INT(study_load(FORWARD, &study, &rep, &err), SIM_OK);
+    study_report_free(&rep);
+    Store *st = NULL;
+    CHECK_INT(
+        store_open(db, study, DURABILITY_FAST, 1, 1800000000000LL, &st, &err),
+        SIM_OK);
+    store_close(st);
+    study_free(study);
+    compare(db);
+}
+
+/* The analysis fixtures written as stores. */
+static void test_fixture_stores(void)
+{
+    static const char *const csvs[] = {
+        "analysis-semantics/semantics.csv", "analysis-within/within.csv",
+        "analysis-timeouts/timeouts.csv", "analysis-questionnaire/study.csv"};
+    for (size_t i = 0; i < sizeof csvs / sizeof *csvs; i++) {
+        char csv[512], db[512];
+        snprintf(csv, sizeof csv, "%s/%s", SIMLAB_TEST_DATA, csvs[i]);
+        snprintf(db, sizeof db, "%s/fixture-%zu.db", tmpdir, i);
+        Dataset *ds;
+        SimError err;
+        dataset_new(&ds, &err);
+        CHECK_INT(dataset_load_csv(ds, csv, &err), SIM_OK);
+        CHECK_INT(storewrite_dataset(ds, FORWARD, db, ds->rating_points, &err),
+                  SIM_OK);
+        dataset_free(ds);
+        compare(db);
+    }
+    /* the benchmark's study, small */
+    SimStudy st = {0};
+    st.n_conds = 3;
+    st.users_per_cond = 12;
+    st.n_items = 16;
+    for (int c = 0; c < st.n_conds; c++) {
+        st.p_pre[c] = 0.6;
+        st.p_post[c] = 0.6 + 0.05 * c;
+    }
+    st.sd_p = 0.5;
+    st.sd_i = 0.8;
+    Dataset *ds;
+    SimError err;
+    char db[512];
+    tmp_path(db, sizeof db, "bench.db");
+    dataset_new(&ds, &err);
+    CHECK_INT(simstudy_generate(ds, &st, 11, "p", &err), SIM_OK);
+    CHECK_INT(storewrite_dataset(ds, FORWARD, db, 0, &err), SIM_OK);
+    dataset_free(ds);
+    compare(db);
+}
+
+/* Both readers fail at the same row with the same message. */
+static void check_error(const char *db, const char *want)
+{
+    Dataset *v, *t;
+    SimError ev, et;
+    dataset_new(&v, &ev);
+    dataset_new(&t, &et);
+    CHECK(dataset_load_db_how(v, db, DATASET_DB_VIEW, &ev) != SIM_OK);
+    CHECK(dataset_load_db_how(t, db, DATASET_DB_AUTO, &et) != SIM_OK);
+    CHECK_INT(ev.code, et.code);
+    CHECK_STR(ev.msg, et.msg);
+    CHECK(has(&et, want));
+    dataset_free(v);
+    dataset_free(t);
+}
+
+static void test_errors(void)
+{
+    char db[512];
+    tmp_path(db, sizeof db, "bad.db");
+    unlink(db);
+    CHECK_INT(simulate(FORWARD, db, 3, 9, "b"), SIM_OK);
+    /* a value out of range: read by the tables, located as the view does */
+    exec(db, "UPDATE response SET rating = 9 WHERE rowid = (SELECT "
+             "r.rowid FROM response r JOIN trial t ON t.participant = "
+             "r.participant AND t.seq = r.seq WHERE t.phase IS NOT NULL "
+             "ORDER BY r.rowid LIMIT 1 OFFSET 7)");
+    check_error(db, "long_format row ");
+    check_error(db, "column 'rating': expected an integer 1-7 (the 7-point "
+                    "scale of ");
+    /* the same, participants out of order (the tables read whole) */
+    exec(db, "UPDATE participant SET created_ms = 5000000000000 - "
+             "created_ms;");
+    check_error(db, "column 'rating': expected an integer 1-7");
+    /* a value of another type: the view reads the file */
+    exec(db, "UPDATE response SET rating = NULL;"
+             "UPDATE response SET correct = 'yes' WHERE rowid = 9;");
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_db_how(ds, db, DATASET_DB_TABLES, &err),
+              SIM_ERR_STATE);
+    CHECK(has(&err, "cannot be read directly: a value of an unexpected "
+                    "type"));
+    dataset_free(ds);
+    exec(db, "UPDATE trial SET correct_choice = 0 WHERE seq = (SELECT seq "
+             "FROM response WHERE rowid = 9) AND participant = (SELECT "
+             "participant FROM response WHERE rowid = 9);");
+    check_error(db, "column 'correct': expected 0, 1 or empty, got 'yes'");
+    /* an unknown phase */
+    exec(db, "UPDATE response SET correct = 1 WHERE rowid = 9;"
+             "UPDATE trial SET phase = 'later' WHERE rowid = 12;");
+    check_error(db, "column 'phase': expected ");
+}
+
+/* Files the tables reader leaves to the view. */
+static void test_not_tables(void)
+{
+    char db[512];
+    tmp_path(db, sizeof db, "flat.db");
+    unlink(db);
+    exec(db, "CREATE TABLE r(participant TEXT, condition TEXT, phase TEXT, "
+             "item TEXT, correct INTEGER);"
+             "INSERT INTO r VALUES ('p', 'c', 'pre', 'i', 1);"
+             "CREATE VIEW long_format AS SELECT * FROM r;");
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_db_how(ds, db, DATASET_DB_TABLES, &err),
+              SIM_ERR_STATE);
+    CHECK(has(&err, "its long_format view is not a simlab store's"));
+    dataset_free(ds);
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_db(ds, db, &err), SIM_OK);
+    CHECK_INT((int)ds->n_rows, 1);
+    dataset_free(ds);
+    /* a store being written: its write-ahead log holds the last rows */
+    tmp_path(db, sizeof db, "open.db");
+    unlink(db);
+    CHECK_INT(simulate(FORWARD, db, 2, 10, "w"), SIM_OK);
+    Dataset *before;
+    CHECK_INT(load(db, DATASET_DB_TABLES, &before, &err), SIM_OK);
+    sqlite3 *w;
+    CHECK_INT(sqlite3_open(db, &w), SQLITE_OK);
+    sqlite3_exec(w, "PRAGMA wal_autocheckpoint = 0;", NULL, NULL, NULL);
+    CHECK_INT(sqlite3_exec(w,
+                           "UPDATE response SET correct = 1 - correct "
+                           "WHERE correct IS NOT NULL;",
+                           NULL, NULL, NULL),
+              SQLITE_OK);
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_db_how(ds, db, DATASET_DB_TABLES, &err),
+              SIM_ERR_STATE);
+    CHECK(has(&err, "a write-ahead log holds recent writes"));
+    dataset_free(ds);
+    Dataset *now;
+    CHECK_INT(load(db, DATASET_DB_AUTO, &now, &err), SIM_OK);
+    CHECK_INT((int)now->n_rows, (int)before->n_rows);
+    int flipped = 0;
+    for (size_t i = 0; i < now->n_rows; i++) {
+        flipped += now->rows[i].correct >= 0 &&
+                   now->rows[i].correct != before->rows[i].correct;
+    }
+    CHECK(flipped > 0); /* the view saw the log's rows */
+    sqlite3_close(w);
+    dataset_free(now);
+    dataset_free(before);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "%s", "analysis_input_store.tmp");
+    mkdir(tmpdir, 0755);
+    test_engine_stores();
+    test_migrated();
+    test_fixture_stores();
+    test_errors();
+    test_not_tables();
+    return TEST_REPORT();
+}
