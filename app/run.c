@@ -132,7 +132,8 @@ int app_run(int argc, char **argv)
     if (load_study(o.dir, &study) != SIM_OK) {
         goto cleanup;
     }
-    if (run_options_database(&o, study->id, dbbuf, sizeof dbbuf) != 0) {
+    if (run_options_database(&o, study->id, dbbuf, sizeof dbbuf) != 0 ||
+        run_options_outputs(&o) != 0) {
         goto cleanup;
     }
     if (!o.station) {

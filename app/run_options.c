@@ -104,6 +104,33 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
     return 0;
 }
 
+int run_options_outputs(const RunOptions *o)
+{
+    const char *opt[] = {"--screenshot-dir", "--timing-log"};
+    const char *path[] = {o->screenshot_dir, o->timing_log};
+    for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++) {
+        if (!path[i]) {
+            continue;
+        }
+        char why[512];
+        int inside = hash_path_in_bundle(o->dir, path[i], why, sizeof why);
+        if (inside < 0) {
+            fprintf(stderr, "simlab run: %s\n", why);
+            return -1;
+        }
+        if (inside) {
+            fprintf(stderr,
+                    "simlab run: %s %s is inside the study bundle %s (files "
+                    "written there would change the bundle's hash and the "
+                    "next start would be refused); give a path outside the "
+                    "bundle\n",
+                    opt[i], path[i], o->dir);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int run_options_database(RunOptions *o, const char *study_id, char *buf,
                          size_t size)
 {

@@ -39,6 +39,12 @@ typedef struct RunOptions {
 ** borrowed from argv. */
 int run_options_parse(int argc, char **argv, RunOptions *o);
 
+/* The other files a run writes — screenshots (--screenshot-dir) and the
+** timing log (--timing-log) — must lie outside the study bundle o->dir for
+** the same reason as the database. Returns 0, or -1 after printing which
+** option names a path inside the bundle to stderr. */
+int run_options_outputs(const RunOptions *o);
+
 /* Where the database goes: o->db, or by default simlab-data/<study_id>.db
 ** in the current folder (written to buf, size bytes, and set as o->db).
 ** Either way a database inside the study bundle o->dir is refused: it would

@@ -92,6 +92,18 @@ if ! grep -q "has no runner" "$tmp/err"; then
     grep -q "inside the study bundle.*--db $tmp.*simlab-data/mini-forward.db" "$tmp/err" ||
         { echo "FAIL: run . inside the bundle does not name a --db"; cat "$tmp/err"; fails=$((fails + 1)); }
     expect 2 "run with a formula as station name" "$simlab" run "$tmp/bundle" --station '=HYPERLINK("x")'
+    # screenshots and the timing log stay outside the bundle too
+    for opt in "--screenshot-dir shots" "--timing-log timing.jsonl"; do
+        # shellcheck disable=SC2086
+        ( cd "$tmp/bundle" && "$simlab" run . --db ../inside.db $opt --autopilot model --exit-after 1 ) \
+            >"$tmp/out" 2>"$tmp/err"
+        got=$?
+        [ "$got" -eq 1 ] || { echo "FAIL: run $opt inside the bundle: exit $got, want 1"; fails=$((fails + 1)); }
+        grep -q -- "${opt%% *} ${opt#* } is inside the study bundle" "$tmp/err" ||
+            { echo "FAIL: run $opt inside the bundle: no reason"; cat "$tmp/err"; fails=$((fails + 1)); }
+    done
+    [ -e "$tmp/bundle/shots" ] || [ -e "$tmp/bundle/timing.jsonl" ] &&
+        { echo "FAIL: an output was created inside the bundle"; fails=$((fails + 1)); }
 fi
 [ -e "$tmp/bundle/simlab-data" ] || [ -e "$tmp/bundle/s.db" ] &&
     { echo "FAIL: a database was created inside the bundle"; fails=$((fails + 1)); }
