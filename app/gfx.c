@@ -271,7 +271,7 @@ static int fallback_for(Fonts *fonts, uint32_t cp)
     if (!fonts->chain && !fonts->chain_tried) {
         SimError err;
         fonts->chain_tried = 1;
-        if (glyph_chain_open(NULL, &fonts->chain, &err) != SIM_OK) {
+        if (glyph_chain_open(fonts->lang, &fonts->chain, &err) != SIM_OK) {
             fonts->chain = NULL;
         }
     }
@@ -529,6 +529,19 @@ void fonts_set_rtl(Fonts *fonts, int rtl)
     if (fonts) {
         fonts->rtl = rtl ? 1 : 0;
     }
+}
+
+int fonts_set_language(Fonts *fonts, const char *tag)
+{
+    if (!fonts) {
+        return -1;
+    }
+    const char *t = tag ? tag : "";
+    if (fonts->chain_tried) {
+        return strcmp(fonts->lang, t) == 0 ? 0 : -1;
+    }
+    snprintf(fonts->lang, sizeof fonts->lang, "%s", t);
+    return 0;
 }
 
 int text_direction(const char *text, size_t len)

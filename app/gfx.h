@@ -110,7 +110,8 @@ typedef struct Fonts {
     uint8_t fb_bold_tried[FONT_MAX_FALLBACK];
     FallbackHit *hits; /* code point -> fallback font, one query each */
     size_t hits_cap, hits_n;
-    int rtl; /* the study's direction (fonts_set_rtl) */
+    int rtl;       /* the study's direction (fonts_set_rtl) */
+    char lang[36]; /* the study's language tag (fonts_set_language) */
 } Fonts;
 
 /* Finds the three DejaVu faces in font_dir. Characters they lack are drawn
@@ -127,6 +128,14 @@ void fonts_free(Fonts *fonts);
 ** ("0.42", "(3)") are ordered in that direction, and text_flow aligns
 ** ALIGN_LEFT paragraphs to the right when it is 1. */
 void fonts_set_rtl(Fonts *fonts, int rtl);
+
+/* The study's language (a BCP 47 tag; NULL or "" for none): the fallback
+** chain is sorted for it, so Han characters come in the forms of the
+** language's region (zh-Hans: Noto Sans CJK SC, ja: JP, zh-Hant: TC, ko: KR).
+** Takes effect only before the chain is first opened (the first character
+** the faces lack); returns 0 then, or -1 when the chain is already open for
+** another language. */
+int fonts_set_language(Fonts *fonts, const char *tag);
 
 /* The font of face at px pixels (opened and cached on first use); NULL
 ** when the font file cannot be opened. Borrowed until fonts_free. */

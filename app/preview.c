@@ -196,6 +196,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
+    if (strings) {
+        fonts_set_language(&fonts, ui_strings_language(strings));
+    }
     Ui ui;
     memset(&ui, 0, sizeof ui);
     ui.gfx = &g;

@@ -186,6 +186,10 @@ int app_run(int argc, char **argv)
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }
+    if (study->ui_strings) {
+        fonts_set_language(&frame.fonts,
+                           ui_strings_language(study->ui_strings));
+    }
     /* Pairs SDL's millisecond clock with the monotonic one. */
     timing_log_clock(timing, SDL_GetTicks64(), stamps_mono_ns());
     if (stamps_open(&clock, &err) != SIM_OK) {

@@ -301,6 +301,9 @@ static void screens_build(Screens *s, Frame *f, int k)
     sx.now_ns = stamps_mono_ns();
     sx.strings = s->study ? s->study->ui_strings : NULL;
     fonts_set_rtl(&f->fonts, ui_strings_rtl(sx.strings));
+    if (sx.strings) {
+        fonts_set_language(&f->fonts, ui_strings_language(sx.strings));
+    }
     screen_build(&f->scene, &sx);
 }
 

@@ -4,10 +4,12 @@
 */
 #include "stimuli/glyphs.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fontconfig/fontconfig.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "common/sim_alloc.h"
@@ -20,6 +22,46 @@ struct GlyphChain {
     FcFontSet *set; /* sorted and trimmed: each font adds characters */
     FcCharSet *all; /* union of the set's characters */
 };
+
+/* Whether the subtags of tag (after the primary one) include sub. */
+static int has_subtag(const char *tag, const char *sub)
+{
+    size_t n = strlen(sub);
+    for (const char *p = strpbrk(tag, "-_"); p; p = strpbrk(p + 1, "-_")) {
+        if (strncasecmp(p + 1, sub, n) == 0 &&
+            (p[1 + n] == '\0' || p[1 + n] == '-' || p[1 + n] == '_')) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void glyph_fc_lang(const char *tag, char *out, size_t size)
+{
+    if (size == 0) {
+        return;
+    }
+    out[0] = '\0';
+    if (!tag || !tag[0]) {
+        return;
+    }
+    size_t n = strcspn(tag, "-_");
+    if (n == 2 && strncasecmp(tag, "zh", 2) == 0) {
+        const char *region = "zh-cn";
+        if (has_subtag(tag, "HK") || has_subtag(tag, "MO")) {
+            region = "zh-hk";
+        } else if (has_subtag(tag, "Hant") || has_subtag(tag, "TW")) {
+            region = "zh-tw";
+        }
+        snprintf(out, size, "%s", region);
+        return;
+    }
+    size_t i = 0;
+    for (; i < n && i + 1 < size; i++) {
+        out[i] = (char)tolower((unsigned char)tag[i]);
+    }
+    out[i] = '\0';
+}
 
 int glyph_chain_open(const char *lang, GlyphChain **out, SimError *err)
 {
@@ -40,8 +82,10 @@ int glyph_chain_open(const char *lang, GlyphChain **out, SimError *err)
     }
     FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"DejaVu Sans");
     FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)"sans-serif");
-    if (lang && lang[0]) {
-        FcPatternAddString(pat, FC_LANG, (const FcChar8 *)lang);
+    char fc_lang[16];
+    glyph_fc_lang(lang, fc_lang, sizeof fc_lang);
+    if (fc_lang[0]) {
+        FcPatternAddString(pat, FC_LANG, (const FcChar8 *)fc_lang);
     }
     FcConfigSubstitute(c->cfg, pat, FcMatchPattern);
     FcDefaultSubstitute(pat);

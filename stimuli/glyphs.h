@@ -23,6 +23,14 @@ typedef struct GlyphChain GlyphChain;
 ** JP), trimmed to those that add characters. Returns SIM_ERR_IO when
 ** fontconfig cannot be initialised, SIM_ERR_NOMEM. */
 int glyph_chain_open(const char *lang, GlyphChain **out, SimError *err);
+
+/* The fontconfig language (RFC 3066 style, lowercase) for the BCP 47 tag:
+** Simplified Chinese ("zh", "zh-Hans", "zh-CN", "zh-SG", "zh-Hans-CN")
+** "zh-cn", Traditional ("zh-Hant", "zh-TW") "zh-tw", "zh-HK" and "zh-MO"
+** "zh-hk", "zh-Hant-HK" "zh-hk"; any other tag its primary language
+** ("ja-JP" "ja", "pt-BR" "pt"). Written to out (size bytes; "" for NULL).
+** Han characters take the regional forms of the font this selects. */
+void glyph_fc_lang(const char *tag, char *out, size_t size);
 void glyph_chain_free(GlyphChain *c); /* NULL is a no-op */
 
 /* Whether some font of the chain has a glyph for cp. Characters that draw

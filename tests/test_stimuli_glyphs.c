@@ -377,6 +377,65 @@ static void test_every_text(void)
     fs_remove_tree(tmp);
 }
 
+/* BCP 47 tags map to fontconfig's languages, and the chain of a Chinese,
+** Japanese or Korean study draws Han characters from that region's face of
+** Noto Sans CJK (a different face index of the same collection). */
+static void test_regions(void)
+{
+    static const struct {
+        const char *tag, *fc;
+    } map[] = {{"zh-Hans", "zh-cn"},
+               {"zh", "zh-cn"},
+               {"zh-CN", "zh-cn"},
+               {"zh-SG", "zh-cn"},
+               {"zh-Hans-CN", "zh-cn"},
+               {"zh-Hant", "zh-tw"},
+               {"zh-TW", "zh-tw"},
+               {"ZH-hant-tw", "zh-tw"},
+               {"zh-HK", "zh-hk"},
+               {"zh-Hant-HK", "zh-hk"},
+               {"zh-MO", "zh-hk"},
+               {"ja", "ja"},
+               {"ja-JP", "ja"},
+               {"ko_KR", "ko"},
+               {"pt-BR", "pt"},
+               {"AR", "ar"},
+               {"", ""}};
+    char out[16];
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        glyph_fc_lang(map[i].tag, out, sizeof out);
+        CHECK_STR(out, map[i].fc);
+    }
+    glyph_fc_lang(NULL, out, sizeof out);
+    CHECK_STR(out, "");
+    const char *tags[] = {"ja", "zh-Hans", "zh-Hant", "ko"};
+    int index[4];
+    int cjk = 1;
+    for (int i = 0; i < 4; i++) {
+        GlyphChain *c = NULL;
+        SimError err;
+        char path[1024];
+        index[i] = -1;
+        CHECK_INT(glyph_chain_open(tags[i], &c, &err), SIM_OK);
+        /* U+76F4 (straight): its forms differ between the regions */
+        if (!c ||
+            !glyph_chain_font_for(c, 0x76F4, path, sizeof path, &index[i]) ||
+            !strstr(path, "NotoSansCJK")) {
+            cjk = 0;
+        }
+        glyph_chain_free(c);
+    }
+    if (!cjk) {
+        fprintf(stderr, "note: no Noto Sans CJK: regional faces not checked\n");
+        return;
+    }
+    for (int i = 0; i < 4; i++) {
+        for (int j = i + 1; j < 4; j++) {
+            CHECK(index[i] != index[j]);
+        }
+    }
+}
+
 int main(void)
 {
     GlyphChain *c = NULL;
@@ -389,6 +448,7 @@ int main(void)
     test_chain(c);
     test_bundle(c);
     test_every_text();
+    test_regions();
     glyph_chain_free(c);
     return TEST_REPORT();
 }
