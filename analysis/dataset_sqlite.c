@@ -1140,7 +1140,7 @@ static void tables_free(Tables *t)
 /* Whether the open database (in a read transaction) is a simlab store
 ** this reader knows, with nothing of it in a write-ahead log; NULL when
 ** it is, else why not. */
-static const char *store_kind(sqlite3 *db, const char *path, int utf8)
+static const char *store_kind(sqlite3 *db, int utf8)
 {
     char view[sizeof STORE_VIEW + 16];
     char mode[32];
@@ -1158,11 +1158,11 @@ static const char *store_kind(sqlite3 *db, const char *path, int utf8)
     query_text(db, "PRAGMA journal_mode", mode, sizeof mode);
     if (strcmp(mode, "wal") == 0) {
         /* a reader whose log is empty reads the file alone, and no
-        ** checkpoint writes the file while it reads */
-        char wal[4200];
-        snprintf(wal, sizeof wal, "%s-wal", path);
-        FILE *f = fopen(wal, "rb");
-        int empty = !f || fgetc(f) == EOF;
+        ** checkpoint writes the file while it reads; the log is where
+        ** SQLite keeps it (beside the file a symbolic link names) */
+        const char *wal = sqlite3_filename_wal(sqlite3_db_filename(db, "main"));
+        FILE *f = wal ? fopen(wal, "rb") : NULL;
+        int empty = wal && (!f || fgetc(f) == EOF);
         if (f) {
             fclose(f);
         }
@@ -1270,7 +1270,7 @@ static int load_tables(Dataset *ds, sqlite3 *db, const char *path, int utf8,
                        SimError *err)
 {
     *used = 0;
-    *why = store_kind(db, path, utf8);
+    *why = store_kind(db, utf8);
     if (*why) {
         return SIM_OK;
     }

@@ -421,6 +421,19 @@ static void test_not_tables(void)
               SIM_ERR_STATE);
     CHECK(has(&err, "a write-ahead log holds recent writes"));
     dataset_free(ds);
+    /* the same store named by a symbolic link in another folder: its log
+    ** is beside the file the link names */
+    char dir[512], link[600];
+    tmp_path(dir, sizeof dir, "link");
+    mkdir(dir, 0755);
+    snprintf(link, sizeof link, "%s/open.db", dir);
+    unlink(link);
+    CHECK_INT(symlink("../open.db", link), 0);
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_db_how(ds, link, DATASET_DB_TABLES, &err),
+              SIM_ERR_STATE);
+    CHECK(has(&err, "a write-ahead log holds recent writes"));
+    dataset_free(ds);
     Dataset *now;
     CHECK_INT(load(db, DATASET_DB_AUTO, &now, &err), SIM_OK);
     CHECK_INT((int)now->n_rows, (int)before->n_rows);
