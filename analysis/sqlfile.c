@@ -78,11 +78,6 @@ static size_t varint(const uint8_t *p, const uint8_t *end, uint64_t *out)
     return 0;
 }
 
-int sqlfile_open(SqlFileRead read, void *ctx, int64_t size, SqlFile **out)
-{
-    return sqlfile_open_mapped(read, NULL, NULL, ctx, size, out);
-}
-
 int sqlfile_open_mapped(SqlFileRead read, SqlFileMap map, SqlFileUnmap unmap,
                         void *ctx, int64_t size, SqlFile **out)
 {

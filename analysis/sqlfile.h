@@ -4,10 +4,9 @@
 ** pages), for the fast reader of simlab stores (analysis/dataset_sqlite.c).
 ** Only the requested columns are decoded. The caller reads the bytes and
 ** makes sure the file does not change meanwhile (a read transaction of
-** its connection on a file whose write-ahead log is empty). Anything the format
-*does not
-** allow (a page out of range, a page reached twice, a cell past its page)
-** ends the scan with SQLFILE_MALFORMED; nothing is trusted.
+** its connection on a file whose write-ahead log is empty). Anything the
+** format does not allow (a page out of range, a page reached twice, a cell
+** past its page) ends the scan with SQLFILE_MALFORMED; nothing is trusted.
 */
 #ifndef SIMLAB_ANALYSIS_SQLFILE_H
 #define SIMLAB_ANALYSIS_SQLFILE_H
@@ -48,17 +47,15 @@ typedef struct SqlFileValue {
 ** they cannot all be read. */
 typedef int (*SqlFileRead)(void *ctx, void *buf, size_t n, int64_t off);
 
-/* Opens a file of size bytes that read() reads, for reading its pages; the
-** page size and the usable bytes per page come from its header. Returns
-** SQLFILE_OK, SQLFILE_IO or SQLFILE_MALFORMED (not a SQLite file). */
-int sqlfile_open(SqlFileRead read, void *ctx, int64_t size, SqlFile **out);
-
 /* A pointer to the n bytes at offset off of a mapped file, or NULL (then
 ** they are read); each one is given back with unmap(). */
 typedef const uint8_t *(*SqlFileMap)(void *ctx, int64_t off, size_t n);
 typedef void (*SqlFileUnmap)(void *ctx, int64_t off, const void *p);
 
-/* sqlfile_open() reading pages in place where map() can. */
+/* Opens a file of size bytes that read() reads, for reading its pages in
+** place where map() can (map NULL: every page is read); the page size and
+** the usable bytes per page come from its header. Returns SQLFILE_OK,
+** SQLFILE_IO or SQLFILE_MALFORMED (not a SQLite file). */
 int sqlfile_open_mapped(SqlFileRead read, SqlFileMap map, SqlFileUnmap unmap,
                         void *ctx, int64_t size, SqlFile **out);
 void sqlfile_close(SqlFile *f); /* NULL is a no-op */
