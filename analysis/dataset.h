@@ -2,9 +2,8 @@
 ** The responses simlab-analyze works on: rows of "simlab long format v1"
 ** read from CSV files (our own RFC 4180 reader, checked against the JSON
 ** sidecar of an export) or from simlab databases (SQLite: the long_format
-** view, or a store's tables; dataset_sqlite.c), with interned strings, and the
-*rating scale the sources state.
-** No statistics here.
+** view, or a store's tables; dataset_sqlite.c), with interned strings, and
+** the rating scale the sources state. No statistics here.
 */
 #ifndef SIMLAB_ANALYSIS_DATASET_H
 #define SIMLAB_ANALYSIS_DATASET_H

@@ -1,10 +1,9 @@
 /*
 ** simlab-analyze on a PostgreSQL server (docs/multisite.md): the server's
 ** long_format view (the same columns as a station file's), its study
-** definitions and its questionnaire answers are copied into a temporary SQLite
-*file, which is then read
-** exactly as a station file is, so that a server and the union of its
-** station files give the same report.
+** definitions and its questionnaire answers are copied into a temporary
+** SQLite file, which is then read exactly as a station file is, so that a
+** server and the union of its station files give the same report.
 */
 #ifndef SIMLAB_ANALYSIS_PG_SOURCE_H
 #define SIMLAB_ANALYSIS_PG_SOURCE_H
