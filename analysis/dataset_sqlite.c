@@ -489,12 +489,28 @@ typedef struct Tables {
     int tslot[T_COUNT], rslot[R_COUNT]; /* column -> value index */
 } Tables;
 
-/* Charges one row read to the budget; 1 when it is spent. */
+/* t->why when the step budget is spent: the read ends with an error
+** (tables_too_long) instead of giving way to the view. */
+static const char BUDGET_SPENT[] = "the step budget is spent";
+
+static int tables_too_long(const char *path, SimError *err)
+{
+    return sim_fail(err, SIM_ERR_DB,
+                    "%s: the database's tables took too long (is it "
+                    "simlab's?)",
+                    path);
+}
+
+/* Charges one row read to the budget; 1 (t->why: BUDGET_SPENT) when it is
+** spent. */
 static int charge_row(Tables *t)
 {
     if (++t->rows * DB_STEPS_PER_ROW >= DB_PROGRESS_EVERY) {
         t->rows = 0;
-        return --t->budget->left < 0;
+        if (--t->budget->left < 0) {
+            t->why = BUDGET_SPENT;
+            return 1;
+        }
     }
     return 0;
 }
@@ -618,7 +634,6 @@ static int read_resp(Tables *t, const SqlFileValue *vals, Resp *r)
         v[c] = value_of(&vals[t->rslot[c]], &t->rcol[c]);
     }
     if (charge_row(t)) {
-        t->why = "budget";
         return -1;
     }
     int32_t done;
@@ -745,7 +760,6 @@ static int read_step(Tables *t, const SqlFileValue *vals, Step *s)
         v[c] = value_of(&vals[t->tslot[c]], &t->tcol[c]);
     }
     if (charge_row(t)) {
-        t->why = "budget";
         return -1;
     }
     int32_t page, is_example, correct_choice;
@@ -1243,12 +1257,9 @@ static int stream_tables(Dataset *ds, Tables *t, SqlFile *tf, uint32_t troot,
         dataset_mark_free(&mark);
         return 1;
     }
-    if (t->why && strcmp(t->why, "budget") == 0) {
+    if (t->why == BUDGET_SPENT) {
         dataset_mark_free(&mark);
-        sim_fail(err, SIM_ERR_DB,
-                 "%s: the database's tables took too long (is it "
-                 "simlab's?)",
-                 path);
+        tables_too_long(path, err);
         return -1;
     }
     if (dataset_rollback(ds, &mark) != 0 || t->io) {
@@ -1339,11 +1350,8 @@ static int load_tables(Dataset *ds, sqlite3 *db, const char *path, int utf8,
     if (r == SQLFILE_OK) {
         r = sqlfile_scan(sf, troot, t.tpos, T_COUNT, step_row, &t);
     }
-    if (r == SQLFILE_STOPPED && t.why && strcmp(t.why, "budget") == 0) {
-        rc = sim_fail(err, SIM_ERR_DB,
-                      "%s: the database's tables took too long (is it "
-                      "simlab's?)",
-                      path);
+    if (r == SQLFILE_STOPPED && t.why == BUDGET_SPENT) {
+        rc = tables_too_long(path, err);
         goto done;
     }
     if (t.io) {
