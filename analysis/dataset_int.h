@@ -21,7 +21,8 @@ typedef struct Val {
 /* Where a value came from, for error messages. */
 typedef struct Where {
     const char *source; /* file name */
-    const char *unit;   /* "" for a CSV line, "row " for a database row */
+    const char *unit;   /* "" for a CSV line, "long_format row " for a
+                           database's, "row " for dataset_add() */
     long line;
 } Where;
 

@@ -323,7 +323,9 @@ static const char STORE_VIEW[] =
 #define NUL32 INT32_MIN /* a NULL in a 32-bit field */
 
 /* The texts of one store: participant ids, conditions, phases, items, test
-** types, domains, exclusion reasons. Entries never move once read. */
+** types, domains, exclusion reasons. An entry keeps its index and its text
+** never moves; the array of entries grows (a DbStr pointer into it lasts
+** until the next dict_get). */
 typedef struct Dict {
     DbStr *e;
     int n, cap;
