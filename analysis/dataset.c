@@ -73,16 +73,6 @@ static int same(const char *a, const char *b, size_t n)
     return 1;
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static int pool_rehash(StrPool *p, size_t n_slots)
 {
     int *slots = sim_malloc(n_slots * sizeof *slots);
@@ -93,8 +83,9 @@ static int pool_rehash(StrPool *p, size_t n_slots)
         slots[i] = -1;
     }
     for (int id = 0; id < p->n; id++) {
-        size_t h = (size_t)hash_bytes(p->strs[id], strlen(p->strs[id])) &
-                   (n_slots - 1);
+        size_t h =
+            (size_t)dataset_hash_bytes(p->strs[id], strlen(p->strs[id])) &
+            (n_slots - 1);
         while (slots[h] >= 0) {
             h = (h + 1) & (n_slots - 1);
         }
@@ -108,7 +99,7 @@ static int pool_rehash(StrPool *p, size_t n_slots)
 
 static int pool_find(const StrPool *p, const char *s, size_t n, size_t *slot)
 {
-    size_t h = (size_t)hash_bytes(s, n) & (p->n_slots - 1);
+    size_t h = (size_t)dataset_hash_bytes(s, n) & (p->n_slots - 1);
     while (p->slots[h] >= 0) {
         const char *t = p->strs[p->slots[h]];
         if (same(t, s, n) && t[n] == '\0') {
@@ -706,7 +697,8 @@ int dataset_add_vals(Dataset *ds, const Val *v, const Where *w, SimError *err)
     int name = intern_cached(ds, &ld->cache[0], v[COL_PARTICIPANT]);
     r.condition = intern_cached(ds, &ld->cache[1], v[COL_CONDITION]);
     Val iv = v[COL_ITEM];
-    int item = intern_cached(ds, &ld->items[hash_bytes(iv.p, iv.n) & 255], iv);
+    int item =
+        intern_cached(ds, &ld->items[dataset_hash_bytes(iv.p, iv.n) & 255], iv);
     ctx.test_type = intern_cached(ds, &ld->cache[3], v[COL_TEST_TYPE]);
     ctx.domain = intern_cached(ds, &ld->cache[4], v[COL_DOMAIN]);
     int reason = intern_cached(ds, &ld->reason, v[COL_EXCLUSION_REASON]);

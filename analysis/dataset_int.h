@@ -6,11 +6,23 @@
 #ifndef SIMLAB_ANALYSIS_DATASET_INT_H
 #define SIMLAB_ANALYSIS_DATASET_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
 
 #include "analysis/dataset.h"
+
+/* The hash of the n bytes at s (FNV-1a), for the readers' string tables. */
+static inline uint64_t dataset_hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
 
 /* A value as bytes (not NUL-terminated). */
 typedef struct Val {

@@ -333,15 +333,6 @@ typedef struct Dict {
     size_t n_slots;
 } Dict;
 
-static uint64_t text_hash(const char *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
-    }
-    return h;
-}
-
 static int dict_rehash(Dict *d, size_t n_slots)
 {
     int *slots = sim_malloc(n_slots * sizeof *slots);
@@ -352,7 +343,8 @@ static int dict_rehash(Dict *d, size_t n_slots)
         slots[i] = -1;
     }
     for (int k = 0; k < d->n; k++) {
-        size_t h = (size_t)text_hash(d->e[k].p, d->e[k].n) & (n_slots - 1);
+        size_t h =
+            (size_t)dataset_hash_bytes(d->e[k].p, d->e[k].n) & (n_slots - 1);
         while (slots[h] >= 0) {
             h = (h + 1) & (n_slots - 1);
         }
@@ -372,7 +364,7 @@ static int dict_get(Dict *d, const char *p, size_t n)
         dict_rehash(d, d->n_slots ? 2 * d->n_slots : 256) != 0) {
         return -1;
     }
-    size_t h = (size_t)text_hash(p, n) & (d->n_slots - 1);
+    size_t h = (size_t)dataset_hash_bytes(p, n) & (d->n_slots - 1);
     int k;
     while ((k = d->slots[h]) >= 0) {
         if (d->e[k].n == n && memcmp(d->e[k].p, p, n) == 0) {
