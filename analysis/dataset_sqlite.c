@@ -1372,7 +1372,6 @@ int dataset_load_db_how(Dataset *ds, const char *path, DatasetDbReader how,
                         SimError *err)
 {
     sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
     int rc = SIM_OK;
     Budget budget = {0};
     dataset_reset_caches(ds->load);
@@ -1383,29 +1382,14 @@ int dataset_load_db_how(Dataset *ds, const char *path, DatasetDbReader how,
         goto cleanup;
     }
     sqlite3_busy_timeout(db, 5000);
-    int utf8 = 1; /* text is stored as UTF-8 (not UTF-16) */
-    if (sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        const char *enc = (const char *)sqlite3_column_text(st, 0);
-        utf8 = enc && strcmp(enc, "UTF-8") == 0;
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    sqlite3_int64 pages = 0, page_size = 0;
-    if (sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        pages = sqlite3_column_int64(st, 0);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        page_size = sqlite3_column_int64(st, 0);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
+    char text[32];
+    query_text(db, "PRAGMA encoding", text, sizeof text);
+    /* text is stored as UTF-8 (not UTF-16); so assumed when not told */
+    int utf8 = !text[0] || strcmp(text, "UTF-8") == 0;
+    query_text(db, "PRAGMA page_count", text, sizeof text);
+    long long pages = atoll(text);
+    query_text(db, "PRAGMA page_size", text, sizeof text);
+    long long page_size = atoll(text);
     budget.left = (DB_STEPS_BASE + DB_STEPS_PER_BYTE * pages * page_size) /
                   DB_PROGRESS_EVERY;
     sqlite3_progress_handler(db, DB_PROGRESS_EVERY, db_progress, &budget);
@@ -1435,7 +1419,6 @@ int dataset_load_db_how(Dataset *ds, const char *path, DatasetDbReader how,
         dataset_settle_scale(ds);
     }
 cleanup:
-    sqlite3_finalize(st);
     sqlite3_close(db);
     return rc;
 }
