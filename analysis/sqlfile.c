@@ -247,7 +247,11 @@ static int leaf_cell(SqlFile *f, const uint8_t *page, const uint8_t *c)
     uint64_t size, rowid;
     size_t k = varint(c, end, &size);
     size_t k2 = k ? varint(c + k, end, &rowid) : 0;
-    if (k2 == 0 || size > 0x7fffffff) {
+    /* A payload cannot be larger than the file holds (its overflow pages
+    ** are pages of the file): a claimed size beyond that is refused before
+    ** any memory is reserved for it. */
+    if (k2 == 0 || size > 0x7fffffff ||
+        size > (uint64_t)f->n_pages * f->usable) {
         return SQLFILE_MALFORMED;
     }
     c += k + k2;
