@@ -447,12 +447,12 @@ int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
     memset(t, 0, sizeof *t);
     char *raw = NULL;
     size_t raw_len = 0;
-    int rc = read_bundle_file(L, rel, &raw, &raw_len, path_why, path_why_size);
+    int rc = read_bundle_csv(L, rel, d ? d->delim : ',',
+                             d ? (int)d->encoding : (int)CSV_ENC_UTF8, &raw,
+                             &raw_len, path_why, path_why_size);
     if (rc != 0) {
         return rc; /* -2: the caller reports where the path was named */
     }
-    ld_note_text_file(L, rel, 1, d ? d->delim : ',',
-                      d ? (int)d->encoding : (int)CSV_ENC_UTF8);
     char *data = NULL;
     size_t len = 0;
     rc = to_utf8(L, rel, d, raw, raw_len, &data, &len);

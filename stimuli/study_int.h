@@ -152,12 +152,11 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
 ** reports it there) with the reason in why. */
 int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
                      char *why, size_t why_size);
-/* Records in Study.text_files that the bundle file rel was read (csv: as a
-** CSV table in delim / encoding, a CsvEncoding), once per resolved file; a
-** later CSV read of the same file updates its dialect. Sets L->oom when
-** memory runs out. */
-void ld_note_text_file(Loader *L, const char *rel, int csv, char delim,
-                       int encoding);
+/* read_bundle_file for a CSV table written in delim and encoding (a
+** CsvEncoding). Both record the file in Study.text_files, as they read it,
+** once per resolved file (a CSV read sets its dialect). */
+int read_bundle_csv(Loader *L, const char *rel, char delim, int encoding,
+                    char **data, size_t *len, char *why, size_t why_size);
 
 /* ------------------------------------------------------------------ CSV */
 
