@@ -433,6 +433,9 @@ static int scan_text(const GlyphChain *c, const char *rel, FileKind kind,
             if (!inq) {
                 col = 0;
             }
+            if (kind != FK_CSV) {
+                seen.n = 0; /* keyed by line: the last line's never recur */
+            }
             continue;
         }
         if (kind == FK_JSON) {
