@@ -63,21 +63,6 @@ static void signs_join_numbers(const uint32_t *cp, size_t n,
     }
 }
 
-/* L1 for the end of the paragraph: trailing whitespace and isolate or
-** embedding controls take the paragraph level. */
-static void trailing_to_par(const FriBidiCharType *types, size_t n, uint8_t par,
-                            uint8_t *levels)
-{
-    for (size_t i = n; i-- > 0;) {
-        FriBidiCharType t = types[i];
-        if (!(t == FRIBIDI_TYPE_WS || FRIBIDI_IS_EXPLICIT_OR_BN(t) ||
-              FRIBIDI_IS_ISOLATE(t))) {
-            break;
-        }
-        levels[i] = par;
-    }
-}
-
 int bidi_levels(const uint32_t *cp, size_t n, int rtl_default, uint8_t *levels)
 {
     uint8_t def = rtl_default ? 1 : 0;
@@ -122,8 +107,9 @@ int bidi_levels(const uint32_t *cp, size_t n, int rtl_default, uint8_t *levels)
         for (size_t i = 0; i < n; i++) {
             levels[i] = (uint8_t)lev[i];
         }
+        /* FriBidi applied L1 at the paragraph's end already: trailing
+        ** whitespace and isolates hold the paragraph level */
         rc = FRIBIDI_IS_RTL(base) ? 1 : 0;
-        trailing_to_par(types, n, (uint8_t)rc, levels);
     }
     if (types != types_s) {
         sim_free(types);

@@ -27,9 +27,9 @@ BidiClass bidi_class(uint32_t cp);
 
 /* Whether cp[0..n) set as one paragraph with default direction rtl_default
 ** is left to right throughout (every level 0): it has no BIDI_RTL or
-** BIDI_CONTROL code point, and a strong left-to-right letter or rtl_default 0.
-*Such text is
-** drawn as it is stored; the others go through bidi_levels. */
+** BIDI_CONTROL code point, and a strong left-to-right letter or rtl_default
+** 0. Such text is drawn as it is stored; the others go through
+** bidi_levels. */
 int bidi_plain(const uint32_t *cp, size_t n, int rtl_default);
 
 /* Resolves the embedding level of each code point of one paragraph

@@ -40,30 +40,18 @@ int render_align(const RenderCtx *rc, int align)
                                   : align;
 }
 
-/* Whether the first strong character of text[0..len) is Arabic or Hebrew:
-** letters are strong, digits, spaces and punctuation are not (the rule by
-** which the wrapper gives a line its direction). */
-static int starts_rtl(const char *text, size_t len)
+const char *render_arrow(const RenderCtx *rc, const char *from, const char *to)
 {
-    for (size_t i = 0; i < len;) {
-        uint32_t c = utf8_next(text, len, &i);
-        if ((c >= 0x0590 && c <= 0x08FF) || (c >= 0xFB1D && c <= 0xFDFF) ||
-            (c >= 0xFE70 && c <= 0xFEFF)) {
-            return 1;
-        }
-        int ascii_letter = c < 0x80 && ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-        int neutral = c < 0x80 || (c >= 0x2000 && c <= 0x206F) || c == 0xA0 ||
-                      c == 0xAB || c == 0xBB || (c >= 0x3000 && c <= 0x303F);
-        if (ascii_letter || !neutral) {
-            return 0;
-        }
+    /* The arrow itself is neutral: the line takes the direction of the
+    ** first strong character of from, else of to, else the study's. */
+    int d = from ? text_direction(from, strlen(from)) : -1;
+    if (d < 0 && to) {
+        d = text_direction(to, strlen(to));
     }
-    return 0;
-}
-
-const char *render_arrow(const char *text, size_t len)
-{
-    return starts_rtl(text, len) ? "\xE2\x86\x90" : "\xE2\x86\x92";
+    if (d < 0) {
+        d = render_rtl(rc);
+    }
+    return d == 1 ? "\xE2\x86\x90" : "\xE2\x86\x92";
 }
 
 const char *render_class_label(const RenderCtx *rc, int c)
@@ -265,7 +253,7 @@ static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
         if (e && e->from) {
             /* the arrow points the way the line reads */
             snprintf(arrow, sizeof arrow, "  %s  ",
-                     render_arrow(e->from, strlen(e->from)));
+                     render_arrow(rc, e->from, e->to ? e->to : val));
             vs[nv++] = (Span){e->from,   strlen(e->from), ui->small,
                               th->faint, NO_BG,           2};
             vs[nv++] =
@@ -1155,7 +1143,7 @@ static float render_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
                      ed->from ? ed->from : "");
             int c = snprintf(
                 edits + L, sizeof edits - L, "%s%s %s **%s**", L ? "\n" : "",
-                from, render_arrow(from, strlen(from)), ed->to ? ed->to : "");
+                from, render_arrow(rc, from, ed->to), ed->to ? ed->to : "");
             if (c < 0 || (size_t)c >= sizeof edits - L) {
                 break;
             }

@@ -39,11 +39,13 @@ float render_mx(const RenderCtx *rc, float cx, float cw, float x, float w);
 ** left (the start side) and right swap in a mirrored layout. */
 int render_align(const RenderCtx *rc, int align);
 
-/* The arrow from one value to another ("from -> to") for text whose line
-** direction the wrapper derives from its content: U+2190 when that line
-** runs right to left (its first letter is Arabic or Hebrew; digits and
-** punctuation do not count), else U+2192. A UTF-8 string. */
-const char *render_arrow(const char *text, size_t len);
+/* The arrow of the line "from -> to" as the wrapper sets it (text_flow,
+** app/scene.h): U+2190 when that line runs right to left, else U+2192. The
+** line's direction is that of its first strong character (digits and
+** punctuation do not count) in from, else in to, else the study's
+** (render_rtl): "40 -> 50" points left in an Arabic study. from and to are
+** NUL-terminated (NULL: empty). A UTF-8 string. */
+const char *render_arrow(const RenderCtx *rc, const char *from, const char *to);
 
 /* The class label for index c ("?" when out of range). */
 const char *render_class_label(const RenderCtx *rc, int c);

@@ -469,7 +469,6 @@ typedef struct Flow {
     float y;
     float spacing;
     int align;
-    int rtl; /* the study's direction (Fonts.rtl) */
     SDL_FRect *rects;
     Placed *line;
     size_t n_line, cap_line;
@@ -893,7 +892,6 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
     f.y = y;
     f.spacing = line_spacing > 0 ? line_spacing : 1;
     f.align = align;
-    f.rtl = rtl;
     f.rects = rects;
     /* Split words too wide for a line into pieces (rare: URLs, long
     ** identifiers). Pieces are stored in a second array. */

@@ -177,33 +177,12 @@ static int read_whole_file(const char *abs, char **data, size_t *len, char *why,
     return 0;
 }
 
-int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
-                     char *why, size_t why_size)
+/* Records in Study.text_files that the bundle file at abs (resolved by
+** bundle_file) was read as how says, once per file; a later CSV read of
+** the same file sets its dialect. Sets L->oom when memory runs out. */
+static void note_text_file(Loader *L, const char *abs, const StudyTextFile *how)
 {
-    *data = NULL;
-    *len = 0;
-    char *abs = NULL;
-    if (bundle_file(L, rel, &abs, why, why_size) != 0) {
-        return -2;
-    }
-    char read_why[512];
-    int rc = read_whole_file(abs, data, len, read_why, sizeof read_why);
-    sim_free(abs);
-    if (rc == -2) {
-        L->oom = 1;
-    } else if (rc != 0) {
-        ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", read_why);
-    } else {
-        ld_note_text_file(L, rel, 0, ',', 0);
-    }
-    return rc != 0 ? -1 : 0;
-}
-
-void ld_note_text_file(Loader *L, const char *rel, int csv, char delim,
-                       int encoding)
-{
-    char *abs = NULL, why[64];
-    if (!L->st || bundle_file(L, rel, &abs, why, sizeof why) != 0) {
+    if (!L->st) {
         return;
     }
     const char *norm = abs + L->root_len + (L->root_len > 1);
@@ -223,17 +202,51 @@ void ld_note_text_file(Loader *L, const char *rel, int csv, char delim,
                 st->text_files = p;
             }
             L->oom = 1;
-            sim_free(abs);
             return;
         }
         st->text_files = p;
         f = &p[st->n_text_files++];
         *f = (StudyTextFile){copy, 0, ',', 0};
     }
-    if (csv) {
+    if (how->csv) {
         f->csv = 1;
-        f->delim = delim;
-        f->encoding = encoding;
+        f->delim = how->delim;
+        f->encoding = how->encoding;
+    }
+}
+
+static int read_text_file(Loader *L, const char *rel, const StudyTextFile *how,
+                          char **data, size_t *len, char *why, size_t why_size)
+{
+    *data = NULL;
+    *len = 0;
+    char *abs = NULL;
+    if (bundle_file(L, rel, &abs, why, why_size) != 0) {
+        return -2;
+    }
+    char read_why[512];
+    int rc = read_whole_file(abs, data, len, read_why, sizeof read_why);
+    if (rc == -2) {
+        L->oom = 1;
+    } else if (rc != 0) {
+        ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", read_why);
+    } else {
+        note_text_file(L, abs, how);
     }
     sim_free(abs);
+    return rc != 0 ? -1 : 0;
+}
+
+int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
+                     char *why, size_t why_size)
+{
+    StudyTextFile how = {NULL, 0, ',', 0};
+    return read_text_file(L, rel, &how, data, len, why, why_size);
+}
+
+int read_bundle_csv(Loader *L, const char *rel, char delim, int encoding,
+                    char **data, size_t *len, char *why, size_t why_size)
+{
+    StudyTextFile how = {NULL, 1, delim, encoding};
+    return read_text_file(L, rel, &how, data, len, why, why_size);
 }

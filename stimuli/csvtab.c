@@ -278,35 +278,64 @@ static int to_utf8(Loader *L, const char *rel, const CsvDialect *d,
         *out_len = len;
         return 0;
     }
+    if (enc == CSV_ENC_UTF16 && !bom16) {
+        ld_diag(L, 0, rel, 1, 0, NULL, NULL,
+                "\"encoding\": \"utf-16\" needs a byte order mark at the "
+                "start of the file (Excel's \"Unicode Text\" has one); none "
+                "found");
+        return -1;
+    }
+    CsvBadBytes bad;
+    int rc = csv_decode(data, len, enc, 0, out, out_len, &bad);
+    if (rc < 0) {
+        L->oom = 1;
+        return -1;
+    }
+    if (rc > 0 && bad.kind == CSV_BAD_ODD) {
+        ld_diag(L, 0, rel, bad.line, 0, NULL, NULL,
+                "UTF-16 file with an odd number of bytes (cut short?)");
+    } else if (rc > 0 && bad.kind == CSV_BAD_SURROGATE) {
+        ld_diag(L, 0, rel, bad.line, 0, NULL, NULL,
+                "invalid UTF-16 (an unpaired surrogate at byte %zu of the "
+                "file)",
+                bad.at + 1);
+    } else if (rc > 0) {
+        ld_diag(L, 0, rel, bad.line, 0, NULL, NULL,
+                "byte 0x%02X (byte %zu of the file) is not Windows-1252 "
+                "text: check the file's \"encoding\"",
+                s[bad.at], bad.at + 1);
+    }
+    return rc == 0 ? 0 : -1;
+}
+
+int csv_decode(const char *data, size_t len, CsvEncoding enc, int replace,
+               char **out, size_t *out_len, CsvBadBytes *bad)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    *out = NULL;
+    *out_len = 0;
     /* At most 3 UTF-8 bytes per input byte (1252's 0x80: U+20AC). */
     size_t cap = enc == CSV_ENC_UTF16 ? len * 2 + 1 : len * 3 + 1;
     char *o = sim_malloc(cap);
     if (!o) {
-        L->oom = 1;
         return -1;
     }
     size_t k = 0;
+    int line = 1;
     if (enc == CSV_ENC_UTF16) {
-        if (!bom16) {
-            ld_diag(L, 0, rel, 1, 0, NULL, NULL,
-                    "\"encoding\": \"utf-16\" needs a byte order mark at "
-                    "the start of the file (Excel's \"Unicode Text\" has "
-                    "one); none found");
-            sim_free(o);
-            return -1;
-        }
-        int be = s[0] == 0xFE;
-        int line = 1;
+        int be = len >= 2 && s[0] == 0xFE;
         for (size_t i = 2; i < len; i += 2) {
             if (i + 1 >= len) {
-                ld_diag(L, 0, rel, line, 0, NULL, NULL,
-                        "UTF-16 file with an odd number of bytes (cut "
-                        "short?)");
+                if (replace) {
+                    break;
+                }
+                *bad = (CsvBadBytes){CSV_BAD_ODD, i, line};
                 sim_free(o);
-                return -1;
+                return 1;
             }
             unsigned long u = be ? ((unsigned long)s[i] << 8) | s[i + 1]
                                  : ((unsigned long)s[i + 1] << 8) | s[i];
+            int unpaired = 0;
             if (u >= 0xD800 && u <= 0xDBFF && i + 3 < len) {
                 unsigned long lo =
                     be ? ((unsigned long)s[i + 2] << 8) | s[i + 3]
@@ -315,37 +344,31 @@ static int to_utf8(Loader *L, const char *rel, const CsvDialect *d,
                     u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
                     i += 2;
                 } else {
-                    u = 0xFFFD + 1; /* unpaired */
+                    unpaired = 1;
                 }
             } else if (u >= 0xD800 && u <= 0xDFFF) {
-                u = 0xFFFD + 1;
+                unpaired = 1;
             }
-            if (u == 0xFFFD + 1) {
-                ld_diag(L, 0, rel, line, 0, NULL, NULL,
-                        "invalid UTF-16 (an unpaired surrogate at byte %zu "
-                        "of the file)",
-                        i + 1);
+            if (unpaired && !replace) {
+                *bad = (CsvBadBytes){CSV_BAD_SURROGATE, i, line};
                 sim_free(o);
-                return -1;
+                return 1;
             }
+            u = unpaired ? 0xFFFD : u;
             line += u == '\n';
             k += sim_utf8_put(o + k, u);
         }
     } else {
-        int line = 1;
         for (size_t i = 0; i < len; i++) {
             unsigned long u = s[i];
             if (enc == CSV_ENC_WINDOWS_1252 && u >= 0x80 && u < 0xA0) {
                 u = sim_cp1252_char((unsigned char)u);
-                if (!u) {
-                    ld_diag(L, 0, rel, line, 0, NULL, NULL,
-                            "byte 0x%02X (byte %zu of the file) is not "
-                            "Windows-1252 text: check the file's "
-                            "\"encoding\"",
-                            s[i], i + 1);
+                if (!u && !replace) {
+                    *bad = (CsvBadBytes){CSV_BAD_BYTE, i, line};
                     sim_free(o);
-                    return -1;
+                    return 1;
                 }
+                u = u ? u : 0xFFFD;
             }
             line += u == '\n';
             k += sim_utf8_put(o + k, u);
@@ -424,12 +447,12 @@ int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
     memset(t, 0, sizeof *t);
     char *raw = NULL;
     size_t raw_len = 0;
-    int rc = read_bundle_file(L, rel, &raw, &raw_len, path_why, path_why_size);
+    int rc = read_bundle_csv(L, rel, d ? d->delim : ',',
+                             d ? (int)d->encoding : (int)CSV_ENC_UTF8, &raw,
+                             &raw_len, path_why, path_why_size);
     if (rc != 0) {
         return rc; /* -2: the caller reports where the path was named */
     }
-    ld_note_text_file(L, rel, 1, d ? d->delim : ',',
-                      d ? (int)d->encoding : (int)CSV_ENC_UTF8);
     char *data = NULL;
     size_t len = 0;
     rc = to_utf8(L, rel, d, raw, raw_len, &data, &len);

@@ -14,6 +14,7 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
+#include "stimuli/study_int.h"
 #include "stimuli/uistrings.h"
 
 struct GlyphChain {
@@ -432,6 +433,9 @@ static int scan_text(const GlyphChain *c, const char *rel, FileKind kind,
             if (!inq) {
                 col = 0;
             }
+            if (kind != FK_CSV) {
+                seen.n = 0; /* keyed by line: the last line's never recur */
+            }
             continue;
         }
         if (kind == FK_JSON) {
@@ -500,51 +504,6 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-/* Converts raw bytes in encoding enc (CsvEncoding: 1 Windows-1252,
-** 2 Latin-1, 3 UTF-16 with a byte order mark) to UTF-8 in a new buffer;
-** bytes that do not fit become U+FFFD (the loader reports them). NULL when
-** out of memory. */
-static char *decode(const char *raw, size_t n, int enc, size_t *out_len)
-{
-    const unsigned char *s = (const unsigned char *)raw;
-    char *o = sim_malloc(n * 3 + 4);
-    size_t k = 0;
-    if (!o) {
-        return NULL;
-    }
-    if (enc == 3 && n >= 2) {
-        int be = s[0] == 0xFE && s[1] == 0xFF;
-        for (size_t i = 2; i + 1 < n; i += 2) {
-            uint32_t u = be ? (uint32_t)s[i] << 8 | s[i + 1]
-                            : (uint32_t)s[i + 1] << 8 | s[i];
-            if (u >= 0xD800 && u <= 0xDBFF && i + 3 < n) {
-                uint32_t lo = be ? (uint32_t)s[i + 2] << 8 | s[i + 3]
-                                 : (uint32_t)s[i + 3] << 8 | s[i + 2];
-                if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                    i += 2;
-                }
-            }
-            if (u >= 0xD800 && u <= 0xDFFF) {
-                u = 0xFFFD;
-            }
-            k += sim_utf8_put(o + k, u);
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            unsigned long u = s[i];
-            if (enc == 1 && u >= 0x80 && u < 0xA0) {
-                u = sim_cp1252_char((unsigned char)u);
-                u = u ? u : 0xFFFD;
-            }
-            k += sim_utf8_put(o + k, u);
-        }
-    }
-    o[k] = '\0';
-    *out_len = k;
-    return o;
-}
-
 /* Scans the file at path: kind by how it was read (csv, with delim and
 ** encoding) or by its name. */
 static int scan_file(const GlyphChain *c, const char *path, const char *rel,
@@ -574,10 +533,14 @@ static int scan_file(const GlyphChain *c, const char *path, const char *rel,
         enc = 0; /* saved as UTF-8 after all: the loader reads it so */
     }
     if (enc != 0) {
+        /* as the loader read it; bytes that do not fit (reported by the
+        ** loader) as U+FFFD */
         size_t m = 0;
-        char *u = decode(buf, n, enc, &m);
+        char *u = NULL;
+        CsvBadBytes bad;
+        int rc = csv_decode(buf, n, (CsvEncoding)enc, 1, &u, &m, &bad);
         sim_free(buf);
-        if (!u) {
+        if (rc != 0) {
             return -1;
         }
         buf = u;

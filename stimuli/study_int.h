@@ -152,12 +152,11 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
 ** reports it there) with the reason in why. */
 int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
                      char *why, size_t why_size);
-/* Records in Study.text_files that the bundle file rel was read (csv: as a
-** CSV table in delim / encoding, a CsvEncoding), once per resolved file; a
-** later CSV read of the same file updates its dialect. Sets L->oom when
-** memory runs out. */
-void ld_note_text_file(Loader *L, const char *rel, int csv, char delim,
-                       int encoding);
+/* read_bundle_file for a CSV table written in delim and encoding (a
+** CsvEncoding). Both record the file in Study.text_files, as they read it,
+** once per resolved file (a CSV read sets its dialect). */
+int read_bundle_csv(Loader *L, const char *rel, char delim, int encoding,
+                    char **data, size_t *len, char *why, size_t why_size);
 
 /* ------------------------------------------------------------------ CSV */
 
@@ -181,6 +180,27 @@ typedef enum CsvEncoding {
     CSV_ENC_LATIN1,
     CSV_ENC_UTF16 /* with a byte order mark */
 } CsvEncoding;
+
+/* Where bytes do not fit their encoding (csv_decode). */
+typedef struct CsvBadBytes {
+    enum {
+        CSV_BAD_ODD,       /* UTF-16 with an odd number of bytes */
+        CSV_BAD_SURROGATE, /* UTF-16 with an unpaired surrogate */
+        CSV_BAD_BYTE       /* a byte Windows-1252 leaves undefined */
+    } kind;
+    size_t at; /* byte offset in the file */
+    int line;  /* physical line, from 1 */
+} CsvBadBytes;
+
+/* Converts data (len bytes in encoding enc, not CSV_ENC_UTF8; UTF-16 starts
+** with its byte order mark) to UTF-8 in a new NUL-terminated buffer *out
+** (sim_free), *out_len bytes. Bytes that do not fit become U+FFFD with
+** replace (a last odd UTF-16 byte is dropped); without it the conversion
+** stops at the first and returns 1 with *bad saying where. Returns 0, or
+** -1 when out of memory. The loader's CSV reading and `simlab check`'s
+** glyph scan (stimuli/glyphs.c) read the files this one way. */
+int csv_decode(const char *data, size_t len, CsvEncoding enc, int replace,
+               char **out, size_t *out_len, CsvBadBytes *bad);
 
 /* How a CSV file is written: "delimiter" and "encoding" of its entry. */
 typedef struct CsvDialect {

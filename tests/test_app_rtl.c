@@ -411,18 +411,30 @@ static void test_helpers(Env *e)
     rc.strings = NULL;
     CHECK_INT(render_rtl(&rc), 0);
     /* The edit arrow follows the line's direction. */
-    CHECK_STR(render_arrow("40", 2), "\xE2\x86\x92");
-    CHECK_STR(render_arrow("Age: 40", 7), "\xE2\x86\x92");
+    CHECK_STR(render_arrow(&rc, "40", NULL), "\xE2\x86\x92");
+    CHECK_STR(render_arrow(&rc, "Age: 40", NULL), "\xE2\x86\x92");
     const char *arabic = "\xD8\xB9\xD9\x85\xD8\xB1: 40"; /* "عمر: 40" */
-    CHECK_STR(render_arrow(arabic, strlen(arabic)), "\xE2\x86\x90");
+    CHECK_STR(render_arrow(&rc, arabic, NULL), "\xE2\x86\x90");
     /* digits and punctuation first do not decide; Hebrew runs right to
     ** left, accented Latin left to right; nothing strong: left to right */
     const char *later = "12 \xE2\x80\x93 \xD8\xB9\xD9\x85\xD8\xB1";
-    CHECK_STR(render_arrow(later, strlen(later)), "\xE2\x86\x90");
-    CHECK_STR(render_arrow("\xD7\x92\xD7\x99\xD7\x9C", 6), "\xE2\x86\x90");
-    CHECK_STR(render_arrow("\xC3\xA9t\xC3\xA9 \xD8\xB9", 8), "\xE2\x86\x92");
-    CHECK_STR(render_arrow("12 - 3", 6), "\xE2\x86\x92");
-    CHECK_STR(render_arrow("", 0), "\xE2\x86\x92");
+    CHECK_STR(render_arrow(&rc, later, NULL), "\xE2\x86\x90");
+    CHECK_STR(render_arrow(&rc, "\xD7\x92\xD7\x99\xD7\x9C", NULL),
+              "\xE2\x86\x90");
+    CHECK_STR(render_arrow(&rc, "\xC3\xA9t\xC3\xA9 \xD8\xB9", NULL),
+              "\xE2\x86\x92");
+    CHECK_STR(render_arrow(&rc, "12 - 3", NULL), "\xE2\x86\x92");
+    CHECK_STR(render_arrow(&rc, "", NULL), "\xE2\x86\x92");
+    /* A from without letters: the value after the arrow decides, else
+    ** the study's direction, as the wrapper orders such a line ("40 -> 50"
+    ** in an Arabic study is drawn "50 <- 40" from the right). */
+    CHECK_STR(render_arrow(&rc, "40", arabic), "\xE2\x86\x90");
+    CHECK_STR(render_arrow(&rc, "40", "50"), "\xE2\x86\x92");
+    rc.strings = ar;
+    CHECK_STR(render_arrow(&rc, "40", "50"), "\xE2\x86\x90");
+    CHECK_STR(render_arrow(&rc, "12 - 3", NULL), "\xE2\x86\x90");
+    CHECK_STR(render_arrow(&rc, "Age: 40", NULL), "\xE2\x86\x92");
+    CHECK_STR(render_arrow(&rc, "40", "Bird"), "\xE2\x86\x92");
     ui_strings_free(ar);
     ui_strings_free(de);
 }

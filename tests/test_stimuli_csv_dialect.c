@@ -197,6 +197,20 @@ static void test_dialect_errors(void)
                  "byte order mark): add \"encoding\": \"utf-16\"");
     expect_error("\"encoding\": \"utf-16\",", comma_csv, sizeof comma_csv - 1,
                  "\"encoding\": \"utf-16\" needs a byte order mark");
+    /* UTF-16 cut short, and with a lone surrogate (U+D800) on line 2 */
+    static const char u16_odd[] = "\xFF\xFEi\0d\0,\0t\0e\0x\0t\0,\0p\0r\0e\0d\0"
+                                  "\n\0"
+                                  "1\0,\0a\0,\0p\0o\0s\0\n\0x";
+    expect_error("\"encoding\": \"utf-16\",", u16_odd, sizeof u16_odd - 1,
+                 "items.csv:3: UTF-16 file with an odd number of bytes (cut "
+                 "short?)");
+    static const char u16_lone[] =
+        "\xFF\xFEi\0d\0,\0t\0e\0x\0t\0,\0p\0r\0e\0d\0"
+        "\n\0"
+        "1\0,\0\0\xD8,\0p\0o\0s\0\n\0";
+    expect_error("\"encoding\": \"utf-16\",", u16_lone, sizeof u16_lone - 1,
+                 "items.csv:2: invalid UTF-16 (an unpaired surrogate at byte "
+                 "33 of the file)");
     /* a byte Windows-1252 leaves undefined */
     static const char undef[] = "id,text,pred\n1,a\x81 b,pos\n";
     expect_error("\"encoding\": \"windows-1252\",", undef, sizeof undef - 1,
