@@ -659,7 +659,9 @@ static TTF_Font *shape_font(Font *f, uint32_t cp, int rtl)
         }
         src = k + 1;
     }
-    if (f->shape[rtl].ttf && f->shape[rtl].src == src &&
+    /* the same font and script as last time: its result, also a failure
+    ** (not opened again on every redraw) */
+    if (f->shape[rtl].opened && f->shape[rtl].src == src &&
         strcmp(f->shape[rtl].script, script) == 0) {
         return f->shape[rtl].ttf;
     }
@@ -683,6 +685,7 @@ static TTF_Font *shape_font(Font *f, uint32_t cp, int rtl)
     f->shape[rtl].ttf = ttf;
     snprintf(f->shape[rtl].script, sizeof f->shape[rtl].script, "%s", script);
     f->shape[rtl].src = src;
+    f->shape[rtl].opened = 1;
     return ttf;
 }
 

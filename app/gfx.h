@@ -65,7 +65,8 @@ typedef struct Font {
     struct {
         TTF_Font *ttf;
         char script[5];
-        int src; /* 0: the face's own file; k + 1: fallback font k */
+        int src;    /* 0: the face's own file; k + 1: fallback font k */
+        int opened; /* src and script were tried (ttf NULL: it failed) */
     } shape[2];
     /* FONT_SHAPED_CACHE entries in sets of FONT_SHAPED_WAYS chosen by
     ** the run's hash; a full set evicts round robin */
