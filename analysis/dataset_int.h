@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <jansson.h>
+#include <sqlite3.h>
 
 #include "analysis/dataset.h"
 
@@ -136,5 +137,19 @@ int dataset_state_scale(Dataset *ds, int points, const char *from,
 /* The rating scale of a study definition: its "rating"."points", or the
 ** study format's default of 7 points; -1 when not an integer. */
 int dataset_definition_points(json_t *def);
+
+/* The step budget of a database's queries: a base plus 16 virtual-machine
+** steps per byte of the file (dataset_sqlite.c says why). */
+typedef struct DbBudget {
+    long long left; /* progress calls left */
+} DbBudget;
+
+/* Sets b from the size of db's file and installs it as db's progress
+** handler: once spent, db's queries stop with SQLITE_INTERRUPT, so a
+** crafted recursive view cannot hang a reader. */
+void dataset_db_budget(sqlite3 *db, DbBudget *b);
+
+/* Whether b was spent (a query stopped by it). */
+int dataset_db_budget_spent(const DbBudget *b);
 
 #endif

@@ -39,14 +39,41 @@
 #define DB_PROGRESS_EVERY 1000
 #define DB_STEPS_PER_ROW  100 /* charged for each row read */
 
-typedef struct Budget {
-    long long left; /* progress calls left */
-} Budget;
+/* The first row's first column of sql as text into buf ("" when none). */
+static void query_text(sqlite3 *db, const char *sql, char *buf, size_t n)
+{
+    sqlite3_stmt *st = NULL;
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+}
+
+typedef DbBudget Budget;
 
 static int db_progress(void *data)
 {
     Budget *b = data;
     return --b->left < 0;
+}
+
+void dataset_db_budget(sqlite3 *db, DbBudget *b)
+{
+    char text[32];
+    query_text(db, "PRAGMA page_count", text, sizeof text);
+    long long pages = atoll(text);
+    query_text(db, "PRAGMA page_size", text, sizeof text);
+    long long page_size = atoll(text);
+    b->left = (DB_STEPS_BASE + DB_STEPS_PER_BYTE * pages * page_size) /
+              DB_PROGRESS_EVERY;
+    sqlite3_progress_handler(db, DB_PROGRESS_EVERY, db_progress, b);
+}
+
+int dataset_db_budget_spent(const DbBudget *b)
+{
+    return b->left < 0;
 }
 
 static int db_fail(sqlite3 *db, const Budget *b, const char *path,
@@ -875,18 +902,6 @@ static void file_unmap(void *ctx, int64_t off, const void *p)
     f->pMethods->xUnfetch(f, off, (void *)(uintptr_t)p);
 }
 
-/* The first row's first column of sql as text into buf ("" when none). */
-static void query_text(sqlite3 *db, const char *sql, char *buf, size_t n)
-{
-    sqlite3_stmt *st = NULL;
-    buf[0] = '\0';
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
-        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
-    }
-    sqlite3_finalize(st);
-}
-
 /* The record positions and defaults of table's columns cols[0..n) (by
 ** name), and its root page; 0 when the table is not as expected. */
 static int table_columns(sqlite3 *db, const char *table, Column *cols, int n,
@@ -1386,13 +1401,7 @@ int dataset_load_db_how(Dataset *ds, const char *path, DatasetDbReader how,
     query_text(db, "PRAGMA encoding", text, sizeof text);
     /* text is stored as UTF-8 (not UTF-16); so assumed when not told */
     int utf8 = !text[0] || strcmp(text, "UTF-8") == 0;
-    query_text(db, "PRAGMA page_count", text, sizeof text);
-    long long pages = atoll(text);
-    query_text(db, "PRAGMA page_size", text, sizeof text);
-    long long page_size = atoll(text);
-    budget.left = (DB_STEPS_BASE + DB_STEPS_PER_BYTE * pages * page_size) /
-                  DB_PROGRESS_EVERY;
-    sqlite3_progress_handler(db, DB_PROGRESS_EVERY, db_progress, &budget);
+    dataset_db_budget(db, &budget);
     /* a store's pages are read in place where SQLite maps the file */
     sqlite3_exec(db, "PRAGMA mmap_size = 2147418112", NULL, NULL, NULL);
     /* one read transaction: the file does not change under the readers */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/compute.h"
+#include "analysis/dataset_int.h"
 #include "analysis/stats.h"
 #include "common/sim_alloc.h"
 
@@ -189,6 +190,10 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
         sqlite3_close(db);
         return rc;
     }
+    /* the same step budget as the rows' reader: a crafted answer view
+    ** cannot hang the analysis */
+    DbBudget budget;
+    dataset_db_budget(db, &budget);
     sqlite3_stmt *s = NULL;
     int rc = SIM_OK;
     if (sqlite3_prepare_v2(db, "SELECT definition FROM study ORDER BY id", -1,
@@ -234,8 +239,13 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
         rc = add_answer(ds, f[0], f[1], f[2], f[3], type, f[5], err);
     }
     if (rc == SIM_OK && step != SQLITE_DONE) {
-        rc = sim_fail(err, SIM_ERR_DB, "%s: read answers: %s", path,
-                      sqlite3_errmsg(db));
+        rc = dataset_db_budget_spent(&budget)
+                 ? sim_fail(err, SIM_ERR_DB,
+                            "%s: the database's questionnaire answers took "
+                            "too long (is it simlab's?)",
+                            path)
+                 : sim_fail(err, SIM_ERR_DB, "%s: read answers: %s", path,
+                            sqlite3_errmsg(db));
     }
     sqlite3_finalize(s);
     sqlite3_close(db);

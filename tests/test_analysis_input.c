@@ -24,6 +24,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/dataset.h"
+#include "analysis/questionnaire.h"
 
 static char tmpdir[256];
 
@@ -442,6 +443,41 @@ static void test_recursive_view(void)
     }
 }
 
+/* The questionnaire answers of a database are read under the same step
+** budget: an answer view that never yields a row is stopped. */
+static void test_recursive_answers(void)
+{
+    char db[512];
+    tmp_path(db, sizeof db, "loop-answers.db");
+    unlink(db);
+    sqlite3 *h;
+    sqlite3_open(db, &h);
+    sqlite3_exec(h,
+                 "CREATE TABLE participant (id TEXT, condition TEXT, "
+                 "created_ms INTEGER);"
+                 "INSERT INTO participant VALUES ('p', 'c', 1);"
+                 "CREATE TABLE trial (participant TEXT, seq INTEGER, "
+                 "block_id TEXT);"
+                 "INSERT INTO trial VALUES ('p', 0, 'q');"
+                 "CREATE VIEW answer AS WITH RECURSIVE n(x) AS (SELECT 1 "
+                 "UNION ALL SELECT x + 1 FROM n) SELECT 'p' AS participant, "
+                 "0 AS seq, 'age' AS question, 'number' AS type, '1' AS "
+                 "value FROM n WHERE x < 0;",
+                 NULL, NULL, NULL);
+    sqlite3_close(h);
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    double t0 = now_s();
+    CHECK_INT(questionnaire_load_db(ds, db, &err), SIM_ERR_DB);
+    double t = now_s() - t0;
+    CHECK(has(&err, "loop-answers.db: the database's questionnaire answers "
+                    "took too long (is it simlab's?)"));
+    CHECK(t < 30.0);
+    dataset_free(ds);
+    unlink(db);
+}
+
 /* ------------------------------------------------------------------ */
 /* Outputs                                                              */
 
@@ -683,6 +719,7 @@ int main(void)
     test_rating_scale();
     test_sidecar();
     test_recursive_view();
+    test_recursive_answers();
     test_neutralise();
     test_output_folder();
     test_output_is_input();
