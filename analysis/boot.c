@@ -474,43 +474,6 @@ static int work_init(Work *w, const Layout *L, size_t scratch_size)
     return 0;
 }
 
-/* sim_rng_next() and sim_rng_below() inlined into the draw loops: the same
-** xoshiro256** stream and Lemire's rejection, so the same draws. */
-static inline uint64_t rotl64(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t rng_next(SimRng *rng)
-{
-    uint64_t *s = rng->s;
-    uint64_t result = rotl64(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl64(s[3], 45);
-    return result;
-}
-
-static inline uint64_t rng_below(SimRng *rng, uint64_t bound)
-{
-    uint64_t x = rng_next(rng);
-    __uint128_t m = (__uint128_t)x * bound;
-    uint64_t l = (uint64_t)m;
-    if (l < bound) {
-        uint64_t t = (0 - bound) % bound;
-        while (l < t) {
-            x = rng_next(rng);
-            m = (__uint128_t)x * bound;
-            l = (uint64_t)m;
-        }
-    }
-    return (uint64_t)(m >> 64);
-}
-
 /* Draws whole blocks within block strata: every unit of a drawn block
 ** gets one more. */
 static void draw_blocks(const Layout *L, Work *w, SimRng *rng)
@@ -518,7 +481,8 @@ static void draw_blocks(const Layout *L, Work *w, SimRng *rng)
     for (int s = 0; s < L->n_bstrata; s++) {
         int a = L->bstratum_off[s], m = L->bstratum_off[s + 1] - a;
         for (int t = 0; t < m; t++) {
-            int k = L->bstratum_blocks[a + (int)rng_below(rng, (uint64_t)m)];
+            int k =
+                L->bstratum_blocks[a + (int)sim_rng_below(rng, (uint64_t)m)];
             for (int x = L->block_off[k]; x < L->block_off[k + 1]; x++) {
                 w->u[L->block_units[x]]++;
             }
@@ -538,12 +502,12 @@ static void draw(const Layout *L, Work *w, SimRng *rng)
         if (L->stratum_first[s] >= 0) { /* the same draws, one load less */
             int *us = w->u + L->stratum_first[s];
             for (int t = 0; t < m; t++) {
-                us[rng_below(rng, (uint64_t)m)]++;
+                us[sim_rng_below(rng, (uint64_t)m)]++;
             }
             continue;
         }
         for (int t = 0; t < m; t++) {
-            w->u[L->stratum_units[a + (int)rng_below(rng, (uint64_t)m)]]++;
+            w->u[L->stratum_units[a + (int)sim_rng_below(rng, (uint64_t)m)]]++;
         }
     }
     for (int vs = 0; vs < L->n_vsets; vs++) {
@@ -558,7 +522,7 @@ static void draw(const Layout *L, Work *w, SimRng *rng)
         for (int g = 0; g < d->n_groups; g++) {
             int a = L->group_off[g], m = L->group_off[g + 1] - a;
             for (int t = 0; t < m; t++) {
-                v[L->group_items[a + (int)rng_below(rng, (uint64_t)m)]]++;
+                v[L->group_items[a + (int)sim_rng_below(rng, (uint64_t)m)]]++;
             }
         }
     }

@@ -28,41 +28,6 @@ void sim_rng_seed_stream(SimRng *rng, uint64_t seed, uint64_t index)
                           sim_mix64(index * 0xd1342543de82ef95ULL + 1));
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t sim_rng_next(SimRng *rng)
-{
-    uint64_t *s = rng->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-uint64_t sim_rng_below(SimRng *rng, uint64_t bound)
-{
-    uint64_t x = sim_rng_next(rng);
-    __uint128_t m = (__uint128_t)x * bound;
-    uint64_t l = (uint64_t)m;
-    if (l < bound) {
-        uint64_t t = (0 - bound) % bound;
-        while (l < t) {
-            x = sim_rng_next(rng);
-            m = (__uint128_t)x * bound;
-            l = (uint64_t)m;
-        }
-    }
-    return (uint64_t)(m >> 64);
-}
-
 double sim_rng_uniform(SimRng *rng)
 {
     return (double)(sim_rng_next(rng) >> 11) * 0x1.0p-53;

@@ -19,10 +19,40 @@ void sim_rng_seed(SimRng *rng, uint64_t seed);
 /* Seeds rng for sub-stream `index` of `seed` (e.g. bootstrap replicate b). */
 void sim_rng_seed_stream(SimRng *rng, uint64_t seed, uint64_t index);
 
-uint64_t sim_rng_next(SimRng *rng);
+/* The next 64 random bits. Inline (as sim_rng_below), so hot loops such
+** as the bootstrap's draws keep the state in registers. */
+static inline uint64_t sim_rng_next(SimRng *rng)
+{
+    uint64_t *s = rng->s;
+    uint64_t x = s[1] * 5;
+    uint64_t result = ((x << 7) | (x >> 57)) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
 
-/* Uniform integer in [0, bound); bound must be > 0. */
-uint64_t sim_rng_below(SimRng *rng, uint64_t bound);
+/* Uniform integer in [0, bound); bound must be > 0 (Lemire's nearly
+** divisionless rejection). */
+static inline uint64_t sim_rng_below(SimRng *rng, uint64_t bound)
+{
+    uint64_t x = sim_rng_next(rng);
+    __uint128_t m = (__uint128_t)x * bound;
+    uint64_t l = (uint64_t)m;
+    if (l < bound) {
+        uint64_t t = (0 - bound) % bound;
+        while (l < t) {
+            x = sim_rng_next(rng);
+            m = (__uint128_t)x * bound;
+            l = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
 
 /* Uniform double in [0, 1) with 53 random bits. */
 double sim_rng_uniform(SimRng *rng);
