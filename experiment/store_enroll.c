@@ -45,21 +45,29 @@ static void group_add(sqlite3_stmt *s, AssignCount *count)
     assign_count_add(count, &g);
 }
 
-/* Fills counts (one per condition of the study) from the participants with
-** these pilot/simulated flags: SQL groups them by condition and status,
-** assign_count_add() decides who counts. */
-static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
-                      AssignCount *counts, SimError *err)
+/* Fills counts[0..n) from the participants with these pilot/simulated
+** flags: per condition (n = the study's conditions) or, with by_row, per
+** Williams row of the within-subject participants (n rows). Grouped by
+** status; assign_count_add() decides who counts. */
+static int count_groups(Store *st, int by_row, int pilot, int simulated,
+                        int64_t wall_ms, AssignCount *counts, size_t n,
+                        SimError *err)
 {
     const Study *study = st->study;
-    memset(counts, 0, study->n_conditions * sizeof *counts);
+    memset(counts, 0, n * sizeof *counts);
     sqlite3_stmt *s;
-    int rc = store_prepare(st,
-                           "SELECT condition, status, SUM(excluded = 0),"
-                           " SUM(last_active_ms >= ?)"
-                           " FROM participant WHERE pilot = ? AND simulated = ?"
-                           " GROUP BY condition, status",
-                           &s, err);
+    int rc = store_prepare(
+        st,
+        by_row ? "SELECT order_row, status, SUM(excluded = 0),"
+                 " SUM(last_active_ms >= ?)"
+                 " FROM participant WHERE pilot = ? AND simulated = ?"
+                 " AND order_row IS NOT NULL"
+                 " GROUP BY order_row, status"
+               : "SELECT condition, status, SUM(excluded = 0),"
+                 " SUM(last_active_ms >= ?)"
+                 " FROM participant WHERE pilot = ? AND simulated = ?"
+                 " GROUP BY condition, status",
+        &s, err);
     if (rc != SIM_OK) {
         return rc;
     }
@@ -68,50 +76,17 @@ static int count_fill(Store *st, int pilot, int simulated, int64_t wall_ms,
     sqlite3_bind_int(s, 3, simulated);
     int step;
     while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        int c = study_condition_index(study,
-                                      (const char *)sqlite3_column_text(s, 0));
-        if (c >= 0) {
-            group_add(s, &counts[c]);
+        int k = by_row ? sqlite3_column_int(s, 0)
+                       : study_condition_index(
+                             study, (const char *)sqlite3_column_text(s, 0));
+        if (k >= 0 && (size_t)k < n) {
+            group_add(s, &counts[k]);
         }
     }
     if (step != SQLITE_DONE) {
-        rc = store_fail_db(st, err, "count participants");
-    }
-    sqlite3_finalize(s);
-    return rc;
-}
-
-/* Fills counts (one per Williams row of the study's conditions) from the
-** within-subject participants with these pilot/simulated flags, as
-** count_fill() does per condition. */
-static int count_rows(Store *st, int pilot, int simulated, int64_t wall_ms,
-                      AssignCount *counts, size_t n_rows, SimError *err)
-{
-    const Study *study = st->study;
-    memset(counts, 0, n_rows * sizeof *counts);
-    sqlite3_stmt *s;
-    int rc = store_prepare(st,
-                           "SELECT order_row, status, SUM(excluded = 0),"
-                           " SUM(last_active_ms >= ?)"
-                           " FROM participant WHERE pilot = ? AND simulated = ?"
-                           " AND order_row IS NOT NULL"
-                           " GROUP BY order_row, status",
-                           &s, err);
-    if (rc != SIM_OK) {
-        return rc;
-    }
-    sqlite3_bind_int64(s, 1, assign_active_since(&study->assignment, wall_ms));
-    sqlite3_bind_int(s, 2, pilot);
-    sqlite3_bind_int(s, 3, simulated);
-    int step;
-    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        int r = sqlite3_column_int(s, 0);
-        if (r >= 0 && (size_t)r < n_rows) {
-            group_add(s, &counts[r]);
-        }
-    }
-    if (step != SQLITE_DONE) {
-        rc = store_fail_db(st, err, "count participants per order");
+        rc = store_fail_db(st, err,
+                           by_row ? "count participants per order"
+                                  : "count participants");
     }
     sqlite3_finalize(s);
     return rc;
@@ -143,7 +118,8 @@ static int choose_order(Store *store, const char *override, int pilot,
         rc = sim_fail(err, SIM_ERR_STATE, "%s: no study conditions to assign",
                       store->path);
     } else if (study->assignment.order == WITHIN_LATIN_SQUARE) {
-        rc = count_rows(store, pilot, simulated, wall_ms, counts, rows, err);
+        rc = count_groups(store, 1, pilot, simulated, wall_ms, counts, rows,
+                          err);
     }
     if (rc == SIM_OK && assign_choose_order(study, counts, override, seed,
                                             out->order, &out->row) != 0) {
@@ -191,7 +167,8 @@ static int choose(Store *store, const char *override, int pilot, int simulated,
         if (!counts) {
             return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
-        int rc = count_fill(store, pilot, simulated, wall_ms, counts, err);
+        int rc = count_groups(store, 0, pilot, simulated, wall_ms, counts,
+                              study->n_conditions, err);
         if (rc == SIM_OK) {
             assign_choose(study, counts, NULL, rng_seed, &choice);
         }
