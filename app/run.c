@@ -22,6 +22,7 @@
 #include "app/rawinput.h"
 #include "app/run_options.h"
 #include "app/stamps.h"
+#include "app/sync_cmd.h"
 #include "app/timing_log.h"
 #include "experiment/simulate.h"
 #include "experiment/store.h"
@@ -77,25 +78,6 @@ static int mkdir_p(const char *path)
                 return 0;
             }
         }
-    }
-}
-
-/* The background push's clock (experiment/sync.h): real time. */
-static int64_t sync_now_ms(void *ctx)
-{
-    (void)ctx;
-    return stamps_real_ms();
-}
-
-static void sync_abs_after(void *ctx, int64_t ms, struct timespec *abs)
-{
-    (void)ctx;
-    clock_gettime(CLOCK_REALTIME, abs);
-    abs->tv_sec += (time_t)(ms / 1000);
-    abs->tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (abs->tv_nsec >= 1000000000L) {
-        abs->tv_sec++;
-        abs->tv_nsec -= 1000000000L;
     }
 }
 
@@ -228,10 +210,9 @@ int app_run(int argc, char **argv)
     if (o.sync_url) {
         /* offline-first: the station starts whether the server answers or
         ** not; the worker keeps trying */
-        static const SyncClock sync_clock = {sync_now_ms, sync_abs_after, NULL};
         if (sync_conn_new(o.sync_url, &sync, &err) != SIM_OK ||
             sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
-                              &sync_clock, &worker, &err) != SIM_OK) {
+                              app_sync_clock(), &worker, &err) != SIM_OK) {
             fprintf(stderr, "simlab run: %s\n", err.msg);
             goto cleanup;
         }
