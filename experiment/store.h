@@ -172,6 +172,10 @@ int store_assign_condition(Store *store, int pilot, int simulated,
                            int64_t wall_ms, uint64_t rng_seed, char *out,
                            size_t out_size, SimError *err);
 
+/* A fresh non-zero 64-bit seed from the system's random source (a random
+** UUID), for a participant's schedule or an assignment draw. */
+uint64_t store_random_seed(void);
+
 /* Enrolls a participant: assigns a condition (or records the override),
 ** builds the schedule from its seed and stores participant and schedule in
 ** one transaction. In a within-subject study it chooses an order of all
@@ -313,5 +317,9 @@ const char *store_study_hash(const Store *store);
 struct sqlite3 *store_db(Store *store);
 
 const char *participant_status_name(ParticipantStatus s);
+
+/* The status named s (participant_status_name's names); active for NULL or
+** an unknown name. */
+ParticipantStatus participant_status_parse(const char *s);
 
 #endif

@@ -21,7 +21,7 @@ const char *participant_status_name(ParticipantStatus s)
     return (unsigned)s < 5 ? names[s] : "active";
 }
 
-static ParticipantStatus status_parse(const char *s)
+ParticipantStatus participant_status_parse(const char *s)
 {
     for (int i = 0; i < 5; i++) {
         if (s &&
@@ -39,7 +39,8 @@ static ParticipantStatus status_parse(const char *s)
 static void group_add(sqlite3_stmt *s, AssignCount *count)
 {
     AssignGroup g;
-    g.status = status_parse((const char *)sqlite3_column_text(s, 1));
+    g.status =
+        participant_status_parse((const char *)sqlite3_column_text(s, 1));
     g.n_included = sqlite3_column_int(s, 2);
     g.n_recent = sqlite3_column_int(s, 3);
     assign_count_add(count, &g);
@@ -212,7 +213,7 @@ int store_assign_condition(Store *store, int pilot, int simulated,
                   out_size, &assigned_by, err);
 }
 
-static uint64_t random_u64(void)
+uint64_t store_random_seed(void)
 {
     uuid_t u;
     uint64_t v;
@@ -300,9 +301,9 @@ int store_enroll(Store *store, const EnrollSpec *spec, ParticipantInfo *info,
     int within = study->assignment.mode == ASSIGN_MODE_WITHIN;
     uint64_t assign_seed = spec->assign_seed;
     if (!assign_seed && !spec->condition && !within) {
-        assign_seed = random_u64(); /* only an assignment draws */
+        assign_seed = store_random_seed(); /* only an assignment draws */
     }
-    uint64_t seed = spec->seed ? spec->seed : random_u64();
+    uint64_t seed = spec->seed ? spec->seed : store_random_seed();
     /* SQLite integers are signed: keep seeds in 63 bits */
     seed &= 0x7fffffffffffffffULL;
     if (!seed) {
@@ -435,7 +436,8 @@ static void read_participant(sqlite3_stmt *s, ParticipantInfo *info)
     store_copy_col(info->station, sizeof info->station, s, 4);
     info->pilot = sqlite3_column_int(s, 5);
     info->simulated = sqlite3_column_int(s, 6);
-    info->status = status_parse((const char *)sqlite3_column_text(s, 7));
+    info->status =
+        participant_status_parse((const char *)sqlite3_column_text(s, 7));
     info->excluded = sqlite3_column_int(s, 8);
     store_copy_col(info->exclusion_reason, sizeof info->exclusion_reason, s, 9);
     info->seed = (uint64_t)sqlite3_column_int64(s, 10);

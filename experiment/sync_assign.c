@@ -16,25 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t random_u64(void)
-{
-    uuid_t u;
-    uint64_t v;
-    uuid_generate_random(u);
-    memcpy(&v, u, sizeof v);
-    return v ? v : 1;
-}
-
-static ParticipantStatus status_of(const char *s)
-{
-    for (int i = 0; i < 5; i++) {
-        if (strcmp(s, participant_status_name((ParticipantStatus)i)) == 0) {
-            return (ParticipantStatus)i;
-        }
-    }
-    return PSTATUS_ACTIVE;
-}
-
 /* Puts the study row of this bundle on the server (the counts join it). */
 static int study_row(SyncConn *c, Store *store, const char *origin,
                      SimError *err)
@@ -90,7 +71,7 @@ static int server_counts(SyncConn *c, const Study *study, const EnrollSpec *e,
         int cond = study_condition_index(study, PQgetvalue(res, i, 0));
         if (cond >= 0) {
             AssignGroup g;
-            g.status = status_of(PQgetvalue(res, i, 1));
+            g.status = participant_status_parse(PQgetvalue(res, i, 1));
             g.n_included = atoi(PQgetvalue(res, i, 2));
             g.n_recent = atoi(PQgetvalue(res, i, 3));
             assign_count_add(&counts[cond], &g);
@@ -218,12 +199,12 @@ int sync_enroll(SyncConn *c, Store *store, const Study *study,
     e.id = pid;
     /* the seed goes to the server with the row: fix it here as
     ** store_enroll would (63 bits, not 0) */
-    e.seed = (e.seed ? e.seed : random_u64()) & 0x7fffffffffffffffULL;
+    e.seed = (e.seed ? e.seed : store_random_seed()) & 0x7fffffffffffffffULL;
     if (!e.seed) {
         e.seed = 1;
     }
     if (!e.assign_seed) {
-        e.assign_seed = random_u64();
+        e.assign_seed = store_random_seed();
     }
     char origin[64] = "";
     sync_local_text(store_db(store), "SELECT uuid FROM sync_origin", origin,
