@@ -24,7 +24,6 @@ void analyze_options_default(AnalyzeOptions *o)
     o->replicates = 10000;
     o->seed = 1;
     o->threads = 1;
-    o->baseline = "baseline";
     o->utility_rule = UTILITY_MEAN;
     o->max_catch_failures = -1;
     o->formats = FORMAT_MD | FORMAT_TEX | FORMAT_CSV | FORMAT_JSON;
@@ -58,7 +57,7 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_anova(ds, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
-        rc = compute_paired(ds, o, &sc, r, err);
+        rc = compute_paired(ds, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_accuracy(ds, &sc, r, err);
@@ -175,6 +174,9 @@ static void summary_ci_p(double lo, double hi, double p, int sign, char *ci,
 void analyze_print_summary(const Report *r)
 {
     char ci[64], p[32];
+    printf("reference condition: %s%s%s (%s)\n", r->baseline ? "'" : "",
+           r->baseline ? r->baseline : "none", r->baseline ? "'" : "",
+           r->baseline_from ? r->baseline_from : "");
     if (r->n_change > 0) {
         printf("%-22s %-14s %6s %7s %7s %7s %8s %18s %7s\n", "subset",
                "condition", "n", "pre", "pre_re", "post", "change", "95% CI",

@@ -233,8 +233,9 @@ static int tukey_tables(Report *r)
     } else {
         table_set_note(t,
                        "Tukey HSD (Tukey-Kramer), differences in accuracy "
-                       "points; no condition is called '%s' (--baseline).",
-                       r->opt.baseline);
+                       "points; no comparison with a baseline (reference: "
+                       "%s).",
+                       r->baseline_from ? r->baseline_from : "none");
     }
     SimBuf b;
     sim_buf_init(&b);

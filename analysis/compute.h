@@ -81,8 +81,8 @@ int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err);
 int compute_questionnaire(const Dataset *ds, const Screen *sc, Report *r,
                           SimError *err);
 /* Paired t tests of every condition against the baseline (within.c). */
-int compute_paired(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
-                   Report *r, SimError *err);
+int compute_paired(const Dataset *ds, const Screen *sc, Report *r,
+                   SimError *err);
 /* Participant accuracy per condition and phase with its 95 % t interval
 ** (accuracy.c). */
 int compute_accuracy(const Dataset *ds, const Screen *sc, Report *r,

@@ -238,6 +238,9 @@ void dataset_free(Dataset *ds)
     sim_free(ds->contexts);
     sim_free(ds->rt_ms);
     sim_free(ds->participants);
+    sim_free(ds->baseline);
+    sim_free(ds->baseline_from);
+    sim_free(ds->baseline_conflict);
     sim_free(ds);
 }
 
@@ -945,15 +948,51 @@ int dataset_state_scale(Dataset *ds, int points, const char *from,
     return SIM_OK;
 }
 
-/* The rating scale of a study definition (JSON text or object): its
-** "rating"."points", or the study format's default of 7 points. */
-int dataset_definition_points(json_t *def)
+/* The rating scale of a study definition: its "rating"."points", or the
+** study format's default of 7 points; -1 when not an integer. */
+static int definition_points(json_t *def)
 {
     json_t *points = json_object_get(json_object_get(def, "rating"), "points");
     if (!points) {
         return DATASET_RATING_DEFAULT;
     }
     return json_is_integer(points) ? (int)json_integer_value(points) : -1;
+}
+
+/* Keeps the first definition's baseline; a second that names another one
+** is remembered as a conflict (the analysis refuses it unless --baseline
+** chooses). */
+static int state_baseline(Dataset *ds, json_t *def, const char *who)
+{
+    const char *b = json_string_value(json_object_get(def, "baseline"));
+    if (!b || !b[0] || ds->baseline_conflict) {
+        return 0;
+    }
+    if (!ds->baseline) {
+        ds->baseline = sim_strdup(b);
+        ds->baseline_from = sim_strdup(who);
+        return ds->baseline && ds->baseline_from ? 0 : -1;
+    }
+    if (strcmp(ds->baseline, b) == 0) {
+        return 0;
+    }
+    char msg[1200];
+    snprintf(msg, sizeof msg,
+             "the study definitions name different baselines: '%.100s' "
+             "(%.400s) and '%.100s' (%.400s)",
+             ds->baseline, ds->baseline_from, b, who);
+    ds->baseline_conflict = sim_strdup(msg);
+    return ds->baseline_conflict ? 0 : -1;
+}
+
+int dataset_state_study(Dataset *ds, json_t *def, const char *from,
+                        const char *who, SimError *err)
+{
+    int rc = dataset_state_scale(ds, definition_points(def), from, who, err);
+    if (rc == SIM_OK && state_baseline(ds, def, who) != 0) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1019,8 +1058,7 @@ static int sidecar_open(Sidecar *sc, Dataset *ds, const char *csv_path,
         const char *id = json_string_value(json_object_get(study, "id"));
         char who[4200];
         snprintf(who, sizeof who, "%s (study '%s')", sc->path, id ? id : "?");
-        int rc = dataset_state_scale(ds, dataset_definition_points(def),
-                                     "sidecar", who, err);
+        int rc = dataset_state_study(ds, def, "sidecar", who, err);
         if (rc != SIM_OK) {
             return rc;
         }

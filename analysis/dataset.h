@@ -95,6 +95,13 @@ typedef struct Dataset {
     double *rt_ms; /* per row, NaN when empty; NULL when no row has one */
     /* questionnaire answers (analysis/questionnaire.h), NULL when none */
     struct DatasetAnswers *answers;
+    /* The reference condition the study definitions name (their
+    ** "baseline"), NULL when none names one; baseline_from says where it
+    ** was read ("FILE (study 'ID')"). When two definitions name different
+    ** baselines, baseline_conflict says so (and baseline is the first). */
+    char *baseline;
+    char *baseline_from;
+    char *baseline_conflict;
 } Dataset;
 
 /* The test type, domain and session of a response. */

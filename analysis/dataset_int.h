@@ -134,9 +134,11 @@ void dataset_settle_scale(Dataset *ds);
 int dataset_state_scale(Dataset *ds, int points, const char *from,
                         const char *who, SimError *err);
 
-/* The rating scale of a study definition: its "rating"."points", or the
-** study format's default of 7 points; -1 when not an integer. */
-int dataset_definition_points(json_t *def);
+/* A source (who: "FILE (study 'ID')", from: "study" or "sidecar") gives
+** a study definition: its rating scale ("rating"."points", or the study
+** format's default of 7 points) is stated and its "baseline" recorded. */
+int dataset_state_study(Dataset *ds, json_t *def, const char *from,
+                        const char *who, SimError *err);
 
 /* The step budget of a database's queries: a base plus 16 virtual-machine
 ** steps per byte of the file (dataset_sqlite.c says why). */

@@ -89,10 +89,10 @@ static int db_fail(sqlite3 *db, const Budget *b, const char *path,
                     sqlite3_errmsg(db));
 }
 
-/* The rating scales of the study definitions in the database's study
+/* The study definitions in the database's study table: rating scales and
 ** table (none when it has no such table). */
-static int db_scale(Dataset *ds, sqlite3 *db, const char *path, Budget *b,
-                    SimError *err)
+static int db_studies(Dataset *ds, sqlite3 *db, const char *path, Budget *b,
+                      SimError *err)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, "SELECT study_id, definition FROM study", -1,
@@ -110,8 +110,7 @@ static int db_scale(Dataset *ds, sqlite3 *db, const char *path, Budget *b,
             rc = sim_fail(err, SIM_ERR_PARSE,
                           "%s: the study definition is not a JSON object", who);
         } else {
-            rc = dataset_state_scale(ds, dataset_definition_points(def),
-                                     "study", who, err);
+            rc = dataset_state_study(ds, def, "study", who, err);
         }
         json_decref(def);
     }
@@ -1406,7 +1405,7 @@ int dataset_load_db_how(Dataset *ds, const char *path, DatasetDbReader how,
     sqlite3_exec(db, "PRAGMA mmap_size = 2147418112", NULL, NULL, NULL);
     /* one read transaction: the file does not change under the readers */
     sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-    rc = db_scale(ds, db, path, &budget, err);
+    rc = db_studies(ds, db, path, &budget, err);
     int used = 0;
     const char *why = "the view was asked for";
     if (rc == SIM_OK && how != DATASET_DB_VIEW) {

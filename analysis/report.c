@@ -72,6 +72,8 @@ void report_free(Report *r)
     sim_free(r->utility_note);
     sim_free(r->accuracy);
     sim_free(r->warnings);
+    sim_free(r->baseline);
+    sim_free(r->baseline_from);
     sim_free(r->items);
     sim_free(r->anova_outcome);
     for (int i = 0; i < r->n_groups; i++) {
@@ -339,6 +341,10 @@ int report_write_md(const Report *r, const char *dir, SimError *err)
                    : o->items_per_condition ? "per condition"
                                             : "global",
                    o->p_hase ? "Hase & Bansal's rule" : "percentile inversion");
+    sim_buf_printf(&b, "Reference condition: %s%s%s (%s).\n",
+                   r->baseline ? "'" : "", r->baseline ? r->baseline : "none",
+                   r->baseline ? "'" : "",
+                   r->baseline_from ? r->baseline_from : "none");
     for (int i = 0; i < r->n_tables; i++) {
         if (r->tables[i]->formats & TABLE_MD) {
             md_table(&b, r->tables[i]);
@@ -568,7 +574,10 @@ static json_t *json_settings(const Report *r)
     json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
     json_object_set_new(s, "replicates", json_integer(o->replicates));
     json_object_set_new(s, "threads", json_integer(o->threads));
-    json_object_set_new(s, "baseline", json_string(o->baseline));
+    json_object_set_new(s, "baseline",
+                        r->baseline ? json_string(r->baseline) : json_null());
+    json_object_set_new(s, "baseline_from",
+                        json_string(r->baseline_from ? r->baseline_from : ""));
     json_object_set_new(s, "items",
                         json_string(o->items_fixed           ? "none"
                                     : o->items_per_condition ? "per-condition"

@@ -152,6 +152,11 @@ typedef struct Report {
     ConditionCount *counts;
     int n_counts;
     char *warnings; /* lines about the data worth a look, or NULL */
+    /* The reference condition of every comparison (NULL: none known) and
+    ** where it came from ("--baseline", "the study's baseline (FILE
+    ** (study 'ID'))", ...); screen_participants() sets both. */
+    char *baseline;
+    char *baseline_from;
 
     ChangeRow *change;
     int n_change;

@@ -10,6 +10,7 @@
 
 #include "analysis/compute.h"
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 static int two_conditions_warning(const Dataset *ds, const Screen *s, Report *r,
                                   SimError *err);
@@ -149,6 +150,75 @@ static void sort_exclusions(Report *r)
     }
 }
 
+/* The conditions of the data, quoted and comma-separated, into b. */
+static void list_conditions(const Dataset *ds, const Screen *s, SimBuf *b)
+{
+    for (int c = 0; c < s->n_conds; c++) {
+        sim_buf_printf(b, "%s'%.100s'", c ? ", " : "",
+                       dataset_str(ds, s->conds[c]));
+    }
+}
+
+/* The reference condition of every table, test and plot: --baseline, else
+** the baseline the study definitions name, else a condition called
+** "baseline"; none when neither. Sets *base to its string id (-1: none or
+** no data) and r->baseline, r->baseline_from. A --baseline that names no
+** condition of the data, or study definitions that disagree with no
+** --baseline to decide, are errors naming the conditions. */
+static int screen_baseline(const Dataset *ds, const AnalyzeOptions *o,
+                           const Screen *s, Report *r, int *base, SimError *err)
+{
+    const char *name = NULL;
+    char from[600] = "";
+    if (o->baseline) {
+        name = o->baseline;
+        snprintf(from, sizeof from, "--baseline");
+    } else if (ds->baseline_conflict) {
+        SimBuf b;
+        sim_buf_init(&b);
+        list_conditions(ds, s, &b);
+        int rc = sim_fail(err, SIM_ERR_INVALID,
+                          "%s; choose the reference with --baseline NAME "
+                          "(conditions: %s)",
+                          ds->baseline_conflict, sim_buf_cstr(&b));
+        sim_buf_free(&b);
+        return rc;
+    } else if (ds->baseline) {
+        name = ds->baseline;
+        snprintf(from, sizeof from, "the study's baseline (%.500s)",
+                 ds->baseline_from);
+    } else if (dataset_find(ds, "baseline") >= 0) {
+        name = "baseline";
+        snprintf(from, sizeof from,
+                 "the condition called 'baseline' (no study definition "
+                 "names one)");
+    }
+    *base = name ? dataset_find(ds, name) : -1;
+    if (*base >= 0 && (*base >= s->n_strings || s->cond_index[*base] < 0)) {
+        *base = -1; /* a string of the data, but no condition */
+    }
+    if (name && *base < 0 && o->baseline) {
+        SimBuf b;
+        sim_buf_init(&b);
+        list_conditions(ds, s, &b);
+        int rc = sim_fail(err, SIM_ERR_USAGE,
+                          "--baseline '%.100s': no such condition in the "
+                          "data (conditions: %s)",
+                          name, s->n_conds ? sim_buf_cstr(&b) : "none");
+        sim_buf_free(&b);
+        return rc;
+    }
+    r->baseline = name ? sim_strdup(name) : NULL;
+    r->baseline_from = sim_strdup(
+        name ? from
+             : "no study definition names a baseline and no condition is "
+               "called 'baseline'; choose one with --baseline");
+    if ((name && !r->baseline) || !r->baseline_from) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    return SIM_OK;
+}
+
 int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
                         Screen *s, SimError *err)
 {
@@ -179,20 +249,27 @@ int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         s->cond_index[i] = -1;
     }
     /* conditions: baseline first, then in order of first appearance */
-    int base = dataset_find(ds, o->baseline);
-    s->base = -1;
-    for (size_t i = 0; i < ds->n_rows; i++) {
-        if (ds->rows[i].condition == base && s->cond_index[base] < 0) {
-            s->base = s->cond_index[base] = s->n_conds;
-            s->conds[s->n_conds++] = base;
-        }
-    }
     for (size_t i = 0; i < ds->n_rows; i++) {
         int c = ds->rows[i].condition;
         if (s->cond_index[c] < 0) {
             s->cond_index[c] = s->n_conds;
             s->conds[s->n_conds++] = c;
         }
+    }
+    int base = -1;
+    int rc = screen_baseline(ds, o, s, r, &base, err);
+    if (rc != SIM_OK) {
+        sim_free(catch_fail);
+        return rc;
+    }
+    s->base = base >= 0 ? s->cond_index[base] : -1;
+    if (s->base > 0) {
+        memmove(s->conds + 1, s->conds, (size_t)s->base * sizeof(int));
+        s->conds[0] = base;
+        for (int c = 0; c < s->n_conds; c++) {
+            s->cond_index[s->conds[c]] = c;
+        }
+        s->base = 0;
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *x = &ds->rows[i];
@@ -210,7 +287,6 @@ int screen_participants(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     for (int c = 0; c < s->n_conds; c++) {
         r->counts[c].condition = dup_or_empty(dataset_str(ds, s->conds[c]));
     }
-    int rc = SIM_OK;
     for (int p = 0; p < np && rc == SIM_OK; p++) {
         const Participant *pp = &ds->participants[p];
         int c = s->cond_index[pp->condition];

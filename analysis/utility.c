@@ -101,9 +101,11 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
     if (base < 0) {
         char note[256];
         snprintf(note, sizeof note,
-                 "no Utility table: baseline condition '%.100s' has no data "
-                 "(choose it with --baseline)",
-                 o->baseline);
+                 "no Utility table: %s%.100s%s has no data (choose the "
+                 "reference with --baseline)",
+                 r->baseline ? "the baseline condition '" : "",
+                 r->baseline ? r->baseline : "no baseline condition",
+                 r->baseline ? "'" : "");
         r->utility_note = sim_strdup(note);
         return utility_tables(r, err);
     }
@@ -296,7 +298,8 @@ static int utility_tables(Report *r, SimError *err)
     }
     char title[300];
     snprintf(title, sizeof title, "Utility (baseline: %.100s; rule: %s)",
-             o->baseline, report_utility_rule_name(o->utility_rule));
+             r->baseline ? r->baseline : "none",
+             report_utility_rule_name(o->utility_rule));
     table_set_title(t, 2, title);
     table_set_note(t, "%s",
                    "Session accuracy in % (test trials, catch trials "

@@ -234,8 +234,8 @@ static int paired_base(const Screen *sc)
     return sc->base >= 0 ? sc->base : 0;
 }
 
-int compute_paired(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
-                   Report *r, SimError *err)
+int compute_paired(const Dataset *ds, const Screen *sc, Report *r,
+                   SimError *err)
 {
     int C = sc->n_conds;
     unsigned fmt = sc->within ? TABLE_ALL : TABLE_JSON;
@@ -303,9 +303,10 @@ int compute_paired(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
         table_set_note(t,
                        "Paired t tests of participant accuracy, each "
                        "condition minus the first condition '%s' (no "
-                       "condition is called '%s', --baseline); p (Holm) "
-                       "adjusts for the %d comparisons.",
-                       bname, o->baseline, n_tests);
+                       "baseline: %s); p (Holm) adjusts for the %d "
+                       "comparisons.",
+                       bname, r->baseline_from ? r->baseline_from : "none",
+                       n_tests);
     }
     table_set_title(t, 2, "Paired comparisons with the baseline");
     table_set_caption(tex, "Paired $t$ tests of participant accuracy "

@@ -14,6 +14,8 @@ if(TARGET simlab_experiment)
   simlab_add_test(test_analysis_engine SOURCES test_analysis_engine.c
                   LIBS simlab_analysis simlab_experiment)
 endif()
+simlab_add_test(test_analysis_baseline SOURCES test_analysis_baseline.c
+                LIBS simlab_analysis PkgConfig::SQLITE3)
 simlab_add_test(test_analysis_within SOURCES test_analysis_within.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_semantics SOURCES test_analysis_semantics.c
