@@ -931,7 +931,12 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     if (v->screen == SCREEN_COUNTERFACTUAL || v->ask_counterfactual) {
         ItemArg orig = {it, NULL, v->show_label,           v->show_prediction,
                         0,  0,    tr(c, UI_ITEM_ORIGINAL), 1};
-        ItemArg pert = {it, NULL, 0, 0, 1, 1, tr(c, UI_ITEM_CHANGED), 1};
+        ItemArg pert = {.item = it,
+                        .perturbed = !v->cf_unchanged,
+                        .unknown_output = 1,
+                        .section = tr(c, v->cf_unchanged ? UI_ITEM_UNCHANGED
+                                                         : UI_ITEM_CHANGED),
+                        .with_input = 1};
         if (two_col) {
             float cw = floorf((w - gap) / 2);
             float h1 = card(c, NULL, x, yy, cw, item_content, &orig);

@@ -314,6 +314,7 @@ static void build_view(Session *s)
         v->show_prediction = t->show.prediction || t->is_example;
         v->ask_counterfactual =
             kind_screens[b->kind].screen == SCREEN_COUNTERFACTUAL;
+        v->cf_unchanged = v->ask_counterfactual && t->is_catch;
     }
     if (t->reservoir >= 0) {
         const char *keys[64];

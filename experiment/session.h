@@ -95,6 +95,8 @@ typedef struct SessionView {
     int show_label;            /* show item's true label */
     int show_prediction;       /* show the model output on the input */
     int ask_counterfactual;    /* show the perturbation; ask about it */
+    int cf_unchanged;          /* a counterfactual catch trial: the input
+                                  is shown unchanged (no perturbation) */
     const Item *reservoir[64]; /* reservoir items, in order shown */
     const Explanation *reservoir_expl[64]; /* their explanations or NULL */
     size_t n_reservoir;

@@ -33,7 +33,8 @@ static const BlockKindDesc kinds[] = {
                        .phase = SIM_PHASE_TEST,
                        .test = BTEST_FORWARD},
     [BLOCK_COUNTERFACTUAL] = {.name = "counterfactual",
-                              .fields = BF_ITEMS | BF_RATING | BF_DEADLINE,
+                              .fields =
+                                  BF_ITEMS | BF_RATING | BF_CATCH | BF_DEADLINE,
                               .phase = SIM_PHASE_TEST,
                               .show = {.label = 1, .prediction = 1},
                               .test = BTEST_COUNTERFACTUAL},

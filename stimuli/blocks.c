@@ -30,6 +30,8 @@ Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at)
     b->id = ld_strdup(L, id);
     b->repeat_until_correct = 1;
     b->require_scroll = 1;
+    b->n_items = BLOCK_N_ALL;
+    b->n_train = BLOCK_N_ALL;
     const BlockKindDesc *kd = block_kind_desc(kind);
     block_set_phase(D, b, kd->phase);
     b->show = kd->show;
@@ -79,6 +81,22 @@ static void only_error(Loader *L, const JLoc *at, const char *key,
     jl_error(L, at, key, "%s%s%s", before, kinds, after);
 }
 
+/* A number of items at key: an integer (0 or more) or "all" (BLOCK_N_ALL);
+** absent leaves *out as it is. */
+static void get_count(Loader *L, const JLoc *bl, json_t *o, const char *key,
+                      int *out)
+{
+    json_t *n = json_object_get(o, key);
+    if (json_is_string(n) && strcmp(json_string_value(n), "all") == 0) {
+        *out = BLOCK_N_ALL;
+    } else if (json_is_string(n)) {
+        jl_error(L, bl, key, "'%s': give a number of items or \"all\"",
+                 json_string_value(n));
+    } else {
+        jget_int(L, bl, o, key, 0, 0, 1000000, out);
+    }
+}
+
 /* The fields of blocks that show items (BF_ITEMS and the groups that go
 ** with it; which of those the kind may use is checked by the caller). */
 static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
@@ -88,7 +106,7 @@ static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
     if (jget_str(L, bl, o, "pool", 0, &s) == 1) {
         b->pool = ld_strdup(L, s);
     }
-    jget_int(L, bl, o, "n", 0, 0, 1000000, &b->n_items);
+    get_count(L, bl, o, "n", &b->n_items);
     if (jget_str(L, bl, o, "same_items_as", 0, &s) == 1) {
         b->same_items_as = ld_strdup(L, s);
     }
@@ -151,7 +169,7 @@ static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
     if (jget_str(L, bl, o, "train_pool", 0, &s) == 1) {
         b->train_pool = ld_strdup(L, s);
     }
-    jget_int(L, bl, o, "n_train", 0, 0, 1000000, &b->n_train);
+    get_count(L, bl, o, "n_train", &b->n_train);
     jget_int(L, bl, o, "catch", 0, 0, 1000000, &b->n_catch);
     if (jget_str(L, bl, o, "reservoir", 0, &s) == 1) {
         b->reservoir = ld_strdup(L, s);

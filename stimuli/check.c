@@ -128,7 +128,11 @@ static void print_within(FILE *out, const Study *st, const CheckOrders *orders)
                     i == items + 1 ? "; between conditions: " : ", ",
                     or_dash(st->blocks[i].id));
         }
-        fprintf(out, "\n");
+        fprintf(out, "\n  %s\n",
+                a->repeat_set ? "(the run of assignment.repeat)"
+                              : "(the run from the first to the last item "
+                                "block, with the breaks after it; "
+                                "assignment.repeat names another)");
     }
     size_t n = st->n_conditions;
     int *order = n ? sim_calloc(n, sizeof *order) : NULL;
@@ -226,10 +230,10 @@ static void print_text(FILE *out, const char *dir, const Study *st,
         for (size_t i = 0; i < st->n_blocks; i++) {
             const Block *b = &st->blocks[i];
             char shows[64], n[24], ses[16], pool[128];
-            int item = b->pool != NULL;
+            int item = block_kind_shows_items(b->kind);
             if (item) {
                 shows_text(b, shows, sizeof shows);
-                if (b->n_items) {
+                if (b->n_items != BLOCK_N_ALL) {
                     snprintf(n, sizeof n, "%d", b->n_items);
                 } else {
                     snprintf(n, sizeof n, "all");
@@ -374,6 +378,15 @@ static void within_json(json_t *o, const Study *st, const CheckOrders *orders)
     json_object_set_new(o, "order",
                         within ? json_string(within_order_names[a->order])
                                : json_null());
+    size_t first = 0, last = 0;
+    if (within && study_n_sessions(st) == 0 &&
+        study_within_range(st, &first, &last)) {
+        json_t *run = json_array();
+        for (size_t i = first; i <= last; i++) {
+            json_array_append_new(run, jstr(st->blocks[i].id));
+        }
+        json_object_set_new(o, "repeat", run);
+    }
     size_t n = st->n_conditions;
     if (!within || !n || (a->order == WITHIN_LATIN_SQUARE && !orders) ||
         a->order == WITHIN_RANDOM) {
@@ -460,7 +473,10 @@ static json_t *blocks_json(const Study *st)
         json_object_set_new(o, "phase", jstr(b->phase));
         json_object_set_new(o, "session", json_integer(b->session));
         json_object_set_new(o, "pool", jstr(b->pool));
-        json_object_set_new(o, "n", json_integer(b->n_items));
+        json_object_set_new(o, "n",
+                            b->n_items == BLOCK_N_ALL
+                                ? json_string("all")
+                                : json_integer(b->n_items));
         json_object_set_new(o, "same_items_as", jstr(b->same_items_as));
         json_object_set_new(o, "exclude_items_of", jstr(b->exclude_items_of));
         json_object_set_new(

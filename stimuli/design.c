@@ -202,6 +202,43 @@ static void parse_conditions(Design *D, const JLoc *root)
 
 /* ---------------------------------------------- assignment, rating, ... */
 
+/* "repeat": a list of block ids (resolved once the blocks are read,
+** validate_within); only for within-subject studies. */
+static void parse_repeat(Design *D, const JLoc *al, json_t *v)
+{
+    Loader *L = D->L;
+    Assignment *a = &L->st->assignment;
+    json_t *r = json_object_get(v, "repeat");
+    if (!r) {
+        return;
+    }
+    if (a->mode != ASSIGN_MODE_WITHIN) {
+        jl_error(L, al, "repeat",
+                 "blocks are repeated per condition only with \"mode\": "
+                 "\"within\"");
+        return;
+    }
+    if (!json_is_array(r) || json_array_size(r) == 0) {
+        jl_error(L, al, "repeat",
+                 "must be a non-empty list of block ids (the blocks done "
+                 "once per condition)");
+        return;
+    }
+    a->repeat = ld_calloc(L, json_array_size(r), sizeof *a->repeat);
+    size_t i;
+    json_t *x;
+    json_array_foreach(r, i, x)
+    {
+        if (!json_is_string(x)) {
+            jl_error(L, al, "repeat", "must be a list of block ids");
+            return;
+        }
+        if (a->repeat) {
+            a->repeat[a->n_repeat++] = ld_strdup(L, json_string_value(x));
+        }
+    }
+}
+
 static void parse_assignment(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -220,8 +257,8 @@ static void parse_assignment(Design *D, const JLoc *root)
         return;
     }
     static const char *const known[] = {
-        "mode", "order",          "rule", "min_complete",
-        "then", "active_minutes", NULL};
+        "mode", "order",          "rule",   "min_complete",
+        "then", "active_minutes", "repeat", NULL};
     jreject_unknown(L, &al, v, known);
     const char *mode = "between", *order = "latin-square";
     jget_str(L, &al, v, "mode", 0, &mode);
@@ -245,6 +282,7 @@ static void parse_assignment(Design *D, const JLoc *root)
         jl_warn(L, &al, "order",
                 "order is used only with \"mode\": \"within\"");
     }
+    parse_repeat(D, &al, v);
     const char *rule = "balanced";
     jget_str(L, &al, v, "rule", 0, &rule);
     if (a->mode == ASSIGN_MODE_WITHIN && strcmp(rule, "balanced") != 0) {

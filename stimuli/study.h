@@ -287,6 +287,10 @@ typedef struct RatingSpec {
     char *high;     /* label of the top point */
 } RatingSpec;
 
+/* Block.n_items of a block that shows its whole pool ("n": "all", the
+** default). */
+#define BLOCK_N_ALL (-1)
+
 typedef struct Block {
     BlockKind kind;
     char *id;          /* unique block name, e.g. "pre" or "s2-train" */
@@ -299,7 +303,8 @@ typedef struct Block {
 
     /* item blocks: practice, learn, predict, counterfactual, rating */
     char *pool;             /* item pool */
-    int n_items;            /* items to use; 0 = the whole pool */
+    int n_items;            /* items to use (0: none, only catch trials);
+                               BLOCK_N_ALL: the whole pool */
     char *same_items_as;    /* reuse that block's items (reshuffled) */
     char *exclude_items_of; /* comma list of block ids whose items are not
                                drawn again (new samples per session) */
@@ -314,7 +319,7 @@ typedef struct Block {
 
     /* practice: optional examples shown before its questions */
     char *train_pool; /* pool of practice examples (NULL = none) */
-    int n_train;      /* how many (0 = the whole pool) */
+    int n_train;      /* how many (BLOCK_N_ALL: the whole pool) */
 
     /* pages: consent, instructions, debrief, break */
     char **pages; /* bundle-relative page files, in order */
@@ -379,6 +384,13 @@ typedef struct Assignment {
     char *then_condition; /* ASSIGN_HASE: where the rest go */
     int active_minutes;   /* unfinished participants count as filling a
                              condition when active this recently */
+    /* ASSIGN_MODE_WITHIN without sessions: "repeat", the block ids done
+    ** once per condition as written (a contiguous run of blocks), and the
+    ** run they name once validated (repeat_set) */
+    char **repeat;
+    size_t n_repeat;
+    int repeat_set;
+    size_t repeat_first, repeat_last; /* block indices, inclusive */
 } Assignment;
 
 /* Parameters of the simulated `mixed` policy (see docs/simulation.md). */
@@ -551,5 +563,12 @@ int study_within_range(const Study *study, size_t *first, size_t *last);
 int study_n_sessions(const Study *study);
 /* The block with phase_id phase that comes first, or NULL. */
 const Block *study_find_phase_block(const Study *study, SimPhase phase);
+
+/* The items block b draws from a pool of have items: its "n", or have
+** for "all". */
+static inline size_t block_item_count(const Block *b, size_t have)
+{
+    return b->n_items == BLOCK_N_ALL ? have : (size_t)b->n_items;
+}
 
 #endif
