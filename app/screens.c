@@ -542,14 +542,20 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w,
     const Theme *th = c->th;
     const RatingSpec *rs = k->spec;
     int points = rs && rs->points >= 2 && rs->points <= 11 ? rs->points : 7;
-    const char *q = rs && rs->question ? rs->question : tr(c, k->question);
+    /* the study's own texts; the format's English defaults in the study's
+    ** language */
+    const char *q = rs && rs->question
+                        ? ui_fmt(c->rc.strings, k->question, rs->question)
+                        : tr(c, k->question);
     float yy = y;
     yy += text_para(sc, ui->bold, q, x, yy, w, th->text, ALIGN_CENTER);
     yy += roundf(ui->u * 0.5f);
     float d = roundf(ui->u * 2.3f);
     float gap = roundf(ui->u * 0.7f);
-    const char *lo = rs && rs->low ? rs->low : tr(c, k->low);
-    const char *hi = rs && rs->high ? rs->high : tr(c, k->high);
+    const char *lo =
+        rs && rs->low ? ui_fmt(c->rc.strings, k->low, rs->low) : tr(c, k->low);
+    const char *hi = rs && rs->high ? ui_fmt(c->rc.strings, k->high, rs->high)
+                                    : tr(c, k->high);
     float low = font_width(ui->small, lo, strlen(lo));
     float hiw = font_width(ui->small, hi, strlen(hi));
     float row = (float)points * d + (float)(points - 1) * gap;
@@ -642,6 +648,33 @@ static float choices(Ctx *c, Scene *sc, float x, float y, float w)
     return yy - gap - y;
 }
 
+/* The seconds left to the answer deadline under the class buttons
+** ("deadline_display": "countdown"); returns its height. Before the onset
+** is known it shows the whole time, so the line does not jump. */
+static float countdown(Ctx *c, Scene *sc, float x, float y, float w)
+{
+    const SessionView *v = c->v;
+    const Block *b = v->block;
+    if (!b || !b->deadline_countdown || b->time_limit_ms <= 0) {
+        return 0;
+    }
+    int64_t left_ns = (int64_t)b->time_limit_ms * 1000000;
+    if (v->deadline_ns > 0) {
+        left_ns = v->deadline_ns - c->sx->now_ns;
+    }
+    int left = left_ns > 0 ? (int)((left_ns + 999999999) / 1000000000) : 0;
+    if (v->choice >= 0) {
+        return 0; /* answered: the deadline no longer counts */
+    }
+    char text[64];
+    snprintf(text, sizeof text,
+             ui_fmt(c->rc.strings, UI_DEADLINE_LEFT, "%d s left"), left);
+    Ui *ui = c->ui;
+    float gap = roundf(ui->u * 0.4f);
+    return gap + text_para(sc, ui->small, text, x, y + gap, w, c->th->muted,
+                           ALIGN_CENTER);
+}
+
 static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
                           const char *label, int with_decline)
 {
@@ -726,6 +759,7 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         yy += text_para(sc, ui->h2, q, x, yy, w, th->text, ALIGN_CENTER);
         yy += roundf(ui->u * 0.6f);
         yy += choices(c, sc, x, yy, w);
+        yy += countdown(c, sc, x, yy, w);
         any = 1;
     }
     if (v->confidence_spec) {

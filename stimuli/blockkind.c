@@ -74,8 +74,9 @@ static const struct {
     {BF_QUESTIONS,
      (const char *const[]){"questions", "repeat_until_correct", NULL}},
     {BF_SURVEY, (const char *const[]){"questions", NULL}},
-    {BF_DEADLINE, (const char *const[]){"time_limit_ms", "timeout_message",
-                                        "confidence", NULL}},
+    {BF_DEADLINE,
+     (const char *const[]){"time_limit_ms", "timeout_message",
+                           "deadline_display", "confidence", NULL}},
 };
 static const char *const no_keys[] = {NULL};
 

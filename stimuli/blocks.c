@@ -216,21 +216,37 @@ static void parse_deadline_fields(Loader *L, Block *b, const JLoc *bl,
         for (size_t i = 0; keys[i]; i++) {
             if (json_object_get(o, keys[i])) {
                 only_error(L, bl, keys[i], BF_DEADLINE, "only ",
-                           " blocks have time_limit_ms, timeout_message and "
-                           "confidence");
+                           " blocks have time_limit_ms, timeout_message, "
+                           "deadline_display and confidence");
             }
         }
         return;
     }
     jget_int(L, bl, o, "time_limit_ms", 0, 100, 600000, &b->time_limit_ms);
     const char *s = NULL;
+    /* a misspelled time_limit_ms is one error, told where it is */
+    int no_limit = !json_object_get(o, "time_limit_ms") &&
+                   !jl_misspelt(L, bl, "time_limit_ms");
     if (jget_str(L, bl, o, "timeout_message", 0, &s) == 1) {
-        if (!json_object_get(o, "time_limit_ms")) {
+        if (no_limit) {
             jl_error(L, bl, "timeout_message",
                      "needs \"time_limit_ms\" (the message follows a "
                      "timeout)");
         }
         b->timeout_message = ld_strdup(L, s);
+    }
+    if (jget_str(L, bl, o, "deadline_display", 0, &s) == 1) {
+        if (strcmp(s, "countdown") == 0) {
+            b->deadline_countdown = 1;
+        } else if (strcmp(s, "none") != 0) {
+            jl_error(L, bl, "deadline_display", "'%s' is not none or countdown",
+                     s);
+        }
+        if (no_limit) {
+            jl_error(L, bl, "deadline_display",
+                     "needs \"time_limit_ms\" (the deadline it counts down "
+                     "to)");
+        }
     }
     json_t *c = json_object_get(o, "confidence");
     if (c) {

@@ -6,6 +6,7 @@
 #include "stimuli/check.h"
 #include "stimuli/glyphs.h"
 #include "stimuli/study_int.h"
+#include "stimuli/uistrings.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -101,6 +102,24 @@ static void order_line(const Study *st, const int *order, char *buf,
                          st->conditions[order[k]].id);
         len += w > 0 ? (size_t)w : 0;
     }
+}
+
+/* The rating question as participants read it (the format's English
+** default in the study's language), or that no block asks one. */
+static void print_rating(FILE *out, const Study *st)
+{
+    int asked = 0;
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        asked |= st->blocks[i].rating;
+    }
+    if (!asked) {
+        fprintf(out, "rating       none (no block asks a rating)\n");
+        return;
+    }
+    fprintf(out, "rating       \"%s\" (%d points)\n",
+            or_dash(ui_fmt(st->ui_strings, UI_RATING_QUESTION,
+                           st->rating.question)),
+            st->rating.points);
 }
 
 /* The within-subject lines of the text report: mode, order, what each
@@ -219,8 +238,7 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                 s->practice_min_first_try, s->quiz_all_first_try ? "yes" : "no",
                 s->max_catch_failures, s->min_total_seconds,
                 s->stop_on_failure ? ", stop on failure" : "");
-        fprintf(out, "rating       \"%s\" (%d points)\n",
-                or_dash(st->rating.question), st->rating.points);
+        print_rating(out, st);
         fprintf(out, "blocks       %zu\n", st->n_blocks);
         fprintf(out,
                 "  %-3s %-14s %-14s %-8s %-3s %-14s %-4s %-30s %-6s "
@@ -271,8 +289,10 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                         b->exclude_items_of);
             }
             if (b->time_limit_ms > 0) {
-                fprintf(out, "      (time limit %d ms%s)\n", b->time_limit_ms,
-                        b->timeout_message ? ", with a timeout message" : "");
+                fprintf(out, "      (time limit %d ms%s%s)\n", b->time_limit_ms,
+                        b->timeout_message ? ", with a timeout message" : "",
+                        b->deadline_countdown ? ", counted down on screen"
+                                              : "");
             }
             if (b->confidence.points > 0) {
                 fprintf(out, "      (confidence 1..%d after the choice)\n",
@@ -486,6 +506,9 @@ static json_t *blocks_json(const Study *st)
                       "reservoir", b->show.reservoir));
         json_object_set_new(o, "rating", json_boolean(b->rating));
         json_object_set_new(o, "time_limit_ms", json_integer(b->time_limit_ms));
+        json_object_set_new(
+            o, "deadline_display",
+            json_string(b->deadline_countdown ? "countdown" : "none"));
         json_object_set_new(o, "timeout_message", jstr(b->timeout_message));
         json_object_set_new(o, "confidence_points",
                             json_integer(b->confidence.points));

@@ -6,6 +6,7 @@
 */
 #include "stimuli/design_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -589,6 +590,35 @@ static void check_simulation_phases(Design *D, const JLoc *root)
     }
 }
 
+/* A deadline that would time out more than a tenth of the simulated
+** participants' answers (log-normal reaction times of the simulation
+** block) is a warning: the simulated data, the power estimates and often
+** the lab's own participants lose those trials. */
+static void check_deadlines(Design *D)
+{
+    const Study *st = D->L->st;
+    const SimulationSpec *s = &st->simulation;
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        const Block *b = &st->blocks[i];
+        if (b->time_limit_ms <= 0 || s->rt_median_ms <= 0) {
+            continue;
+        }
+        double z =
+            s->rt_sigma > 0
+                ? log(b->time_limit_ms / s->rt_median_ms) / s->rt_sigma
+                : (b->time_limit_ms < s->rt_median_ms ? -INFINITY : INFINITY);
+        double late = 0.5 * erfc(z / sqrt(2.0)); /* P(RT > limit) */
+        if (late > 0.10) {
+            jl_warn(D->L, &D->src[i].at, "time_limit_ms",
+                    "about %.0f %% of simulated answers come after this "
+                    "%d ms deadline (simulation: reaction times with median "
+                    "%g ms, rt_sigma %g): lengthen the deadline, or state "
+                    "the reaction times you expect in the simulation block",
+                    100 * late, b->time_limit_ms, s->rt_median_ms, s->rt_sigma);
+        }
+    }
+}
+
 /* A "rating" question that no block asks is a warning: the author expected
 ** ratings that the study will not collect. */
 static void check_rating_asked(Design *D, const JLoc *root)
@@ -856,6 +886,7 @@ void design_parse(Loader *L, json_t *root)
     parse_screening(&D, &at);
     check_rating_asked(&D, &at);
     check_simulation_phases(&D, &at);
+    check_deadlines(&D);
     validate_blocks(&D);
     validate_conditions(&D, &at);
     read_pages(&D);

@@ -339,9 +339,11 @@ typedef struct Block {
     size_t n_survey;
 
     /* predict, counterfactual: an answer deadline and a confidence scale */
-    int time_limit_ms;     /* 0 = none; else 100..600000 from the onset */
-    char *timeout_message; /* shown briefly after a timeout; NULL = none */
-    RatingSpec confidence; /* points 0 = not asked; else 2..11 */
+    int time_limit_ms;      /* 0 = none; else 100..600000 from the onset */
+    char *timeout_message;  /* shown briefly after a timeout; NULL = none */
+    int deadline_countdown; /* 1: the seconds left are shown
+                               ("deadline_display": "countdown") */
+    RatingSpec confidence;  /* points 0 = not asked; else 2..11 */
 
     /* pages and item screens taller than the window: Continue only after
     ** the participant has scrolled to the end (default 1) */
