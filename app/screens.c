@@ -473,6 +473,10 @@ static void ui_scaled(Ui *out, const Ui *base, float f)
     ui_update_metrics(out);
 }
 
+/* The most reservoir cards in one row (more rows follow, the page
+** scrolls). */
+#define RES_MAX_COLS 16
+
 static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
 {
     const SessionView *v = c->v;
@@ -486,7 +490,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
     size_t n = v->n_reservoir;
     int images = n && v->reservoir[0]->input.modality == MODALITY_IMAGE;
     float min_card = small.u * (images ? 9 : 16);
-    size_t cols = n;
+    size_t cols = n < RES_MAX_COLS ? n : RES_MAX_COLS;
     while (cols > 1 && (w - gap * (float)(cols - 1)) / (float)cols < min_card) {
         cols--;
     }
@@ -503,7 +507,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
     yy += roundf(c->ui->u * 0.4f);
     for (size_t r = 0; r < n; r += cols) {
         float row_h = 0;
-        ResArg args[64];
+        ResArg args[RES_MAX_COLS];
         for (size_t k = 0; k < cols && r + k < n; k++) {
             args[k] = (ResArg){v->reservoir[r + k], v->reservoir_expl[r + k],
                                (int)(r + k)};
