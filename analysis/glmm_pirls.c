@@ -22,7 +22,7 @@
 #define TOL_DEC       1e-20
 #define TOL_APPLY     1e-14
 #define TOL_CHECKED   1e-2
-#define TOL_DEC_JOINT 1e-6
+#define TOL_DEC_JOINT 1e-3
 #define MAX_PIRLS     60
 
 int glmm_term_n_theta(const GlmmTerm *t)
