@@ -259,6 +259,52 @@ static void check_report(const char *data, const char *structure,
     dataset_free(ds);
 }
 
+/* --calibrate: every test of the report gets a row, the null studies are
+** reproducible, and the mixed model's Wald tests keep their size (30 null
+** studies: 8 rejections or more has probability 8e-5 at 5 %). */
+static void check_calibration(void)
+{
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 50;
+    o.calibrate = 30;
+    Dataset *ds;
+    SimError err;
+    Report r, r2;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, DATA "effect.csv", &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r2, &err), SIM_OK);
+    int seen[4] = {0};
+    static const char *const tests[] = {"change", "glmm", "anova", "tukey"};
+    CHECK_INT(r.n_calibration, r2.n_calibration);
+    for (int i = 0; i < r.n_calibration; i++) {
+        const CalibrationRow *c = &r.calibration[i];
+        for (int k = 0; k < 4; k++) {
+            seen[k] += strcmp(c->test, tests[k]) == 0;
+        }
+        CHECK_INT(c->studies, 30);
+        CHECK(c->ci_low <= c->rate && c->rate <= c->ci_high);
+        CHECK_INT(c->rejected, r2.calibration[i].rejected);
+        if (strcmp(c->test, "glmm") == 0) {
+            CHECK(c->rejected < 8);
+        }
+    }
+    CHECK_INT(seen[0], 3); /* a Change per condition */
+    CHECK_INT(seen[1], 5); /* phase, 2 conditions, 2 interactions */
+    CHECK_INT(seen[2], 1);
+    CHECK_INT(seen[3], 2); /* the comparisons with the baseline */
+    report_free(&r);
+    report_free(&r2);
+    /* --no-glmm: no model, no calibration from it */
+    o.no_glmm = 1;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(!r.glmm.fitted);
+    CHECK_INT(r.n_calibration, 0);
+    report_free(&r);
+    dataset_free(ds);
+}
+
 int main(void)
 {
     check_gradient();
@@ -279,6 +325,15 @@ int main(void)
     check_report("effect", "intercepts",
                  "correct ~ phase * condition + (1 | participant) + (1 | "
                  "item)");
+    check_report("unbalanced", "full",
+                 "correct ~ phase * condition + (1 + phase | participant) + "
+                 "(1 | item)");
+    check_report("null", "uncorrelated",
+                 "correct ~ phase * condition + (1 + phase || participant) + "
+                 "(1 | item)");
+    check_report("within", "intercepts",
+                 "correct ~ condition + (1 | participant) + (1 | item)");
+    check_calibration();
     check_report("testonly", "intercepts",
                  "correct ~ condition + session + (1 | participant) + (1 | "
                  "item)");
