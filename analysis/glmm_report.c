@@ -324,9 +324,16 @@ static int terms_tables(Report *r)
     sim_free(note);
     SimBuf b;
     sim_buf_init(&b);
-    sim_buf_puts(&b, "Mixed-effects logistic model, ");
-    table_tex_escape(&b, g->formula);
-    sim_buf_puts(&b, ": odds ratios with 95\\% Wald intervals.");
+    sim_buf_puts(&b, "Mixed-effects logistic model, \\texttt{");
+    for (const char *c = g->formula; *c; c++) { /* lme4's ~ and | */
+        char one[2] = {*c, 0};
+        if (*c == '~' || *c == '|') {
+            sim_buf_puts(&b, *c == '~' ? "\\textasciitilde{}" : "\\textbar{}");
+        } else {
+            table_tex_escape(&b, one);
+        }
+    }
+    sim_buf_puts(&b, "}: odds ratios with 95\\% Wald intervals.");
     int rc = b.oom ? -1 : table_set_caption(tex, sim_buf_cstr(&b));
     sim_buf_free(&b);
     for (int i = 0; i < g->n_terms; i++) {
