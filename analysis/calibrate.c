@@ -221,17 +221,21 @@ static int calibration_tables(Report *r, int N)
     char n_txt[32];
     fmt_count(n_txt, sizeof n_txt, N);
     table_set_title(t, 2, "Calibration");
+    int prepost = 0;
+    for (int j = 0; j < r->glmm.n_terms; j++) {
+        prepost |= strcmp(r->glmm.terms[j].name, "phasepost") == 0;
+    }
     table_set_note(t,
                    "The size of each test on this study's design: %s null "
                    "studies simulated from the fitted mixed model (the same "
                    "participants, items and answered trials; the baseline's "
-                   "fitted intercept and session effects for every "
-                   "condition, Post equal to Pre; participant and item "
-                   "effects drawn with the fitted variances), each analysed "
-                   "with the report's tests. size = the share of them with "
-                   "p < 0.05 (it should be about 5 %%); 95 %% "
+                   "fitted intercept%s for every condition%s; participant "
+                   "and item effects drawn with the fitted variances), each "
+                   "analysed with the report's tests. size = the share of "
+                   "them with p < 0.05 (it should be about 5 %%); 95 %% "
                    "Clopper-Pearson interval.",
-                   n_txt);
+                   n_txt, r->n_sessions > 1 ? " and session effects" : "",
+                   prepost ? ", Post equal to Pre" : "");
     for (int i = 0; i < r->n_calibration; i++) {
         const CalibrationRow *c = &r->calibration[i];
         table_add_row(t);
