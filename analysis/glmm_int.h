@@ -23,14 +23,15 @@ struct GlmmWork {
     int th_off[GLMM_MAX_TERMS]; /* first theta of a term */
     int z_at[GLMM_MAX_TERMS];   /* first supp slot of a term in a row */
     double lam[GLMM_MAX_TERMS][GLMM_MAX_K * GLMM_MAX_K]; /* Lambda, row-major */
-    int *supp;  /* n x s: the effects of row i (in the factor's order) */
-    int *xj;    /* n x p: the columns of row i's nonzeros in X */
-    double *xv; /* n x p: their values */
-    int *xn;    /* n: how many */
-    double *g;  /* n x s: row i of G on supp */
-    double *xb; /* n: X beta */
-    double *u;  /* q: conditional modes (warm start of the next run) */
-    double *u2; /* q: trial modes */
+    int *supp;    /* n x s: the effects of row i (in the factor's order) */
+    size_t *xoff; /* n: where row i's nonzeros of X start in xj, xv */
+    int *xn;      /* n: how many */
+    int *xj;      /* their columns */
+    double *xv;   /* their values */
+    double *g;    /* n x s: row i of G on supp */
+    double *xb;   /* n: X beta */
+    double *u;    /* q: conditional modes (warm start of the next run) */
+    double *u2;   /* q: trial modes */
     double *eta, *mu, *w, *res; /* n: linear predictor, mean, weight,
                                 ** y - mu */
     double *ex;                 /* n: exp(-|eta|) */

@@ -81,10 +81,9 @@ void glmm_set_theta(GlmmWork *w, const double *theta)
 
 static void compute_xb(GlmmWork *w, const double *beta)
 {
-    size_t p = (size_t)w->p;
     for (size_t i = 0; i < (size_t)w->n; i++) {
-        const int *xj = w->xj + i * p;
-        const double *xv = w->xv + i * p;
+        const int *xj = w->xj + w->xoff[i];
+        const double *xv = w->xv + w->xoff[i];
         double x = 0;
         for (int k = 0; k < w->xn[i]; k++) {
             x += xv[k] * beta[xj[k]];
@@ -318,8 +317,8 @@ int glmm_schur(GlmmWork *w)
     double *S = w->S;
     memset(S, 0, p * p * sizeof(double));
     for (size_t i = 0; i < (size_t)w->n; i++) {
-        const double *gi = w->g + i * s, *xv = w->xv + i * p;
-        const int *si = w->supp + i * s, *xj = w->xj + i * p;
+        const double *gi = w->g + i * s, *xv = w->xv + w->xoff[i];
+        const int *si = w->supp + i * s, *xj = w->xj + w->xoff[i];
         for (int k = 0; k < w->xn[i]; k++) {
             size_t j = (size_t)xj[k];
             double wx = w->w[i] * xv[k];
@@ -393,8 +392,8 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
         }
         for (size_t i = 0; i < n; i++) {
             for (int k = 0; k < w->xn[i]; k++) {
-                rb[w->xj[i * p + (size_t)k]] +=
-                    w->xv[i * p + (size_t)k] * w->res[i];
+                rb[w->xj[w->xoff[i] + (size_t)k]] +=
+                    w->xv[w->xoff[i] + (size_t)k] * w->res[i];
             }
         }
         if (solve(w, w->rhs, du) != 0) {
@@ -520,7 +519,7 @@ static int selected_inverse(GlmmWork *w)
 int glmm_gradient(GlmmWork *w, double *grad)
 {
     const GlmmModel *m = w->m;
-    size_t s = (size_t)w->s, ns = s * (s + 1) / 2, p = (size_t)w->p;
+    size_t s = (size_t)w->s, ns = s * (s + 1) / 2;
     if (selected_inverse(w) != 0) {
         return -1;
     }
@@ -568,7 +567,8 @@ int glmm_gradient(GlmmWork *w, double *grad)
         double wi = w->w[i], ri = w->res[i];
         double c = -2 * ri + wi * (1 - 2 * w->mu[i]) * w->h[i] - wi * gv;
         for (int k = 0; k < w->xn[i]; k++) {
-            gb[w->xj[i * p + (size_t)k]] += w->xv[i * p + (size_t)k] * c;
+            gb[w->xj[w->xoff[i] + (size_t)k]] +=
+                w->xv[w->xoff[i] + (size_t)k] * c;
         }
         const double *hm = w->hm + i * s;
         for (int t = 0; t < m->n_terms; t++) {
@@ -592,7 +592,7 @@ int glmm_gradient(GlmmWork *w, double *grad)
 int glmm_mode_derivatives(GlmmWork *w)
 {
     const GlmmModel *m = w->m;
-    size_t s = (size_t)w->s, q = (size_t)w->q, p = (size_t)w->p;
+    size_t s = (size_t)w->s, q = (size_t)w->q;
     size_t nt = (size_t)w->n_theta;
     double *D = w->dudx;
     memset(D, 0, (size_t)w->n_par * q * sizeof(double));
@@ -603,8 +603,8 @@ int glmm_mode_derivatives(GlmmWork *w)
         double wi = w->w[i], ri = w->res[i];
         /* beta_j: -G'W X_j */
         for (int k = 0; k < w->xn[i]; k++) {
-            double *col = D + (nt + (size_t)w->xj[i * p + (size_t)k]) * q;
-            double f = -wi * w->xv[i * p + (size_t)k];
+            double *col = D + (nt + (size_t)w->xj[w->xoff[i] + (size_t)k]) * q;
+            double f = -wi * w->xv[w->xoff[i] + (size_t)k];
             for (size_t a = 0; a < s; a++) {
                 col[si[a]] += gi[a] * f;
             }

@@ -31,7 +31,7 @@ void glmm_work_free(GlmmWork *w)
                       w->mu,   w->w,    w->res,   w->rhs,  w->beta,  w->pinv,
                       w->spos, w->mpos, w->mdiag, w->tk,   w->hm,    w->h,
                       w->sv,   w->v,    w->S,     w->pbuf, w->sigma, w->dudx,
-                      w->ex,   w->xj,   w->xv,    w->xn};
+                      w->ex,   w->xj,   w->xv,    w->xn,   w->xoff};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         sim_free(arrays[i]);
     }
@@ -222,25 +222,32 @@ int glmm_work_new(const GlmmModel *m, GlmmWork **out, SimError *err)
     w->pbuf = sim_malloc((4 * p + 2 * p * p) * sizeof(double));
     w->dudx = sim_malloc(np * q * sizeof(double));
     w->ex = sim_malloc(n * sizeof(double));
-    w->xj = sim_malloc(n * p * sizeof(int));
-    w->xv = sim_malloc(n * p * sizeof(double));
+    size_t nnz = 0; /* X is mostly dummies: keep its nonzeros */
+    for (size_t i = 0; i < n * p; i++) {
+        nnz += m->X[i] != 0;
+    }
+    w->xj = sim_malloc((nnz + 1) * sizeof(int));
+    w->xv = sim_malloc((nnz + 1) * sizeof(double));
     w->xn = sim_malloc(n * sizeof(int));
-    if (!w->ex || !w->xj || !w->xv || !w->xn || !w->supp || !w->g || !w->xb ||
-        !w->u || !w->u2 || !w->eta || !w->mu || !w->w || !w->res || !w->rhs ||
-        !w->beta || !w->pinv || !w->spos || !w->mpos || !w->mdiag || !w->tk ||
-        !w->hm || !w->h || !w->sv || !w->v || !w->S || !w->pbuf || !w->dudx) {
+    w->xoff = sim_malloc(n * sizeof(size_t));
+    if (!w->ex || !w->xj || !w->xv || !w->xn || !w->xoff || !w->supp || !w->g ||
+        !w->xb || !w->u || !w->u2 || !w->eta || !w->mu || !w->w || !w->res ||
+        !w->rhs || !w->beta || !w->pinv || !w->spos || !w->mpos || !w->mdiag ||
+        !w->tk || !w->hm || !w->h || !w->sv || !w->v || !w->S || !w->pbuf ||
+        !w->dudx) {
         glmm_work_free(w);
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
+    nnz = 0;
     for (size_t i = 0; i < n; i++) {
-        int k = 0; /* X is mostly dummies: keep its nonzeros */
+        w->xoff[i] = nnz;
         for (size_t j = 0; j < p; j++) {
             if (m->X[i * p + j] != 0) {
-                w->xj[i * p + (size_t)k] = (int)j;
-                w->xv[i * p + (size_t)k++] = m->X[i * p + j];
+                w->xj[nnz] = (int)j;
+                w->xv[nnz++] = m->X[i * p + j];
             }
         }
-        w->xn[i] = k;
+        w->xn[i] = (int)(nnz - w->xoff[i]);
         for (int t = 0; t < m->n_terms; t++) {
             const GlmmTerm *tm = &m->term[t];
             for (int c = 0; c < tm->k; c++) {
