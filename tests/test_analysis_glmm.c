@@ -305,6 +305,62 @@ static void check_calibration(void)
     dataset_free(ds);
 }
 
+/* The reference condition is the analysis's baseline (--baseline), and a
+** column without data (a condition with no post rows) is left out. */
+static void check_coding(void)
+{
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 0;
+    o.baseline = "shap";
+    Dataset *ds;
+    SimError err;
+    Report r;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, DATA "effect.csv", &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_STR(r.glmm.baseline, "shap");
+    CHECK_INT(r.glmm.n_terms, 6);
+    if (r.glmm.n_terms == 6) {
+        CHECK_STR(r.glmm.terms[2].name, "conditionbaseline");
+        CHECK_STR(r.glmm.terms[3].name, "conditionlime");
+        CHECK_STR(r.glmm.terms[5].name, "phasepost:conditionlime");
+    }
+    report_free(&r);
+    dataset_free(ds);
+    char dir[] = "/tmp/simlab-glmm-XXXXXX", path[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/pre-only.csv", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "participant,condition,phase,item,correct\n");
+    for (int p = 0; p < 9; p++) {
+        for (int ph = 0; ph < (p % 3 == 2 ? 1 : 2); ph++) {
+            for (int i = 0; i < 6; i++) {
+                fprintf(f, "p%d,%s,%s,i%d,%d\n", p,
+                        p % 3 == 0   ? "baseline"
+                        : p % 3 == 1 ? "a"
+                                     : "b",
+                        ph ? "post" : "pre", i, (p * 7 + i * 3 + ph) % 5 < 3);
+            }
+        }
+    }
+    fclose(f);
+    o.baseline = "baseline";
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(r.glmm.fitted);
+    CHECK_INT(r.glmm.n_dropped, 1); /* phasepost:conditionb */
+    CHECK_INT(r.glmm.n_terms, 5);
+    for (int j = 0; j < r.glmm.n_terms; j++) {
+        CHECK(strcmp(r.glmm.terms[j].name, "phasepost:conditionb") != 0);
+    }
+    report_free(&r);
+    dataset_free(ds);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     check_gradient();
@@ -334,6 +390,7 @@ int main(void)
     check_report("within", "intercepts",
                  "correct ~ condition + (1 | participant) + (1 | item)");
     check_calibration();
+    check_coding();
     check_report("testonly", "intercepts",
                  "correct ~ condition + session + (1 | participant) + (1 | "
                  "item)");
