@@ -2,9 +2,10 @@
 ** A logistic mixed model (binomial response, logit link) with crossed
 ** random-effect terms, fitted by the Laplace approximation as lme4's
 ** glmer(nAGQ = 1) does: conditional modes by PIRLS on a CHOLMOD sparse
-** Cholesky factor, NLopt's BOBYQA for the covariance factors, then Newton
-** steps on the Laplace deviance jointly in the covariance factors and the
-** fixed effects. Knows nothing of data sets or reports (glmm_model.c).
+** Cholesky factor, NLopt's BOBYQA for the covariance factors, then
+** quasi-Newton steps on the exact gradient of the Laplace deviance jointly
+** in the covariance factors and the fixed effects. Knows nothing of data
+** sets or reports (glmm_design.c, glmm_report.c).
 */
 #ifndef SIMLAB_ANALYSIS_GLMM_H
 #define SIMLAB_ANALYSIS_GLMM_H

@@ -2,9 +2,9 @@
 ** Fitting a logistic mixed model as lme4's glmer(nAGQ = 1): stage 1
 ** minimises the deviance at the joint modes of (u, beta) over theta with
 ** NLopt's BOBYQA (bounded, derivative-free; lme4's nAGQ = 0 step); stage 2
-** minimises the Laplace deviance over (theta, beta) jointly by Newton steps
-** on its exact gradient (glmm_pirls.c) with a finite-difference Hessian,
-** which also gives the covariance of beta as lme4's vcov() does.
+** minimises the Laplace deviance over (theta, beta) jointly by quasi-Newton
+** steps on its exact gradient (glmm_pirls.c); the finite-difference Hessian
+** at the optimum gives the covariance of beta as lme4's vcov() does.
 */
 #include <float.h>
 #include <math.h>
