@@ -41,6 +41,10 @@ static void usage(FILE *f)
         "  --plots png,svg,pdf     plots (all; 'none' for none)\n"
         "  --raw                   CSV text cells as they are (no quote "
         "before = + - @)\n"
+        "  --no-glmm               skip the mixed-effects logistic model\n"
+        "  --calibrate N           measure each test's size on N null "
+        "studies\n"
+        "                          simulated from the fitted model\n"
         "  --quiet                 no summary on stdout\n");
 }
 
@@ -154,6 +158,8 @@ int main(int argc, char **argv)
             o.quiet = 1;
         } else if (strcmp(a, "--raw") == 0) {
             o.raw = 1;
+        } else if (strcmp(a, "--no-glmm") == 0) {
+            o.no_glmm = 1;
         } else {
             flag = 0;
         }
@@ -164,7 +170,8 @@ int main(int argc, char **argv)
             "--csv",       "--out",      "--replicates", "--seed",
             "--threads",   "--baseline", "--items",      "--p-method",
             "--bootstrap", "--accuracy", "--utility",    "--max-catch-failures",
-            "--format",    "--plots",    "--delimiter",  "--encoding"};
+            "--format",    "--plots",    "--delimiter",  "--encoding",
+            "--calibrate"};
         int known = 0;
         for (size_t q = 0; q < sizeof valued / sizeof valued[0]; q++) {
             known |= strcmp(a, valued[q]) == 0;
@@ -220,6 +227,9 @@ int main(int argc, char **argv)
             o.utility_rule = k == 0   ? UTILITY_MEAN
                              : k == 1 ? UTILITY_TRAPEZOID
                                       : UTILITY_RATIO;
+        } else if (strcmp(a, "--calibrate") == 0) {
+            bad = parse_int_arg(a, v, 0, 1000000, &x);
+            o.calibrate = (int)x;
         } else if (strcmp(a, "--max-catch-failures") == 0) {
             bad = parse_int_arg(a, v, 0, 1000000, &x);
             o.max_catch_failures = (int)x;
