@@ -276,9 +276,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "simlab-analyze: %s\n", err.msg);
         goto done;
     }
-    if (analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err) != SIM_OK) {
+    int rc = analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err);
+    if (rc != SIM_OK) {
         fprintf(stderr, "simlab-analyze: %s\n", err.msg);
-        status = 1;
+        status = rc == SIM_ERR_USAGE ? 2 : 1; /* e.g. an unknown --baseline */
         goto done;
     }
     status = 0;
