@@ -233,6 +233,7 @@ typedef struct Screens {
     StudyClass classes[2];      /* and answers: Positive (P), Negative (N) */
     char class_str[2][3][16];
     int n;
+    int oom; /* screens built incomplete for want of memory (scene_oom) */
 } Screens;
 
 static const char *const BUILTIN_TEXT[4] = {
@@ -305,6 +306,7 @@ static void screens_build(Screens *s, Frame *f, int k)
         fonts_set_language(&f->fonts, ui_strings_language(sx.strings));
     }
     screen_build(&f->scene, &sx);
+    s->oom += scene_oom(&f->scene);
 }
 
 /* Writes the first predict screen as DIR/selftest-predict.png (drawn
@@ -811,6 +813,11 @@ int app_selftest(int argc, char **argv)
     for (int k = 0; k < scr.n; k++) {
         screens_build(&scr, &frame, k);
     }
+    if (scr.oom) {
+        fprintf(stderr, "simlab selftest: out of memory: the predict screens "
+                        "could not be built completely\n");
+        goto cleanup;
+    }
     if (o.shot_dir && save_shot(&frame, &scr, o.shot_dir) != 0) {
         goto cleanup;
     }
@@ -836,6 +843,14 @@ int app_selftest(int argc, char **argv)
         snprintf(r.input_why, sizeof r.input_why,
                  "no injected key press reached the window (another window "
                  "has the keyboard focus?)");
+    }
+    if (scr.oom) {
+        /* figures of incomplete screens describe no run */
+        fprintf(stderr,
+                "simlab selftest: out of memory: %d screens were built "
+                "incomplete during the measurement; no report written\n",
+                scr.oom);
+        goto cleanup;
     }
     int64_t wall = stamps_real_ms();
     json_t *root = report_json(&o, &frame, &r, study, is_virtual, vwhy, wall);

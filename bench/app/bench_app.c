@@ -91,11 +91,13 @@ static Stats stats(const double *v, int n)
     return s;
 }
 
-static pid_t spawn(char *const argv[])
+/* argv as string constants: execv() never changes its arguments (POSIX
+** gives it char *const[] only for compatibility with older code). */
+static pid_t spawn(const char *const argv[])
 {
     pid_t pid = fork();
     if (pid == 0) {
-        execv(argv[0], argv);
+        execv(argv[0], (char *const *)argv);
         _exit(127);
     }
     return pid;
@@ -277,10 +279,9 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     snprintf(logp, sizeof logp, "%s/timing.log", out);
     unlink(db);
     unlink(logp);
-    char *argv[] = {
-        (char *)simlab, "run",      (char *)bundle, "--db", db,
-        "--size",       "1280x720", "--timing-log", logp,   "--station",
-        "bench",        NULL};
+    const char *argv[] = {simlab, "run",       bundle,     "--db",
+                          db,     "--size",    "1280x720", "--timing-log",
+                          logp,   "--station", "bench",    NULL};
     pid_t pid = spawn(argv);
     Display *d = XOpenDisplay(NULL);
     if (!d) {
@@ -660,9 +661,9 @@ static int bench_launch(const char *simlab, const char *bundle, const char *out,
         snprintf(db, sizeof db, "%s/launch.db", out);
         snprintf(logp, sizeof logp, "%s/launch.log", out);
         unlink(logp);
-        char *argv[] = {
-            (char *)simlab, "run",      (char *)bundle, "--db", db,
-            "--size",       "1280x720", "--timing-log", logp,   NULL};
+        const char *argv[] = {simlab, "run",    bundle,     "--db",
+                              db,     "--size", "1280x720", "--timing-log",
+                              logp,   NULL};
         int64_t t0 = now_ns();
         pid_t pid = spawn(argv);
         double ms = -1;
