@@ -85,19 +85,23 @@ static void display_event(App *a)
     SDL_GetCurrentDisplayMode(disp < 0 ? 0 : disp, &dm);
     int ww = 0, wh = 0;
     SDL_GetWindowSize(f->gfx.window, &ww, &wh);
-    char detail[512];
-    snprintf(detail, sizeof detail,
-             "{\"video_driver\":\"%s\",\"renderer\":\"%s\",\"vsync\":%d,"
-             "\"display\":%d,\"mode_w\":%d,\"mode_h\":%d,\"refresh_hz\":%d,"
-             "\"pixel_format\":\"%s\",\"window_w\":%d,\"window_h\":%d,"
-             "\"output_w\":%d,\"output_h\":%d,\"fullscreen\":%d,"
-             "\"font_scale\":%.2f,\"autopilot\":%d,\"key_stamps\":\"%s\"}",
-             SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "",
-             f->gfx.renderer_name, f->gfx.vsync, disp, dm.w, dm.h,
-             dm.refresh_rate, SDL_GetPixelFormatName(dm.format), ww, wh,
-             f->gfx.w, f->gfx.h, !a->d->o->windowed, (double)f->ui.font_scale,
-             a->d->autopilot != NULL,
-             stamps_have_raw(a->d->clock) ? "xinput2-raw" : "event-watch");
+    char rush[1200], detail[2048];
+    Rush none;
+    rush_init(&none);
+    rush_json(a->d->rush ? a->d->rush : &none, rush, sizeof rush);
+    snprintf(
+        detail, sizeof detail,
+        "{\"video_driver\":\"%s\",\"renderer\":\"%s\",\"vsync\":%d,"
+        "\"display\":%d,\"mode_w\":%d,\"mode_h\":%d,\"refresh_hz\":%d,"
+        "\"pixel_format\":\"%s\",\"window_w\":%d,\"window_h\":%d,"
+        "\"output_w\":%d,\"output_h\":%d,\"fullscreen\":%d,"
+        "\"font_scale\":%.2f,\"autopilot\":%d,\"key_stamps\":\"%s\","
+        "\"rush\":%s}",
+        SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "",
+        f->gfx.renderer_name, f->gfx.vsync, disp, dm.w, dm.h, dm.refresh_rate,
+        SDL_GetPixelFormatName(dm.format), ww, wh, f->gfx.w, f->gfx.h,
+        !a->d->o->windowed, (double)f->ui.font_scale, a->d->autopilot != NULL,
+        stamps_have_raw(a->d->clock) ? "xinput2-raw" : "event-watch", rush);
     app_log_event(a, "display", detail);
 }
 
