@@ -8,7 +8,8 @@
 # postgresql-common (pg_virtualenv) run its tests, see docs/multisite.md;
 # libxi-dev: the runner's input thread (XInput 2 raw key events) and
 # libxdamage-dev: the peer comparison's true onsets, docs/runner.md "Timing";
-# libfribidi-dev: the runner's mixed-direction text, docs/runner.md "Fonts".)
+# libfribidi-dev: the runner's mixed-direction text, docs/runner.md "Fonts";
+# help2man: the manual pages, made from --help when building.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -21,7 +22,7 @@ PACKAGES="build-essential cmake pkg-config git
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   libpq-dev postgresql postgresql-common
   libxi-dev libxdamage-dev
-  libfribidi-dev"
+  libfribidi-dev help2man"
 
 missing=""
 for p in $PACKAGES; do
