@@ -140,6 +140,11 @@ static void press(Display *d, KeySym sym, int64_t *t_out)
 
 #define MAX_EV 4096
 
+/* The instrument's SCHED_FIFO priority: above simlab's threads (render
+** loop 10, input thread 11 with --rush) and an X server at 20
+** (compare_peers.sh). */
+#define INSTRUMENT_PRIORITY 30
+
 /* ---------------------------------------------------------------- damage */
 
 /* The photodiode of a virtual display: a thread with its own connection
@@ -164,6 +169,15 @@ static struct {
 static void *damage_main(void *arg)
 {
     (void)arg;
+    /* The instrument's policy (instrument_priority) is SCHED_RESET_ON_FORK,
+    ** which new threads do not inherit either: this one asks for it */
+    int policy;
+    struct sched_param sp;
+    if (pthread_getschedparam(pthread_self(), &policy, &sp) == 0 &&
+        policy == SCHED_OTHER && sched_getscheduler(getpid()) != SCHED_OTHER) {
+        sp.sched_priority = INSTRUMENT_PRIORITY;
+        pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+    }
     struct pollfd fd = {ConnectionNumber(dmg.dpy), POLLIN, 0};
     while (!dmg.stop) {
         int64_t t = now_ns();
@@ -732,9 +746,7 @@ static int bench_launch(const char *simlab, const char *bundle, const char *out,
 ** it starts. Says which. */
 static void instrument_priority(void)
 {
-    /* above simlab's threads (render loop 10, input thread 11 with
-    ** --rush) and an X server at 20 (compare_peers.sh) */
-    struct sched_param sp = {.sched_priority = 30};
+    struct sched_param sp = {.sched_priority = INSTRUMENT_PRIORITY};
     if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
         fprintf(stderr, "instrument: SCHED_FIFO\n");
     } else {

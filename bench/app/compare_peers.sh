@@ -68,6 +68,8 @@ cleanup() {
     rm -rf "$out"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 has_tool() {
     case " $tools " in *" $1 "*) return 0 ;; *) return 1 ;; esac
 }
