@@ -453,19 +453,22 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
         if (R.n == 1 && R.f[0][0] == '\0') {
             continue; /* a blank line */
         }
-        const char *v[N_NEED];
-        for (int k = 0; k < N_NEED; k++) {
+        int k_short = -1; /* the first column the record does not reach */
+        for (int k = 0; k < N_NEED && k_short < 0; k++) {
             if ((size_t)col[k] >= R.n) {
-                rc = sim_fail(err, SIM_ERR_INVALID,
-                              "%s:%ld: column '%s': missing (the record has "
-                              "%zu fields)",
-                              path, line, need[k], R.n);
-                break;
+                k_short = k;
             }
-            v[k] = unguard(R.f[col[k]]);
         }
-        if (rc != SIM_OK) {
+        if (k_short >= 0) {
+            rc = sim_fail(err, SIM_ERR_INVALID,
+                          "%s:%ld: column '%s': missing (the record has "
+                          "%zu fields)",
+                          path, line, need[k_short], R.n);
             break;
+        }
+        const char *v[N_NEED]; /* every column is there: all are set */
+        for (int k = 0; k < N_NEED; k++) {
+            v[k] = unguard(R.f[col[k]]);
         }
         int type = type_of(v[4]);
         if (type < 0) {

@@ -106,7 +106,7 @@ static void test_watch_only(void)
     CHECK(w != NULL);
     RawInput *raw = (RawInput *)1;
     char why[256] = "";
-    CHECK_INT(rawinput_open(w, &raw, why, sizeof why), -1);
+    CHECK_INT(rawinput_open(w, 10, &raw, why, sizeof why), -1);
     CHECK(raw == NULL);
     CHECK(strstr(why, "dummy") != NULL || strstr(why, "libXi") != NULL);
     char vwhy[256];
@@ -180,7 +180,7 @@ static int test_x11(void)
     CHECK(w != NULL);
     char why[256] = "";
     RawInput *raw = NULL;
-    if (rawinput_open(w, &raw, why, sizeof why) != 0) {
+    if (rawinput_open(w, 10, &raw, why, sizeof why) != 0) {
         fprintf(stderr, "no input thread: %s\n", why);
         CHECK(0);
         return TEST_REPORT();
