@@ -197,6 +197,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
         csv_missing_column(L, &cl, "title", name, file, &t);
         bad = 1;
     }
+    bad |= t.unusable; /* its dialect is wrong: reported at the file */
     for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
         const CsvRow *row = &t.rows[r];
         JLoc rl = {.file = file, .line = row->line, .csv = 1};

@@ -194,6 +194,7 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
     json_t *root = L.oom ? NULL : read_study_json(&L);
     if (root) {
         design_parse(&L, root);
+        L.language = NULL; /* borrowed from root */
         json_decref(root);
     }
     char why[512];

@@ -209,13 +209,15 @@ static void test_dialect_errors(void)
         "\n\0"
         "1\0,\0\0\xD8,\0p\0o\0s\0\n\0";
     expect_error("\"encoding\": \"utf-16\",", u16_lone, sizeof u16_lone - 1,
-                 "items.csv:2: invalid UTF-16 (an unpaired surrogate at byte "
-                 "33 of the file)");
+                 "items.csv:2: invalid UTF-16: an unpaired surrogate at byte "
+                 "33 of the file: check the \"encoding\" of the item bank "
+                 "/items/0 in study.json, or save the file as \"CSV "
+                 "UTF-8\"");
     /* a byte Windows-1252 leaves undefined */
     static const char undef[] = "id,text,pred\n1,a\x81 b,pos\n";
     expect_error("\"encoding\": \"windows-1252\",", undef, sizeof undef - 1,
-                 "items.csv:2: byte 0x81 (byte 17 of the file) is not "
-                 "Windows-1252 text");
+                 "items.csv:2: byte 0x81 (byte 17 of the file, byte 4 of the "
+                 "line) is not windows-1252 text: check the \"encoding\"");
     /* declared UTF-16 big-endian reads */
     static const char be[] = "\xFE\xFF\0i\0d\0,\0t\0e\0x\0t\0,\0p\0r\0e\0d"
                              "\0\n"
