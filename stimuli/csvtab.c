@@ -144,14 +144,14 @@ static void encoding_problem(Loader *L, const char *rel, const CsvDialect *d,
     sim_decode_describe(p, what, sizeof what);
     int line = (int)sim_text_line_at(text, n);
     const char *unicode_text =
-        tab_file(rel) ? " (Excel's \"Unicode Text\")" : "";
+        tab_file(rel) ? ", as Excel's \"Unicode Text\" does" : "";
     *as = p->enc; /* bytes that fit no encoding become U+FFFD */
     switch (p->kind) {
     case SIM_DECODE_UTF16_BOM:
         sim_encoding_find("utf-16", as);
         ld_diag(L, 0, rel, 1, 0, NULL, NULL,
-                "the file is UTF-16%s (it starts with a UTF-16 byte order "
-                "mark): add \"encoding\": \"utf-16\" to %s, or save it as "
+                "the file is UTF-16 (it starts with a UTF-16 byte order "
+                "mark%s): add \"encoding\": \"utf-16\" to %s, or save it as "
                 "\"CSV UTF-8\"",
                 unicode_text, entry);
         return;
@@ -275,8 +275,9 @@ static int check_header_delim(Loader *L, const char *rel, const CsvDialect *d,
                 entry);
     } else {
         ld_diag(L, 0, rel, line, 0, NULL, NULL,
-                "the header splits on %s, not on ',' (a CSV file from a "
-                "European Excel?): add \"delimiter\": %s to %s",
+                "the header splits on %s, not on ',' (Excel's \"CSV\" "
+                "separates cells with the system's list separator, ';' in "
+                "much of Europe): add \"delimiter\": %s to %s",
                 delim_name(other), delim_json(other), entry);
     }
     *delim = other;

@@ -2,7 +2,7 @@
 ** Item banks (CSV with a column mapping, or JSON Lines), item inputs of
 ** every modality and counterfactual perturbations (marked text, tabular
 ** edits, full inputs). Explanation sources are in sources.c. libc, jansson
-** and libcsv only.
+** and common/ (the CSV reader) only.
 */
 #include "stimuli/study_int.h"
 

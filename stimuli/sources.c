@@ -1,7 +1,7 @@
 /*
 ** Explanation sources listed in study.json ("explanations"): JSON Lines
 ** payloads or CSV tables, joined to items by id within a pool. libc,
-** jansson and libcsv only.
+** jansson and common/ (the CSV reader) only.
 */
 #include "stimuli/study_int.h"
 

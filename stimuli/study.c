@@ -2,7 +2,7 @@
 ** study_load(): read a bundle folder (study.json, item banks, explanations,
 ** media metadata, pages), check everything, hash the bundle and compute the
 ** balance report; plus the lookups and destructors of study.h.
-** libc, jansson, libcsv and nettle only: no SDL, no clock.
+** libc, jansson, nettle and common/ only: no SDL, no clock.
 */
 #define _XOPEN_SOURCE 700
 #include "stimuli/study_int.h"

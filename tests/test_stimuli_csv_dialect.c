@@ -106,7 +106,8 @@ static void test_undeclared(void)
 {
     test_one_error("bad-csv-semicolon",
                    "error: items.csv:1: the header splits on ';', not on ',' "
-                   "(a CSV file from a European Excel?): add \"delimiter\": "
+                   "(Excel's \"CSV\" separates cells with the system's list "
+                   "separator, ';' in much of Europe): add \"delimiter\": "
                    "\";\" to the item bank /items/0 in study.json");
     test_one_error("bad-csv-1252",
                    "error: items.csv:2: invalid UTF-8 at byte 9 of the line "
