@@ -143,10 +143,11 @@ int sim_encoding_find(const char *name, SimEncoding *out)
     }
     /* Excel's code pages: windows-125x, cp125x, win125x */
     const char *digits = NULL;
-    if (strncmp(low, "windows-", 8) == 0) {
-        digits = low + 8;
-    } else if (strncmp(low, "cp", 2) == 0 || strncmp(low, "win", 3) == 0) {
-        digits = low + (low[0] == 'c' ? 2 : 3);
+    static const char *const prefixes[] = {"windows-", "windows", "win-", "win",
+                                           "cp"};
+    for (size_t i = 0; !digits && i < 5; i++) {
+        size_t k = strlen(prefixes[i]);
+        digits = strncmp(low, prefixes[i], k) == 0 ? low + k : NULL;
     }
     if (digits && strlen(digits) == 4 && strncmp(digits, "125", 3) == 0 &&
         digits[3] >= '0' && digits[3] <= '8') {

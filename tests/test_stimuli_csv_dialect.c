@@ -2,7 +2,8 @@
 ** CSV dialects of item banks and explanation sources: ';' and tab
 ** delimiters, Windows-1252, Latin-1 and UTF-16 (with a byte order mark)
 ** read as UTF-8; an undeclared ';' header or non-UTF-8 file is exactly one
-** error naming the option to add; a missing column lists the header.
+** error naming the option to add; a CR alone ends a line; a missing column
+** lists the header.
 ** Fixtures: tests/data/bundles/make_csv_dialects.py.
 */
 #include "tests/test_stimuli_fs.h"
@@ -219,6 +220,10 @@ static void test_dialect_errors(void)
     expect_error("\"encoding\": \"windows-1252\",", undef, sizeof undef - 1,
                  "items.csv:2: byte 0x81 (byte 17 of the file, byte 4 of the "
                  "line) is not windows-1252 text: check the \"encoding\"");
+    /* a CR alone ends a line (Excel for Mac's "CSV (Macintosh)") */
+    static const char mac[] = "id,text,pred\r1,a,pos\r2,b,nope\r";
+    expect_error("", mac, sizeof mac - 1,
+                 "items.csv:3: field 'pred': unknown class 'nope'");
     /* declared UTF-16 big-endian reads */
     static const char be[] = "\xFE\xFF\0i\0d\0,\0t\0e\0x\0t\0,\0p\0r\0e\0d"
                              "\0\n"
