@@ -1262,35 +1262,35 @@ static int csv_read(CsvReader *R, FILE *f)
     SimCsvOptions o = {R->delim, R->enc, R->hashing ? hash_bytes : NULL,
                        &R->sha};
     int rc = sim_csv_open_file(&R->csv, f, R->path, &o, R->err);
+    SimCsvRecord rec;
     while (rc == SIM_OK) {
-        int got = sim_csv_next(R->csv, R->err);
+        int got = sim_csv_next(R->csv, &rec, R->err);
         if (got == 0) {
             break;
         }
         if (got != 1) {
             return got == SIM_ERR_PARSE ? csv_problem(R) : got;
         }
-        int n;
-        const SimCsvField *fields = sim_csv_fields(R->csv, &n);
-        w.line = sim_csv_record_line(R->csv);
-        if (n == 1 && fields[0].n == 0) {
+        w.line = rec.line;
+        if (rec.n == 1 && rec.fields[0].n == 0) {
             continue; /* an empty quoted line */
         }
         if (!R->header) {
-            rc = csv_header(R, fields, n, &w);
+            rc = csv_header(R, rec.fields, rec.n, &w);
             continue;
         }
-        if (n != R->n_header) {
+        if (rec.n != R->n_header) {
             return sim_fail(R->err, SIM_ERR_PARSE,
                             "%s:%ld: %d fields, but the header has %d", R->path,
-                            w.line, n, R->n_header);
+                            w.line, rec.n, R->n_header);
         }
         /* columns absent from the file stay empty in v */
-        for (int k = 0; k < n; k++) {
-            int c = R->col_of_field[k];
-            if (c >= 0) {
-                v[c].p = fields[k].p;
-                v[c].n = fields[k].n;
+        const int *col = R->col_of_field;
+        const SimCsvField *fl = rec.fields;
+        for (int k = 0, n = rec.n; k < n; k++) {
+            if (col[k] >= 0) {
+                v[col[k]].p = fl[k].p;
+                v[col[k]].n = fl[k].n;
             }
         }
         rc = dataset_add_vals(R->ds, v, &w, R->err);

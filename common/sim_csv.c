@@ -285,8 +285,8 @@ static int csv_record(SimCsvReader *R)
         }
         break;
     }
-    for (int f = 0; f < R->n_fields; f++) {
-        if (R->unq_off[f] != SIZE_MAX) {
+    for (int f = 0; R->unq.len > 0 && f < R->n_fields; f++) {
+        if (R->unq_off[f] != SIZE_MAX) { /* unq may have moved */
             R->fields[f].p = R->unq.data + R->unq_off[f];
         }
     }
@@ -510,11 +510,14 @@ void sim_csv_close(SimCsvReader *r)
     sim_free(r);
 }
 
-int sim_csv_next(SimCsvReader *r, SimError *err)
+int sim_csv_next(SimCsvReader *r, SimCsvRecord *rec, SimError *err)
 {
     while (!r->failed) {
         int got = csv_record(r);
         if (got == REC_OK) {
+            rec->fields = r->fields;
+            rec->n = r->n_fields;
+            rec->line = r->rec_line;
             return 1;
         }
         if (got == REC_END) {
@@ -528,17 +531,6 @@ int sim_csv_next(SimCsvReader *r, SimError *err)
         *err = r->error;
     }
     return r->failed;
-}
-
-const SimCsvField *sim_csv_fields(const SimCsvReader *r, int *n)
-{
-    *n = r->n_fields;
-    return r->fields;
-}
-
-long sim_csv_record_line(const SimCsvReader *r)
-{
-    return r->rec_line;
 }
 
 const SimCsvProblem *sim_csv_problem(const SimCsvReader *r)

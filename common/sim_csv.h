@@ -73,18 +73,20 @@ int sim_csv_open_text(SimCsvReader **out, const char *data, size_t n,
 
 void sim_csv_close(SimCsvReader *r); /* NULL is a no-op */
 
-/* Reads the next record. Returns 1 with a record (sim_csv_fields), 0 at
-** the end of the file, or an error code with err set: SIM_ERR_PARSE when
-** the input is bad (sim_csv_problem says where; err holds "PATH:LINE:
-** field N: what"), SIM_ERR_IO, SIM_ERR_NOMEM. After an error the reader
-** only repeats it. */
-int sim_csv_next(SimCsvReader *r, SimError *err);
+/* A record: its fields (borrowed until the next sim_csv_next) and the
+** physical line on which it starts, from 1. */
+typedef struct SimCsvRecord {
+    const SimCsvField *fields;
+    int n;
+    long line;
+} SimCsvRecord;
 
-/* The fields of the current record and their count. */
-const SimCsvField *sim_csv_fields(const SimCsvReader *r, int *n);
-
-/* The physical line on which the current record starts, from 1. */
-long sim_csv_record_line(const SimCsvReader *r);
+/* Reads the next record into *rec. Returns 1 with a record, 0 at the end
+** of the file, or an error code with err set: SIM_ERR_PARSE when the input
+** is bad (sim_csv_problem says where; err holds "PATH:LINE: field N:
+** what"), SIM_ERR_IO, SIM_ERR_NOMEM. After an error the reader only
+** repeats it. */
+int sim_csv_next(SimCsvReader *r, SimCsvRecord *rec, SimError *err);
 
 /* What was wrong after SIM_ERR_PARSE; NULL otherwise. */
 const SimCsvProblem *sim_csv_problem(const SimCsvReader *r);

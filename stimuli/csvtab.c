@@ -309,11 +309,12 @@ static void syntax_problem(Loader *L, const char *rel, const CsvTable *t,
     }
 }
 
-/* Appends the reader's current record to t (its header first). */
-static int add_record(Loader *L, SimCsvReader *r, CsvTable *t, size_t *cap_rows)
+/* Appends the record rec to t (the first is the header). */
+static int add_record(Loader *L, const SimCsvRecord *rec, CsvTable *t,
+                      size_t *cap_rows)
 {
-    int n;
-    const SimCsvField *f = sim_csv_fields(r, &n);
+    int n = rec->n;
+    const SimCsvField *f = rec->fields;
     char **cells = ld_calloc(L, n > 0 ? (size_t)n : 1, sizeof *cells);
     if (!cells) {
         return -1;
@@ -325,7 +326,7 @@ static int add_record(Loader *L, SimCsvReader *r, CsvTable *t, size_t *cap_rows)
             return -1;
         }
     }
-    int line = (int)sim_csv_record_line(r);
+    int line = (int)rec->line;
     if (!t->header) {
         t->header = cells;
         t->n_cols = (size_t)n;
@@ -386,8 +387,9 @@ int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
     }
     size_t cap_rows = 0;
     int got;
-    while ((got = sim_csv_next(r, &err)) == 1) {
-        if (add_record(L, r, t, &cap_rows) != 0) {
+    SimCsvRecord rec;
+    while ((got = sim_csv_next(r, &rec, &err)) == 1) {
+        if (add_record(L, &rec, t, &cap_rows) != 0) {
             break;
         }
     }

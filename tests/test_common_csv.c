@@ -215,16 +215,14 @@ static int records(const char *text, size_t n, char delim, const char *enc,
     }
     int got;
     size_t k = 0;
-    while ((got = sim_csv_next(r, &err)) == 1) {
-        int nf;
-        const SimCsvField *f = sim_csv_fields(r, &nf);
-        for (int i = 0; i < nf && k < cap; i++) {
+    SimCsvRecord rec;
+    while ((got = sim_csv_next(r, &rec, &err)) == 1) {
+        for (int i = 0; i < rec.n && k < cap; i++) {
             k += (size_t)snprintf(out + k, cap - k, "%s%.*s", i ? "|" : "",
-                                  (int)f[i].n, f[i].p);
+                                  (int)rec.fields[i].n, rec.fields[i].p);
         }
         if (k < cap) {
-            k += (size_t)snprintf(out + k, cap - k, "@%ld;",
-                                  sim_csv_record_line(r));
+            k += (size_t)snprintf(out + k, cap - k, "@%ld;", rec.line);
         }
     }
     if (keep) {
@@ -319,10 +317,10 @@ static void test_file_chunks(void)
     SimCsvOptions o = {',', NULL, NULL, NULL};
     CHECK_INT(sim_csv_open_file(&r, f, path, &o, &err), SIM_OK);
     int got, n_rec = 0, ok = 1;
-    while ((got = sim_csv_next(r, &err)) == 1) {
-        int nf;
-        const SimCsvField *fl = sim_csv_fields(r, &nf);
-        if (n_rec > 0 && (nf != 2 || fl[1].n != 15 ||
+    SimCsvRecord rec;
+    while ((got = sim_csv_next(r, &rec, &err)) == 1) {
+        const SimCsvField *fl = rec.fields;
+        if (n_rec > 0 && (rec.n != 2 || fl[1].n != 15 ||
                           memcmp(fl[0].p, "\xC3\xA9t\xC3\xA9", 5) != 0)) {
             ok = 0;
         }
