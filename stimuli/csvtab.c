@@ -156,7 +156,12 @@ static void encoding_problem(Loader *L, const char *rel, const CsvDialect *d,
                 unicode_text, entry);
         return;
     case SIM_DECODE_NO_BOM:
-        sim_encoding_utf8(as);
+        /* read on as UTF-16 when NUL bytes say so, else as UTF-8 */
+        if (len >= 2 && (data[0] == '\0') != (data[1] == '\0')) {
+            sim_encoding_find(data[1] == '\0' ? "utf-16le" : "utf-16be", as);
+        } else {
+            sim_encoding_utf8(as);
+        }
         ld_diag(L, 0, rel, 1, 0, NULL, NULL,
                 "\"encoding\": \"%s\" needs a byte order mark at the start "
                 "of the file (Excel's \"Unicode Text\" has one); none found",
