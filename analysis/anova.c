@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/compute.h"
+#include "analysis/design.h"
 #include "common/sim_alloc.h"
 
 static int anova_tables(Report *r, SimError *err);
@@ -49,9 +50,9 @@ int compute_anova(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
     int phase = -1;
     for (size_t i = 0; i < ds->n_rows && phase != PHASE_TEST; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (sc->keep[row->participant] && row->correct >= 0 &&
+        if (design_counts(sc, row) && row->correct >= 0 &&
             (row->phase == PHASE_TEST || row->phase == PHASE_POST)) {
-            phase = row->phase;
+            phase = row->phase; /* a block of catch trials is no test */
         }
     }
     if (phase < 0) {

@@ -110,15 +110,16 @@ static int copy_result(sqlite3 *db, const char *path, const char *name,
 }
 
 /* The server's questionnaire answers, with what the answer reader
-** (questionnaire_load_db) joins them with: the block of their step and the
-** participant's condition. Rows come in the order the station files give
+** (questionnaire_load_db) joins them with: the block of their step and its
+** condition (the step's: within-subject studies repeat questionnaires). Rows
+*come in the order the station files give
 ** them read one after the other: participants in the order of the
 ** long_format view (p_rank), each participant's steps in order, and the
 ** answers of a step in the order of the block's questions in the study
 ** definition (the order the station stored them in). */
 static const char *const ANSWERS_SQL =
     "SELECT a.participant, a.seq, a.question, a.type, a.value,"
-    "  t.block_id, p.condition,"
+    "  t.block_id, COALESCE(t.condition, p.condition) AS condition,"
     "  dense_rank() OVER (ORDER BY f.station, p.origin, p.created_ms, p.id)"
     "    AS p_rank"
     " FROM answer a"
@@ -147,8 +148,8 @@ static const char *const ANSWER_TABLES =
     "  FROM answer_rows ORDER BY rowid;"
     "CREATE TABLE participant AS SELECT participant AS id, condition,"
     "  MIN(p_rank) AS created_ms FROM answer_rows GROUP BY participant;"
-    "CREATE TABLE trial AS SELECT DISTINCT participant, seq, block_id"
-    "  FROM answer_rows;"
+    "CREATE TABLE trial AS SELECT DISTINCT participant, seq, block_id,"
+    "  condition FROM answer_rows;"
     "DROP TABLE answer_rows;";
 
 int pg_source_copy(const char *url, const char *path, SimError *err)

@@ -212,13 +212,20 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
         sqlite3_close(db);
         return rc;
     }
-    if (sqlite3_prepare_v2(db,
-                           "SELECT a.participant, p.condition, t.block_id, "
-                           "a.question, a.type, a.value FROM answer a JOIN "
-                           "participant p ON p.id = a.participant JOIN trial "
-                           "t ON t.participant = a.participant AND t.seq = "
-                           "a.seq ORDER BY p.created_ms, p.id, a.seq, a.rowid",
-                           -1, &s, NULL) != SQLITE_OK) {
+    /* the step's condition (within-subject studies repeat questionnaires);
+    ** a file from before steps had one: the participant's */
+    static const char *const sql[2] = {
+        "SELECT a.participant, COALESCE(t.condition, p.condition), "
+        "t.block_id, a.question, a.type, a.value FROM answer a JOIN "
+        "participant p ON p.id = a.participant JOIN trial t ON "
+        "t.participant = a.participant AND t.seq = a.seq ORDER BY "
+        "p.created_ms, p.id, a.seq, a.rowid",
+        "SELECT a.participant, p.condition, t.block_id, a.question, a.type, "
+        "a.value FROM answer a JOIN participant p ON p.id = a.participant "
+        "JOIN trial t ON t.participant = a.participant AND t.seq = a.seq "
+        "ORDER BY p.created_ms, p.id, a.seq, a.rowid"};
+    if (sqlite3_prepare_v2(db, sql[0], -1, &s, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql[1], -1, &s, NULL) != SQLITE_OK) {
         /* no answer table: a database from before questionnaires */
         sqlite3_close(db);
         return SIM_OK;
@@ -499,24 +506,71 @@ static size_t questions_of(const Kept *k, int *blocks, int *questions,
     return n;
 }
 
-static int same_q(const QAnswer *a, int block, int question, int cond,
-                  const Screen *sc)
+/* One question's rows: per condition, or once over every participant
+** (pooled: a question of a within-subject study asked once, whose
+** answers carry whichever condition came last). */
+typedef struct QRows {
+    int block, question;
+    int pooled;
+} QRows;
+
+static int same_q(const QAnswer *a, const QRows *q, int cond, const Screen *sc)
 {
-    return a->block == block && a->question == question &&
-           sc->cond_index[a->condition] == cond;
+    return a->block == q->block && a->question == q->question &&
+           (q->pooled || sc->cond_index[a->condition] == cond);
+}
+
+/* The condition label of row c: the condition, or "all" when pooled. */
+static const char *row_condition(const Dataset *ds, const Screen *sc,
+                                 const QRows *q, int c)
+{
+    return q->pooled ? "all" : dataset_str(ds, sc->conds[c]);
+}
+
+static int cmp_int2(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0])
+                        : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Whether some participant answered the question in two or more
+** conditions (a questionnaire repeated per condition); -1 out of memory. */
+static int asked_per_condition(const Screen *sc, const Kept *k, int block,
+                               int question)
+{
+    int *pc = sim_malloc(2 * (k->n ? k->n : 1) * sizeof *pc);
+    if (!pc) {
+        return -1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        if (k->a[i]->block == block && k->a[i]->question == question) {
+            pc[2 * n] = k->a[i]->participant;
+            pc[2 * n + 1] = sc->cond_index[k->a[i]->condition];
+            n++;
+        }
+    }
+    qsort(pc, n, 2 * sizeof *pc, cmp_int2);
+    int repeated = 0;
+    for (size_t i = 1; i < n && !repeated; i++) {
+        repeated = pc[2 * i] == pc[2 * i - 2] && pc[2 * i + 1] != pc[2 * i - 1];
+    }
+    sim_free(pc);
+    return repeated;
 }
 
 /* Number and likert questions: n, mean, SD, 95 % t interval per
 ** condition. */
 static void summary_rows(const Dataset *ds, const Screen *sc, const Kept *k,
-                         Table *t, int block, int question, int type)
+                         Table *t, const QRows *q, int type)
 {
     double *x = sim_malloc((k->n ? k->n : 1) * sizeof *x);
     double *zero = sim_calloc(k->n ? k->n : 1, sizeof *zero);
-    for (int c = 0; x && zero && c < sc->n_conds; c++) {
+    for (int c = 0; x && zero && c < (q->pooled ? 1 : sc->n_conds); c++) {
         int n = 0;
         for (size_t i = 0; i < k->n; i++) {
-            if (same_q(k->a[i], block, question, c, sc) && !isnan(k->a[i]->x)) {
+            if (same_q(k->a[i], q, c, sc) && !isnan(k->a[i]->x)) {
                 x[n++] = k->a[i]->x;
             }
         }
@@ -531,10 +585,10 @@ static void summary_rows(const Dataset *ds, const Screen *sc, const Kept *k,
         }
         mean /= n;
         table_add_row(t);
-        table_put_text(t, dataset_str(ds, block));
-        table_put_text(t, dataset_str(ds, question));
+        table_put_text(t, dataset_str(ds, q->block));
+        table_put_text(t, dataset_str(ds, q->question));
         table_put_text(t, type_names[type]);
-        table_put_text(t, dataset_str(ds, sc->conds[c]));
+        table_put_text(t, row_condition(ds, sc, q, c));
         table_put_num(t, n);
         table_put_num(t, mean);
         table_put_num(t, pt.sd);
@@ -544,11 +598,110 @@ static void summary_rows(const Dataset *ds, const Screen *sc, const Kept *k,
     sim_free(zero);
 }
 
+static const TableColumn QPAIRED_COLS[] = {
+    {"block", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"question", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"comparison", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
+    {"n", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
+    {"diff", NULL, NULL, TABLE_REAL, "", 2, TABLE_SIGNED, 0},
+    {"t", NULL, NULL, TABLE_REAL, "", 2, 0, 0},
+    {"df", NULL, NULL, TABLE_REAL, "", 0, 0, 0},
+    {"p", NULL, NULL, TABLE_PVALUE, "", 0, 0, 0},
+    {"p_holm", NULL, "p (Holm)", TABLE_PVALUE, "", 0, 0, 0},
+    {"ci", NULL, "95 % CI", TABLE_INTERVAL, "", 2, 0, 0},
+};
+
+/* A participant's answer to q in condition c (its first), NaN when none. */
+static double answer_in(const Kept *k, const Screen *sc, const QRows *q,
+                        int participant, int c)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        const QAnswer *a = k->a[i];
+        if (a->participant == participant && same_q(a, q, c, sc)) {
+            return a->x;
+        }
+    }
+    return NAN;
+}
+
+/* A question asked once per condition of a within-subject study: each
+** condition minus the reference (sc->conds[0]: the baseline, or the first
+** condition), paired over participants, Holm-adjusted. */
+static void paired_rows(const Dataset *ds, const Screen *sc, const Kept *k,
+                        Table *t, const QRows *q)
+{
+    int C = sc->n_conds;
+    size_t cap = k->n ? k->n : 1;
+    int *who = sim_malloc(cap * sizeof *who);
+    double *a = sim_malloc(cap * sizeof *a), *b = sim_malloc(cap * sizeof *b);
+    PairedT *res = sim_calloc((size_t)C + 1, sizeof *res);
+    double *p = sim_malloc(((size_t)C + 1) * 2 * sizeof *p);
+    size_t n_who = 0;
+    for (size_t i = 0; who && i < k->n; i++) { /* distinct participants */
+        const QAnswer *x = k->a[i];
+        if (x->block != q->block || x->question != q->question) {
+            continue;
+        }
+        size_t j = 0;
+        while (j < n_who && who[j] != x->participant) {
+            j++;
+        }
+        if (j == n_who) {
+            who[n_who++] = x->participant;
+        }
+    }
+    int n_tests = 0;
+    for (int c = 1; who && a && b && res && p && c < C; c++) {
+        int n = 0;
+        for (size_t j = 0; j < n_who; j++) {
+            double x0 = answer_in(k, sc, q, who[j], 0);
+            double x1 = answer_in(k, sc, q, who[j], c);
+            if (!isnan(x0) && !isnan(x1)) {
+                a[n] = x0;
+                b[n] = x1;
+                n++;
+            }
+        }
+        stats_paired_t(a, b, n, &res[c]);
+        p[n_tests++] = res[c].p;
+    }
+    double *ph = p ? p + C + 1 : NULL;
+    if (ph) {
+        stats_p_holm(p, n_tests, ph);
+    }
+    SimBuf lab;
+    sim_buf_init(&lab);
+    for (int c = 1; who && a && b && res && p && c < C; c++) {
+        const PairedT *x = &res[c];
+        lab.len = 0;
+        sim_buf_printf(&lab, "%s - %s", dataset_str(ds, sc->conds[c]),
+                       dataset_str(ds, sc->conds[0]));
+        table_add_row(t);
+        table_put_text(t, dataset_str(ds, q->block));
+        table_put_text(t, dataset_str(ds, q->question));
+        table_put_text(t, sim_buf_cstr(&lab));
+        table_put_num(t, x->n);
+        table_put_num(t, x->diff);
+        table_put_num(t, x->t);
+        table_put_num(t, x->df);
+        table_put_num(t, x->p);
+        table_put_num(t, ph[c - 1]);
+        table_put_interval(t, x->lo, x->hi);
+    }
+    sim_buf_free(&lab);
+    sim_free(who);
+    sim_free(a);
+    sim_free(b);
+    sim_free(res);
+    sim_free(p);
+}
+
 /* Choice questions: answers per option and condition, options in order of
 ** first appearance. */
 static void choice_rows(const Dataset *ds, const Screen *sc, const Kept *k,
-                        Table *t, int block, int question)
+                        Table *t, const QRows *q)
 {
+    int block = q->block, question = q->question;
     const struct DatasetAnswers *A = ds->answers;
     const QOptions *def = NULL;
     for (size_t d = 0; d < A->n_defs && !def; d++) {
@@ -576,17 +729,16 @@ static void choice_rows(const Dataset *ds, const Screen *sc, const Kept *k,
             opts[n_opts++] = a->value;
         }
     }
-    for (int c = 0; opts && c < sc->n_conds; c++) {
+    for (int c = 0; opts && c < (q->pooled ? 1 : sc->n_conds); c++) {
         for (size_t o = 0; o < n_opts; o++) {
             int n = 0;
             for (size_t i = 0; i < k->n; i++) {
-                n += same_q(k->a[i], block, question, c, sc) &&
-                     k->a[i]->value == opts[o];
+                n += same_q(k->a[i], q, c, sc) && k->a[i]->value == opts[o];
             }
             table_add_row(t);
             table_put_text(t, dataset_str(ds, block));
             table_put_text(t, dataset_str(ds, question));
-            table_put_text(t, dataset_str(ds, sc->conds[c]));
+            table_put_text(t, row_condition(ds, sc, q, c));
             table_put_text(t, dataset_str(ds, opts[o]));
             table_put_num(t, n);
         }
@@ -595,18 +747,18 @@ static void choice_rows(const Dataset *ds, const Screen *sc, const Kept *k,
 }
 
 static void text_rows(const Dataset *ds, const Screen *sc, const Kept *k,
-                      Table *t, int block, int question)
+                      Table *t, const QRows *q)
 {
-    for (int c = 0; c < sc->n_conds; c++) {
+    for (int c = 0; c < (q->pooled ? 1 : sc->n_conds); c++) {
         int n = 0;
         for (size_t i = 0; i < k->n; i++) {
-            n += same_q(k->a[i], block, question, c, sc) &&
+            n += same_q(k->a[i], q, c, sc) &&
                  dataset_str(ds, k->a[i]->value)[0] != '\0';
         }
         table_add_row(t);
-        table_put_text(t, dataset_str(ds, block));
-        table_put_text(t, dataset_str(ds, question));
-        table_put_text(t, dataset_str(ds, sc->conds[c]));
+        table_put_text(t, dataset_str(ds, q->block));
+        table_put_text(t, dataset_str(ds, q->question));
+        table_put_text(t, row_condition(ds, sc, q, c));
         table_put_num(t, n);
     }
 }
@@ -638,7 +790,13 @@ int compute_questionnaire(const Dataset *ds, const Screen *sc, Report *r,
                                  N_COLS(CHOICE_COLS));
     Table *tt = report_add_table(r, "questionnaire_text", fmt, TEXT_COLS,
                                  N_COLS(TEXT_COLS));
-    if (!ts || !tc || !tt || table_set_json_path(ts, "questionnaire.summary") ||
+    Table *tp = sc->within
+                    ? report_add_table(r, "questionnaire_paired", fmt,
+                                       QPAIRED_COLS, N_COLS(QPAIRED_COLS))
+                    : NULL;
+    if (!ts || !tc || !tt || (sc->within && !tp) ||
+        (tp && table_set_json_path(tp, "questionnaire.paired")) ||
+        table_set_json_path(ts, "questionnaire.summary") ||
         table_set_json_path(tc, "questionnaire.choices") ||
         table_set_json_path(tt, "questionnaire.text")) {
         sim_free(k.a);
@@ -654,23 +812,54 @@ int compute_questionnaire(const Dataset *ds, const Screen *sc, Report *r,
     table_set_note(tc, "Choice questions: answers per option.");
     table_set_note(tt, "Text questions: non-empty answers (free text is not "
                        "summarised).");
-    for (size_t q = 0; q < nq; q++) {
-        switch (types[q]) {
+    if (sc->within) {
+        table_set_note(ts,
+                       "Number and likert questions (%zu answers of screened "
+                       "participants): n, mean, SD and the 95 %% t interval "
+                       "of the mean; per condition for a questionnaire asked "
+                       "once per condition, over all participants (condition "
+                       "'all') for one asked once.",
+                       k.n);
+        table_set_note(tp,
+                       "Questionnaires asked once per condition: paired t "
+                       "tests of each condition minus the %s '%s' "
+                       "(participants who answered in both); p (Holm) "
+                       "adjusts within each question.",
+                       sc->base >= 0 ? "baseline" : "first condition",
+                       dataset_str(ds, sc->conds[0]));
+    }
+    for (size_t i = 0; i < nq && rc == SIM_OK; i++) {
+        QRows q = {blocks[i], questions[i], 0};
+        if (sc->within) {
+            int per = asked_per_condition(sc, &k, q.block, q.question);
+            if (per < 0) {
+                rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+                break;
+            }
+            q.pooled = !per;
+        }
+        switch (types[i]) {
         case QA_NUMBER:
         case QA_LIKERT:
-            summary_rows(ds, sc, &k, ts, blocks[q], questions[q], types[q]);
+            summary_rows(ds, sc, &k, ts, &q, types[i]);
+            if (!q.pooled && sc->within) {
+                paired_rows(ds, sc, &k, tp, &q);
+            }
             break;
         case QA_CHOICE:
-            choice_rows(ds, sc, &k, tc, blocks[q], questions[q]);
+            choice_rows(ds, sc, &k, tc, &q);
             break;
         default:
-            text_rows(ds, sc, &k, tt, blocks[q], questions[q]);
+            text_rows(ds, sc, &k, tt, &q);
             break;
         }
     }
     sim_free(k.a);
     sim_free(blocks);
-    return ts->bad || tc->bad || tt->bad
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    return ts->bad || tc->bad || tt->bad || (tp && tp->bad)
                ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
                : SIM_OK;
 }

@@ -185,7 +185,7 @@ static int screen_baseline(const Dataset *ds, const AnalyzeOptions *o,
         return rc;
     } else if (ds->baseline) {
         name = ds->baseline;
-        snprintf(from, sizeof from, "the study's baseline (%.500s)",
+        snprintf(from, sizeof from, "the study's baseline in %.500s",
                  ds->baseline_from);
     } else if (dataset_find(ds, "baseline") >= 0) {
         name = "baseline";

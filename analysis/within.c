@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/compute.h"
+#include "analysis/design.h"
 #include "analysis/keymap.h"
 #include "common/sim_alloc.h"
 
@@ -150,9 +151,9 @@ int within_accuracy(const Dataset *ds, const Screen *sc, int *phase,
     *phase = -1;
     for (size_t i = 0; i < ds->n_rows && *phase != PHASE_TEST; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (sc->keep[row->participant] && row->correct >= 0 &&
+        if (design_counts(sc, row) && row->correct >= 0 &&
             (row->phase == PHASE_TEST || row->phase == PHASE_POST)) {
-            *phase = row->phase;
+            *phase = row->phase; /* a block of catch trials is no test */
         }
     }
     int *slot = sim_malloc(((size_t)np + 1) * sizeof(int));

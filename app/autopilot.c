@@ -237,8 +237,9 @@ static int wrong_class(const SessionView *v)
         return -1;
     }
     const Item *it = v->item;
-    int pred =
-        v->ask_counterfactual && it->cf ? it->cf->prediction : it->prediction;
+    int pred = v->trial && v->trial->correct_choice >= 0
+                   ? v->trial->correct_choice
+                   : it->prediction;
     return pred == 0 ? 1 : 0;
 }
 

@@ -624,7 +624,9 @@ static void run_timers(App *a)
         const SessionView *v = session_view(a->session);
         int counting =
             (v->continue_after_ns && now < v->continue_after_ns) ||
-            (!v->onset_marked && v->block && v->block->min_seconds > 0);
+            (!v->onset_marked && v->block && v->block->min_seconds > 0) ||
+            (v->block && v->block->deadline_countdown && v->deadline_ns &&
+             now < v->deadline_ns && v->choice < 0);
         if (counting && now >= a->next_tick_ns) {
             a->need_build = 1;
             a->next_tick_ns = now + 250000000LL;

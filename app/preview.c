@@ -592,9 +592,13 @@ int main(int argc, char **argv)
     v->classes = IMG_CLASSES;
     v->item = &img_items[5];
     v->need_choice = 1;
+    static const Item *res_items[5];
+    static const Explanation *res_expl[5];
+    v->reservoir = res_items;
+    v->reservoir_expl = res_expl;
     for (int k = 0; k < 5; k++) {
-        v->reservoir[k] = &img_items[k];
-        v->reservoir_expl[k] = &img_expl[k];
+        res_items[k] = &img_items[k];
+        res_expl[k] = &img_expl[k];
     }
     v->n_reservoir = 5;
     v = SHOT("practice-feedback");

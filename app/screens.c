@@ -473,6 +473,10 @@ static void ui_scaled(Ui *out, const Ui *base, float f)
     ui_update_metrics(out);
 }
 
+/* The most reservoir cards in one row (more rows follow, the page
+** scrolls). */
+#define RES_MAX_COLS 16
+
 static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
 {
     const SessionView *v = c->v;
@@ -486,7 +490,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
     size_t n = v->n_reservoir;
     int images = n && v->reservoir[0]->input.modality == MODALITY_IMAGE;
     float min_card = small.u * (images ? 9 : 16);
-    size_t cols = n;
+    size_t cols = n < RES_MAX_COLS ? n : RES_MAX_COLS;
     while (cols > 1 && (w - gap * (float)(cols - 1)) / (float)cols < min_card) {
         cols--;
     }
@@ -503,7 +507,7 @@ static float reservoir(Ctx *c, Scene *sc, float x, float y, float w)
     yy += roundf(c->ui->u * 0.4f);
     for (size_t r = 0; r < n; r += cols) {
         float row_h = 0;
-        ResArg args[64];
+        ResArg args[RES_MAX_COLS];
         for (size_t k = 0; k < cols && r + k < n; k++) {
             args[k] = (ResArg){v->reservoir[r + k], v->reservoir_expl[r + k],
                                (int)(r + k)};
@@ -542,14 +546,20 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w,
     const Theme *th = c->th;
     const RatingSpec *rs = k->spec;
     int points = rs && rs->points >= 2 && rs->points <= 11 ? rs->points : 7;
-    const char *q = rs && rs->question ? rs->question : tr(c, k->question);
+    /* the study's own texts; the format's English defaults in the study's
+    ** language */
+    const char *q = rs && rs->question
+                        ? ui_fmt(c->rc.strings, k->question, rs->question)
+                        : tr(c, k->question);
     float yy = y;
     yy += text_para(sc, ui->bold, q, x, yy, w, th->text, ALIGN_CENTER);
     yy += roundf(ui->u * 0.5f);
     float d = roundf(ui->u * 2.3f);
     float gap = roundf(ui->u * 0.7f);
-    const char *lo = rs && rs->low ? rs->low : tr(c, k->low);
-    const char *hi = rs && rs->high ? rs->high : tr(c, k->high);
+    const char *lo =
+        rs && rs->low ? ui_fmt(c->rc.strings, k->low, rs->low) : tr(c, k->low);
+    const char *hi = rs && rs->high ? ui_fmt(c->rc.strings, k->high, rs->high)
+                                    : tr(c, k->high);
     float low = font_width(ui->small, lo, strlen(lo));
     float hiw = font_width(ui->small, hi, strlen(hi));
     float row = (float)points * d + (float)(points - 1) * gap;
@@ -642,6 +652,33 @@ static float choices(Ctx *c, Scene *sc, float x, float y, float w)
     return yy - gap - y;
 }
 
+/* The seconds left to the answer deadline under the class buttons
+** ("deadline_display": "countdown"); returns its height. Before the onset
+** is known it shows the whole time, so the line does not jump. */
+static float countdown(Ctx *c, Scene *sc, float x, float y, float w)
+{
+    const SessionView *v = c->v;
+    const Block *b = v->block;
+    if (!b || !b->deadline_countdown || b->time_limit_ms <= 0) {
+        return 0;
+    }
+    int64_t left_ns = (int64_t)b->time_limit_ms * 1000000;
+    if (v->deadline_ns > 0) {
+        left_ns = v->deadline_ns - c->sx->now_ns;
+    }
+    int left = left_ns > 0 ? (int)((left_ns + 999999999) / 1000000000) : 0;
+    if (v->choice >= 0) {
+        return 0; /* answered: the deadline no longer counts */
+    }
+    char text[64];
+    snprintf(text, sizeof text,
+             ui_fmt(c->rc.strings, UI_DEADLINE_LEFT, "%d s left"), left);
+    Ui *ui = c->ui;
+    float gap = roundf(ui->u * 0.4f);
+    return gap + text_para(sc, ui->small, text, x, y + gap, w, c->th->muted,
+                           ALIGN_CENTER);
+}
+
 static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
                           const char *label, int with_decline)
 {
@@ -726,6 +763,7 @@ static float footer(Ctx *c, Scene *sc, float x, float y, float w)
         yy += text_para(sc, ui->h2, q, x, yy, w, th->text, ALIGN_CENTER);
         yy += roundf(ui->u * 0.6f);
         yy += choices(c, sc, x, yy, w);
+        yy += countdown(c, sc, x, yy, w);
         any = 1;
     }
     if (v->confidence_spec) {
@@ -931,7 +969,12 @@ static float body_item(Ctx *c, Scene *sc, float x, float y, float w,
     if (v->screen == SCREEN_COUNTERFACTUAL || v->ask_counterfactual) {
         ItemArg orig = {it, NULL, v->show_label,           v->show_prediction,
                         0,  0,    tr(c, UI_ITEM_ORIGINAL), 1};
-        ItemArg pert = {it, NULL, 0, 0, 1, 1, tr(c, UI_ITEM_CHANGED), 1};
+        ItemArg pert = {.item = it,
+                        .perturbed = !v->cf_unchanged,
+                        .unknown_output = 1,
+                        .section = tr(c, v->cf_unchanged ? UI_ITEM_UNCHANGED
+                                                         : UI_ITEM_CHANGED),
+                        .with_input = 1};
         if (two_col) {
             float cw = floorf((w - gap) / 2);
             float h1 = card(c, NULL, x, yy, cw, item_content, &orig);

@@ -312,7 +312,8 @@ static int write_answers_csv(sqlite3 *db, const char *db_path, FILE *f,
                              SimError *err)
 {
     static const char *const sql =
-        "SELECT a.participant, p.condition, COALESCE(a.station, p.station), "
+        "SELECT a.participant, COALESCE(t.condition, p.condition), "
+        "COALESCE(a.station, p.station), "
         "t.block_id, a.question, a.type, a.value, a.rt_ms FROM answer a "
         "JOIN participant p ON p.id = a.participant "
         "JOIN trial t ON t.participant = a.participant AND t.seq = a.seq "

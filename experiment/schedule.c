@@ -197,7 +197,7 @@ static int draw_items(Builder *b, int bi, const char *pool, int n,
             }
         }
     }
-    size_t want = n > 0 ? (size_t)n : nc + n_old;
+    size_t want = n == BLOCK_N_ALL ? nc + n_old : (size_t)n;
     if (want > nc + n_old) {
         sim_free(cand);
         sim_free(old);
@@ -427,8 +427,11 @@ static int add_item_block(Builder *b, int bi)
             } while (tries < 64 && k < pool->n &&
                      used_by(&(BlockItems){catch_item, k}, pick));
             catch_item[k] = pick;
-            /* position among n + n_catch slots, never the very first */
-            catch_pos[k] = 1 + (size_t)sim_rng_below(&rng, chosen->n + k);
+            /* position among n + n_catch slots, never the very first
+            ** (a block of catch trials only: in order) */
+            catch_pos[k] = chosen->n == 0
+                               ? k
+                               : 1 + (size_t)sim_rng_below(&rng, chosen->n + k);
         }
     }
 
@@ -464,6 +467,11 @@ static int add_item_block(Builder *b, int bi)
             break;
         }
         ItemAsk ask = item_ask(blk->kind)(b, blk, item);
+        if (is_catch) {
+            /* a catch trial asks what the reservoir showed: in a
+            ** counterfactual block the input is shown unchanged */
+            ask.correct = item->prediction;
+        }
         Trial *t = add_step(b, bi, ask.expects);
         rc = t ? set_item(b, t, item) : SIM_ERR_NOMEM;
         if (rc == SIM_OK) {

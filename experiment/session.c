@@ -78,6 +78,11 @@ struct Session {
     int store_failures;    /* failed writes of the pending response */
     char store_error[512]; /* the first failure's message */
     SessionView view;
+    /* the reservoir of the current step (view.reservoir*): room for every
+    ** item of the study */
+    const char **res_keys;
+    const Item **res_items;
+    const Explanation **res_expl;
     QuestState quest; /* questionnaire step: answers so far */
 };
 
@@ -314,20 +319,23 @@ static void build_view(Session *s)
         v->show_prediction = t->show.prediction || t->is_example;
         v->ask_counterfactual =
             kind_screens[b->kind].screen == SCREEN_COUNTERFACTUAL;
+        v->cf_unchanged = v->ask_counterfactual && t->is_catch;
     }
+    v->reservoir = s->res_items;
+    v->reservoir_expl = s->res_expl;
     if (t->reservoir >= 0) {
-        const char *keys[64];
-        size_t n = schedule_reservoir(s->sched, t, keys, 64);
+        size_t cap = s->study->n_items ? s->study->n_items : 1;
+        size_t n = schedule_reservoir(s->sched, t, s->res_keys, cap);
         const Block *rb = &s->study->blocks[t->reservoir];
         for (size_t i = 0; i < n; i++) {
-            const Item *it = study_find_item(s->study, keys[i]);
+            const Item *it = study_find_item(s->study, s->res_keys[i]);
             if (!it) {
                 continue;
             }
-            v->reservoir[v->n_reservoir] = it;
-            v->reservoir_expl[v->n_reservoir] =
-                rb->show.explanation && method ? item_explanation(it, method)
-                                               : NULL;
+            s->res_items[v->n_reservoir] = it;
+            s->res_expl[v->n_reservoir] = rb->show.explanation && method
+                                              ? item_explanation(it, method)
+                                              : NULL;
             v->n_reservoir++;
         }
     }
@@ -714,6 +722,14 @@ int session_open(Store *store, const Study *study, const char *pid,
     if (!s) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
+    size_t cap = study->n_items ? study->n_items : 1;
+    s->res_keys = sim_calloc(cap, sizeof *s->res_keys);
+    s->res_items = sim_calloc(cap, sizeof *s->res_items);
+    s->res_expl = sim_calloc(cap, sizeof *s->res_expl);
+    if (!s->res_keys || !s->res_items || !s->res_expl) {
+        session_close(s);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
     s->store = store;
     s->study = study;
     s->cond = cond;
@@ -769,6 +785,9 @@ void session_close(Session *s)
     }
     schedule_free(s->sched);
     quest_free(&s->quest);
+    sim_free(s->res_keys);
+    sim_free(s->res_items);
+    sim_free(s->res_expl);
     sim_free(s);
 }
 

@@ -92,11 +92,16 @@ typedef struct SessionView {
     const QuizQuestion *question; /* quiz */
     const StudyClass *classes;    /* choices of predictions */
     size_t n_classes;
-    int show_label;            /* show item's true label */
-    int show_prediction;       /* show the model output on the input */
-    int ask_counterfactual;    /* show the perturbation; ask about it */
-    const Item *reservoir[64]; /* reservoir items, in order shown */
-    const Explanation *reservoir_expl[64]; /* their explanations or NULL */
+    int show_label;         /* show item's true label */
+    int show_prediction;    /* show the model output on the input */
+    int ask_counterfactual; /* show the perturbation; ask about it */
+    int cf_unchanged;       /* a counterfactual catch trial: the input
+                               is shown unchanged (no perturbation) */
+    /* reservoir items in the order shown, and their explanations (or
+    ** NULL): n_reservoir of each, owned by the session, as many as the
+    ** reservoir block showed */
+    const Item **reservoir;
+    const Explanation **reservoir_expl;
     size_t n_reservoir;
     int need_choice;   /* a class (or option) must be chosen */
     int need_rating;   /* a rating must be given */

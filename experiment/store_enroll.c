@@ -248,9 +248,8 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
         const char *model = NULL;
         if (it) {
             model =
-                store_class_id(study, b->kind == BLOCK_COUNTERFACTUAL && it->cf
-                                          ? it->cf->prediction
-                                          : it->prediction);
+                store_class_id(study, t->correct_choice >= 0 ? t->correct_choice
+                                                             : it->prediction);
         }
         sqlite3_reset(s);
         store_bind_text(s, 1, pid);

@@ -33,7 +33,8 @@ static const BlockKindDesc kinds[] = {
                        .phase = SIM_PHASE_TEST,
                        .test = BTEST_FORWARD},
     [BLOCK_COUNTERFACTUAL] = {.name = "counterfactual",
-                              .fields = BF_ITEMS | BF_RATING | BF_DEADLINE,
+                              .fields =
+                                  BF_ITEMS | BF_RATING | BF_CATCH | BF_DEADLINE,
                               .phase = SIM_PHASE_TEST,
                               .show = {.label = 1, .prediction = 1},
                               .test = BTEST_COUNTERFACTUAL},
@@ -73,8 +74,9 @@ static const struct {
     {BF_QUESTIONS,
      (const char *const[]){"questions", "repeat_until_correct", NULL}},
     {BF_SURVEY, (const char *const[]){"questions", NULL}},
-    {BF_DEADLINE, (const char *const[]){"time_limit_ms", "timeout_message",
-                                        "confidence", NULL}},
+    {BF_DEADLINE,
+     (const char *const[]){"time_limit_ms", "timeout_message",
+                           "deadline_display", "confidence", NULL}},
 };
 static const char *const no_keys[] = {NULL};
 

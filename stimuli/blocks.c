@@ -30,6 +30,8 @@ Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at)
     b->id = ld_strdup(L, id);
     b->repeat_until_correct = 1;
     b->require_scroll = 1;
+    b->n_items = BLOCK_N_ALL;
+    b->n_train = BLOCK_N_ALL;
     const BlockKindDesc *kd = block_kind_desc(kind);
     block_set_phase(D, b, kd->phase);
     b->show = kd->show;
@@ -79,6 +81,22 @@ static void only_error(Loader *L, const JLoc *at, const char *key,
     jl_error(L, at, key, "%s%s%s", before, kinds, after);
 }
 
+/* A number of items at key: an integer (0 or more) or "all" (BLOCK_N_ALL);
+** absent leaves *out as it is. */
+static void get_count(Loader *L, const JLoc *bl, json_t *o, const char *key,
+                      int *out)
+{
+    json_t *n = json_object_get(o, key);
+    if (json_is_string(n) && strcmp(json_string_value(n), "all") == 0) {
+        *out = BLOCK_N_ALL;
+    } else if (json_is_string(n)) {
+        jl_error(L, bl, key, "'%s': give a number of items or \"all\"",
+                 json_string_value(n));
+    } else {
+        jget_int(L, bl, o, key, 0, 0, 1000000, out);
+    }
+}
+
 /* The fields of blocks that show items (BF_ITEMS and the groups that go
 ** with it; which of those the kind may use is checked by the caller). */
 static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
@@ -88,7 +106,7 @@ static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
     if (jget_str(L, bl, o, "pool", 0, &s) == 1) {
         b->pool = ld_strdup(L, s);
     }
-    jget_int(L, bl, o, "n", 0, 0, 1000000, &b->n_items);
+    get_count(L, bl, o, "n", &b->n_items);
     if (jget_str(L, bl, o, "same_items_as", 0, &s) == 1) {
         b->same_items_as = ld_strdup(L, s);
     }
@@ -151,7 +169,7 @@ static void parse_item_fields(Design *D, Block *b, const JLoc *bl, json_t *o)
     if (jget_str(L, bl, o, "train_pool", 0, &s) == 1) {
         b->train_pool = ld_strdup(L, s);
     }
-    jget_int(L, bl, o, "n_train", 0, 0, 1000000, &b->n_train);
+    get_count(L, bl, o, "n_train", &b->n_train);
     jget_int(L, bl, o, "catch", 0, 0, 1000000, &b->n_catch);
     if (jget_str(L, bl, o, "reservoir", 0, &s) == 1) {
         b->reservoir = ld_strdup(L, s);
@@ -198,21 +216,37 @@ static void parse_deadline_fields(Loader *L, Block *b, const JLoc *bl,
         for (size_t i = 0; keys[i]; i++) {
             if (json_object_get(o, keys[i])) {
                 only_error(L, bl, keys[i], BF_DEADLINE, "only ",
-                           " blocks have time_limit_ms, timeout_message and "
-                           "confidence");
+                           " blocks have time_limit_ms, timeout_message, "
+                           "deadline_display and confidence");
             }
         }
         return;
     }
     jget_int(L, bl, o, "time_limit_ms", 0, 100, 600000, &b->time_limit_ms);
     const char *s = NULL;
+    /* a misspelled time_limit_ms is one error, told where it is */
+    int no_limit = !json_object_get(o, "time_limit_ms") &&
+                   !jl_misspelt(L, bl, "time_limit_ms");
     if (jget_str(L, bl, o, "timeout_message", 0, &s) == 1) {
-        if (!json_object_get(o, "time_limit_ms")) {
+        if (no_limit) {
             jl_error(L, bl, "timeout_message",
                      "needs \"time_limit_ms\" (the message follows a "
                      "timeout)");
         }
         b->timeout_message = ld_strdup(L, s);
+    }
+    if (jget_str(L, bl, o, "deadline_display", 0, &s) == 1) {
+        if (strcmp(s, "countdown") == 0) {
+            b->deadline_countdown = 1;
+        } else if (strcmp(s, "none") != 0) {
+            jl_error(L, bl, "deadline_display", "'%s' is not none or countdown",
+                     s);
+        }
+        if (no_limit) {
+            jl_error(L, bl, "deadline_display",
+                     "needs \"time_limit_ms\" (the deadline it counts down "
+                     "to)");
+        }
     }
     json_t *c = json_object_get(o, "confidence");
     if (c) {

@@ -6,6 +6,7 @@
 #include "stimuli/check.h"
 #include "stimuli/glyphs.h"
 #include "stimuli/study_int.h"
+#include "stimuli/uistrings.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +104,24 @@ static void order_line(const Study *st, const int *order, char *buf,
     }
 }
 
+/* The rating question as participants read it (the format's English
+** default in the study's language), or that no block asks one. */
+static void print_rating(FILE *out, const Study *st)
+{
+    int asked = 0;
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        asked |= st->blocks[i].rating;
+    }
+    if (!asked) {
+        fprintf(out, "rating       none (no block asks a rating)\n");
+        return;
+    }
+    fprintf(out, "rating       \"%s\" (%d points)\n",
+            or_dash(ui_fmt(st->ui_strings, UI_RATING_QUESTION,
+                           st->rating.question)),
+            st->rating.points);
+}
+
 /* The within-subject lines of the text report: mode, order, what each
 ** condition gets, and a latin square's rows. */
 static void print_within(FILE *out, const Study *st, const CheckOrders *orders)
@@ -128,7 +147,11 @@ static void print_within(FILE *out, const Study *st, const CheckOrders *orders)
                     i == items + 1 ? "; between conditions: " : ", ",
                     or_dash(st->blocks[i].id));
         }
-        fprintf(out, "\n");
+        fprintf(out, "\n  %s\n",
+                a->repeat_set ? "(the run of assignment.repeat)"
+                              : "(the run from the first to the last item "
+                                "block, with the breaks after it; "
+                                "assignment.repeat names another)");
     }
     size_t n = st->n_conditions;
     int *order = n ? sim_calloc(n, sizeof *order) : NULL;
@@ -215,8 +238,7 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                 s->practice_min_first_try, s->quiz_all_first_try ? "yes" : "no",
                 s->max_catch_failures, s->min_total_seconds,
                 s->stop_on_failure ? ", stop on failure" : "");
-        fprintf(out, "rating       \"%s\" (%d points)\n",
-                or_dash(st->rating.question), st->rating.points);
+        print_rating(out, st);
         fprintf(out, "blocks       %zu\n", st->n_blocks);
         fprintf(out,
                 "  %-3s %-14s %-14s %-8s %-3s %-14s %-4s %-30s %-6s "
@@ -226,10 +248,10 @@ static void print_text(FILE *out, const char *dir, const Study *st,
         for (size_t i = 0; i < st->n_blocks; i++) {
             const Block *b = &st->blocks[i];
             char shows[64], n[24], ses[16], pool[128];
-            int item = b->pool != NULL;
+            int item = block_kind_shows_items(b->kind);
             if (item) {
                 shows_text(b, shows, sizeof shows);
-                if (b->n_items) {
+                if (b->n_items != BLOCK_N_ALL) {
                     snprintf(n, sizeof n, "%d", b->n_items);
                 } else {
                     snprintf(n, sizeof n, "all");
@@ -267,8 +289,10 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                         b->exclude_items_of);
             }
             if (b->time_limit_ms > 0) {
-                fprintf(out, "      (time limit %d ms%s)\n", b->time_limit_ms,
-                        b->timeout_message ? ", with a timeout message" : "");
+                fprintf(out, "      (time limit %d ms%s%s)\n", b->time_limit_ms,
+                        b->timeout_message ? ", with a timeout message" : "",
+                        b->deadline_countdown ? ", counted down on screen"
+                                              : "");
             }
             if (b->confidence.points > 0) {
                 fprintf(out, "      (confidence 1..%d after the choice)\n",
@@ -374,6 +398,15 @@ static void within_json(json_t *o, const Study *st, const CheckOrders *orders)
     json_object_set_new(o, "order",
                         within ? json_string(within_order_names[a->order])
                                : json_null());
+    size_t first = 0, last = 0;
+    if (within && study_n_sessions(st) == 0 &&
+        study_within_range(st, &first, &last)) {
+        json_t *run = json_array();
+        for (size_t i = first; i <= last; i++) {
+            json_array_append_new(run, jstr(st->blocks[i].id));
+        }
+        json_object_set_new(o, "repeat", run);
+    }
     size_t n = st->n_conditions;
     if (!within || !n || (a->order == WITHIN_LATIN_SQUARE && !orders) ||
         a->order == WITHIN_RANDOM) {
@@ -460,7 +493,10 @@ static json_t *blocks_json(const Study *st)
         json_object_set_new(o, "phase", jstr(b->phase));
         json_object_set_new(o, "session", json_integer(b->session));
         json_object_set_new(o, "pool", jstr(b->pool));
-        json_object_set_new(o, "n", json_integer(b->n_items));
+        json_object_set_new(o, "n",
+                            b->n_items == BLOCK_N_ALL
+                                ? json_string("all")
+                                : json_integer(b->n_items));
         json_object_set_new(o, "same_items_as", jstr(b->same_items_as));
         json_object_set_new(o, "exclude_items_of", jstr(b->exclude_items_of));
         json_object_set_new(
@@ -470,6 +506,9 @@ static json_t *blocks_json(const Study *st)
                       "reservoir", b->show.reservoir));
         json_object_set_new(o, "rating", json_boolean(b->rating));
         json_object_set_new(o, "time_limit_ms", json_integer(b->time_limit_ms));
+        json_object_set_new(
+            o, "deadline_display",
+            json_string(b->deadline_countdown ? "countdown" : "none"));
         json_object_set_new(o, "timeout_message", jstr(b->timeout_message));
         json_object_set_new(o, "confidence_points",
                             json_integer(b->confidence.points));

@@ -6,6 +6,7 @@
 */
 #include "stimuli/design_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -202,6 +203,43 @@ static void parse_conditions(Design *D, const JLoc *root)
 
 /* ---------------------------------------------- assignment, rating, ... */
 
+/* "repeat": a list of block ids (resolved once the blocks are read,
+** validate_within); only for within-subject studies. */
+static void parse_repeat(Design *D, const JLoc *al, json_t *v)
+{
+    Loader *L = D->L;
+    Assignment *a = &L->st->assignment;
+    json_t *r = json_object_get(v, "repeat");
+    if (!r) {
+        return;
+    }
+    if (a->mode != ASSIGN_MODE_WITHIN) {
+        jl_error(L, al, "repeat",
+                 "blocks are repeated per condition only with \"mode\": "
+                 "\"within\"");
+        return;
+    }
+    if (!json_is_array(r) || json_array_size(r) == 0) {
+        jl_error(L, al, "repeat",
+                 "must be a non-empty list of block ids (the blocks done "
+                 "once per condition)");
+        return;
+    }
+    a->repeat = ld_calloc(L, json_array_size(r), sizeof *a->repeat);
+    size_t i;
+    json_t *x;
+    json_array_foreach(r, i, x)
+    {
+        if (!json_is_string(x)) {
+            jl_error(L, al, "repeat", "must be a list of block ids");
+            return;
+        }
+        if (a->repeat) {
+            a->repeat[a->n_repeat++] = ld_strdup(L, json_string_value(x));
+        }
+    }
+}
+
 static void parse_assignment(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -220,8 +258,8 @@ static void parse_assignment(Design *D, const JLoc *root)
         return;
     }
     static const char *const known[] = {
-        "mode", "order",          "rule", "min_complete",
-        "then", "active_minutes", NULL};
+        "mode", "order",          "rule",   "min_complete",
+        "then", "active_minutes", "repeat", NULL};
     jreject_unknown(L, &al, v, known);
     const char *mode = "between", *order = "latin-square";
     jget_str(L, &al, v, "mode", 0, &mode);
@@ -245,6 +283,7 @@ static void parse_assignment(Design *D, const JLoc *root)
         jl_warn(L, &al, "order",
                 "order is used only with \"mode\": \"within\"");
     }
+    parse_repeat(D, &al, v);
     const char *rule = "balanced";
     jget_str(L, &al, v, "rule", 0, &rule);
     if (a->mode == ASSIGN_MODE_WITHIN && strcmp(rule, "balanced") != 0) {
@@ -551,6 +590,35 @@ static void check_simulation_phases(Design *D, const JLoc *root)
     }
 }
 
+/* A deadline that would time out more than a tenth of the simulated
+** participants' answers (log-normal reaction times of the simulation
+** block) is a warning: the simulated data, the power estimates and often
+** the lab's own participants lose those trials. */
+static void check_deadlines(Design *D)
+{
+    const Study *st = D->L->st;
+    const SimulationSpec *s = &st->simulation;
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        const Block *b = &st->blocks[i];
+        if (b->time_limit_ms <= 0 || s->rt_median_ms <= 0) {
+            continue;
+        }
+        double z =
+            s->rt_sigma > 0
+                ? log(b->time_limit_ms / s->rt_median_ms) / s->rt_sigma
+                : (b->time_limit_ms < s->rt_median_ms ? -INFINITY : INFINITY);
+        double late = 0.5 * erfc(z / sqrt(2.0)); /* P(RT > limit) */
+        if (late > 0.10) {
+            jl_warn(D->L, &D->src[i].at, "time_limit_ms",
+                    "about %.0f %% of simulated answers come after this "
+                    "%d ms deadline (simulation: reaction times with median "
+                    "%g ms, rt_sigma %g): lengthen the deadline, or state "
+                    "the reaction times you expect in the simulation block",
+                    100 * late, b->time_limit_ms, s->rt_median_ms, s->rt_sigma);
+        }
+    }
+}
+
 /* A "rating" question that no block asks is a warning: the author expected
 ** ratings that the study will not collect. */
 static void check_rating_asked(Design *D, const JLoc *root)
@@ -818,6 +886,7 @@ void design_parse(Loader *L, json_t *root)
     parse_screening(&D, &at);
     check_rating_asked(&D, &at);
     check_simulation_phases(&D, &at);
+    check_deadlines(&D);
     validate_blocks(&D);
     validate_conditions(&D, &at);
     read_pages(&D);

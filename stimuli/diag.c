@@ -149,6 +149,16 @@ static uint64_t place_hash(const char *file, int line, const char *pointer)
 }
 
 /* Whether errors at the place are follow-ons of a misspelled field. */
+static int suspect_has(const Loader *L, uint64_t h);
+
+int jl_misspelt(const Loader *L, const JLoc *at, const char *key)
+{
+    JLoc meant;
+    jl_child(&meant, at, key);
+    return suspect_has(
+        L, place_hash(at->file ? at->file : "", at->line, meant.ptr));
+}
+
 static int suspect_has(const Loader *L, uint64_t h)
 {
     if (L->n_suspect_slots == 0) {

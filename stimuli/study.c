@@ -104,6 +104,10 @@ void study_free(Study *st)
     sim_free(st->items);
     strv_free(st->methods, st->n_methods);
     sim_free(st->assignment.then_condition);
+    for (size_t i = 0; i < st->assignment.n_repeat; i++) {
+        sim_free(st->assignment.repeat[i]);
+    }
+    sim_free(st->assignment.repeat);
     sim_free(st->rating.question);
     sim_free(st->rating.low);
     sim_free(st->rating.high);
@@ -334,6 +338,11 @@ const Block *study_find_phase_block(const Study *st, SimPhase phase)
 
 int study_within_range(const Study *st, size_t *first, size_t *last)
 {
+    if (st && st->assignment.repeat_set) {
+        *first = st->assignment.repeat_first;
+        *last = st->assignment.repeat_last;
+        return 1;
+    }
     int found = 0;
     for (size_t i = 0; st && i < st->n_blocks; i++) {
         BlockKind k = st->blocks[i].kind;

@@ -288,6 +288,10 @@ typedef struct RatingSpec {
     char *high;     /* label of the top point */
 } RatingSpec;
 
+/* Block.n_items of a block that shows its whole pool ("n": "all", the
+** default). */
+#define BLOCK_N_ALL (-1)
+
 typedef struct Block {
     BlockKind kind;
     char *id;          /* unique block name, e.g. "pre" or "s2-train" */
@@ -300,7 +304,8 @@ typedef struct Block {
 
     /* item blocks: practice, learn, predict, counterfactual, rating */
     char *pool;             /* item pool */
-    int n_items;            /* items to use; 0 = the whole pool */
+    int n_items;            /* items to use (0: none, only catch trials);
+                               BLOCK_N_ALL: the whole pool */
     char *same_items_as;    /* reuse that block's items (reshuffled) */
     char *exclude_items_of; /* comma list of block ids whose items are not
                                drawn again (new samples per session) */
@@ -315,7 +320,7 @@ typedef struct Block {
 
     /* practice: optional examples shown before its questions */
     char *train_pool; /* pool of practice examples (NULL = none) */
-    int n_train;      /* how many (0 = the whole pool) */
+    int n_train;      /* how many (BLOCK_N_ALL: the whole pool) */
 
     /* pages: consent, instructions, debrief, break */
     char **pages; /* bundle-relative page files, in order */
@@ -335,9 +340,11 @@ typedef struct Block {
     size_t n_survey;
 
     /* predict, counterfactual: an answer deadline and a confidence scale */
-    int time_limit_ms;     /* 0 = none; else 100..600000 from the onset */
-    char *timeout_message; /* shown briefly after a timeout; NULL = none */
-    RatingSpec confidence; /* points 0 = not asked; else 2..11 */
+    int time_limit_ms;      /* 0 = none; else 100..600000 from the onset */
+    char *timeout_message;  /* shown briefly after a timeout; NULL = none */
+    int deadline_countdown; /* 1: the seconds left are shown
+                               ("deadline_display": "countdown") */
+    RatingSpec confidence;  /* points 0 = not asked; else 2..11 */
 
     /* pages and item screens taller than the window: Continue only after
     ** the participant has scrolled to the end (default 1) */
@@ -380,6 +387,13 @@ typedef struct Assignment {
     char *then_condition; /* ASSIGN_HASE: where the rest go */
     int active_minutes;   /* unfinished participants count as filling a
                              condition when active this recently */
+    /* ASSIGN_MODE_WITHIN without sessions: "repeat", the block ids done
+    ** once per condition as written (a contiguous run of blocks), and the
+    ** run they name once validated (repeat_set) */
+    char **repeat;
+    size_t n_repeat;
+    int repeat_set;
+    size_t repeat_first, repeat_last; /* block indices, inclusive */
 } Assignment;
 
 /* Parameters of the simulated `mixed` policy (see docs/simulation.md). */
@@ -552,5 +566,12 @@ int study_within_range(const Study *study, size_t *first, size_t *last);
 int study_n_sessions(const Study *study);
 /* The block with phase_id phase that comes first, or NULL. */
 const Block *study_find_phase_block(const Study *study, SimPhase phase);
+
+/* The items block b draws from a pool of have items: its "n", or have
+** for "all". */
+static inline size_t block_item_count(const Block *b, size_t have)
+{
+    return b->n_items == BLOCK_N_ALL ? have : (size_t)b->n_items;
+}
 
 #endif

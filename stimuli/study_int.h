@@ -90,6 +90,9 @@ void jl_warn(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
 ** problem of a load. */
 void ld_repeats_finish(Loader *L);
 void jl_child(JLoc *out, const JLoc *at, const char *key);
+/* Whether member key of the value at `at` is absent because an unknown
+** field nearly names it (errors about its absence follow from that). */
+int jl_misspelt(const Loader *L, const JLoc *at, const char *key);
 void jl_index(JLoc *out, const JLoc *at, size_t i);
 
 /* Allocation helpers that set L->oom on failure. */

@@ -148,6 +148,32 @@ static void check_items_shown(Design *D)
     }
 }
 
+/* The reservoir of block bi: an earlier item block with enough items for
+** its catch trials; catch trials need one. */
+static void validate_reservoir(Design *D, size_t bi)
+{
+    const Study *st = D->L->st;
+    const Block *b = &st->blocks[bi];
+    const BlockSrc *bs = &D->src[bi];
+    if (!(block_kind_desc(b->kind)->fields & BF_CATCH)) {
+        return; /* told where the block is parsed */
+    }
+    if (b->reservoir) {
+        long r = block_index(st, b->reservoir, bi);
+        if (r < 0 || !block_kind_shows_items(st->blocks[r].kind)) {
+            block_error(D, bi, "reservoir", "'%s' is not an earlier item block",
+                        b->reservoir);
+        } else if (b->n_catch > 0 && st->blocks[r].n_items != BLOCK_N_ALL &&
+                   b->n_catch > st->blocks[r].n_items) {
+            block_error(D, bi, bs->at.ptr[1] == 'p' ? "n_catch" : "catch",
+                        "%d catch trials but '%s' shows only %d items",
+                        b->n_catch, b->reservoir, st->blocks[r].n_items);
+        }
+    } else if (b->n_catch > 0) {
+        block_error(D, bi, "catch", "catch trials need a reservoir block");
+    }
+}
+
 void validate_blocks(Design *D)
 {
     Loader *L = D->L;
@@ -182,6 +208,16 @@ void validate_blocks(Design *D)
             }
             b->n_items = ref->n_items;
         }
+        if (b->n_items == 0 && b->n_catch == 0) {
+            block_error(D, bi, bs->n_key,
+                        "0 items and no catch trials: block '%s' would show "
+                        "nothing (every item of the pool: \"all\")",
+                        b->id);
+        }
+        if (!b->pool && b->n_items == 0) {
+            validate_reservoir(D, bi);
+            continue; /* catch trials only: no pool needed */
+        }
         if (!b->pool) {
             block_error(D, bi, bs->pool_key,
                         "missing (block '%s' needs a pool)", b->id);
@@ -210,14 +246,12 @@ void validate_blocks(Design *D)
                             "'%s' is not an earlier item block", tok);
             } else if (st->blocks[r].pool &&
                        strcmp(st->blocks[r].pool, b->pool) == 0) {
-                excluded += st->blocks[r].n_items
-                                ? (size_t)st->blocks[r].n_items
-                                : have;
+                excluded += block_item_count(&st->blocks[r], have);
             }
             tok = comma ? comma + 1 : NULL;
         }
         sim_free(list);
-        size_t need = (b->n_items ? (size_t)b->n_items : have) + excluded;
+        size_t need = block_item_count(b, have) + excluded;
         if (need > have && !b->same_items_as) {
             block_error(D, bi, bs->n_key,
                         "pool '%s' has %zu items; block '%s' needs %zu%s",
@@ -226,20 +260,7 @@ void validate_blocks(Design *D)
                                    "it excludes)"
                                  : "");
         }
-        if (b->reservoir) {
-            long r = block_index(st, b->reservoir, bi);
-            if (r < 0 || !block_kind_shows_items(st->blocks[r].kind)) {
-                block_error(D, bi, "reservoir",
-                            "'%s' is not an earlier item block", b->reservoir);
-            } else if (b->n_catch > 0 && st->blocks[r].n_items > 0 &&
-                       b->n_catch > st->blocks[r].n_items) {
-                block_error(D, bi, bs->at.ptr[1] == 'p' ? "n_catch" : "catch",
-                            "%d catch trials but '%s' shows only %d items",
-                            b->n_catch, b->reservoir, st->blocks[r].n_items);
-            }
-        } else if (b->n_catch > 0) {
-            block_error(D, bi, "catch", "catch trials need a reservoir block");
-        }
+        validate_reservoir(D, bi);
         if (b->train_pool && pool_size(st, b->train_pool) == 0 &&
             !ld_pool_unread(D->L, b->train_pool)) {
             no_items_error(D, bi, bs->train_key ? bs->train_key : "train_pool",
@@ -259,10 +280,59 @@ static size_t range_need(const Study *st, size_t first, size_t last,
         const Block *b = &st->blocks[i];
         if (block_kind_shows_items(b->kind) && !b->same_items_as && b->pool &&
             strcmp(b->pool, pool) == 0) {
-            n += b->n_items ? (size_t)b->n_items : have;
+            n += block_item_count(b, have);
         }
     }
     return n;
+}
+
+/* "repeat": the named blocks must be one contiguous run of blocks, in
+** their order, with at least one block that shows items; sets the run.
+** Returns 0 after an error at repeat. */
+static int resolve_repeat(Design *D, const JLoc *al)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    Assignment *a = &st->assignment;
+    long first = -1;
+    int items = 0;
+    for (size_t i = 0; i < a->n_repeat; i++) {
+        long bi = block_index(st, a->repeat[i], st->n_blocks);
+        if (bi < 0) {
+            char ids[512];
+            size_t len = 0;
+            ids[0] = '\0';
+            for (size_t k = 0; k < st->n_blocks && len < sizeof ids; k++) {
+                len += (size_t)snprintf(
+                    ids + len, sizeof ids - len, "%s'%s'", k ? ", " : "",
+                    st->blocks[k].id ? st->blocks[k].id : "");
+            }
+            jl_error(L, al, "repeat", "'%s' is not a block id (blocks: %s)",
+                     a->repeat[i], ids);
+            return 0;
+        }
+        if (i == 0) {
+            first = bi;
+        } else if (bi != first + (long)i) {
+            jl_error(L, al, "repeat",
+                     "'%s' does not follow '%s' in blocks: repeat names one "
+                     "contiguous run of blocks, in their order",
+                     a->repeat[i], a->repeat[i - 1]);
+            return 0;
+        }
+        BlockKind k = st->blocks[bi].kind;
+        items |= block_kind_shows_items(k) && k != BLOCK_PRACTICE;
+    }
+    if (!items) {
+        jl_error(L, al, "repeat",
+                 "no block of the run shows items to predict: nothing to "
+                 "compare between conditions");
+        return 0;
+    }
+    a->repeat_first = (size_t)first;
+    a->repeat_last = (size_t)first + a->n_repeat - 1;
+    a->repeat_set = 1;
+    return 1;
 }
 
 /* "mode": "within": enough conditions, one session per condition when the
@@ -297,6 +367,13 @@ static void validate_within(Design *D, const JLoc *root)
     }
     int sessions = study_n_sessions(st);
     size_t first = 0, last = 0;
+    if (sessions > 0 && st->assignment.n_repeat > 0) {
+        jl_error(L, &al, "repeat",
+                 "the blocks have sessions: session t shows the "
+                 "participant's t-th condition, so nothing is repeated "
+                 "(leave out repeat, or the sessions)");
+        return;
+    }
     if (sessions > 0) {
         if ((size_t)sessions != nc) {
             jl_error(L, &al, "mode",
@@ -310,10 +387,29 @@ static void validate_within(Design *D, const JLoc *root)
     if (st->n_blocks == 0) {
         return; /* no blocks were read: reported where they are given */
     }
+    if (st->assignment.n_repeat > 0 && !resolve_repeat(D, &al)) {
+        return;
+    }
     if (!study_within_range(st, &first, &last)) {
         jl_error(L, &al, "mode",
                  "no block shows items: nothing to repeat per condition");
         return;
+    }
+    if (last + 1 < st->n_blocks) {
+        const Block *after = &st->blocks[last + 1];
+        if (after->kind == BLOCK_QUESTIONNAIRE || after->kind == BLOCK_BREAK) {
+            jl_warn(L, &al, st->assignment.repeat_set ? "repeat" : "mode",
+                    "%s '%s' comes after the blocks repeated per condition "
+                    "(%s .. %s): it is shown once, after the last condition%s; "
+                    "to show it once per condition, name it in "
+                    "assignment.repeat",
+                    block_kind_name(after->kind), after->id ? after->id : "",
+                    st->blocks[first].id ? st->blocks[first].id : "",
+                    st->blocks[last].id ? st->blocks[last].id : "",
+                    after->kind == BLOCK_QUESTIONNAIRE
+                        ? " (its answers carry that condition)"
+                        : "");
+        }
     }
     for (size_t p = 0; p < st->n_pools; p++) {
         size_t have = pool_size(st, st->pools[p]);

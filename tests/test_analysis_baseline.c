@@ -4,7 +4,8 @@
 ** "baseline" nor listed first, in the Utility table, the Tukey contrasts,
 ** the paired tests of a within design and the report's settings; the
 ** --baseline override; an unknown name and disagreeing definitions as
-** errors that name the conditions.
+** errors that name the conditions. A block of catch trials only (an
+** attention check) gives no table of its own.
 */
 #include "tests/harness.h"
 
@@ -252,6 +253,47 @@ static void test_database(void)
     dataset_free(ds);
 }
 
+/* Pre and post blocks, then an attention block of catch trials only in
+** the test phase: the Change table and the ANOVA come from the real
+** trials; no Utility table and no ANOVA over the catch trials. */
+static void test_catch_only(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/attention.csv", tmpdir);
+    FILE *f = fopen(path, "wb");
+    fputs("participant,condition,phase,item,correct,is_catch\n", f);
+    for (int c = 0; c < 3; c++) {
+        for (int p = 0; p < 4; p++) {
+            for (int ph = 0; ph < 2; ph++) {
+                for (int i = 0; i < 10; i++) {
+                    int right = ph ? i < n_right(CONDS[c], p) : i < 5;
+                    fprintf(f, "p%d,%s,%s,i%d,%d,0\n", c * 4 + p, CONDS[c],
+                            ph ? "post" : "pre", i, right);
+                }
+            }
+            /* the attention check: one catch trial, failed by a few */
+            fprintf(f, "p%d,%s,test,c1,%d,1\n", c * 4 + p, CONDS[c], p != 1);
+        }
+    }
+    fclose(f);
+    const char *csv = path;
+    Report r;
+    SimError err;
+    CHECK_INT(analyse(&csv, 1, "ohne", &r, &err), SIM_OK);
+    CHECK_INT(r.n_change, 3);
+    CHECK_INT(r.n_utility, 0);
+    CHECK(r.has_anova);
+    CHECK(r.anova_outcome && strstr(r.anova_outcome, "post"));
+    const Table *g = test_table(&r, "groups");
+    int balken = g ? test_row(g, "condition", "balken") : -1;
+    CHECK_NEAR(test_num(g, balken, "mean"), 0.8, 1e-12);
+    const Table *a = test_table(&r, "accuracy");
+    for (int i = 0; a && i < a->n_rows; i++) {
+        CHECK(strcmp(test_text(a, i, "phase"), "test") != 0);
+    }
+    report_free(&r);
+}
+
 int main(void)
 {
     test_tmpdir(tmpdir, sizeof tmpdir, "baseline");
@@ -259,6 +301,7 @@ int main(void)
     test_within();
     test_conflict();
     test_database();
+    test_catch_only();
     test_rmtree(tmpdir);
     return TEST_REPORT();
 }

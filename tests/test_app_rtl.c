@@ -234,8 +234,9 @@ static void test_rating_row(Env *e)
     Item it;
     Feature fs[2];
     predict_view(&v, &it, fs);
-    static RatingSpec rs = {S("How useful?"), 7, S("Not at all"),
-                            S("Completely")};
+    /* the lab's own labels (the format's defaults would be translated) */
+    static RatingSpec rs = {S("How useful?"), 7, S("Useless"),
+                            S("Very useful")};
     v.screen = SCREEN_RATING;
     v.need_choice = 0;
     v.confidence_spec = NULL;
@@ -251,8 +252,8 @@ static void test_rating_row(Env *e)
         CHECK(rtl ? p1.x > p7.x : p1.x < p7.x);
         CHECK(rtl ? cont.x < p7.x : cont.x > p7.x);
         /* low label beside point 1, high beside point 7 */
-        const SceneCmd *lo = text_cmd(&sc, "Not at all");
-        const SceneCmd *hi = text_cmd(&sc, "Completely");
+        const SceneCmd *lo = text_cmd(&sc, "Useless");
+        const SceneCmd *hi = text_cmd(&sc, "Very useful");
         if (lo && hi) {
             CHECK(rtl ? lo->r.x > p1.x && hi->r.x + hi->r.w <= p7.x
                       : lo->r.x + lo->r.w <= p1.x && hi->r.x >= p7.x + p7.w);

@@ -689,6 +689,87 @@ static void test_kind_screens(const Study *meta)
     study_free(all);
 }
 
+/* A reservoir of 70 items (no fixed limit), a block of catch trials only
+** ("n": 0) and a catch trial in a counterfactual block: the reservoir item
+** shown unchanged, its answer the model's output on it. */
+static void test_catch_session(Study *st)
+{
+    Store *store = open_db(st, "catch.db");
+    if (!store) {
+        CHECK(0);
+        return;
+    }
+    SimError err;
+    EnrollSpec e = {0};
+    e.condition = "baseline";
+    e.seed = 7;
+    e.wall_ms = 1000;
+    ParticipantInfo info;
+    CHECK_INT(store_enroll(store, &e, &info, &err), SIM_OK);
+    Session *s = NULL;
+    CHECK_INT(session_open(store, st, info.id, 1000, &s, &err), SIM_OK);
+    if (!s) {
+        store_close(store);
+        return;
+    }
+    int per_block[4] = {0}, catches[4] = {0}, big = 0, unchanged = 0;
+    int guard = 0;
+    while (!session_finished(s) && guard++ < 500) {
+        const SessionView *v = session_view(s);
+        show(s);
+        if (v->trial && v->trial->item_key) {
+            per_block[v->trial->block]++;
+            catches[v->trial->block] += v->trial->is_catch;
+        }
+        if (v->screen == SCREEN_PREDICT && v->trial->show.reservoir) {
+            CHECK_INT(v->n_reservoir, 70);
+            int distinct = 1;
+            for (size_t i = 0; i < v->n_reservoir; i++) {
+                for (size_t j = 0; j < i; j++) {
+                    distinct &= v->reservoir[i] != v->reservoir[j];
+                }
+            }
+            big += v->n_reservoir == 70 && distinct;
+        }
+        if (v->ask_counterfactual) {
+            const Item *it = v->item;
+            CHECK_INT(v->cf_unchanged, v->trial->is_catch);
+            if (v->trial->is_catch) {
+                unchanged++;
+                CHECK_INT(v->trial->correct_choice, it->prediction);
+                CHECK_STR(it->pool, "learn"); /* from the reservoir */
+            } else {
+                CHECK_INT(v->trial->correct_choice, it->cf->prediction);
+            }
+        }
+        if (v->need_choice) {
+            send(s, SIM_IN_CHOOSE, v->trial->correct_choice);
+        } else {
+            send(s, SIM_IN_CONTINUE, 0);
+        }
+    }
+    CHECK(session_finished(s));
+    CHECK_INT(per_block[0], 70); /* "n": "all" */
+    CHECK_INT(per_block[1], 2);  /* two real trials */
+    CHECK_INT(per_block[2], 3);  /* catch trials only */
+    CHECK_INT(catches[2], 3);
+    CHECK_INT(per_block[3], 5); /* four counterfactuals and a catch trial */
+    CHECK_INT(catches[3], 1);
+    CHECK_INT(unchanged, 1);
+    CHECK_INT(big, 2);
+    /* the export's model output of the counterfactual catch trial is the
+    ** model's output on the unchanged input */
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT COUNT(*) FROM long_format WHERE participant = '%s' AND "
+             "block = 'cf' AND is_catch = 1 AND correct = 1 AND "
+             "model_output = label",
+             info.id);
+    CHECK_INT(sql_int(store, sql), 1);
+    session_close(s);
+    store_close(store);
+}
+
 int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "session");
@@ -705,6 +786,12 @@ int main(void)
         test_meta_session(meta);
         test_kind_screens(meta);
     }
+    Study *catch_study = test_study_load("mini-catch");
+    CHECK(catch_study != NULL);
+    if (catch_study) {
+        test_catch_session(catch_study);
+    }
+    study_free(catch_study);
     study_free(fwd);
     study_free(meta);
     test_rmtree(tmp);

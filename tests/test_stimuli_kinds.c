@@ -314,7 +314,8 @@ static void test_fields_by_kind(void)
          "only practice blocks have feedback, retry and "
          "train_pool"},
         {"[{\"kind\": \"rating\", \"pool\": \"p\", \"catch\": 1}]", "catch",
-         "only predict blocks have catch trials and a reservoir"},
+         "only predict and counterfactual blocks have catch trials and a "
+         "reservoir"},
         {"[{\"kind\": \"quiz\", \"pages\": \"c.md\"}]", "pages",
          "only consent, instructions and debrief blocks have pages"},
         {"[{\"kind\": \"learn\", \"pool\": \"p\", \"questions\": []}]",
