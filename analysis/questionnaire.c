@@ -1,6 +1,7 @@
 /*
 ** Questionnaire answers: loading (database answer table or the export's
-** X.questionnaire.csv, through common/sim_csv.h) and the summaries per condition of screened
+** X.questionnaire.csv, through common/sim_csv.h) and the summaries per
+*condition of screened
 ** participants -- n, mean, SD and the 95 % t interval of the mean (R's
 ** t.test(x)$conf.int) for number and likert questions, counts per option
 ** for choice questions, and the number of non-empty answers for text
@@ -292,8 +293,7 @@ static int field_strings(const SimCsvRecord *rec, const int *col, int n,
 }
 
 /* The study definitions in X.csv's sidecar give the options. */
-static int sidecar_definitions(Dataset *ds, const char *csv_path,
-                               SimError *err)
+static int sidecar_definitions(Dataset *ds, const char *csv_path, SimError *err)
 {
     char side[4200];
     snprintf(side, sizeof side, "%s.json", csv_path);
@@ -324,9 +324,10 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
     }
     FILE *fp = fopen(path, "rb");
     if (!fp) {
-        return errno == ENOENT ? SIM_OK
-                               : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s",
-                                          path, strerror(errno));
+        return errno == ENOENT
+                   ? SIM_OK
+                   : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s", path,
+                              strerror(errno));
     }
     int rc = sidecar_definitions(ds, csv_path, err);
     SimCsvReader *r = NULL;
@@ -341,9 +342,9 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
     SimCsvRecord rec;
     int got = rc == SIM_OK ? sim_csv_next(r, &rec, err) : 0;
     if (rc == SIM_OK && got != 1) {
-        rc = got == 0 ? sim_fail(err, SIM_ERR_INVALID, "%s:1: no header line",
-                                 path)
-                      : got;
+        rc = got == 0
+                 ? sim_fail(err, SIM_ERR_INVALID, "%s:1: no header line", path)
+                 : got;
     }
     for (int k = 0; rc == SIM_OK && k < N_NEED; k++) {
         col[k] = -1;
