@@ -1149,6 +1149,39 @@ static const char *field_name(const CsvReader *R, int f, char *tmp, size_t n)
     return tmp;
 }
 
+/* When the file's header (decoded as enc, what does not fit as U+FFFD)
+** splits on another delimiter than R's: ", and --delimiter X" into out, so
+** that one run names both options; else "". */
+static void delimiter_hint(const CsvReader *R, const SimEncoding *enc,
+                           char *out, size_t n)
+{
+    out[0] = '\0';
+    FILE *f = fopen(R->path, "rb");
+    char *raw = f ? sim_malloc(1 << 16) : NULL;
+    size_t got = raw ? fread(raw, 1, 1 << 16, f) : 0;
+    char *text = NULL;
+    size_t len = 0;
+    if (got > 0 &&
+        sim_decode_buffer(enc, raw, got, 1, &text, &len, NULL) >= 0) {
+        size_t i = strspn(text, " \r\n");
+        char other = sim_csv_other_delimiter(text + i, len - i, R->delim);
+        if (other) {
+            snprintf(out, n, ", and --delimiter %s (its header splits on %s)",
+                     other == '\t'  ? "tab"
+                     : other == ';' ? "';'"
+                                    : "','",
+                     other == '\t'  ? "tabs"
+                     : other == ';' ? "';'"
+                                    : "','");
+        }
+    }
+    sim_free(text);
+    sim_free(raw);
+    if (f) {
+        fclose(f);
+    }
+}
+
 /* The located message of a problem the reader stopped at. */
 static int csv_problem(CsvReader *R)
 {
@@ -1163,14 +1196,19 @@ static int csv_problem(CsvReader *R)
                         sim_csv_problem_text(p->kind));
     }
     const SimDecodeProblem *d = &p->decode;
-    char what[300];
+    char what[300], also[80];
     sim_decode_describe(d, what, sizeof what);
+    SimEncoding as = d->enc;
+    if (d->kind == SIM_DECODE_UTF16_BOM || d->kind == SIM_DECODE_WRONG_BOM) {
+        sim_encoding_find("utf-16", &as);
+    }
+    delimiter_hint(R, &as, also, sizeof also);
     switch (d->kind) {
     case SIM_DECODE_UTF16_BOM:
         return sim_fail(R->err, SIM_ERR_PARSE,
-                        "%s:1: %s: use --encoding utf-16, or save it as \"CSV "
-                        "UTF-8\"",
-                        R->path, what);
+                        "%s:1: %s: use --encoding utf-16%s, or save it as "
+                        "\"CSV UTF-8\"",
+                        R->path, what, also);
     case SIM_DECODE_NO_BOM:
         return sim_fail(R->err, SIM_ERR_PARSE,
                         "%s:1: --encoding %s needs a byte order mark at the "
@@ -1179,22 +1217,69 @@ static int csv_problem(CsvReader *R)
                         R->path, d->enc.name);
     case SIM_DECODE_WRONG_BOM:
         return sim_fail(R->err, SIM_ERR_PARSE,
-                        "%s:1: %s: use --encoding utf-16", R->path, what);
+                        "%s:1: %s: use --encoding utf-16%s", R->path, what,
+                        also);
     default:
         break;
     }
     if (d->enc.kind == SIM_ENC_UTF8 && !d->utf8_bom) {
         return sim_fail(R->err, SIM_ERR_PARSE,
                         "%s:%ld: %s: save the file as \"CSV UTF-8\", or give "
-                        "its encoding with --encoding (Excel's \"CSV\" on "
+                        "its encoding with --encoding%s (Excel's \"CSV\" on "
                         "Windows: windows-1252 in Western Europe and the "
                         "Americas; docs/analysis.md lists the others)",
-                        R->path, p->line, what);
+                        R->path, p->line, what, also);
     }
     return sim_fail(R->err, SIM_ERR_PARSE,
-                    "%s:%ld: %s: check --encoding, or save the file as \"CSV "
+                    "%s:%ld: %s: check --encoding%s, or save the file as \"CSV "
                     "UTF-8\"",
-                    R->path, p->line, what);
+                    R->path, p->line, what, also);
+}
+
+/* When a file read as UTF-8 is not: ", and --encoding with ... (LINE:
+** what)" into out, so that one run names both options; else "". */
+static void encoding_hint(const CsvReader *R, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (R->enc && R->enc->kind != SIM_ENC_UTF8) {
+        return;
+    }
+    FILE *f = fopen(R->path, "rb");
+    SimDecoder *d = NULL;
+    char *buf = f ? sim_malloc(1 << 20) : NULL;
+    if (!buf || sim_decoder_new(&d, NULL, 0) != 0) {
+        goto cleanup;
+    }
+    size_t held = 0;
+    long line = 1;
+    int last = 0, cr = 0;
+    while (!last) {
+        size_t got = fread(buf + held, 1, (1 << 20) - held, f);
+        last = got == 0;
+        size_t len = held + got, skip, used;
+        SimDecodeProblem p;
+        int bad = sim_decoder_check(d, buf, len, last, &skip, &used, &p);
+        line += sim_text_line_at(buf, used) - 1;
+        line -= cr && used > 0 && buf[0] == '\n'; /* a CRLF cut in two */
+        cr = used > 0 && buf[used - 1] == '\r';
+        if (bad) {
+            char what[300];
+            sim_decode_describe(&p, what, sizeof what);
+            snprintf(out, n,
+                     ", and --encoding with the file's encoding "
+                     "(line %ld: %s)",
+                     line, what);
+            break;
+        }
+        memmove(buf, buf + used, len - used);
+        held = len - used;
+    }
+cleanup:
+    sim_decoder_free(d);
+    sim_free(buf);
+    if (f) {
+        fclose(f);
+    }
 }
 
 static int csv_header(CsvReader *R, const SimCsvField *fields, int n,
@@ -1205,16 +1290,19 @@ static int csv_header(CsvReader *R, const SimCsvField *fields, int n,
         for (int c = 0; c < 3; c++) {
             if (cands[c] != R->delim &&
                 memchr(fields[0].p, cands[c], fields[0].n)) {
+                char also[400];
+                encoding_hint(R, also, sizeof also);
                 return sim_fail(R->err, SIM_ERR_PARSE,
                                 "%s:%ld: the header is one field that "
-                                "splits on %s: add --delimiter %s",
+                                "splits on %s: add --delimiter %s%s",
                                 R->path, w->line,
                                 cands[c] == '\t' ? "tabs"
                                 : c              ? "';'"
                                                  : "','",
                                 cands[c] == '\t' ? "tab"
                                 : c              ? "';'"
-                                                 : "','");
+                                                 : "','",
+                                also);
             }
         }
     }

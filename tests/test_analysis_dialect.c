@@ -387,6 +387,13 @@ static void test_errors(void)
     expect_error("e3.csv", e.p, e.n, ',', "utf-8",
                  ":1: the file is UTF-16 (it starts with a UTF-16 byte order "
                  "mark): use --encoding utf-16");
+    /* Excel's "Unicode Text" (UTF-16, tabs): both options in one message */
+    Bytes u = encode(h, ENC_UTF16LE, '\t');
+    expect_error("e3t.txt", u.p, u.n, ',', "utf-8",
+                 ":1: the file is UTF-16 (it starts with a UTF-16 byte order "
+                 "mark): use --encoding utf-16, and --delimiter tab (its "
+                 "header splits on tabs), or save it as \"CSV UTF-8\"");
+    free(u.p);
     /* cut short, and an unpaired surrogate on line 2 */
     expect_error("e4.csv", e.p, e.n - 1, ',', "utf-16",
                  ":1: UTF-16 file with an odd number of bytes");

@@ -3,7 +3,8 @@
 ** Western Europe (windows-1256, windows-1251, gbk, shift_jis, big5,
 ** euc-kr): the same rows as from the UTF-8 copy; bytes that do not fit the
 ** encoding (also UTF-8, the default) are errors naming the file, the line
-** and the byte. Fixtures: tests/data/encodings/make_encodings.py.
+** and the byte, and the delimiter when the header splits on another one.
+** Fixtures: tests/data/encodings/make_encodings.py.
 */
 #include "tests/harness.h"
 
@@ -69,12 +70,25 @@ static void test_code_pages(const json_t *want)
         rows_text(a, x, sizeof x);
         rows_text(b, y, sizeof y);
         CHECK_STR(y, x);
-        /* read as UTF-8 (the default): refused, with the advice */
+        /* read as UTF-8 (the default) with ',': refused, with the advice
+        ** (a ';' file: both options in one message) */
+        dataset_free(b);
+        CHECK(load(file, ',', "utf-8", &b, &err) == SIM_ERR_PARSE);
+        if (delim == ';') {
+            CHECK(strstr(err.msg, ":1: the header is one field that splits "
+                                  "on ';': add --delimiter ';', and "
+                                  "--encoding with the file's encoding (line "
+                                  "2: invalid UTF-8 at byte") != NULL);
+        } else {
+            CHECK(strstr(err.msg, ":2: invalid UTF-8 at byte") &&
+                  strstr(err.msg, "save the file as \"CSV UTF-8\", or give "
+                                  "its encoding with --encoding (Excel's"));
+        }
+        /* with its delimiter: the encoding only */
         dataset_free(b);
         CHECK(load(file, delim, "utf-8", &b, &err) == SIM_ERR_PARSE);
-        CHECK(strstr(err.msg, "invalid UTF-8 at byte") &&
-              strstr(err.msg, "save the file as \"CSV UTF-8\", or give its "
-                              "encoding with --encoding"));
+        CHECK(strstr(err.msg, ":2: invalid UTF-8 at byte") &&
+              !strstr(err.msg, "--delimiter"));
         dataset_free(a);
         dataset_free(b);
         n++;
