@@ -29,8 +29,8 @@ struct SimCsvReader {
     const char *buf; /* the text: len bytes, parsing at pos */
     size_t cap, len, pos;
     size_t avail; /* the bytes of buf the parser may read (checked) */
-    int eof;      /* nothing follows buf[len] */
-    int pending;  /* bad bytes end the text at buf[len] */
+    int eof;      /* nothing follows buf[avail] */
+    int pending;  /* bad bytes (described in bad) end the text at avail */
     SimDecodeProblem bad;
     char *raw; /* decoded reading: file bytes not decoded yet */
     size_t raw_len;

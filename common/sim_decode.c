@@ -345,10 +345,10 @@ int sim_decoder_new(SimDecoder **out, const SimEncoding *enc, int replace)
     if (!d) {
         return -1;
     }
-    if (enc) {
+    if (enc && enc->kind != SIM_ENC_UTF8) {
         d->enc = *enc;
     } else {
-        sim_encoding_utf8(&d->enc);
+        sim_encoding_utf8(&d->enc); /* also for a zeroed struct */
     }
     d->as = d->enc;
     d->cd = (iconv_t)-1;
