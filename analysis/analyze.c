@@ -60,22 +60,30 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_paired(ds, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
+        rc = compute_glmm(ds, o, &sc, r, err);
+    }
+    /* a null study of --calibrate needs only the tested tables */
+    int descriptive = !o->change_only && !o->null_study;
+    if (rc == SIM_OK && descriptive) {
         rc = compute_accuracy(ds, &sc, r, err);
     }
-    if (rc == SIM_OK && !o->change_only) {
+    if (rc == SIM_OK && descriptive) {
         rc = compute_ratings(ds, o, &sc, r, err);
     }
-    if (rc == SIM_OK && !o->change_only) {
+    if (rc == SIM_OK && descriptive) {
         rc = compute_rt(ds, &sc, r, err);
     }
-    if (rc == SIM_OK && !o->change_only) {
+    if (rc == SIM_OK && descriptive) {
         rc = compute_items(ds, &sc, r, err);
     }
-    if (rc == SIM_OK && !o->change_only) {
+    if (rc == SIM_OK && descriptive) {
         rc = compute_questionnaire(ds, &sc, r, err);
     }
-    if (rc == SIM_OK && !o->change_only) {
+    if (rc == SIM_OK && descriptive) {
         rc = compute_timeouts(ds, &sc, r, err);
+    }
+    if (rc == SIM_OK && o->calibrate > 0 && !o->null_study) {
+        rc = calibrate_report(ds, o, &sc, r, err);
     }
     screen_free(&sc);
     return rc;

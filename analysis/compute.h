@@ -96,6 +96,17 @@ int compute_items(const Dataset *ds, const Screen *sc, Report *r,
 int compute_timeouts(const Dataset *ds, const Screen *sc, Report *r,
                      SimError *err);
 
+/* The mixed-effects logistic model (glmm_report.c): the design from the
+** screened responses, the random-effect structures tried in turn, the
+** Wald table with odds ratios and the random effects. */
+int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
+                 Report *r, SimError *err);
+/* --calibrate N (calibrate.c): N null studies simulated from the fitted
+** mixed model, each analysed with every test of the report; the rejection
+** rate of each test goes under its table and into "calibration". */
+int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
+                     const Screen *sc, Report *r, SimError *err);
+
 /* Appends a table to r (see table_new()); NULL when out of memory. */
 Table *report_add_table(Report *r, const char *key, unsigned formats,
                         const TableColumn *cols, int n_cols);

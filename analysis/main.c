@@ -42,6 +42,10 @@ static void usage(FILE *f)
         "  --plots png,svg,pdf     plots (all; 'none' for none)\n"
         "  --raw                   CSV text cells as they are (no quote "
         "before = + - @)\n"
+        "  --no-glmm               skip the mixed-effects logistic model\n"
+        "  --calibrate N           measure each test's size on N null "
+        "studies\n"
+        "                          simulated from the fitted model\n"
         "  --quiet                 no summary on stdout\n");
 }
 
@@ -155,6 +159,8 @@ int main(int argc, char **argv)
             o.quiet = 1;
         } else if (strcmp(a, "--raw") == 0) {
             o.raw = 1;
+        } else if (strcmp(a, "--no-glmm") == 0) {
+            o.no_glmm = 1;
         } else {
             flag = 0;
         }
@@ -165,7 +171,8 @@ int main(int argc, char **argv)
             "--csv",       "--out",      "--replicates", "--seed",
             "--threads",   "--baseline", "--items",      "--p-method",
             "--bootstrap", "--accuracy", "--utility",    "--max-catch-failures",
-            "--format",    "--plots",    "--delimiter",  "--encoding"};
+            "--format",    "--plots",    "--delimiter",  "--encoding",
+            "--calibrate"};
         int known = 0;
         for (size_t q = 0; q < sizeof valued / sizeof valued[0]; q++) {
             known |= strcmp(a, valued[q]) == 0;
@@ -221,6 +228,9 @@ int main(int argc, char **argv)
             o.utility_rule = k == 0   ? UTILITY_MEAN
                              : k == 1 ? UTILITY_TRAPEZOID
                                       : UTILITY_RATIO;
+        } else if (strcmp(a, "--calibrate") == 0) {
+            bad = parse_int_arg(a, v, 0, 1000000, &x);
+            o.calibrate = (int)x;
         } else if (strcmp(a, "--max-catch-failures") == 0) {
             bad = parse_int_arg(a, v, 0, 1000000, &x);
             o.max_catch_failures = (int)x;
@@ -266,9 +276,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "simlab-analyze: %s\n", err.msg);
         goto done;
     }
-    if (analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err) != SIM_OK) {
+    int rc = analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err);
+    if (rc != SIM_OK) {
         fprintf(stderr, "simlab-analyze: %s\n", err.msg);
-        status = 1;
+        status = rc == SIM_ERR_USAGE ? 2 : 1; /* e.g. an unknown --baseline */
         goto done;
     }
     status = 0;

@@ -93,6 +93,12 @@ void report_free(Report *r)
         sim_free(r->rt[i].condition);
     }
     sim_free(r->rt);
+    sim_free(r->glmm.fallback);
+    sim_free(r->glmm.note);
+    sim_free(r->glmm.terms);
+    sim_free(r->glmm.corr);
+    sim_free(r->glmm.theta);
+    sim_free(r->calibration);
     for (int i = 0; i < r->n_tables; i++) {
         table_free(r->tables[i]);
     }

@@ -52,6 +52,10 @@ typedef struct AnalyzeOptions {
                               ** only, no utility, ANOVA or ratings */
     char csv_delimiter;       /* --delimiter of every --csv file (',') */
     SimEncoding csv_encoding; /* --encoding of every --csv file (UTF-8) */
+    int no_glmm;              /* --no-glmm: skip the mixed model */
+    int calibrate;            /* --calibrate N: null studies (0: none) */
+    int null_study;           /* library use (calibration): only the tested
+                              ** tables, no descriptive ones */
 } AnalyzeOptions;
 
 typedef struct ExclusionRow {
@@ -137,6 +141,66 @@ typedef struct ItemRow {
     unsigned flags; /* ITEM_* */
 } ItemRow;
 
+/* The mixed model (analysis/glmm_report.c). */
+#define REPORT_GLMM_NAME 96
+typedef struct GlmmTermRow {
+    char name[REPORT_GLMM_NAME]; /* R's name: "phasepost:conditionlime" */
+    double estimate, se, z, p, ci_low, ci_high; /* log-odds, Wald */
+} GlmmTermRow;
+
+typedef struct GlmmReRow {
+    const char *group; /* static: "participant" or "item" */
+    char name[REPORT_GLMM_NAME];
+    double sd; /* logit scale */
+} GlmmReRow;
+
+typedef struct GlmmCorrRow {
+    const char *group;
+    char a[REPORT_GLMM_NAME], b[REPORT_GLMM_NAME];
+    double corr;
+} GlmmCorrRow;
+
+typedef struct GlmmTryRow {
+    const char *structure; /* static: "full", "uncorrelated", "intercepts" */
+    char formula[200];
+    int converged, singular;
+    double loglik;
+} GlmmTryRow;
+
+typedef struct GlmmResult {
+    int fitted;
+    char formula[200];
+    char baseline[REPORT_GLMM_NAME]; /* the reference condition */
+    const char *structure;           /* the structure taken (static) */
+    int chosen;                      /* its index (GLMM_FULL, ...) */
+    char *fallback; /* why a simpler structure was taken, or NULL */
+    char *note;     /* why there is no model, or NULL */
+    int n_obs, n_participants, n_items, n_dropped;
+    double loglik, aic;
+    int converged, singular, vcov_hessian;
+    GlmmTermRow *terms;
+    int n_terms;
+    GlmmReRow re[10];
+    int n_re;
+    GlmmCorrRow *corr;
+    int n_corr;
+    GlmmTryRow tried[3];
+    int n_tried;
+    double *theta; /* the chosen fit's covariance factors (n_theta) */
+    int n_theta;
+} GlmmResult;
+
+/* The measured size of one test (analysis/calibrate.c). */
+typedef struct CalibrationRow {
+    const char *test;  /* static: "change", "utility", "glmm", "anova",
+                       ** "tukey", "paired" */
+    const char *table; /* static: the md table it goes under */
+    char what[160];    /* condition, term or comparison */
+    int studies;       /* null studies that gave this test a p-value */
+    int rejected;      /* of them, p < 0.05 */
+    double rate, ci_low, ci_high; /* Clopper-Pearson 95 % */
+} CalibrationRow;
+
 typedef struct RtRow {
     char *condition;
     int n_participants;
@@ -199,6 +263,12 @@ typedef struct Report {
 
     RtRow *rt;
     int n_rt;
+
+    GlmmResult glmm;
+
+    /* --calibrate N: the measured size of each test (analysis/calibrate.c) */
+    CalibrationRow *calibration;
+    int n_calibration;
 
     /* The tables of the report, in the order of report.md; each
     ** computation appends its own. */

@@ -753,6 +753,11 @@ int app_selftest(int argc, char **argv)
         o.station = hostname;
     }
     struct stat sb;
+    if (stat(o.out, &sb) != 0 && errno == ENOENT && mkdir(o.out, 0777) != 0) {
+        fprintf(stderr, "simlab selftest: --out %s: cannot create it: %s\n",
+                o.out, strerror(errno));
+        return 2;
+    }
     if (stat(o.out, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         fprintf(stderr, "simlab selftest: --out %s is not a folder\n", o.out);
         return 2;

@@ -17,3 +17,8 @@ target_compile_definitions(analysis_bench PRIVATE
 add_dependencies(analysis_bench simlab-analyze)
 target_link_libraries(analysis_bench PRIVATE simlab_analysis simlab_experiment
                       simlab_warnings)
+# One GLMM fit against lme4's glmer in the same run (glmm_bench.R).
+add_executable(glmm_bench ${SIMLAB_BENCH_ANALYSIS}/glmm_bench.c)
+target_compile_definitions(glmm_bench PRIVATE
+                           SIMLAB_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+target_link_libraries(glmm_bench PRIVATE simlab_analysis simlab_warnings)

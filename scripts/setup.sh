@@ -8,7 +8,9 @@
 # postgresql-common (pg_virtualenv) run its tests, see docs/multisite.md;
 # libxi-dev: the runner's input thread (XInput 2 raw key events) and
 # libxdamage-dev: the peer comparison's true onsets, docs/runner.md "Timing";
-# libfribidi-dev: the runner's mixed-direction text, docs/runner.md "Fonts".)
+# libfribidi-dev: the runner's mixed-direction text, docs/runner.md "Fonts";
+# libsuitesparse-dev (CHOLMOD) and libnlopt-dev: simlab-analyze's mixed
+# model, docs/analysis.md.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -21,7 +23,8 @@ PACKAGES="build-essential cmake pkg-config git
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   libpq-dev postgresql postgresql-common
   libxi-dev libxdamage-dev
-  libfribidi-dev"
+  libfribidi-dev
+  libsuitesparse-dev libnlopt-dev"
 
 missing=""
 for p in $PACKAGES; do

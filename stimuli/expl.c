@@ -872,6 +872,16 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
     return L->n_raised == errors_before && !L->oom ? 0 : -1;
 }
 
+int item_expl_failed(const Item *item, const char *method)
+{
+    for (size_t i = 0; i < item->n_expl; i++) {
+        if (strcmp(item->expl[i].method, method) == 0) {
+            return item->expl[i].e == NULL;
+        }
+    }
+    return 0;
+}
+
 int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e)
 {
     for (size_t i = 0; i < item->n_expl; i++) {
@@ -882,8 +892,8 @@ int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e)
     char *m = ld_strdup(L, method);
     ItemExplanation *arr =
         m ? sim_realloc(item->expl, (item->n_expl + 1) * sizeof *arr) : NULL;
-    Explanation *owned = arr ? sim_malloc(sizeof *owned) : NULL;
-    if (!owned) {
+    Explanation *owned = arr && e ? sim_malloc(sizeof *owned) : NULL;
+    if (!arr || (e && !owned)) {
         L->oom = 1;
         sim_free(m);
         if (arr) {
@@ -893,7 +903,9 @@ int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e)
         return -2;
     }
     item->expl = arr;
-    *owned = *e;
+    if (owned) {
+        *owned = *e;
+    }
     arr[item->n_expl].method = m;
     arr[item->n_expl].e = owned;
     item->n_expl++;

@@ -881,6 +881,7 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
                 }
             } else {
                 expl_clear(&e);
+                item_add_expl(L, it, cm.expl_methods[k], NULL);
             }
         }
     }
@@ -1262,6 +1263,7 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
                 item_add_expl(L, it, method, &e);
             } else {
                 expl_clear(&e);
+                item_add_expl(L, it, method, NULL); /* told at the payload */
             }
         }
     }

@@ -100,6 +100,7 @@ static void jsonl_expl(Loader *L, const JLoc *at, json_t *o, void *vctx)
         attach(L, at, "id", it, method, &e);
     } else {
         expl_clear(&e);
+        item_add_expl(L, it, method, NULL); /* told at the payload */
     }
 }
 
@@ -264,6 +265,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
             attach(L, &rl, t.header[c_id], it, ctx->method, &e);
         } else {
             expl_clear(&e);
+            item_add_expl(L, it, ctx->method, NULL); /* told at the row */
         }
     }
     sim_free(c_parts);

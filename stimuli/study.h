@@ -171,7 +171,8 @@ struct Explanation {
 
 typedef struct ItemExplanation {
     char *method;   /* method name as conditions refer to it */
-    Explanation *e; /* owned */
+    Explanation *e; /* owned; NULL when the payload had errors (reported
+                       where it is written: the item does not "lack" it) */
 } ItemExplanation;
 
 /* ----------------------------------------------------------------- items */

@@ -262,8 +262,12 @@ void edits_free(Edit *e, size_t n); /* frees n edits and the array */
 int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
                const Item *item, Explanation *out, int depth);
 void expl_clear(Explanation *e);
-/* Attaches e (ownership passes) to item under method; -1 on duplicate. */
+/* Attaches e (ownership passes) to item under method; -1 on duplicate.
+** e NULL records a payload that had errors (item_explanation() gives
+** NULL for it, item_expl_failed() says so). */
 int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e);
+/* Whether item's payload for method was given but had errors. */
+int item_expl_failed(const Item *item, const char *method);
 
 /* Item banks (items.c) and explanation sources (sources.c) listed in
 ** study.json. */

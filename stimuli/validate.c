@@ -136,7 +136,7 @@ static void check_items_shown(Design *D)
             /* a method with no explanation at all is one error at the
             ** condition (validate_conditions) */
             if (!m || !first || !method_known(st, m) ||
-                item_explanation(it, m)) {
+                item_explanation(it, m) || item_expl_failed(it, m)) {
                 continue;
             }
             ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,

@@ -43,3 +43,6 @@ if(TARGET simlab_experiment)
                           ${CMAKE_SOURCE_DIR}/bench/analysis/storewrite.c
                   LIBS simlab_analysis simlab_experiment)
 endif()
+# The mixed-effects logistic model against lme4 (tests/data/glmm goldens).
+simlab_add_test(test_analysis_glmm SOURCES test_analysis_glmm.c
+                LIBS simlab_analysis)

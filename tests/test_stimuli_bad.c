@@ -61,6 +61,13 @@ static const BadCase cases[] = {
       "file has 16 bytes after its 6 x 8 floats",
       "items.jsonl:17: field 'input': 'media/aaaaaaaa",
       "': the path is 1110 bytes long; the limit is 1023", NULL}},
+    /* a payload with errors is one error: the item does not also "lack"
+    ** its explanation, nor the method all explanations */
+    {"bad-npy-dtype",
+     1,
+     {"items.jsonl:1: field 'explanations.ig.file': 'media/wrong-dtype.npy': "
+      ".npy dtype is '<f8', expected '<f4'",
+      NULL}},
     {"bad-ids",
      2,
      {"items.csv:4: field 'id': duplicate id '1' in pool 'test' (first at "

@@ -71,6 +71,7 @@ static int analyse(const char *db, int items_fixed, int B, uint64_t seed,
     o.seed = seed;
     o.include_simulated = 1;
     o.items_fixed = items_fixed;
+    o.no_glmm = 1; /* the coverage of the change table's bootstrap only */
     o.change_only = 1;
     o.progress = 0;
     o.quiet = 1;

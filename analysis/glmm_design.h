@@ -1,0 +1,78 @@
+/*
+** The mixed model simlab-analyze fits, read off the screened responses:
+** which rows enter (kept participants, no catch trials, answered, the
+** design's phases), the fixed effects (phase x condition for pre/post
+** data, condition [+ session] for test data, treatment-coded against the
+** baseline), the participant and item terms, and the random-effect
+** structures tried in turn. Internal to simlab_analysis.
+*/
+#ifndef SIMLAB_ANALYSIS_GLMM_DESIGN_H
+#define SIMLAB_ANALYSIS_GLMM_DESIGN_H
+
+#include "analysis/compute.h"
+#include "analysis/glmm.h"
+
+enum {
+    GLMM_PREPOST, /* pre and post rows: phase * condition */
+    GLMM_TEST,    /* test rows: condition (+ session) */
+    GLMM_POST     /* post rows only: condition */
+};
+
+/* Random-effect structures, richest first: the participant term with its
+** slopes and their correlations, without the correlations (lme4's ||),
+** intercepts only. A design without slopes has only the last. */
+enum { GLMM_FULL, GLMM_UNCORRELATED, GLMM_INTERCEPTS, GLMM_N_STRUCTURES };
+
+/* What a fixed-effect column stands for. */
+enum {
+    GLMM_COL_INTERCEPT,
+    GLMM_COL_PHASE,
+    GLMM_COL_CONDITION,
+    GLMM_COL_INTERACTION,
+    GLMM_COL_SESSION
+};
+
+#define GLMM_NAME_MAX 96
+
+typedef struct GlmmDesign {
+    int kind;    /* GLMM_PREPOST, GLMM_TEST or GLMM_POST */
+    int within;  /* condition slopes in the participant term */
+    int n;       /* observations */
+    size_t *row; /* the dataset row of each */
+    uint8_t *y;
+    int *part, *item; /* levels */
+    int n_part, n_item;
+    int p;
+    double *X;                    /* n x p */
+    char (*names)[GLMM_NAME_MAX]; /* R's names: "phasepost:conditionlime" */
+    int *col_kind;                /* GLMM_COL_* */
+    int *col_cond;                /* condition index of a column, or -1 */
+    int base;                     /* the baseline's condition index */
+    int kz;                       /* columns of the participant term */
+    double *z;                    /* n x kz: 1, then the slopes */
+    char (*znames)[GLMM_NAME_MAX];
+    int dropped; /* fixed-effect columns left out as aliased */
+} GlmmDesign;
+
+/* Builds the design from the screened responses. d->n is 0 (and the
+** result SIM_OK) when the data have no pre/post, test or post rows; then
+** *why says so. Free with glmm_design_free() either way. */
+int glmm_design_build(const Dataset *ds, const Screen *sc, GlmmDesign *d,
+                      const char **why, SimError *err);
+void glmm_design_free(GlmmDesign *d);
+
+/* Whether structure st is one this design tries (only intercepts without
+** slopes). */
+int glmm_design_has(const GlmmDesign *d, int st);
+
+/* The model of structure st: m borrows d's arrays. */
+void glmm_design_model(const GlmmDesign *d, int st, GlmmModel *m);
+
+/* The formula in lme4's syntax, e.g. "correct ~ phase * condition + (1 +
+** phase | participant) + (1 | item)". */
+void glmm_design_formula(const GlmmDesign *d, int st, char *buf, size_t size);
+
+/* "full", "uncorrelated" or "intercepts". */
+const char *glmm_structure_name(int st);
+
+#endif

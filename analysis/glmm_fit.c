@@ -1,0 +1,590 @@
+/*
+** Fitting a logistic mixed model as lme4's glmer(nAGQ = 1): stage 1
+** minimises the deviance at the joint modes of (u, beta) over theta with
+** NLopt's BOBYQA (bounded, derivative-free; lme4's nAGQ = 0 step); stage 2
+** minimises the Laplace deviance over (theta, beta) jointly by quasi-Newton
+** steps on its exact gradient (glmm_pirls.c); the finite-difference Hessian
+** at the optimum gives the covariance of beta as lme4's vcov() does.
+*/
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_linalg.h>
+#include <nlopt.h>
+
+#include "analysis/glmm_int.h"
+#include "common/sim_alloc.h"
+
+#define HESS_STEP     1e-4 /* central differences of the gradient */
+#define MAX_NEWTON    80
+#define REFRESH_EVERY 8
+#define SINGULAR_TOL  1e-4  /* lme4's isSingular() */
+#define BOUNDARY_TOL  1e-5  /* lme4's check.boundary() */
+#define CONVERGED_TOL 0.002 /* lme4's check.conv.grad on H^-1 g */
+
+/* The deviance at x = (theta, beta) with its gradient (NULL: none). */
+double glmm_work_deviance(GlmmWork *w, const double *x, double *grad)
+{
+    glmm_set_theta(w, x);
+    double d = glmm_pirls(w, x + w->n_theta);
+    if (isnan(d) || !grad) {
+        return d;
+    }
+    return glmm_gradient(w, grad) == 0 ? d : NAN;
+}
+
+/* Whether theta j of w is a diagonal entry of its Lambda (bounded by 0). */
+static int theta_is_diag(const GlmmWork *w, int j)
+{
+    const GlmmModel *m = w->m;
+    for (int t = m->n_terms - 1; t >= 0; t--) {
+        if (j >= w->th_off[t]) {
+            const GlmmTerm *tm = &m->term[t];
+            int r = j - w->th_off[t];
+            if (tm->diagonal) {
+                return 1;
+            }
+            for (int b = 0; b < tm->k; b++) { /* column b has k - b */
+                if (r == 0) {
+                    return 1;
+                }
+                if (r < tm->k - b) {
+                    return 0;
+                }
+                r -= tm->k - b;
+            }
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* The covariance is unchanged when a column of Lambda changes sign: make
+** every diagonal entry non-negative. */
+static void fold_theta(const GlmmWork *w, double *theta)
+{
+    const GlmmModel *m = w->m;
+    for (int t = 0; t < m->n_terms; t++) {
+        const GlmmTerm *tm = &m->term[t];
+        double *th = theta + w->th_off[t];
+        int at = 0;
+        for (int b = 0; b < tm->k; b++) {
+            int len = tm->diagonal ? 1 : tm->k - b;
+            if (th[at] < 0) {
+                for (int a = 0; a < len; a++) {
+                    th[at + a] = -th[at + a];
+                }
+            }
+            at += len;
+        }
+    }
+}
+
+typedef struct Stage1 {
+    GlmmWork *w;
+    double *beta;
+    int failed;
+} Stage1;
+
+static double stage1_objective(unsigned n, const double *x, double *grad,
+                               void *data)
+{
+    (void)n;
+    (void)grad;
+    Stage1 *st = data;
+    glmm_set_theta(st->w, x);
+    double d = glmm_pirls_joint(st->w, st->beta);
+    if (isnan(d)) {
+        st->failed = 1;
+        return HUGE_VAL;
+    }
+    return d;
+}
+
+/* Stage 1: theta by BOBYQA, beta at the joint mode; x = (theta, beta). */
+static int stage1(GlmmWork *w, double *x)
+{
+    int nt = w->n_theta;
+    double lb[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
+    for (int j = 0; j < nt; j++) {
+        x[j] = theta_is_diag(w, j) ? 1 : 0;
+        lb[j] = theta_is_diag(w, j) ? 0 : -HUGE_VAL;
+    }
+    double *beta = x + nt;
+    memset(beta, 0, (size_t)w->p * sizeof(double));
+    Stage1 st = {w, beta, 0};
+    nlopt_opt opt =
+        nlopt_create(nt >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_COBYLA, (unsigned)nt);
+    if (!opt) {
+        return -1;
+    }
+    nlopt_set_lower_bounds(opt, lb);
+    nlopt_set_min_objective(opt, stage1_objective, &st);
+    nlopt_set_initial_step1(opt, 0.2);
+    nlopt_set_xtol_abs1(opt, 1e-3); /* stage 2 refines */
+    nlopt_set_ftol_abs(opt, 1e-6);
+    nlopt_set_maxeval(opt, 2000);
+    double fmin;
+    nlopt_result r = nlopt_optimize(opt, x, &fmin);
+    nlopt_destroy(opt);
+    if (st.failed || r < 0) {
+        return st.failed ? -1 : 0; /* start stage 2 where it got */
+    }
+    /* the joint modes at the optimum (BOBYQA's last call may differ) */
+    stage1_objective((unsigned)nt, x, NULL, &st);
+    return st.failed ? -1 : 0;
+}
+
+/* Scratch of stage 2 (Newton) beside its N x N Hessian. */
+typedef struct Newton {
+    double *H;           /* N x N */
+    double *g, *gn, *xn; /* N: gradient, trial gradient, trial point */
+    double *d, *gp, *gm; /* N: direction, gradients at x +- h */
+    double *xt, *dx;     /* N */
+    double *u0;          /* q: the modes at the current point */
+    double *work;        /* 3 N x N + 2 N */
+} Newton;
+
+/* The deviance and gradient at x, PIRLS started from the modes predicted
+** from u0 and the mode derivatives for the step dx. */
+static double eval_from(GlmmWork *w, const double *u0, const double *dx,
+                        const double *x, double *g)
+{
+    glmm_predict(w, u0, dx);
+    return glmm_work_deviance(w, x, g);
+}
+
+/* H = central differences of the gradient around x (symmetrised); leaves
+** the mode derivatives and nw->u0 at x. With cols = n_theta only the
+** theta columns are differenced and the beta block is 2 S, the Hessian of
+** the penalised deviance at the joint modes (a start for quasi-Newton). */
+static int fd_hessian(GlmmWork *w, const double *x, Newton *nw, int cols)
+{
+    int N = w->n_par, nt = w->n_theta, p = w->p;
+    size_t q = (size_t)w->q;
+    if (isnan(glmm_work_deviance(w, x, NULL)) ||
+        glmm_mode_derivatives(w) != 0 || (cols < N && glmm_schur(w) != 0)) {
+        return -1;
+    }
+    memcpy(nw->u0, w->u, q * sizeof(double));
+    memcpy(nw->xt, x, (size_t)N * sizeof(double));
+    memset(nw->dx, 0, (size_t)N * sizeof(double));
+    double *H = nw->H;
+    for (int i = 0; cols < N && i < p; i++) {
+        for (int j = 0; j < p; j++) {
+            H[(nt + i) * N + nt + j] = 2 * w->S[i * p + j];
+        }
+    }
+    for (int j = 0; j < cols; j++) {
+        nw->xt[j] = x[j] + HESS_STEP;
+        nw->dx[j] = HESS_STEP;
+        if (isnan(eval_from(w, nw->u0, nw->dx, nw->xt, nw->gp))) {
+            return -1;
+        }
+        nw->xt[j] = x[j] - HESS_STEP;
+        nw->dx[j] = -HESS_STEP;
+        if (isnan(eval_from(w, nw->u0, nw->dx, nw->xt, nw->gm))) {
+            return -1;
+        }
+        nw->xt[j] = x[j];
+        nw->dx[j] = 0;
+        for (int i = 0; i < N; i++) {
+            H[i * N + j] = (nw->gp[i] - nw->gm[i]) / (2 * HESS_STEP);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < i; j++) {
+            double a = j < cols && i < cols
+                           ? 0.5 * (H[i * N + j] + H[j * N + i])
+                       : j < cols ? H[i * N + j]
+                                  : H[j * N + i];
+            H[i * N + j] = H[j * N + i] = a;
+        }
+    }
+    memcpy(w->u, nw->u0, q * sizeof(double));
+    return 0;
+}
+
+/* d = -H^-1 g by GSL's modified Cholesky (a descent direction even where
+** H is not positive definite); returns 1 when H needed no change. */
+static int newton_direction(const double *H, const double *g, int N, double *d,
+                            double *work)
+{
+    size_t n = (size_t)N;
+    double *a = work, *e = work + n * n;
+    memcpy(a, H, n * n * sizeof(double));
+    gsl_matrix_view A = gsl_matrix_view_array(a, n, n);
+    gsl_vector_view E = gsl_vector_view_array(e, n);
+    gsl_permutation *perm = gsl_permutation_alloc(n);
+    if (!perm) {
+        return -1;
+    }
+    gsl_linalg_mcholesky_decomp(&A.matrix, perm, &E.vector);
+    for (size_t j = 0; j < n; j++) {
+        d[j] = -g[j];
+    }
+    gsl_vector_view D = gsl_vector_view_array(d, n);
+    gsl_linalg_mcholesky_svx(&A.matrix, perm, &D.vector);
+    gsl_permutation_free(perm);
+    int pd = 1;
+    for (size_t j = 0; j < n; j++) {
+        pd &= e[j] == 0;
+    }
+    return pd;
+}
+
+static double max_abs(const double *x, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) {
+        m = fabs(x[i]) > m ? fabs(x[i]) : m;
+    }
+    return m;
+}
+
+/* lme4's vcov(): 2 (H^-1) restricted to beta when that is positive
+** definite; returns 0, or -1 when H is singular or the block is not. */
+static int vcov_from_hessian(const GlmmWork *w, const double *H, double *V,
+                             double *work)
+{
+    size_t N = (size_t)w->n_par, p = (size_t)w->p, nt = (size_t)w->n_theta;
+    double *a = work, *inv = work + N * N;
+    memcpy(a, H, N * N * sizeof(double));
+    gsl_matrix_view A = gsl_matrix_view_array(a, N, N);
+    gsl_matrix_view I = gsl_matrix_view_array(inv, N, N);
+    gsl_permutation *perm = gsl_permutation_alloc(N);
+    if (!perm) {
+        return -1;
+    }
+    int sgn;
+    gsl_linalg_LU_decomp(&A.matrix, perm, &sgn);
+    int ok = 1;
+    for (size_t j = 0; j < N; j++) {
+        ok &= a[j * N + j] != 0 && isfinite(a[j * N + j]);
+    }
+    if (ok) {
+        gsl_linalg_LU_invert(&A.matrix, perm, &I.matrix);
+        /* R's solve() refuses a reciprocal condition number below eps */
+        double nh = 0, ni = 0;
+        for (size_t j = 0; j < N; j++) {
+            double ch = 0, ci = 0;
+            for (size_t i = 0; i < N; i++) {
+                ch += fabs(H[i * N + j]);
+                ci += fabs(inv[i * N + j]);
+            }
+            nh = ch > nh ? ch : nh;
+            ni = ci > ni ? ci : ni;
+        }
+        ok = isfinite(ni) && 1 / (nh * ni) >= DBL_EPSILON;
+    }
+    gsl_permutation_free(perm);
+    if (!ok) {
+        return -1;
+    }
+    for (size_t i = 0; i < p; i++) {
+        for (size_t j = 0; j < p; j++) {
+            V[i * p + j] =
+                inv[(nt + i) * N + nt + j] + inv[(nt + j) * N + nt + i];
+        }
+    }
+    /* positive definite: every eigenvalue above 0 */
+    double *vc = a;
+    memcpy(vc, V, p * p * sizeof(double));
+    gsl_matrix_view Vm = gsl_matrix_view_array(vc, p, p);
+    gsl_vector *ev = gsl_vector_alloc(p);
+    gsl_eigen_symm_workspace *ew = gsl_eigen_symm_alloc(p);
+    if (!ev || !ew) {
+        gsl_vector_free(ev);
+        gsl_eigen_symm_free(ew);
+        return -1;
+    }
+    gsl_eigen_symm(&Vm.matrix, ev, ew);
+    for (size_t j = 0; j < p; j++) {
+        ok &= gsl_vector_get(ev, j) > 0;
+    }
+    gsl_vector_free(ev);
+    gsl_eigen_symm_free(ew);
+    return ok ? 0 : -1;
+}
+
+/* The RX-based covariance S^-1 at the current state. */
+static int vcov_from_rx(GlmmWork *w, double *V)
+{
+    size_t p = (size_t)w->p;
+    if (glmm_schur(w) != 0) {
+        return -1;
+    }
+    double *a = w->pbuf;
+    memcpy(a, w->S, p * p * sizeof(double));
+    gsl_matrix_view A = gsl_matrix_view_array(a, p, p);
+    gsl_matrix_view I = gsl_matrix_view_array(V, p, p);
+    gsl_permutation *perm = gsl_permutation_alloc(p);
+    if (!perm) {
+        return -1;
+    }
+    int sgn;
+    gsl_linalg_LU_decomp(&A.matrix, perm, &sgn);
+    int ok = 1;
+    for (size_t j = 0; j < p; j++) {
+        ok &= a[j * p + j] != 0;
+    }
+    if (ok) {
+        gsl_linalg_LU_invert(&A.matrix, perm, &I.matrix);
+    }
+    gsl_permutation_free(perm);
+    return ok ? 0 : -1;
+}
+
+void glmm_fit_free(GlmmFit *f)
+{
+    if (!f) {
+        return;
+    }
+    sim_free(f->beta);
+    sim_free(f->vcov);
+    sim_free(f->se);
+    sim_free(f->theta);
+    memset(f, 0, sizeof *f);
+}
+
+/* H += y y' / y's - H s s' H / s'Hs for s = xn - x, y = gn - g (BFGS),
+** when the curvature condition y's > 0 holds. */
+static void bfgs_update(double *H, const double *x, const double *xn,
+                        const double *g, const double *gn, int N, double *sv,
+                        double *hs)
+{
+    double ys = 0, shs = 0;
+    for (int i = 0; i < N; i++) {
+        sv[i] = xn[i] - x[i];
+    }
+    for (int i = 0; i < N; i++) {
+        double a = 0;
+        for (int j = 0; j < N; j++) {
+            a += H[i * N + j] * sv[j];
+        }
+        hs[i] = a;
+        shs += sv[i] * a;
+        ys += (gn[i] - g[i]) * sv[i];
+    }
+    if (!(ys > 1e-12) || !(shs > 1e-12)) {
+        return;
+    }
+    for (int i = 0; i < N; i++) {
+        double yi = gn[i] - g[i];
+        for (int j = 0; j < N; j++) {
+            H[i * N + j] += yi * (gn[j] - g[j]) / ys - hs[i] * hs[j] / shs;
+        }
+    }
+}
+
+/* Stage 2 and the results; x holds stage 1's (theta, beta). */
+static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw)
+{
+    int N = w->n_par, nt = w->n_theta, p = w->p;
+    size_t q = (size_t)w->q;
+    double *H = nw->H, *g = nw->g, *gn = nw->gn, *xn = nw->xn, *d = nw->d;
+    if (fd_hessian(w, x, nw, nt) != 0) {
+        return -1;
+    }
+    double f = glmm_work_deviance(w, x, g);
+    if (isnan(f)) {
+        return -1;
+    }
+    int done = 0, it, since_fd = 0;
+    for (it = 0; it < MAX_NEWTON && !done; it++) {
+        /* BFGS crawls along the flat directions of a near-singular fit:
+        ** a finite-difference Hessian every few steps */
+        if (since_fd++ == REFRESH_EVERY) {
+            if (fd_hessian(w, x, nw, N) != 0) {
+                return -1;
+            }
+            since_fd = 0;
+        }
+        if (newton_direction(H, g, N, d, nw->work) < 0) {
+            return -1;
+        }
+        memcpy(nw->u0, w->u, q * sizeof(double));
+        double slope = 0;
+        for (int j = 0; j < N; j++) {
+            slope += g[j] * d[j];
+        }
+        double t = 1, fn = NAN;
+        int accepted = 0;
+        for (int half = 0; half < 30 && !accepted; half++, t /= 2) {
+            for (int j = 0; j < N; j++) {
+                nw->dx[j] = t * d[j];
+                xn[j] = x[j] + nw->dx[j];
+            }
+            fn = eval_from(w, nw->u0, nw->dx, xn, gn);
+            accepted =
+                !isnan(fn) && (fn <= f + 1e-4 * t * slope || fn <= f + 1e-10);
+        }
+        if (!accepted) {
+            memcpy(w->u, nw->u0, q * sizeof(double));
+            break; /* no descent: as good as it gets */
+        }
+        t *= 2; /* the loop halved it once more */
+        double step = 0;
+        for (int j = 0; j < N; j++) {
+            step = fabs(t * d[j]) > step ? fabs(t * d[j]) : step;
+        }
+        bfgs_update(H, x, xn, g, gn, N, nw->gp, nw->gm);
+        memcpy(x, xn, (size_t)N * sizeof(double));
+        memcpy(g, gn, (size_t)N * sizeof(double));
+        f = fn;
+        /* the predicted fall of the deviance, g'H^-1 g, is rounding */
+        done = step < 1e-9 || max_abs(g, N) < 1e-9 || -slope * t < 1e-11;
+    }
+    fold_theta(w, x);
+    /* lme4's check.boundary: a diagonal this close to 0 is 0 if no worse */
+    for (int j = 0; j < nt; j++) {
+        if (theta_is_diag(w, j) && x[j] > 0 && x[j] < BOUNDARY_TOL) {
+            memcpy(xn, x, (size_t)N * sizeof(double));
+            xn[j] = 0;
+            double f0 = glmm_work_deviance(w, xn, NULL);
+            if (f0 <= f + 1e-9) {
+                x[j] = 0;
+                f = f0;
+            }
+        }
+    }
+    if (fd_hessian(w, x, nw, N) != 0) {
+        return -1;
+    }
+    f = glmm_work_deviance(w, x, g);
+    if (isnan(f)) {
+        return -1;
+    }
+    /* converged: Newton's scaled gradient below lme4's tolerance */
+    int pd = newton_direction(H, g, N, d, nw->work);
+    fit->converged = pd >= 0 && max_abs(d, N) < CONVERGED_TOL;
+    fit->max_grad = max_abs(g, N);
+    fit->deviance = f;
+    fit->loglik = -f / 2;
+    fit->aic = f + 2 * (p + nt);
+    memcpy(fit->theta, x, (size_t)nt * sizeof(double));
+    memcpy(fit->beta, x + nt, (size_t)p * sizeof(double));
+    fit->singular = 0;
+    for (int j = 0; j < nt; j++) {
+        fit->singular |= theta_is_diag(w, j) && x[j] < SINGULAR_TOL;
+    }
+    fit->vcov_hessian = vcov_from_hessian(w, H, fit->vcov, nw->work) == 0;
+    if (!fit->vcov_hessian) {
+        if (vcov_from_rx(w, fit->vcov) != 0) {
+            for (int j = 0; j < p * p; j++) {
+                fit->vcov[j] = NAN;
+            }
+        }
+    }
+    for (int j = 0; j < p; j++) {
+        double v = fit->vcov[j * p + j];
+        fit->se[j] = v > 0 ? sqrt(v) : NAN;
+    }
+    return 0;
+}
+
+int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
+{
+    memset(fit, 0, sizeof *fit);
+    w->y = y ? y : w->m->y;
+    w->n_evals = 0;
+    memset(w->u, 0, (size_t)w->q * sizeof(double));
+    int N = w->n_par, p = w->p, nt = w->n_theta;
+    size_t n2 = (size_t)N * (size_t)N;
+    fit->p = p;
+    fit->n_theta = nt;
+    fit->beta = sim_calloc((size_t)p, sizeof(double));
+    fit->se = sim_calloc((size_t)p, sizeof(double));
+    fit->vcov = sim_calloc((size_t)p * (size_t)p, sizeof(double));
+    fit->theta = sim_calloc((size_t)nt, sizeof(double));
+    double *x = sim_malloc((size_t)N * sizeof(double));
+    double *buf =
+        sim_malloc((4 * n2 + 10 * (size_t)N + (size_t)w->q) * sizeof(double));
+    Newton nw;
+    if (buf) {
+        double *b = buf;
+        nw.H = b;
+        b += n2;
+        double **vecs[] = {&nw.g,  &nw.gn, &nw.xn, &nw.d,
+                           &nw.gp, &nw.gm, &nw.xt, &nw.dx};
+        for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) {
+            *vecs[k] = b;
+            b += N;
+        }
+        nw.u0 = b;
+        b += w->q;
+        nw.work = b;
+    }
+    int rc = SIM_OK;
+    if (!fit->beta || !fit->se || !fit->vcov || !fit->theta || !x || !buf) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    } else if (stage1(w, x) != 0 || stage2(w, x, fit, &nw) != 0) {
+        rc = w->cm.status == CHOLMOD_OUT_OF_MEMORY
+                 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                 : sim_fail(err, SIM_ERR_INVALID,
+                            "glmm: the factorisation failed (CHOLMOD status "
+                            "%d)",
+                            w->cm.status);
+    }
+    fit->n_evals = w->n_evals;
+    sim_free(x);
+    sim_free(buf);
+    if (rc != SIM_OK) {
+        glmm_fit_free(fit);
+    }
+    return rc;
+}
+
+int glmm_fit(const GlmmModel *m, GlmmFit *fit, SimError *err)
+{
+    GlmmWork *w = NULL;
+    memset(fit, 0, sizeof *fit);
+    int rc = glmm_work_new(m, &w, err);
+    if (rc == SIM_OK) {
+        rc = glmm_work_fit(w, NULL, fit, err);
+    }
+    glmm_work_free(w);
+    return rc;
+}
+
+void glmm_term_cov(const GlmmModel *m, const double *theta, int t, double *sd,
+                   double *corr)
+{
+    int th_off = 0;
+    for (int j = 0; j < t; j++) {
+        th_off += glmm_term_n_theta(&m->term[j]);
+    }
+    const GlmmTerm *tm = &m->term[t];
+    int k = tm->k;
+    double lam[GLMM_MAX_K * GLMM_MAX_K] = {0}, cov[GLMM_MAX_K * GLMM_MAX_K];
+    const double *th = theta + th_off;
+    int at = 0;
+    for (int b = 0; b < k; b++) {
+        int last = tm->diagonal ? b + 1 : k;
+        for (int a = b; a < last; a++) {
+            lam[a * k + b] = th[at++];
+        }
+    }
+    for (int a = 0; a < k; a++) {
+        for (int b = 0; b < k; b++) {
+            double x = 0;
+            for (int c = 0; c < k; c++) {
+                x += lam[a * k + c] * lam[b * k + c];
+            }
+            cov[a * k + b] = x;
+        }
+    }
+    for (int a = 0; a < k; a++) {
+        sd[a] = sqrt(cov[a * k + a]);
+    }
+    for (int a = 0; a < k; a++) {
+        for (int b = 0; b < k; b++) {
+            corr[a * k + b] = a == b ? 1
+                              : sd[a] > 0 && sd[b] > 0
+                                  ? cov[a * k + b] / (sd[a] * sd[b])
+                                  : NAN;
+        }
+    }
+}

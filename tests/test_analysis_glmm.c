@@ -1,0 +1,398 @@
+/*
+** The mixed-effects logistic model against lme4::glmer: the fixtures of
+** tests/data/glmm (null, effect, unbalanced, singular, test-only with
+** sessions, within-subject) and the goldens make_glmm.R wrote with R; the
+** exact gradient against differences of the deviance; the structure taken
+** and report.json's "glmm"; --calibrate on a small study.
+*/
+#include "tests/harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "analysis/analyze.h"
+#include "analysis/compute.h"
+#include "analysis/dataset.h"
+#include "analysis/glmm_design.h"
+
+#define DATA SIMLAB_TEST_DATA "/glmm/"
+
+/* One golden fit: its lines of glmm_goldens.txt. */
+typedef struct Golden {
+    char lines[64][256];
+    int n;
+    double loglik, loglik_tight;
+    int singular, singular_tight;
+} Golden;
+
+static int load_golden(const char *data, const char *st, Golden *g)
+{
+    FILE *f = fopen(DATA "glmm_goldens.txt", "r");
+    char line[256], kind[16], d[32], s[32];
+    memset(g, 0, sizeof *g);
+    int found = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%15s %31s %31s", kind, d, s) != 3 ||
+            strcmp(d, data) != 0 || strcmp(s, st) != 0) {
+            continue;
+        }
+        if (strcmp(kind, "fit") == 0) {
+            sscanf(line, "fit %*s %*s %lf %lf %d %d", &g->loglik,
+                   &g->loglik_tight, &g->singular, &g->singular_tight);
+            found = 1;
+        } else if (g->n < 64) {
+            snprintf(g->lines[g->n++], sizeof g->lines[0], "%s", line);
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return found;
+}
+
+typedef struct Loaded {
+    Dataset *ds;
+    Screen sc;
+    Report r;
+    GlmmDesign d;
+} Loaded;
+
+static int load(const char *name, Loaded *x)
+{
+    char path[512];
+    snprintf(path, sizeof path, DATA "%s.csv", name);
+    SimError err;
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    memset(x, 0, sizeof *x);
+    const char *why;
+    if (dataset_new(&x->ds, &err) != SIM_OK ||
+        dataset_load_csv(x->ds, path, &err) != SIM_OK ||
+        screen_participants(x->ds, &o, &x->r, &x->sc, &err) != SIM_OK ||
+        screen_design(x->ds, &x->sc, &x->r, &err) != SIM_OK ||
+        glmm_design_build(x->ds, &x->sc, &x->d, &why, &err) != SIM_OK) {
+        fprintf(stderr, "%s: %s\n", name, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void unload(Loaded *x)
+{
+    glmm_design_free(&x->d);
+    screen_free(&x->sc);
+    report_free(&x->r);
+    dataset_free(x->ds);
+}
+
+static int structure_of(const char *st)
+{
+    return strcmp(st, "full") == 0           ? GLMM_FULL
+           : strcmp(st, "uncorrelated") == 0 ? GLMM_UNCORRELATED
+                                             : GLMM_INTERCEPTS;
+}
+
+/* Fits one structure and compares it with lme4. Against glmer with its
+** PIRLS tolerance tightened (tolPwrss = 1e-13, the optimum to more
+** digits): fixed effects within 1e-3, standard errors within 1 %,
+** log-likelihood within 1e-3, random-effect SDs within sd_tol. Against
+** glmer's defaults, which stop up to 1.2e-3 short of the optimum on these
+** data: fixed effects within 2.5e-3, standard errors within 2 %,
+** log-likelihood within 1e-3. The singular flag where both fits agree. */
+static void check_fit(const char *data, const char *st, double sd_tol)
+{
+    Loaded x;
+    Golden g;
+    if (load(data, &x) != 0 || !load_golden(data, st, &g)) {
+        CHECK(!"fixture or golden missing");
+        return;
+    }
+    GlmmModel m;
+    GlmmFit f;
+    SimError err;
+    glmm_design_model(&x.d, structure_of(st), &m);
+    CHECK_INT(glmm_fit(&m, &f, &err), SIM_OK);
+    fprintf(stderr, "%s %s: loglik %.6f (lme4 %.6f, tight %.6f), %d evals\n",
+            data, st, f.loglik, g.loglik, g.loglik_tight, f.n_evals);
+    CHECK(f.converged);
+    CHECK_NEAR(f.loglik, g.loglik, 1e-3);
+    CHECK_NEAR(f.loglik, g.loglik_tight, 1e-3);
+    /* an SD within 1e-3 of 0 is at lme4's singularity tolerance (1e-4)
+    ** only by where its optimiser stopped on a flat likelihood */
+    int flat = 0;
+    for (int i = 0; i < g.n; i++) {
+        double sd_t;
+        if (sscanf(g.lines[i], "sd %*s %*s %*s %*s %*f %lf", &sd_t) == 1) {
+            flat |= sd_t < 1e-3;
+        }
+    }
+    if (g.singular == g.singular_tight && (g.singular || !flat)) {
+        CHECK_INT(f.singular, g.singular);
+    }
+    int n_beta = 0, n_sd = 0;
+    for (int i = 0; i < g.n; i++) {
+        char kind[16], grp[32], a[96], b[96];
+        double v1, v2, v3, v4;
+        if (sscanf(g.lines[i], "beta %*s %*s %95s %lf %lf %lf %lf", a, &v1, &v2,
+                   &v3, &v4) == 5) {
+            int j = 0;
+            while (j < x.d.p && strcmp(x.d.names[j], a) != 0) {
+                j++;
+            }
+            CHECK(j < x.d.p);
+            if (j < x.d.p) {
+                CHECK_NEAR(f.beta[j], v3, 1e-3);
+                CHECK_NEAR(f.se[j] / v4, 1, 0.01);
+                CHECK_NEAR(f.beta[j], v1, 2.5e-3);
+                CHECK_NEAR(f.se[j] / v2, 1, 0.02);
+                n_beta++;
+            }
+        } else if (sscanf(g.lines[i], "sd %*s %*s %31s %95s %lf %lf", grp, a,
+                          &v1, &v2) == 4) {
+            int t = strcmp(grp, "participant") == 0 ? 0 : 1, k = 0;
+            while (t == 0 && k < m.term[0].k && strcmp(x.d.znames[k], a) != 0) {
+                k++;
+            }
+            double sd[GLMM_MAX_K], corr[GLMM_MAX_K * GLMM_MAX_K];
+            glmm_term_cov(&m, f.theta, t, sd, corr);
+            CHECK(k < m.term[t].k);
+            if (k < m.term[t].k) {
+                CHECK_NEAR(sd[k], v2, sd_tol);
+                n_sd++;
+            }
+        } else if (sscanf(g.lines[i], "%15s", kind) == 1 &&
+                   strcmp(kind, "corr") == 0) {
+            (void)b;
+        }
+    }
+    CHECK_INT(n_beta, x.d.p);
+    CHECK_INT(n_sd, m.term[0].k + 1);
+    glmm_fit_free(&f);
+    unload(&x);
+}
+
+/* The gradient of the Laplace deviance against central differences. */
+static void check_gradient(void)
+{
+    Loaded x;
+    if (load("effect", &x) != 0) {
+        CHECK(!"effect.csv");
+        return;
+    }
+    GlmmModel m;
+    SimError err;
+    GlmmWork *w;
+    glmm_design_model(&x.d, GLMM_FULL, &m);
+    CHECK_INT(glmm_work_new(&m, &w, &err), SIM_OK);
+    int N = glmm_n_theta(&m) + m.p;
+    double xv[32], g[32], xt[32];
+    for (int j = 0; j < N; j++) {
+        xv[j] = j < glmm_n_theta(&m) ? 0.6 - 0.1 * j : 0.1 * (j % 3) - 0.05;
+    }
+    glmm_work_deviance(w, xv, g);
+    for (int j = 0; j < N; j++) {
+        memcpy(xt, xv, sizeof xt);
+        xt[j] = xv[j] + 1e-5;
+        double dp = glmm_work_deviance(w, xt, NULL);
+        xt[j] = xv[j] - 1e-5;
+        double dm = glmm_work_deviance(w, xt, NULL);
+        CHECK_NEAR(g[j], (dp - dm) / 2e-5, 1e-4 * (1 + fabs(g[j])));
+    }
+    glmm_work_free(w);
+    unload(&x);
+}
+
+/* The pipeline: the structure taken, report.json's keys. */
+static void check_report(const char *data, const char *structure,
+                         const char *formula)
+{
+    char path[512];
+    snprintf(path, sizeof path, DATA "%s.csv", data);
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 0;
+    Dataset *ds;
+    SimError err;
+    Report r;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(r.glmm.fitted);
+    CHECK_STR(r.glmm.structure, structure);
+    CHECK_STR(r.glmm.formula, formula);
+    CHECK(r.glmm.converged);
+    CHECK_STR(r.glmm.baseline, "baseline");
+    CHECK((r.glmm.fallback != NULL) == (r.glmm.n_tried > 1));
+    char dir[] = "/tmp/simlab-glmm-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char out[400];
+    snprintf(out, sizeof out, "%s/out", dir);
+    o.plots = 0;
+    r.opt.plots = 0;
+    CHECK_INT(analyze_write(&r, out, &err), SIM_OK);
+    snprintf(path, sizeof path, "%s/report.json", out);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    json_t *g = json_object_get(root, "glmm");
+    CHECK(json_is_object(g));
+    const char *keys[] = {"formula",  "terms",     "random_effects",
+                          "loglik",   "aic",       "converged",
+                          "singular", "n_obs",     "fallback",
+                          "tried",    "structure", "correlations"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        CHECK(json_object_get(g, keys[k]) != NULL);
+    }
+    json_t *t0 = json_array_get(json_object_get(g, "terms"), 0);
+    const char *tkeys[] = {"term", "estimate", "se",     "z",
+                           "p",    "ci_low",   "ci_high"};
+    for (size_t k = 0; k < sizeof tkeys / sizeof tkeys[0]; k++) {
+        CHECK(json_object_get(t0, tkeys[k]) != NULL);
+    }
+    CHECK_INT(json_integer_value(json_object_get(g, "n_obs")), r.glmm.n_obs);
+    json_decref(root);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    CHECK(system(path) == 0);
+    report_free(&r);
+    dataset_free(ds);
+}
+
+/* --calibrate: every test of the report gets a row, the null studies are
+** reproducible, and the mixed model's Wald tests keep their size (30 null
+** studies: 8 rejections or more has probability 8e-5 at 5 %). */
+static void check_calibration(void)
+{
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 50;
+    o.calibrate = 30;
+    Dataset *ds;
+    SimError err;
+    Report r, r2;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, DATA "effect.csv", &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r2, &err), SIM_OK);
+    int seen[4] = {0};
+    static const char *const tests[] = {"change", "glmm", "anova", "tukey"};
+    CHECK_INT(r.n_calibration, r2.n_calibration);
+    for (int i = 0; i < r.n_calibration; i++) {
+        const CalibrationRow *c = &r.calibration[i];
+        for (int k = 0; k < 4; k++) {
+            seen[k] += strcmp(c->test, tests[k]) == 0;
+        }
+        CHECK_INT(c->studies, 30);
+        CHECK(c->ci_low <= c->rate && c->rate <= c->ci_high);
+        CHECK_INT(c->rejected, r2.calibration[i].rejected);
+        if (strcmp(c->test, "glmm") == 0) {
+            CHECK(c->rejected < 8);
+        }
+    }
+    CHECK_INT(seen[0], 3); /* a Change per condition */
+    CHECK_INT(seen[1], 5); /* phase, 2 conditions, 2 interactions */
+    CHECK_INT(seen[2], 1);
+    CHECK_INT(seen[3], 2); /* the comparisons with the baseline */
+    report_free(&r);
+    report_free(&r2);
+    /* --no-glmm: no model, no calibration from it */
+    o.no_glmm = 1;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(!r.glmm.fitted);
+    CHECK_INT(r.n_calibration, 0);
+    report_free(&r);
+    dataset_free(ds);
+}
+
+/* The reference condition is the analysis's baseline (--baseline), and a
+** column without data (a condition with no post rows) is left out. */
+static void check_coding(void)
+{
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 0;
+    o.baseline = "shap";
+    Dataset *ds;
+    SimError err;
+    Report r;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, DATA "effect.csv", &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_STR(r.glmm.baseline, "shap");
+    CHECK_INT(r.glmm.n_terms, 6);
+    if (r.glmm.n_terms == 6) {
+        CHECK_STR(r.glmm.terms[2].name, "conditionbaseline");
+        CHECK_STR(r.glmm.terms[3].name, "conditionlime");
+        CHECK_STR(r.glmm.terms[5].name, "phasepost:conditionlime");
+    }
+    report_free(&r);
+    dataset_free(ds);
+    char dir[] = "/tmp/simlab-glmm-XXXXXX", path[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/pre-only.csv", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "participant,condition,phase,item,correct\n");
+    for (int p = 0; p < 9; p++) {
+        for (int ph = 0; ph < (p % 3 == 2 ? 1 : 2); ph++) {
+            for (int i = 0; i < 6; i++) {
+                fprintf(f, "p%d,%s,%s,i%d,%d\n", p,
+                        p % 3 == 0   ? "baseline"
+                        : p % 3 == 1 ? "a"
+                                     : "b",
+                        ph ? "post" : "pre", i, (p * 7 + i * 3 + ph) % 5 < 3);
+            }
+        }
+    }
+    fclose(f);
+    o.baseline = "baseline";
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_OK);
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(r.glmm.fitted);
+    CHECK_INT(r.glmm.n_dropped, 1); /* phasepost:conditionb */
+    CHECK_INT(r.glmm.n_terms, 5);
+    for (int j = 0; j < r.glmm.n_terms; j++) {
+        CHECK(strcmp(r.glmm.terms[j].name, "phasepost:conditionb") != 0);
+    }
+    report_free(&r);
+    dataset_free(ds);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    check_gradient();
+    /* pre/post: correct ~ phase * condition + (1 + phase | participant) +
+    ** (1 | item) and the simpler structures */
+    const char *prepost[] = {"null", "effect", "unbalanced"};
+    const char *sts[] = {"full", "uncorrelated", "intercepts"};
+    for (int i = 0; i < 3; i++) {
+        for (int s = 0; s < 3; s++) {
+            check_fit(prepost[i], sts[s], 2e-3);
+        }
+    }
+    check_fit("testonly", "intercepts", 1e-3);
+    check_fit("singular", "intercepts", 1e-3);
+    for (int s = 0; s < 3; s++) {
+        check_fit("within", sts[s], 6e-3);
+    }
+    check_report("effect", "intercepts",
+                 "correct ~ phase * condition + (1 | participant) + (1 | "
+                 "item)");
+    check_report("unbalanced", "full",
+                 "correct ~ phase * condition + (1 + phase | participant) + "
+                 "(1 | item)");
+    check_report("null", "uncorrelated",
+                 "correct ~ phase * condition + (1 + phase || participant) + "
+                 "(1 | item)");
+    check_report("within", "intercepts",
+                 "correct ~ condition + (1 | participant) + (1 | item)");
+    check_calibration();
+    check_coding();
+    check_report("testonly", "intercepts",
+                 "correct ~ condition + session + (1 | participant) + (1 | "
+                 "item)");
+    return TEST_REPORT();
+}
