@@ -541,6 +541,9 @@ const Block *study_find_block(const Study *study, const char *id);
 const Explanation *item_explanation(const Item *item, const char *method);
 /* The text of a page file read at load time, or NULL. */
 const char *study_page_text(const Study *study, const char *path);
+/* The model of the page file `file` (bundle-relative, as study.json names
+** it) read at load time, or NULL (stimuli/page.h). Borrowed from study. */
+const Page *study_page(const Study *study, const char *file);
 
 const char *modality_name(Modality m);
 /* Names of kinds as study.json spells them; "?" outside the enum. */
