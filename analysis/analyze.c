@@ -30,7 +30,7 @@ void analyze_options_default(AnalyzeOptions *o)
     o->plots = PLOT_PNG | PLOT_SVG | PLOT_PDF;
     o->progress = 1;
     o->csv_delimiter = ',';
-    o->csv_encoding = DATASET_UTF8;
+    sim_encoding_utf8(&o->csv_encoding);
 }
 
 /* ------------------------------------------------------------------ */
@@ -110,8 +110,7 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
             rc = questionnaire_load_db(ds, dbs[i], err);
         }
     }
-    DatasetCsvDialect dialect = {o->csv_delimiter,
-                                 (DatasetEncoding)o->csv_encoding};
+    DatasetCsvDialect dialect = {o->csv_delimiter, o->csv_encoding};
     for (int i = 0; rc == SIM_OK && i < n_csvs; i++) {
         rc = dataset_load_csv_dialect(ds, csvs[i], &dialect, err);
         if (rc == SIM_OK) {

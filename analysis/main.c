@@ -52,14 +52,15 @@ static void help(FILE *f)
         "  --max-catch-failures N  re-derive the catch-trial exclusion\n"
         "  --include-pilot         keep pilot participants\n"
         "  --include-simulated     keep simulated participants\n"
-        "  --delimiter ,|;|tab     field delimiter of the --csv files (,)\n"
-        "  --encoding utf-8|windows-1252|latin-1|utf-16\n"
-        "                          encoding of the --csv files (utf-8; "
-        "utf-16\n"
-        "                          with a byte order mark)\n"
-        "  --format md,tex,csv,json\n"
-        "                          table formats (all)\n"
-        "  --plots png,svg,pdf     plot formats (all; 'none' for none)\n"
+        "  --delimiter ,|;|tab     field delimiter of the --csv files "
+        "(,)\n"
+        "  --encoding NAME         encoding of the --csv files (utf-8;\n"
+        "                          windows-1252, windows-1256, gbk, "
+        "shift_jis,\n"
+        "                          big5, utf-16 with a byte order mark, "
+        "...)\n"
+        "  --format md,tex,csv,json       outputs (all)\n"
+        "  --plots png,svg,pdf     plots (all; 'none' for none)\n"
         "  --raw                   CSV text cells as they are (no quote "
         "before\n"
         "                          = + - @)\n"
@@ -283,15 +284,14 @@ int main(int argc, char **argv)
                 bad = 1;
             }
         } else if (strcmp(a, "--encoding") == 0) {
-            DatasetEncoding e;
-            if (dataset_parse_encoding(v, &e) != 0) {
+            if (dataset_parse_encoding(v, &o.csv_encoding) != 0) {
                 fprintf(stderr,
-                        "simlab-analyze: --encoding: expected utf-8, "
-                        "windows-1252, latin-1 or utf-16, got '%s'\n",
+                        "simlab-analyze: --encoding: '%s' is not an encoding "
+                        "iconv knows (utf-8, windows-1252, windows-1256, "
+                        "gbk, shift_jis, big5, ...; `iconv -l` lists them)\n",
                         v);
                 bad = 1;
             }
-            o.csv_encoding = (int)e;
         } else if (strcmp(a, "--format") == 0) {
             bad = parse_list(a, v, formats, 4, &o.formats);
         } else if (strcmp(a, "--plots") == 0) {

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "common/sim_decode.h"
 #include "common/sim_error.h"
 #include "analysis/stats.h"
 #include "analysis/table.h"
@@ -50,7 +51,7 @@ typedef struct AnalyzeOptions {
     int change_only;          /* library use (simulations): the change table
                               ** only, no utility, ANOVA or ratings */
     char csv_delimiter;       /* --delimiter of every --csv file (',') */
-    int csv_encoding;         /* --encoding: DatasetEncoding (UTF-8) */
+    SimEncoding csv_encoding; /* --encoding of every --csv file (UTF-8) */
     int no_glmm;              /* --no-glmm: skip the mixed model */
     int calibrate;            /* --calibrate N: null studies (0: none) */
     int null_study;           /* library use (calibration): only the tested
