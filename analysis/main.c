@@ -8,6 +8,7 @@
 
 #include "analysis/analyze.h"
 #include "common/sim_alloc.h"
+#include "common/sim_escape.h"
 
 static void usage(FILE *f)
 {
@@ -265,7 +266,7 @@ int main(int argc, char **argv)
         goto done;
     }
     if (analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err) != SIM_OK) {
-        fprintf(stderr, "simlab-analyze: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab-analyze: ", err.msg);
         status = 1;
         goto done;
     }

@@ -50,6 +50,11 @@ static void usage(FILE *f)
         "  simlab sync --db FILE --to URL [--accept-changed-bundle] "
         "[--batch N] [--all]\n"
         "  simlab status URL | simlab status --db FILE\n"
+        "  simlab server setup ADMIN_URL\n"
+        "  simlab server add-station ADMIN_URL --station NAME --passfile "
+        "FILE [--role ROLE]\n"
+        "  simlab server add-analyst ADMIN_URL --passfile FILE [--role "
+        "ROLE]\n"
         "  simlab export --db FILE --csv OUT [--raw]\n"
         "  simlab selftest [DIR] [--db FILE] [--out DIR] [--station NAME]\n"
         "             [--seconds S] [--windowed] [--size WxH] [--display "
@@ -314,6 +319,8 @@ int main(int argc, char **argv)
         return sync_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "status") == 0) {
         return status_cmd_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "server") == 0) {
+        return server_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
     } else if (strcmp(cmd, "selftest") == 0) {

@@ -210,7 +210,8 @@ int app_run(int argc, char **argv)
     if (o.sync_url) {
         /* offline-first: the station starts whether the server answers or
         ** not; the worker keeps trying */
-        if (sync_conn_new(o.sync_url, &sync, &err) != SIM_OK ||
+        if (sync_conn_new(o.sync_url, app_sync_clock(), &sync, &err) !=
+                SIM_OK ||
             sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
                               app_sync_clock(), &worker, &err) != SIM_OK) {
             fprintf(stderr, "simlab run: %s\n", err.msg);
@@ -220,6 +221,11 @@ int app_run(int argc, char **argv)
         d.sync_worker = worker;
         /* the start screen then shows whether the server answers */
         sync_worker_wait_first(worker, 1500);
+        SyncWorkerStatus first;
+        sync_worker_status(worker, &first);
+        if (first.warning[0]) {
+            fprintf(stderr, "simlab run: warning: %s\n", first.warning);
+        }
         if (o.autopilot) {
             ap.sync = sync;
         }

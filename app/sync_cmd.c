@@ -1,7 +1,8 @@
 /*
 ** `simlab sync` pushes a station file by hand (a laptop that was offline at
 ** a field site); `simlab status` shows a study's progress from the server
-** or from one station file. Both name the server by its redacted URL only.
+** or from one station file; `simlab server` sets a server up and makes
+** station and analyst roles. All name the server by its redacted URL only.
 */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -79,7 +80,10 @@ int sync_cmd_main(int argc, char **argv)
     sim_error_clear(&err);
     SyncConn *c = NULL;
     SyncPushStats st = {0};
-    int rc = sync_connect(url, &c, &err);
+    int rc = sync_connect(url, app_sync_clock(), &c, &err);
+    if (rc == SIM_OK && sync_warning(c)[0]) {
+        fprintf(stderr, "simlab sync: warning: %s\n", sync_warning(c));
+    }
     if (rc == SIM_OK && all) {
         rc = sync_mark_all(db, &err);
     }
@@ -90,6 +94,16 @@ int sync_cmd_main(int argc, char **argv)
         printf("sync: %ld rows pushed from %s to %s in %d transactions; %ld "
                "pending\n",
                st.rows, db, sync_url(c), st.batches, st.pending);
+    }
+    if (rc == SIM_OK && st.refused) {
+        fprintf(stderr,
+                "simlab sync: the server refused %ld rows: it holds other "
+                "versions of them, which it keeps (see its sync_conflict "
+                "table)\n",
+                st.refused);
+        rc = SIM_ERR_INVALID;
+        err.code = SIM_ERR_INVALID;
+        snprintf(err.msg, sizeof err.msg, "%ld rows refused", st.refused);
     }
     sync_close(c);
     if (rc != SIM_OK) {
@@ -125,7 +139,7 @@ int status_cmd_main(int argc, char **argv)
         rc = sync_status_print_local(db, stdout, &err);
     } else {
         SyncConn *c = NULL;
-        rc = sync_connect(url, &c, &err);
+        rc = sync_connect_read(url, app_sync_clock(), &c, &err);
         if (rc == SIM_OK) {
             rc = sync_status_print(c, stdout, &err);
         }
@@ -134,6 +148,77 @@ int status_cmd_main(int argc, char **argv)
     if (rc != SIM_OK) {
         fprintf(stderr, "simlab status: %s\n", err.msg);
         return 1;
+    }
+    return 0;
+}
+
+static void server_usage(FILE *f)
+{
+    fputs("usage: simlab server setup ADMIN_URL\n"
+          "       simlab server add-station ADMIN_URL --station NAME "
+          "--passfile FILE [--role ROLE]\n"
+          "       simlab server add-analyst ADMIN_URL --passfile FILE "
+          "[--role ROLE]\n",
+          f);
+}
+
+int server_cmd_main(int argc, char **argv)
+{
+    if (argc < 3) {
+        server_usage(stderr);
+        return 2;
+    }
+    const char *what = argv[1], *url = argv[2];
+    const char *station = NULL, *passfile = NULL, *role = NULL;
+    for (int i = 3; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--station") == 0 && v) {
+            station = v;
+        } else if (strcmp(argv[i], "--passfile") == 0 && v) {
+            passfile = v;
+        } else if (strcmp(argv[i], "--role") == 0 && v) {
+            role = v;
+        } else {
+            fprintf(stderr, "simlab server: bad argument '%s'\n", argv[i]);
+            server_usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    SimError err;
+    sim_error_clear(&err);
+    int rc;
+    if (strcmp(what, "setup") == 0 && argc == 3) {
+        rc = sync_server_setup(url, stdout, &err);
+    } else if ((strcmp(what, "add-station") == 0 && station && passfile) ||
+               (strcmp(what, "add-analyst") == 0 && !station && passfile)) {
+        SyncRoleKind kind =
+            what[4] == 's' ? SYNC_ROLE_STATION : SYNC_ROLE_ANALYST;
+        char conn[1024];
+        long old = 0;
+        rc = sync_server_add_role(url, kind, station, role, passfile, conn,
+                                  sizeof conn, &old, &err);
+        if (rc == SIM_OK) {
+            if (old > 0) {
+                printf("%ld station files pushed as %s before the server had "
+                       "station roles now belong to this role\n",
+                       old, station);
+            }
+            printf("password written to %s (pgpass format, mode 0600): copy "
+                   "it to the %s's machine and point PGPASSFILE at it (or add "
+                   "passfile=... to the connection string); a password "
+                   "written into the connection string itself shows in the "
+                   "process list\n",
+                   passfile, kind == SYNC_ROLE_STATION ? "station" : "analyst");
+            printf("%s\n", conn);
+        }
+    } else {
+        server_usage(stderr);
+        return 2;
+    }
+    if (rc != SIM_OK) {
+        fprintf(stderr, "simlab server %s: %s\n", what, err.msg);
+        return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
 }

@@ -205,7 +205,7 @@ static void *sync_main(void *arg)
     Station *s = arg;
     SyncConn *c = NULL;
     SimError err;
-    if (sync_connect(url, &c, &err) != SIM_OK) {
+    if (sync_connect(url, NULL, &c, &err) != SIM_OK) {
         fprintf(stderr, "%s\n", err.msg);
         s->failed = 1;
     }
@@ -237,7 +237,7 @@ static void *enroll_main(void *arg)
     snprintf(name, sizeof name, "station%02d", s->index);
     os.station = name;
     if (store_open_spec(&os, &st, &err) != SIM_OK ||
-        sync_connect(url, &c, &err) != SIM_OK) {
+        sync_connect(url, NULL, &c, &err) != SIM_OK) {
         fprintf(stderr, "%s\n", err.msg);
         s->failed = 1;
     }
@@ -336,7 +336,7 @@ int main(int argc, char **argv)
            responses, (double)(now_ns() - t0) / 1e9);
     /* the server schema, and key-less copies for the reference */
     SyncConn *c = NULL;
-    if (sync_connect(url, &c, &err) != SIM_OK) {
+    if (sync_connect(url, NULL, &c, &err) != SIM_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }

@@ -17,11 +17,35 @@
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <time.h>
 
 #define BUNDLE SIMLAB_SOURCE_DIR "/assets/studies/text-forward"
 
 static const char *url;
 static char tmp[256];
+
+static int64_t real_ms(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void real_after(void *ctx, int64_t ms, struct timespec *abs)
+{
+    (void)ctx;
+    clock_gettime(CLOCK_REALTIME, abs);
+    abs->tv_sec += (time_t)(ms / 1000);
+    abs->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (abs->tv_nsec >= 1000000000L) {
+        abs->tv_sec++;
+        abs->tv_nsec -= 1000000000L;
+    }
+}
+
+/* The real clock, for deadlines and the background push. */
+static const SyncClock tclock = {real_ms, real_after, NULL};
 
 /* An integer from the server. */
 static long pg_long(const char *sql)
@@ -134,7 +158,7 @@ static void test_duplicate_pushes(void)
     simulate_file(path, "dup", 3, 7);
     SyncConn *c = NULL;
     SimError err;
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     SyncPushStats st;
     CHECK_INT(sync_push(c, path, 0, 100, 1, &st, &err), SIM_OK);
     CHECK(st.rows > 300);
@@ -200,7 +224,7 @@ static void *station_main(void *arg)
     SimError err;
     s->rc = store_open_spec(&os, &store, &err);
     if (s->rc == SIM_OK) {
-        s->rc = sync_connect(url, &c, &err);
+        s->rc = sync_connect(url, &tclock, &c, &err);
     }
     pthread_barrier_wait(&barrier);
     for (int i = 0; s->rc == SIM_OK && i < PER_STATION; i++) {
@@ -307,7 +331,7 @@ static void test_same_instant(Study *study)
     SyncConn *c = NULL;
     SimError err;
     char cond[64];
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     CHECK_INT(sync_assign_preview(c, study, 1, 0, 1900000000000LL, 5, cond,
                                   sizeof cond, &err),
               SIM_OK);
@@ -335,9 +359,9 @@ static void test_fallback(const Study *study)
     SyncConn *c = NULL;
     SimError err;
     CHECK_INT(store_open_spec(&os, &store, &err), SIM_OK);
-    CHECK_INT(
-        sync_conn_new("postgresql://lab:s3cret@127.0.0.1:1/none", &c, &err),
-        SIM_OK);
+    CHECK_INT(sync_conn_new("postgresql://lab:s3cret@127.0.0.1:1/none", &tclock,
+                            &c, &err),
+              SIM_OK);
     CHECK_STR(sync_url(c), "postgresql://lab@127.0.0.1:1/none");
     EnrollSpec e;
     memset(&e, 0, sizeof e);
@@ -358,7 +382,7 @@ static void test_fallback(const Study *study)
                               "'%s3cret%'"),
               0);
     /* pushed later, when the server is back */
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     CHECK_INT(sync_push(c, path, 0, 0, 1, NULL, &err), SIM_OK);
     sync_close(c);
     CHECK_INT(pg_long("SELECT count(*) FROM participant WHERE assign_source "
@@ -395,7 +419,7 @@ static void test_old_file(void)
               0);
     CHECK(lite_long(path, "SELECT count(*) FROM response") > 0);
     SyncConn *c = NULL;
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     SyncPushStats st;
     CHECK_INT(sync_push(c, path, 0, 0, 1, &st, &err), SIM_OK);
     CHECK_INT(st.pending, 0);
@@ -429,7 +453,7 @@ static void test_changed_bundle(Study *study)
     store_close(store);
     study->hash[0] = saved;
     SyncConn *c = NULL;
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     long before = pg_long("SELECT count(*) FROM participant");
     CHECK_INT(sync_push(c, path, 0, 0, 1, NULL, &err), SIM_ERR_INVALID);
     CHECK(strstr(err.msg, "--accept-changed-bundle") != NULL);
