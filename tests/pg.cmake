@@ -20,10 +20,18 @@ target_include_directories(test_pg_sync PRIVATE ${PROJECT_SOURCE_DIR})
 target_compile_definitions(test_pg_sync PRIVATE
   SIMLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
   SIMLAB_TEST_DATA="${SIMLAB_TEST_DATA}" _DEFAULT_SOURCE)
+add_executable(test_pg_secure pg/test_pg_secure.c)
+target_link_libraries(test_pg_secure PRIVATE simlab_experiment
+                      PkgConfig::LIBPQ_TEST PkgConfig::SQLITE3
+                      Threads::Threads simlab_warnings)
+target_include_directories(test_pg_secure PRIVATE ${PROJECT_SOURCE_DIR})
+target_compile_definitions(test_pg_secure PRIVATE
+  SIMLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}" _DEFAULT_SOURCE)
 if(TARGET simlab AND TARGET simlab-analyze)
   add_test(NAME test_pg
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/pg/run.sh
-                   $<TARGET_FILE:test_pg_sync> $<TARGET_FILE:simlab>
+                   $<TARGET_FILE:test_pg_sync> $<TARGET_FILE:test_pg_secure>
+                   $<TARGET_FILE:simlab>
                    $<TARGET_FILE:simlab-analyze>
                    ${CMAKE_SOURCE_DIR}/assets/studies/text-forward
                    ${CMAKE_SOURCE_DIR}/examples/questionnaire)

@@ -9,6 +9,7 @@
 */
 #include "tests/harness.h"
 #include "tests/test_util.h"
+#include "tests/pg/pg_util.h"
 
 #include "experiment/simulate.h"
 #include "experiment/store.h"
@@ -24,68 +25,9 @@
 static const char *url;
 static char tmp[256];
 
-static int64_t real_ms(void *ctx)
-{
-    (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void real_after(void *ctx, int64_t ms, struct timespec *abs)
-{
-    (void)ctx;
-    clock_gettime(CLOCK_REALTIME, abs);
-    abs->tv_sec += (time_t)(ms / 1000);
-    abs->tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (abs->tv_nsec >= 1000000000L) {
-        abs->tv_sec++;
-        abs->tv_nsec -= 1000000000L;
-    }
-}
-
-/* The real clock, for deadlines and the background push. */
-static const SyncClock tclock = {real_ms, real_after, NULL};
-
-/* An integer from the server. */
 static long pg_long(const char *sql)
 {
-    PGconn *pg = PQconnectdb(url);
-    PGresult *r = PQexec(pg, sql);
-    long v = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
-                 ? atol(PQgetvalue(r, 0, 0))
-                 : -1;
-    if (v < 0) {
-        fprintf(stderr, "pg_long(%s): %s\n", sql, PQerrorMessage(pg));
-    }
-    PQclear(r);
-    PQfinish(pg);
-    return v;
-}
-
-static long lite_long(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *s;
-    long v = -1;
-    sqlite3_open(path, &db);
-    sqlite3_busy_timeout(db, 5000);
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK &&
-        sqlite3_step(s) == SQLITE_ROW) {
-        v = (long)sqlite3_column_int64(s, 0);
-    }
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
-}
-
-static void lite_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_open(path, &db);
-    sqlite3_busy_timeout(db, 5000);
-    CHECK_INT(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
+    return pg_long_at(url, sql);
 }
 
 static const char *const TABLES[] = {
@@ -171,16 +113,18 @@ static void test_duplicate_pushes(void)
     /* everything again (as after a crash before the marks were cleared):
     ** the same rows, none doubled */
     long before = pg_long("SELECT count(*) FROM response");
-    lite_exec(path, "UPDATE participant SET sync_dirty = 1;"
-                    "UPDATE response SET sync_dirty = 1;"
-                    "UPDATE event SET sync_dirty = 1;");
+    CHECK_INT(lite_exec(path, "UPDATE participant SET sync_dirty = 1;"
+                              "UPDATE response SET sync_dirty = 1;"
+                              "UPDATE event SET sync_dirty = 1;"),
+              SQLITE_OK);
     CHECK_INT(sync_push(c, path, 0, 0, 3, &st, &err), SIM_OK);
     CHECK(st.rows > 100);
     CHECK_INT(pg_long("SELECT count(*) FROM response"), before);
     check_same_rows(path);
     /* a later change of a pushed row goes again */
-    lite_exec(path, "UPDATE participant SET excluded = 1, exclusion_reason ="
-                    " 'late' WHERE rowid = 1");
+    CHECK_INT(lite_exec(path, "UPDATE participant SET excluded = 1, "
+                              "exclusion_reason = 'late' WHERE rowid = 1"),
+              SQLITE_OK);
     CHECK_INT(lite_long(path, "SELECT sync_dirty FROM participant WHERE "
                               "rowid = 1"),
               1);
