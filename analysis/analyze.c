@@ -97,10 +97,10 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     memset(&r, 0, sizeof r);
     int rc = dataset_new(&ds, err);
     for (int i = 0; rc == SIM_OK && i < n_dbs; i++) {
-        rc = sim_url_is_pg(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
-                                   : dataset_load_db(ds, dbs[i], err);
+        rc = sim_url_is_server(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
+                                       : dataset_load_db(ds, dbs[i], err);
         /* a server's answers come with its copy (dataset_load_pg) */
-        if (rc == SIM_OK && !sim_url_is_pg(dbs[i])) {
+        if (rc == SIM_OK && !sim_url_is_server(dbs[i])) {
             rc = questionnaire_load_db(ds, dbs[i], err);
         }
     }
@@ -136,8 +136,10 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
         r.sources = sim_calloc((size_t)r.n_sources + 1, sizeof(char *));
         for (int i = 0; r.sources && i < n_dbs; i++) {
             char red[512]; /* a server without its password */
-            sim_url_redact(dbs[i], red, sizeof red);
-            r.sources[i] = sim_strdup(red);
+            if (sim_url_is_server(dbs[i])) {
+                sim_url_redact(dbs[i], red, sizeof red);
+            }
+            r.sources[i] = sim_strdup(sim_url_is_server(dbs[i]) ? red : dbs[i]);
         }
         for (int i = 0; r.sources && i < n_csvs; i++) {
             r.sources[n_dbs + i] = sim_strdup(csvs[i]);

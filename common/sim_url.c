@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define NOT_READABLE                                                           \
     "(a connection string libpq cannot read; not shown, it may hold a "        \
@@ -24,6 +25,21 @@ int sim_url_is_pg(const char *s)
 {
     return s && (strncmp(s, "postgresql://", 13) == 0 ||
                  strncmp(s, "postgres://", 11) == 0);
+}
+
+int sim_url_is_server(const char *s)
+{
+    if (!s) {
+        return 0;
+    }
+    if (sim_url_is_pg(s)) {
+        return 1;
+    }
+    if (!strchr(s, '=')) {
+        return 0;
+    }
+    struct stat st;
+    return sim_url_valid(s, NULL, 0) || stat(s, &st) != 0;
 }
 
 static PQconninfoOption *parse(const char *conninfo, char **errmsg)

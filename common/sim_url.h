@@ -12,6 +12,13 @@
 /* 1 when s starts with postgresql:// or postgres://. */
 int sim_url_is_pg(const char *s);
 
+/* 1 when s names a server rather than a file: a postgresql:// or
+** postgres:// URI, or a key=value connection string (an '=' in it, and
+** either libpq reads it or no file has that name). A string that merely
+** looks like one is taken for a server, so that it is checked, and never
+** quoted, as a connection string that may hold a password. */
+int sim_url_is_server(const char *s);
+
 /* 1 when libpq can read conninfo. Else 0 and why (may be NULL) holds what
 ** libpq objects to, cut before the first quoted text, which could be
 ** part of a password (libpq quotes the string it cannot read). */

@@ -35,6 +35,6 @@ if(TARGET simlab AND TARGET simlab-analyze)
                    $<TARGET_FILE:simlab-analyze>
                    ${CMAKE_SOURCE_DIR}/assets/studies/text-forward
                    ${CMAKE_SOURCE_DIR}/examples/questionnaire)
-  set_tests_properties(test_pg PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  set_tests_properties(test_pg PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
                        RUN_SERIAL TRUE)
 endif()

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Inside pg_virtualenv (PGHOST, PGPORT, PGUSER, PGPASSWORD set): the C
-# tests, then the fault tests and the secrets test with the simlab program.
+# tests, then the fault tests and the secrets test (no password in any output) with the simlab program.
 set -u
 pgtest=$1; pgsecure=$2; simlab=$3; analyze=$4; bundle=$5; qbundle=${6:-}
 here=$(dirname "$0")
@@ -17,5 +17,5 @@ export SIMLAB_PG_URL="postgresql://$PGUSER:$PGPASSWORD@$PGHOST:$PGPORT/faults"
 echo "== faults"
 sh "$here/faults.sh" "$simlab" "$analyze" "$bundle" "$qbundle" || status=1
 echo "== secrets"
-sh "$here/secrets.sh" "$simlab" "$analyze" "$bundle" || status=1
+python3 "$here/secrets.py" "$simlab" "$analyze" "$bundle" || status=1
 exit $status

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every PostgreSQL test inside ONE throwaway cluster (pg_virtualenv,
 # from postgresql-common): test_pg_sync, test_pg_secure, faults.sh and
-# secrets.sh.
+# secrets.py.
 # usage: run.sh TEST_PG_SYNC TEST_PG_SECURE SIMLAB SIMLAB_ANALYZE BUNDLE
 #        [QUESTIONNAIRE_BUNDLE]
 if ! command -v pg_virtualenv >/dev/null 2>&1; then

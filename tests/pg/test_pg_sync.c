@@ -1,11 +1,13 @@
 /*
-** Sync against a real server (run by tests/pg/run.sh inside pg_virtualenv,
-** which sets SIMLAB_PG_URL; skipped without it): duplicate pushes change
-** nothing, later local changes reach the server, stations enrolling at the
-** same instant stay within one participant per condition with nothing
-** lost or doubled, an unreachable server falls back to local assignment
-** (recorded, without the password), and a changed bundle is refused
-** unless accepted.
+** Sync against a real server set up the old way (run by tests/pg/run.sh
+** inside pg_virtualenv, which sets SIMLAB_PG_URL; skipped without it): a
+** warning says so; duplicate pushes change nothing, later local changes
+** reach the server, stations enrolling at the same instant stay within one
+** participant per condition with nothing lost or doubled, participants in
+** progress count by the server's clock whatever the stations' clocks say,
+** an unreachable server falls back to local assignment (recorded, without
+** the password), and a changed bundle is refused unless accepted.
+** tests/pg/test_pg_secure.c tests a server with station roles.
 */
 #include "tests/harness.h"
 #include "tests/test_util.h"
@@ -101,6 +103,8 @@ static void test_duplicate_pushes(void)
     SyncConn *c = NULL;
     SimError err;
     CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
+    /* the test's role owns the tables: a server set up the old way */
+    CHECK(strstr(sync_warning(c), "old way") != NULL);
     SyncPushStats st;
     CHECK_INT(sync_push(c, path, 0, 100, 1, &st, &err), SIM_OK);
     CHECK(st.rows > 300);
@@ -289,6 +293,57 @@ static void test_same_instant(Study *study)
     sync_close(c);
 }
 
+/* Participants in progress hold their place by the server's clock: a
+** station whose clock runs 3 hours ahead still sees those that a station
+** 3 hours behind has in progress (by the stations' clocks, they would be 6
+** hours old). Pilot and simulated: a group of its own. */
+static void test_skew(Study *study)
+{
+    AssignRule rule = study->assignment.rule;
+    study->assignment.rule = ASSIGN_BALANCED;
+    const char *names[2] = {"skewY", "skewX"};
+    const int64_t shift[2] = {-3 * 3600000LL, 3 * 3600000LL};
+    int used[16] = {0};
+    for (int st = 0; st < 2; st++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/%s.db", tmp, names[st]);
+        StoreOpenSpec os;
+        memset(&os, 0, sizeof os);
+        os.path = path;
+        os.study = study;
+        os.station = names[st];
+        os.wall_ms = pgu_real_ms(NULL) + shift[st];
+        Store *store = NULL;
+        SyncConn *c = NULL;
+        SimError err;
+        CHECK_INT(store_open_spec(&os, &store, &err), SIM_OK);
+        CHECK_INT(sync_conn_new(url, &tclock, &c, &err), SIM_OK);
+        int n = st == 0 ? (int)study->n_conditions - 1 : 1;
+        for (int i = 0; i < n; i++) {
+            EnrollSpec e;
+            memset(&e, 0, sizeof e);
+            e.pilot = 1;
+            e.simulated = 1;
+            e.wall_ms = pgu_real_ms(NULL) + shift[st];
+            e.assign_seed = (uint64_t)(st * 10 + i + 1);
+            ParticipantInfo info;
+            CHECK_INT(sync_enroll(c, store, study, &e, &info, &err), SIM_OK);
+            int k = study_condition_index(study, info.condition);
+            CHECK(k >= 0 && k < 16);
+            if (k >= 0 && k < 16) {
+                CHECK_INT(used[k], 0); /* every condition once */
+                used[k] = 1;
+            }
+        }
+        CHECK_INT(lite_long(path, "SELECT count(*) FROM participant WHERE "
+                                  "assign_source = 'server'"),
+                  n);
+        sync_close(c);
+        store_close(store);
+    }
+    study->assignment.rule = rule;
+}
+
 static void test_fallback(const Study *study)
 {
     char path[400];
@@ -425,6 +480,7 @@ int main(void)
     CHECK_INT(study_load(BUNDLE, &study, NULL, &err), SIM_OK);
     test_duplicate_pushes();
     test_same_instant(study);
+    test_skew(study);
     test_fallback(study);
     test_old_file();
     test_changed_bundle(study);
