@@ -241,6 +241,7 @@ static int connect_by(SyncConn *c, int64_t deadline_ms, SimError *err)
     drop(c);
     c->study_sent[0] = '\0';
     c->claimed[0] = '\0';
+    memset(c->prepared, 0, sizeof c->prepared);
     /* these come first so that values in the connection string win; a
     ** network that drops packets fails a query within about 5 s instead
     ** of TCP's minutes (tcp_user_timeout, keepalives) */

@@ -50,6 +50,8 @@ struct SyncConn {
     char station[80];    /* the station of this role ("" none) */
     char warning[1024];  /* "" or a warning about the server's set-up */
     char sqlstate[6];    /* SQLSTATE of the last server error, "" none */
+    size_t prepared[16]; /* per pushed table: the batch size whose upsert
+                            is prepared on this connection, 0 none */
 };
 
 /* Milliseconds by the connection's clock (0 without one). */

@@ -214,7 +214,28 @@ static int send_batch(SyncConn *c, const SyncTable *t, const Batch *b,
     }
     PGresult *res = NULL;
     int rc = sync_exec(c, "BEGIN", err);
-    if (rc == SIM_OK) {
+    /* a full batch's upsert is prepared once per connection: the server
+    ** parses and plans it once, not for every thousand rows */
+    size_t ti = (size_t)(t - SYNC_TABLES);
+    int full = !t->same && b->n == b->cap && ti < 16;
+    char name[32];
+    snprintf(name, sizeof name, "simlab_up_%zu", ti);
+    if (rc == SIM_OK && full && c->prepared[ti] != b->n) {
+        PGresult *pr = PQprepare(c->pg, name, sql.data, (int)np, NULL);
+        if (PQresultStatus(pr) != PGRES_COMMAND_OK) {
+            rc = sync_pg_fail(c, err, t->table, pr);
+        } else {
+            c->prepared[ti] = b->n;
+        }
+        PQclear(pr);
+    }
+    if (rc == SIM_OK && full) {
+        res = PQexecPrepared(c->pg, name, (int)np, params, NULL, NULL, 0);
+        ExecStatusType es = PQresultStatus(res);
+        if (es != PGRES_COMMAND_OK && es != PGRES_TUPLES_OK) {
+            rc = sync_pg_fail(c, err, t->table, res);
+        }
+    } else if (rc == SIM_OK) {
         rc =
             sync_exec_params(c, t->table, sql.data, (int)np, params, &res, err);
     }
