@@ -8,6 +8,7 @@
 #include "app/app.h"
 #include "app/power.h"
 #include "app/sync_cmd.h"
+#include "common/sim_escape.h"
 #include "stimuli/check.h"
 #include "experiment/assign.h"
 #include "experiment/export.h"
@@ -261,7 +262,7 @@ static int cmd_simulate(int argc, char **argv)
     SimError err;
     sim_error_clear(&err);
     if (simulate_run(&o, stderr, &err) != SIM_OK) {
-        fprintf(stderr, "simlab simulate: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab simulate: ", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
@@ -292,7 +293,7 @@ static int cmd_export(int argc, char **argv)
     SimError err;
     sim_error_clear(&err);
     if (export_long_csv_opt(db, csv, &opt, &err) != SIM_OK) {
-        fprintf(stderr, "simlab export: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab export: ", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;

@@ -8,6 +8,8 @@
 
 #include "app/sync_cmd.h"
 
+#include "common/sim_escape.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +109,7 @@ int sync_cmd_main(int argc, char **argv)
     }
     sync_close(c);
     if (rc != SIM_OK) {
-        fprintf(stderr, "simlab sync: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab sync: ", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
@@ -146,7 +148,7 @@ int status_cmd_main(int argc, char **argv)
         sync_close(c);
     }
     if (rc != SIM_OK) {
-        fprintf(stderr, "simlab status: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab status: ", err.msg);
         return 1;
     }
     return 0;
@@ -217,7 +219,9 @@ int server_cmd_main(int argc, char **argv)
         return 2;
     }
     if (rc != SIM_OK) {
-        fprintf(stderr, "simlab server %s: %s\n", what, err.msg);
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "simlab server %s: ", what);
+        sim_escape_print(stderr, prefix, err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;

@@ -255,6 +255,16 @@ static const char *const SERVER_TABLES =
     "  FROM participant p JOIN study s ON s.hash = p.study_hash"
     "  WHERE s.study_id = p_study_id AND p.pilot = p_pilot AND"
     "  p.simulated = p_simulated GROUP BY 1, 2 $f$;"
+    /* the statement-level check of a secured server (sync_setup.c) that
+    ** the rows a station wrote belong to participants of their own file */
+    "CREATE OR REPLACE FUNCTION simlab_same_file() RETURNS trigger"
+    "  LANGUAGE plpgsql SECURITY DEFINER AS $f$ BEGIN"
+    "  IF EXISTS (SELECT 1 FROM (SELECT DISTINCT n.participant, n.origin"
+    "  FROM new_rows n WHERE n.participant IS NOT NULL) d WHERE NOT EXISTS"
+    "  (SELECT 1 FROM participant p WHERE p.id = d.participant AND"
+    "  p.origin = d.origin)) THEN RAISE EXCEPTION 'a row of % belongs to a"
+    " participant of another station file', TG_TABLE_NAME USING ERRCODE ="
+    "  '42501'; END IF; RETURN NULL; END $f$;"
     /* a row pushed again: the same version is left alone (nothing to
     ** write); a different one is refused and recorded. TG_ARGV[0]: ""
     ** always, or a column that makes the row final once it is 1; the
