@@ -23,9 +23,9 @@
 /* Without a clock, each wait for a connection or an assignment lasts at
 ** most this long. */
 #define STEP_MS 5000
-/* A push or set-up query longer than this (the server's statement_timeout
-** is shorter) means the server stopped answering. */
-#define LONG_MS 130000
+/* A push query longer than this (the server's statement_timeout of a
+** station session is shorter) means the server stopped answering. */
+#define LONG_MS 60000
 
 int sync_is_url(const char *s)
 {
@@ -277,12 +277,17 @@ static int connect_by(SyncConn *c, int64_t deadline_ms, SimError *err)
         return rc;
     }
     /* a station stopped inside a transaction (a suspended laptop) holds
-    ** its locks only until the server ends its session */
+    ** its locks only until the server ends its session; the
+    ** administrator's set-up may take long */
     return sync_query(c, "session",
-                      "SET client_min_messages = warning;"
-                      "SET idle_in_transaction_session_timeout = '5s';"
-                      "SET statement_timeout = '120s';"
-                      "SET lock_timeout = '30s'",
+                      c->mode == SYNC_SCHEMA_ADMIN
+                          ? "SET client_min_messages = warning;"
+                            "SET idle_in_transaction_session_timeout = '5s';"
+                            "SET statement_timeout = 0; SET lock_timeout = 0"
+                          : "SET client_min_messages = warning;"
+                            "SET idle_in_transaction_session_timeout = '5s';"
+                            "SET statement_timeout = '50s';"
+                            "SET lock_timeout = '30s'",
                       -1, NULL, deadline_ms, NULL, err);
 }
 
