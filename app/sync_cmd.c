@@ -9,6 +9,7 @@
 #include "app/sync_cmd.h"
 
 #include "common/sim_escape.h"
+#include "common/sim_url.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,16 @@ const SyncClock *app_sync_clock(void)
     return &clock;
 }
 
+/* An argument as an error message may quote it: a connection string
+** (which may hold a password) is not quoted, the rest escaped. */
+static const char *shown(const char *arg, char *buf, size_t size)
+{
+    if (sim_url_is_server(arg)) {
+        return "(a connection string, not shown)";
+    }
+    return sim_escape_term(arg, buf, size);
+}
+
 static void sync_usage(FILE *f)
 {
     fputs("usage: simlab sync --db FILE --to URL [--accept-changed-bundle] "
@@ -68,7 +79,9 @@ int sync_cmd_main(int argc, char **argv)
         } else if (strcmp(argv[i], "--all") == 0) {
             all = 1;
         } else {
-            fprintf(stderr, "simlab sync: bad argument '%s'\n", argv[i]);
+            char b[256];
+            fprintf(stderr, "simlab sync: bad argument '%s'\n",
+                    shown(argv[i], b, sizeof b));
             sync_usage(stderr);
             return 2;
         }
@@ -124,7 +137,9 @@ int status_cmd_main(int argc, char **argv)
         } else if (argv[i][0] != '-' && !url) {
             url = argv[i];
         } else {
-            fprintf(stderr, "simlab status: bad argument '%s'\n", argv[i]);
+            char b[256];
+            fprintf(stderr, "simlab status: bad argument '%s'\n",
+                    shown(argv[i], b, sizeof b));
             fputs("usage: simlab status URL | simlab status --db FILE\n",
                   stderr);
             return 2;
@@ -172,7 +187,7 @@ int server_cmd_main(int argc, char **argv)
     }
     const char *what = argv[1], *url = argv[2];
     const char *station = NULL, *passfile = NULL, *role = NULL;
-    for (int i = 3; i < argc; i++) {
+    for (int i = 3; i < argc; i += 2) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--station") == 0 && v) {
             station = v;
@@ -181,11 +196,12 @@ int server_cmd_main(int argc, char **argv)
         } else if (strcmp(argv[i], "--role") == 0 && v) {
             role = v;
         } else {
-            fprintf(stderr, "simlab server: bad argument '%s'\n", argv[i]);
+            char b[256];
+            fprintf(stderr, "simlab server: bad argument '%s'\n",
+                    shown(argv[i], b, sizeof b));
             server_usage(stderr);
             return 2;
         }
-        i++;
     }
     SimError err;
     sim_error_clear(&err);

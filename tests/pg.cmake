@@ -1,12 +1,14 @@
 # Sync to PostgreSQL (experiment/sync*.c, docs/multisite.md).
-# test_sync_url: password redaction, no server. test_pg: one throwaway
-# cluster from pg_virtualenv (postgresql-common) for every server test
-# (tests/pg/run.sh: test_pg_sync, then the faults with the simlab program:
-# server stopped mid-study, station SIGKILLed during a push, analysis of
-# the server against the station files, also for the questionnaire
-# answers of examples/questionnaire, simlab run --sync under Xvfb);
-# skipped with a message without
-# pg_virtualenv.
+# test_sync_url: password redaction and escaping, no server. test_pg: one
+# throwaway cluster from pg_virtualenv -t (postgresql-common) for every
+# server test (tests/pg/run.sh: test_pg_sync on a server set up the old
+# way, test_pg_secure with station roles attacking each other's rows, then
+# the faults with the simlab program: server stopped mid-study, station
+# SIGKILLed during a push, analysis of the server against the station
+# files, also for the questionnaire answers of examples/questionnaire,
+# three stations with one SIGKILLed staying balanced, simlab run --sync
+# under Xvfb; then secrets.py, a password planted in 27 connection-string
+# forms found nowhere); skipped with a message without pg_virtualenv.
 if(NOT TARGET simlab_experiment)
   return()
 endif()
