@@ -309,22 +309,22 @@ static void test_nul_answer(void)
     snprintf(db, sizeof db, "%s/q.db", dir);
     sqlite3 *h = NULL;
     CHECK_INT(sqlite3_open(db, &h), SQLITE_OK);
-    CHECK_INT(sqlite3_exec(
-                  h,
-                  "CREATE TABLE study (id INTEGER PRIMARY KEY, definition);"
-                  "INSERT INTO study VALUES (1, '{\"blocks\": [{\"kind\": "
-                  "\"questionnaire\", \"id\": \"b\", \"questions\": [{"
-                  "\"id\": \"q\", \"type\": \"text\"}]}]}');"
-                  "CREATE TABLE participant (id, condition, created_ms);"
-                  "INSERT INTO participant VALUES ('p1', 'A', 1);"
-                  "CREATE TABLE trial (participant, seq, block_id);"
-                  "INSERT INTO trial VALUES ('p1', 0, 'b');"
-                  "CREATE TABLE answer (participant, seq, question, type, "
-                  "value);"
-                  "INSERT INTO answer VALUES ('p1', 0, 'q', 'text', "
-                  "CAST(x'6100622E' AS TEXT));",
-                  NULL, NULL, NULL),
-              SQLITE_OK);
+    CHECK_INT(
+        sqlite3_exec(h,
+                     "CREATE TABLE study (id INTEGER PRIMARY KEY, definition);"
+                     "INSERT INTO study VALUES (1, '{\"blocks\": [{\"kind\": "
+                     "\"questionnaire\", \"id\": \"b\", \"questions\": [{"
+                     "\"id\": \"q\", \"type\": \"text\"}]}]}');"
+                     "CREATE TABLE participant (id, condition, created_ms);"
+                     "INSERT INTO participant VALUES ('p1', 'A', 1);"
+                     "CREATE TABLE trial (participant, seq, block_id);"
+                     "INSERT INTO trial VALUES ('p1', 0, 'b');"
+                     "CREATE TABLE answer (participant, seq, question, type, "
+                     "value);"
+                     "INSERT INTO answer VALUES ('p1', 0, 'q', 'text', "
+                     "CAST(x'6100622E' AS TEXT));",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(h);
     Dataset *ds = NULL;
     SimError err;
