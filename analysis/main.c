@@ -8,6 +8,7 @@
 
 #include "analysis/analyze.h"
 #include "common/sim_alloc.h"
+#include "common/sim_escape.h"
 
 static const char SYNOPSIS[] =
     "Usage: simlab-analyze [DB|URL ...] [--csv FILE ...] --out DIR "
@@ -319,7 +320,7 @@ int main(int argc, char **argv)
     }
     int rc = analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err);
     if (rc != SIM_OK) {
-        fprintf(stderr, "simlab-analyze: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab-analyze: ", err.msg);
         status = rc == SIM_ERR_USAGE ? 2 : 1; /* e.g. an unknown --baseline */
         goto done;
     }

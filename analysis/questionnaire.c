@@ -232,11 +232,27 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
         return SIM_OK;
     }
     int step;
+    SimBuf nul;
+    sim_buf_init(&nul);
     while (rc == SIM_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
         const char *f[6];
         for (int c = 0; c < 6; c++) {
             const unsigned char *v = sqlite3_column_text(s, c);
             f[c] = v ? (const char *)v : "";
+        }
+        /* a NUL byte in an answer (a file not written by simlab) is kept
+        ** as \x00, as the sync sends it to a server, not cut there */
+        size_t n = (size_t)sqlite3_column_bytes(s, 5);
+        if (memchr(f[5], '\0', n)) {
+            nul.len = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (f[5][i]) {
+                    sim_buf_append(&nul, f[5] + i, 1);
+                } else {
+                    sim_buf_puts(&nul, "\\x00");
+                }
+            }
+            f[5] = sim_buf_cstr(&nul);
         }
         int type = type_of(f[4]);
         if (type < 0) {
@@ -256,6 +272,7 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
                  : sim_fail(err, SIM_ERR_DB, "%s: read answers: %s", path,
                             sqlite3_errmsg(db));
     }
+    sim_buf_free(&nul);
     sqlite3_finalize(s);
     sqlite3_close(db);
     return rc;

@@ -9,6 +9,7 @@
 #include "app/help.h"
 #include "app/power.h"
 #include "app/sync_cmd.h"
+#include "common/sim_escape.h"
 #include "stimuli/check.h"
 #include "experiment/assign.h"
 #include "experiment/export.h"
@@ -222,7 +223,7 @@ static int cmd_simulate(int argc, char **argv)
     SimError err;
     sim_error_clear(&err);
     if (simulate_run(&o, stderr, &err) != SIM_OK) {
-        fprintf(stderr, "simlab simulate: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab simulate: ", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
@@ -253,7 +254,7 @@ static int cmd_export(int argc, char **argv)
     SimError err;
     sim_error_clear(&err);
     if (export_long_csv_opt(db, csv, &opt, &err) != SIM_OK) {
-        fprintf(stderr, "simlab export: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab export: ", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
@@ -280,6 +281,8 @@ int main(int argc, char **argv)
         return sync_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "status") == 0) {
         return status_cmd_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "server") == 0) {
+        return server_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
     } else if (strcmp(cmd, "selftest") == 0) {

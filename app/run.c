@@ -182,7 +182,8 @@ int app_run(int argc, char **argv)
         /* offline-first: the station starts whether the server answers or
         ** not; the worker keeps trying. Started before rush, so that its
         ** thread is an ordinary one. */
-        if (sync_conn_new(o.sync_url, &sync, &err) != SIM_OK ||
+        if (sync_conn_new(o.sync_url, app_sync_clock(), &sync, &err) !=
+                SIM_OK ||
             sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
                               app_sync_clock(), &worker, &err) != SIM_OK) {
             fprintf(stderr, "simlab run: %s\n", err.msg);
@@ -190,6 +191,11 @@ int app_run(int argc, char **argv)
         }
         /* the start screen then shows whether the server answers */
         sync_worker_wait_first(worker, 1500);
+        SyncWorkerStatus first;
+        sync_worker_status(worker, &first);
+        if (first.warning[0]) {
+            fprintf(stderr, "simlab run: warning: %s\n", first.warning);
+        }
     }
     /* Before the window: the graphics driver's threads inherit it. */
     rush_apply(rush, cpu, &rec);

@@ -11,6 +11,8 @@
 #include "experiment/export.h"
 
 #include "common/sim_alloc.h"
+#include "common/sim_escape.h"
+#include "common/sim_text.h"
 #include "experiment/store.h"
 #include "stimuli/hash.h"
 
@@ -108,27 +110,49 @@ int export_cell_needs_guard(const char *v)
     return v && v[0] && strchr("=+-@\t\r", v[0]) && !is_plain_number(v);
 }
 
-static void write_field(FILE *f, const char *v, int raw)
+/* A text cell of n bytes. Unless raw: control characters (C0 but tab, CR
+** and LF; DEL; C1; the bidirectional controls U+202A-U+202E and
+** U+2066-U+2069) are written as visible escapes (\x1B, \u202E; a NUL byte
+** as \x00, never an end), and a cell a spreadsheet would run as a formula
+** gets a leading '. A cell with a comma, a quote, tab, CR or LF is quoted
+** (RFC 4180). */
+static void write_field(FILE *f, const char *v, size_t n, int raw)
 {
     if (!v) {
         return;
     }
-    if (!raw && export_cell_needs_guard(v)) {
-        /* a leading ' makes spreadsheets show the text instead of running
-        ** it as a formula; the cell is quoted whole (RFC 4180) */
-        fputs("\"'", f);
-        for (const char *p = v; *p; p++) {
-            if (*p == '"') {
-                fputc('"', f);
-            }
-            fputc(*p, f);
+    SimBuf clean;
+    sim_buf_init(&clean);
+    if (!raw && sim_escape_needed(v, n, SIM_ESC_KEEP_WS)) {
+        sim_escape_append(&clean, v, n, SIM_ESC_KEEP_WS);
+        if (!clean.oom) {
+            v = sim_buf_cstr(&clean);
+            n = clean.len;
         }
-        fputc('"', f);
-    } else if (strpbrk(v, ",\"\r\n")) {
-        csv_fwrite(f, v, strlen(v));
-    } else {
-        fputs(v, f);
     }
+    /* a leading ' makes spreadsheets show the text instead of running it
+    ** as a formula; such a cell is quoted whole */
+    if (!raw && export_cell_needs_guard(v)) {
+        SimBuf g;
+        sim_buf_init(&g);
+        sim_buf_puts(&g, "'");
+        sim_buf_append(&g, v, n);
+        csv_fwrite(f, sim_buf_cstr(&g), g.len);
+        sim_buf_free(&g);
+    } else if (memchr(v, ',', n) || memchr(v, '"', n) || memchr(v, '\r', n) ||
+               memchr(v, '\n', n) || memchr(v, '\t', n)) {
+        csv_fwrite(f, v, n);
+    } else {
+        fwrite(v, 1, n, f);
+    }
+    sim_buf_free(&clean);
+}
+
+/* The text of column c of s with its length (a NUL inside kept). */
+static void write_text(FILE *f, sqlite3_stmt *s, int c, int raw)
+{
+    const char *v = (const char *)sqlite3_column_text(s, c);
+    write_field(f, v, v ? (size_t)sqlite3_column_bytes(s, c) : 0, raw);
 }
 
 int export_station_name_valid(const char *name)
@@ -216,7 +240,7 @@ static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
             } else if (type == SQLITE_FLOAT) {
                 fprintf(f, "%.3f", sqlite3_column_double(s, c));
             } else {
-                write_field(f, (const char *)sqlite3_column_text(s, c), raw);
+                write_text(f, s, c, raw);
             }
         }
         fputs("\r\n", f);
@@ -337,7 +361,7 @@ static int write_answers_csv(sqlite3 *db, const char *db_path, FILE *f,
             if (type == SQLITE_FLOAT) {
                 fprintf(f, "%.3f", sqlite3_column_double(s, c));
             } else if (type != SQLITE_NULL) {
-                write_field(f, (const char *)sqlite3_column_text(s, c), raw);
+                write_text(f, s, c, raw);
             }
         }
         fputs("\r\n", f);
