@@ -9,7 +9,7 @@
 */
 #include "analysis/dataset.h"
 #include "analysis/dataset_int.h"
-#include "analysis/questionnaire.h"
+#include "analysis/answers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -227,7 +227,7 @@ void dataset_free(Dataset *ds)
         sim_free(ds->pool->slots);
         sim_free(ds->pool);
     }
-    questionnaire_answers_free(ds->answers);
+    answers_free(ds->answers);
     if (ds->pindex) {
         keymap_free(ds->pindex);
         sim_free(ds->pindex);
