@@ -21,6 +21,7 @@
 #include <nettle/sha2.h>
 
 #include "analysis/keymap.h"
+#include "common/sim_columns.h"
 #include "common/sim_alloc.h"
 #include "common/sim_csv.h"
 #include "common/sim_phase.h"
@@ -266,11 +267,36 @@ const char *dataset_phase_name(int phase)
 /* ------------------------------------------------------------------ */
 /* Columns and value parsing shared by both readers                    */
 
-const char *const dataset_col_names[COL_COUNT] = {
-    "participant", "condition", "phase",     "item",     "correct",
-    "session",     "test_type", "domain",    "is_catch", "rating",
-    "rt_ms",       "pilot",     "simulated", "excluded", "exclusion_reason",
-    "timed_out",   "confidence"};
+/* The columns the readers know, by their row of common/sim_columns.h. */
+static const SimColumnId COL_IDS[COL_COUNT] = {
+    [COL_PARTICIPANT] = SIM_COL_PARTICIPANT,
+    [COL_CONDITION] = SIM_COL_CONDITION,
+    [COL_PHASE] = SIM_COL_PHASE,
+    [COL_ITEM] = SIM_COL_ITEM,
+    [COL_CORRECT] = SIM_COL_CORRECT,
+    [COL_SESSION] = SIM_COL_SESSION,
+    [COL_TEST_TYPE] = SIM_COL_TEST_TYPE,
+    [COL_DOMAIN] = SIM_COL_DOMAIN,
+    [COL_IS_CATCH] = SIM_COL_IS_CATCH,
+    [COL_RATING] = SIM_COL_RATING,
+    [COL_RT_MS] = SIM_COL_RT_MS,
+    [COL_PILOT] = SIM_COL_PILOT,
+    [COL_SIMULATED] = SIM_COL_SIMULATED,
+    [COL_EXCLUDED] = SIM_COL_EXCLUDED,
+    [COL_EXCLUSION_REASON] = SIM_COL_EXCLUSION_REASON,
+    [COL_TIMED_OUT] = SIM_COL_TIMED_OUT,
+    [COL_CONFIDENCE] = SIM_COL_CONFIDENCE,
+};
+
+const char *dataset_col_name(int col)
+{
+    return sim_column(COL_IDS[col])->name;
+}
+
+int dataset_col_required(int col)
+{
+    return sim_column(COL_IDS[col])->required;
+}
 
 static int bad_value(SimError *err, const Where *w, int col, const char *want,
                      Val got)
@@ -278,7 +304,7 @@ static int bad_value(SimError *err, const Where *w, int col, const char *want,
     int n = got.n > 60 ? 60 : (int)got.n;
     return sim_fail(err, SIM_ERR_PARSE,
                     "%s:%s%ld: column '%s': expected %s, got '%.*s'", w->source,
-                    w->unit, w->line, dataset_col_names[col], want, n, got.p);
+                    w->unit, w->line, dataset_col_name(col), want, n, got.p);
 }
 
 static int is(Val v, const char *s)
@@ -868,12 +894,12 @@ int dataset_map_header(const Val *names, int n, int *col_of_field,
     for (int f = 0; f < n; f++) {
         col_of_field[f] = -1;
         for (int c = 0; c < COL_COUNT; c++) {
-            if (is(names[f], dataset_col_names[c])) {
+            if (is(names[f], dataset_col_name(c))) {
                 if (seen[c]) {
                     return sim_fail(err, SIM_ERR_PARSE,
                                     "%s:%s%ld: column '%s': appears twice",
                                     w->source, w->unit, w->line,
-                                    dataset_col_names[c]);
+                                    dataset_col_name(c));
                 }
                 seen[c] = 1;
                 col_of_field[f] = c;
@@ -884,7 +910,7 @@ int dataset_map_header(const Val *names, int n, int *col_of_field,
         if (!seen[c]) {
             return sim_fail(err, SIM_ERR_PARSE,
                             "%s:%s%ld: column '%s': required column missing",
-                            w->source, w->unit, w->line, dataset_col_names[c]);
+                            w->source, w->unit, w->line, dataset_col_name(c));
         }
     }
     return SIM_OK;

@@ -429,8 +429,9 @@ static int open_reader(SimCsvReader **out, FILE *f, const char *path,
     R->special[0] = 1;
     const SimEncoding *enc = o ? o->encoding : NULL;
     if (sim_decoder_new(&R->dec, enc, 0) != 0) {
+        const char *where = R->path; /* the caller's: R goes */
         sim_csv_close(R);
-        return sim_fail(err, SIM_ERR_INVALID, "%s: encoding '%s': %s", R->path,
+        return sim_fail(err, SIM_ERR_INVALID, "%s: encoding '%s': %s", where,
                         enc ? enc->name : "utf-8",
                         "cannot be read (out of memory, or unknown to iconv)");
     }
