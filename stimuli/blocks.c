@@ -359,15 +359,15 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
     if (pages && !page_kind) {
         only_error(L, bl, "pages", BF_PAGES, "only ", " blocks have pages");
     } else if (pages) {
-        page_list(D, bl, "pages", pages, &b->pages, &b->n_pages);
+        design_page_list(D, bl, "pages", pages, &b->pages, &b->n_pages);
     } else if (page_kind) {
         /* default: the study's page of that kind */
         if (b->kind == BLOCK_CONSENT && D->consent) {
-            set_pages(D, b, &D->consent, 1);
+            design_set_pages(D, b, &D->consent, 1);
         } else if (b->kind == BLOCK_DEBRIEF && D->debrief) {
-            set_pages(D, b, &D->debrief, 1);
+            design_set_pages(D, b, &D->debrief, 1);
         } else if (b->kind == BLOCK_INSTRUCTIONS && D->n_instr) {
-            set_pages(D, b, D->instr, D->n_instr);
+            design_set_pages(D, b, D->instr, D->n_instr);
         } else if (!b->text) {
             jl_error(L, bl, "pages",
                      "missing (no \"pages\" and no study "
@@ -389,7 +389,7 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
         if (qs) {
             JLoc ql;
             jl_child(&ql, bl, "questions");
-            quiz_parse_questions(D, &ql, qs, &b->questions, &b->n_questions);
+            design_quiz_parse(D, &ql, qs, &b->questions, &b->n_questions);
             b->repeat_until_correct = D->quiz_repeat;
         } else if (D->has_quiz) {
             block_copy_quiz(D, b);
@@ -453,7 +453,7 @@ void block_clear(Block *b)
     }
     sim_free(b->pages);
     sim_free(b->text);
-    quiz_questions_free(b->questions, b->n_questions);
+    design_quiz_free(b->questions, b->n_questions);
     questionnaire_free(b->survey, b->n_survey);
     sim_free(b->timeout_message);
     sim_free(b->confidence.question);

@@ -141,8 +141,7 @@ static json_t *read_study_json(Loader *L)
     Study *st = L->st;
     char why[512];
     size_t len = 0;
-    int rc = read_bundle_file(L, "study.json", &st->json_text, &len, why,
-                              sizeof why);
+    int rc = bpath_read(L, "study.json", &st->json_text, &len, why, sizeof why);
     if (rc == -2) {
         ld_diag(L, 0, "study.json", 0, 0, NULL, NULL, "%s",
                 strstr(why, "no such file") ? "missing: a bundle needs a "
@@ -209,7 +208,7 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
         json_decref(root);
     }
     char why[512];
-    int hrc = L.oom ? 0 : bundle_hash(L.root, st->hash, why, sizeof why);
+    int hrc = L.oom ? 0 : hash_bundle(L.root, st->hash, why, sizeof why);
     if (hrc == -2) {
         L.oom = 1;
     } else if (hrc != 0) {
@@ -278,7 +277,7 @@ const Item *study_find_item(const Study *st, const char *key)
     if (!st || !key) {
         return NULL;
     }
-    long i = index_find(st, key);
+    long i = items_index_find(st, key);
     return i >= 0 ? &st->items[i] : NULL;
 }
 

@@ -327,7 +327,7 @@ static void parse_quiz(Design *D, const JLoc *root)
         jl_error(L, &ql, "questions", "missing (required)");
         return;
     }
-    if (quiz_parse_questions(D, &qq, qs, &D->quiz, &D->n_quiz) == 0) {
+    if (design_quiz_parse(D, &qq, qs, &D->quiz, &D->n_quiz) == 0) {
         D->has_quiz = D->n_quiz > 0;
     }
 }
@@ -557,14 +557,14 @@ static void parse_pages(Design *D, const JLoc *root)
     const char *s = NULL;
     if (jget_str(L, pl, v, "consent", 0, &s) == 1) {
         D->consent = ld_strdup(L, s);
-        add_page_ref(D, s, pl, "consent");
+        design_add_page_ref(D, s, pl, "consent");
     }
     if (jget_str(L, pl, v, "debrief", 0, &s) == 1) {
         D->debrief = ld_strdup(L, s);
-        add_page_ref(D, s, pl, "debrief");
+        design_add_page_ref(D, s, pl, "debrief");
     }
-    page_list(D, pl, "instructions", json_object_get(v, "instructions"),
-              &D->instr, &D->n_instr);
+    design_page_list(D, pl, "instructions", json_object_get(v, "instructions"),
+                     &D->instr, &D->n_instr);
 }
 
 static void parse_screening(Design *D, const JLoc *root)
@@ -757,7 +757,7 @@ void design_parse(Loader *L, json_t *root)
         load_banks(L, items, &il);
         L->items_incomplete = L->n_raised > raised;
     }
-    index_build(L);
+    items_index_build(L);
     json_t *ex = json_object_get(root, "explanations");
     if (ex) {
         JLoc el;
@@ -775,7 +775,7 @@ void design_parse(Loader *L, json_t *root)
     validate_conditions(&D, &at);
     read_pages(&D);
 
-    quiz_questions_free(D.quiz, D.n_quiz);
+    design_quiz_free(D.quiz, D.n_quiz);
     sim_free(D.consent);
     sim_free(D.debrief);
     for (size_t i = 0; i < D.n_instr; i++) {

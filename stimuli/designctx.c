@@ -49,7 +49,7 @@ void design_no_condition(Loader *L, const JLoc *at, const char *key,
     sim_buf_free(&b);
 }
 
-void quiz_questions_free(QuizQuestion *q, size_t n)
+void design_quiz_free(QuizQuestion *q, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         sim_free(q[i].text);
@@ -61,8 +61,8 @@ void quiz_questions_free(QuizQuestion *q, size_t n)
     sim_free(q);
 }
 
-int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
-                         QuizQuestion **out, size_t *n_out)
+int design_quiz_parse(Design *D, const JLoc *at, json_t *list,
+                      QuizQuestion **out, size_t *n_out)
 {
     Loader *L = D->L;
     *out = NULL;
@@ -127,13 +127,14 @@ int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
     return 0;
 }
 
-void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key)
+void design_add_page_ref(Design *D, const char *path, const JLoc *at,
+                         const char *key)
 {
     page_refs_add(D->L, &D->refs, path, at, key);
 }
 
-int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
-              char ***out, size_t *n_out)
+int design_page_list(Design *D, const JLoc *at, const char *key, json_t *v,
+                     char ***out, size_t *n_out)
 {
     Loader *L = D->L;
     *out = NULL;
@@ -154,7 +155,7 @@ int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
     if (json_is_string(v)) {
         paths[0] = ld_strdup(L, json_string_value(v));
         *n_out = 1;
-        add_page_ref(D, json_string_value(v), at, key);
+        design_add_page_ref(D, json_string_value(v), at, key);
         return 1;
     }
     JLoc il;
@@ -168,12 +169,12 @@ int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
             continue;
         }
         paths[(*n_out)++] = ld_strdup(L, json_string_value(p));
-        add_page_ref(D, json_string_value(p), &il, idx);
+        design_add_page_ref(D, json_string_value(p), &il, idx);
     }
     return 1;
 }
 
-int set_pages(Design *D, Block *b, char *const *paths, size_t n)
+int design_set_pages(Design *D, Block *b, char *const *paths, size_t n)
 {
     b->pages = ld_calloc(D->L, n ? n : 1, sizeof *b->pages);
     if (!b->pages) {

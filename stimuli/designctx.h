@@ -45,21 +45,23 @@ int design_valid_ident(const char *s);
 void design_no_condition(Loader *L, const JLoc *at, const char *key,
                          const char *id);
 /* Frees n questions and the array. */
-void quiz_questions_free(QuizQuestion *q, size_t n);
+void design_quiz_free(QuizQuestion *q, size_t n);
 /* Parses a list of questions at `at` into *out (owned, n_out of them);
 ** every problem is reported. Returns 0, or -1 when list is no list. */
-int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
-                         QuizQuestion **out, size_t *n_out);
+int design_quiz_parse(Design *D, const JLoc *at, json_t *list,
+                      QuizQuestion **out, size_t *n_out);
 /* Page files named in study.json (design.c): remembered for reading, and
 ** set as b's pages. */
-void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key);
-int set_pages(Design *D, Block *b, char *const *paths, size_t n);
+void design_add_page_ref(Design *D, const char *path, const JLoc *at,
+                         const char *key);
+int design_set_pages(Design *D, Block *b, char *const *paths, size_t n);
 /* Reads member key of the object at `at` (v, NULL when absent): a page path
 ** or a list of them, into *out (n_out paths, owned by the study's
-** allocations as set_pages' are), remembering each for reading. Reports a
+** allocations as design_set_pages' are), remembering each for reading. Reports
+*a
 ** value that is neither. Returns 1 when v held paths (possibly none valid),
 ** 0 when absent or invalid. */
-int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
-              char ***out, size_t *n_out);
+int design_page_list(Design *D, const JLoc *at, const char *key, json_t *v,
+                     char ***out, size_t *n_out);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include "common/sim_alloc.h"
 
-void edits_free(Edit *e, size_t n)
+void expl_edits_free(Edit *e, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         sim_free(e[i].feature);
@@ -59,7 +59,7 @@ void expl_clear(Explanation *e)
     sim_free(e->prototype_label);
     efeatures_free(e->rows, e->n_rows);
     for (size_t i = 0; i < e->n_steps; i++) {
-        edits_free(e->steps[i].edits, e->steps[i].n_edits);
+        expl_edits_free(e->steps[i].edits, e->steps[i].n_edits);
     }
     sim_free(e->steps);
     sim_free(e->text);
@@ -130,19 +130,20 @@ static int parse_heatmap(Loader *L, const JLoc *at, json_t *o, const Item *it,
                      "'%s': a heatmap must be a .png or .npy "
                      "file",
                      file);
-        } else if (bundle_file(L, file, &abs, why, sizeof why) != 0) {
+        } else if (bpath_file(L, file, &abs, why, sizeof why) != 0) {
             jl_error(L, at, "file", "%s", why);
         } else if (is_npy) {
             e->file_is_npy = 1;
-            if (npy_shape(abs, &e->map_h, &e->map_w, why, sizeof why) != 0) {
+            if (media_probe_npy(abs, &e->map_h, &e->map_w, why, sizeof why) !=
+                0) {
                 jl_error(L, at, "file", "'%s': %s", file, why);
             } else {
                 ok = 1;
             }
         } else {
             int png = 0;
-            if (image_size(abs, &e->map_w, &e->map_h, &png, why, sizeof why) !=
-                0) {
+            if (media_probe_image(abs, &e->map_w, &e->map_h, &png, why,
+                                  sizeof why) != 0) {
                 jl_error(L, at, "file", "'%s': %s", file, why);
             } else if (!png) {
                 jl_error(L, at, "file", "'%s': not a PNG file (bad signature)",
@@ -468,7 +469,7 @@ static int parse_features(Loader *L, const JLoc *at, json_t *o, Explanation *e)
 
 static int parse_rules(Loader *L, const JLoc *at, json_t *o, Explanation *e)
 {
-    jclass(L, at, o, "predicted", 0, &e->predicted);
+    jget_class(L, at, o, "predicted", 0, &e->predicted);
     json_t *list = list_member(L, at, o, "rules", 0);
     if (!list) {
         return -1;
@@ -592,7 +593,7 @@ static int parse_edit(Loader *L, const JLoc *at, json_t *v, Edit *out)
 static int parse_path(Loader *L, const JLoc *at, json_t *o, Explanation *e)
 {
     opt_num(L, at, o, "start_margin", &e->start_margin);
-    jclass(L, at, o, "target", 0, &e->predicted);
+    jget_class(L, at, o, "target", 0, &e->predicted);
     json_t *list = list_member(L, at, o, "steps", 0);
     if (!list) {
         return -1;
@@ -875,7 +876,7 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
     return L->n_raised == errors_before && !L->oom ? 0 : -1;
 }
 
-int item_expl_failed(const Item *item, const char *method)
+int expl_item_failed(const Item *item, const char *method)
 {
     for (size_t i = 0; i < item->n_expl; i++) {
         if (strcmp(item->expl[i].method, method) == 0) {
@@ -885,7 +886,7 @@ int item_expl_failed(const Item *item, const char *method)
     return 0;
 }
 
-int item_add_expl(Loader *L, Item *item, const char *method, Explanation *e)
+int expl_attach(Loader *L, Item *item, const char *method, Explanation *e)
 {
     for (size_t i = 0; i < item->n_expl; i++) {
         if (strcmp(item->expl[i].method, method) == 0) {

@@ -23,6 +23,6 @@ int hash_file_sha256(const char *path, char out[65], char *why,
 
 /* The hash of the bundle folder root: SHA-256 hex into out[65]; -1 with
 ** the reason in why, -2 when memory ran out. */
-int bundle_hash(const char *root, char out[65], char *why, size_t why_size);
+int hash_bundle(const char *root, char out[65], char *why, size_t why_size);
 
 #endif

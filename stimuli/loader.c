@@ -668,8 +668,8 @@ void jreject_unknown(Loader *L, const JLoc *at, json_t *obj,
 
 /* ------------------------------------------------- class ids of fields */
 
-int class_lookup(Loader *L, const char *value, const char *file, int line,
-                 const char *pointer, const char *field)
+int ld_class_lookup(Loader *L, const char *value, const char *file, int line,
+                    const char *pointer, const char *field)
 {
     int k = study_class_index(L->st, value);
     if (k >= 0 || !L->classes_ok) {
@@ -686,8 +686,8 @@ int class_lookup(Loader *L, const char *value, const char *file, int line,
     return -1;
 }
 
-int jclass(Loader *L, const JLoc *at, json_t *obj, const char *key,
-           int required, int *out)
+int jget_class(Loader *L, const JLoc *at, json_t *obj, const char *key,
+               int required, int *out)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) {

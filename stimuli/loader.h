@@ -137,9 +137,9 @@ char *json_scalar_text(Loader *L, json_t *v);
 
 /* Class index of a class id, or -1 after reporting an error (when the
 ** classes are known). file/line/pointer/field locate the value. */
-int class_lookup(Loader *L, const char *value, const char *file, int line,
-                 const char *pointer, const char *field);
-int jclass(Loader *L, const JLoc *at, json_t *obj, const char *key,
-           int required, int *out);
+int ld_class_lookup(Loader *L, const char *value, const char *file, int line,
+                    const char *pointer, const char *field);
+int jget_class(Loader *L, const JLoc *at, json_t *obj, const char *key,
+               int required, int *out);
 
 #endif

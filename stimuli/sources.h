@@ -15,6 +15,6 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at);
 /* Whether items may lack method's explanations because an explanation
 ** source of it (or one naming no method) had errors, or a bank could not be
 ** read (reported there). */
-int ld_method_failed(const Loader *L, const char *method);
+int sources_method_failed(const Loader *L, const char *method);
 
 #endif

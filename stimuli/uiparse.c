@@ -137,7 +137,7 @@ static void load_language_file(Loader *L, UiStrings *t, const JLoc *ref,
     char *data = NULL;
     size_t len = 0;
     char why[256] = "";
-    int rc = read_bundle_file(L, rel, &data, &len, why, sizeof why);
+    int rc = bpath_read(L, rel, &data, &len, why, sizeof why);
     if (rc == -2) {
         jl_error(L, ref, "language_file", "'%s': %s", rel, why);
         return;

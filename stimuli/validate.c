@@ -133,7 +133,7 @@ static void check_items_shown(Design *D)
             /* a method with no explanation at all is one error at the
             ** condition (validate_conditions) */
             if (!m || !first || !method_known(st, m) ||
-                item_explanation(it, m) || item_expl_failed(it, m)) {
+                item_explanation(it, m) || expl_item_failed(it, m)) {
                 continue;
             }
             ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,
@@ -220,9 +220,9 @@ void validate_blocks(Design *D)
                         "missing (block '%s' needs a pool)", b->id);
             continue;
         }
-        size_t have = pool_size(st, b->pool);
+        size_t have = items_pool_size(st, b->pool);
         if (have == 0) {
-            if (!ld_pool_unread(D->L, b->pool)) { /* else told at its bank */
+            if (!items_pool_unread(D->L, b->pool)) { /* else told at its bank */
                 no_items_error(D, bi, bs->pool_key, b->pool);
             }
             continue;
@@ -258,8 +258,8 @@ void validate_blocks(Design *D)
                                  : "");
         }
         validate_reservoir(D, bi);
-        if (b->train_pool && pool_size(st, b->train_pool) == 0 &&
-            !ld_pool_unread(D->L, b->train_pool)) {
+        if (b->train_pool && items_pool_size(st, b->train_pool) == 0 &&
+            !items_pool_unread(D->L, b->train_pool)) {
             no_items_error(D, bi, bs->train_key ? bs->train_key : "train_pool",
                            b->train_pool);
         }
@@ -409,7 +409,7 @@ static void validate_within(Design *D, const JLoc *root)
         }
     }
     for (size_t p = 0; p < st->n_pools; p++) {
-        size_t have = pool_size(st, st->pools[p]);
+        size_t have = items_pool_size(st, st->pools[p]);
         size_t per = range_need(st, first, last, st->pools[p], have);
         if (per > 0 && per * nc > have) {
             jl_warn(L, &al, "mode",
@@ -439,7 +439,7 @@ void validate_conditions(Design *D, const JLoc *root)
         if (!m) {
             continue;
         }
-        if (!method_known(st, m) && !ld_method_failed(L, m)) {
+        if (!method_known(st, m) && !sources_method_failed(L, m)) {
             /* find the JSON index of this condition for the pointer */
             size_t idx = c;
             for (size_t j = 0; j < json_array_size(conds); j++) {
