@@ -83,35 +83,6 @@ static int mkdir_p(const char *path)
     }
 }
 
-/* The station settings (station.conf) under the command line's: the
-** station's name, rush and CPU. 0, or -1 after saying why. */
-static int station_settings(RunOptions *o, StationConf *conf, int *rush,
-                            int *cpu)
-{
-    SimError err;
-    station_conf_init(conf);
-    if (station_conf_load(conf, &err) != SIM_OK) {
-        fprintf(stderr, "simlab run: %s\n", err.msg);
-        return -1;
-    }
-    if (!o->station && conf->station[0]) {
-        o->station = conf->station;
-    }
-    *rush = o->rush >= 0 ? o->rush : conf->rush == 1;
-    *cpu = o->cpu >= 0 ? o->cpu : conf->cpu;
-    char why[256];
-    if (*cpu >= 0 && !rush_cpu_valid(*cpu, why, sizeof why)) {
-        if (o->cpu >= 0) {
-            fprintf(stderr, "simlab run: --cpu %d: %s\n", *cpu, why);
-        } else {
-            fprintf(stderr, "simlab run: %s:%d: field 'cpu': %d: %s\n",
-                    conf->path, conf->cpu_line, *cpu, why);
-        }
-        return -1;
-    }
-    return 0;
-}
-
 /* The server connection and the background push of --sync (started
 ** before rush, so that its thread is an ordinary one). 0, or -1 after
 ** saying why. */
@@ -137,31 +108,31 @@ static int start_sync(const RunOptions *o, SyncConn **sync, SyncWorker **worker)
     return 0;
 }
 
-/* The input thread stamping people's key presses (unless
-** SIMLAB_RAW_INPUT=0), at rush's input priority; NULL where it cannot run
-** (said when verbose). */
-static RawInput *attach_input_thread(Frame *frame, Stamps *clock, Rush *rec,
-                                     int verbose)
+/* The participant's window for study, as the options say, its fonts in
+** the study's language. 0, or -1 after saying why. */
+static int open_window(const RunOptions *o, const Study *study, Frame *frame)
 {
-    RawInput *raw = NULL;
-    char why[256];
-    const char *raw_env = getenv("SIMLAB_RAW_INPUT");
-    if (raw_env && strcmp(raw_env, "0") == 0) {
-        return NULL;
+    GfxOptions go;
+    memset(&go, 0, sizeof go);
+    char title[300];
+    snprintf(title, sizeof title, "simlab \xE2\x80\x94 %s", study->title);
+    go.title = title;
+    go.windowed = o->windowed;
+    go.width = o->width;
+    go.height = o->height;
+    go.display = o->display;
+    go.vsync = o->vsync && !o->autopilot;
+    SimError err;
+    if (frame_open(frame, &go, o->font_scale, o->screenshot_dir, &err) !=
+        SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+        return -1;
     }
-    if (rawinput_open(frame->gfx.window, rush_input_priority(rec), &raw, why,
-                      sizeof why) == 0) {
-        int fifo = 0, prio = 0;
-        rawinput_priority(raw, &fifo, &prio);
-        rush_set_input(rec, fifo, prio);
-        stamps_set_raw(clock, raw);
-    } else if (verbose) {
-        fprintf(stderr,
-                "simlab run: key presses are stamped by SDL's "
-                "event watch: %s\n",
-                why);
+    if (study->ui_strings) {
+        fonts_set_language(&frame->fonts,
+                           ui_strings_language(study->ui_strings));
     }
-    return raw;
+    return 0;
 }
 
 int app_run(int argc, char **argv)
@@ -182,11 +153,13 @@ int app_run(int argc, char **argv)
             o.windowed = 1;
         }
     }
-    StationConf conf;
-    int rush, cpu;
-    if (station_settings(&o, &conf, &rush, &cpu) != 0) {
+    StationSettings station;
+    if (station_settings("simlab run", o.station, o.rush, o.cpu, &station) !=
+        0) {
         return 2;
     }
+    o.station = station.station;
+    int rush = station.rush, cpu = station.cpu;
     int status = 1;
     Study *study = NULL;
     Store *store = NULL;
@@ -199,7 +172,7 @@ int app_run(int argc, char **argv)
     Autopilot ap;
     Rush rec;
     rush_init(&rec);
-    char dbbuf[1024], hostname[64];
+    char dbbuf[1024];
     memset(&frame, 0, sizeof frame);
     if (load_study(o.dir, &study) != SIM_OK) {
         goto cleanup;
@@ -207,13 +180,6 @@ int app_run(int argc, char **argv)
     if (run_options_database(&o, study->id, dbbuf, sizeof dbbuf) != 0 ||
         run_options_outputs(&o) != 0) {
         goto cleanup;
-    }
-    if (!o.station) {
-        if (gethostname(hostname, sizeof hostname) != 0) {
-            snprintf(hostname, sizeof hostname, "station");
-        }
-        hostname[sizeof hostname - 1] = 0;
-        o.station = hostname;
     }
     if (mkdir_parent(o.db) != 0) {
         fprintf(stderr, "simlab run: %s: cannot create its folder: %s\n", o.db,
@@ -248,24 +214,8 @@ int app_run(int argc, char **argv)
     }
     /* Before the window: the graphics driver's threads inherit it. */
     rush_apply(rush, cpu, &rec);
-    GfxOptions go;
-    memset(&go, 0, sizeof go);
-    char title[300];
-    snprintf(title, sizeof title, "simlab \xE2\x80\x94 %s", study->title);
-    go.title = title;
-    go.windowed = o.windowed;
-    go.width = o.width;
-    go.height = o.height;
-    go.display = o.display;
-    go.vsync = o.vsync && !o.autopilot;
-    if (frame_open(&frame, &go, o.font_scale, o.screenshot_dir, &err) !=
-        SIM_OK) {
-        fprintf(stderr, "simlab run: %s\n", err.msg);
+    if (open_window(&o, study, &frame) != 0) {
         goto cleanup;
-    }
-    if (study->ui_strings) {
-        fonts_set_language(&frame.fonts,
-                           ui_strings_language(study->ui_strings));
     }
     /* Pairs SDL's millisecond clock with the monotonic one. */
     timing_log_clock(timing, SDL_GetTicks64(), stamps_mono_ns());
@@ -275,7 +225,8 @@ int app_run(int argc, char **argv)
     }
     /* People's key presses: stamped by the input thread where it runs. */
     if (!o.autopilot) {
-        raw = attach_input_thread(&frame, clock, &rec, o.timing_log != NULL);
+        raw = stamps_attach_input(clock, frame.gfx.window, &rec,
+                                  o.timing_log ? "simlab run" : NULL);
     }
     if (rec.failed[0]) {
         fprintf(stderr,
