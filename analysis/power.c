@@ -718,6 +718,7 @@ void power_free(PowerResult *r)
     sim_free(r->rows);
     sim_free(r->study_id);
     sim_free(r->baseline);
+    sim_free(r->baseline_from);
     sim_free(r);
 }
 
@@ -734,12 +735,11 @@ static int new_result(const PowerDesign *d, const PowerOptions *o, const Ctx *x,
     r->test = d->test;
     r->n_sessions = d->test == POWER_TEST_UTILITY ? d->n_cells : 0;
     r->study_id = sim_strdup(d->study_id ? d->study_id : "");
-    r->baseline = d->base >= 0 && d->test != POWER_TEST_CHANGE
-                      ? sim_strdup(d->conds[d->base])
-                      : NULL;
+    r->baseline = d->base >= 0 ? sim_strdup(d->conds[d->base]) : NULL;
+    r->baseline_from = sim_strdup(d->base_from ? d->base_from : "");
     r->conds = sim_calloc((size_t)x->n_tests + 1, sizeof *r->conds);
-    if (!r->study_id || !r->conds ||
-        (d->base >= 0 && d->test != POWER_TEST_CHANGE && !r->baseline)) {
+    if (!r->study_id || !r->conds || !r->baseline_from ||
+        (d->base >= 0 && !r->baseline)) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     for (int k = 0; k < x->n_tests; k++) {
@@ -762,8 +762,8 @@ static int check_design(const PowerDesign *d, SimError *err)
                         "study '%s': %d conditions (1 to %d)", d->study_id,
                         d->n_conds, POWER_MAX_CELLS);
     }
-    if (d->test != POWER_TEST_CHANGE &&
-        (d->base < 0 || d->base >= d->n_conds || d->n_conds < 2)) {
+    if (d->base >= d->n_conds ||
+        (d->test != POWER_TEST_CHANGE && (d->base < 0 || d->n_conds < 2))) {
         return sim_fail(err, SIM_ERR_USAGE,
                         "study '%s': its test compares each condition with "
                         "the baseline; it needs a baseline and at least one "

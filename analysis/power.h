@@ -65,7 +65,11 @@ typedef struct PowerDesign {
     PowerTest test;
     int n_conds;
     const char *const *conds; /* condition ids */
-    int base;                 /* the baseline's index (not for Change), -1 */
+    int base;                 /* the reference condition's index, or -1:
+                                 the Utility and difference tests compare
+                                 with it; Change tests every condition */
+    const char *base_from;    /* where the reference came from ("--baseline",
+                                 "the study's baseline (FILE)", ...) */
     int n_cells;              /* sessions of test trials (Utility; 1 for a
                                  plain test) */
     int n_items;              /* responses name items 0..n_items-1 */
@@ -149,8 +153,9 @@ typedef struct PowerCondition {
 typedef struct PowerResult {
     char *study_id;
     PowerTest test;
-    char *baseline; /* the baseline condition (not for Change) */
-    int n_sessions; /* sessions of test trials (Utility) */
+    char *baseline;      /* the reference condition, or NULL */
+    char *baseline_from; /* where it came from */
+    int n_sessions;      /* sessions of test trials (Utility) */
     PowerOptions opt;
     int n_pilots;          /* pilot databases whose accuracies are the truth */
     PowerCondition *conds; /* the tested conditions */

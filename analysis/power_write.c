@@ -142,6 +142,10 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
     if (r->baseline) {
         json_object_set_new(method, "baseline", json_string(r->baseline));
     }
+    if (r->baseline_from) {
+        json_object_set_new(method, "baseline_from",
+                            json_string(r->baseline_from));
+    }
     if (r->test == POWER_TEST_UTILITY) {
         json_object_set_new(method, "sessions", json_integer(r->n_sessions));
     }
@@ -172,11 +176,16 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
             "its Wilson 95 %% interval.\n\n",
             test_text(r, 1), r->opt.replicates, r->opt.alpha, r->opt.studies,
             r->participant_sd, r->item_sd);
-    if (r->baseline) {
+    if (r->baseline && r->test != POWER_TEST_CHANGE) {
         fprintf(f,
-                "Baseline: %s (every condition gets N participants, the "
-                "baseline too).\n\n",
-                r->baseline);
+                "Baseline: %s, from %s (every condition gets N participants, "
+                "the baseline too).\n\n",
+                r->baseline, r->baseline_from);
+    } else if (r->baseline) {
+        fprintf(f,
+                "Reference condition: %s, from %s (the Change test tests "
+                "every condition on its own).\n\n",
+                r->baseline, r->baseline_from);
     }
     int pilot = r->n_pilots > 0;
     int change = r->test == POWER_TEST_CHANGE;

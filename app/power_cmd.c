@@ -48,7 +48,7 @@ static int fail(const char *msg, const char *arg)
           "         [--seed S] [--p COND:PHASE=P]... [--participant-sd SD]\n"
           "         [--item-sd SD] [--pilot DB]... "
           "[--items global|per-condition|none]\n"
-          "         [--drop-singular] [--quiet]\n",
+          "         [--drop-singular] [--baseline NAME] [--quiet]\n",
           stderr);
     return 2;
 }
@@ -149,6 +149,8 @@ int power_main(int argc, char **argv)
                 return fail("too many --pilot options at", v);
             }
             pilots[s->n_pilots++] = v;
+        } else if (strcmp(a, "--baseline") == 0) {
+            s->baseline = v;
         } else if (strcmp(a, "--out") == 0) {
             out = v;
         } else {

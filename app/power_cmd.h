@@ -22,6 +22,8 @@ typedef struct PowerStudyOptions {
     int n_pilots;
     double participant_sd; /* < 0: the study's */
     double item_sd;        /* < 0: the study's */
+    const char *baseline;  /* --baseline: the reference condition instead
+                              of the study's baseline, or NULL */
 } PowerStudyOptions;
 
 /* Fills o with the defaults (power_options_default, the study's SDs). */

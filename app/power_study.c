@@ -34,6 +34,8 @@ typedef struct StudyCtx {
     const Study *study;
     SimulationSpec spec;
     PowerDesign design;
+    char base_from[600]; /* where the reference came from */
+    char cond_list[600]; /* the conditions, quoted, for messages */
     const char **cond_ids;
     int *block_cell; /* per block: its session's cell, or -1 */
 } StudyCtx;
@@ -45,11 +47,55 @@ static void ctx_free(StudyCtx *x)
     memset(x, 0, sizeof *x);
 }
 
+/* The reference condition: --baseline (an unknown name is an error naming
+** the conditions), else the study's "baseline", else a condition called
+** "baseline", else none (-1). Sets x->design.base and x->base_from. */
+static int resolve_baseline(const Study *st, const char *baseline, StudyCtx *x,
+                            SimError *err)
+{
+    size_t at = 0;
+    for (size_t c = 0; c < st->n_conditions && at < sizeof x->cond_list; c++) {
+        int n = snprintf(x->cond_list + at, sizeof x->cond_list - at,
+                         "%s'%.100s'", c ? ", " : "", st->conditions[c].id);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    const char *name = NULL;
+    if (baseline) {
+        name = baseline;
+        snprintf(x->base_from, sizeof x->base_from, "--baseline");
+    } else if (st->baseline) {
+        name = st->baseline;
+        snprintf(x->base_from, sizeof x->base_from,
+                 "the study's baseline in %.500s/study.json", st->dir);
+    } else if (study_find_condition(st, "baseline")) {
+        name = "baseline";
+        snprintf(x->base_from, sizeof x->base_from,
+                 "the condition called 'baseline' (the study names no "
+                 "baseline)");
+    } else {
+        snprintf(x->base_from, sizeof x->base_from,
+                 "none: the study names no baseline and no condition is "
+                 "called 'baseline'");
+    }
+    const Condition *c = name ? study_find_condition(st, name) : NULL;
+    if (name && !c) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "%s '%.100s': no such condition in study '%s' "
+                        "(conditions: %s)",
+                        baseline ? "--baseline" : "baseline", name, st->id,
+                        x->cond_list);
+    }
+    x->design.base = c ? (int)(c - st->conditions) : -1;
+    x->design.base_from = x->base_from;
+    return SIM_OK;
+}
+
 /* The study's primary test: Change with Pre and Post blocks; otherwise
 ** Utility with test blocks in sessions, or the difference with the
-** baseline with test blocks outside sessions. Fills x->design and
-** x->block_cell. */
-static int detect_design(const Study *st, StudyCtx *x, SimError *err)
+** baseline with test blocks outside sessions. The baseline: see
+** resolve_baseline(). Fills x->design and x->block_cell. */
+static int detect_design(const Study *st, const char *baseline, StudyCtx *x,
+                         SimError *err)
 {
     int n_pre = 0, n_post = 0, n_test = 0, max_session = 0;
     int C = (int)st->n_conditions;
@@ -86,8 +132,11 @@ static int detect_design(const Study *st, StudyCtx *x, SimError *err)
     d->n_conds = C;
     d->conds = x->cond_ids;
     d->n_items = (int)st->n_items;
-    d->base = -1;
     d->n_cells = 1;
+    int rc = resolve_baseline(st, baseline, x, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
     if (n_pre > 0 && n_post > 0) {
         d->test = POWER_TEST_CHANGE;
         return SIM_OK;
@@ -98,20 +147,15 @@ static int detect_design(const Study *st, StudyCtx *x, SimError *err)
                         "test blocks: nothing for simlab power to test",
                         st->dir, st->id);
     }
-    /* the baseline as simlab-analyze's --baseline default */
-    for (int c = 0; c < C; c++) {
-        if (strcmp(st->conditions[c].id, "baseline") == 0) {
-            d->base = c;
-        }
-    }
     if (d->base < 0 || C < 2) {
         return sim_fail(err, SIM_ERR_USAGE,
-                        "%s: study '%s' needs a condition 'baseline' and at "
-                        "least one other: its test (Utility, or the accuracy "
+                        "%s: study '%s' has no baseline (no \"baseline\" in "
+                        "its study.json and no condition called "
+                        "'baseline'): its test (Utility, or the accuracy "
                         "difference with the baseline) compares each "
-                        "condition with the condition 'baseline', as "
-                        "simlab-analyze does by default",
-                        st->dir, st->id);
+                        "condition with it; name one with --baseline NAME "
+                        "(conditions: %s)",
+                        st->dir, st->id, x->cond_list);
     }
     d->test = max_session > 0 ? POWER_TEST_UTILITY : POWER_TEST_DIFFERENCE;
     int *cell_of = sim_malloc(((size_t)max_session + 1) * sizeof(int));
@@ -392,7 +436,7 @@ int power_study_run(const PowerStudyOptions *o, PowerResult **out,
     SimCell *cells = NULL;
     char **texts = NULL;
     PowerResult *r = NULL;
-    rc = detect_design(st, &x, err);
+    rc = detect_design(st, o->baseline, &x, err);
     if (rc == SIM_OK && o->n_pilots > 0 && x.design.test != POWER_TEST_CHANGE) {
         rc = sim_fail(err, SIM_ERR_USAGE,
                       "--pilot: pilot data set the Pre and Post accuracies "
@@ -456,7 +500,7 @@ int power_study_estimate_db(const char *bundle_dir, const char *db, double *est,
     PowerTable t;
     memset(&t, 0, sizeof t);
     Dataset *ds = NULL;
-    rc = detect_design(st, &x, err);
+    rc = detect_design(st, NULL, &x, err);
     if (rc == SIM_OK && x.design.test == POWER_TEST_CHANGE) {
         rc = sim_fail(err, SIM_ERR_USAGE,
                       "power_study_estimate_db: Utility and difference tests "

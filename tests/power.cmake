@@ -1,7 +1,10 @@
-# `simlab power` (app/power.c, no SDL): size and power of the simulated
-# tests, curtailed replicates, the written files and bad input.
+# `simlab power` (analysis/power.c, app/power_study.c, no SDL): size and
+# power of the simulated tests, curtailed replicates, the written files and
+# bad input; the study's own design (baseline, ...).
 if(TARGET simlab_power)
   simlab_add_test(test_power SOURCES test_power.c LIBS simlab_power)
+  simlab_add_test(test_power_design SOURCES test_power_design.c
+                  LIBS simlab_power)
 endif()
 
 # The command line: a tiny end-to-end run and located usage errors.
