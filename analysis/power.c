@@ -135,8 +135,8 @@ int power_table_participant(PowerTable *t, int cond)
     return t->n_participants++;
 }
 
-int power_table_add(PowerTable *t, int participant, int item, int phase,
-                    int cell, int y)
+int power_table_add(PowerTable *t, int participant, int cond, int item,
+                    int phase, int cell, int y)
 {
     if (sim_grow((void **)&t->rows, &t->cap_rows, t->n_rows + 1,
                  sizeof *t->rows) != 0) {
@@ -145,6 +145,7 @@ int power_table_add(PowerTable *t, int participant, int item, int phase,
     PowerAnswer *a = &t->rows[t->n_rows++];
     a->participant = participant;
     a->item = item;
+    a->condition = (uint8_t)cond;
     a->phase = (uint8_t)phase;
     a->cell = (uint8_t)cell;
     a->y = (uint8_t)(y != 0);
@@ -490,6 +491,50 @@ static int build_change_design(const PowerDesign *pd, const PowerOptions *o,
     return SIM_OK;
 }
 
+/* The paired test of a within-subject study: each participant's accuracy
+** per condition over its answers (the callback gives those of the
+** analysed phase), then the report's paired t tests against the baseline
+** with Holm's adjustment; a condition is detected when its adjusted p is
+** at most alpha. estimate: the mean paired difference. */
+static int test_paired(const Ctx *x, const PowerTable *t, unsigned char *reject,
+                       double *estimate, SimError *err)
+{
+    int C = x->d->n_conds, n = t->n_participants;
+    size_t cells = (size_t)n * (size_t)C + 1;
+    double *acc = sim_calloc(cells, sizeof(double));
+    double *cnt = sim_calloc(cells, sizeof(double));
+    double *ab = sim_malloc(2 * ((size_t)n + 1) * sizeof(double));
+    PairedT res[POWER_MAX_CELLS];
+    double p[POWER_MAX_CELLS], ph[POWER_MAX_CELLS];
+    if (!acc || !cnt || !ab) {
+        sim_free(acc);
+        sim_free(cnt);
+        sim_free(ab);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const PowerAnswer *r = &t->rows[i];
+        size_t at = (size_t)r->participant * (size_t)C + r->condition;
+        acc[at] += r->y;
+        cnt[at] += 1;
+    }
+    for (size_t k = 0; k + 1 < cells; k++) {
+        acc[k] = cnt[k] > 0 ? acc[k] / cnt[k] : NAN;
+    }
+    int m =
+        within_paired_tests(acc, n, C, x->d->base, ab, ab + n + 1, res, p, ph);
+    for (int k = 0; k < m && k < x->n_tests; k++) {
+        estimate[k] = res[k].diff;
+        if (reject) {
+            reject[k] = ph[k] <= x->o->alpha; /* NaN: not detected */
+        }
+    }
+    sim_free(acc);
+    sim_free(cnt);
+    sim_free(ab);
+    return SIM_OK;
+}
+
 /* Tests the study in b->table: the full-sample statistic into estimate,
 ** and with reject the curtailed bootstrap's decisions. */
 static int test_study(const Ctx *x, Buf *b, uint64_t study_seed,
@@ -498,6 +543,12 @@ static int test_study(const Ctx *x, Buf *b, uint64_t study_seed,
 {
     const PowerDesign *pd = x->d;
     int C = pd->n_conds;
+    if (pd->test == POWER_TEST_PAIRED) {
+        if (reps_used) {
+            *reps_used = 0;
+        }
+        return test_paired(x, &b->table, reject, estimate, err);
+    }
     if (buf_reserve(b, (size_t)b->table.n_participants, (size_t)pd->n_items) !=
         0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -697,6 +748,7 @@ static int summarise(PowerResult *r, const Ctx *x, SimError *err)
             power_wilson(row->rejections, S, &row->ci_low, &row->ci_high);
             row->mean_estimate = m > 0 ? sum / m : NAN;
             row->mean_replicates = reps / S;
+            row->enrol = row->enrol_low = row->enrol_high = NAN;
         }
     }
     for (int c = 0; c < C; c++) {
@@ -719,6 +771,7 @@ void power_free(PowerResult *r)
     sim_free(r->study_id);
     sim_free(r->baseline);
     sim_free(r->baseline_from);
+    sim_free(r->screening);
     sim_free(r);
 }
 
@@ -733,6 +786,7 @@ static int new_result(const PowerDesign *d, const PowerOptions *o, const Ctx *x,
     }
     r->opt = *o;
     r->test = d->test;
+    r->within = d->within;
     r->n_sessions = d->test == POWER_TEST_UTILITY ? d->n_cells : 0;
     r->study_id = sim_strdup(d->study_id ? d->study_id : "");
     r->baseline = d->base >= 0 ? sim_strdup(d->conds[d->base]) : NULL;
@@ -824,6 +878,39 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
         return rc;
     }
     *out = r;
+    return SIM_OK;
+}
+
+/* Participants to enrol to end with n analysed at exclusion rate rate. */
+static double enrol_for(int n, double rate)
+{
+    return rate < 1 ? ceil(n / (1 - rate) - 1e-9) : INFINITY;
+}
+
+int power_set_screening(PowerResult *r, const PowerScreening *s, int n,
+                        SimError *err)
+{
+    r->screening = sim_calloc((size_t)n + 1, sizeof *r->screening);
+    if (!r->screening) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    memcpy(r->screening, s, (size_t)n * sizeof *s);
+    r->n_screening = n;
+    for (int k = 0; k < r->n_rows; k++) {
+        PowerRow *w = &r->rows[k];
+        const PowerScreening *e = NULL;
+        for (int i = 0; i < n; i++) {
+            if (strcmp(s[i].condition, w->condition) == 0 ||
+                (!e && strcmp(s[i].condition, "all") == 0)) {
+                e = &s[i];
+            }
+        }
+        if (e && e->enrolled > 0) {
+            w->enrol = enrol_for(w->participants, e->exclusion_rate);
+            w->enrol_low = enrol_for(w->participants, e->rate_low);
+            w->enrol_high = enrol_for(w->participants, e->rate_high);
+        }
+    }
     return SIM_OK;
 }
 

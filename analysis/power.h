@@ -22,9 +22,11 @@
 
 /* The statistic tested, by the study's design. */
 typedef enum PowerTest {
-    POWER_TEST_CHANGE = 0,    /* Pre and Post: Change = Post - Pre (RE) */
-    POWER_TEST_UTILITY = 1,   /* test trials in sessions: Utility != 1 */
-    POWER_TEST_DIFFERENCE = 2 /* plain test: accuracy - the baseline's */
+    POWER_TEST_CHANGE = 0,     /* Pre and Post: Change = Post - Pre (RE) */
+    POWER_TEST_UTILITY = 1,    /* test trials in sessions: Utility != 1 */
+    POWER_TEST_DIFFERENCE = 2, /* plain test: accuracy - the baseline's */
+    POWER_TEST_PAIRED = 3      /* within-subject: paired t of participant
+                                  accuracy, condition - baseline, Holm */
 } PowerTest;
 
 /* The phase of a simulated response. */
@@ -73,13 +75,15 @@ typedef struct PowerDesign {
     int n_cells;              /* sessions of test trials (Utility; 1 for a
                                  plain test) */
     int n_items;              /* responses name items 0..n_items-1 */
+    int within;               /* 1: participants in every condition */
 } PowerDesign;
 
 /* One simulated answer that counts in the test. */
 typedef struct PowerAnswer {
-    int participant; /* 0..n_participants-1 */
-    int item;        /* 0..n_items-1 */
-    uint8_t phase;   /* POWER_PHASE_* */
+    int participant;   /* 0..n_participants-1 */
+    int item;          /* 0..n_items-1 */
+    uint8_t condition; /* the condition it was given in */
+    uint8_t phase;     /* POWER_PHASE_* */
     uint8_t cell;    /* the session's cell (Utility), else 0 */
     uint8_t y;       /* 1: correct */
 } PowerAnswer;
@@ -90,7 +94,8 @@ typedef struct PowerAnswer {
 typedef struct PowerTable {
     PowerAnswer *rows;
     size_t n_rows, cap_rows;
-    int *cond_of; /* per participant: its condition */
+    int *cond_of; /* per participant: its condition (within-subject
+                     designs: the first of its order) */
     int n_participants;
     size_t cap_part;
 } PowerTable;
@@ -98,12 +103,14 @@ typedef struct PowerTable {
 /* Adds participant n_participants in condition cond; returns its index,
 ** or -1 when out of memory. */
 int power_table_participant(PowerTable *t, int cond);
-/* Appends one answer; 0, or -1 when out of memory. */
-int power_table_add(PowerTable *t, int participant, int item, int phase,
-                    int cell, int y);
+/* Appends one answer of participant in condition cond; 0, or -1 when out
+** of memory. */
+int power_table_add(PowerTable *t, int participant, int cond, int item,
+                    int phase, int cell, int y);
 void power_table_free(PowerTable *t); /* empties t; NULL is a no-op */
 
-/* Simulates one study of n participants per condition from study_seed
+/* Simulates one study of n participants per condition (within-subject
+** designs: n participants, each in every condition) from study_seed
 ** into out (emptied by the caller: n_rows and n_participants are 0). It
 ** runs in several threads at once: ctx must be read-only. */
 typedef int (*PowerSimulateFn)(void *ctx, int n, uint64_t study_seed,
@@ -120,6 +127,11 @@ typedef struct PowerRow {
     double mean_estimate;   /* mean full-sample statistic (Change,
                                Utility or difference) */
     double mean_replicates; /* bootstrap replicates used per study */
+    /* participants to enrol in this condition to end with this many
+    ** analysed (the screening's exclusion rate), with the range from its
+    ** 95 % interval; NaN when not measured, INFINITY when every simulated
+    ** participant was excluded */
+    double enrol, enrol_low, enrol_high;
 } PowerRow;
 
 /* The smallest N reaching a target power, by linear interpolation of the
@@ -150,6 +162,21 @@ typedef struct PowerCondition {
     PowerN n80, n90;
 } PowerCondition;
 
+/* The study's screening, measured by the caller by simulating
+** participants through the real session (practice, quiz, catch trials,
+** deadlines, its screening rules), per condition or for all conditions
+** at once (within-subject designs). */
+typedef struct PowerScreening {
+    char condition[128]; /* a condition id, or "all" */
+    int enrolled;     /* simulated participants */
+    int analysed;     /* of them, completed and not excluded */
+    double exclusion_rate, rate_low, rate_high; /* 1 - analysed / enrolled,
+                                                   Wilson 95 % */
+    long deadline_trials; /* choices asked with an answer deadline */
+    long timeouts;        /* of them, not answered in time */
+    double timeout_rate;  /* timeouts / deadline_trials; NaN without */
+} PowerScreening;
+
 typedef struct PowerResult {
     char *study_id;
     PowerTest test;
@@ -163,6 +190,9 @@ typedef struct PowerResult {
     PowerRow *rows; /* size-major: rows[s * n_conds + c] */
     int n_rows;
     double participant_sd, item_sd; /* of the simulation (the caller's) */
+    int within; /* 1: within-subject (participants in every condition) */
+    PowerScreening *screening; /* power_set_screening(), or NULL */
+    int n_screening;
 } PowerResult;
 
 /* Simulates o->studies studies per size with fn and tests each. On
@@ -172,6 +202,12 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
               void *ctx, PowerResult **out, SimError *err);
 
 void power_free(PowerResult *r); /* NULL is a no-op */
+
+/* Copies the screening s (n entries) into r and sets every row's enrol:
+** ceil(N / (1 - exclusion rate)) of its condition's entry (or the "all"
+** entry), the range from the rate's interval. */
+int power_set_screening(PowerResult *r, const PowerScreening *s, int n,
+                        SimError *err);
 
 /* The full-sample statistic of design d's test on the responses t, for
 ** the k-th tested condition into est[k] (n_est of them). */

@@ -67,10 +67,35 @@ static const char *test_text(const PowerResult *r, int unicode)
     case POWER_TEST_DIFFERENCE:
         return unicode ? "accuracy − the baseline's accuracy ≠ 0 per condition"
                        : "accuracy - baseline accuracy != 0 per condition";
+    case POWER_TEST_PAIRED:
+        return unicode ? "participant accuracy − the baseline's ≠ 0 per "
+                         "condition (within-subject: each participant in "
+                         "every condition)"
+                       : "participant accuracy - baseline's != 0 per "
+                         "condition (within-subject)";
     default:
         return unicode ? "Change = Post − Pre (RE) ≠ 0 per condition"
                        : "Change = Post - Pre (RE) != 0 per condition";
     }
+}
+
+/* How each simulated study is tested, in words (unicode: for power.md). */
+static void method_text(const PowerResult *r, int unicode, char *out,
+                        size_t size)
+{
+    if (r->test == POWER_TEST_PAIRED) {
+        snprintf(out, size,
+                 "paired t test of participant accuracy, as simlab-analyze's "
+                 "paired comparisons, p Holm-adjusted over the %d "
+                 "conditions compared, two-sided %s %g",
+                 r->n_conds, unicode ? "α =" : "alpha", r->opt.alpha);
+        return;
+    }
+    snprintf(out, size,
+             "crossed bootstrap, percentile-inversion p, B %s %d, two-sided "
+             "%s %g, curtailed sequential replicates",
+             unicode ? "≤" : "<=", r->opt.replicates, unicode ? "α =" : "alpha",
+             r->opt.alpha);
 }
 
 /* The statistic's short name. */
@@ -78,6 +103,7 @@ static const char *stat_name(const PowerResult *r)
 {
     return r->test == POWER_TEST_UTILITY      ? "Utility"
            : r->test == POWER_TEST_DIFFERENCE ? "difference"
+           : r->test == POWER_TEST_PAIRED     ? "paired difference"
                                               : "Change";
 }
 
@@ -94,6 +120,41 @@ static json_t *truth_json(const PowerResult *r, const PowerCondition *pc)
         pc->true_pre, "true_accuracy", pc->true_post,
         r->test == POWER_TEST_UTILITY ? "true_utility" : "true_difference",
         pc->true_change, "null_effect", pc->null_effect);
+}
+
+/* An enrolment figure: an integer, or null when not measured or when
+** every simulated participant was excluded. */
+static json_t *enrol_json(double v)
+{
+    return isfinite(v) ? json_integer((json_int_t)v) : json_null();
+}
+
+static json_t *screening_json(const PowerResult *r)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < r->n_screening; i++) {
+        const PowerScreening *e = &r->screening[i];
+        json_array_append_new(
+            a, json_pack("{s:s,s:i,s:i,s:f,s:f,s:f,s:I,s:I,s:o}", "condition",
+                         e->condition, "enrolled", e->enrolled, "analysed",
+                         e->analysed, "exclusion_rate", e->exclusion_rate,
+                         "ci_low", e->rate_low, "ci_high", e->rate_high,
+                         "deadline_trials", (json_int_t)e->deadline_trials,
+                         "timeouts", (json_int_t)e->timeouts, "timeout_rate",
+                         num_or_null(e->timeout_rate)));
+    }
+    return a;
+}
+
+/* The timeouts of every condition together: *n deadline trials, rate. */
+static double timeout_total(const PowerResult *r, long *n, long *late)
+{
+    *n = *late = 0;
+    for (int i = 0; i < r->n_screening; i++) {
+        *n += r->screening[i].deadline_trials;
+        *late += r->screening[i].timeouts;
+    }
+    return *n > 0 ? (double)*late / (double)*n : NAN;
 }
 
 static int write_json(const PowerResult *r, const char *path, SimError *err)
@@ -113,6 +174,11 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
         if (pc->null_effect) {
             json_object_set_new(o, "false_positive_rate", json_real(w->power));
         }
+        if (r->n_screening > 0) {
+            json_object_set_new(o, "enrol", enrol_json(w->enrol));
+            json_object_set_new(o, "enrol_low", enrol_json(w->enrol_low));
+            json_object_set_new(o, "enrol_high", enrol_json(w->enrol_high));
+        }
         json_array_append_new(rows, o);
     }
     for (int c = 0; c < r->n_conds; c++) {
@@ -123,21 +189,22 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
         json_array_append_new(conds, truth_json(r, pc));
     }
     json_object_set_new(root, "study", json_string(r->study_id));
-    char test[256];
-    snprintf(test, sizeof test, "%s, crossed bootstrap, percentile-inversion p",
-             test_text(r, 0));
-    json_t *method =
-        json_pack("{s:s,s:s,s:f,s:s,s:i,s:I,s:s,s:s,s:f,s:f}", "test", test,
-                  "interval", "Wilson 95 %", "alpha", r->opt.alpha, "items",
-                  r->opt.items == 0   ? "global"
-                  : r->opt.items == 1 ? "per-condition"
-                                      : "none",
-                  "replicates", r->opt.replicates, "seed",
-                  (json_int_t)r->opt.seed, "sequential",
-                  "curtailed (Besag-Clifford): replicates stop once the "
-                  "decision at alpha is certain",
-                  "participants", "per condition", "participant_sd",
-                  r->participant_sd, "item_sd", r->item_sd);
+    char test[512], how[300];
+    method_text(r, 0, how, sizeof how);
+    snprintf(test, sizeof test, "%s, %s", test_text(r, 0), how);
+    json_t *method = json_pack(
+        "{s:s,s:s,s:f,s:s,s:i,s:I,s:s,s:s,s:f,s:f}", "test", test, "interval",
+        "Wilson 95 %", "alpha", r->opt.alpha, "items",
+        r->opt.items == 0   ? "global"
+        : r->opt.items == 1 ? "per-condition"
+                            : "none",
+        "replicates", r->opt.replicates, "seed", (json_int_t)r->opt.seed,
+        "sequential",
+        "curtailed (Besag-Clifford): replicates stop once the "
+        "decision at alpha is certain",
+        "participants",
+        r->within ? "in every condition (within-subject)" : "per condition",
+        "participant_sd", r->participant_sd, "item_sd", r->item_sd);
     json_object_set_new(method, "statistic", json_string(stat_name(r)));
     if (r->baseline) {
         json_object_set_new(method, "baseline", json_string(r->baseline));
@@ -150,6 +217,12 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
         json_object_set_new(method, "sessions", json_integer(r->n_sessions));
     }
     json_object_set_new(root, "method", method);
+    if (r->n_screening > 0) {
+        long n, late;
+        double rate = timeout_total(r, &n, &late);
+        json_object_set_new(root, "screening", screening_json(r));
+        json_object_set_new(root, "timeout_rate", num_or_null(rate));
+    }
     json_object_set_new(root, "truth", conds);
     json_object_set_new(root, "rows", rows);
     json_object_set_new(root, "recommendation", rec);
@@ -161,6 +234,58 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
 
 /* ------------------------------------------------------------------ md */
 
+/* "23 (21 to 26)", "all excluded" or "-". */
+static void enrol_text(const PowerRow *w, char *out, size_t size)
+{
+    if (isnan(w->enrol)) {
+        snprintf(out, size, "–");
+    } else if (isinf(w->enrol)) {
+        snprintf(out, size, "all excluded");
+    } else if (isinf(w->enrol_high)) {
+        snprintf(out, size, "%.0f (%.0f to ∞)", w->enrol, w->enrol_low);
+    } else {
+        snprintf(out, size, "%.0f (%.0f to %.0f)", w->enrol, w->enrol_low,
+                 w->enrol_high);
+    }
+}
+
+/* The screening table: exclusions and timeouts per condition. */
+static void write_screening_md(FILE *f, const PowerResult *r)
+{
+    fprintf(f, "\nenrol = participants to enrol to end with N analysed: "
+               "ceil(N / (1 − exclusion rate)), its range from the rate's "
+               "Wilson 95 %% interval. The rate was measured by simulating "
+               "participants through the real session (practice, quiz, "
+               "catch trials, deadlines and the study's screening rules) with "
+               "the simulation block's accuracies:\n\n"
+               "| condition | simulated | analysed | excluded | 95 %% CI | "
+               "answers with a deadline | timed out |\n"
+               "| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < r->n_screening; i++) {
+        const PowerScreening *e = &r->screening[i];
+        char late[64];
+        if (e->deadline_trials > 0) {
+            snprintf(late, sizeof late, "%ld (%.1f %%)", e->timeouts,
+                     100 * e->timeout_rate);
+        } else {
+            snprintf(late, sizeof late, "–");
+        }
+        fprintf(f, "| %s | %d | %d | %.1f %% | %.1f–%.1f %% | %ld | %s |\n",
+                e->condition, e->enrolled, e->analysed, 100 * e->exclusion_rate,
+                100 * e->rate_low, 100 * e->rate_high, e->deadline_trials,
+                late);
+    }
+    long n, late;
+    double rate = timeout_total(r, &n, &late);
+    if (n > 0) {
+        fprintf(f,
+                "\nTimeout rate: %ld of %ld simulated answers with a "
+                "deadline came too late (%.1f %%); the power above counts "
+                "every trial as answered.\n",
+                late, n, 100 * rate);
+    }
+}
+
 static int write_md(const PowerResult *r, const char *path, SimError *err)
 {
     FILE *f = fopen(path, "w");
@@ -168,19 +293,23 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
         return sim_fail(err, SIM_ERR_IO, "%s: %s", path, strerror(errno));
     }
     fprintf(f, "# Power: %s\n\n", r->study_id);
+    char how[300];
+    method_text(r, 1, how, sizeof how);
     fprintf(f,
-            "Test: %s (crossed "
-            "bootstrap, B ≤ %d, two-sided α = %g, curtailed sequential "
-            "replicates). %d simulated studies per size; participants per "
-            "condition; participant SD %g, item SD %g (logit). Power with "
-            "its Wilson 95 %% interval.\n\n",
-            test_text(r, 1), r->opt.replicates, r->opt.alpha, r->opt.studies,
+            "Test: %s (%s). %d simulated studies per size; %s; participant "
+            "SD %g, item SD %g (logit). Power with its Wilson 95 %% "
+            "interval.\n\n",
+            test_text(r, 1), how, r->opt.studies,
+            r->within ? "N participants, each in every condition (the "
+                        "study's order of conditions)"
+                      : "N participants per condition",
             r->participant_sd, r->item_sd);
     if (r->baseline && r->test != POWER_TEST_CHANGE) {
-        fprintf(f,
-                "Baseline: %s, from %s (every condition gets N participants, "
-                "the baseline too).\n\n",
-                r->baseline, r->baseline_from);
+        fprintf(f, "Baseline: %s, from %s (%s).\n\n", r->baseline,
+                r->baseline_from,
+                r->within ? "every participant does every condition"
+                          : "every condition gets N participants, the "
+                            "baseline too");
     } else if (r->baseline) {
         fprintf(f,
                 "Reference condition: %s, from %s (the Change test tests "
@@ -220,21 +349,31 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
                    "that value (the study's simulation block where the pilot "
                    "has no responses).\n");
     }
+    int enrol = r->n_screening > 0;
     fprintf(f,
             "\n| condition | N | power | 95 %% CI | mean %s | "
-            "mean replicates |\n"
-            "| --- | --- | --- | --- | --- | --- |\n",
-            stat_name(r));
+            "mean replicates |%s\n"
+            "| --- | --- | --- | --- | --- | --- |%s\n",
+            stat_name(r), enrol ? " enrol |" : "", enrol ? " --- |" : "");
     for (int i = 0; i < r->n_rows; i++) {
         const PowerRow *w = &r->rows[i];
         const PowerCondition *pc = &r->conds[i % r->n_conds];
         fprintf(f,
                 r->test == POWER_TEST_UTILITY
-                    ? "| %s | %d | %.3f%s | %.3f–%.3f | %.3f | %.0f |\n"
-                    : "| %s | %d | %.3f%s | %.3f–%.3f | %+.3f | %.0f |\n",
+                    ? "| %s | %d | %.3f%s | %.3f–%.3f | %.3f | %.0f |"
+                    : "| %s | %d | %.3f%s | %.3f–%.3f | %+.3f | %.0f |",
                 w->condition, w->participants, w->power,
                 pc->null_effect ? " (false positives)" : "", w->ci_low,
                 w->ci_high, w->mean_estimate, w->mean_replicates);
+        if (enrol) {
+            char e[96];
+            enrol_text(w, e, sizeof e);
+            fprintf(f, " %s |", e);
+        }
+        fputc('\n', f);
+    }
+    if (enrol) {
+        write_screening_md(f, r);
     }
     fprintf(f, "\n| condition | N for 80 %% power | N for 90 %% power |\n"
                "| --- | --- | --- |\n");

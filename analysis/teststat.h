@@ -38,4 +38,14 @@ void utility_session_accuracy(const BootSums *sums, int n_conds, int n_sessions,
 void utility_from_accuracy(const double *acc, int n_conds, int n_sessions,
                            int base, int rule, double *uk, double *u);
 
+/* The paired t tests of the within-subject report (within.c): each
+** condition but base against base, on the participant accuracies
+** acc[i * n_conds + c] (NaN: no trials; participants with both count), in
+** condition order: res[j] (OUT, as R's t.test(cond, base, paired = TRUE)),
+** the p-values p[j] (OUT) and Holm's adjustment over them p_holm[j] (OUT).
+** a and b hold n_part doubles of scratch. Returns the number of tests. */
+int within_paired_tests(const double *acc, int n_part, int n_conds, int base,
+                        double *a, double *b, PairedT *res, double *p,
+                        double *p_holm);
+
 #endif

@@ -48,7 +48,8 @@ static int fail(const char *msg, const char *arg)
           "         [--seed S] [--p COND:PHASE=P]... [--participant-sd SD]\n"
           "         [--item-sd SD] [--pilot DB]... "
           "[--items global|per-condition|none]\n"
-          "         [--drop-singular] [--baseline NAME] [--quiet]\n",
+          "         [--drop-singular] [--baseline NAME] [--screening N]\n"
+          "         [--quiet]\n",
           stderr);
     return 2;
 }
@@ -149,6 +150,11 @@ int power_main(int argc, char **argv)
                 return fail("too many --pilot options at", v);
             }
             pilots[s->n_pilots++] = v;
+        } else if (strcmp(a, "--screening") == 0) {
+            if (parse_int(v, 0, 100000, &n) != 0) {
+                return fail("--screening: expected 0 to 100000, got", v);
+            }
+            s->screening = (int)n;
         } else if (strcmp(a, "--baseline") == 0) {
             s->baseline = v;
         } else if (strcmp(a, "--out") == 0) {

@@ -12,6 +12,7 @@
 #include "analysis/dataset.h"
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
+#include "experiment/assign.h"
 #include "experiment/schedule.h"
 #include "experiment/simulate.h"
 #include "stimuli/study.h"
@@ -26,6 +27,7 @@ void power_study_options_default(PowerStudyOptions *o)
     power_options_default(&o->power);
     o->participant_sd = -1;
     o->item_sd = -1;
+    o->screening = 100;
 }
 
 /* The study and what the simulation of one study needs (read-only while
@@ -37,7 +39,9 @@ typedef struct StudyCtx {
     char base_from[600]; /* where the reference came from */
     char cond_list[600]; /* the conditions, quoted, for messages */
     const char **cond_ids;
-    int *block_cell; /* per block: its session's cell, or -1 */
+    int *block_cell;   /* per block: its session's cell, or -1 */
+    SimPhase phase;    /* within-subject: the phase of the paired test */
+    size_t order_rows; /* within-subject: rows of the Williams design */
 } StudyCtx;
 
 static void ctx_free(StudyCtx *x)
@@ -90,6 +94,39 @@ static int resolve_baseline(const Study *st, const char *baseline, StudyCtx *x,
     return SIM_OK;
 }
 
+/* A within-subject study's test, as simlab-analyze's paired comparisons:
+** participant accuracy on the test trials (else the post trials) of each
+** condition against the baseline's (the first condition when the study has
+** none). */
+static int within_design(const Study *st, int n_test, int n_post, StudyCtx *x,
+                         SimError *err)
+{
+    PowerDesign *d = &x->design;
+    if (n_test == 0 && n_post == 0) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "%s: study '%s' has neither test nor post blocks: "
+                        "nothing for the paired comparisons to test",
+                        st->dir, st->id);
+    }
+    if (d->n_conds < 2) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "%s: study '%s' has one condition: nothing to compare",
+                        st->dir, st->id);
+    }
+    if (d->base < 0) {
+        d->base = 0;
+        snprintf(x->base_from, sizeof x->base_from,
+                 "the first condition (the study names no baseline and no "
+                 "condition is called 'baseline'), as simlab-analyze's "
+                 "paired comparisons take it");
+    }
+    d->within = 1;
+    d->test = POWER_TEST_PAIRED;
+    x->phase = n_test > 0 ? SIM_PHASE_TEST : SIM_PHASE_POST;
+    x->order_rows = assign_williams_rows(st->n_conditions);
+    return SIM_OK;
+}
+
 /* The study's primary test: Change with Pre and Post blocks; otherwise
 ** Utility with test blocks in sessions, or the difference with the
 ** baseline with test blocks outside sessions. The baseline: see
@@ -103,12 +140,6 @@ static int detect_design(const Study *st, const char *baseline, StudyCtx *x,
     if (C > POWER_MAX_CELLS) {
         return sim_fail(err, SIM_ERR_USAGE, "%s: more than %d conditions",
                         st->dir, POWER_MAX_CELLS);
-    }
-    if (st->assignment.mode == ASSIGN_MODE_WITHIN) {
-        return sim_fail(err, SIM_ERR_USAGE,
-                        "%s: study '%s' is within-subject; simlab power "
-                        "simulates between-subject studies only",
-                        st->dir, st->id);
     }
     x->cond_ids = sim_calloc((size_t)C + 1, sizeof *x->cond_ids);
     x->block_cell = sim_malloc((st->n_blocks + 1) * sizeof(int));
@@ -136,6 +167,9 @@ static int detect_design(const Study *st, const char *baseline, StudyCtx *x,
     int rc = resolve_baseline(st, baseline, x, err);
     if (rc != SIM_OK) {
         return rc;
+    }
+    if (st->assignment.mode == ASSIGN_MODE_WITHIN) {
+        return within_design(st, n_test, n_post, x, err);
     }
     if (n_pre > 0 && n_post > 0) {
         d->test = POWER_TEST_CHANGE;
@@ -198,6 +232,11 @@ static int counted(const StudyCtx *x, const Trial *t, int *cell)
     }
     SimPhase ph = st->blocks[t->block].phase_id;
     *cell = 0;
+    if (x->design.within) {
+        return ph != x->phase         ? -1
+               : ph == SIM_PHASE_TEST ? POWER_PHASE_TEST
+                                      : POWER_PHASE_POST;
+    }
     if (x->design.test == POWER_TEST_CHANGE) {
         return ph == SIM_PHASE_PRE    ? POWER_PHASE_PRE
                : ph == SIM_PHASE_POST ? POWER_PHASE_POST
@@ -207,46 +246,60 @@ static int counted(const StudyCtx *x, const Trial *t, int *cell)
     return *cell >= 0 ? POWER_PHASE_TEST : -1;
 }
 
-/* Simulates participant u of condition c into out: its schedule from
-** pseed, an answer of the mixed policy on every counted trial. */
-static int simulate_participant(const StudyCtx *x, int c, int u,
-                                uint64_t study_seed, uint64_t pseed,
-                                PowerTable *out, SimError *err)
+/* Whether an answer comes after its block's deadline: a reaction time
+** drawn as the mixed policy draws it (log-normal, the simulation block's
+** median and sigma), from the participant's own stream rt so that the
+** answers themselves do not change. */
+static int too_late(const StudyCtx *x, const Block *b, SimRng *rt)
+{
+    if (b->time_limit_ms <= 0) {
+        return 0;
+    }
+    double median = x->spec.rt_median_ms > 0 ? x->spec.rt_median_ms : 2500.0;
+    double sigma = x->spec.rt_sigma > 0 ? x->spec.rt_sigma : 0.5;
+    double ms = fmax(150.0, median * exp(sigma * sim_rng_normal(rt)));
+    return ms >= b->time_limit_ms;
+}
+
+/* Simulates participant u of schedule sched into out: an answer of the
+** mixed policy on every counted trial, in the trial's condition; answers
+** after a deadline are lost, as in the session. */
+static int draw_answers(const StudyCtx *x, const Schedule *sched, int u,
+                        uint64_t study_seed, PowerTable *out, SimError *err)
 {
     const Study *st = x->study;
-    const char *cond = x->cond_ids[c];
-    Schedule *sched;
-    int rc = schedule_build(st, cond, pseed, &sched, err);
-    if (rc != SIM_OK) {
-        return rc;
-    }
     Policy pol;
-    policy_init(&pol, POLICY_MIXED, st, &x->spec, study_seed, pseed);
-    for (size_t i = 0; i < sched->n_trials && rc == SIM_OK; i++) {
+    policy_init(&pol, POLICY_MIXED, st, &x->spec, study_seed, sched->seed);
+    SimRng rt;
+    sim_rng_seed_stream(&rt, sched->seed, UINT64_C(0x72745f6c617465));
+    for (size_t i = 0; i < sched->n_trials; i++) {
         const Trial *t = &sched->trials[i];
         int cell, phase = counted(x, t, &cell);
         const Item *it = phase >= 0 ? study_find_item(st, t->item_key) : NULL;
         if (!it) {
             continue;
         }
-        SimPhase ph = st->blocks[t->block].phase_id;
-        double p =
-            policy_p_correct(&pol, cond, sim_phase_name(ph), t->item_key);
+        const Block *b = &st->blocks[t->block];
+        const char *cond = trial_condition(sched, t);
+        const Condition *sc = study_find_condition(st, cond);
+        double p = policy_p_correct(&pol, cond, sim_phase_name(b->phase_id),
+                                    t->item_key);
         int y = sim_rng_uniform(&pol.rng) < p;
-        if (power_table_add(out, u, (int)(it - st->items), phase, cell, y) !=
-            0) {
-            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        if (too_late(x, b, &rt)) {
+            continue; /* timed out: no answer */
+        }
+        if (power_table_add(out, u, sc ? (int)(sc - st->conditions) : 0,
+                            (int)(it - st->items), phase, cell, y) != 0) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
     }
-    schedule_free(sched);
-    return rc;
+    return SIM_OK;
 }
 
-/* The engine's callback: one study of N participants per condition. */
-static int simulate_study(void *vctx, int N, uint64_t study_seed,
-                          PowerTable *out, SimError *err)
+/* A between-subject study: N participants per condition. */
+static int simulate_between(const StudyCtx *x, int N, uint64_t study_seed,
+                            PowerTable *out, SimError *err)
 {
-    const StudyCtx *x = vctx;
     for (int c = 0; c < x->design.n_conds; c++) {
         for (int i = 0; i < N; i++) {
             int u = power_table_participant(out, c);
@@ -255,13 +308,71 @@ static int simulate_study(void *vctx, int N, uint64_t study_seed,
             }
             uint64_t pseed = sim_mix64(
                 study_seed * UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)u + 1);
-            int rc = simulate_participant(x, c, u, study_seed, pseed, out, err);
+            Schedule *sched;
+            int rc =
+                schedule_build(x->study, x->cond_ids[c], pseed, &sched, err);
+            if (rc == SIM_OK) {
+                rc = draw_answers(x, sched, u, study_seed, out, err);
+                schedule_free(sched);
+            }
             if (rc != SIM_OK) {
                 return rc;
             }
         }
     }
     return SIM_OK;
+}
+
+/* A within-subject study: N participants drawn whole, each with the order
+** of conditions the study's rule gives the next participant (a Williams
+** latin square's least-filled row, a random or the fixed order) and the
+** schedule of schedule_build_within(), which repeats the study's run of
+** blocks once per condition. */
+static int simulate_within(const StudyCtx *x, int N, uint64_t study_seed,
+                           PowerTable *out, SimError *err)
+{
+    const Study *st = x->study;
+    int C = x->design.n_conds, rc = SIM_OK;
+    AssignCount *rows = sim_calloc(x->order_rows + 1, sizeof *rows);
+    int *order = sim_malloc(((size_t)C + 1) * sizeof(int));
+    const char **ids = sim_malloc(((size_t)C + 1) * sizeof *ids);
+    if (!rows || !order || !ids) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; rc == SIM_OK && i < N; i++) {
+        uint64_t pseed = sim_mix64(study_seed * UINT64_C(0x9e3779b97f4a7c15) +
+                                   (uint64_t)i + 1);
+        int row = -1;
+        assign_choose_order(st, rows, NULL, pseed, order, &row);
+        if (row >= 0 && (size_t)row < x->order_rows) {
+            rows[row].done++;
+        }
+        for (int k = 0; k < C; k++) {
+            ids[k] = st->conditions[order[k]].id;
+        }
+        int u = power_table_participant(out, order[0]);
+        Schedule *sched = NULL;
+        rc = u < 0 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                   : schedule_build_within(st, ids, (size_t)C, pseed, &sched,
+                                           err);
+        if (rc == SIM_OK) {
+            rc = draw_answers(x, sched, u, study_seed, out, err);
+        }
+        schedule_free(sched);
+    }
+    sim_free(rows);
+    sim_free(order);
+    sim_free(ids);
+    return rc;
+}
+
+/* The engine's callback: one study of N participants per condition. */
+static int simulate_study(void *vctx, int N, uint64_t study_seed,
+                          PowerTable *out, SimError *err)
+{
+    const StudyCtx *x = vctx;
+    return x->design.within ? simulate_within(x, N, study_seed, out, err)
+                            : simulate_between(x, N, study_seed, out, err);
 }
 
 /* The cell probability p whose population accuracy under spec's random
@@ -395,9 +506,10 @@ static void fill_truth(const StudyCtx *x, PowerResult *r)
             pc->true_post = policy_true_accuracy(&x->spec, id, "post");
             pc->true_change = pc->true_post - pc->true_pre;
         } else {
+            const char *ph = d->within ? sim_phase_name(x->phase) : "test";
             pc->true_pre =
-                policy_true_accuracy(&x->spec, d->conds[d->base], "test");
-            pc->true_post = policy_true_accuracy(&x->spec, id, "test");
+                policy_true_accuracy(&x->spec, d->conds[d->base], ph);
+            pc->true_post = policy_true_accuracy(&x->spec, id, ph);
             pc->true_change = d->test == POWER_TEST_UTILITY
                                   ? pc->true_post / pc->true_pre
                                   : pc->true_post - pc->true_pre;
@@ -474,6 +586,21 @@ int power_study_run(const PowerStudyOptions *o, PowerResult **out,
         }
         fill_truth(&x, r);
     }
+    if (rc == SIM_OK && o->screening > 0) {
+        PowerScreening *scr = NULL;
+        int n_scr = 0;
+        rc = power_enrol_measure(st, &x.spec, x.design.within, o->screening,
+                                 sim_mix64(o->power.seed ^ 0x656e726f6cULL),
+                                 &scr, &n_scr, err);
+        if (rc == SIM_OK) {
+            rc = power_set_screening(r, scr, n_scr, err);
+        }
+        sim_free(scr);
+    }
+    if (rc != SIM_OK) {
+        power_free(r);
+        r = NULL;
+    }
     sim_free(pcs);
     for (int i = 0; texts && i < o->n_cells; i++) {
         sim_free(texts[i]);
@@ -503,8 +630,8 @@ int power_study_estimate_db(const char *bundle_dir, const char *db, double *est,
     rc = detect_design(st, NULL, &x, err);
     if (rc == SIM_OK && x.design.test == POWER_TEST_CHANGE) {
         rc = sim_fail(err, SIM_ERR_USAGE,
-                      "power_study_estimate_db: Utility and difference tests "
-                      "only");
+                      "power_study_estimate_db: Utility, difference and "
+                      "paired tests only");
     }
     if (rc == SIM_OK) {
         rc = dataset_new(&ds, err);
@@ -520,25 +647,32 @@ int power_study_estimate_db(const char *bundle_dir, const char *db, double *est,
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
     }
+    int want =
+        !x.design.within || x.phase == SIM_PHASE_TEST ? PHASE_TEST : PHASE_POST;
     for (size_t i = 0; rc == SIM_OK && i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (row->phase != PHASE_TEST || row->correct < 0 || row->is_catch ||
+        if (row->phase != want || row->correct < 0 || row->is_catch ||
             ds->participants[row->participant].excluded) {
             continue;
         }
         const Item *it = study_find_item(st, dataset_str(ds, row->item));
-        int cell = -1;
-        for (size_t k = 0; k < st->n_blocks; k++) {
+        const Condition *rc_cond =
+            study_find_condition(st, dataset_str(ds, row->condition));
+        int cell = x.design.within ? 0 : -1;
+        for (size_t k = 0; k < st->n_blocks && !x.design.within; k++) {
             if (x.block_cell[k] >= 0 &&
                 st->blocks[k].session == dataset_session(ds, row)) {
                 cell = x.block_cell[k];
             }
         }
-        if (!it || cell < 0) {
+        if (!it || !rc_cond || cell < 0) {
             continue;
         }
-        if (power_table_add(&t, row->participant, (int)(it - st->items),
-                            POWER_PHASE_TEST, cell, row->correct) != 0) {
+        if (power_table_add(
+                &t, row->participant, (int)(rc_cond - st->conditions),
+                (int)(it - st->items),
+                want == PHASE_TEST ? POWER_PHASE_TEST : POWER_PHASE_POST, cell,
+                row->correct) != 0) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
     }

@@ -13,6 +13,7 @@ if(TARGET simlab)
   add_test(NAME power_cli_run
            COMMAND simlab power ${_tf} --participants 2,3 --studies 4
                    --replicates 40 --drop-singular --items per-condition
+                   --screening 10
                    --out ${CMAKE_CURRENT_BINARY_DIR}/power-cli)
   set_tests_properties(power_cli_run PROPERTIES
     PASS_REGULAR_EXPRESSION "wrote .*power-cli/power")
@@ -32,7 +33,21 @@ if(TARGET simlab)
   add_test(NAME power_cli_utility
            COMMAND simlab power ${CMAKE_SOURCE_DIR}/assets/studies/image-meta
                    --participants 3,6 --studies 4 --replicates 40 --quiet
+                   --screening 5
                    --out ${CMAKE_CURRENT_BINARY_DIR}/power-cli-utility)
   set_tests_properties(power_cli_utility PROPERTIES
     PASS_REGULAR_EXPRESSION "wrote .*power-cli-utility/power")
+endif()
+
+# simlab simulate's summary states the timeout rate of answers with a
+# deadline (examples/kredit-de: 15 s deadlines).
+if(TARGET simlab)
+  set(_kdb ${CMAKE_CURRENT_BINARY_DIR}/simulate-timeouts.db)
+  add_test(NAME simulate_cli_timeouts
+           COMMAND sh -c "rm -f '${_kdb}' '${_kdb}-wal' '${_kdb}-shm' && \
+                   '$<TARGET_FILE:simlab>' simulate \
+                   '${CMAKE_SOURCE_DIR}/examples/kredit-de' --db '${_kdb}' \
+                   --participants 3 --policy mixed --seed 2")
+  set_tests_properties(simulate_cli_timeouts PROPERTIES
+    PASS_REGULAR_EXPRESSION "timeout rate [0-9.]+ %: [0-9]+ of 72 simulated")
 endif()

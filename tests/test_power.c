@@ -46,6 +46,7 @@ static void base(PowerStudyOptions *o, const char **cells, int n_cells)
     o->power.studies = 200;
     o->power.replicates = 200;
     o->power.threads = 2;
+    o->screening = 0; /* test_power_design measures the screening */
     o->participant_sd = 0;
     o->item_sd = 0;
     o->cells = cells;
@@ -412,6 +413,7 @@ static void check_accuracy_test(const char *bundle, PowerTest test,
 {
     PowerStudyOptions o;
     power_study_options_default(&o);
+    o.screening = 0;
     o.bundle_dir = bundle;
     o.power.sizes[0] = 4;
     o.power.sizes[1] = 16;
@@ -521,6 +523,7 @@ static void check_matches_analyze(const char *bundle, PowerTest test)
     PowerResult *pr = NULL;
     PowerStudyOptions po;
     power_study_options_default(&po);
+    po.screening = 0;
     po.bundle_dir = bundle;
     po.power.sizes[0] = 2;
     po.power.n_sizes = 1;

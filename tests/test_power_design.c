@@ -1,22 +1,32 @@
 /*
-** `simlab power` on the study as the lab wrote it (app/power_study.c):
-** the study's own baseline as the reference (neither called "baseline"
-** nor listed first), --baseline overriding it, an unknown name as an
-** error naming the conditions, and power.json/md saying which condition is
-** the reference and where it came from. Small studies, so that it runs in
-** a few seconds.
+** `simlab power` on the study as the lab wrote it (app/power_study.c,
+** app/power_enrol.c): the study's own baseline as the reference (neither
+** called "baseline" nor listed first), --baseline overriding it, an
+** unknown name as an error naming the conditions, and power.json/md
+** saying which condition is the reference and where it came from; power
+** of within-subject studies (the paired t of simlab-analyze, its
+** statistic equal to the report's on a simulated database); the
+** enrolment needed when the study's screening excludes participants and
+** the timeout rate of its deadlines, both from participants run through
+** the real session. Small studies, so that it runs in a few seconds.
 */
 #include "tests/harness.h"
 
+#include "analysis/analyze.h"
+#include "analysis/dataset.h"
 #include "analysis/report.h"
 #include "app/power_cmd.h"
+#include "experiment/simulate.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#define PLAIN SIMLAB_SOURCE_DIR "/bench/power/plain-study"
+#define PLAIN  SIMLAB_SOURCE_DIR "/bench/power/plain-study"
+#define WITHIN SIMLAB_SOURCE_DIR "/examples/within"
+#define KREDIT SIMLAB_SOURCE_DIR "/examples/kredit-de"
 
 /* Copies file src to dst; 0 on success. */
 static int copy_file(const char *src, const char *dst)
@@ -84,6 +94,7 @@ static void small(PowerStudyOptions *o, const char *bundle)
     o->power.studies = 20;
     o->power.replicates = 100;
     o->power.threads = 2;
+    o->screening = 20;
 }
 
 static int tested(const PowerResult *r, const char *id)
@@ -180,6 +191,222 @@ static void test_baseline_option(const char *bundle)
                           "'ohne'") != NULL);
 }
 
+/* A within-subject study: the paired test of every condition against the
+** baseline, power rising with N, the mean estimate near the truth, one
+** screening entry for all conditions. */
+static void test_within(void)
+{
+    PowerStudyOptions o;
+    small(&o, WITHIN);
+    o.power.sizes[0] = 6;
+    o.power.sizes[1] = 24;
+    o.power.studies = 300;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        printf("within: %s\n", err.msg);
+        return;
+    }
+    CHECK_INT(r->test, POWER_TEST_PAIRED);
+    CHECK(r->within);
+    CHECK_STR(r->baseline, "baseline");
+    CHECK_INT(r->n_conds, 2);
+    CHECK_STR(r->conds[0].id, "LIME");
+    const PowerRow *lo = &r->rows[0], *hi = &r->rows[r->n_conds];
+    printf("within: LIME power %.3f at N = 6, %.3f at N = 24, mean "
+           "difference %.3f (true %.3f)\n",
+           lo->power, hi->power, hi->mean_estimate, r->conds[0].true_change);
+    CHECK(hi->power > lo->power + 0.3);
+    CHECK(hi->power > 0.7);
+    CHECK(hi->power > r->rows[r->n_conds + 1].power); /* LIME > SHAP */
+    CHECK_NEAR(hi->mean_estimate, r->conds[0].true_change, 0.02);
+    CHECK_NEAR(r->conds[0].true_change, 0.196, 0.001);
+    CHECK_INT(r->n_screening, 1);
+    CHECK_STR(r->screening[0].condition, "all");
+    CHECK_INT(r->screening[0].enrolled, 20);
+    CHECK(lo->enrol >= 6);
+    power_free(r);
+}
+
+/* The paired statistic equals simlab-analyze's paired comparisons on a
+** database of `simlab simulate` (the full session). */
+static void test_within_matches_analyze(void)
+{
+    char dir[] = "/tmp/simlab-power-within-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char db[600];
+    snprintf(db, sizeof db, "%s/sim.db", dir);
+    SimulateOptions so;
+    memset(&so, 0, sizeof so);
+    so.bundle_dir = WITHIN;
+    so.db_path = db;
+    so.participants = 12;
+    so.policy = POLICY_MIXED;
+    so.seed = 5;
+    so.station = "sim";
+    so.durability = DURABILITY_FAST;
+    so.participant_sd = -1;
+    so.item_sd = -1;
+    so.wall_ms = 1700000000000LL;
+    SimError err;
+    CHECK_INT(simulate_run(&so, NULL, &err), SIM_OK);
+    Dataset *ds = NULL;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(dataset_load_db(ds, db, &err), SIM_OK);
+    AnalyzeOptions ao;
+    analyze_options_default(&ao);
+    ao.replicates = 0;
+    ao.progress = 0;
+    ao.include_simulated = 1;
+    ao.no_glmm = 1;
+    Report rep;
+    CHECK_INT(analyze_compute(ds, &ao, &rep, &err), SIM_OK);
+    double est[2] = {NAN, NAN};
+    CHECK_INT(power_study_estimate_db(WITHIN, db, est, 2, &err), SIM_OK);
+    static const char *const conds[] = {"LIME", "SHAP"};
+    int compared = 0;
+    for (int i = 0; i < rep.n_tables; i++) {
+        const Table *t = rep.tables[i];
+        if (strcmp(t->key, "paired") != 0) {
+            continue;
+        }
+        int cb = -1, cd = -1;
+        for (int j = 0; j < t->n_cols; j++) {
+            cb = strcmp(t->cols[j].name, "b") == 0 ? j : cb;
+            cd = strcmp(t->cols[j].name, "diff") == 0 ? j : cd;
+        }
+        for (int row = 0; row < t->n_rows && cb >= 0 && cd >= 0; row++) {
+            for (int k = 0; k < 2; k++) {
+                if (strcmp(table_cell(t, row, cb)->text, conds[k]) == 0) {
+                    CHECK_NEAR(est[k], table_cell(t, row, cd)->x, 1e-12);
+                    compared++;
+                }
+            }
+        }
+    }
+    printf("within: %d paired differences equal simlab-analyze's (%.4f, "
+           "%.4f)\n",
+           compared, est[0], est[1]);
+    CHECK_INT(compared, 2);
+    report_free(&rep);
+    dataset_free(ds);
+    static const char *const tails[] = {"", "-wal", "-shm"};
+    for (int k = 0; k < 3; k++) {
+        char path[620];
+        snprintf(path, sizeof path, "%s%s", db, tails[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* The plain study with two catch trials in its test block, every failed
+** catch trial excluding, and catch trials answered right with p 0.6: about
+** 1 - 0.6^2 = 64 % are excluded, so each row asks to enrol about 2.8 N. */
+static int make_catchy(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/items.jsonl", dir);
+    if (copy_file(PLAIN "/items.jsonl", path) != 0) {
+        return -1;
+    }
+    json_t *st = json_load_file(PLAIN "/study.json", 0, NULL);
+    json_t *blocks = json_object_get(st, "blocks");
+    if (!st || json_array_size(blocks) != 2) {
+        json_decref(st);
+        return -1;
+    }
+    json_object_set_new(json_array_get(blocks, 0), "id", json_string("learn"));
+    json_object_set_new(json_array_get(blocks, 1), "catch", json_integer(2));
+    json_object_set_new(json_array_get(blocks, 1), "reservoir",
+                        json_string("learn"));
+    json_object_set_new(st, "screening",
+                        json_pack("{s:i}", "max_catch_failures", 0));
+    json_object_set_new(json_object_get(st, "simulation"), "catch_p",
+                        json_real(0.6));
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    int bad = json_dump_file(st, path, JSON_INDENT(1));
+    json_decref(st);
+    return bad ? -1 : 0;
+}
+
+/* enrol > N when the screening excludes: the exclusion rate measured
+** through the real session, and each row's enrol from it. */
+static void test_enrol(void)
+{
+    char dir[] = "/tmp/simlab-power-catch-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_INT(make_catchy(dir), 0);
+    PowerStudyOptions o;
+    small(&o, dir);
+    o.power.studies = 10;
+    o.screening = 100;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        printf("enrol: %s\n", err.msg);
+        remove_bundle(dir);
+        return;
+    }
+    CHECK_INT(r->n_screening, 5); /* every condition, the baseline too */
+    for (int i = 0; i < r->n_screening; i++) {
+        const PowerScreening *e = &r->screening[i];
+        printf("enrol: %s: %d of %d analysed (excluded %.2f, %.2f-%.2f)\n",
+               e->condition, e->analysed, e->enrolled, e->exclusion_rate,
+               e->rate_low, e->rate_high);
+        CHECK_INT(e->enrolled, 100);
+        CHECK(fabs(e->exclusion_rate - 0.64) < 0.15);
+        CHECK(e->rate_low < e->exclusion_rate);
+        CHECK(e->rate_high > e->exclusion_rate);
+        CHECK_INT(e->deadline_trials, 0);
+    }
+    for (int k = 0; k < r->n_rows; k++) {
+        const PowerRow *w = &r->rows[k];
+        const PowerScreening *e = NULL;
+        for (int i = 0; i < r->n_screening; i++) {
+            e = strcmp(r->screening[i].condition, w->condition) == 0
+                    ? &r->screening[i]
+                    : e;
+        }
+        CHECK(e != NULL);
+        if (!e) {
+            continue;
+        }
+        CHECK(w->enrol > w->participants);
+        CHECK_NEAR(w->enrol,
+                   ceil(w->participants / (1 - e->exclusion_rate) - 1e-9), 0);
+        CHECK(w->enrol_low <= w->enrol && w->enrol <= w->enrol_high);
+    }
+    power_free(r);
+    remove_bundle(dir);
+}
+
+/* The timeout rate of a study with deadlines (kredit-de: 15 s, simulated
+** reaction times with median 5 s and log-SD 0.5: P(RT > 15 s) = 1.4 %). */
+static void test_timeouts(void)
+{
+    PowerStudyOptions o;
+    small(&o, KREDIT);
+    o.power.studies = 5;
+    o.screening = 50;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        printf("timeouts: %s\n", err.msg);
+        return;
+    }
+    CHECK_STR(r->baseline, "ohne");
+    CHECK_INT(r->n_screening, 1);
+    const PowerScreening *e = &r->screening[0];
+    printf("timeouts: %ld of %ld answers with a deadline (%.4f)\n", e->timeouts,
+           e->deadline_trials, e->timeout_rate);
+    CHECK_INT(e->deadline_trials, 50 * 3 * 8); /* 8 timed trials each */
+    CHECK(e->timeout_rate > 0.002 && e->timeout_rate < 0.04);
+    power_free(r);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/simlab-power-ohne-XXXXXX";
@@ -188,6 +415,10 @@ int main(void)
     test_study_baseline(dir);
     test_baseline_option(dir);
     remove_bundle(dir);
+    test_within();
+    test_within_matches_analyze();
+    test_enrol();
+    test_timeouts();
     report_plots_shutdown(); /* the font caches of the plots */
     return TEST_REPORT();
 }
