@@ -1,17 +1,14 @@
 /*
 ** simlab power's engine (power.h): studies simulated by the caller's
-** callback in worker threads, each tested with simlab-analyze's statistic
-** (teststat.h: Change = Post - Pre (RE), Utility, or the accuracy
-** difference with the baseline) and the crossed bootstrap of boot.h with
-** curtailed sequential replicates; then the power per condition and size
-** and the N for 80 % and 90 % power. Writers are in power_write.c, pilot
-** data in power_pilot.c.
+** callback in worker threads -- the power studies and the null studies of
+** the false-positive rate -- each tested by power_test.c; then the power,
+** false-positive rate and coverage per condition and size and the N for
+** 80 % and 90 % power. Writers are in power_write.c, pilot data in
+** power_pilot.c.
 */
 #include "analysis/power.h"
 
-#include "analysis/boot.h"
-#include "analysis/report.h"
-#include "analysis/teststat.h"
+#include "analysis/power_int.h"
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
 
@@ -22,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BATCH 100 /* bootstrap replicates per sequential step */
-
 void power_options_default(PowerOptions *o)
 {
     memset(o, 0, sizeof *o);
@@ -32,6 +27,26 @@ void power_options_default(PowerOptions *o)
     o->replicates = 1000;
     o->threads = 1;
     o->seed = 1;
+    o->null_studies = -1;
+}
+
+int power_parse_method(const char *name)
+{
+    static const char *const names[] = {"bootstrap", "users", "glmm", "t"};
+    for (int k = 0; k < 4; k++) {
+        if (strcmp(name, names[k]) == 0) {
+            return POWER_METHOD_BOOTSTRAP + k;
+        }
+    }
+    return -1;
+}
+
+const char *power_method_name(PowerMethod m)
+{
+    return m == POWER_METHOD_USERS  ? "users"
+           : m == POWER_METHOD_GLMM ? "glmm"
+           : m == POWER_METHOD_T    ? "t"
+                                    : "bootstrap";
 }
 
 int power_parse_sizes(const char *text, PowerOptions *o, SimError *err)
@@ -173,418 +188,23 @@ int power_tested(const PowerDesign *d, int *tested)
     return n;
 }
 
-/* ------------------------------------------------------------ the tests */
-
+/* The run: the studies to simulate and test, and their outcomes. */
 typedef struct Ctx {
-    const PowerDesign *d;
-    const PowerOptions *o;
+    PowerTestCtx t;
     PowerSimulateFn fn;
     void *fctx;
-    int n_tests;                 /* tested conditions (columns) */
-    int tested[POWER_MAX_CELLS]; /* their condition indices */
-    /* results, [(size * studies + k) * n_tests + t] */
-    unsigned char *reject;
-    double *estimate;
+    int per_size; /* tasks per size: studies, then null studies */
+    int null_studies;
+    /* outcomes, [(size * studies + k) * n_tests + c], of the null
+    ** studies [(size * null_studies + k) * n_tests + c] */
+    unsigned char *reject, *covered, *null_reject;
+    double *estimate, *null_estimate;
     int *reps_used;
     atomic_int next, done, failed;
     pthread_mutex_t lock;
     SimError err; /* the first failure */
     int total;
 } Ctx;
-
-/* One worker's buffers, grown as needed. */
-typedef struct Buf {
-    PowerTable table;
-    uint8_t *pre, *post; /* [participant * n_items + item], 255 = none */
-    size_t *unit_off;
-    BootPair *pairs;
-    int *item_map, *item_group;
-    size_t cap_units;
-    BootPair *tpairs;
-    size_t cap_tpairs;
-    int *key_map, *tgroup; /* [cell * n_items + item] -> compact item */
-    size_t cap_keys;
-} Buf;
-
-static void buf_free(Buf *b)
-{
-    power_table_free(&b->table);
-    sim_free(b->pre);
-    sim_free(b->post);
-    sim_free(b->unit_off);
-    sim_free(b->pairs);
-    sim_free(b->item_map);
-    sim_free(b->item_group);
-    sim_free(b->tpairs);
-    sim_free(b->key_map);
-    sim_free(b->tgroup);
-    memset(b, 0, sizeof *b);
-}
-
-static int buf_reserve(Buf *b, size_t units, size_t n_items)
-{
-    if (units <= b->cap_units) {
-        return 0;
-    }
-    sim_free(b->pre);
-    sim_free(b->post);
-    sim_free(b->unit_off);
-    sim_free(b->pairs);
-    sim_free(b->item_map);
-    sim_free(b->item_group);
-    b->pre = sim_malloc(units * n_items + 1);
-    b->post = sim_malloc(units * n_items + 1);
-    b->unit_off = sim_malloc((units + 1) * sizeof(size_t));
-    b->pairs = sim_malloc(units * n_items * sizeof(BootPair) + 1);
-    b->item_map = sim_malloc((n_items + 1) * sizeof(int));
-    b->item_group = sim_calloc(n_items + 1, sizeof(int));
-    b->cap_units = 0;
-    if (!b->pre || !b->post || !b->unit_off || !b->pairs || !b->item_map ||
-        !b->item_group) {
-        return -1;
-    }
-    b->cap_units = units;
-    return 0;
-}
-
-/* The statistic of the Utility and difference tests. */
-typedef struct AccCtx {
-    PowerTest test;
-    int n_conds, n_cells, base, n_tests;
-    const int *tested;
-} AccCtx;
-
-/* Per tested condition, the Utility (the mean rule, simlab-analyze's
-** default) or the difference with the baseline's accuracy, from the
-** session accuracies of the Utility table (trial-level, its default). */
-static void acc_stat(const void *vctx, const BootSums *s, void *scratch,
-                     double *out)
-{
-    const AccCtx *x = vctx;
-    int C = x->n_conds, T = x->n_cells;
-    double *acc = scratch, *uk = acc + C * T, *u = uk + C * T;
-    utility_session_accuracy(s, C, T, 0, acc);
-    if (x->test == POWER_TEST_DIFFERENCE) {
-        for (int k = 0; k < x->n_tests; k++) {
-            out[k] = acc[x->tested[k] * T] - acc[x->base * T];
-        }
-        return;
-    }
-    utility_from_accuracy(acc, C, T, x->base, UTILITY_MEAN, uk, u);
-    for (int k = 0; k < x->n_tests; k++) {
-        out[k] = u[x->tested[k]];
-    }
-}
-
-/* Change = Post - Pre (RE) per condition, from one cell per condition, as
-** the change table computes it. */
-static void change_stat(const void *vctx, const BootSums *s, void *scratch,
-                        double *out)
-{
-    const int *ctx = vctx; /* conditions, drop singular fits */
-    int C = ctx[0];
-    double *work = scratch, *pre = work + 4 * C;
-    ReFit fit;
-    int singular =
-        change_from_sums(s->sa, s->sb, s->n, C, work, pre, &fit, out);
-    for (int c = 0; c < C && singular && ctx[1]; c++) {
-        out[c] = NAN;
-    }
-}
-
-/* Draws the bootstrap replicates of bd in batches and decides per
-** statistic whether p <= alpha for H0: statistic = null (valid replicates:
-** finite, and > 0 when positive, as simlab-analyze's log-scale Utility),
-** stopping once every decision is certain (Besag-Clifford). */
-static int sequential_test(const Ctx *x, const BootDesign *bd, BootRun *run,
-                           uint64_t study_seed, double null, int positive,
-                           unsigned char *reject, int *reps_used, SimError *err)
-{
-    int K = run->n_stats, B = x->o->replicates;
-    int lo[POWER_MAX_CELLS] = {0}, hi[POWER_MAX_CELLS] = {0},
-        valid[POWER_MAX_CELLS] = {0};
-    double bound = reject_bound(x->o->alpha, B);
-    int used = 0;
-    for (int batch = 0; used < B; batch++) {
-        run->replicates = B - used < BATCH ? B - used : BATCH;
-        run->seed =
-            sim_mix64(study_seed ^ (UINT64_C(0xb0075eed) + (uint64_t)batch));
-        double *reps;
-        int rc = boot_run(bd, run, &reps, err);
-        if (rc != SIM_OK) {
-            return rc;
-        }
-        for (int r = 0; r < run->replicates; r++) {
-            for (int c = 0; c < K; c++) {
-                double v = reps[(size_t)r * (size_t)K + (size_t)c];
-                if (isfinite(v) && (!positive || v > 0)) {
-                    valid[c]++;
-                    lo[c] += v <= null;
-                    hi[c] += v >= null;
-                }
-            }
-        }
-        sim_free(reps);
-        used += run->replicates;
-        /* Besag-Clifford: stop once every condition's smaller side has
-        ** more than the bound; no later replicate can bring p below alpha */
-        int open = 0;
-        for (int c = 0; c < K; c++) {
-            open |= (lo[c] < hi[c] ? lo[c] : hi[c]) <= bound;
-        }
-        if (!open && !x->o->full_replicates) {
-            break;
-        }
-    }
-    for (int c = 0; c < K; c++) {
-        int m = lo[c] < hi[c] ? lo[c] : hi[c];
-        double p = valid[c] > 0 ? 2.0 * (1.0 + m) / (valid[c] + 1.0) : 1.0;
-        reject[c] = used == B && p <= x->o->alpha;
-    }
-    *reps_used = used;
-    return SIM_OK;
-}
-
-/* The crossed design of the Utility and difference tests from the test
-** answers of t: units are the participants within their condition (the
-** strata), items are (session, item) drawn within their session, as
-** simlab-analyze's Utility design. */
-static int build_acc_design(const PowerDesign *pd, const PowerOptions *o,
-                            Buf *b, BootDesign *d, SimError *err)
-{
-    const PowerTable *t = &b->table;
-    size_t J = (size_t)pd->n_items, T = (size_t)pd->n_cells;
-    size_t units = (size_t)t->n_participants;
-    if (T * J + 1 > b->cap_keys) {
-        sim_free(b->key_map);
-        sim_free(b->tgroup);
-        b->key_map = sim_malloc((T * J + 1) * sizeof(int));
-        b->tgroup = sim_malloc((T * J + 1) * sizeof(int));
-        b->cap_keys = b->key_map && b->tgroup ? T * J + 1 : 0;
-    }
-    if (!b->cap_keys || sim_grow((void **)&b->tpairs, &b->cap_tpairs,
-                                 t->n_rows + 1, sizeof *b->tpairs) != 0) {
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    }
-    for (size_t k = 0; k < T * J; k++) {
-        b->key_map[k] = -1;
-    }
-    /* counting sort by unit */
-    memset(b->unit_off, 0, (units + 1) * sizeof(size_t));
-    for (size_t i = 0; i < t->n_rows; i++) {
-        if (t->rows[i].phase == POWER_PHASE_TEST) {
-            b->unit_off[t->rows[i].participant + 1]++;
-        }
-    }
-    for (size_t u = 0; u < units; u++) {
-        b->unit_off[u + 1] += b->unit_off[u];
-    }
-    int n_items = 0;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const PowerAnswer *r = &t->rows[i];
-        if (r->phase != POWER_PHASE_TEST) {
-            continue;
-        }
-        size_t key = (size_t)r->cell * J + (size_t)r->item;
-        if (b->key_map[key] < 0) {
-            b->tgroup[n_items] = r->cell;
-            b->key_map[key] = n_items++;
-        }
-        BootPair *p = &b->tpairs[b->unit_off[r->participant]++];
-        p->item = b->key_map[key];
-        p->cell = r->cell;
-        p->ya = p->yb = r->y;
-    }
-    for (size_t u = units; u > 0; u--) {
-        b->unit_off[u] = b->unit_off[u - 1];
-    }
-    b->unit_off[0] = 0;
-    if (n_items == 0) {
-        return sim_fail(err, SIM_ERR_INVALID,
-                        "study '%s': the simulated participants answered no "
-                        "test trial",
-                        pd->study_id);
-    }
-    memset(d, 0, sizeof *d);
-    d->n_units = (int)units;
-    d->unit_cond = t->cond_of;
-    d->unit_stratum = t->cond_of;
-    d->n_conds = pd->n_conds;
-    d->n_strata = pd->n_conds;
-    d->n_items = n_items;
-    d->item_group = b->tgroup;
-    d->n_groups = pd->n_cells;
-    d->n_cells = pd->n_cells;
-    d->unit_off = b->unit_off;
-    d->pairs = b->tpairs;
-    d->items_per_condition = o->items == 1;
-    d->items_fixed = o->items == 2;
-    return SIM_OK;
-}
-
-/* The design of the Change test from the Pre and Post answers of t: the
-** first answer per (participant, item, phase) counts; items answered in
-** both phases by someone, numbered compactly; one cell per condition. */
-static int build_change_design(const PowerDesign *pd, const PowerOptions *o,
-                               Buf *b, BootDesign *d, SimError *err)
-{
-    const PowerTable *t = &b->table;
-    size_t J = (size_t)pd->n_items, units = (size_t)t->n_participants;
-    memset(b->pre, 255, units * J);
-    memset(b->post, 255, units * J);
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const PowerAnswer *r = &t->rows[i];
-        if (r->phase != POWER_PHASE_PRE && r->phase != POWER_PHASE_POST) {
-            continue;
-        }
-        uint8_t *slot = (r->phase == POWER_PHASE_PRE ? b->pre : b->post) +
-                        (size_t)r->participant * J + (size_t)r->item;
-        if (*slot == 255) {
-            *slot = r->y; /* the first answer counts */
-        }
-    }
-    int n_items = 0;
-    for (size_t j = 0; j < J; j++) {
-        b->item_map[j] = -1;
-        for (size_t u = 0; u < units; u++) {
-            if (b->pre[u * J + j] != 255 && b->post[u * J + j] != 255) {
-                b->item_map[j] = n_items++;
-                break;
-            }
-        }
-    }
-    size_t np = 0;
-    for (size_t u = 0; u < units; u++) {
-        b->unit_off[u] = np;
-        for (size_t j = 0; j < J; j++) {
-            uint8_t ya = b->pre[u * J + j], yb = b->post[u * J + j];
-            if (ya != 255 && yb != 255) {
-                BootPair *p = &b->pairs[np++];
-                p->item = b->item_map[j];
-                p->cell = 0;
-                p->ya = ya;
-                p->yb = yb;
-            }
-        }
-    }
-    b->unit_off[units] = np;
-    if (n_items == 0) {
-        return sim_fail(err, SIM_ERR_INVALID,
-                        "study '%s': the simulated participants answered no "
-                        "item in both Pre and Post",
-                        pd->study_id);
-    }
-    memset(d, 0, sizeof *d);
-    d->n_units = (int)units;
-    d->unit_cond = t->cond_of;
-    d->unit_stratum = t->cond_of; /* strata: conditions (one cell) */
-    d->n_conds = pd->n_conds;
-    d->n_strata = pd->n_conds;
-    d->n_items = n_items;
-    d->item_group = b->item_group;
-    d->n_groups = 1;
-    d->n_cells = 1;
-    d->unit_off = b->unit_off;
-    d->pairs = b->pairs;
-    d->items_per_condition = o->items == 1;
-    d->items_fixed = o->items == 2;
-    return SIM_OK;
-}
-
-/* The paired test of a within-subject study: each participant's accuracy
-** per condition over its answers (the callback gives those of the
-** analysed phase), then the report's paired t tests against the baseline
-** with Holm's adjustment; a condition is detected when its adjusted p is
-** at most alpha. estimate: the mean paired difference. */
-static int test_paired(const Ctx *x, const PowerTable *t, unsigned char *reject,
-                       double *estimate, SimError *err)
-{
-    int C = x->d->n_conds, n = t->n_participants;
-    size_t cells = (size_t)n * (size_t)C + 1;
-    double *acc = sim_calloc(cells, sizeof(double));
-    double *cnt = sim_calloc(cells, sizeof(double));
-    double *ab = sim_malloc(2 * ((size_t)n + 1) * sizeof(double));
-    PairedT res[POWER_MAX_CELLS];
-    double p[POWER_MAX_CELLS], ph[POWER_MAX_CELLS];
-    if (!acc || !cnt || !ab) {
-        sim_free(acc);
-        sim_free(cnt);
-        sim_free(ab);
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const PowerAnswer *r = &t->rows[i];
-        size_t at = (size_t)r->participant * (size_t)C + r->condition;
-        acc[at] += r->y;
-        cnt[at] += 1;
-    }
-    for (size_t k = 0; k + 1 < cells; k++) {
-        acc[k] = cnt[k] > 0 ? acc[k] / cnt[k] : NAN;
-    }
-    int m =
-        within_paired_tests(acc, n, C, x->d->base, ab, ab + n + 1, res, p, ph);
-    for (int k = 0; k < m && k < x->n_tests; k++) {
-        estimate[k] = res[k].diff;
-        if (reject) {
-            reject[k] = ph[k] <= x->o->alpha; /* NaN: not detected */
-        }
-    }
-    sim_free(acc);
-    sim_free(cnt);
-    sim_free(ab);
-    return SIM_OK;
-}
-
-/* Tests the study in b->table: the full-sample statistic into estimate,
-** and with reject the curtailed bootstrap's decisions. */
-static int test_study(const Ctx *x, Buf *b, uint64_t study_seed,
-                      unsigned char *reject, double *estimate, int *reps_used,
-                      SimError *err)
-{
-    const PowerDesign *pd = x->d;
-    int C = pd->n_conds;
-    if (pd->test == POWER_TEST_PAIRED) {
-        if (reps_used) {
-            *reps_used = 0;
-        }
-        return test_paired(x, &b->table, reject, estimate, err);
-    }
-    if (buf_reserve(b, (size_t)b->table.n_participants, (size_t)pd->n_items) !=
-        0) {
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    }
-    BootDesign d;
-    BootRun run;
-    memset(&run, 0, sizeof run);
-    run.threads = 1;
-    run.n_stats = x->n_tests;
-    int change = pd->test == POWER_TEST_CHANGE;
-    int rc = change ? build_change_design(pd, x->o, b, &d, err)
-                    : build_acc_design(pd, x->o, b, &d, err);
-    if (rc != SIM_OK) {
-        return rc;
-    }
-    int cctx[2] = {C, 0}; /* the full sample keeps a singular fit */
-    AccCtx actx = {pd->test, C, pd->n_cells, pd->base, x->n_tests, x->tested};
-    if (change) {
-        run.stat = change_stat;
-        run.ctx = cctx;
-        run.scratch_size = (size_t)C * 5 * sizeof(double);
-    } else {
-        run.stat = acc_stat;
-        run.ctx = &actx;
-        run.scratch_size =
-            ((size_t)C * (size_t)pd->n_cells * 2 + (size_t)C) * sizeof(double);
-    }
-    rc = boot_full(&d, &run, estimate, err);
-    if (rc != SIM_OK || !reject) {
-        return rc;
-    }
-    cctx[1] = x->o->drop_singular;
-    int utility = pd->test == POWER_TEST_UTILITY;
-    return sequential_test(x, &d, &run, study_seed, utility ? 1.0 : 0.0,
-                           utility, reject, reps_used, err);
-}
 
 static uint64_t study_seed_of(const PowerOptions *o, int size_index, int k)
 {
@@ -609,48 +229,69 @@ static void draw_progress(int done, int total)
     fflush(stderr);
 }
 
+/* Simulates and tests task number task of x with the buffers b. */
+static int run_task(Ctx *x, PowerBuf *b, int task, SimError *err)
+{
+    const PowerOptions *o = x->t.o;
+    int C = x->t.n_tests, S = o->studies, NS = x->null_studies;
+    /* the largest studies first, for an even load */
+    int si = o->n_sizes - 1 - task / x->per_size, k = task % x->per_size;
+    int null_study = k >= S;
+    uint64_t seed = study_seed_of(o, si, null_study ? k - S : k);
+    PowerOutcome out;
+    if (null_study) {
+        seed = sim_mix64(seed ^ UINT64_C(0x6e756c6c));
+        size_t at = ((size_t)si * (size_t)NS + (size_t)(k - S)) * (size_t)C;
+        out.reject = x->null_reject + at;
+        out.estimate = x->null_estimate + at;
+        out.covered = NULL;
+        out.reps_used = NULL;
+    } else {
+        size_t at = ((size_t)si * (size_t)S + (size_t)k) * (size_t)C;
+        out.reject = x->reject + at;
+        out.estimate = x->estimate + at;
+        out.covered = x->covered + at;
+        out.reps_used = x->reps_used + (size_t)si * (size_t)S + (size_t)k;
+    }
+    b->table.n_rows = 0;
+    b->table.n_participants = 0;
+    int rc = x->fn(x->fctx, o->sizes[si], seed, null_study, &b->table, err);
+    if (rc == SIM_OK) {
+        rc = power_test_study(&x->t, b, seed, null_study, &out, err);
+    }
+    return rc;
+}
+
 static void *worker(void *arg)
 {
     Ctx *x = arg;
-    Buf b;
+    PowerBuf b;
     memset(&b, 0, sizeof b);
-    int C = x->n_tests, S = x->o->studies;
     for (;;) {
         int task = atomic_fetch_add(&x->next, 1);
         if (task >= x->total || atomic_load(&x->failed)) {
             break;
         }
-        /* the largest studies first, for an even load */
-        int si = x->o->n_sizes - 1 - task / S, k = task % S;
-        size_t at = ((size_t)si * (size_t)S + (size_t)k) * (size_t)C;
-        uint64_t seed = study_seed_of(x->o, si, k);
         SimError err;
         sim_error_clear(&err);
-        b.table.n_rows = 0;
-        b.table.n_participants = 0;
-        int rc = x->fn(x->fctx, x->o->sizes[si], seed, &b.table, &err);
-        if (rc == SIM_OK) {
-            rc = test_study(x, &b, seed, x->reject + at, x->estimate + at,
-                            x->reps_used + (size_t)si * (size_t)S + (size_t)k,
-                            &err);
-        }
+        int rc = run_task(x, &b, task, &err);
         pthread_mutex_lock(&x->lock);
         if (rc != SIM_OK && !atomic_exchange(&x->failed, 1)) {
             x->err = err;
         }
         int done = atomic_fetch_add(&x->done, 1) + 1;
-        if (x->o->progress && (done % 10 == 0 || done == x->total)) {
+        if (x->t.o->progress && (done % 10 == 0 || done == x->total)) {
             draw_progress(done, x->total);
         }
         pthread_mutex_unlock(&x->lock);
     }
-    buf_free(&b);
+    power_buf_free(&b);
     return NULL;
 }
 
 static int simulate_all(Ctx *x, SimError *err)
 {
-    int threads = x->o->threads > 0 ? x->o->threads : 1;
+    int threads = x->t.o->threads > 0 ? x->t.o->threads : 1;
     if (threads > x->total) {
         threads = x->total;
     }
@@ -717,7 +358,8 @@ static void recommend(PowerResult *r, int c, double target, PowerN *out)
 
 static int summarise(PowerResult *r, const Ctx *x, SimError *err)
 {
-    int C = x->n_tests, S = r->opt.studies, Z = r->opt.n_sizes;
+    int C = x->t.n_tests, S = r->opt.studies, Z = r->opt.n_sizes;
+    int NS = x->null_studies;
     r->rows = sim_calloc((size_t)(C * Z), sizeof *r->rows);
     if (!r->rows) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
@@ -734,7 +376,7 @@ static int summarise(PowerResult *r, const Ctx *x, SimError *err)
             row->participants = r->opt.sizes[si];
             row->studies = S;
             double sum = 0;
-            int m = 0;
+            int m = 0, measured = 0;
             for (int k = 0; k < S; k++) {
                 size_t at = ((size_t)si * (size_t)S + (size_t)k) * (size_t)C +
                             (size_t)c;
@@ -743,12 +385,25 @@ static int summarise(PowerResult *r, const Ctx *x, SimError *err)
                     sum += x->estimate[at];
                     m++;
                 }
+                measured += x->covered[at] != 2;
+                row->covered += x->covered[at] == 1;
             }
             row->power = (double)row->rejections / S;
             power_wilson(row->rejections, S, &row->ci_low, &row->ci_high);
             row->mean_estimate = m > 0 ? sum / m : NAN;
             row->mean_replicates = reps / S;
             row->enrol = row->enrol_low = row->enrol_high = NAN;
+            row->coverage =
+                measured == S ? (double)row->covered / S : (double)NAN;
+            row->null_studies = NS;
+            for (int k = 0; k < NS; k++) {
+                size_t at = ((size_t)si * (size_t)NS + (size_t)k) * (size_t)C +
+                            (size_t)c;
+                row->null_rejections += x->null_reject[at];
+            }
+            row->fpr = NS > 0 ? (double)row->null_rejections / NS : NAN;
+            power_wilson(row->null_rejections, NS, &row->fpr_low,
+                         &row->fpr_high);
         }
     }
     for (int c = 0; c < C; c++) {
@@ -786,24 +441,53 @@ static int new_result(const PowerDesign *d, const PowerOptions *o, const Ctx *x,
     }
     r->opt = *o;
     r->test = d->test;
+    r->method = x->t.method;
     r->within = d->within;
     r->n_sessions = d->test == POWER_TEST_UTILITY ? d->n_cells : 0;
     r->study_id = sim_strdup(d->study_id ? d->study_id : "");
     r->baseline = d->base >= 0 ? sim_strdup(d->conds[d->base]) : NULL;
     r->baseline_from = sim_strdup(d->base_from ? d->base_from : "");
-    r->conds = sim_calloc((size_t)x->n_tests + 1, sizeof *r->conds);
+    r->conds = sim_calloc((size_t)x->t.n_tests + 1, sizeof *r->conds);
     if (!r->study_id || !r->conds || !r->baseline_from ||
         (d->base >= 0 && !r->baseline)) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    for (int k = 0; k < x->n_tests; k++) {
+    for (int k = 0; k < x->t.n_tests; k++) {
         PowerCondition *pc = &r->conds[r->n_conds++];
-        pc->id = sim_strdup(d->conds[x->tested[k]]);
+        pc->id = sim_strdup(d->conds[x->t.tested[k]]);
         pc->pilot_pre = pc->pilot_post = NAN;
         pc->true_pre = pc->true_post = pc->true_change = NAN;
+        pc->true_logit = d->truth_logit ? d->truth_logit[k] : NAN;
         if (!pc->id) {
             return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
+    }
+    return SIM_OK;
+}
+
+/* The method o asks for, checked against the design. */
+static int choose_method(const PowerDesign *d, const PowerOptions *o,
+                         PowerMethod *m, SimError *err)
+{
+    *m = o->method;
+    if (*m == POWER_METHOD_DEFAULT) {
+        *m = d->test == POWER_TEST_PAIRED ? POWER_METHOD_T
+                                          : POWER_METHOD_BOOTSTRAP;
+    }
+    if (d->test == POWER_TEST_PAIRED &&
+        (*m == POWER_METHOD_BOOTSTRAP || *m == POWER_METHOD_USERS)) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "--test %s: study '%s' is within-subject; its tests "
+                        "are the paired t test (--test t, the default) and "
+                        "the mixed model (--test glmm)",
+                        power_method_name(*m), d->study_id);
+    }
+    if (d->test != POWER_TEST_PAIRED && *m == POWER_METHOD_T) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "--test t: the paired t test is for within-subject "
+                        "studies; study '%s' is between-subject (--test "
+                        "bootstrap, users or glmm)",
+                        d->study_id);
     }
     return SIM_OK;
 }
@@ -836,29 +520,42 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
               void *ctx, PowerResult **out, SimError *err)
 {
     *out = NULL;
+    Ctx x;
+    memset(&x, 0, sizeof x);
     int rc = power_check_options(o, err);
     if (rc == SIM_OK) {
         rc = check_design(d, err);
     }
+    if (rc == SIM_OK) {
+        rc = choose_method(d, o, &x.t.method, err);
+    }
     if (rc != SIM_OK) {
         return rc;
     }
-    Ctx x;
-    memset(&x, 0, sizeof x);
-    x.d = d;
-    x.o = o;
+    x.t.d = d;
+    x.t.o = o;
     x.fn = fn;
     x.fctx = ctx;
-    x.n_tests = power_tested(d, x.tested);
-    x.total = o->n_sizes * o->studies;
+    x.t.n_tests = power_tested(d, x.t.tested);
+    x.null_studies = o->null_studies < 0 ? o->studies : o->null_studies;
+    x.per_size = o->studies + x.null_studies;
+    x.total = o->n_sizes * x.per_size;
     PowerResult *r = NULL;
     rc = new_result(d, o, &x, &r, err);
-    size_t n_res = (size_t)x.total * (size_t)x.n_tests;
+    size_t n_res =
+        (size_t)o->n_sizes * (size_t)o->studies * (size_t)x.t.n_tests;
+    size_t n_null =
+        (size_t)o->n_sizes * (size_t)x.null_studies * (size_t)x.t.n_tests;
     if (rc == SIM_OK) {
         x.reject = sim_calloc(n_res + 1, 1);
+        x.covered = sim_calloc(n_res + 1, 1);
         x.estimate = sim_calloc(n_res + 1, sizeof(double));
-        x.reps_used = sim_calloc((size_t)x.total + 1, sizeof(int));
-        if (!x.reject || !x.estimate || !x.reps_used) {
+        x.null_reject = sim_calloc(n_null + 1, 1);
+        x.null_estimate = sim_calloc(n_null + 1, sizeof(double));
+        x.reps_used = sim_calloc((size_t)o->n_sizes * (size_t)o->studies + 1,
+                                 sizeof(int));
+        if (!x.reject || !x.covered || !x.estimate || !x.null_reject ||
+            !x.null_estimate || !x.reps_used) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
     }
@@ -871,7 +568,10 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
         rc = summarise(r, &x, err);
     }
     sim_free(x.reject);
+    sim_free(x.covered);
     sim_free(x.estimate);
+    sim_free(x.null_reject);
+    sim_free(x.null_estimate);
     sim_free(x.reps_used);
     if (rc != SIM_OK) {
         power_free(r);
@@ -923,20 +623,23 @@ int power_estimate(const PowerDesign *d, const PowerTable *t, double *est,
     }
     PowerOptions o;
     power_options_default(&o);
-    Ctx x;
+    PowerTestCtx x;
     memset(&x, 0, sizeof x);
     x.d = d;
     x.o = &o;
+    x.method =
+        d->test == POWER_TEST_PAIRED ? POWER_METHOD_T : POWER_METHOD_BOOTSTRAP;
     x.n_tests = power_tested(d, x.tested);
     if (n_est != x.n_tests) {
         return sim_fail(err, SIM_ERR_USAGE, "%d conditions tested, not %d",
                         x.n_tests, n_est);
     }
-    Buf b;
+    PowerBuf b;
     memset(&b, 0, sizeof b);
     b.table = *t; /* borrowed: not freed below */
-    rc = test_study(&x, &b, 0, NULL, est, NULL, err);
+    PowerOutcome out = {NULL, est, NULL, NULL};
+    rc = power_test_study(&x, &b, 0, 0, &out, err);
     memset(&b.table, 0, sizeof b.table);
-    buf_free(&b);
+    power_buf_free(&b);
     return rc;
 }

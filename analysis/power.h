@@ -29,6 +29,20 @@ typedef enum PowerTest {
                                   accuracy, condition - baseline, Holm */
 } PowerTest;
 
+/* How each simulated study is tested (--test). */
+typedef enum PowerMethod {
+    POWER_METHOD_DEFAULT = 0, /* the design's: bootstrap, or t (within) */
+    POWER_METHOD_BOOTSTRAP,   /* the crossed (users x items) bootstrap */
+    POWER_METHOD_USERS,       /* the bootstrap of users only (items fixed) */
+    POWER_METHOD_GLMM,        /* Wald z of the mixed model (glmm.h) */
+    POWER_METHOD_T            /* the paired t test (within-subject) */
+} PowerMethod;
+
+/* Parses "bootstrap", "users", "glmm" or "t"; -1 when unknown. */
+int power_parse_method(const char *name);
+/* The name of a method ("bootstrap", ...). */
+const char *power_method_name(PowerMethod m);
+
 /* The phase of a simulated response. */
 enum { POWER_PHASE_PRE = 0, POWER_PHASE_POST = 1, POWER_PHASE_TEST = 2 };
 
@@ -48,6 +62,13 @@ typedef struct PowerOptions {
     int progress;        /* 1: progress bar on stderr */
     int full_replicates; /* 1: never stop early (to check that the
                             curtailed decisions are the same) */
+    PowerMethod method;  /* --test */
+    int null_studies;    /* null studies per size for the false-positive
+                            rate (every condition as the baseline, Post =
+                            Pre); -1: as many as studies, 0: none */
+    int coverage;        /* 1: also the 95 % CI coverage of the bootstrap
+                            (all B replicates per study); the GLMM's and
+                            the t test's is always measured */
 } PowerOptions;
 
 /* Fills o with the defaults above (no sizes). */
@@ -76,6 +97,10 @@ typedef struct PowerDesign {
                                  plain test) */
     int n_items;              /* responses name items 0..n_items-1 */
     int within;               /* 1: participants in every condition */
+    /* per tested condition (power_tested() order), or NULL: the true value
+    ** of the statistic (Change, Utility, difference) and of the mixed
+    ** model's contrast (log-odds), for the coverage of the intervals */
+    const double *truth, *truth_logit;
 } PowerDesign;
 
 /* One simulated answer that counts in the test. */
@@ -84,8 +109,8 @@ typedef struct PowerAnswer {
     int item;          /* 0..n_items-1 */
     uint8_t condition; /* the condition it was given in */
     uint8_t phase;     /* POWER_PHASE_* */
-    uint8_t cell;    /* the session's cell (Utility), else 0 */
-    uint8_t y;       /* 1: correct */
+    uint8_t cell;      /* the session's cell (Utility), else 0 */
+    uint8_t y;         /* 1: correct */
 } PowerAnswer;
 
 /* The responses of one simulated study: every participant's answers in
@@ -111,10 +136,12 @@ void power_table_free(PowerTable *t); /* empties t; NULL is a no-op */
 
 /* Simulates one study of n participants per condition (within-subject
 ** designs: n participants, each in every condition) from study_seed
-** into out (emptied by the caller: n_rows and n_participants are 0). It
-** runs in several threads at once: ctx must be read-only. */
+** into out (emptied by the caller: n_rows and n_participants are 0); a
+** null study (null_study 1) has every condition at the baseline's
+** accuracy and Post equal to Pre. It runs in several threads at once: ctx
+** must be read-only. */
 typedef int (*PowerSimulateFn)(void *ctx, int n, uint64_t study_seed,
-                               PowerTable *out, SimError *err);
+                               int null_study, PowerTable *out, SimError *err);
 
 /* One condition at one size. */
 typedef struct PowerRow {
@@ -132,6 +159,13 @@ typedef struct PowerRow {
     ** 95 % interval; NaN when not measured, INFINITY when every simulated
     ** participant was excluded */
     double enrol, enrol_low, enrol_high;
+    /* the null studies of this size (none: null_studies 0, rate NaN) */
+    int null_studies, null_rejections;
+    double fpr, fpr_low, fpr_high; /* rejected share, Wilson 95 % */
+    /* studies whose 95 % interval held the true value (NaN: not
+    ** measured) */
+    int covered;
+    double coverage;
 } PowerRow;
 
 /* The smallest N reaching a target power, by linear interpolation of the
@@ -154,6 +188,7 @@ typedef struct PowerCondition {
     double true_pre, true_post;
     double true_change; /* the true statistic: Post - Pre, the Utility
                            (ratio of the two) or their difference */
+    double true_logit;  /* the mixed model's true contrast (log-odds) */
     int null_effect;    /* 1: the two have the same p (no effect) */
     /* pilot estimates (with pilot data): raw accuracies of the pilot's
     ** responses and their counts; NaN / 0 without pilot data */
@@ -168,8 +203,8 @@ typedef struct PowerCondition {
 ** at once (within-subject designs). */
 typedef struct PowerScreening {
     char condition[128]; /* a condition id, or "all" */
-    int enrolled;     /* simulated participants */
-    int analysed;     /* of them, completed and not excluded */
+    int enrolled;        /* simulated participants */
+    int analysed;        /* of them, completed and not excluded */
     double exclusion_rate, rate_low, rate_high; /* 1 - analysed / enrolled,
                                                    Wilson 95 % */
     long deadline_trials; /* choices asked with an answer deadline */
@@ -180,6 +215,7 @@ typedef struct PowerScreening {
 typedef struct PowerResult {
     char *study_id;
     PowerTest test;
+    PowerMethod method;  /* the test used (never DEFAULT) */
     char *baseline;      /* the reference condition, or NULL */
     char *baseline_from; /* where it came from */
     int n_sessions;      /* sessions of test trials (Utility) */

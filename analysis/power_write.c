@@ -55,9 +55,22 @@ static json_t *n_json(const PowerResult *r, const PowerN *n)
                      text);
 }
 
-/* The test in words (unicode: for power.md). */
+/* The hypothesis in words (unicode: for power.md). */
 static const char *test_text(const PowerResult *r, int unicode)
 {
+    if (r->method == POWER_METHOD_GLMM) {
+        if (r->test == POWER_TEST_CHANGE) {
+            return unicode ? "log-odds of Post − Pre ≠ 0 per condition (the "
+                             "mixed model's phase effect in that condition: "
+                             "phasepost + phasepost:condition)"
+                           : "log-odds of Post - Pre != 0 per condition (the "
+                             "mixed model's phase effect in that condition)";
+        }
+        return unicode ? "log-odds of the condition − the baseline's ≠ 0 "
+                         "(the mixed model's condition term)"
+                       : "log-odds of the condition - the baseline's != 0 "
+                         "(the mixed model's condition term)";
+    }
     switch (r->test) {
     case POWER_TEST_UTILITY:
         return unicode ? "Utility ≠ 1 per condition (Utility = the mean over "
@@ -83,23 +96,32 @@ static const char *test_text(const PowerResult *r, int unicode)
 static void method_text(const PowerResult *r, int unicode, char *out,
                         size_t size)
 {
-    if (r->test == POWER_TEST_PAIRED) {
+    const char *a = unicode ? "α =" : "alpha", *le = unicode ? "≤" : "<=";
+    if (r->method == POWER_METHOD_GLMM) {
+        snprintf(out, size,
+                 "Wald z test of simlab-analyze's mixed-effects logistic "
+                 "model (Laplace fit; the random-effect structures tried "
+                 "richest first, as in the report), two-sided %s %g",
+                 a, r->opt.alpha);
+    } else if (r->method == POWER_METHOD_T) {
         snprintf(out, size,
                  "paired t test of participant accuracy, as simlab-analyze's "
                  "paired comparisons, p Holm-adjusted over the %d "
                  "conditions compared, two-sided %s %g",
-                 r->n_conds, unicode ? "α =" : "alpha", r->opt.alpha);
-        return;
+                 r->n_conds, a, r->opt.alpha);
+    } else {
+        int users = r->method == POWER_METHOD_USERS || r->opt.items == 2;
+        snprintf(out, size,
+                 "%s, percentile-inversion p, B %s %d, two-sided %s %g, "
+                 "curtailed sequential replicates",
+                 users ? "bootstrap of users only (items fixed)"
+                       : "crossed bootstrap",
+                 le, r->opt.replicates, a, r->opt.alpha);
     }
-    snprintf(out, size,
-             "crossed bootstrap, percentile-inversion p, B %s %d, two-sided "
-             "%s %g, curtailed sequential replicates",
-             unicode ? "≤" : "<=", r->opt.replicates, unicode ? "α =" : "alpha",
-             r->opt.alpha);
 }
 
-/* The statistic's short name. */
-static const char *stat_name(const PowerResult *r)
+/* The design's statistic (the truth's), whatever the test. */
+static const char *design_stat(const PowerResult *r)
 {
     return r->test == POWER_TEST_UTILITY      ? "Utility"
            : r->test == POWER_TEST_DIFFERENCE ? "difference"
@@ -107,19 +129,34 @@ static const char *stat_name(const PowerResult *r)
                                               : "Change";
 }
 
+/* The statistic's short name. */
+static const char *stat_name(const PowerResult *r)
+{
+    return r->method == POWER_METHOD_GLMM     ? "log-odds"
+           : r->test == POWER_TEST_UTILITY    ? "Utility"
+           : r->test == POWER_TEST_DIFFERENCE ? "difference"
+           : r->test == POWER_TEST_PAIRED     ? "paired difference"
+                                              : "Change";
+}
+
 static json_t *truth_json(const PowerResult *r, const PowerCondition *pc)
 {
+    json_t *o;
     if (r->test == POWER_TEST_CHANGE) {
-        return json_pack("{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id,
-                         "true_pre", pc->true_pre, "true_post", pc->true_post,
-                         "true_change", pc->true_change, "null_effect",
-                         pc->null_effect);
+        o = json_pack("{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id, "true_pre",
+                      pc->true_pre, "true_post", pc->true_post, "true_change",
+                      pc->true_change, "null_effect", pc->null_effect);
+    } else {
+        o = json_pack(
+            "{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id, "true_baseline",
+            pc->true_pre, "true_accuracy", pc->true_post,
+            r->test == POWER_TEST_UTILITY ? "true_utility" : "true_difference",
+            pc->true_change, "null_effect", pc->null_effect);
     }
-    return json_pack(
-        "{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id, "true_baseline",
-        pc->true_pre, "true_accuracy", pc->true_post,
-        r->test == POWER_TEST_UTILITY ? "true_utility" : "true_difference",
-        pc->true_change, "null_effect", pc->null_effect);
+    if (r->method == POWER_METHOD_GLMM) {
+        json_object_set_new(o, "true_log_odds", num_or_null(pc->true_logit));
+    }
+    return o;
 }
 
 /* An enrolment figure: an integer, or null when not measured or when
@@ -171,8 +208,21 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
             "power_ci_low", w->ci_low, "power_ci_high", w->ci_high,
             "mean_estimate", num_or_null(w->mean_estimate), "mean_replicates",
             w->mean_replicates, "null_effect", pc->null_effect);
-        if (pc->null_effect) {
+        if (w->null_studies > 0) {
+            json_object_set_new(o, "null_studies",
+                                json_integer(w->null_studies));
+            json_object_set_new(o, "null_rejections",
+                                json_integer(w->null_rejections));
+            json_object_set_new(o, "false_positive_rate", json_real(w->fpr));
+            json_object_set_new(o, "false_positive_ci_low",
+                                json_real(w->fpr_low));
+            json_object_set_new(o, "false_positive_ci_high",
+                                json_real(w->fpr_high));
+        } else if (pc->null_effect) {
             json_object_set_new(o, "false_positive_rate", json_real(w->power));
+        }
+        if (isfinite(w->coverage)) {
+            json_object_set_new(o, "coverage", json_real(w->coverage));
         }
         if (r->n_screening > 0) {
             json_object_set_new(o, "enrol", enrol_json(w->enrol));
@@ -206,6 +256,18 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
         r->within ? "in every condition (within-subject)" : "per condition",
         "participant_sd", r->participant_sd, "item_sd", r->item_sd);
     json_object_set_new(method, "statistic", json_string(stat_name(r)));
+    json_object_set_new(method, "test_name",
+                        json_string(power_method_name(r->method)));
+    int ns = r->n_rows > 0 ? r->rows[0].null_studies : 0;
+    json_object_set_new(method, "null_studies", json_integer(ns));
+    if (ns > 0) {
+        json_object_set_new(
+            method, "null",
+            json_string(r->test == POWER_TEST_CHANGE
+                            ? "every condition at the reference's Pre "
+                              "accuracy in both phases (Post = Pre)"
+                            : "every condition at the baseline's accuracy"));
+    }
     if (r->baseline) {
         json_object_set_new(method, "baseline", json_string(r->baseline));
     }
@@ -318,15 +380,17 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
     }
     int pilot = r->n_pilots > 0;
     int change = r->test == POWER_TEST_CHANGE;
+    int glmm = r->method == POWER_METHOD_GLMM;
     fprintf(f,
-            "| condition | %s | %s | true %s |%s\n"
-            "| --- | --- | --- | --- |%s\n",
+            "| condition | %s | %s | true %s |%s%s\n"
+            "| --- | --- | --- | --- |%s%s\n",
             change ? "true Pre" : "true baseline accuracy",
-            change ? "true Post" : "true accuracy", stat_name(r),
+            change ? "true Post" : "true accuracy", design_stat(r),
+            glmm ? " true log-odds contrast |" : "",
             pilot ? " pilot participants | pilot Pre (responses) | pilot "
                     "Post (responses) |"
                   : "",
-            pilot ? " --- | --- | --- |" : "");
+            glmm ? " --- |" : "", pilot ? " --- | --- | --- |" : "");
     for (int c = 0; c < r->n_conds; c++) {
         const PowerCondition *pc = &r->conds[c];
         fprintf(f,
@@ -335,6 +399,9 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
                     : "| %s | %.3f | %.3f | %+.3f%s |",
                 pc->id, pc->true_pre, pc->true_post, pc->true_change,
                 pc->null_effect ? " (no effect)" : "");
+        if (glmm) {
+            fprintf(f, " %+.3f |", pc->true_logit);
+        }
         if (pilot) {
             fprintf(f, " %d | %.3f (%d) | %.3f (%d) |", pc->pilot_participants,
                     pc->pilot_pre, pc->pilot_pre_n, pc->pilot_post,
@@ -350,27 +417,62 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
                    "has no responses).\n");
     }
     int enrol = r->n_screening > 0;
+    int fpr = r->n_rows > 0 && r->rows[0].null_studies > 0, cover = 0;
+    for (int i = 0; i < r->n_rows; i++) {
+        cover |= isfinite(r->rows[i].coverage);
+    }
     fprintf(f,
             "\n| condition | N | power | 95 %% CI | mean %s | "
-            "mean replicates |%s\n"
-            "| --- | --- | --- | --- | --- | --- |%s\n",
-            stat_name(r), enrol ? " enrol |" : "", enrol ? " --- |" : "");
+            "mean replicates |%s%s%s\n"
+            "| --- | --- | --- | --- | --- | --- |%s%s%s\n",
+            stat_name(r), fpr ? " false positives (95 % CI) |" : "",
+            cover ? " CI coverage |" : "", enrol ? " enrol |" : "",
+            fpr ? " --- |" : "", cover ? " --- |" : "", enrol ? " --- |" : "");
     for (int i = 0; i < r->n_rows; i++) {
         const PowerRow *w = &r->rows[i];
         const PowerCondition *pc = &r->conds[i % r->n_conds];
         fprintf(f,
-                r->test == POWER_TEST_UTILITY
+                r->test == POWER_TEST_UTILITY && r->method != POWER_METHOD_GLMM
                     ? "| %s | %d | %.3f%s | %.3f–%.3f | %.3f | %.0f |"
                     : "| %s | %d | %.3f%s | %.3f–%.3f | %+.3f | %.0f |",
                 w->condition, w->participants, w->power,
                 pc->null_effect ? " (false positives)" : "", w->ci_low,
                 w->ci_high, w->mean_estimate, w->mean_replicates);
+        if (fpr) {
+            fprintf(f, " %.3f (%.3f–%.3f) |", w->fpr, w->fpr_low, w->fpr_high);
+        }
+        if (cover) {
+            fprintf(f, isfinite(w->coverage) ? " %.3f |" : " – |", w->coverage);
+        }
         if (enrol) {
             char e[96];
             enrol_text(w, e, sizeof e);
             fprintf(f, " %s |", e);
         }
         fputc('\n', f);
+    }
+    if (fpr) {
+        fprintf(f,
+                "\nfalse positives = the share of %d null studies per size "
+                "(the study simulated with %s) in which the test rejected: "
+                "its size on this design, which should be about α = %g.\n",
+                r->rows[0].null_studies,
+                r->test == POWER_TEST_CHANGE
+                    ? "every condition at the reference's Pre accuracy in "
+                      "both phases, Post = Pre"
+                    : "every condition at the baseline's accuracy",
+                r->opt.alpha);
+    }
+    if (cover) {
+        fprintf(f,
+                "\nCI coverage = the share of the studies whose 95 %% "
+                "interval held the true value (%s).\n",
+                r->method == POWER_METHOD_GLMM
+                    ? "Wald interval; the true log-odds contrast of the "
+                      "simulation's cells"
+                : r->method == POWER_METHOD_T
+                    ? "t interval of the mean paired difference"
+                    : "percentile interval of all B replicates");
     }
     if (enrol) {
         write_screening_md(f, r);

@@ -49,7 +49,8 @@ static int fail(const char *msg, const char *arg)
           "         [--item-sd SD] [--pilot DB]... "
           "[--items global|per-condition|none]\n"
           "         [--drop-singular] [--baseline NAME] [--screening N]\n"
-          "         [--quiet]\n",
+          "         [--test bootstrap|users|glmm|t] [--null-studies S]\n"
+          "         [--coverage] [--quiet]\n",
           stderr);
     return 2;
 }
@@ -77,6 +78,10 @@ int power_main(int argc, char **argv)
         }
         if (strcmp(a, "--drop-singular") == 0) {
             o->drop_singular = 1;
+            continue;
+        }
+        if (strcmp(a, "--coverage") == 0) {
+            o->coverage = 1;
             continue;
         }
         if (a[0] != '-') {
@@ -150,6 +155,18 @@ int power_main(int argc, char **argv)
                 return fail("too many --pilot options at", v);
             }
             pilots[s->n_pilots++] = v;
+        } else if (strcmp(a, "--test") == 0) {
+            int m = power_parse_method(v);
+            if (m < 0) {
+                return fail("--test: expected bootstrap, users, glmm or t, got",
+                            v);
+            }
+            o->method = (PowerMethod)m;
+        } else if (strcmp(a, "--null-studies") == 0) {
+            if (parse_int(v, 0, 1000000, &n) != 0) {
+                return fail("--null-studies: expected 0 to 1000000, got", v);
+            }
+            o->null_studies = (int)n;
         } else if (strcmp(a, "--screening") == 0) {
             if (parse_int(v, 0, 100000, &n) != 0) {
                 return fail("--screening: expected 0 to 100000, got", v);

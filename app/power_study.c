@@ -42,6 +42,12 @@ typedef struct StudyCtx {
     int *block_cell;   /* per block: its session's cell, or -1 */
     SimPhase phase;    /* within-subject: the phase of the paired test */
     size_t order_rows; /* within-subject: rows of the Williams design */
+    /* the null studies' model: every condition at the baseline's p, Post
+    ** at Pre's in pre/post designs */
+    SimulationSpec null_spec;
+    SimCell null_cells[3];
+    /* per tested condition: the true statistic and log-odds contrast */
+    double truth[POWER_MAX_CELLS], truth_logit[POWER_MAX_CELLS];
 } StudyCtx;
 
 static void ctx_free(StudyCtx *x)
@@ -265,11 +271,13 @@ static int too_late(const StudyCtx *x, const Block *b, SimRng *rt)
 ** mixed policy on every counted trial, in the trial's condition; answers
 ** after a deadline are lost, as in the session. */
 static int draw_answers(const StudyCtx *x, const Schedule *sched, int u,
-                        uint64_t study_seed, PowerTable *out, SimError *err)
+                        uint64_t study_seed, int null_study, PowerTable *out,
+                        SimError *err)
 {
     const Study *st = x->study;
     Policy pol;
-    policy_init(&pol, POLICY_MIXED, st, &x->spec, study_seed, sched->seed);
+    policy_init(&pol, POLICY_MIXED, st, null_study ? &x->null_spec : &x->spec,
+                study_seed, sched->seed);
     SimRng rt;
     sim_rng_seed_stream(&rt, sched->seed, UINT64_C(0x72745f6c617465));
     for (size_t i = 0; i < sched->n_trials; i++) {
@@ -298,7 +306,7 @@ static int draw_answers(const StudyCtx *x, const Schedule *sched, int u,
 
 /* A between-subject study: N participants per condition. */
 static int simulate_between(const StudyCtx *x, int N, uint64_t study_seed,
-                            PowerTable *out, SimError *err)
+                            int null_study, PowerTable *out, SimError *err)
 {
     for (int c = 0; c < x->design.n_conds; c++) {
         for (int i = 0; i < N; i++) {
@@ -312,7 +320,8 @@ static int simulate_between(const StudyCtx *x, int N, uint64_t study_seed,
             int rc =
                 schedule_build(x->study, x->cond_ids[c], pseed, &sched, err);
             if (rc == SIM_OK) {
-                rc = draw_answers(x, sched, u, study_seed, out, err);
+                rc =
+                    draw_answers(x, sched, u, study_seed, null_study, out, err);
                 schedule_free(sched);
             }
             if (rc != SIM_OK) {
@@ -329,7 +338,7 @@ static int simulate_between(const StudyCtx *x, int N, uint64_t study_seed,
 ** schedule of schedule_build_within(), which repeats the study's run of
 ** blocks once per condition. */
 static int simulate_within(const StudyCtx *x, int N, uint64_t study_seed,
-                           PowerTable *out, SimError *err)
+                           int null_study, PowerTable *out, SimError *err)
 {
     const Study *st = x->study;
     int C = x->design.n_conds, rc = SIM_OK;
@@ -356,7 +365,7 @@ static int simulate_within(const StudyCtx *x, int N, uint64_t study_seed,
                    : schedule_build_within(st, ids, (size_t)C, pseed, &sched,
                                            err);
         if (rc == SIM_OK) {
-            rc = draw_answers(x, sched, u, study_seed, out, err);
+            rc = draw_answers(x, sched, u, study_seed, null_study, out, err);
         }
         schedule_free(sched);
     }
@@ -368,11 +377,12 @@ static int simulate_within(const StudyCtx *x, int N, uint64_t study_seed,
 
 /* The engine's callback: one study of N participants per condition. */
 static int simulate_study(void *vctx, int N, uint64_t study_seed,
-                          PowerTable *out, SimError *err)
+                          int null_study, PowerTable *out, SimError *err)
 {
     const StudyCtx *x = vctx;
-    return x->design.within ? simulate_within(x, N, study_seed, out, err)
-                            : simulate_between(x, N, study_seed, out, err);
+    return x->design.within
+               ? simulate_within(x, N, study_seed, null_study, out, err)
+               : simulate_between(x, N, study_seed, null_study, out, err);
 }
 
 /* The cell probability p whose population accuracy under spec's random
@@ -494,6 +504,67 @@ static int build_spec(const PowerStudyOptions *o, const Study *st,
     return SIM_OK;
 }
 
+/* The log-odds of a correct answer in condition cond and phase for an
+** average participant on an average item: the cell's logit p. */
+static double cell_logit(const StudyCtx *x, const char *cond, const char *phase)
+{
+    SimulationSpec one = x->spec;
+    one.participant_sd = 0; /* u = 0 */
+    Policy pol;
+    policy_init(&pol, POLICY_MIXED, x->study, &one, 0, 1);
+    double p = policy_p_correct(&pol, cond, phase, NULL);
+    return log(p / (1 - p));
+}
+
+/* The null studies' model: every condition at the baseline's p (the first
+** condition when there is no baseline), and in pre/post designs Post at
+** Pre's p, as simlab-analyze --calibrate simulates its null. */
+static void build_null_spec(StudyCtx *x)
+{
+    static char pre[] = "pre", post[] = "post", test[] = "test";
+    char *phases[3] = {pre, post, test};
+    const PowerDesign *d = &x->design;
+    const char *ref = d->conds[d->base >= 0 ? d->base : 0];
+    for (int k = 0; k < 3; k++) {
+        const char *ph =
+            d->test == POWER_TEST_CHANGE && k == 1 ? "pre" : phases[k];
+        double l = cell_logit(x, ref, ph);
+        x->null_cells[k].condition = NULL;
+        x->null_cells[k].phase = phases[k];
+        x->null_cells[k].p = 1 / (1 + exp(-l));
+    }
+    x->null_spec = x->spec;
+    x->null_spec.cells = x->null_cells;
+    x->null_spec.n_cells = 3;
+}
+
+/* The true value of every tested condition's statistic and of the mixed
+** model's contrast, for the coverage of the intervals. */
+static void design_truth(StudyCtx *x)
+{
+    PowerDesign *d = &x->design;
+    int tested[POWER_MAX_CELLS];
+    int n = power_tested(d, tested);
+    const char *ph = d->within ? sim_phase_name(x->phase) : "test";
+    for (int k = 0; k < n; k++) {
+        const char *id = d->conds[tested[k]];
+        if (d->test == POWER_TEST_CHANGE) {
+            x->truth[k] = policy_true_accuracy(&x->spec, id, "post") -
+                          policy_true_accuracy(&x->spec, id, "pre");
+            x->truth_logit[k] =
+                cell_logit(x, id, "post") - cell_logit(x, id, "pre");
+            continue;
+        }
+        const char *base = d->conds[d->base];
+        double a = policy_true_accuracy(&x->spec, id, ph);
+        double b = policy_true_accuracy(&x->spec, base, ph);
+        x->truth[k] = d->test == POWER_TEST_UTILITY ? a / b : a - b;
+        x->truth_logit[k] = cell_logit(x, id, ph) - cell_logit(x, base, ph);
+    }
+    d->truth = x->truth;
+    d->truth_logit = x->truth_logit;
+}
+
 /* The truth of every tested condition of r. */
 static void fill_truth(const StudyCtx *x, PowerResult *r)
 {
@@ -570,6 +641,8 @@ int power_study_run(const PowerStudyOptions *o, PowerResult **out,
         rc = build_spec(o, st, &pilot, &x.spec, &cells, &texts, err);
     }
     if (rc == SIM_OK) {
+        build_null_spec(&x);
+        design_truth(&x);
         rc = power_run(&x.design, &o->power, simulate_study, &x, &r, err);
     }
     if (rc == SIM_OK) {

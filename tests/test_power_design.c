@@ -407,6 +407,117 @@ static void test_timeouts(void)
     power_free(r);
 }
 
+/* --test glmm, users and bootstrap on a small between-subject study (the
+** plain test with 'ohne' as baseline) and glmm on a within-subject one:
+** each runs, the null studies give every row a false-positive rate, the
+** mixed model's and the t test's intervals a coverage. */
+static void check_method(const char *bundle, PowerMethod m, int n_null)
+{
+    PowerStudyOptions o;
+    small(&o, bundle);
+    o.power.sizes[0] = 4;
+    o.power.sizes[1] = 8;
+    o.power.studies = 6;
+    o.power.null_studies = n_null;
+    o.power.method = m;
+    o.screening = 0;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        printf("%s: %s\n", power_method_name(m), err.msg);
+        return;
+    }
+    CHECK_INT(r->method, m);
+    for (int i = 0; i < r->n_rows; i++) {
+        const PowerRow *w = &r->rows[i];
+        CHECK_INT(w->null_studies, n_null);
+        CHECK(w->fpr >= 0 && w->fpr <= 1);
+        CHECK(w->fpr_low <= w->fpr && w->fpr <= w->fpr_high);
+        CHECK(isfinite(w->mean_estimate));
+        /* the bootstraps' coverage needs --coverage */
+        CHECK(m == POWER_METHOD_GLMM || m == POWER_METHOD_T
+                  ? w->coverage >= 0 && w->coverage <= 1
+                  : isnan(w->coverage));
+    }
+    char dir[] = "/tmp/simlab-power-method-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_INT(power_write(r, dir, &err), SIM_OK);
+    char path[600];
+    snprintf(path, sizeof path, "%s/power.json", dir);
+    json_t *root = json_load_file(path, 0, NULL);
+    json_t *m0 = json_object_get(root, "method");
+    CHECK_STR(json_string_value(json_object_get(m0, "test_name")),
+              power_method_name(m));
+    json_t *row = json_array_get(json_object_get(root, "rows"), 0);
+    CHECK(json_is_real(json_object_get(row, "false_positive_rate")));
+    CHECK_INT(json_integer_value(json_object_get(row, "null_studies")), n_null);
+    json_decref(root);
+    static const char *const files[] = {"power.json", "power.md", "power.png",
+                                        "power.svg", "power.pdf"};
+    for (int k = 0; k < 5; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+    printf("--test %s: %s at N = 8: power %.2f, false positives %.2f\n",
+           power_method_name(m), r->rows[r->n_conds].condition,
+           r->rows[r->n_conds].power, r->rows[r->n_conds].fpr);
+    power_free(r);
+}
+
+/* The mixed model's test detects a large effect: LIME 0.6 -> 0.75 in the
+** plain test with 16 participants per condition; its mean estimate is the
+** log-odds contrast of the cells (logit 0.75 - logit 0.6 = 0.693). */
+static void test_glmm_power(const char *bundle)
+{
+    PowerStudyOptions o;
+    small(&o, bundle);
+    o.power.sizes[0] = 16;
+    o.power.n_sizes = 1;
+    o.power.studies = 20;
+    o.power.null_studies = 0;
+    o.power.method = POWER_METHOD_GLMM;
+    o.screening = 0;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
+    if (!r) {
+        printf("glmm power: %s\n", err.msg);
+        return;
+    }
+    CHECK_STR(r->conds[0].id, "LIME");
+    CHECK_NEAR(r->conds[0].true_logit, log(3.0) - log(1.5), 1e-9);
+    printf("glmm: LIME power %.2f, mean log-odds %.3f (true %.3f), "
+           "coverage %.2f\n",
+           r->rows[0].power, r->rows[0].mean_estimate, r->conds[0].true_logit,
+           r->rows[0].coverage);
+    CHECK(r->rows[0].power >= 0.7);
+    CHECK(fabs(r->rows[0].mean_estimate - r->conds[0].true_logit) < 0.2);
+    CHECK(r->rows[0].coverage >= 0.7);
+    power_free(r);
+}
+
+/* --test t on a between-subject study and users on a within-subject one
+** are usage errors naming the alternatives. */
+static void test_method_errors(const char *bundle)
+{
+    PowerStudyOptions o;
+    small(&o, bundle);
+    o.power.method = POWER_METHOD_T;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "--test t") != NULL);
+    small(&o, WITHIN);
+    o.power.method = POWER_METHOD_USERS;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "--test glmm") != NULL);
+    CHECK(r == NULL);
+    CHECK_INT(power_parse_method("glmm"), POWER_METHOD_GLMM);
+    CHECK_INT(power_parse_method("GLMM"), -1);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/simlab-power-ohne-XXXXXX";
@@ -414,7 +525,14 @@ int main(void)
     CHECK_INT(make_ohne(dir), 0);
     test_study_baseline(dir);
     test_baseline_option(dir);
+    check_method(dir, POWER_METHOD_BOOTSTRAP, 8);
+    check_method(dir, POWER_METHOD_USERS, 8);
+    check_method(dir, POWER_METHOD_GLMM, 4);
+    test_glmm_power(dir);
+    test_method_errors(dir);
     remove_bundle(dir);
+    check_method(WITHIN, POWER_METHOD_GLMM, 4);
+    check_method(WITHIN, POWER_METHOD_T, 8);
     test_within();
     test_within_matches_analyze();
     test_enrol();
