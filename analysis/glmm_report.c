@@ -33,8 +33,7 @@ static int participant_singular(const GlmmModel *m, const GlmmFit *f)
 }
 
 int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
-                    int *chosen, GlmmTryRow *tried, int *n_tried,
-                    SimError *err)
+                    int *chosen, GlmmTryRow *tried, int *n_tried, SimError *err)
 {
     int rc = SIM_OK;
     memset(fit, 0, sizeof *fit);

@@ -300,9 +300,8 @@ int compute_paired(const Dataset *ds, const Screen *sc, Report *r,
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
-    int n_tests = phase >= 0 ? within_paired_tests(acc, m, C, base, a, b, res,
-                                                   p, ph)
-                             : 0;
+    int n_tests =
+        phase >= 0 ? within_paired_tests(acc, m, C, base, a, b, res, p, ph) : 0;
     const char *bname = dataset_str(ds, sc->conds[base]);
     if (sc->base >= 0) {
         table_set_note(t,
