@@ -32,8 +32,9 @@ void power_options_default(PowerOptions *o)
 
 int power_parse_method(const char *name)
 {
-    static const char *const names[] = {"bootstrap", "users", "glmm", "t"};
-    for (int k = 0; k < 4; k++) {
+    static const char *const names[] = {"bootstrap", "users", "glmm", "t",
+                                        "anova"};
+    for (int k = 0; k < 5; k++) {
         if (strcmp(name, names[k]) == 0) {
             return POWER_METHOD_BOOTSTRAP + k;
         }
@@ -43,10 +44,11 @@ int power_parse_method(const char *name)
 
 const char *power_method_name(PowerMethod m)
 {
-    return m == POWER_METHOD_USERS  ? "users"
-           : m == POWER_METHOD_GLMM ? "glmm"
-           : m == POWER_METHOD_T    ? "t"
-                                    : "bootstrap";
+    return m == POWER_METHOD_USERS   ? "users"
+           : m == POWER_METHOD_GLMM  ? "glmm"
+           : m == POWER_METHOD_T     ? "t"
+           : m == POWER_METHOD_ANOVA ? "anova"
+                                     : "bootstrap";
 }
 
 int power_parse_sizes(const char *text, PowerOptions *o, SimError *err)
@@ -443,6 +445,7 @@ static int new_result(const PowerDesign *d, const PowerOptions *o, const Ctx *x,
     r->test = d->test;
     r->method = x->t.method;
     r->within = d->within;
+    r->n_design_conds = d->n_conds;
     r->n_sessions = d->test == POWER_TEST_UTILITY ? d->n_cells : 0;
     r->study_id = sim_strdup(d->study_id ? d->study_id : "");
     r->baseline = d->base >= 0 ? sim_strdup(d->conds[d->base]) : NULL;
@@ -454,10 +457,11 @@ static int new_result(const PowerDesign *d, const PowerOptions *o, const Ctx *x,
     }
     for (int k = 0; k < x->t.n_tests; k++) {
         PowerCondition *pc = &r->conds[r->n_conds++];
-        pc->id = sim_strdup(d->conds[x->t.tested[k]]);
+        int c = x->t.tested[k];
+        pc->id = sim_strdup(c >= 0 ? d->conds[c] : "all conditions");
         pc->pilot_pre = pc->pilot_post = NAN;
         pc->true_pre = pc->true_post = pc->true_change = NAN;
-        pc->true_logit = d->truth_logit ? d->truth_logit[k] : NAN;
+        pc->true_logit = d->truth_logit && c >= 0 ? d->truth_logit[k] : NAN;
         if (!pc->id) {
             return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
@@ -482,11 +486,15 @@ static int choose_method(const PowerDesign *d, const PowerOptions *o,
                         "the mixed model (--test glmm)",
                         power_method_name(*m), d->study_id);
     }
-    if (d->test != POWER_TEST_PAIRED && *m == POWER_METHOD_T) {
+    if (d->test != POWER_TEST_PAIRED &&
+        (*m == POWER_METHOD_T || *m == POWER_METHOD_ANOVA)) {
         return sim_fail(err, SIM_ERR_USAGE,
-                        "--test t: the paired t test is for within-subject "
-                        "studies; study '%s' is between-subject (--test "
-                        "bootstrap, users or glmm)",
+                        "--test %s: the %s is for within-subject studies; "
+                        "study '%s' is between-subject (--test bootstrap, "
+                        "users or glmm)",
+                        power_method_name(*m),
+                        *m == POWER_METHOD_T ? "paired t test"
+                                             : "repeated-measures ANOVA",
                         d->study_id);
     }
     return SIM_OK;
@@ -537,6 +545,10 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
     x.fn = fn;
     x.fctx = ctx;
     x.t.n_tests = power_tested(d, x.t.tested);
+    if (x.t.method == POWER_METHOD_ANOVA) {
+        x.t.n_tests = 1; /* the F test over all conditions */
+        x.t.tested[0] = -1;
+    }
     x.null_studies = o->null_studies < 0 ? o->studies : o->null_studies;
     x.per_size = o->studies + x.null_studies;
     x.total = o->n_sizes * x.per_size;

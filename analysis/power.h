@@ -35,10 +35,12 @@ typedef enum PowerMethod {
     POWER_METHOD_BOOTSTRAP,   /* the crossed (users x items) bootstrap */
     POWER_METHOD_USERS,       /* the bootstrap of users only (items fixed) */
     POWER_METHOD_GLMM,        /* Wald z of the mixed model (glmm.h) */
-    POWER_METHOD_T            /* the paired t test (within-subject) */
+    POWER_METHOD_T,           /* the paired t test (within-subject) */
+    POWER_METHOD_ANOVA        /* the repeated-measures ANOVA's F test over
+                                 all conditions (within-subject): one row */
 } PowerMethod;
 
-/* Parses "bootstrap", "users", "glmm" or "t"; -1 when unknown. */
+/* Parses "bootstrap", "users", "glmm", "t" or "anova"; -1 when unknown. */
 int power_parse_method(const char *name);
 /* The name of a method ("bootstrap", ...). */
 const char *power_method_name(PowerMethod m);
@@ -223,7 +225,8 @@ typedef struct PowerResult {
     int n_pilots;          /* pilot databases whose accuracies are the truth */
     PowerCondition *conds; /* the tested conditions */
     int n_conds;
-    PowerRow *rows; /* size-major: rows[s * n_conds + c] */
+    int n_design_conds; /* the design's conditions, the baseline too */
+    PowerRow *rows;     /* size-major: rows[s * n_conds + c] */
     int n_rows;
     double participant_sd, item_sd; /* of the simulation (the caller's) */
     int within; /* 1: within-subject (participants in every condition) */
@@ -251,7 +254,8 @@ int power_estimate(const PowerDesign *d, const PowerTable *t, double *est,
                    int n_est, SimError *err);
 
 /* The tested conditions of d (indices into d->conds) into tested; returns
-** their number: every condition for Change, all but the baseline else. */
+** their number: every condition for Change, all but the baseline else.
+** (The F test of POWER_METHOD_ANOVA has one row, "all conditions".) */
 int power_tested(const PowerDesign *d, int *tested);
 
 /* Wilson score interval for x of n at 95 %. */

@@ -337,6 +337,71 @@ static unsigned char holds(double lo, double hi, double truth)
     return lo <= truth && truth <= hi;
 }
 
+/* Each participant's accuracy per condition over its answers (the callback
+** gives those of the analysed phase), as within_accuracy() takes it:
+** *acc owns n_participants x n_conds values, NaN where none. */
+static int participant_accuracy(const PowerTestCtx *x, const PowerTable *t,
+                                double **acc, SimError *err)
+{
+    int C = x->d->n_conds, n = t->n_participants;
+    size_t cells = (size_t)n * (size_t)C + 1;
+    double *a = sim_calloc(cells, sizeof(double));
+    double *cnt = sim_calloc(cells, sizeof(double));
+    *acc = NULL;
+    if (!a || !cnt) {
+        sim_free(a);
+        sim_free(cnt);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const PowerAnswer *r = &t->rows[i];
+        size_t at = (size_t)r->participant * (size_t)C + r->condition;
+        a[at] += r->y;
+        cnt[at] += 1;
+    }
+    for (size_t k = 0; k + 1 < cells; k++) {
+        a[k] = cnt[k] > 0 ? a[k] / cnt[k] : NAN;
+    }
+    sim_free(cnt);
+    *acc = a;
+    return SIM_OK;
+}
+
+/* The repeated-measures ANOVA of simlab-analyze's within-subject report:
+** stats_rm_anova() on the participants with an accuracy in every
+** condition; the study rejects when its (uncorrected) p <= alpha, the p
+** --calibrate measures. estimate: the partial eta squared. */
+static int test_anova(const PowerTestCtx *x, const PowerTable *t,
+                      PowerOutcome *out, SimError *err)
+{
+    int C = x->d->n_conds, n = 0;
+    double *acc;
+    int rc = participant_accuracy(x, t, &acc, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    for (int i = 0; i < t->n_participants; i++) {
+        const double *row = acc + (size_t)i * (size_t)C;
+        int complete = 1;
+        for (int c = 0; c < C; c++) {
+            complete &= !isnan(row[c]);
+        }
+        if (complete) {
+            memmove(acc + (size_t)n * (size_t)C, row,
+                    (size_t)C * sizeof(double));
+            n++;
+        }
+    }
+    RmAnovaResult a;
+    int ok = stats_rm_anova(acc, n, C, &a) == 0;
+    out->estimate[0] = ok ? a.partial_eta_sq : NAN;
+    if (out->reject) {
+        out->reject[0] = ok && a.p <= x->o->alpha; /* NaN: not detected */
+    }
+    sim_free(acc);
+    return SIM_OK;
+}
+
 /* The paired test of a within-subject study: each participant's accuracy
 ** per condition over its answers (the callback gives those of the
 ** analysed phase), then the report's paired t tests against the baseline
@@ -347,26 +412,16 @@ static int test_paired(const PowerTestCtx *x, const PowerTable *t,
                        int null_study, PowerOutcome *out, SimError *err)
 {
     int C = x->d->n_conds, n = t->n_participants;
-    size_t cells = (size_t)n * (size_t)C + 1;
-    double *acc = sim_calloc(cells, sizeof(double));
-    double *cnt = sim_calloc(cells, sizeof(double));
+    double *acc;
+    int rc = participant_accuracy(x, t, &acc, err);
     double *ab = sim_malloc(2 * ((size_t)n + 1) * sizeof(double));
     PairedT res[POWER_MAX_CELLS];
     double p[POWER_MAX_CELLS], ph[POWER_MAX_CELLS];
-    if (!acc || !cnt || !ab) {
+    if (rc != SIM_OK || !ab) {
         sim_free(acc);
-        sim_free(cnt);
         sim_free(ab);
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const PowerAnswer *r = &t->rows[i];
-        size_t at = (size_t)r->participant * (size_t)C + r->condition;
-        acc[at] += r->y;
-        cnt[at] += 1;
-    }
-    for (size_t k = 0; k + 1 < cells; k++) {
-        acc[k] = cnt[k] > 0 ? acc[k] / cnt[k] : NAN;
+        return rc != SIM_OK ? rc
+                            : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     int m =
         within_paired_tests(acc, n, C, x->d->base, ab, ab + n + 1, res, p, ph);
@@ -381,7 +436,6 @@ static int test_paired(const PowerTestCtx *x, const PowerTable *t,
         }
     }
     sim_free(acc);
-    sim_free(cnt);
     sim_free(ab);
     return SIM_OK;
 }
@@ -438,6 +492,9 @@ int power_test_study(const PowerTestCtx *x, PowerBuf *b, uint64_t study_seed,
     }
     if (x->method == POWER_METHOD_GLMM) {
         return test_glmm(x, &b->table, null_study, out, err);
+    }
+    if (x->method == POWER_METHOD_ANOVA) {
+        return test_anova(x, &b->table, out, err);
     }
     if (pd->test == POWER_TEST_PAIRED) {
         return test_paired(x, &b->table, null_study, out, err);

@@ -58,6 +58,13 @@ static json_t *n_json(const PowerResult *r, const PowerN *n)
 /* The hypothesis in words (unicode: for power.md). */
 static const char *test_text(const PowerResult *r, int unicode)
 {
+    if (r->method == POWER_METHOD_ANOVA) {
+        return unicode ? "participant accuracy differs between the "
+                         "conditions (within-subject: each participant in "
+                         "every condition)"
+                       : "participant accuracy differs between the "
+                         "conditions (within-subject)";
+    }
     if (r->method == POWER_METHOD_GLMM) {
         if (r->test == POWER_TEST_CHANGE) {
             return unicode ? "log-odds of Post − Pre ≠ 0 per condition (the "
@@ -103,6 +110,12 @@ static void method_text(const PowerResult *r, int unicode, char *out,
                  "model (Laplace fit; the random-effect structures tried "
                  "richest first, as in the report), two-sided %s %g",
                  a, r->opt.alpha);
+    } else if (r->method == POWER_METHOD_ANOVA) {
+        snprintf(out, size,
+                 "F test of simlab-analyze's repeated-measures ANOVA over the "
+                 "%d conditions, the participants with every condition, "
+                 "uncorrected p (the p --calibrate measures), %s %g",
+                 r->n_design_conds, a, r->opt.alpha);
     } else if (r->method == POWER_METHOD_T) {
         snprintf(out, size,
                  "paired t test of participant accuracy, as simlab-analyze's "
@@ -132,7 +145,8 @@ static const char *design_stat(const PowerResult *r)
 /* The statistic's short name. */
 static const char *stat_name(const PowerResult *r)
 {
-    return r->method == POWER_METHOD_GLMM     ? "log-odds"
+    return r->method == POWER_METHOD_ANOVA    ? "partial η²"
+           : r->method == POWER_METHOD_GLMM   ? "log-odds"
            : r->test == POWER_TEST_UTILITY    ? "Utility"
            : r->test == POWER_TEST_DIFFERENCE ? "difference"
            : r->test == POWER_TEST_PAIRED     ? "paired difference"
@@ -143,15 +157,18 @@ static json_t *truth_json(const PowerResult *r, const PowerCondition *pc)
 {
     json_t *o;
     if (r->test == POWER_TEST_CHANGE) {
-        o = json_pack("{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id, "true_pre",
-                      pc->true_pre, "true_post", pc->true_post, "true_change",
-                      pc->true_change, "null_effect", pc->null_effect);
+        o = json_pack("{s:s,s:o,s:o,s:o,s:b}", "condition", pc->id, "true_pre",
+                      num_or_null(pc->true_pre), "true_post",
+                      num_or_null(pc->true_post), "true_change",
+                      num_or_null(pc->true_change), "null_effect",
+                      pc->null_effect);
     } else {
         o = json_pack(
-            "{s:s,s:f,s:f,s:f,s:b}", "condition", pc->id, "true_baseline",
-            pc->true_pre, "true_accuracy", pc->true_post,
+            "{s:s,s:o,s:o,s:o,s:b}", "condition", pc->id, "true_baseline",
+            num_or_null(pc->true_pre), "true_accuracy",
+            num_or_null(pc->true_post),
             r->test == POWER_TEST_UTILITY ? "true_utility" : "true_difference",
-            pc->true_change, "null_effect", pc->null_effect);
+            num_or_null(pc->true_change), "null_effect", pc->null_effect);
     }
     if (r->method == POWER_METHOD_GLMM) {
         json_object_set_new(o, "true_log_odds", num_or_null(pc->true_logit));
@@ -348,36 +365,9 @@ static void write_screening_md(FILE *f, const PowerResult *r)
     }
 }
 
-static int write_md(const PowerResult *r, const char *path, SimError *err)
+/* The truth per tested condition (and the pilot's estimates). */
+static void write_truth_md(FILE *f, const PowerResult *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        return sim_fail(err, SIM_ERR_IO, "%s: %s", path, strerror(errno));
-    }
-    fprintf(f, "# Power: %s\n\n", r->study_id);
-    char how[300];
-    method_text(r, 1, how, sizeof how);
-    fprintf(f,
-            "Test: %s (%s). %d simulated studies per size; %s; participant "
-            "SD %g, item SD %g (logit). Power with its Wilson 95 %% "
-            "interval.\n\n",
-            test_text(r, 1), how, r->opt.studies,
-            r->within ? "N participants, each in every condition (the "
-                        "study's order of conditions)"
-                      : "N participants per condition",
-            r->participant_sd, r->item_sd);
-    if (r->baseline && r->test != POWER_TEST_CHANGE) {
-        fprintf(f, "Baseline: %s, from %s (%s).\n\n", r->baseline,
-                r->baseline_from,
-                r->within ? "every participant does every condition"
-                          : "every condition gets N participants, the "
-                            "baseline too");
-    } else if (r->baseline) {
-        fprintf(f,
-                "Reference condition: %s, from %s (the Change test tests "
-                "every condition on its own).\n\n",
-                r->baseline, r->baseline_from);
-    }
     int pilot = r->n_pilots > 0;
     int change = r->test == POWER_TEST_CHANGE;
     int glmm = r->method == POWER_METHOD_GLMM;
@@ -415,6 +405,50 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
                    "population accuracy under the random effects above is "
                    "that value (the study's simulation block where the pilot "
                    "has no responses).\n");
+    }
+}
+
+static int write_md(const PowerResult *r, const char *path, SimError *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        return sim_fail(err, SIM_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    fprintf(f, "# Power: %s\n\n", r->study_id);
+    char how[300];
+    method_text(r, 1, how, sizeof how);
+    fprintf(f,
+            "Test: %s (%s). %d simulated studies per size; %s; participant "
+            "SD %g, item SD %g (logit). Power with its Wilson 95 %% "
+            "interval.\n\n",
+            test_text(r, 1), how, r->opt.studies,
+            r->within ? "N participants, each in every condition (the "
+                        "study's order of conditions)"
+                      : "N participants per condition",
+            r->participant_sd, r->item_sd);
+    if (r->baseline && r->test != POWER_TEST_CHANGE) {
+        fprintf(f, "Baseline: %s, from %s (%s).\n\n", r->baseline,
+                r->baseline_from,
+                r->within ? "every participant does every condition"
+                          : "every condition gets N participants, the "
+                            "baseline too");
+    } else if (r->baseline) {
+        fprintf(f,
+                "Reference condition: %s, from %s (the Change test tests "
+                "every condition on its own).\n\n",
+                r->baseline, r->baseline_from);
+    }
+    if (r->method == POWER_METHOD_ANOVA) {
+        fprintf(f,
+                "One F test of all %d conditions per study (the row \"all "
+                "conditions\")%s.\n",
+                r->n_design_conds,
+                r->conds[0].null_effect
+                    ? "; every condition has the baseline's accuracy: its "
+                      "power is its false-positive rate"
+                    : "");
+    } else {
+        write_truth_md(f, r);
     }
     int enrol = r->n_screening > 0;
     int fpr = r->n_rows > 0 && r->rows[0].null_studies > 0, cover = 0;

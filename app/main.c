@@ -59,7 +59,8 @@ static void usage(FILE *f)
         "             [--alpha A] [--replicates B] [--threads T] [--seed S]\n"
         "             [--p COND:PHASE=P]... [--participant-sd SD] "
         "[--item-sd SD]\n"
-        "             [--test bootstrap|users|glmm|t] [--null-studies S]\n"
+        "             [--test bootstrap|users|glmm|t|anova] [--null-studies "
+        "S]\n"
         "             [--baseline NAME] [--screening N] [--coverage]\n"
         "  simlab --version\n",
         f);

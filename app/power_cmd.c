@@ -49,7 +49,7 @@ static int fail(const char *msg, const char *arg)
           "         [--item-sd SD] [--pilot DB]... "
           "[--items global|per-condition|none]\n"
           "         [--drop-singular] [--baseline NAME] [--screening N]\n"
-          "         [--test bootstrap|users|glmm|t] [--null-studies S]\n"
+          "         [--test bootstrap|users|glmm|t|anova] [--null-studies S]\n"
           "         [--coverage] [--quiet]\n",
           stderr);
     return 2;
@@ -158,7 +158,8 @@ int power_main(int argc, char **argv)
         } else if (strcmp(a, "--test") == 0) {
             int m = power_parse_method(v);
             if (m < 0) {
-                return fail("--test: expected bootstrap, users, glmm or t, got",
+                return fail("--test: expected bootstrap, users, glmm, t or "
+                            "anova, got",
                             v);
             }
             o->method = (PowerMethod)m;

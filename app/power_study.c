@@ -569,6 +569,18 @@ static void design_truth(StudyCtx *x)
 static void fill_truth(const StudyCtx *x, PowerResult *r)
 {
     const PowerDesign *d = &x->design;
+    if (r->method == POWER_METHOD_ANOVA) { /* one F test of all conditions */
+        const char *ph = sim_phase_name(x->phase);
+        PowerCondition *pc = &r->conds[0];
+        pc->true_pre = policy_true_accuracy(&x->spec, d->conds[d->base], ph);
+        pc->null_effect = 1;
+        for (int c = 0; c < d->n_conds; c++) {
+            double a = policy_true_accuracy(&x->spec, d->conds[c], ph);
+            pc->null_effect &= a == pc->true_pre;
+        }
+        pc->true_post = pc->true_change = NAN;
+        return;
+    }
     for (int k = 0; k < r->n_conds; k++) {
         PowerCondition *pc = &r->conds[k];
         const char *id = pc->id;

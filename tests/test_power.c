@@ -47,6 +47,7 @@ static void base(PowerStudyOptions *o, const char **cells, int n_cells)
     o->power.replicates = 200;
     o->power.threads = 2;
     o->screening = 0; /* test_power_design measures the screening */
+    o->power.null_studies = 0; /* and the null studies */
     o->participant_sd = 0;
     o->item_sd = 0;
     o->cells = cells;
@@ -414,6 +415,7 @@ static void check_accuracy_test(const char *bundle, PowerTest test,
     PowerStudyOptions o;
     power_study_options_default(&o);
     o.screening = 0;
+    o.power.null_studies = 0;
     o.bundle_dir = bundle;
     o.power.sizes[0] = 4;
     o.power.sizes[1] = 16;
@@ -524,6 +526,7 @@ static void check_matches_analyze(const char *bundle, PowerTest test)
     PowerStudyOptions po;
     power_study_options_default(&po);
     po.screening = 0;
+    po.power.null_studies = 0;
     po.bundle_dir = bundle;
     po.power.sizes[0] = 2;
     po.power.n_sizes = 1;

@@ -408,9 +408,10 @@ static void test_timeouts(void)
 }
 
 /* --test glmm, users and bootstrap on a small between-subject study (the
-** plain test with 'ohne' as baseline) and glmm on a within-subject one:
-** each runs, the null studies give every row a false-positive rate, the
-** mixed model's and the t test's intervals a coverage. */
+** plain test with 'ohne' as baseline) and glmm, t and anova on a
+** within-subject one: each runs, the null studies give every row a
+** false-positive rate, the mixed model's and the t test's intervals a
+** coverage; the ANOVA's F test is one row for all conditions. */
 static void check_method(const char *bundle, PowerMethod m, int n_null)
 {
     PowerStudyOptions o;
@@ -429,6 +430,9 @@ static void check_method(const char *bundle, PowerMethod m, int n_null)
         return;
     }
     CHECK_INT(r->method, m);
+    CHECK(m == POWER_METHOD_ANOVA
+              ? r->n_conds == 1 && strcmp(r->conds[0].id, "all conditions") == 0
+              : r->n_conds >= 2);
     for (int i = 0; i < r->n_rows; i++) {
         const PowerRow *w = &r->rows[i];
         CHECK_INT(w->null_studies, n_null);
@@ -515,6 +519,7 @@ static void test_method_errors(const char *bundle)
     CHECK(strstr(err.msg, "--test glmm") != NULL);
     CHECK(r == NULL);
     CHECK_INT(power_parse_method("glmm"), POWER_METHOD_GLMM);
+    CHECK_INT(power_parse_method("anova"), POWER_METHOD_ANOVA);
     CHECK_INT(power_parse_method("GLMM"), -1);
 }
 
@@ -533,6 +538,7 @@ int main(void)
     remove_bundle(dir);
     check_method(WITHIN, POWER_METHOD_GLMM, 4);
     check_method(WITHIN, POWER_METHOD_T, 8);
+    check_method(WITHIN, POWER_METHOD_ANOVA, 8);
     test_within();
     test_within_matches_analyze();
     test_enrol();
