@@ -51,3 +51,20 @@ if(TARGET simlab)
   set_tests_properties(simulate_cli_timeouts PROPERTIES
     PASS_REGULAR_EXPRESSION "timeout rate [0-9.]+ %: [0-9]+ of 72 simulated")
 endif()
+
+# --test from the command line: the mixed model on a within-subject study
+# with its null studies, and an unknown test named in the error.
+if(TARGET simlab)
+  add_test(NAME power_cli_glmm
+           COMMAND simlab power ${CMAKE_SOURCE_DIR}/examples/within
+                   --participants 4,6 --studies 3 --null-studies 3 --test glmm
+                   --screening 5 --quiet
+                   --out ${CMAKE_CURRENT_BINARY_DIR}/power-cli-glmm)
+  set_tests_properties(power_cli_glmm PROPERTIES
+    PASS_REGULAR_EXPRESSION "wrote .*power-cli-glmm/power")
+  add_test(NAME power_cli_unknown_test
+           COMMAND simlab power ${CMAKE_SOURCE_DIR}/examples/within
+                   --participants 4 --test lme4 --out unused)
+  set_tests_properties(power_cli_unknown_test PROPERTIES
+    PASS_REGULAR_EXPRESSION "--test: expected bootstrap, users, glmm, t or anova, got 'lme4'")
+endif()
