@@ -7,6 +7,7 @@
 #include "analysis/analyze.h"
 
 #include "analysis/pg_source.h"
+#include "common/sim_escape.h"
 #include "common/sim_url.h"
 
 #include <math.h>
@@ -30,7 +31,7 @@ void analyze_options_default(AnalyzeOptions *o)
     o->plots = PLOT_PNG | PLOT_SVG | PLOT_PDF;
     o->progress = 1;
     o->csv_delimiter = ',';
-    o->csv_encoding = DATASET_UTF8;
+    sim_encoding_utf8(&o->csv_encoding);
 }
 
 /* ------------------------------------------------------------------ */
@@ -103,15 +104,14 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     memset(&r, 0, sizeof r);
     int rc = dataset_new(&ds, err);
     for (int i = 0; rc == SIM_OK && i < n_dbs; i++) {
-        rc = sim_url_is_pg(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
-                                   : dataset_load_db(ds, dbs[i], err);
+        rc = sim_url_is_server(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
+                                       : dataset_load_db(ds, dbs[i], err);
         /* a server's answers come with its copy (dataset_load_pg) */
-        if (rc == SIM_OK && !sim_url_is_pg(dbs[i])) {
+        if (rc == SIM_OK && !sim_url_is_server(dbs[i])) {
             rc = questionnaire_load_db(ds, dbs[i], err);
         }
     }
-    DatasetCsvDialect dialect = {o->csv_delimiter,
-                                 (DatasetEncoding)o->csv_encoding};
+    DatasetCsvDialect dialect = {o->csv_delimiter, o->csv_encoding};
     for (int i = 0; rc == SIM_OK && i < n_csvs; i++) {
         rc = dataset_load_csv_dialect(ds, csvs[i], &dialect, err);
         if (rc == SIM_OK) {
@@ -130,19 +130,22 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     if (none == 1) {
         rc = SIM_ERR_INVALID;
     } else if (none == 2 && err) {
-        fprintf(stderr, "simlab-analyze: warning: %s\n", err->msg);
+        sim_escape_print(stderr, "simlab-analyze: warning: ", err->msg);
         sim_error_clear(err);
     }
     if (rc == SIM_OK && r.warnings) {
-        fprintf(stderr, "simlab-analyze: warning: %s\n", r.warnings);
+        /* names in the data may hold control characters */
+        sim_escape_print(stderr, "simlab-analyze: warning: ", r.warnings);
     }
     if (rc == SIM_OK) {
         r.n_sources = n_dbs + n_csvs;
         r.sources = sim_calloc((size_t)r.n_sources + 1, sizeof(char *));
         for (int i = 0; r.sources && i < n_dbs; i++) {
             char red[512]; /* a server without its password */
-            sim_url_redact(dbs[i], red, sizeof red);
-            r.sources[i] = sim_strdup(red);
+            if (sim_url_is_server(dbs[i])) {
+                sim_url_redact(dbs[i], red, sizeof red);
+            }
+            r.sources[i] = sim_strdup(sim_url_is_server(dbs[i]) ? red : dbs[i]);
         }
         for (int i = 0; r.sources && i < n_csvs; i++) {
             r.sources[n_dbs + i] = sim_strdup(csvs[i]);
@@ -181,10 +184,13 @@ static void summary_ci_p(double lo, double hi, double p, int sign, char *ci,
 
 void analyze_print_summary(const Report *r)
 {
-    char ci[64], p[32];
+    char ci[64], p[32], e1[256], e2[256]; /* names escaped */
+    char from[700];
     printf("reference condition: %s%s%s (%s)\n", r->baseline ? "'" : "",
-           r->baseline ? r->baseline : "none", r->baseline ? "'" : "",
-           r->baseline_from ? r->baseline_from : "");
+           r->baseline ? sim_escape_term(r->baseline, e1, sizeof e1) : "none",
+           r->baseline ? "'" : "",
+           sim_escape_term(r->baseline_from ? r->baseline_from : "", from,
+                           sizeof from));
     if (r->n_change > 0) {
         printf("%-22s %-14s %6s %7s %7s %7s %8s %18s %7s\n", "subset",
                "condition", "n", "pre", "pre_re", "post", "change", "95% CI",
@@ -194,22 +200,24 @@ void analyze_print_summary(const Report *r)
             summary_ci_p(c->ci_low, c->ci_high, c->p, 1, ci, sizeof ci, p,
                          sizeof p);
             printf("%-22s %-14s %6d %7.3f %7.3f %7.3f %+8.3f %s %7s\n",
-                   c->subset, c->condition, c->n_responses, c->pre_raw,
-                   c->pre_re, c->post, c->change, ci, p);
+                   sim_escape_term(c->subset, e1, sizeof e1),
+                   sim_escape_term(c->condition, e2, sizeof e2), c->n_responses,
+                   c->pre_raw, c->pre_re, c->post, c->change, ci, p);
         }
     }
     if (r->n_utility > 0) {
         printf("%-14s %8s %18s %7s\n", "condition", "utility", "95% CI", "p");
         for (int i = 0; i < r->n_utility; i++) {
             const UtilityRow *u = &r->utility[i];
+            sim_escape_term(u->condition, e2, sizeof e2);
             if (u->is_baseline) {
-                printf("%-14s %8.3f %18s %7s\n", u->condition, u->utility,
-                       "(baseline)", "-");
+                printf("%-14s %8.3f %18s %7s\n", e2, u->utility, "(baseline)",
+                       "-");
                 continue;
             }
             summary_ci_p(u->ci_low, u->ci_high, u->p, 0, ci, sizeof ci, p,
                          sizeof p);
-            printf("%-14s %8.3f %s %7s\n", u->condition, u->utility, ci, p);
+            printf("%-14s %8.3f %s %7s\n", e2, u->utility, ci, p);
         }
     }
     if (r->utility_note) {

@@ -107,10 +107,6 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
 int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
                      const Screen *sc, Report *r, SimError *err);
 
-/* Appends a table to r (see table_new()); NULL when out of memory. */
-Table *report_add_table(Report *r, const char *key, unsigned formats,
-                        const TableColumn *cols, int n_cols);
-
 /* 64-bit key of two ints. */
 static inline uint64_t compute_key2(int a, int b)
 {

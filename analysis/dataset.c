@@ -1,6 +1,7 @@
 /*
-** Reading long-format responses from CSV files (our own RFC 4180 reader)
-** into a Dataset, with the rating scale stated by the study definitions and
+** Reading long-format responses from CSV files (common/sim_csv.h, in any
+** encoding) into a Dataset, with the rating scale stated by the study
+*definitions and
 ** the checks of the export's JSON sidecar; the row converter and the
 ** rating scale are shared with the SQLite readers (dataset_sqlite.c,
 ** through dataset_int.h). Every parse error names the source, the line (or
@@ -8,7 +9,7 @@
 */
 #include "analysis/dataset.h"
 #include "analysis/dataset_int.h"
-#include "analysis/questionnaire.h"
+#include "analysis/answers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,7 +21,9 @@
 #include <nettle/sha2.h>
 
 #include "analysis/keymap.h"
+#include "common/sim_columns.h"
 #include "common/sim_alloc.h"
+#include "common/sim_csv.h"
 #include "common/sim_phase.h"
 #include "common/sim_rng.h"
 #include "common/sim_text.h"
@@ -225,7 +228,7 @@ void dataset_free(Dataset *ds)
         sim_free(ds->pool->slots);
         sim_free(ds->pool);
     }
-    questionnaire_answers_free(ds->answers);
+    answers_free(ds->answers);
     if (ds->pindex) {
         keymap_free(ds->pindex);
         sim_free(ds->pindex);
@@ -264,11 +267,36 @@ const char *dataset_phase_name(int phase)
 /* ------------------------------------------------------------------ */
 /* Columns and value parsing shared by both readers                    */
 
-const char *const dataset_col_names[COL_COUNT] = {
-    "participant", "condition", "phase",     "item",     "correct",
-    "session",     "test_type", "domain",    "is_catch", "rating",
-    "rt_ms",       "pilot",     "simulated", "excluded", "exclusion_reason",
-    "timed_out",   "confidence"};
+/* The columns the readers know, by their row of common/sim_columns.h. */
+static const SimColumnId COL_IDS[COL_COUNT] = {
+    [COL_PARTICIPANT] = SIM_COL_PARTICIPANT,
+    [COL_CONDITION] = SIM_COL_CONDITION,
+    [COL_PHASE] = SIM_COL_PHASE,
+    [COL_ITEM] = SIM_COL_ITEM,
+    [COL_CORRECT] = SIM_COL_CORRECT,
+    [COL_SESSION] = SIM_COL_SESSION,
+    [COL_TEST_TYPE] = SIM_COL_TEST_TYPE,
+    [COL_DOMAIN] = SIM_COL_DOMAIN,
+    [COL_IS_CATCH] = SIM_COL_IS_CATCH,
+    [COL_RATING] = SIM_COL_RATING,
+    [COL_RT_MS] = SIM_COL_RT_MS,
+    [COL_PILOT] = SIM_COL_PILOT,
+    [COL_SIMULATED] = SIM_COL_SIMULATED,
+    [COL_EXCLUDED] = SIM_COL_EXCLUDED,
+    [COL_EXCLUSION_REASON] = SIM_COL_EXCLUSION_REASON,
+    [COL_TIMED_OUT] = SIM_COL_TIMED_OUT,
+    [COL_CONFIDENCE] = SIM_COL_CONFIDENCE,
+};
+
+const char *dataset_col_name(int col)
+{
+    return sim_column(COL_IDS[col])->name;
+}
+
+int dataset_col_required(int col)
+{
+    return sim_column(COL_IDS[col])->required;
+}
 
 static int bad_value(SimError *err, const Where *w, int col, const char *want,
                      Val got)
@@ -276,7 +304,7 @@ static int bad_value(SimError *err, const Where *w, int col, const char *want,
     int n = got.n > 60 ? 60 : (int)got.n;
     return sim_fail(err, SIM_ERR_PARSE,
                     "%s:%s%ld: column '%s': expected %s, got '%.*s'", w->source,
-                    w->unit, w->line, dataset_col_names[col], want, n, got.p);
+                    w->unit, w->line, dataset_col_name(col), want, n, got.p);
 }
 
 static int is(Val v, const char *s)
@@ -866,12 +894,12 @@ int dataset_map_header(const Val *names, int n, int *col_of_field,
     for (int f = 0; f < n; f++) {
         col_of_field[f] = -1;
         for (int c = 0; c < COL_COUNT; c++) {
-            if (is(names[f], dataset_col_names[c])) {
+            if (is(names[f], dataset_col_name(c))) {
                 if (seen[c]) {
                     return sim_fail(err, SIM_ERR_PARSE,
                                     "%s:%s%ld: column '%s': appears twice",
                                     w->source, w->unit, w->line,
-                                    dataset_col_names[c]);
+                                    dataset_col_name(c));
                 }
                 seen[c] = 1;
                 col_of_field[f] = c;
@@ -882,7 +910,7 @@ int dataset_map_header(const Val *names, int n, int *col_of_field,
         if (!seen[c]) {
             return sim_fail(err, SIM_ERR_PARSE,
                             "%s:%s%ld: column '%s': required column missing",
-                            w->source, w->unit, w->line, dataset_col_names[c]);
+                            w->source, w->unit, w->line, dataset_col_name(c));
         }
     }
     return SIM_OK;
@@ -1112,26 +1140,17 @@ static int sidecar_finish(Sidecar *sc, Dataset *ds, long long rows,
 }
 
 /* ------------------------------------------------------------------ */
-/* CSV (RFC 4180)                                                       */
+/* CSV (RFC 4180, through common/sim_csv.h)                             */
 
-/* A streaming reader: the file is read in chunks into buf; a record is
-** parsed once it lies wholly in buf (fields point into buf, or into
-** unq for quoted fields with doubled quotes). LF, CRLF and CR end lines;
-** quoted fields may span lines; spaces and tabs around fields are dropped;
-** blank lines between records are skipped. */
+/* One file being read: the reader, its header and the column of each
+** field. */
 typedef struct CsvReader {
     Dataset *ds;
     SimError *err;
-    FILE *f;
     const char *path;
-    char *buf;
-    size_t cap, len, pos; /* buf holds len bytes; parsing is at pos */
-    int eof;
-    long line; /* physical line at pos */
-    SimBuf unq;
-    Val *fields;
-    size_t *unq_off; /* per field: offset into unq, or SIZE_MAX */
-    int n_fields, cap_fields;
+    char delim;
+    const SimEncoding *enc;
+    SimCsvReader *csv;
     Val *header; /* owned copies of the header names */
     char *header_text;
     int n_header;
@@ -1139,206 +1158,11 @@ typedef struct CsvReader {
     int hashing;
     struct sha256_ctx sha;
     long long rows;
-    /* the dialect: bytes that end or break an unquoted field (the
-    ** delimiter, LF, CR, quote, NUL), and the encoding; files not in UTF-8
-    ** are decoded from raw into buf */
-    char delim;
-    DatasetEncoding enc;
-    unsigned char special[256];
-    unsigned char *raw;
-    size_t raw_len;
-    long long raw_read; /* bytes of the file read so far */
-    int big_endian;     /* UTF-16 */
-    long dec_line;      /* line of the next decoded byte */
 } CsvReader;
 
-enum { REC_OK, REC_MORE, REC_END, REC_ERR };
-
-/* Spaces (and tabs, unless they delimit) around fields are dropped. */
-static int blank(const CsvReader *R, char c)
+static void hash_bytes(void *ctx, const void *p, size_t n)
 {
-    return c == ' ' || (c == '\t' && R->delim != '\t');
-}
-
-#define RAW_CHUNK (1 << 16)
-
-/* The first bytes of a file not in UTF-8: a UTF-16 file needs its byte
-** order mark; a Windows-1252 or Latin-1 file that starts with UTF-8's is
-** read as UTF-8. Returns the bytes to skip, or -1 after an error. */
-static int decode_start(CsvReader *R)
-{
-    const unsigned char *s = R->raw;
-    if (R->enc == DATASET_UTF16) {
-        if (R->raw_len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) ||
-                                (s[0] == 0xFE && s[1] == 0xFF))) {
-            R->big_endian = s[0] == 0xFE;
-            return 2;
-        }
-        sim_fail(R->err, SIM_ERR_PARSE,
-                 "%s:1: --encoding utf-16 needs a byte order mark at the "
-                 "start of the file (Excel's \"Unicode Text\" has one); none "
-                 "found",
-                 R->path);
-        return -1;
-    }
-    if (R->raw_len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-        R->enc = DATASET_UTF8; /* saved as UTF-8 after all */
-    }
-    return 0;
-}
-
-/* Decodes raw[0..raw_len) into buf (which has room for 3 bytes per raw
-** byte); a unit cut by the chunk's end stays in raw. Returns SIM_OK. */
-static int decode_raw(CsvReader *R)
-{
-    const unsigned char *s = R->raw;
-    size_t i = 0, n = R->raw_len;
-    char *o = R->buf + R->len;
-    long long at = R->raw_read - (long long)n; /* file offset of raw[0] */
-    if (at == 0) {
-        int skip = decode_start(R);
-        if (skip < 0) {
-            return R->err->code;
-        }
-        i = (size_t)skip;
-    }
-    if (R->enc == DATASET_UTF8) {
-        memcpy(o, s, n);
-        R->len += n;
-        R->raw_len = 0;
-        return SIM_OK;
-    }
-    if (R->enc == DATASET_UTF16) {
-        int be = R->big_endian;
-        while (i + 1 < n) {
-            unsigned long u = be ? ((unsigned long)s[i] << 8) | s[i + 1]
-                                 : ((unsigned long)s[i + 1] << 8) | s[i];
-            size_t used = 2;
-            if (u >= 0xD800 && u <= 0xDBFF) {
-                if (i + 3 >= n && !R->eof) {
-                    break; /* the low surrogate is in the next chunk */
-                }
-                unsigned long lo =
-                    i + 3 < n ? (be ? ((unsigned long)s[i + 2] << 8) | s[i + 3]
-                                    : ((unsigned long)s[i + 3] << 8) | s[i + 2])
-                              : 0;
-                if (lo < 0xDC00 || lo > 0xDFFF) {
-                    u = 0x110000;
-                } else {
-                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                    used = 4;
-                }
-            } else if (u >= 0xDC00 && u <= 0xDFFF) {
-                u = 0x110000;
-            }
-            if (u == 0x110000) {
-                return sim_fail(R->err, SIM_ERR_PARSE,
-                                "%s:%ld: invalid UTF-16: an unpaired surrogate "
-                                "at byte %lld of the file",
-                                R->path, R->dec_line, at + (long long)i + 1);
-            }
-            R->dec_line += u == '\n';
-            o += sim_utf8_put(o, u);
-            i += used;
-        }
-        if (R->eof && i < n) {
-            return sim_fail(R->err, SIM_ERR_PARSE,
-                            "%s:%ld: UTF-16 file with an odd number of bytes "
-                            "(cut short?)",
-                            R->path, R->dec_line);
-        }
-    } else {
-        for (; i < n; i++) {
-            unsigned long u = s[i];
-            if (R->enc == DATASET_WINDOWS_1252 && u >= 0x80 && u < 0xA0) {
-                u = sim_cp1252_char((unsigned char)u);
-                if (!u) {
-                    return sim_fail(R->err, SIM_ERR_PARSE,
-                                    "%s:%ld: byte 0x%02X (byte %lld of the "
-                                    "file) is not Windows-1252 text: check "
-                                    "--encoding",
-                                    R->path, R->dec_line, s[i],
-                                    at + (long long)i + 1);
-                }
-            }
-            R->dec_line += u == '\n';
-            o += sim_utf8_put(o, u);
-        }
-    }
-    R->len = (size_t)(o - R->buf);
-    memmove(R->raw, R->raw + i, n - i);
-    R->raw_len = n - i;
-    return SIM_OK;
-}
-
-/* csv_fill() for files not in UTF-8: reads a raw chunk (hashed as read)
-** and appends it decoded to buf. */
-static int csv_fill_decoded(CsvReader *R)
-{
-    if (!R->raw) {
-        R->raw = sim_malloc(RAW_CHUNK + 8);
-        if (!R->raw) {
-            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
-        }
-    }
-    size_t want = RAW_CHUNK - R->raw_len;
-    while (R->cap - R->len < 3 * (R->raw_len + want) + 8) {
-        size_t cap = R->cap * 2;
-        char *nb = sim_realloc(R->buf, cap);
-        if (!nb) {
-            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
-        }
-        R->buf = nb;
-        R->cap = cap;
-    }
-    size_t got = fread(R->raw + R->raw_len, 1, want, R->f);
-    if (got == 0) {
-        if (ferror(R->f)) {
-            return sim_fail(R->err, SIM_ERR_IO, "%s: read error: %s", R->path,
-                            strerror(errno));
-        }
-        R->eof = 1;
-    }
-    if (R->hashing && got > 0) {
-        sha256_update(&R->sha, got, R->raw + R->raw_len);
-    }
-    R->raw_len += got;
-    R->raw_read += (long long)got;
-    return decode_raw(R);
-}
-
-static int csv_fill(CsvReader *R)
-{
-    if (R->pos > 0) {
-        memmove(R->buf, R->buf + R->pos, R->len - R->pos);
-        R->len -= R->pos;
-        R->pos = 0;
-    }
-    if (R->len == R->cap) {
-        size_t cap = R->cap * 2;
-        char *nb = sim_realloc(R->buf, cap);
-        if (!nb) {
-            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
-        }
-        R->buf = nb;
-        R->cap = cap;
-    }
-    if (R->enc != DATASET_UTF8) {
-        return csv_fill_decoded(R);
-    }
-    size_t got = fread(R->buf + R->len, 1, R->cap - R->len, R->f);
-    if (got == 0) {
-        if (ferror(R->f)) {
-            return sim_fail(R->err, SIM_ERR_IO, "%s: read error: %s", R->path,
-                            strerror(errno));
-        }
-        R->eof = 1;
-    }
-    if (R->hashing && got > 0) {
-        sha256_update(&R->sha, got, (const uint8_t *)R->buf + R->len);
-    }
-    R->len += got;
-    return SIM_OK;
+    sha256_update(ctx, n, p);
 }
 
 static const char *field_name(const CsvReader *R, int f, char *tmp, size_t n)
@@ -1351,224 +1175,181 @@ static const char *field_name(const CsvReader *R, int f, char *tmp, size_t n)
     return tmp;
 }
 
-static int csv_error(CsvReader *R, long line, int f, const char *what)
+/* When the file's header (decoded as enc, what does not fit as U+FFFD)
+** splits on another delimiter than R's: ", and --delimiter X" into out, so
+** that one run names both options; else "". */
+static void delimiter_hint(const CsvReader *R, const SimEncoding *enc,
+                           char *out, size_t n)
 {
-    char tmp[200];
-    return sim_fail(R->err, SIM_ERR_PARSE, "%s:%ld: %s: %s", R->path, line,
-                    field_name(R, f, tmp, sizeof tmp), what);
+    out[0] = '\0';
+    FILE *f = fopen(R->path, "rb");
+    char *raw = f ? sim_malloc(1 << 16) : NULL;
+    size_t got = raw ? fread(raw, 1, 1 << 16, f) : 0;
+    char *text = NULL;
+    size_t len = 0;
+    if (got > 0 &&
+        sim_decode_buffer(enc, raw, got, 1, &text, &len, NULL) >= 0) {
+        size_t i = strspn(text, " \r\n");
+        char other = sim_csv_other_delimiter(text + i, len - i, R->delim);
+        if (other) {
+            snprintf(out, n, ", and --delimiter %s (its header splits on %s)",
+                     other == '\t'  ? "tab"
+                     : other == ';' ? "';'"
+                                    : "','",
+                     other == '\t'  ? "tabs"
+                     : other == ';' ? "';'"
+                                    : "','");
+        }
+    }
+    sim_free(text);
+    sim_free(raw);
+    if (f) {
+        fclose(f);
+    }
 }
 
-static int push_field(CsvReader *R, const char *p, size_t n, size_t unq_off)
+/* The located message of a problem the reader stopped at. */
+static int csv_problem(CsvReader *R)
 {
-    if (R->n_fields == R->cap_fields) {
-        size_t cap = (size_t)R->cap_fields, cap2 = cap;
-        if (sim_grow((void **)&R->fields, &cap, (size_t)R->n_fields + 1,
-                     sizeof *R->fields) != 0 ||
-            sim_grow((void **)&R->unq_off, &cap2, (size_t)R->n_fields + 1,
-                     sizeof *R->unq_off) != 0) {
-            return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
-        }
-        R->cap_fields = (int)(cap < cap2 ? cap : cap2);
+    const SimCsvProblem *p = sim_csv_problem(R->csv);
+    if (!p) {
+        return R->err->code ? R->err->code : SIM_ERR_PARSE;
     }
-    R->fields[R->n_fields].p = p;
-    R->fields[R->n_fields].n = n;
-    R->unq_off[R->n_fields] = unq_off;
-    R->n_fields++;
-    return SIM_OK;
-}
-
-/* Parses the record at pos. REC_MORE: buf ends inside it (pos and line
-** untouched); REC_END: no record left; REC_ERR: *err is set. On REC_OK
-** *start_line is the line the record starts on. */
-static int csv_record(CsvReader *R, long *start_line)
-{
-    const char *b = R->buf, *end = R->buf + R->len;
-    const char *s = b + R->pos;
-    long line = R->line;
-    /* blank lines */
-    for (;;) {
-        const char *t = s;
-        while (t < end && blank(R, *t)) {
-            t++;
-        }
-        if (t == end) {
-            if (!R->eof) {
-                return REC_MORE;
-            }
-            R->pos = R->len;
-            R->line = line;
-            return REC_END;
-        }
-        if (*t == '\n') {
-            s = t + 1;
-        } else if (*t == '\r') {
-            if (t + 1 == end && !R->eof) {
-                return REC_MORE;
-            }
-            s = t + 1 + (t + 1 < end && t[1] == '\n');
-        } else {
-            break;
-        }
-        line++;
-        R->pos = (size_t)(s - b);
-        R->line = line;
+    if (p->kind != SIM_CSV_DECODE) {
+        char tmp[200];
+        return sim_fail(R->err, SIM_ERR_PARSE, "%s:%ld: %s: %s", R->path,
+                        p->line, field_name(R, p->field, tmp, sizeof tmp),
+                        sim_csv_problem_text(p->kind));
     }
-    *start_line = line;
-    R->n_fields = 0;
-    R->unq.len = 0;
-    for (;;) {
-        int f = R->n_fields;
-        while (s < end && blank(R, *s)) {
-            s++;
-        }
-        const char *fp;
-        size_t fn, uoff = SIZE_MAX;
-        int nul = 0;
-        if (s < end && *s == '"') {
-            const char *q = ++s;
-            int doubled = 0;
-            for (;;) {
-                const char *c = memchr(q, '"', (size_t)(end - q));
-                if (!c) {
-                    if (!R->eof) {
-                        return REC_MORE;
-                    }
-                    csv_error(R, *start_line, f, "quoted field not closed");
-                    return REC_ERR;
-                }
-                if (c + 1 == end && !R->eof) {
-                    return REC_MORE;
-                }
-                if (c + 1 < end && c[1] == '"') {
-                    doubled = 1;
-                    q = c + 2;
-                    continue;
-                }
-                fp = s;
-                fn = (size_t)(c - s);
-                s = c + 1;
-                break;
-            }
-            nul = memchr(fp, '\0', fn) != NULL;
-            /* newlines inside the field */
-            for (size_t i = 0; i < fn; i++) {
-                line += fp[i] == '\n' ||
-                        (fp[i] == '\r' && (i + 1 == fn || fp[i + 1] != '\n'));
-            }
-            if (doubled) {
-                uoff = R->unq.len;
-                for (size_t i = 0; i < fn; i++) {
-                    sim_buf_append(&R->unq, fp + i, 1);
-                    i += fp[i] == '"';
-                }
-                if (R->unq.oom) {
-                    sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
-                    return REC_ERR;
-                }
-                fn = R->unq.len - uoff;
-            }
-            while (s < end && blank(R, *s)) {
-                s++;
-            }
-            if (s < end && *s != R->delim && *s != '\n' && *s != '\r') {
-                csv_error(R, line, f, "text after a closing quote");
-                return REC_ERR;
-            }
-        } else {
-            fp = s;
-            while (s < end && !R->special[(unsigned char)*s]) {
-                s++;
-            }
-            while (s < end && *s != R->delim && *s != '\n' && *s != '\r') {
-                if (*s == '"') {
-                    csv_error(R, line, f,
-                              "a quote inside an unquoted field (quote "
-                              "the whole field and double the quote)");
-                    return REC_ERR;
-                }
-                nul |= *s == '\0'; /* reported below */
-                s++;
-            }
-            fn = (size_t)(s - fp);
-            while (fn > 0 && blank(R, fp[fn - 1])) {
-                fn--;
-            }
-        }
-        if (s == end && !R->eof) {
-            return REC_MORE;
-        }
-        if (nul) {
-            csv_error(R, line, f, "a NUL byte in the field");
-            return REC_ERR;
-        }
-        if (push_field(R, fp, fn, uoff) != SIM_OK) {
-            return REC_ERR;
-        }
-        if (s < end && *s == R->delim) {
-            s++;
-            continue;
-        }
-        /* end of record */
-        if (s < end && *s == '\r') {
-            if (s + 1 == end && !R->eof) {
-                return REC_MORE;
-            }
-            s += 1 + (s + 1 < end && s[1] == '\n');
-            line++;
-        } else if (s < end) {
-            s++;
-            line++;
-        }
+    const SimDecodeProblem *d = &p->decode;
+    char what[300], also[80];
+    sim_decode_describe(d, what, sizeof what);
+    SimEncoding as = d->enc;
+    if (d->kind == SIM_DECODE_UTF16_BOM || d->kind == SIM_DECODE_WRONG_BOM) {
+        sim_encoding_find("utf-16", &as);
+    }
+    delimiter_hint(R, &as, also, sizeof also);
+    switch (d->kind) {
+    case SIM_DECODE_UTF16_BOM:
+        return sim_fail(R->err, SIM_ERR_PARSE,
+                        "%s:1: %s: use --encoding utf-16%s, or save it as "
+                        "\"CSV UTF-8\"",
+                        R->path, what, also);
+    case SIM_DECODE_NO_BOM:
+        return sim_fail(R->err, SIM_ERR_PARSE,
+                        "%s:1: --encoding %s needs a byte order mark at the "
+                        "start of the file (Excel's \"Unicode Text\" has one); "
+                        "none found",
+                        R->path, d->enc.name);
+    case SIM_DECODE_WRONG_BOM:
+        return sim_fail(R->err, SIM_ERR_PARSE,
+                        "%s:1: %s: use --encoding utf-16%s", R->path, what,
+                        also);
+    default:
         break;
     }
-    for (int f = 0; f < R->n_fields; f++) {
-        if (R->unq_off[f] != SIZE_MAX) {
-            R->fields[f].p = R->unq.data + R->unq_off[f];
-        }
+    if (d->enc.kind == SIM_ENC_UTF8 && !d->utf8_bom) {
+        return sim_fail(R->err, SIM_ERR_PARSE,
+                        "%s:%ld: %s: save the file as \"CSV UTF-8\", or give "
+                        "its encoding with --encoding%s (Excel's \"CSV\" on "
+                        "Windows: windows-1252 in Western Europe and the "
+                        "Americas; docs/analysis.md lists the others)",
+                        R->path, p->line, what, also);
     }
-    R->pos = (size_t)(s - b);
-    R->line = line;
-    return REC_OK;
+    return sim_fail(R->err, SIM_ERR_PARSE,
+                    "%s:%ld: %s: check --encoding%s, or save the file as \"CSV "
+                    "UTF-8\"",
+                    R->path, p->line, what, also);
 }
 
-static int csv_header(CsvReader *R, const Where *w)
+/* When a file read as UTF-8 is not: ", and --encoding with ... (LINE:
+** what)" into out, so that one run names both options; else "". */
+static void encoding_hint(const CsvReader *R, char *out, size_t n)
 {
-    if (R->n_fields == 1) { /* written with another delimiter? */
+    out[0] = '\0';
+    if (R->enc && R->enc->kind != SIM_ENC_UTF8) {
+        return;
+    }
+    FILE *f = fopen(R->path, "rb");
+    SimDecoder *d = NULL;
+    char *buf = f ? sim_malloc(1 << 20) : NULL;
+    if (!buf || sim_decoder_new(&d, NULL, 0) != 0) {
+        goto cleanup;
+    }
+    size_t held = 0;
+    long line = 1;
+    int last = 0, cr = 0;
+    while (!last) {
+        size_t got = fread(buf + held, 1, (1 << 20) - held, f);
+        last = got == 0;
+        size_t len = held + got, skip, used;
+        SimDecodeProblem p;
+        int bad = sim_decoder_check(d, buf, len, last, &skip, &used, &p);
+        line += sim_text_line_at(buf, used) - 1;
+        line -= cr && used > 0 && buf[0] == '\n'; /* a CRLF cut in two */
+        cr = used > 0 && buf[used - 1] == '\r';
+        if (bad) {
+            char what[300];
+            sim_decode_describe(&p, what, sizeof what);
+            snprintf(out, n,
+                     ", and --encoding with the file's encoding "
+                     "(line %ld: %s)",
+                     line, what);
+            break;
+        }
+        memmove(buf, buf + used, len - used);
+        held = len - used;
+    }
+cleanup:
+    sim_decoder_free(d);
+    sim_free(buf);
+    if (f) {
+        fclose(f);
+    }
+}
+
+static int csv_header(CsvReader *R, const SimCsvField *fields, int n,
+                      const Where *w)
+{
+    if (n == 1) { /* written with another delimiter? */
         static const char cands[3] = {',', ';', '\t'};
         for (int c = 0; c < 3; c++) {
             if (cands[c] != R->delim &&
-                memchr(R->fields[0].p, cands[c], R->fields[0].n)) {
+                memchr(fields[0].p, cands[c], fields[0].n)) {
+                char also[400];
+                encoding_hint(R, also, sizeof also);
                 return sim_fail(R->err, SIM_ERR_PARSE,
                                 "%s:%ld: the header is one field that "
-                                "splits on %s: add --delimiter %s",
+                                "splits on %s: add --delimiter %s%s",
                                 R->path, w->line,
                                 cands[c] == '\t' ? "tabs"
                                 : c              ? "';'"
                                                  : "','",
                                 cands[c] == '\t' ? "tab"
                                 : c              ? "';'"
-                                                 : "','");
+                                                 : "','",
+                                also);
             }
         }
     }
     size_t total = 0;
-    for (int f = 0; f < R->n_fields; f++) {
-        total += R->fields[f].n + 1;
+    for (int f = 0; f < n; f++) {
+        total += fields[f].n + 1;
     }
-    R->n_header = R->n_fields;
-    R->header = sim_calloc((size_t)R->n_fields, sizeof *R->header);
+    R->n_header = n;
+    R->header = sim_calloc((size_t)n, sizeof *R->header);
     R->header_text = sim_malloc(total + 1);
-    R->col_of_field = sim_malloc((size_t)R->n_fields * sizeof(int));
+    R->col_of_field = sim_malloc((size_t)n * sizeof(int));
     if (!R->header || !R->header_text || !R->col_of_field) {
         return sim_fail(R->err, SIM_ERR_NOMEM, "out of memory");
     }
     char *t = R->header_text;
-    for (int f = 0; f < R->n_fields; f++) {
-        memcpy(t, R->fields[f].p, R->fields[f].n);
-        t[R->fields[f].n] = '\0';
+    for (int f = 0; f < n; f++) {
+        memcpy(t, fields[f].p, fields[f].n);
+        t[fields[f].n] = '\0';
         R->header[f].p = t;
-        R->header[f].n = R->fields[f].n;
-        t += R->fields[f].n + 1;
+        R->header[f].n = fields[f].n;
+        t += fields[f].n + 1;
     }
     return dataset_map_header(R->header, R->n_header, R->col_of_field, w,
                               R->err);
@@ -1584,7 +1365,7 @@ static void hex(const uint8_t *d, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-static int csv_read(CsvReader *R)
+static int csv_read(CsvReader *R, FILE *f)
 {
     Where w = {R->path, "", 1};
     Val v[COL_COUNT];
@@ -1592,49 +1373,38 @@ static int csv_read(CsvReader *R)
         v[c].p = "";
         v[c].n = 0;
     }
-    int rc = csv_fill(R);
-    if (rc == SIM_OK && R->len >= 3 && memcmp(R->buf, "\xEF\xBB\xBF", 3) == 0) {
-        R->pos = 3; /* UTF-8 byte order mark */
-    }
-    if (rc == SIM_OK && R->len >= 2 &&
-        (memcmp(R->buf, "\xFF\xFE", 2) == 0 ||
-         memcmp(R->buf, "\xFE\xFF", 2) == 0)) {
-        return sim_fail(R->err, SIM_ERR_PARSE,
-                        "%s:1: the file is UTF-16 (it starts with a UTF-16 "
-                        "byte order mark): use --encoding utf-16, or save it "
-                        "as \"CSV UTF-8\"",
-                        R->path);
-    }
+    SimCsvOptions o = {R->delim, R->enc, R->hashing ? hash_bytes : NULL,
+                       &R->sha};
+    int rc = sim_csv_open_file(&R->csv, f, R->path, &o, R->err);
+    SimCsvRecord rec;
     while (rc == SIM_OK) {
-        long start;
-        int got = csv_record(R, &start);
-        if (got == REC_MORE) {
-            rc = csv_fill(R);
-            continue;
-        }
-        if (got == REC_ERR) {
-            return R->err->code ? R->err->code : SIM_ERR_PARSE;
-        }
-        if (got == REC_END) {
+        int got = sim_csv_next(R->csv, &rec, R->err);
+        if (got == 0) {
             break;
         }
-        w.line = start;
-        if (R->n_fields == 1 && R->fields[0].n == 0) {
+        if (got != 1) {
+            return got == SIM_ERR_PARSE ? csv_problem(R) : got;
+        }
+        w.line = rec.line;
+        if (rec.n == 1 && rec.fields[0].n == 0) {
             continue; /* an empty quoted line */
         }
         if (!R->header) {
-            rc = csv_header(R, &w);
+            rc = csv_header(R, rec.fields, rec.n, &w);
             continue;
         }
-        if (R->n_fields != R->n_header) {
+        if (rec.n != R->n_header) {
             return sim_fail(R->err, SIM_ERR_PARSE,
                             "%s:%ld: %d fields, but the header has %d", R->path,
-                            start, R->n_fields, R->n_header);
+                            w.line, rec.n, R->n_header);
         }
         /* columns absent from the file stay empty in v */
-        for (int f = 0; f < R->n_fields; f++) {
-            if (R->col_of_field[f] >= 0) {
-                v[R->col_of_field[f]] = R->fields[f];
+        const int *col = R->col_of_field;
+        const SimCsvField *fl = rec.fields;
+        for (int k = 0, n = rec.n; k < n; k++) {
+            if (col[k] >= 0) {
+                v[col[k]].p = fl[k].p;
+                v[col[k]].n = fl[k].n;
             }
         }
         rc = dataset_add_vals(R->ds, v, &w, R->err);
@@ -1663,40 +1433,9 @@ int dataset_parse_delimiter(const char *s, char *out)
     return 0;
 }
 
-/* ASCII case-insensitive equality; a is lowercase. */
-static int same_nocase(const char *a, const char *b)
+int dataset_parse_encoding(const char *s, SimEncoding *out)
 {
-    for (; *a && *b; a++, b++) {
-        char c = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
-        if (c != *a) {
-            return 0;
-        }
-    }
-    return *a == *b;
-}
-
-int dataset_parse_encoding(const char *s, DatasetEncoding *out)
-{
-    static const struct {
-        const char *name;
-        DatasetEncoding enc;
-    } names[] = {
-        {"utf-8", DATASET_UTF8},
-        {"utf8", DATASET_UTF8},
-        {"windows-1252", DATASET_WINDOWS_1252},
-        {"cp1252", DATASET_WINDOWS_1252},
-        {"latin-1", DATASET_LATIN1},
-        {"latin1", DATASET_LATIN1},
-        {"iso-8859-1", DATASET_LATIN1},
-        {"utf-16", DATASET_UTF16},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (same_nocase(names[i].name, s)) {
-            *out = names[i].enc;
-            return 0;
-        }
-    }
-    return -1;
+    return sim_encoding_find(s, out);
 }
 
 int dataset_load_csv_dialect(Dataset *ds, const char *path,
@@ -1713,28 +1452,19 @@ int dataset_load_csv_dialect(Dataset *ds, const char *path,
     R.ds = ds;
     R.err = err;
     R.path = path;
-    R.line = 1;
-    R.cap = 1 << 20;
-    sim_buf_init(&R.unq);
     R.hashing = sc.sha != NULL;
     R.delim = dialect ? dialect->delimiter : ',';
-    R.enc = dialect ? dialect->encoding : DATASET_UTF8;
-    R.dec_line = 1;
-    R.special[(unsigned char)R.delim] = 1;
-    R.special['\n'] = R.special['\r'] = R.special['"'] = 1;
-    R.special[0] = 1;
+    R.enc = dialect && dialect->encoding.name[0] ? &dialect->encoding : NULL;
     if (R.hashing) {
         sha256_init(&R.sha);
     }
     dataset_reset_caches(ds->load);
-    R.f = fopen(path, "rb");
-    if (!R.f) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
         rc = sim_fail(err, SIM_ERR_IO, "%s: cannot open: %s", path,
                       strerror(errno));
-    } else if (!(R.buf = sim_malloc(R.cap))) {
-        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     } else {
-        rc = csv_read(&R);
+        rc = csv_read(&R, f);
     }
     char sha[2 * SHA256_DIGEST_SIZE + 1] = "";
     if (rc == SIM_OK && R.hashing) {
@@ -1742,14 +1472,10 @@ int dataset_load_csv_dialect(Dataset *ds, const char *path,
         sha256_digest(&R.sha, sizeof d, d);
         hex(d, sizeof d, sha);
     }
-    if (R.f) {
-        fclose(R.f);
+    if (f) {
+        fclose(f);
     }
-    sim_free(R.buf);
-    sim_free(R.raw);
-    sim_buf_free(&R.unq);
-    sim_free(R.fields);
-    sim_free(R.unq_off);
+    sim_csv_close(R.csv);
     sim_free(R.header);
     sim_free(R.header_text);
     sim_free(R.col_of_field);

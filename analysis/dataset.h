@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/sim_decode.h"
 #include "common/sim_error.h"
 
 enum {
@@ -151,29 +152,24 @@ int dataset_load_csv(Dataset *ds, const char *path, SimError *err);
 
 /* How a CSV file is written: the dialects of a study bundle's item banks
 ** (docs/study-format.md), here for simlab-analyze --delimiter and
-** --encoding. UTF-16 needs a byte order mark (LE or BE); UTF-8's is
-** skipped in any encoding. */
-typedef enum DatasetEncoding {
-    DATASET_UTF8,
-    DATASET_WINDOWS_1252,
-    DATASET_LATIN1,
-    DATASET_UTF16
-} DatasetEncoding;
-
+** --encoding. The encoding is any that iconv knows (common/sim_decode.h);
+** a zeroed one is UTF-8. UTF-16 needs a byte order mark (LE or BE);
+** UTF-8's is skipped in any encoding. */
 typedef struct DatasetCsvDialect {
     char delimiter; /* ',', ';' or '\t' */
-    DatasetEncoding encoding;
+    SimEncoding encoding;
 } DatasetCsvDialect;
 
 /* Reads a delimiter name (",", ";", "\t", "tab" or "\\t") or an encoding
-** name ("utf-8", "windows-1252" or "cp1252", "latin-1" or "iso-8859-1",
-** "utf-16"; any case). Returns 0, or -1 for an unknown name. */
+** name (sim_encoding_find: "utf-8", "windows-1252", "windows-1256", "gbk",
+** "shift_jis", ...; any case). Returns 0, or -1 for an unknown name. */
 int dataset_parse_delimiter(const char *s, char *out);
-int dataset_parse_encoding(const char *s, DatasetEncoding *out);
+int dataset_parse_encoding(const char *s, SimEncoding *out);
 
 /* dataset_load_csv() for a file in dialect d (NULL: UTF-8 with ','). Bytes
-** that do not fit the encoding are errors that name the file, the line and
-** the byte; the sidecar's SHA-256 is of the file's bytes as stored. */
+** that do not fit the encoding (also in UTF-8) are errors that name the
+** file, the line and the byte; the sidecar's SHA-256 is of the file's bytes
+** as stored. */
 int dataset_load_csv_dialect(Dataset *ds, const char *path,
                              const DatasetCsvDialect *d, SimError *err);
 

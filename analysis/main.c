@@ -8,44 +8,82 @@
 
 #include "analysis/analyze.h"
 #include "common/sim_alloc.h"
+#include "common/sim_escape.h"
 
-static void usage(FILE *f)
+static const char SYNOPSIS[] =
+    "Usage: simlab-analyze [DB|URL ...] [--csv FILE ...] --out DIR "
+    "[OPTIONS]\n"
+    "  or:  simlab-analyze --help | --version\n";
+
+/* The manual page simlab-analyze(1) is made from this text (help2man,
+** analysis/CMakeLists.txt). */
+static void help(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: simlab-analyze [DB|URL ...] [--csv FILE ...] --out DIR "
-        "[options]\n"
+    fputs(SYNOPSIS, f);
+    fputs(
+        "\n"
+        "Reads the responses of simlab databases (DB), of PostgreSQL sync\n"
+        "servers (URL: postgresql://...) and of simlab long-format CSV files,\n"
+        "and writes the accuracy-change and Utility tables, ANOVA, ratings,\n"
+        "reaction times and exclusions (Markdown, LaTeX, CSV, JSON) with\n"
+        "their plots (PNG, SVG, PDF) into DIR.\n"
+        "\n"
+        "Options:\n"
+        "  --out DIR               where the tables and plots go (required)\n"
+        "  --csv FILE              a long-format CSV to read (repeatable)\n"
         "  --replicates B          bootstrap replicates (10000)\n"
         "  --seed S                random seed (1)\n"
         "  --threads N             worker threads (1)\n"
-        "  --baseline NAME         reference condition (the study's baseline)\n"
-        "  --items global|per-condition|none  item draw (global; none:\n"
-        "                          users only, for comparison)\n"
-        "  --p-method percentile|hase     bootstrap p-value "
-        "(percentile)\n"
-        "  --bootstrap crossed|hase2020   resampling (crossed)\n"
+        "  --baseline NAME         the reference condition (the study's\n"
+        "                          baseline)\n"
+        "  --items global|per-condition|none\n"
+        "                          item draw (global; none: users only, for\n"
+        "                          comparison)\n"
+        "  --p-method percentile|hase\n"
+        "                          bootstrap p-value (percentile)\n"
+        "  --bootstrap crossed|hase2020\n"
+        "                          resampling (crossed)\n"
         "  --drop-singular         drop replicates with a singular "
-        "random-effects fit\n"
-        "  --accuracy pooled|participant  (pooled)\n"
-        "  --utility mean|trapezoid|ratio (mean)\n"
+        "random-effects\n"
+        "                          fit\n"
+        "  --accuracy pooled|participant\n"
+        "                          accuracy of a condition (pooled)\n"
+        "  --utility mean|trapezoid|ratio\n"
+        "                          Utility from the Utility-K curve (mean)\n"
         "  --max-catch-failures N  re-derive the catch-trial exclusion\n"
         "  --include-pilot         keep pilot participants\n"
         "  --include-simulated     keep simulated participants\n"
         "  --delimiter ,|;|tab     field delimiter of the --csv files "
         "(,)\n"
-        "  --encoding utf-8|windows-1252|latin-1|utf-16\n"
-        "                          encoding of the --csv files (utf-8; "
-        "utf-16\n"
-        "                          with a byte order mark)\n"
+        "  --encoding NAME         encoding of the --csv files (utf-8;\n"
+        "                          windows-1252, windows-1256, gbk, "
+        "shift_jis,\n"
+        "                          big5, utf-16 with a byte order mark, "
+        "...)\n"
         "  --format md,tex,csv,json       outputs (all)\n"
         "  --plots png,svg,pdf     plots (all; 'none' for none)\n"
         "  --raw                   CSV text cells as they are (no quote "
-        "before = + - @)\n"
+        "before\n"
+        "                          = + - @)\n"
         "  --no-glmm               skip the mixed-effects logistic model\n"
-        "  --calibrate N           measure each test's size on N null "
-        "studies\n"
-        "                          simulated from the fitted model\n"
-        "  --quiet                 no summary on stdout\n");
+        "  --calibrate N           measure each test's size on N null\n"
+        "                          studies simulated from the fitted model\n"
+        "  --quiet                 no summary on stdout\n"
+        "  --help                  this text\n"
+        "  --version               the version\n"
+        "\n"
+        "Examples:\n"
+        "  simlab-analyze data/study.db --out report\n"
+        "  simlab-analyze --csv other-lab.csv --delimiter ';' --out report\n"
+        "\n"
+        "Documentation: docs/analysis.md in simlab's source.\n",
+        f);
+}
+
+static void usage(FILE *f)
+{
+    fputs(SYNOPSIS, f);
+    fputs("Try 'simlab-analyze --help' for the options.\n", f);
 }
 
 static int parse_int_arg(const char *opt, const char *v, long lo, long hi,
@@ -135,7 +173,12 @@ int main(int argc, char **argv)
         long x;
         int k;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
+            help(stdout);
+            status = 0;
+            goto done;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("simlab-analyze %s\n", SIMLAB_VERSION);
             status = 0;
             goto done;
         }
@@ -242,15 +285,14 @@ int main(int argc, char **argv)
                 bad = 1;
             }
         } else if (strcmp(a, "--encoding") == 0) {
-            DatasetEncoding e;
-            if (dataset_parse_encoding(v, &e) != 0) {
+            if (dataset_parse_encoding(v, &o.csv_encoding) != 0) {
                 fprintf(stderr,
-                        "simlab-analyze: --encoding: expected utf-8, "
-                        "windows-1252, latin-1 or utf-16, got '%s'\n",
+                        "simlab-analyze: --encoding: '%s' is not an encoding "
+                        "iconv knows (utf-8, windows-1252, windows-1256, "
+                        "gbk, shift_jis, big5, ...; `iconv -l` lists them)\n",
                         v);
                 bad = 1;
             }
-            o.csv_encoding = (int)e;
         } else if (strcmp(a, "--format") == 0) {
             bad = parse_list(a, v, formats, 4, &o.formats);
         } else if (strcmp(a, "--plots") == 0) {
@@ -276,9 +318,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "simlab-analyze: %s\n", err.msg);
         goto done;
     }
-    if (analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err) != SIM_OK) {
-        fprintf(stderr, "simlab-analyze: %s\n", err.msg);
-        status = 1;
+    int rc = analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err);
+    if (rc != SIM_OK) {
+        sim_escape_print(stderr, "simlab-analyze: ", err.msg);
+        status = rc == SIM_ERR_USAGE ? 2 : 1; /* e.g. an unknown --baseline */
         goto done;
     }
     status = 0;

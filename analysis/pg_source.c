@@ -7,6 +7,7 @@
 #include "analysis/questionnaire.h"
 
 #include "common/sim_alloc.h"
+#include "common/sim_escape.h"
 #include "common/sim_text.h"
 #include "common/sim_url.h"
 
@@ -41,18 +42,27 @@ static const char *decl_of(Oid t)
     }
 }
 
+/* "URL: what: the server's message", the URL redacted, the message
+** scrubbed of the URL's secrets and its control characters escaped. */
 static int pg_fail(const char *url, PGconn *pg, const PGresult *res,
                    const char *what, SimError *err)
 {
-    char red[512], msg[400];
+    char red[512], msg[400], clean[400], safe[400];
     sim_url_redact(url, red, sizeof red);
     const char *m = res ? PQresultErrorMessage(res) : "";
     snprintf(msg, sizeof msg, "%s", m && *m ? m : PQerrorMessage(pg));
+    for (char *p = msg; *p; p++) {
+        if (*p == '\n' || *p == '\t') {
+            *p = ' ';
+        }
+    }
     size_t n = strlen(msg);
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) {
+    while (n && msg[n - 1] == ' ') {
         msg[--n] = '\0';
     }
-    return sim_fail(err, SIM_ERR_DB, "%s: %s: %s", red, what, msg);
+    sim_url_scrub(url, msg, clean, sizeof clean);
+    return sim_fail(err, SIM_ERR_DB, "%s: %s: %s", red, what,
+                    sim_escape_term(clean, safe, sizeof safe));
 }
 
 static int lite_fail(sqlite3 *db, const char *path, SimError *err)
@@ -154,6 +164,14 @@ static const char *const ANSWER_TABLES =
 
 int pg_source_copy(const char *url, const char *path, SimError *err)
 {
+    char why[200];
+    if (!sim_url_valid(url, why, sizeof why)) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "the server's connection string cannot be read by "
+                        "libpq (%s); it is not shown, as it may hold a "
+                        "password",
+                        why);
+    }
     const char *keys[] = {"connect_timeout", "application_name", "dbname",
                           NULL};
     const char *vals[] = {"10", "simlab-analyze", url, NULL};

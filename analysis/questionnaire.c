@@ -1,6 +1,7 @@
 /*
 ** Questionnaire answers: loading (database answer table or the export's
-** X.questionnaire.csv) and the summaries per condition of screened
+** X.questionnaire.csv, through common/sim_csv.h) and the summaries per
+*condition of screened
 ** participants -- n, mean, SD and the 95 % t interval of the mean (R's
 ** t.test(x)$conf.int) for number and likert questions, counts per option
 ** for choice questions, and the number of non-empty answers for text
@@ -20,6 +21,7 @@
 #include "analysis/dataset_int.h"
 #include "analysis/stats.h"
 #include "common/sim_alloc.h"
+#include "common/sim_csv.h"
 
 static const char *const type_names[QA_TYPES] = {"number", "choice", "likert",
                                                  "text"};
@@ -32,18 +34,6 @@ static int type_of(const char *s)
         }
     }
     return -1;
-}
-
-void questionnaire_answers_free(struct DatasetAnswers *a)
-{
-    if (a) {
-        for (size_t i = 0; i < a->n_defs; i++) {
-            sim_free(a->defs[i].options);
-        }
-        sim_free(a->defs);
-        sim_free(a->a);
-        sim_free(a);
-    }
 }
 
 static struct DatasetAnswers *answers_of(Dataset *ds)
@@ -230,11 +220,27 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
         return SIM_OK;
     }
     int step;
+    SimBuf nul;
+    sim_buf_init(&nul);
     while (rc == SIM_OK && (step = sqlite3_step(s)) == SQLITE_ROW) {
         const char *f[6];
         for (int c = 0; c < 6; c++) {
             const unsigned char *v = sqlite3_column_text(s, c);
             f[c] = v ? (const char *)v : "";
+        }
+        /* a NUL byte in an answer (a file not written by simlab) is kept
+        ** as \x00, as the sync sends it to a server, not cut there */
+        size_t n = (size_t)sqlite3_column_bytes(s, 5);
+        if (memchr(f[5], '\0', n)) {
+            nul.len = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (f[5][i]) {
+                    sim_buf_append(&nul, f[5] + i, 1);
+                } else {
+                    sim_buf_puts(&nul, "\\x00");
+                }
+            }
+            f[5] = sim_buf_cstr(&nul);
         }
         int type = type_of(f[4]);
         if (type < 0) {
@@ -254,6 +260,7 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
                  : sim_fail(err, SIM_ERR_DB, "%s: read answers: %s", path,
                             sqlite3_errmsg(db));
     }
+    sim_buf_free(&nul);
     sqlite3_finalize(s);
     sqlite3_close(db);
     return rc;
@@ -261,118 +268,52 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
 
 /* ------------------------------------------------------------------ CSV */
 
-typedef struct Reader {
-    const char *p, *end;
-    long line;
-    char **f; /* fields of the record */
-    size_t n, cap;
-    char *buf; /* their text */
-    size_t len, buf_cap;
-} Reader;
-
-static int put_char(Reader *R, char c)
+static int field_is(const SimCsvField *f, const char *s)
 {
-    if (R->len + 1 >= R->buf_cap &&
-        sim_grow((void **)&R->buf, &R->buf_cap, R->len + 2, 1) != 0) {
+    size_t n = strlen(s);
+    return f->n == n && memcmp(f->p, s, n) == 0;
+}
+
+/* Copies the fields col[0..n) of rec into buf (grown) as NUL-terminated
+** strings v[0..n). Returns 0, or -1 when out of memory. */
+static int field_strings(const SimCsvRecord *rec, const int *col, int n,
+                         char **buf, size_t *cap, const char **v)
+{
+    size_t need = 0;
+    for (int k = 0; k < n; k++) {
+        need += rec->fields[col[k]].n + 1;
+    }
+    if (need > *cap && sim_grow((void **)buf, cap, need, 1) != 0) {
         return -1;
     }
-    R->buf[R->len++] = c;
+    char *t = *buf;
+    for (int k = 0; k < n; k++) {
+        const SimCsvField *f = &rec->fields[col[k]];
+        memcpy(t, f->p, f->n);
+        t[f->n] = '\0';
+        v[k] = t;
+        t += f->n + 1;
+    }
     return 0;
 }
 
-/* Reads one RFC 4180 record into R->f (offsets first, then pointers).
-** Returns 1 with a record, 0 at the end, -1 when out of memory, -2 when a
-** quote is not closed. */
-static int read_record(Reader *R)
+/* The study definitions in X.csv's sidecar give the options. */
+static int sidecar_definitions(Dataset *ds, const char *csv_path, SimError *err)
 {
-    if (R->p >= R->end) {
-        return 0;
-    }
-    size_t starts[64];
-    size_t nf = 0;
-    R->len = 0;
-    starts[nf++] = 0;
-    int quoted = 0;
-    while (R->p < R->end) {
-        char c = *R->p++;
-        if (quoted) {
-            if (c == '"' && R->p < R->end && *R->p == '"') {
-                R->p++;
-            } else if (c == '"') {
-                quoted = 0;
-                continue;
-            } else if (c == '\n') {
-                R->line++;
-            }
-            if (put_char(R, c) != 0) {
-                return -1;
-            }
-            continue;
-        }
-        if (c == '"') {
-            quoted = 1;
-        } else if (c == ',') {
-            if (put_char(R, '\0') != 0) {
-                return -1;
-            }
-            if (nf < sizeof starts / sizeof *starts) {
-                starts[nf++] = R->len;
-            }
-        } else if (c == '\n') {
-            break;
-        } else if (c != '\r' && put_char(R, c) != 0) {
-            return -1;
+    char side[4200];
+    snprintf(side, sizeof side, "%s.json", csv_path);
+    json_t *root = json_load_file(side, 0, NULL);
+    size_t i;
+    json_t *study;
+    int rc = SIM_OK;
+    json_array_foreach(json_object_get(root, "studies"), i, study)
+    {
+        if (rc == SIM_OK) {
+            rc = add_definition(ds, json_object_get(study, "definition"), err);
         }
     }
-    if (quoted) {
-        return -2;
-    }
-    if (put_char(R, '\0') != 0) {
-        return -1;
-    }
-    if (nf > R->cap &&
-        sim_grow((void **)&R->f, &R->cap, nf, sizeof *R->f) != 0) {
-        return -1;
-    }
-    for (size_t i = 0; i < nf; i++) {
-        R->f[i] = R->buf + starts[i];
-    }
-    R->n = nf;
-    return 1;
-}
-
-static char *read_whole(const char *path, size_t *len, int *missing)
-{
-    *missing = 0;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        *missing = errno == ENOENT;
-        return NULL;
-    }
-    char *data = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 65536 + 1 > cap &&
-            sim_grow((void **)&data, &cap, n + 65536 + 1, 1) != 0) {
-            sim_free(data);
-            fclose(fp);
-            return NULL;
-        }
-        size_t got = fread(data + n, 1, 65536, fp);
-        n += got;
-        if (got < 65536) {
-            break;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        sim_free(data);
-        return NULL;
-    }
-    data[n] = '\0';
-    *len = n;
-    return data;
+    json_decref(root);
+    return rc;
 }
 
 int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
@@ -386,86 +327,67 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
                  csv_path) >= (int)sizeof path) {
         return sim_fail(err, SIM_ERR_USAGE, "%s: path too long", csv_path);
     }
-    size_t len = 0;
-    int missing = 0;
-    char *data = read_whole(path, &len, &missing);
-    if (data) {
-        /* the study definitions in X.csv's sidecar give the options */
-        char side[4200];
-        snprintf(side, sizeof side, "%s.json", csv_path);
-        json_t *root = json_load_file(side, 0, NULL);
-        size_t i;
-        json_t *study;
-        int rc = SIM_OK;
-        json_array_foreach(json_object_get(root, "studies"), i, study)
-        {
-            if (rc == SIM_OK) {
-                rc = add_definition(ds, json_object_get(study, "definition"),
-                                    err);
-            }
-        }
-        json_decref(root);
-        if (rc != SIM_OK) {
-            sim_free(data);
-            return rc;
-        }
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        return errno == ENOENT
+                   ? SIM_OK
+                   : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s", path,
+                              strerror(errno));
     }
-    if (!data) {
-        return missing ? SIM_OK
-                       : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s", path,
-                                  strerror(errno));
+    int rc = sidecar_definitions(ds, csv_path, err);
+    SimCsvReader *r = NULL;
+    SimCsvOptions o = {',', NULL, NULL, NULL};
+    if (rc == SIM_OK) {
+        rc = sim_csv_open_file(&r, fp, path, &o, err);
     }
     static const char *const need[] = {"participant", "condition", "block",
                                        "question",    "type",      "value"};
     enum { N_NEED = 6 };
     int col[N_NEED];
-    Reader R = {.p = data, .end = data + len, .line = 1};
-    int rc = SIM_OK, got = read_record(&R);
-    if (got != 1) {
-        rc = sim_fail(err, SIM_ERR_INVALID, "%s:1: no header line", path);
+    SimCsvRecord rec;
+    int got = rc == SIM_OK ? sim_csv_next(r, &rec, err) : 0;
+    if (rc == SIM_OK && got != 1) {
+        rc = got == 0
+                 ? sim_fail(err, SIM_ERR_INVALID, "%s:1: no header line", path)
+                 : got;
     }
     for (int k = 0; rc == SIM_OK && k < N_NEED; k++) {
         col[k] = -1;
-        for (size_t i = 0; i < R.n; i++) {
-            if (strcmp(R.f[i], need[k]) == 0) {
-                col[k] = (int)i;
+        for (int i = 0; i < rec.n; i++) {
+            if (field_is(&rec.fields[i], need[k])) {
+                col[k] = i;
             }
         }
         if (col[k] < 0) {
             rc = sim_fail(err, SIM_ERR_INVALID,
-                          "%s:1: column '%s': missing from the header", path,
-                          need[k]);
+                          "%s:%ld: column '%s': missing from the header", path,
+                          rec.line, need[k]);
         }
     }
-    while (rc == SIM_OK) {
-        long line = ++R.line;
-        got = read_record(&R);
-        if (got == 0) {
-            break;
-        }
-        if (got < 0) {
-            rc = got == -1 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
-                           : sim_fail(err, SIM_ERR_INVALID,
-                                      "%s:%ld: a quoted field is not closed",
-                                      path, line);
-            break;
-        }
-        if (R.n == 1 && R.f[0][0] == '\0') {
-            continue; /* a blank line */
+    char *buf = NULL;
+    size_t cap = 0;
+    while (rc == SIM_OK && (got = sim_csv_next(r, &rec, err)) == 1) {
+        long line = rec.line;
+        if (rec.n == 1 && rec.fields[0].n == 0) {
+            continue; /* an empty quoted line */
         }
         const char *v[N_NEED];
-        for (int k = 0; k < N_NEED; k++) {
-            if ((size_t)col[k] >= R.n) {
+        for (int k = 0; k < N_NEED && rc == SIM_OK; k++) {
+            if (col[k] >= rec.n) {
                 rc = sim_fail(err, SIM_ERR_INVALID,
                               "%s:%ld: column '%s': missing (the record has "
-                              "%zu fields)",
-                              path, line, need[k], R.n);
-                break;
+                              "%d fields)",
+                              path, line, need[k], rec.n);
             }
-            v[k] = unguard(R.f[col[k]]);
+        }
+        if (rc == SIM_OK && field_strings(&rec, col, N_NEED, &buf, &cap, v)) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
         if (rc != SIM_OK) {
             break;
+        }
+        for (int k = 0; k < N_NEED; k++) {
+            v[k] = unguard(v[k]);
         }
         int type = type_of(v[4]);
         if (type < 0) {
@@ -489,9 +411,12 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
                           path, line, v[5]);
         }
     }
-    sim_free(R.f);
-    sim_free(R.buf);
-    sim_free(data);
+    if (rc == SIM_OK && got > 1) {
+        rc = got; /* the reader's located error */
+    }
+    sim_free(buf);
+    sim_csv_close(r);
+    fclose(fp);
     return rc;
 }
 

@@ -22,8 +22,8 @@
 
 #include <jansson.h>
 
-#include "analysis/compute.h"
 #include "common/sim_alloc.h"
+#include "common/sim_escape.h"
 #include "common/sim_text.h"
 
 static void free_strs(char **a, int n)
@@ -446,14 +446,23 @@ int report_write_tex(const Report *r, const char *dir, SimError *err)
 /* CSV                                                                  */
 
 /* A text cell; one that a spreadsheet would take for a formula (= + - @,
-** tab, CR first) gets a leading single quote unless raw. */
+** tab, CR first) gets a leading single quote, and control characters (C0
+** but tab, CR and LF, DEL, C1, bidirectional controls) are written as
+** visible escapes (sim_escape.h), unless raw. A cell with a comma, a quote,
+** tab, CR or LF is quoted. */
 static void csv_str(SimBuf *b, const char *s, int raw)
 {
+    SimBuf clean;
+    sim_buf_init(&clean);
+    if (!raw && sim_escape_needed(s, strlen(s), SIM_ESC_KEEP_WS)) {
+        sim_escape_append(&clean, s, strlen(s), SIM_ESC_KEEP_WS);
+        s = sim_buf_cstr(&clean);
+    }
     char first[2] = {0, 0};
     if (!raw && s[0] && strchr("=+-@\t\r", s[0])) {
         first[0] = '\'';
     }
-    if (strpbrk(s, ",\"\n\r")) {
+    if (strpbrk(s, ",\"\n\r\t")) {
         sim_buf_puts(b, "\"");
         sim_buf_puts(b, first);
         for (; *s; s++) {
@@ -467,6 +476,7 @@ static void csv_str(SimBuf *b, const char *s, int raw)
         sim_buf_puts(b, first);
         sim_buf_puts(b, s);
     }
+    sim_buf_free(&clean);
 }
 
 static void csv_value(SimBuf *b, const TableColumn *c, double x)

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "common/sim_decode.h"
 #include "common/sim_error.h"
 #include "analysis/stats.h"
 #include "analysis/table.h"
@@ -50,7 +51,7 @@ typedef struct AnalyzeOptions {
     int change_only;          /* library use (simulations): the change table
                               ** only, no utility, ANOVA or ratings */
     char csv_delimiter;       /* --delimiter of every --csv file (',') */
-    int csv_encoding;         /* --encoding: DatasetEncoding (UTF-8) */
+    SimEncoding csv_encoding; /* --encoding of every --csv file (UTF-8) */
     int no_glmm;              /* --no-glmm: skip the mixed model */
     int calibrate;            /* --calibrate N: null studies (0: none) */
     int null_study;           /* library use (calibration): only the tested
@@ -277,6 +278,10 @@ typedef struct Report {
 } Report;
 
 void report_free(Report *r); /* frees the contents; NULL is a no-op */
+
+/* Appends a table to r (see table_new()); NULL when out of memory. */
+Table *report_add_table(Report *r, const char *key, unsigned formats,
+                        const TableColumn *cols, int n_cols);
 
 /* The name of a --utility rule ("mean", "trapezoid", "ratio"). */
 const char *report_utility_rule_name(int rule);

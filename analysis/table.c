@@ -61,6 +61,9 @@ static int set_str(Table *t, char **field, const char *s)
     return 0;
 }
 
+/* fmt and ap as vprintf takes them (the callers' formats are checked) */
+static int set_vfmt(Table *t, char **field, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 static int set_vfmt(Table *t, char **field, const char *fmt, va_list ap)
 {
     va_list ap2;

@@ -90,6 +90,13 @@ static void experimenter_note(const FrameView *fv, char *note, size_t n)
                  "tries again; Ctrl+Shift+A aborts (the participant can be "
                  "resumed).",
                  fv->media_error);
+    } else if (v->screen == SCREEN_PAUSED && fv->scene_oom) {
+        snprintf(note, n,
+                 "Experimenter: the run is paused because the computer ran "
+                 "out of memory while building the next screen, which could "
+                 "not be shown completely. Nothing was recorded for it. "
+                 "Close other programs, then Ctrl+Shift+P tries again; "
+                 "Ctrl+Shift+A aborts (the participant can be resumed).");
     } else if (v->screen == SCREEN_STORE_ERROR) {
         snprintf(note, n,
                  "Experimenter: the last response is not saved yet (%s). "

@@ -49,6 +49,8 @@ typedef struct FrameView {
     int have_shown;           /* a screen of this run was presented */
     const char *media_error;  /* "the stimulus FILE cannot be shown (WHY)",
                                  for the experimenter; NULL none */
+    int scene_oom;            /* the run is paused because a screen could
+                                 not be built for want of memory */
     const UiStrings *strings; /* the study's runner strings (NULL: English) */
 } FrameView;
 
@@ -71,7 +73,8 @@ void frame_close(Frame *f);
 double frame_refresh_ns(const Frame *f);
 
 /* Builds the scene for fv, clamps the scroll to it and finds the hover
-** region under the mouse. Returns 1 when the scroll had to move. */
+** region under the mouse. Returns 1 when the scroll had to move. When
+** memory ran out the scene is incomplete: scene_oom(&f->scene) says so. */
 int frame_build(Frame *f, const FrameView *fv);
 
 /* Scrolls the body by dy px within its content. Returns 1 when it moved. */

@@ -1455,27 +1455,24 @@ int gfx_find_assets(char *out, size_t n, SimError *err)
         return sim_fail(err, SIM_ERR_IO,
                         "SIMLAB_ASSETS=%s: no fonts/DejaVuSans.ttf there", env);
     }
+    /* bin/simlab finds share/simlab, installed or in the build tree (the
+    ** build stages the source's assets/ there) */
     char *base = SDL_GetBasePath();
-    if (base) {
-        static const char *const rel[] = {"../assets", "../../assets",
-                                          "../share/simlab/assets", "assets"};
-        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-            char cand[1100];
-            snprintf(cand, sizeof cand, "%s%s", base, rel[i]);
-            if (has_fonts(cand)) {
-                snprintf(out, n, "%s", cand);
-                SDL_free(base);
-                return SIM_OK;
-            }
-        }
-        SDL_free(base);
+    if (!base) {
+        return sim_fail(err, SIM_ERR_IO,
+                        "cannot tell where the program is (is /proc "
+                        "mounted?); set SIMLAB_ASSETS to simlab's data "
+                        "folder");
     }
-#ifdef SIMLAB_SOURCE_ASSETS
-    if (has_fonts(SIMLAB_SOURCE_ASSETS)) {
-        snprintf(out, n, "%s", SIMLAB_SOURCE_ASSETS);
+    char cand[1100];
+    snprintf(cand, sizeof cand, "%s../share/simlab", base);
+    SDL_free(base);
+    if (has_fonts(cand)) {
+        snprintf(out, n, "%s", cand);
         return SIM_OK;
     }
-#endif
     return sim_fail(err, SIM_ERR_IO,
-                    "cannot find the assets folder (fonts); set SIMLAB_ASSETS");
+                    "%s: no fonts/DejaVuSans.ttf there (simlab's data folder "
+                    "beside the program's); set SIMLAB_ASSETS",
+                    cand);
 }

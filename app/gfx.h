@@ -253,9 +253,11 @@ typedef struct GfxOptions {
 int gfx_open(Gfx *g, const GfxOptions *o, SimError *err);
 void gfx_close(Gfx *g);
 
-/* The folder holding fonts/ (and studies/): $SIMLAB_ASSETS, else next to
-** the executable (../assets, ../../assets, ../share/simlab), else the
-** source tree the program was built from. Writes it to out. */
+/* simlab's data folder, the one holding fonts/ (and studies/, lang/):
+** $SIMLAB_ASSETS, else ../share/simlab from the executable's folder (as
+** installed: bin/ and share/simlab/; a build tree stages the source's
+** assets/ as BUILD/share/simlab). Writes it to out and returns SIM_OK;
+** else err says which folder lacks the fonts. */
 int gfx_find_assets(char *out, size_t n, SimError *err);
 
 #endif

@@ -42,6 +42,10 @@ typedef struct App {
     int media_valid;        /* media_serial is set */
     char media_error[1200]; /* a stimulus file that cannot be shown (for
                                the experimenter); "" none */
+    int scene_oom;          /* the run is paused: a screen could not be
+                               built for want of memory */
+    int oom_logged;         /* scene_error logged for oom_serial's build */
+    unsigned oom_serial;
     int runs_finished;
     int exit_code;
 } App;
@@ -81,19 +85,23 @@ static void display_event(App *a)
     SDL_GetCurrentDisplayMode(disp < 0 ? 0 : disp, &dm);
     int ww = 0, wh = 0;
     SDL_GetWindowSize(f->gfx.window, &ww, &wh);
-    char detail[512];
-    snprintf(detail, sizeof detail,
-             "{\"video_driver\":\"%s\",\"renderer\":\"%s\",\"vsync\":%d,"
-             "\"display\":%d,\"mode_w\":%d,\"mode_h\":%d,\"refresh_hz\":%d,"
-             "\"pixel_format\":\"%s\",\"window_w\":%d,\"window_h\":%d,"
-             "\"output_w\":%d,\"output_h\":%d,\"fullscreen\":%d,"
-             "\"font_scale\":%.2f,\"autopilot\":%d,\"key_stamps\":\"%s\"}",
-             SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "",
-             f->gfx.renderer_name, f->gfx.vsync, disp, dm.w, dm.h,
-             dm.refresh_rate, SDL_GetPixelFormatName(dm.format), ww, wh,
-             f->gfx.w, f->gfx.h, !a->d->o->windowed, (double)f->ui.font_scale,
-             a->d->autopilot != NULL,
-             stamps_have_raw(a->d->clock) ? "xinput2-raw" : "event-watch");
+    char rush[1200], detail[2048];
+    Rush none;
+    rush_init(&none);
+    rush_json(a->d->rush ? a->d->rush : &none, rush, sizeof rush);
+    snprintf(
+        detail, sizeof detail,
+        "{\"video_driver\":\"%s\",\"renderer\":\"%s\",\"vsync\":%d,"
+        "\"display\":%d,\"mode_w\":%d,\"mode_h\":%d,\"refresh_hz\":%d,"
+        "\"pixel_format\":\"%s\",\"window_w\":%d,\"window_h\":%d,"
+        "\"output_w\":%d,\"output_h\":%d,\"fullscreen\":%d,"
+        "\"font_scale\":%.2f,\"autopilot\":%d,\"key_stamps\":\"%s\","
+        "\"rush\":%s}",
+        SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "",
+        f->gfx.renderer_name, f->gfx.vsync, disp, dm.w, dm.h, dm.refresh_rate,
+        SDL_GetPixelFormatName(dm.format), ww, wh, f->gfx.w, f->gfx.h,
+        !a->d->o->windowed, (double)f->ui.font_scale, a->d->autopilot != NULL,
+        stamps_have_raw(a->d->clock) ? "xinput2-raw" : "event-watch", rush);
     app_log_event(a, "display", detail);
 }
 
@@ -165,6 +173,45 @@ static void media_preload(App *a)
     }
 }
 
+/* After a build: a scene that lost commands for want of memory is never
+** shown as a participant's screen. A scene_error event (once per screen
+** until a build succeeds), and a participant's run pauses before the
+** screen is presented. Returns 1 when the run was paused (build again). */
+static int scene_guard(App *a)
+{
+    if (!scene_oom(&a->d->frame->scene)) {
+        a->oom_logged = 0;
+        return 0;
+    }
+    const SessionView *v = a->session ? session_view(a->session) : NULL;
+    unsigned serial = v ? v->screen_serial : 0;
+    const char *name = v ? session_screen_name(v->screen) : "start";
+    if (!a->oom_logged || serial != a->oom_serial) {
+        a->oom_logged = 1;
+        a->oom_serial = serial;
+        char d[200];
+        snprintf(d, sizeof d,
+                 "{\"error\":\"out of memory\",\"screen\":\"%s\","
+                 "\"step\":%d}",
+                 name, v && v->trial ? v->trial->seq : -1);
+        app_log_event(a, "scene_error", d);
+        fprintf(stderr,
+                "simlab run: out of memory: the %s screen could not be "
+                "built completely\n",
+                name);
+    }
+    if (!v || session_finished(a->session) || v->screen == SCREEN_PAUSED ||
+        v->screen == SCREEN_STORE_ERROR) {
+        return 0;
+    }
+    media_pause(a);
+    if (session_view(a->session)->screen != SCREEN_PAUSED) {
+        return 0;
+    }
+    a->scene_oom = 1;
+    return 1;
+}
+
 /* ------------------------------------------------------------------- runs */
 
 static int run_begin(App *a, const char *pid)
@@ -191,6 +238,7 @@ static int run_begin(App *a, const char *pid)
     }
     display_event(a);
     a->media_valid = 0;
+    a->scene_oom = 0;
     assets_forget_failed(&a->d->frame->assets);
     media_preload(a);
     if (a->d->autopilot) {
@@ -239,6 +287,9 @@ static void session_input(App *a, SimInput *in)
         assets_forget_failed(&a->d->frame->assets);
         a->media_valid = 0;
         media_preload(a);
+    }
+    if (consumed && in->kind == SIM_IN_RESUME) {
+        a->scene_oom = 0; /* the next build tells whether memory is back */
     }
     const SessionView *v = session_view(a->session);
     if (rc != SIM_OK) {
@@ -503,6 +554,7 @@ static void frame_view(const App *a, FrameView *fv)
     fv->autopilot = a->d->autopilot != NULL;
     fv->have_shown = a->have_shown;
     fv->media_error = a->session && a->media_error[0] ? a->media_error : NULL;
+    fv->scene_oom = a->session && a->scene_oom;
     fv->strings = a->d->study ? a->d->study->ui_strings : NULL;
 }
 
@@ -519,6 +571,11 @@ static int build(App *a)
             frame_view(a, &fv);
             moved |= frame_build(a->d->frame, &fv);
         }
+    }
+    if (scene_guard(a)) {
+        frame_view(a, &fv); /* the pause screen instead */
+        moved |= frame_build(a->d->frame, &fv);
+        scene_guard(a);
     }
     return moved;
 }

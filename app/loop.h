@@ -14,6 +14,7 @@
 #include "app/autopilot.h"
 #include "app/frame.h"
 #include "app/run_options.h"
+#include "app/rush.h"
 #include "app/stamps.h"
 #include "app/timing_log.h"
 #include "experiment/store.h"
@@ -30,6 +31,7 @@ typedef struct LoopDeps {
     TimingLog *timing;    /* may be NULL */
     Autopilot *autopilot; /* NULL: people at the keyboard */
     int64_t t_launch_ns;  /* monotonic, for the first-frame report */
+    const Rush *rush;     /* what rush asked for and got (display event) */
 
     /* --sync: server assignment and the background push, or NULL */
     SyncConn *sync;

@@ -6,8 +6,10 @@
 ** here.
 */
 #include "app/app.h"
+#include "app/help.h"
 #include "app/power_cmd.h"
 #include "app/sync_cmd.h"
+#include "common/sim_escape.h"
 #include "stimuli/check.h"
 #include "experiment/assign.h"
 #include "experiment/export.h"
@@ -25,45 +27,7 @@
 
 static void usage(FILE *f)
 {
-    fputs(
-        "usage:\n"
-        "  simlab check DIR [--json]\n"
-        "  simlab new DIR --preset hase-forward|hase-counterfactual|"
-        "meta-predictor\n"
-        "             --modality image|text|tabular\n"
-        "  simlab run DIR [--db FILE] [--station NAME] [--windowed] "
-        "[--display N]\n"
-        "             [--size WxH] [--font-scale F] [--no-vsync] "
-        "[--screenshot-dir DIR]\n"
-        "             [--autopilot POLICY [--participants N] [--seed S] "
-        "[--chaos]]\n"
-        "             [--screenshot-one-per-condition]\n"
-        "             [--timing-log FILE] [--exit-after N] "
-        "[--accept-changed-bundle]\n"
-        "  simlab simulate DIR --db FILE --participants N --policy "
-        "model|label|random|mixed\n"
-        "             [--seed S] [--station NAME] [--p COND:PHASE=P]... "
-        "[--fast]\n"
-        "             [--participant-sd SD] [--item-sd SD] "
-        "[--accept-changed-bundle]\n"
-        "             [--sync URL]\n"
-        "  simlab sync --db FILE --to URL [--accept-changed-bundle] "
-        "[--batch N] [--all]\n"
-        "  simlab status URL | simlab status --db FILE\n"
-        "  simlab export --db FILE --csv OUT [--raw]\n"
-        "  simlab selftest [DIR] [--db FILE] [--out DIR] [--station NAME]\n"
-        "             [--seconds S] [--windowed] [--size WxH] [--display "
-        "N]\n"
-        "             [--screenshot-dir DIR]\n"
-        "  simlab power DIR --participants N1,N2,... --out DIR [--studies S]\n"
-        "             [--alpha A] [--replicates B] [--threads T] [--seed S]\n"
-        "             [--p COND:PHASE=P]... [--participant-sd SD] "
-        "[--item-sd SD]\n"
-        "             [--test bootstrap|users|glmm|t|anova] [--null-studies "
-        "S]\n"
-        "             [--baseline NAME] [--screening N] [--coverage]\n"
-        "  simlab --version\n",
-        f);
+    help_usage(f);
 }
 
 static int parse_u64(const char *s, unsigned long long *out)
@@ -259,7 +223,7 @@ static int cmd_simulate(int argc, char **argv)
     SimError err;
     sim_error_clear(&err);
     if (simulate_run(&o, stderr, &err) != SIM_OK) {
-        fprintf(stderr, "simlab simulate: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab simulate: ", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
@@ -290,7 +254,7 @@ static int cmd_export(int argc, char **argv)
     SimError err;
     sim_error_clear(&err);
     if (export_long_csv_opt(db, csv, &opt, &err) != SIM_OK) {
-        fprintf(stderr, "simlab export: %s\n", err.msg);
+        sim_escape_print(stderr, "simlab export: ", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
     return 0;
@@ -317,6 +281,8 @@ int main(int argc, char **argv)
         return sync_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "status") == 0) {
         return status_cmd_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "server") == 0) {
+        return server_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
     } else if (strcmp(cmd, "selftest") == 0) {
@@ -325,7 +291,7 @@ int main(int argc, char **argv)
         printf("simlab %s\n", SIMLAB_VERSION);
         return 0;
     } else if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
+        help_full(stdout);
         return 0;
     }
     fprintf(stderr, "simlab: unknown command '%s'\n", cmd);

@@ -21,10 +21,14 @@
 #include "common/sim_alloc.h"
 #include "stimuli/page.h"
 
-static StudyClass CLASSES[2] = {{"pos", "Positive", "f"},
-                                {"neg", "Negative", "j"}};
-static StudyClass IMG_CLASSES[2] = {{"husky", "Husky", "f"},
-                                    {"wolf", "Wolf", "j"}};
+/* The study model's strings are mutable (study loading owns them); the fake
+** study gives them mutable storage: a char array initialised by lit. */
+#define MUT(lit) ((char[]){lit})
+
+static StudyClass CLASSES[2] = {{MUT("pos"), MUT("Positive"), MUT("f")},
+                                {MUT("neg"), MUT("Negative"), MUT("j")}};
+static StudyClass IMG_CLASSES[2] = {{MUT("husky"), MUT("Husky"), MUT("f")},
+                                    {MUT("wolf"), MUT("Wolf"), MUT("j")}};
 
 /* A synthetic photo-like image and a matching attribution map. */
 static void make_media(const char *dir)
@@ -106,27 +110,27 @@ static void make_media(const char *dir)
 }
 
 static Feature ADULT[] = {
-    {"Age", "37.00 < Age <= 48.00"},
-    {"Workclass", "Private"},
-    {"Education", "Masters"},
-    {"Marital Status", "Never-Married"},
-    {"Occupation", "White-Collar"},
-    {"Relationship", "Not-in-family"},
-    {"Race", "White"},
-    {"Sex", "Female"},
-    {"Capital Gain", "High gains"},
-    {"Capital Loss", "No losses"},
-    {"Hours per week", "Hours per week > 45.00"},
-    {"Country", "United-States"},
+    {MUT("Age"), MUT("37.00 < Age <= 48.00")},
+    {MUT("Workclass"), MUT("Private")},
+    {MUT("Education"), MUT("Masters")},
+    {MUT("Marital Status"), MUT("Never-Married")},
+    {MUT("Occupation"), MUT("White-Collar")},
+    {MUT("Relationship"), MUT("Not-in-family")},
+    {MUT("Race"), MUT("White")},
+    {MUT("Sex"), MUT("Female")},
+    {MUT("Capital Gain"), MUT("High gains")},
+    {MUT("Capital Loss"), MUT("No losses")},
+    {MUT("Hours per week"), MUT("Hours per week > 45.00")},
+    {MUT("Country"), MUT("United-States")},
 };
 static Feature ADULT_CF[12];
 static Edit ADULT_EDITS[] = {
-    {"Capital Gain", "High gains", "No gains", 0, 0, 0},
-    {"Hours per week", "Hours per week > 45.00", "Hours per week <= 40.00", 0,
-     0, 0},
+    {MUT("Capital Gain"), MUT("High gains"), MUT("No gains"), 0, 0, 0},
+    {MUT("Hours per week"), MUT("Hours per week > 45.00"),
+     MUT("Hours per week <= 40.00"), 0, 0, 0},
 };
 
-static const char *LIME_TEXT =
+static char LIME_TEXT[] =
     "Features: \ndecent  |  0.10 \ntheir  |  0.08 \nreputations  |  -0.11 \n"
     "some  |  -0.13 \ndamage  |  -0.16 \nBaseline evidence: 0.33 \nSum of "
     "weights: -0.23 \nTotal evidence: 0.09";
@@ -212,18 +216,19 @@ int main(int argc, char **argv)
     /* ---- items ---- */
     Item text_item;
     memset(&text_item, 0, sizeof text_item);
-    text_item.key = "test:554";
+    text_item.key = MUT("test:554");
     text_item.input.modality = MODALITY_TEXT;
-    text_item.input.text = "some decent actors inflict big damage upon their "
-                           "reputations .";
+    text_item.input.text =
+        MUT("some decent actors inflict big damage upon their "
+            "reputations .");
     text_item.label = 1;
     text_item.prediction = 1;
     Counterfactual tcf;
     memset(&tcf, 0, sizeof tcf);
     tcf.input.modality = MODALITY_TEXT;
-    tcf.input.text = "some decent actors inflict little damage upon their "
-                     "reputations .";
-    Edit tedit = {NULL, "big", "little", 27, 33, 0};
+    tcf.input.text = MUT("some decent actors inflict little damage upon their "
+                         "reputations .");
+    Edit tedit = {NULL, MUT("big"), MUT("little"), 27, 33, 0};
     tcf.edits = &tedit;
     tcf.n_edits = 1;
     tcf.prediction = 0;
@@ -237,8 +242,8 @@ int main(int argc, char **argv)
     tab_item.label = 0;
     tab_item.prediction = 0;
     memcpy(ADULT_CF, ADULT, sizeof ADULT);
-    ADULT_CF[8].value = "No gains";
-    ADULT_CF[10].value = "Hours per week <= 40.00";
+    ADULT_CF[8].value = MUT("No gains");
+    ADULT_CF[10].value = MUT("Hours per week <= 40.00");
     Counterfactual acf;
     memset(&acf, 0, sizeof acf);
     acf.input.modality = MODALITY_TABULAR;
@@ -249,6 +254,7 @@ int main(int argc, char **argv)
     acf.prediction = 1;
     tab_item.cf = &acf;
 
+    static char cividis[] = "cividis", viridis[] = "viridis";
     Item img_items[6];
     char img_paths[6][64], img_files[6][1100];
     Explanation img_expl[6];
@@ -270,42 +276,45 @@ int main(int argc, char **argv)
         img_expl[k].file = map_paths[k];
         img_expl[k].map_file = map_files[k];
         img_expl[k].file_is_npy = 1;
-        img_expl[k].colormap = k == 1 ? "cividis" : "viridis";
+        img_expl[k].colormap = k == 1 ? cividis : viridis;
         img_expl[k].opacity = 0.55;
     }
 
     Item pair_item;
     memset(&pair_item, 0, sizeof pair_item);
     pair_item.input.modality = MODALITY_TEXT_PAIR;
-    pair_item.input.text = "A man is sleeping on a bench in the park.";
-    pair_item.input.text_b = "A person is resting outside.";
-    pair_item.input.title_a = "Premise";
-    pair_item.input.title_b = "Hypothesis";
+    pair_item.input.text = MUT("A man is sleeping on a bench in the park.");
+    pair_item.input.text_b = MUT("A person is resting outside.");
+    pair_item.input.title_a = MUT("Premise");
+    pair_item.input.title_b = MUT("Hypothesis");
     pair_item.label = 0;
     pair_item.prediction = 0;
-    static StudyClass NLI[3] = {{"entail", "Entailment", "1"},
-                                {"neutral", "Neutral", "2"},
-                                {"contra", "Contradiction", "3"}};
+    StudyClass NLI[3] = {{MUT("entail"), MUT("Entailment"), MUT("1")},
+                         {MUT("neutral"), MUT("Neutral"), MUT("2")},
+                         {MUT("contra"), MUT("Contradiction"), MUT("3")}};
 
     /* ---- explanations ---- */
-    ExplToken toks[] = {{"some", -0.13, 0},        {"decent", 0.10, 0},
-                        {"actors", 0.01, 0},       {"inflict", -0.04, 0},
-                        {"big", 0.02, 0},          {"damage", -0.16, 0},
-                        {"upon", 0.0, 0},          {"their", 0.08, 0},
-                        {"reputations", -0.11, 0}, {".", 0, 0}};
+    ExplToken toks[] = {
+        {MUT("some"), -0.13, 0},        {MUT("decent"), 0.10, 0},
+        {MUT("actors"), 0.01, 0},       {MUT("inflict"), -0.04, 0},
+        {MUT("big"), 0.02, 0},          {MUT("damage"), -0.16, 0},
+        {MUT("upon"), 0.0, 0},          {MUT("their"), 0.08, 0},
+        {MUT("reputations"), -0.11, 0}, {MUT("."), 0, 0}};
     Explanation e_tokens;
     memset(&e_tokens, 0, sizeof e_tokens);
     e_tokens.kind = EXPL_TOKENS;
     e_tokens.tokens = toks;
     e_tokens.n_tokens = sizeof toks / sizeof toks[0];
 
-    ExplToken ptoks[] = {
-        {"A", 0, 0},          {"man", 0.3, 0}, {"is", 0, 0},
-        {"sleeping", 0.5, 0}, {"on", 0, 0},    {"a", 0, 0},
-        {"bench", 0.1, 0},    {"in", 0, 0},    {"the", 0, 0},
-        {"park", 0.2, 0},     {".", 0, 0},     {"A", 0, 1},
-        {"person", 0.3, 1},   {"is", 0, 1},    {"resting", 0.4, 1},
-        {"outside", 0.15, 1}, {".", 0, 1}};
+    ExplToken ptoks[] = {{MUT("A"), 0, 0},         {MUT("man"), 0.3, 0},
+                         {MUT("is"), 0, 0},        {MUT("sleeping"), 0.5, 0},
+                         {MUT("on"), 0, 0},        {MUT("a"), 0, 0},
+                         {MUT("bench"), 0.1, 0},   {MUT("in"), 0, 0},
+                         {MUT("the"), 0, 0},       {MUT("park"), 0.2, 0},
+                         {MUT("."), 0, 0},         {MUT("A"), 0, 1},
+                         {MUT("person"), 0.3, 1},  {MUT("is"), 0, 1},
+                         {MUT("resting"), 0.4, 1}, {MUT("outside"), 0.15, 1},
+                         {MUT("."), 0, 1}};
     ExplPair pairs[] = {{1, 2, 12, 13, 0.8},
                         {3, 4, 14, 15, 0.9},
                         {9, 10, 15, 16, 0.45},
@@ -323,11 +332,12 @@ int main(int argc, char **argv)
     e_spairs.pairs = spairs;
     e_spairs.n_pairs = 2;
 
-    ExplFeature lime[] = {{"Education", "High School grad", -0.17, NULL},
-                          {"Sex", "Female", -0.20, NULL},
-                          {"Hours per week", "<= 40.00", -0.20, NULL},
-                          {"Relationship", "Not-in-family", -0.24, NULL},
-                          {"Capital Gain", "High gains", 0.61, NULL}};
+    ExplFeature lime[] = {
+        {MUT("Education"), MUT("High School grad"), -0.17, NULL},
+        {MUT("Sex"), MUT("Female"), -0.20, NULL},
+        {MUT("Hours per week"), MUT("<= 40.00"), -0.20, NULL},
+        {MUT("Relationship"), MUT("Not-in-family"), -0.24, NULL},
+        {MUT("Capital Gain"), MUT("High gains"), 0.61, NULL}};
     Explanation e_feat;
     memset(&e_feat, 0, sizeof e_feat);
     e_feat.kind = EXPL_FEATURES;
@@ -337,8 +347,9 @@ int main(int argc, char **argv)
     e_feat.sum = -0.20;
     e_feat.output = 0.89;
 
-    char *c1[] = {"Education = High School grad", "Marital Status = Separated",
-                  "Occupation = Service", "Sex = Female"};
+    char *c1[] = {MUT("Education = High School grad"),
+                  MUT("Marital Status = Separated"),
+                  MUT("Occupation = Service"), MUT("Sex = Female")};
     ExplRule rule = {c1, 4, 0.97, 0.12};
     Explanation e_rules;
     memset(&e_rules, 0, sizeof e_rules);
@@ -348,27 +359,27 @@ int main(int argc, char **argv)
     e_rules.predicted = 1;
 
     ExplFeature prow[12];
-    const char *proto_vals[12] = {"Age > 48.00",
-                                  "Federal-gov",
-                                  "High School grad",
-                                  "Married",
-                                  "Other",
-                                  "Husband",
-                                  "White",
-                                  "Male",
-                                  "No gains",
-                                  "No losses",
-                                  "Hours per week <= 40.00",
-                                  "Euro_1"};
+    char *proto_vals[12] = {MUT("Age > 48.00"),
+                            MUT("Federal-gov"),
+                            MUT("High School grad"),
+                            MUT("Married"),
+                            MUT("Other"),
+                            MUT("Husband"),
+                            MUT("White"),
+                            MUT("Male"),
+                            MUT("No gains"),
+                            MUT("No losses"),
+                            MUT("Hours per week <= 40.00"),
+                            MUT("Euro_1")};
     for (int i = 0; i < 12; i++) {
-        prow[i] = (ExplFeature){ADULT[i].name, ADULT[i].value, 0,
-                                (char *)proto_vals[i]};
+        prow[i] =
+            (ExplFeature){ADULT[i].name, ADULT[i].value, 0, proto_vals[i]};
     }
-    ExplFeature imp[] = {{"Capital Gain", "High gains", 2.25, NULL}};
+    ExplFeature imp[] = {{MUT("Capital Gain"), MUT("High gains"), 2.25, NULL}};
     Explanation e_proto;
     memset(&e_proto, 0, sizeof e_proto);
     e_proto.kind = EXPL_PROTOTYPE;
-    e_proto.prototype_label = "above $50K";
+    e_proto.prototype_label = MUT("above $50K");
     e_proto.prototype_evidence = 10.0;
     e_proto.rows = prow;
     e_proto.n_rows = 12;
@@ -376,14 +387,18 @@ int main(int argc, char **argv)
     e_proto.n_features = 1;
     e_proto.predicted = 0;
 
-    Edit s1[] = {{"Marital Status", "Never-Married", "Separated", 0, 0, 0}};
-    Edit s2[] = {{"Marital Status", "Never-Married", "Separated", 0, 0, 0},
-                 {"Hours per week", "Hours per week > 45.00",
-                  "Hours per week <= 40.00", 0, 0, 0}};
-    Edit s3[] = {{"Marital Status", "Never-Married", "Separated", 0, 0, 0},
-                 {"Capital Gain", "High gains", "No gains", 0, 0, 0},
-                 {"Hours per week", "Hours per week > 45.00",
-                  "Hours per week <= 40.00", 0, 0, 0}};
+    Edit s1[] = {{MUT("Marital Status"), MUT("Never-Married"), MUT("Separated"),
+                  0, 0, 0}};
+    Edit s2[] = {{MUT("Marital Status"), MUT("Never-Married"), MUT("Separated"),
+                  0, 0, 0},
+                 {MUT("Hours per week"), MUT("Hours per week > 45.00"),
+                  MUT("Hours per week <= 40.00"), 0, 0, 0}};
+    Edit s3[] = {
+        {MUT("Marital Status"), MUT("Never-Married"), MUT("Separated"), 0, 0,
+         0},
+        {MUT("Capital Gain"), MUT("High gains"), MUT("No gains"), 0, 0, 0},
+        {MUT("Hours per week"), MUT("Hours per week > 45.00"),
+         MUT("Hours per week <= 40.00"), 0, 0, 0}};
     ExplStep steps[] = {{8.45, s1, 1}, {9.76, s2, 2}, {-0.19, s3, 3}};
     Explanation e_path;
     memset(&e_path, 0, sizeof e_path);
@@ -396,11 +411,11 @@ int main(int argc, char **argv)
     Explanation e_text;
     memset(&e_text, 0, sizeof e_text);
     e_text.kind = EXPL_TEXT;
-    e_text.text = (char *)LIME_TEXT;
+    e_text.text = LIME_TEXT;
 
     Explanation parts[2] = {e_feat, e_rules};
-    parts[0].title = "LIME";
-    parts[1].title = "Anchor";
+    parts[0].title = MUT("LIME");
+    parts[1].title = MUT("Anchor");
     Explanation e_comp;
     memset(&e_comp, 0, sizeof e_comp);
     e_comp.kind = EXPL_COMPOSITE;
@@ -409,16 +424,16 @@ int main(int argc, char **argv)
 
     Explanation e_side = img_expl[0];
     e_side.side_by_side = 1;
-    e_side.colormap = "magma";
+    e_side.colormap = MUT("magma");
 
-    RatingSpec rs = {"Does this explanation show me why the system thought "
-                     "what it did?",
-                     7, "Not at all", "Completely"};
-    char *opts[] = {"The model is always right.",
-                    "The model is sometimes wrong, and I predict what it "
-                    "answers.",
-                    "I decide whether the review is positive."};
-    QuizQuestion qq = {"What will you predict in this study?", opts, 3, 1};
+    RatingSpec rs = {MUT("Does this explanation show me why the system thought "
+                         "what it did?"),
+                     7, MUT("Not at all"), MUT("Completely")};
+    char *opts[] = {MUT("The model is always right."),
+                    MUT("The model is sometimes wrong, and I predict what it "
+                        "answers."),
+                    MUT("I decide whether the review is positive.")};
+    QuizQuestion qq = {MUT("What will you predict in this study?"), opts, 3, 1};
 
     struct {
         const char *name;
@@ -629,43 +644,42 @@ int main(int argc, char **argv)
     v->screen = SCREEN_SCREENED_OUT;
     /* a questionnaire half answered: an age out of range, a choice made,
     ** the likert missing after a refused Continue, text being typed */
-    static char *ml_opts[] = {"Nothing", "A little", "I use it at work",
-                              "I build models"};
-    static SurveyQuestion survey[] = {
-        {.id = "age",
+    char *ml_opts[] = {MUT("Nothing"), MUT("A little"), MUT("I use it at work"),
+                       MUT("I build models")};
+    SurveyQuestion survey[] = {
+        {.id = MUT("age"),
          .type = QTYPE_NUMBER,
-         .text = "Your age in years",
+         .text = MUT("Your age in years"),
          .required = 1,
          .min = 18,
          .max = 99},
-        {.id = "ml",
+        {.id = MUT("ml"),
          .type = QTYPE_CHOICE,
-         .text = "How much do you know about machine learning?",
+         .text = MUT("How much do you know about machine learning?"),
          .required = 1,
          .options = ml_opts,
          .n_options = 4},
-        {.id = "trust",
+        {.id = MUT("trust"),
          .type = QTYPE_LIKERT,
-         .text = "I trust the model's explanations.",
+         .text = MUT("I trust the model's explanations."),
          .required = 1,
          .points = 7,
-         .low = "Strongly disagree",
-         .high = "Strongly agree"},
-        {.id = "strategy",
+         .low = MUT("Strongly disagree"),
+         .high = MUT("Strongly agree")},
+        {.id = MUT("strategy"),
          .type = QTYPE_TEXT,
-         .text = "How did you decide?",
+         .text = MUT("How did you decide?"),
          .required = 0,
          .max_length = 500},
     };
-    static Block survey_block = {.kind = BLOCK_QUESTIONNAIRE,
-                                 .id = "survey",
-                                 .title = "About you",
-                                 .survey = survey,
-                                 .n_survey = 4};
-    static const char *answers[] = {
-        "12", "I use it at work", "",
-        "I mostly looked at the highlighted words.\nWhen they were "
-        "mixed I guessed"};
+    Block survey_block = {.kind = BLOCK_QUESTIONNAIRE,
+                          .id = MUT("survey"),
+                          .title = MUT("About you"),
+                          .survey = survey,
+                          .n_survey = 4};
+    static const char strategy[] = "I mostly looked at the highlighted "
+                                   "words.\nWhen they were mixed I guessed";
+    static const char *answers[] = {"12", "I use it at work", "", strategy};
     static const AnswerProblem problems[] = {ANSWER_NUMBER, ANSWER_OK,
                                              ANSWER_OK, ANSWER_OK};
     v = SHOT("questionnaire");
@@ -738,6 +752,7 @@ int main(int argc, char **argv)
 
     Scene sc;
     scene_init(&sc);
+    int incomplete = 0; /* screens that lost commands for want of memory */
     fonts_set_rtl(&fonts, ui_strings_rtl(strings));
     for (int i = 0; i < ns; i++) {
         ScreenCtx sx = {&ui, &assets, &shots[i].v, 0, NULL, strings};
@@ -747,6 +762,11 @@ int main(int argc, char **argv)
                             "Experimenter: the response could not be saved: "
                             "disk I/O error. It is kept and retried every "
                             "second.");
+        }
+        if (scene_oom(&sc)) {
+            fprintf(stderr, "%s: out of memory: drawn incomplete\n",
+                    shots[i].name);
+            incomplete++;
         }
         SDL_SetRenderDrawColor(g.renderer, ui.th.bg.r, ui.th.bg.g, ui.th.bg.b,
                                255);
@@ -763,7 +783,7 @@ int main(int argc, char **argv)
     fonts_set_rtl(&fonts, 0);
     StartState st;
     memset(&st, 0, sizeof st);
-    st.title = "Which explanations help predict a sentiment model?";
+    st.title = MUT("Which explanations help predict a sentiment model?");
     st.study_id = "hase2020-text-forward";
     st.preset = "hase-forward";
     st.hash = "3f2a9c0d4e5b6a7f8091a2b3c4d5e6f7";
@@ -807,6 +827,7 @@ int main(int argc, char **argv)
                        "The answers so far are kept and the participant can be "
                        "resumed later from the start screen.",
                        "Abort");
+    incomplete += scene_oom(&sc);
     SDL_RenderClear(g.renderer);
     scene_render(&sc, &g, 0, -1);
     snprintf(path, sizeof path, "%s/%02d-confirm.png", out, ns + 1);
@@ -817,6 +838,7 @@ int main(int argc, char **argv)
              "locally)");
     st.sync_bad = 1;
     screen_build_start(&sc, &ui, &st);
+    incomplete += scene_oom(&sc);
     SDL_RenderClear(g.renderer);
     scene_render(&sc, &g, 0, -1);
     snprintf(path, sizeof path, "%s/%02d-start-sync.png", out, ns + 2);
@@ -828,5 +850,12 @@ int main(int argc, char **argv)
     assets_free(&assets);
     fonts_free(&fonts);
     gfx_close(&g);
+    if (incomplete) {
+        fprintf(stderr,
+                "simlab-preview: %d screens drawn incomplete (out of "
+                "memory)\n",
+                incomplete);
+        return 1;
+    }
     return 0;
 }

@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/stamps.h"
+#include "app/rush.h"
+#include "app/monotime.h"
 #include "common/sim_alloc.h"
 
 SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
@@ -61,8 +62,6 @@ SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
 #include <X11/keysym.h>
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 #endif
 #include <time.h>
@@ -97,6 +96,10 @@ struct RawInput {
     SDL_Keycode orphan_sym;
     int64_t last_ns; /* the stamp of the last key press taken */
     unsigned received, matched;
+    int want_prio;      /* SCHED_FIFO priority the thread asks for */
+    int got_fifo;       /* what it got: SCHED_FIFO at got_prio, */
+    int got_prio;       /* or this nice value */
+    SDL_sem *scheduled; /* posted once the thread has its policy */
 };
 
 static void push(RawInput *r, int64_t ns, SDL_Keycode sym)
@@ -126,6 +129,9 @@ static void free_raw(RawInput *r)
     }
     if (r->lock) {
         SDL_DestroyMutex(r->lock);
+    }
+    if (r->scheduled) {
+        SDL_DestroySemaphore(r->scheduled);
     }
     sim_free(r);
 }
@@ -228,6 +234,14 @@ int64_t rawinput_take(RawInput *r, SDL_Keycode sym, int64_t watch_ns)
     return t;
 }
 
+void rawinput_priority(const RawInput *r, int *fifo, int *prio)
+{
+    SDL_LockMutex(r->lock);
+    *fifo = r->got_fifo;
+    *prio = r->got_prio;
+    SDL_UnlockMutex(r->lock);
+}
+
 void rawinput_counts(const RawInput *r, unsigned *received, unsigned *matched)
 {
     SDL_LockMutex(r->lock);
@@ -267,18 +281,24 @@ static int SDLCALL thread_main(void *data)
     /* The thread sleeps but for key presses: let it run first when one
     ** comes -- SCHED_FIFO where the system allows it (root, or an rtprio
     ** limit for the user), else a lower nice value (this thread only),
-    ** else as it is. */
-    struct sched_param sp = {.sched_priority = 10};
-    if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0 &&
-        setpriority(PRIO_PROCESS, 0, -10) != 0) {
-        /* an ordinary thread: the watch's stamps are no better */
+    ** else as it is (an ordinary thread: the watch's stamps are no
+    ** better). */
+    int prio = rush_set_fifo(r->want_prio);
+    int fifo = prio > 0;
+    if (!fifo) {
+        prio = setpriority(PRIO_PROCESS, 0, -10) == 0 ? -10 : 0;
     }
+    SDL_LockMutex(r->lock);
+    r->got_fifo = fifo;
+    r->got_prio = prio;
+    SDL_UnlockMutex(r->lock);
+    SDL_SemPost(r->scheduled);
     struct pollfd fds[2] = {{ConnectionNumber(r->dpy), POLLIN, 0},
                             {r->wake[0], POLLIN, 0}};
     for (;;) {
-        drain(r, stamps_mono_ns());
+        drain(r, monotime_ns());
         int n = poll(fds, 2, -1);
-        int64_t t = stamps_mono_ns();
+        int64_t t = monotime_ns();
         if (n < 0 && errno != EINTR) {
             return 1;
         }
@@ -317,7 +337,8 @@ static int open_display(RawInput *r, const char *name, char *why, size_t n)
     return 0;
 }
 
-int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
+int rawinput_open(SDL_Window *w, int rt_priority, RawInput **out, char *why,
+                  size_t why_size)
 {
     *out = NULL;
     SDL_SysWMinfo info;
@@ -340,11 +361,13 @@ int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
         return -1;
     }
     r->lock = SDL_CreateMutex();
-    if (!r->lock || pipe(r->wake) != 0) {
+    r->scheduled = SDL_CreateSemaphore(0);
+    if (!r->lock || !r->scheduled || pipe(r->wake) != 0) {
         snprintf(why, why_size, "cannot create the input thread's lock");
         free_raw(r);
         return -1;
     }
+    r->want_prio = rt_priority;
     r->thread = SDL_CreateThread(thread_main, "simlab-input", r);
     if (!r->thread) {
         snprintf(why, why_size, "cannot start the input thread: %s",
@@ -352,6 +375,8 @@ int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
         free_raw(r);
         return -1;
     }
+    /* its policy is known before the run is recorded */
+    SDL_SemWaitTimeout(r->scheduled, 1000);
     *out = r;
     return 0;
 }
@@ -459,9 +484,11 @@ void xinject_close(XKeyInjector *x)
 
 #else /* no libXi */
 
-int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size)
+int rawinput_open(SDL_Window *w, int rt_priority, RawInput **out, char *why,
+                  size_t why_size)
 {
     (void)w;
+    (void)rt_priority;
     *out = NULL;
     snprintf(why, why_size, "this build has no XInput 2 (libXi)");
     return -1;

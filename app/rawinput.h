@@ -18,10 +18,17 @@
 
 typedef struct RawInput RawInput;
 
-/* Starts the input thread for the display of window w. On success *out
+/* Starts the input thread for the display of window w. The thread asks
+** for SCHED_FIFO at rt_priority (rush_set_fifo), else a nice value of -10,
+** else runs as it is; rawinput_priority says which it got. On success *out
 ** owns it (rawinput_close) and returns 0; else *out is NULL, why says why
 ** (e.g. "the video driver is wayland, not x11") and returns -1. */
-int rawinput_open(SDL_Window *w, RawInput **out, char *why, size_t why_size);
+int rawinput_open(SDL_Window *w, int rt_priority, RawInput **out, char *why,
+                  size_t why_size);
+
+/* The input thread's scheduling: *fifo 1 with *prio its SCHED_FIFO
+** priority, or *fifo 0 with *prio its nice value (0: unchanged). */
+void rawinput_priority(const RawInput *r, int *fifo, int *prio);
 
 /* Stops the thread and frees r. NULL is a no-op. */
 void rawinput_close(RawInput *r);

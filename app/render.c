@@ -523,6 +523,7 @@ static float render_token_segment(const RenderCtx *rc, Scene *sc,
         sim_free(spans);
         sim_free(index);
         sim_free(out);
+        scene_set_oom(sc);
         return 0;
     }
     Font *f = fonts_get(ui->fonts, FACE_REGULAR, ui->u * 1.08f);
@@ -641,6 +642,7 @@ static float render_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
     if (!rects || !order) {
         sim_free(rects);
         sim_free(order);
+        scene_set_oom(sc);
         return 0;
     }
     double pm = 0;
@@ -1218,7 +1220,11 @@ static float render_pretext(const RenderCtx *rc, Scene *sc,
     Span marked = {NULL, 0, ui->mono, th->highlight_text, th->highlight, 0};
     Span *spans = NULL;
     size_t n = 0;
-    if (text_split_marked(t, len, &plain, &marked, &spans, &n) != 0 || n == 0) {
+    int split = text_split_marked(t, len, &plain, &marked, &spans, &n);
+    if (split != 0) {
+        scene_set_oom(sc);
+    }
+    if (split != 0 || n == 0) {
         sim_free(spans);
         return 0;
     }

@@ -21,7 +21,9 @@
 #include "app/loop.h"
 #include "app/rawinput.h"
 #include "app/run_options.h"
+#include "app/rush.h"
 #include "app/stamps.h"
+#include "app/station_conf.h"
 #include "app/sync_cmd.h"
 #include "app/timing_log.h"
 #include "experiment/simulate.h"
@@ -81,6 +83,87 @@ static int mkdir_p(const char *path)
     }
 }
 
+/* The station settings (station.conf) under the command line's: the
+** station's name, rush and CPU. 0, or -1 after saying why. */
+static int station_settings(RunOptions *o, StationConf *conf, int *rush,
+                            int *cpu)
+{
+    SimError err;
+    station_conf_init(conf);
+    if (station_conf_load(conf, &err) != SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+        return -1;
+    }
+    if (!o->station && conf->station[0]) {
+        o->station = conf->station;
+    }
+    *rush = o->rush >= 0 ? o->rush : conf->rush == 1;
+    *cpu = o->cpu >= 0 ? o->cpu : conf->cpu;
+    char why[256];
+    if (*cpu >= 0 && !rush_cpu_valid(*cpu, why, sizeof why)) {
+        if (o->cpu >= 0) {
+            fprintf(stderr, "simlab run: --cpu %d: %s\n", *cpu, why);
+        } else {
+            fprintf(stderr, "simlab run: %s:%d: field 'cpu': %d: %s\n",
+                    conf->path, conf->cpu_line, *cpu, why);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* The server connection and the background push of --sync (started
+** before rush, so that its thread is an ordinary one). 0, or -1 after
+** saying why. */
+static int start_sync(const RunOptions *o, SyncConn **sync, SyncWorker **worker)
+{
+    SimError err;
+    /* offline-first: the station starts whether the server answers or
+    ** not; the worker keeps trying. Started before rush, so that its
+    ** thread is an ordinary one. */
+    if (sync_conn_new(o->sync_url, app_sync_clock(), sync, &err) != SIM_OK ||
+        sync_worker_start(o->sync_url, o->db, o->accept_changed, 2000,
+                          app_sync_clock(), worker, &err) != SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+        return -1;
+    }
+    /* the start screen then shows whether the server answers */
+    sync_worker_wait_first(*worker, 1500);
+    SyncWorkerStatus first;
+    sync_worker_status(*worker, &first);
+    if (first.warning[0]) {
+        fprintf(stderr, "simlab run: warning: %s\n", first.warning);
+    }
+    return 0;
+}
+
+/* The input thread stamping people's key presses (unless
+** SIMLAB_RAW_INPUT=0), at rush's input priority; NULL where it cannot run
+** (said when verbose). */
+static RawInput *attach_input_thread(Frame *frame, Stamps *clock, Rush *rec,
+                                     int verbose)
+{
+    RawInput *raw = NULL;
+    char why[256];
+    const char *raw_env = getenv("SIMLAB_RAW_INPUT");
+    if (raw_env && strcmp(raw_env, "0") == 0) {
+        return NULL;
+    }
+    if (rawinput_open(frame->gfx.window, rush_input_priority(rec), &raw, why,
+                      sizeof why) == 0) {
+        int fifo = 0, prio = 0;
+        rawinput_priority(raw, &fifo, &prio);
+        rush_set_input(rec, fifo, prio);
+        stamps_set_raw(clock, raw);
+    } else if (verbose) {
+        fprintf(stderr,
+                "simlab run: key presses are stamped by SDL's "
+                "event watch: %s\n",
+                why);
+    }
+    return raw;
+}
+
 int app_run(int argc, char **argv)
 {
     int64_t t_launch = stamps_mono_ns();
@@ -99,6 +182,11 @@ int app_run(int argc, char **argv)
             o.windowed = 1;
         }
     }
+    StationConf conf;
+    int rush, cpu;
+    if (station_settings(&o, &conf, &rush, &cpu) != 0) {
+        return 2;
+    }
     int status = 1;
     Study *study = NULL;
     Store *store = NULL;
@@ -109,6 +197,8 @@ int app_run(int argc, char **argv)
     RawInput *raw = NULL;
     Frame frame;
     Autopilot ap;
+    Rush rec;
+    rush_init(&rec);
     char dbbuf[1024], hostname[64];
     memset(&frame, 0, sizeof frame);
     if (load_study(o.dir, &study) != SIM_OK) {
@@ -153,6 +243,11 @@ int app_run(int argc, char **argv)
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }
+    if (o.sync_url && start_sync(&o, &sync, &worker) != 0) {
+        goto cleanup;
+    }
+    /* Before the window: the graphics driver's threads inherit it. */
+    rush_apply(rush, cpu, &rec);
     GfxOptions go;
     memset(&go, 0, sizeof go);
     char title[300];
@@ -179,17 +274,14 @@ int app_run(int argc, char **argv)
         goto cleanup;
     }
     /* People's key presses: stamped by the input thread where it runs. */
-    const char *raw_env = getenv("SIMLAB_RAW_INPUT");
-    if (!o.autopilot && !(raw_env && strcmp(raw_env, "0") == 0)) {
-        char why[256];
-        if (rawinput_open(frame.gfx.window, &raw, why, sizeof why) == 0) {
-            stamps_set_raw(clock, raw);
-        } else if (o.timing_log) {
-            fprintf(stderr,
-                    "simlab run: key presses are stamped by SDL's "
-                    "event watch: %s\n",
-                    why);
-        }
+    if (!o.autopilot) {
+        raw = attach_input_thread(&frame, clock, &rec, o.timing_log != NULL);
+    }
+    if (rec.failed[0]) {
+        fprintf(stderr,
+                "simlab run: warning: %s%s; the run goes on (docs/runner.md "
+                "\"Rush\" says how a lab grants it)\n",
+                rec.asked ? "rush: " : "", rec.failed);
     }
     SDL_EventState(SDL_DROPFILE, SDL_DISABLE);
     if (o.autopilot) {
@@ -207,22 +299,11 @@ int app_run(int argc, char **argv)
     d.timing = timing;
     d.autopilot = o.autopilot ? &ap : NULL;
     d.t_launch_ns = t_launch;
-    if (o.sync_url) {
-        /* offline-first: the station starts whether the server answers or
-        ** not; the worker keeps trying */
-        if (sync_conn_new(o.sync_url, &sync, &err) != SIM_OK ||
-            sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
-                              app_sync_clock(), &worker, &err) != SIM_OK) {
-            fprintf(stderr, "simlab run: %s\n", err.msg);
-            goto cleanup;
-        }
-        d.sync = sync;
-        d.sync_worker = worker;
-        /* the start screen then shows whether the server answers */
-        sync_worker_wait_first(worker, 1500);
-        if (o.autopilot) {
-            ap.sync = sync;
-        }
+    d.rush = &rec;
+    d.sync = sync;
+    d.sync_worker = worker;
+    if (o.autopilot) {
+        ap.sync = sync;
     }
     status = loop_run(&d);
 cleanup:

@@ -20,7 +20,7 @@ static void run_usage(void)
           "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
           "         [--screenshot-one-per-condition]\n"
           "         [--timing-log FILE] [--accept-changed-bundle]\n"
-          "         [--sync URL]\n",
+          "         [--sync URL] [--rush | --no-rush] [--cpu N]\n",
           stderr);
 }
 
@@ -32,6 +32,8 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
     o->font_scale = 1;
     o->vsync = 1;
     o->display = 0;
+    o->rush = -1;
+    o->cpu = -1;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -77,6 +79,13 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
             o->accept_changed = 1;
         } else if (strcmp(s, "--timing-log") == 0 && v) {
             o->timing_log = v, i++;
+        } else if (strcmp(s, "--rush") == 0) {
+            o->rush = 1;
+        } else if (strcmp(s, "--no-rush") == 0) {
+            o->rush = 0;
+        } else if (strcmp(s, "--cpu") == 0 && v && v[0] >= '0' && v[0] <= '9' &&
+                   atoi(v) <= 1023) {
+            o->cpu = atoi(v), i++;
         } else if (strcmp(s, "--exit-after") == 0 && v) {
             o->exit_after = atoi(v), i++;
         } else if (s[0] != '-' && !o->dir) {

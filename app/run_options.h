@@ -32,6 +32,9 @@ typedef struct RunOptions {
                                version of the bundle */
     const char *sync_url;   /* --sync: PostgreSQL server to assign on and
                                push to (experiment/sync.h), or NULL */
+    int rush;               /* --rush 1, --no-rush 0, -1 not given (the
+                               station.conf decides, app/rush.h) */
+    int cpu;                /* --cpu N, -1 not given */
 } RunOptions;
 
 /* Reads argv[1..argc) (argv[0] is "run") into o, defaults first. Returns 0;

@@ -89,6 +89,19 @@ void scene_clear(Scene *sc)
     sc->body_h = 0;
     sc->layer = LAYER_BODY;
     sc->hit = -1;
+    sc->oom = 0;
+}
+
+int scene_oom(const Scene *sc)
+{
+    return sc->oom;
+}
+
+void scene_set_oom(Scene *sc)
+{
+    if (sc) {
+        sc->oom = 1;
+    }
 }
 
 void scene_free(Scene *sc)
@@ -106,6 +119,7 @@ static SceneCmd *push(Scene *sc, int kind)
     }
     if (sim_grow((void **)&sc->cmds, &sc->cap_cmds, sc->n_cmds + 1,
                  sizeof(SceneCmd)) != 0) {
+        sc->oom = 1;
         return NULL;
     }
     SceneCmd *c = &sc->cmds[sc->n_cmds++];
@@ -217,6 +231,7 @@ float scene_text_run(Scene *sc, Font *font, float x, float y, const char *text,
     }
     if (sim_grow((void **)&sc->text, &sc->text_cap, sc->text_len + len + 1,
                  1) != 0) {
+        sc->oom = 1;
         return w;
     }
     SceneCmd *k = push(sc, CMD_TEXT);
@@ -250,8 +265,12 @@ void scene_hover_last(Scene *sc, SDL_Color hover)
 
 int scene_begin_hit(Scene *sc, SDL_FRect r, int action, int value, int enabled)
 {
-    if (!sc || sim_grow((void **)&sc->hits, &sc->cap_hits, sc->n_hits + 1,
-                        sizeof(SceneHit)) != 0) {
+    if (!sc) {
+        return -1;
+    }
+    if (sim_grow((void **)&sc->hits, &sc->cap_hits, sc->n_hits + 1,
+                 sizeof(SceneHit)) != 0) {
+        sc->oom = 1;
         return -1;
     }
     SceneHit *h = &sc->hits[sc->n_hits];
@@ -726,17 +745,21 @@ static void flow_reorder(Flow *f)
     if (!mixed) {
         return;
     }
+    /* without memory the line stays in logical order: marked as lost */
     if (sim_grow((void **)&f->order, &f->cap_order, n, sizeof *f->order) != 0) {
+        scene_set_oom(f->sc);
         return;
     }
     size_t cap = f->cap_order;
     uint8_t *lv = sim_realloc(f->levels, cap);
     if (!lv) {
+        scene_set_oom(f->sc);
         return;
     }
     f->levels = lv;
     Placed *tmp = sim_realloc(f->tmp, cap * sizeof *tmp);
     if (!tmp) {
+        scene_set_oom(f->sc);
         return;
     }
     f->tmp = tmp;
@@ -856,6 +879,7 @@ static void flow_place(Flow *f, const Atom *a, float x)
 {
     if (sim_grow((void **)&f->line, &f->cap_line, f->n_line + 1,
                  sizeof(Placed)) != 0) {
+        scene_set_oom(f->sc); /* the atom is not shown */
         return;
     }
     f->line[f->n_line].a = a;
@@ -872,11 +896,16 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
     int rtl = spans && n && spans[0].font && spans[0].font->owner
                   ? spans[0].font->owner->rtl
                   : 0;
-    if (n == 0 || atoms_build(spans, n, &atoms, &na) != 0) {
+    if (n == 0) {
+        return 0;
+    }
+    if (atoms_build(spans, n, &atoms, &na) != 0) {
+        scene_set_oom(sc);
         return 0;
     }
     if (atoms_levels(spans, rtl, &atoms, &na) != 0) {
         sim_free(atoms);
+        scene_set_oom(sc);
         return 0;
     }
     if (rects) {
@@ -921,6 +950,7 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
                 }
                 if (sim_grow((void **)&pieces, &cap_p, np + 1, sizeof(Atom)) !=
                     0) {
+                    scene_set_oom(sc); /* the rest of the text is cut */
                     break;
                 }
                 pieces[np] = a;
@@ -934,6 +964,7 @@ float text_flow(Scene *sc, const Span *spans, size_t n, float x, float y,
             }
         } else {
             if (sim_grow((void **)&pieces, &cap_p, np + 1, sizeof(Atom)) != 0) {
+                scene_set_oom(sc);
                 break;
             }
             pieces[np++] = a;
@@ -1068,9 +1099,10 @@ float text_marked(Scene *sc, Font *font, Font *bold, const char *text, float x,
     Span *spans = NULL;
     size_t n = 0;
     float h = 0;
-    if (text_split_marked(text, strlen(text), &plain, &strong, &spans, &n) ==
-            0 &&
-        n > 0) {
+    if (text_split_marked(text, strlen(text), &plain, &strong, &spans, &n) !=
+        0) {
+        scene_set_oom(sc);
+    } else if (n > 0) {
         h = text_flow(sc, spans, n, x, y, w, 1.3f, align, NULL);
     }
     sim_free(spans);

@@ -116,11 +116,22 @@ typedef struct Scene {
     float body_h;   /* content height of LAYER_BODY (for scrolling) */
     uint8_t layer;  /* layer of new commands */
     int16_t hit;    /* hit region of new commands, -1 none */
+    int oom;        /* sticky: a command, region or text was dropped for
+                       want of memory since scene_clear (scene_oom) */
 } Scene;
 
 void scene_init(Scene *sc);
+/* Empties sc for the next screen (memory kept) and forgets an oom. */
 void scene_clear(Scene *sc);
 void scene_free(Scene *sc);
+
+/* 1 when something meant for sc since the last scene_clear was dropped for
+** want of memory (a command, a clickable region, text, a laid-out line):
+** the scene is incomplete and must not be shown as the screen. 0 else. */
+int scene_oom(const Scene *sc);
+/* Records such a loss, for the builders of a scene whose own memory ran
+** out (their commands are then missing). sc NULL (measuring): no-op. */
+void scene_set_oom(Scene *sc);
 
 void scene_rect(Scene *sc, SDL_FRect r, SDL_Color c);
 void scene_rrect(Scene *sc, SDL_FRect r, float radius, SDL_Color c);
@@ -145,7 +156,8 @@ float scene_text_run(Scene *sc, Font *font, float x, float y, const char *text,
 /* Sets the hover colour of the last command. */
 void scene_hover_last(Scene *sc, SDL_Color hover);
 /* Adds a clickable region; returns its index (and makes it the region of
-** the commands that follow until scene_end_hit). */
+** the commands that follow until scene_end_hit), or -1 when sc is NULL or
+** out of memory (scene_oom then says so). */
 int scene_begin_hit(Scene *sc, SDL_FRect r, int action, int value, int enabled);
 void scene_end_hit(Scene *sc);
 
@@ -172,7 +184,8 @@ typedef struct Span {
 enum { ALIGN_LEFT = 0, ALIGN_CENTER = 1, ALIGN_RIGHT = 2 };
 
 /* Lays out spans as wrapped lines in the column [x, x + w) starting at top
-** y, emitting commands into sc (sc NULL: measure only). line_spacing
+** y, emitting commands into sc (sc NULL: measure only); when memory runs
+** out the text is cut short and sc is marked (scene_oom). line_spacing
 ** multiplies the font's line height. When rects is not NULL it receives,
 ** for each span, the rectangle of its first fragment (leftmost on its first
 ** line). Returns the height used. Words longer than w are broken between

@@ -192,6 +192,7 @@ static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
     }
     Span *spans = sim_malloc(b->n_spans * sizeof *spans);
     if (!spans) {
+        scene_set_oom(sc);
         return 0;
     }
     for (size_t i = 0; i < b->n_spans; i++) {

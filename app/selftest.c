@@ -32,6 +32,8 @@
 
 #include "app/frame.h"
 #include "app/rawinput.h"
+#include "app/rush.h"
+#include "app/station_conf.h"
 #include "app/screens.h"
 #include "app/stamps.h"
 #include "common/sim_alloc.h"
@@ -48,6 +50,8 @@ typedef struct Opts {
     const char *dir, *db, *out, *station, *shot_dir;
     double seconds;
     int windowed, width, height, display;
+    int rush; /* --rush 1, --no-rush 0, -1 not given (station.conf) */
+    int cpu;  /* --cpu N, -1 not given */
 } Opts;
 
 typedef struct Summary {
@@ -233,6 +237,7 @@ typedef struct Screens {
     StudyClass classes[2];      /* and answers: Positive (P), Negative (N) */
     char class_str[2][3][16];
     int n;
+    int oom; /* screens built incomplete for want of memory (scene_oom) */
 } Screens;
 
 static const char *const BUILTIN_TEXT[4] = {
@@ -305,6 +310,7 @@ static void screens_build(Screens *s, Frame *f, int k)
         fonts_set_language(&f->fonts, ui_strings_language(sx.strings));
     }
     screen_build(&f->scene, &sx);
+    s->oom += scene_oom(&f->scene);
 }
 
 /* Writes the first predict screen as DIR/selftest-predict.png (drawn
@@ -343,6 +349,7 @@ typedef struct Results {
     Summary input;      /* recorded stamp - injection, ms */
     Summary input_poll; /* loop poll time - injection, ms */
     int presses, recorded;
+    const Rush *rush; /* what rush asked for and got */
 } Results;
 
 static double *g_iv; /* interval buffer, MAX_FRAMES */
@@ -533,6 +540,9 @@ static json_t *report_json(const Opts *o, const Frame *f, const Results *r,
     json_object_set_new(input, "latency", summary_json(&r->input));
     json_object_set_new(input, "poll_latency", summary_json(&r->input_poll));
     json_object_set_new(root, "input", input);
+    char rush[1200];
+    rush_json(r->rush, rush, sizeof rush);
+    json_object_set_new(root, "rush", json_loads(rush, 0, NULL));
     return root;
 }
 
@@ -597,6 +607,21 @@ static void write_md(FILE *f, const json_t *root, const Results *r,
     } else {
         fprintf(f, "| input latency | not measured: %s |\n", r->input_why);
     }
+    const Rush *k = r->rush;
+    json_t *rj = json_object_get(root, "rush");
+    fprintf(f,
+            "| real-time priority (rush) | %s: render loop %s, input thread "
+            "%s, memory %slocked",
+            !k->asked        ? "not asked"
+            : rush_active(k) ? "active"
+                             : "asked, not all granted",
+            json_string_value(json_object_get(rj, "render_loop")),
+            json_string_value(json_object_get(rj, "input_thread")),
+            k->memory_locked ? "" : "not ");
+    if (k->cpu >= 0) {
+        fprintf(f, ", on CPU %d", k->cpu);
+    }
+    fprintf(f, "%s%s |\n", k->failed[0] ? "; refused: " : "", k->failed);
     fprintf(f, "\nThe key press latency is measured by XTest loopback: presses "
                "injected into the X server at known times, 120-320 ms after "
                "each new screen, from a thread of their own (so anywhere "
@@ -616,11 +641,14 @@ static void write_md(FILE *f, const json_t *root, const Results *r,
     fprintf(f,
             "> Stimuli were shown with %s on station %s: %lld x %lld at "
             "%.2f Hz (measured; flip interval SD %.2f ms), %d of %d frames "
-            "missed during a sequence of predict trials%s%s.\n",
+            "missed during a sequence of predict trials%s%s%s.\n",
             json_string_value(json_object_get(root, "software")), station,
             (long long)json_integer_value(json_object_get(disp, "width")),
             (long long)json_integer_value(json_object_get(disp, "height")), hz,
             r->flips.sd, r->missed, r->frames, keys,
+            rush_active(r->rush) ? "; simlab ran at real-time priority "
+                                   "(rush)"
+                                 : "",
             is_virtual ? " [virtual display]" : "");
 }
 
@@ -631,6 +659,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
     memset(o, 0, sizeof *o);
     o->out = ".";
     o->seconds = 10;
+    o->rush = -1;
+    o->cpu = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--db") == 0 && v) {
@@ -668,6 +698,13 @@ static int parse_opts(int argc, char **argv, Opts *o)
             o->shot_dir = argv[++i];
         } else if (strcmp(a, "--windowed") == 0) {
             o->windowed = 1;
+        } else if (strcmp(a, "--rush") == 0) {
+            o->rush = 1;
+        } else if (strcmp(a, "--no-rush") == 0) {
+            o->rush = 0;
+        } else if (strcmp(a, "--cpu") == 0 && v && v[0] >= '0' && v[0] <= '9' &&
+                   atoi(v) <= 1023) {
+            o->cpu = atoi(argv[++i]);
         } else if (strcmp(a, "--display") == 0 && v) {
             o->display = atoi(argv[++i]);
         } else if (a[0] != '-' && !o->dir) {
@@ -745,6 +782,28 @@ int app_selftest(int argc, char **argv)
     if (parse_opts(argc, argv, &o) != 0) {
         return 2;
     }
+    StationConf conf;
+    SimError err;
+    station_conf_init(&conf);
+    if (station_conf_load(&conf, &err) != SIM_OK) {
+        fprintf(stderr, "simlab selftest: %s\n", err.msg);
+        return 2;
+    }
+    if (!o.station && conf.station[0]) {
+        o.station = conf.station;
+    }
+    int rush = o.rush >= 0 ? o.rush : conf.rush == 1;
+    int cpu = o.cpu >= 0 ? o.cpu : conf.cpu;
+    char why[256];
+    if (cpu >= 0 && !rush_cpu_valid(cpu, why, sizeof why)) {
+        if (o.cpu >= 0) {
+            fprintf(stderr, "simlab selftest: --cpu %d: %s\n", cpu, why);
+        } else {
+            fprintf(stderr, "simlab selftest: %s:%d: field 'cpu': %d: %s\n",
+                    conf.path, conf.cpu_line, cpu, why);
+        }
+        return 2;
+    }
     if (!o.station) {
         if (gethostname(hostname, sizeof hostname) != 0) {
             snprintf(hostname, sizeof hostname, "station");
@@ -753,12 +812,16 @@ int app_selftest(int argc, char **argv)
         o.station = hostname;
     }
     struct stat sb;
+    if (stat(o.out, &sb) != 0 && errno == ENOENT && mkdir(o.out, 0777) != 0) {
+        fprintf(stderr, "simlab selftest: --out %s: cannot create it: %s\n",
+                o.out, strerror(errno));
+        return 2;
+    }
     if (stat(o.out, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         fprintf(stderr, "simlab selftest: --out %s is not a folder\n", o.out);
         return 2;
     }
     Study *study = NULL;
-    SimError err;
     if (o.dir) {
         StudyReport rep;
         study_report_init(&rep);
@@ -785,6 +848,9 @@ int app_selftest(int argc, char **argv)
     go.height = o.height;
     go.display = o.display;
     go.vsync = 1;
+    /* as `simlab run` does: before the window */
+    Rush rec;
+    rush_apply(rush, cpu, &rec);
     if (!g_iv || frame_open(&frame, &go, 1.0f, NULL, &err) != SIM_OK) {
         fprintf(stderr, "simlab selftest: %s\n",
                 g_iv ? err.msg : "out of memory");
@@ -796,9 +862,19 @@ int app_selftest(int argc, char **argv)
     }
     Results r;
     memset(&r, 0, sizeof r);
-    char why[256];
-    if (rawinput_open(frame.gfx.window, &raw, why, sizeof why) == 0) {
+    r.rush = &rec;
+    if (rawinput_open(frame.gfx.window, rush_input_priority(&rec), &raw, why,
+                      sizeof why) == 0) {
+        int fifo = 0, prio = 0;
+        rawinput_priority(raw, &fifo, &prio);
+        rush_set_input(&rec, fifo, prio);
         stamps_set_raw(clock, raw);
+    }
+    if (rec.failed[0]) {
+        fprintf(stderr,
+                "simlab selftest: warning: %s%s (recorded in the "
+                "report)\n",
+                rec.asked ? "rush: " : "", rec.failed);
     }
     r.key_stamps = raw ? "xinput2-raw" : "event-watch";
     r.nominal_hz = 1e9 / frame_refresh_ns(&frame);
@@ -810,6 +886,11 @@ int app_selftest(int argc, char **argv)
     /* the runner decodes a run's images before it starts: so do we */
     for (int k = 0; k < scr.n; k++) {
         screens_build(&scr, &frame, k);
+    }
+    if (scr.oom) {
+        fprintf(stderr, "simlab selftest: out of memory: the predict screens "
+                        "could not be built completely\n");
+        goto cleanup;
     }
     if (o.shot_dir && save_shot(&frame, &scr, o.shot_dir) != 0) {
         goto cleanup;
@@ -836,6 +917,14 @@ int app_selftest(int argc, char **argv)
         snprintf(r.input_why, sizeof r.input_why,
                  "no injected key press reached the window (another window "
                  "has the keyboard focus?)");
+    }
+    if (scr.oom) {
+        /* figures of incomplete screens describe no run */
+        fprintf(stderr,
+                "simlab selftest: out of memory: %d screens were built "
+                "incomplete during the measurement; no report written\n",
+                scr.oom);
+        goto cleanup;
     }
     int64_t wall = stamps_real_ms();
     json_t *root = report_json(&o, &frame, &r, study, is_virtual, vwhy, wall);

@@ -5,6 +5,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "app/stamps.h"
+#include "app/monotime.h"
 
 #include <time.h>
 
@@ -31,9 +32,7 @@ struct Stamps {
 
 int64_t stamps_mono_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return monotime_ns();
 }
 
 int64_t stamps_real_ms(void)

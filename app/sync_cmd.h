@@ -1,6 +1,7 @@
 /*
-** `simlab sync` and `simlab status` (experiment/sync.h), and the clock the
-** background push runs on (the program's; libraries read none).
+** `simlab sync`, `simlab status` and `simlab server` (experiment/sync.h),
+** and the clock the background push and the deadlines of server
+** assignment run on (the program's; libraries read none).
 */
 #ifndef SIMLAB_APP_SYNC_CMD_H
 #define SIMLAB_APP_SYNC_CMD_H
@@ -14,6 +15,10 @@ int sync_cmd_main(int argc, char **argv);
 
 /* `simlab status URL` or `simlab status --db FILE`; argv[0] is "status". */
 int status_cmd_main(int argc, char **argv);
+
+/* `simlab server setup|add-station|add-analyst ADMIN_URL ...`; argv[0] is
+** "server". Returns the exit status. */
+int server_cmd_main(int argc, char **argv);
 
 /* The real-time clock for sync workers (CLOCK_REALTIME). */
 const SyncClock *app_sync_clock(void);

@@ -10,5 +10,3 @@ endif()
 add_executable(bench_app app/bench_app.c)
 target_link_libraries(bench_app PRIVATE PkgConfig::XTST m Threads::Threads
                       simlab_warnings)
-# execv() takes char *const[]; the argument lists are string literals.
-target_compile_options(bench_app PRIVATE -Wno-discarded-qualifiers)

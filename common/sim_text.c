@@ -187,18 +187,6 @@ const char *sim_suggest(const char *s, const char *const *names, size_t n)
     return s && best_d <= sim_suggest_limit(s) ? best : NULL;
 }
 
-/* Windows-1252's bytes 0x80-0x9F (0: undefined); the others are Latin-1. */
-static const unsigned short cp1252_high[32] = {
-    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
-    0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
-
-unsigned long sim_cp1252_char(unsigned char b)
-{
-    return b >= 0x80 && b < 0xA0 ? cp1252_high[b - 0x80] : b;
-}
-
 size_t sim_utf8_put(char *out, unsigned long cp)
 {
     if (cp < 0x80) {

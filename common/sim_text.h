@@ -33,10 +33,6 @@ int sim_utf8_valid(const char *s, size_t n, size_t *bad_offset);
 ** bytes); returns the number of bytes written. */
 size_t sim_utf8_put(char *out, unsigned long cp);
 
-/* The code point of Windows-1252 byte b; 0 for the five bytes the code page
-** leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D). */
-unsigned long sim_cp1252_char(unsigned char b);
-
 /* Trims ASCII whitespace at both ends in place; returns s. */
 char *sim_trim(char *s);
 

@@ -11,6 +11,9 @@
 #include "experiment/export.h"
 
 #include "common/sim_alloc.h"
+#include "common/sim_columns.h"
+#include "common/sim_escape.h"
+#include "common/sim_text.h"
 #include "experiment/store.h"
 #include "stimuli/hash.h"
 
@@ -25,56 +28,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-typedef struct Column {
-    const char *name;
-    const char *type;
-    int required;
-    const char *description;
-} Column;
-
-static const Column COLUMNS[] = {
-    {"participant", "string", 1, "pseudonymous participant id (UUID)"},
-    {"condition", "string", 1,
-     "condition of the row: the participant's (between-subject), or the one "
-     "the row's part of the run showed (within-subject)"},
-    {"phase", "string", 1, "practice, learn, pre, post, train, test or quiz"},
-    {"item", "string", 1, "item key <pool>:<id> (quiz questions: <block>:<n>)"},
-    {"correct", "0/1/empty", 1,
-     "1 if the response equals the model output on the shown input (on the "
-     "perturbation for counterfactual trials), first try for practice and "
-     "quiz; empty when nothing was asked"},
-    {"session", "integer/empty", 0, "1-based training session"},
-    {"test_type", "string", 0, "forward or counterfactual"},
-    {"domain", "string", 0, "item domain"},
-    {"block", "string", 0, "block id of the study design"},
-    {"trial", "integer", 0, "1-based position in the participant's schedule"},
-    {"is_catch", "0/1", 0, "catch trial (a reservoir item shown again)"},
-    {"prediction_type", "string", 0,
-     "TP, FP, TN or FN of the item's model output vs its label (first class "
-     "= positive)"},
-    {"label", "string", 0, "true class of the item"},
-    {"model_output", "string", 0,
-     "model output on the shown input (the perturbation for counterfactual "
-     "trials)"},
-    {"response", "string", 0, "the participant's answer (class id or option)"},
-    {"rating", "integer/empty", 0, "Likert rating of the explanation"},
-    {"rt_ms", "number/empty", 0,
-     "response time: response_ns - onset_ns in milliseconds"},
-    {"pilot", "0/1", 0, "pilot participant"},
-    {"simulated", "0/1", 0, "simulated participant"},
-    {"excluded", "0/1", 0, "excluded by a screening rule of the study"},
-    {"station", "string", 0, "station that recorded the response"},
-    {"timed_out", "0/1", 0,
-     "1 when the answer deadline (time_limit_ms) passed: no response, "
-     "correct empty"},
-    {"confidence", "integer/empty", 0,
-     "confidence given with the answer (1..points of the block's scale)"},
-    {"confidence_rt_ms", "number/empty", 0,
-     "time of the confidence: its time - onset_ns in milliseconds"},
-};
-
-#define N_COLUMNS (sizeof COLUMNS / sizeof COLUMNS[0])
 
 /* A plain decimal number ("-1", "+2.5", "1e-3"): a spreadsheet reads it
 ** as a number, never as a formula. */
@@ -108,27 +61,49 @@ int export_cell_needs_guard(const char *v)
     return v && v[0] && strchr("=+-@\t\r", v[0]) && !is_plain_number(v);
 }
 
-static void write_field(FILE *f, const char *v, int raw)
+/* A text cell of n bytes. Unless raw: control characters (C0 but tab, CR
+** and LF; DEL; C1; the bidirectional controls U+202A-U+202E and
+** U+2066-U+2069) are written as visible escapes (\x1B, \u202E; a NUL byte
+** as \x00, never an end), and a cell a spreadsheet would run as a formula
+** gets a leading '. A cell with a comma, a quote, tab, CR or LF is quoted
+** (RFC 4180). */
+static void write_field(FILE *f, const char *v, size_t n, int raw)
 {
     if (!v) {
         return;
     }
-    if (!raw && export_cell_needs_guard(v)) {
-        /* a leading ' makes spreadsheets show the text instead of running
-        ** it as a formula; the cell is quoted whole (RFC 4180) */
-        fputs("\"'", f);
-        for (const char *p = v; *p; p++) {
-            if (*p == '"') {
-                fputc('"', f);
-            }
-            fputc(*p, f);
+    SimBuf clean;
+    sim_buf_init(&clean);
+    if (!raw && sim_escape_needed(v, n, SIM_ESC_KEEP_WS)) {
+        sim_escape_append(&clean, v, n, SIM_ESC_KEEP_WS);
+        if (!clean.oom) {
+            v = sim_buf_cstr(&clean);
+            n = clean.len;
         }
-        fputc('"', f);
-    } else if (strpbrk(v, ",\"\r\n")) {
-        csv_fwrite(f, v, strlen(v));
-    } else {
-        fputs(v, f);
     }
+    /* a leading ' makes spreadsheets show the text instead of running it
+    ** as a formula; such a cell is quoted whole */
+    if (!raw && export_cell_needs_guard(v)) {
+        SimBuf g;
+        sim_buf_init(&g);
+        sim_buf_puts(&g, "'");
+        sim_buf_append(&g, v, n);
+        csv_fwrite(f, sim_buf_cstr(&g), g.len);
+        sim_buf_free(&g);
+    } else if (memchr(v, ',', n) || memchr(v, '"', n) || memchr(v, '\r', n) ||
+               memchr(v, '\n', n) || memchr(v, '\t', n)) {
+        csv_fwrite(f, v, n);
+    } else {
+        fwrite(v, 1, n, f);
+    }
+    sim_buf_free(&clean);
+}
+
+/* The text of column c of s with its length (a NUL inside kept). */
+static void write_text(FILE *f, sqlite3_stmt *s, int c, int raw)
+{
+    const char *v = (const char *)sqlite3_column_text(s, c);
+    write_field(f, v, v ? (size_t)sqlite3_column_bytes(s, c) : 0, raw);
 }
 
 int export_station_name_valid(const char *name)
@@ -144,21 +119,6 @@ int export_station_name_valid(const char *name)
     }
     return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                         "0123456789-_.") == n;
-}
-
-/* The value of a column that files from before it (opened read-only, not
-** migrated) lack; NULL for the columns every long_format view has. */
-static const char *fallback(const char *name)
-{
-    static const char *const later[][2] = {{"timed_out", "0"},
-                                           {"confidence", "NULL"},
-                                           {"confidence_rt_ms", "NULL"}};
-    for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
-        if (strcmp(name, later[i][0]) == 0) {
-            return later[i][1];
-        }
-    }
-    return NULL;
 }
 
 /* 1 when the long_format view of db has a column name. */
@@ -181,32 +141,44 @@ static int view_has(sqlite3 *db, const char *name)
 static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
                      const char *csv_path, int raw, int *n_rows, SimError *err)
 {
-    char sql[1536];
-    size_t off = (size_t)snprintf(sql, sizeof sql, "SELECT ");
-    for (size_t i = 0; i < N_COLUMNS; i++) {
-        const Column *c = &COLUMNS[i];
-        const char *fb = fallback(c->name);
-        if (fb && !view_has(db, c->name)) {
-            off += (size_t)snprintf(sql + off, sizeof sql - off, "%s%s AS %s",
-                                    i ? ", " : "", fb, c->name);
-        } else {
-            off += (size_t)snprintf(sql + off, sizeof sql - off, "%s%s",
-                                    i ? ", " : "", c->name);
+    /* the exported columns of common/sim_columns.h; a file from before a
+    ** column (opened read-only, not migrated) gives its stated value */
+    SimBuf sql;
+    sim_buf_init(&sql);
+    sim_buf_puts(&sql, "SELECT ");
+    int n_cols = 0;
+    for (int i = 0; i < SIM_COL_COUNT; i++) {
+        const SimColumn *c = sim_column((SimColumnId)i);
+        if (!(c->where & SIM_COL_EXPORT)) {
+            continue;
         }
+        if (c->missing && !view_has(db, c->name)) {
+            sim_buf_printf(&sql, "%s%s AS %s", n_cols ? ", " : "", c->missing,
+                           c->name);
+        } else {
+            sim_buf_printf(&sql, "%s%s", n_cols ? ", " : "", c->name);
+        }
+        n_cols++;
     }
-    snprintf(sql + off, sizeof sql - off, " FROM long_format");
+    sim_buf_puts(&sql, " FROM long_format");
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+    if (sql.oom ||
+        sqlite3_prepare_v2(db, sim_buf_cstr(&sql), -1, &s, NULL) != SQLITE_OK) {
+        sim_buf_free(&sql);
         return sim_fail(err, SIM_ERR_DB, "%s: read long_format: %s", db_path,
                         sqlite3_errmsg(db));
     }
-    for (size_t i = 0; i < N_COLUMNS; i++) {
-        fprintf(f, "%s%s", i ? "," : "", COLUMNS[i].name);
+    sim_buf_free(&sql);
+    for (int i = 0, k = 0; i < SIM_COL_COUNT; i++) {
+        const SimColumn *c = sim_column((SimColumnId)i);
+        if (c->where & SIM_COL_EXPORT) {
+            fprintf(f, "%s%s", k++ ? "," : "", c->name);
+        }
     }
     fputs("\r\n", f);
     int step, rows = 0;
     while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        for (int c = 0; c < (int)N_COLUMNS; c++) {
+        for (int c = 0; c < n_cols; c++) {
             if (c) {
                 fputc(',', f);
             }
@@ -216,7 +188,7 @@ static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
             } else if (type == SQLITE_FLOAT) {
                 fprintf(f, "%.3f", sqlite3_column_double(s, c));
             } else {
-                write_field(f, (const char *)sqlite3_column_text(s, c), raw);
+                write_text(f, s, c, raw);
             }
         }
         fputs("\r\n", f);
@@ -337,7 +309,7 @@ static int write_answers_csv(sqlite3 *db, const char *db_path, FILE *f,
             if (type == SQLITE_FLOAT) {
                 fprintf(f, "%.3f", sqlite3_column_double(s, c));
             } else if (type != SQLITE_NULL) {
-                write_field(f, (const char *)sqlite3_column_text(s, c), raw);
+                write_text(f, s, c, raw);
             }
         }
         fputs("\r\n", f);
@@ -385,12 +357,14 @@ static json_t *sidecar_json(sqlite3 *db, const char *db_path, int n_rows,
     json_object_set_new(root, "spreadsheet_safe", json_boolean(!raw));
 
     json_t *cols = json_array();
-    for (size_t i = 0; i < N_COLUMNS; i++) {
-        json_array_append_new(
-            cols,
-            json_pack("{s:s, s:s, s:b, s:s}", "name", COLUMNS[i].name, "type",
-                      COLUMNS[i].type, "required", COLUMNS[i].required,
-                      "description", COLUMNS[i].description));
+    for (int i = 0; i < SIM_COL_COUNT; i++) {
+        const SimColumn *c = sim_column((SimColumnId)i);
+        if (c->where & SIM_COL_EXPORT) {
+            json_array_append_new(
+                cols, json_pack("{s:s, s:s, s:b, s:s}", "name", c->name, "type",
+                                c->type, "required", c->required, "description",
+                                c->meaning));
+        }
     }
     json_object_set_new(root, "columns", cols);
 

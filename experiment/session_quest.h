@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "common/sim_text.h"
-#include "experiment/session.h"
+#include "experiment/session_view.h"
+#include "experiment/store.h"
 #include "stimuli/questionnaire.h"
 
 typedef struct QuestState {

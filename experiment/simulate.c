@@ -591,7 +591,7 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
         fprintf(log, "simulate: warning: %s\n", store_warning(r.store));
     }
     if (rc == SIM_OK && o->sync_url) {
-        rc = sync_conn_new(o->sync_url, &r.sync, err);
+        rc = sync_conn_new(o->sync_url, o->sync_clock, &r.sync, err);
         if (rc == SIM_OK) {
             rc = sync_worker_start(o->sync_url, o->db_path, o->accept_changed,
                                    500, o->sync_clock, &r.worker, err);
@@ -677,10 +677,20 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
         SyncWorkerStatus ws;
         sync_worker_stop(r.worker, &ws);
         if (log) {
+            if (ws.warning[0]) {
+                fprintf(log, "simulate: warning: %s\n", ws.warning);
+            }
             fprintf(log,
                     "simulate: sync to %s: %ld rows pushed, %ld pending%s%s\n",
                     sync_url(r.sync), ws.pushed, ws.pending,
                     ws.error[0] ? "; last error: " : "", ws.error);
+            if (ws.refused) {
+                fprintf(log,
+                        "simulate: warning: the server refused %ld rows as "
+                        "different versions of rows it holds (sync_conflict)"
+                        "\n",
+                        ws.refused);
+            }
         }
     }
     sync_close(r.sync);

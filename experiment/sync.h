@@ -2,15 +2,22 @@
 ** Offline-first sync of a station's SQLite file to a PostgreSQL server
 ** (docs/multisite.md). Every write still commits to the local file first;
 ** the sync pushes the rows whose sync_dirty mark is set (the tables of
-** experiment/sync_tables.h) as idempotent upserts, one server transaction
-** per batch, and clears the marks afterwards: a push that dies half way is
-** repeated, never doubled. simlab creates and migrates the server schema
-** itself (table simlab_schema). Server-side assignment counts participants
-** over all stations in one transaction under an advisory lock and applies
-** the same rules (experiment/assign.h). A background worker (a pthread)
-** pushes while a study runs; its only clock is the one it is given.
-** Passwords never leave the URL given: everything printed or stored names
-** the server by sync_url_redact().
+** experiment/sync_tables.h), one server transaction per batch, and clears
+** the marks afterwards: a push that dies half way is repeated, never
+** doubled. `simlab server setup` gives a server its schema, roles and
+** row-level security policies, and each station its own login role: the
+** server itself then refuses a station's write to another station's rows,
+** a second, different version of a pushed response or answer, and another
+** definition under a bundle hash it holds (refusals are recorded in
+** sync_conflict). A server set up the old way (stations share one role
+** that owns the tables) still works, with a warning. Server-side
+** assignment counts participants over all stations in one transaction
+** under an advisory lock, by the server's clock, and gives up within
+** SYNC_ASSIGN_DEADLINE_MS (the station then assigns locally). A
+** background worker (a pthread) pushes while a study runs; its only clock
+** is the one it is given. Passwords never leave the connection string
+** given: everything printed or stored names the server by
+** sync_url_redact().
 */
 #ifndef SIMLAB_EXPERIMENT_SYNC_H
 #define SIMLAB_EXPERIMENT_SYNC_H
@@ -24,29 +31,60 @@
 #include "experiment/store.h"
 #include "stimuli/study.h"
 
-/* Version of the server schema this simlab creates (table simlab_schema). */
-#define SYNC_SERVER_SCHEMA_VERSION 1
+/* Version of the server schema this simlab creates (table simlab_schema).
+** 2: server-managed activity times, conflict log, station roles. */
+#define SYNC_SERVER_SCHEMA_VERSION 2
+
+/* A server assignment that has no answer after this long (a lock held by
+** a stopped station, an unresponsive server) is given up and the station
+** assigns locally. Within it the server waits for the study's lock at most
+** SYNC_LOCK_TIMEOUT_MS. */
+#define SYNC_ASSIGN_DEADLINE_MS 1600
+#define SYNC_LOCK_TIMEOUT_MS    1200
 
 typedef struct SyncConn SyncConn;
 
 /* 1 when s looks like a PostgreSQL URL (postgresql:// or postgres://). */
 int sync_is_url(const char *s);
 
-/* Copies url to out with any password removed: "user:secret@" becomes
-** "user@", "password=..." parameters and key=value words are dropped.
-** Always NUL-terminates (truncating). */
+/* The connection string url as libpq reads it, without its secrets
+** (common/sim_url.h). Always NUL-terminates (truncating). */
 void sync_url_redact(const char *url, char *out, size_t size);
 
-/* Connects to the server at url (a libpq URL or key=value string; a
-** connect timeout of 5 s unless it names one), then creates or migrates
-** the server schema in one transaction. A server whose schema is newer
-** than SYNC_SERVER_SCHEMA_VERSION is refused. Errors name the server by
-** its redacted URL. */
-int sync_connect(const char *url, SyncConn **out, SimError *err);
+/* The clock of a program's sync: now_ms (Unix ms, for sync_state, status
+** and deadlines) and abs_after, which fills *abs with the CLOCK_REALTIME
+** time ms from now (for pthread_cond_timedwait). */
+typedef struct SyncClock {
+    int64_t (*now_ms)(void *ctx);
+    void (*abs_after)(void *ctx, int64_t ms, struct timespec *abs);
+    void *ctx;
+} SyncClock;
 
-/* A connection to url that is made on first use (sync_ensure): for a
-** station that must start while the server is unreachable. */
-int sync_conn_new(const char *url, SyncConn **out, SimError *err);
+/* Connects to the server at url (any connection string libpq reads) as a
+** station: a server set up with `simlab server setup` must have this
+** simlab's schema; on a server set up the old way the schema is created or
+** migrated in one transaction. A server whose schema is newer than
+** SYNC_SERVER_SCHEMA_VERSION is refused. clock (may be NULL: no deadlines
+** beyond 5 s per step) times assignments. A url libpq cannot read is
+** refused with SIM_ERR_USAGE before anything is sent. Errors name the
+** server by its redacted URL. */
+int sync_connect(const char *url, const SyncClock *clock, SyncConn **out,
+                 SimError *err);
+
+/* A station connection to url that is made on first use (sync_ensure):
+** for a station that must start while the server is unreachable. The url
+** is checked as by sync_connect. */
+int sync_conn_new(const char *url, const SyncClock *clock, SyncConn **out,
+                  SimError *err);
+
+/* A connection that only reads (simlab status): no schema is created. */
+int sync_connect_read(const char *url, const SyncClock *clock, SyncConn **out,
+                      SimError *err);
+
+/* "" or a warning about the server's set-up, known once connected: a server
+** set up the old way (any station may change any station's rows), or a
+** connection as the tables' owner on a secured server. Borrowed. */
+const char *sync_warning(const SyncConn *c);
 
 void sync_close(SyncConn *c); /* NULL is a no-op */
 
@@ -61,15 +99,24 @@ typedef struct SyncPushStats {
     long rows;    /* rows sent (re-sent rows count again) */
     int batches;  /* server transactions committed */
     long pending; /* rows still marked dirty after the push */
+    long refused; /* rows the server refused and recorded in sync_conflict
+                     (a different version of a row it holds) */
 } SyncPushStats;
 
 /* Pushes the dirty rows of the station file at db_path (schema version 7
-** or later) in batches of at most batch_rows rows (0: 1000), each in one
-** server transaction, and clears their marks when the server committed
-** (rows changed meanwhile stay dirty). A study version (bundle hash) the
-** server does not know, of a study the server holds another version of,
-** is refused with SIM_ERR_INVALID unless accept_version. wall_ms: now (Unix
-** ms), recorded in the file's sync_state. stats may be NULL. */
+** or later), read in one snapshot of the file, in batches of at most
+** batch_rows rows (0: 1000), each in one server transaction, and clears
+** their marks when the server committed (rows changed meanwhile stay
+** dirty). The first push of a file claims it for the connection's role; a
+** file the server holds for another role, or (on a secured server) a file
+** of another station than the role's, is refused with SIM_ERR_INVALID. A
+** study version (bundle hash) the server does not know, of a study the
+** server holds another version of, is refused with SIM_ERR_INVALID unless
+** accept_version. Rows the server refuses as different versions of rows it
+** holds are counted in stats->refused (their marks are cleared: the
+** server keeps its version). Text with a NUL byte goes to the server with
+** the NUL written \x00, as the export writes it. wall_ms: now (Unix ms),
+** recorded in the file's sync_state. stats may be NULL. */
 int sync_push(SyncConn *c, const char *db_path, int accept_version,
               int batch_rows, int64_t wall_ms, SyncPushStats *stats,
               SimError *err);
@@ -80,12 +127,19 @@ int sync_mark_all(const char *db_path, SimError *err);
 
 /* Enrolls a participant in store like store_enroll(), choosing the
 ** condition on the server when c is usable: in one server transaction
-** (advisory lock per study) the participants of all stations with the
-** same pilot/simulated flags are counted as experiment/assign.c counts
-** them, assign_choose() decides, and the participant row is inserted
-** there. When the server cannot be reached the station assigns locally,
-** records assign_source 'station_fallback' and logs an "assign_fallback"
-** event; with c NULL it is store_enroll(). An override in spec is kept. */
+** (advisory lock per study, waited for at most SYNC_LOCK_TIMEOUT_MS) the
+** participants of all stations with the same pilot/simulated flags are
+** counted as experiment/assign.c counts them -- in progress ones while
+** the server saw them active within active_minutes, by the server's clock
+** -- assign_choose() decides, and the participant row is inserted there.
+** A deadlock or serialization failure is retried. When the server cannot
+** be reached, refuses, or has not answered within SYNC_ASSIGN_DEADLINE_MS
+** (by c's clock) the station assigns locally, records assign_source
+** 'station_fallback' and logs an "assign_fallback" event; with c NULL it is
+** store_enroll(). An override in spec is kept. The first server assignment
+** of a connection closes (status 'aborted') the participants the server
+** assigned to this file in an earlier run that never reached the file (a
+** station stopped between the two). */
 int sync_enroll(SyncConn *c, Store *store, const Study *study,
                 const EnrollSpec *spec, ParticipantInfo *info, SimError *err);
 
@@ -99,24 +153,47 @@ int sync_assign_preview(SyncConn *c, const Study *study, int pilot,
 
 /* Prints the server's status: per study, condition and station the
 ** participants enrolled, completed and excluded (pilot and simulated ones
-** apart), then each station's last activity, last push and pending rows
-** at that push. */
+** apart), then each station's last activity, last push, pending rows at
+** that push and rows the server refused. Every name and text from the
+** server is printed with its control characters escaped. */
 int sync_status_print(SyncConn *c, FILE *out, SimError *err);
 
 /* The same view of one station file, with its rows not yet pushed and
 ** its last push per server. */
 int sync_status_print_local(const char *db_path, FILE *out, SimError *err);
 
-/* ------------------------------------------------------- background push */
+/* ------------------------------------------------------ server set-up */
 
-/* The worker's only clock: now_ms (Unix ms, for sync_state and status)
-** and abs_after, which fills *abs with the CLOCK_REALTIME time ms from
-** now (for pthread_cond_timedwait). Supplied by the program. */
-typedef struct SyncClock {
-    int64_t (*now_ms)(void *ctx);
-    void (*abs_after)(void *ctx, int64_t ms, struct timespec *abs);
-    void *ctx;
-} SyncClock;
+/* `simlab server setup`: as the administrator at admin_url (a superuser,
+** or a role with CREATEROLE that owns the database and simlab's tables),
+** creates or migrates the schema, the roles simlab_owner (owns the tables
+** and functions), simlab_stations and simlab_analysts (groups), the grants
+** and the row-level security policies, in one transaction; tables of a
+** server set up the old way are handed to simlab_owner. Progress lines go
+** to out (may be NULL). */
+int sync_server_setup(const char *admin_url, FILE *out, SimError *err);
+
+typedef enum SyncRoleKind {
+    SYNC_ROLE_STATION = 0,
+    SYNC_ROLE_ANALYST
+} SyncRoleKind;
+
+/* `simlab server add-station` / `add-analyst`: creates the login role
+** (role, or NULL for a name made from the station or "analyst" and the
+** database), member of simlab_stations (mapped to station, which must be
+** a valid station name) or simlab_analysts, with a random password sent
+** to the server only as a SCRAM verifier; writes that password to
+** passfile in pgpass format (mode 0600, replaced whole). A role that
+** exists already as the same station or analyst gets a new password.
+** Station files of the old way pushed as that station are given to the
+** new role (their count in *old_files, may be NULL). Writes the role's
+** connection string without a password to url_out. */
+int sync_server_add_role(const char *admin_url, SyncRoleKind kind,
+                         const char *station, const char *role,
+                         const char *passfile, char *url_out, size_t url_size,
+                         long *old_files, SimError *err);
+
+/* ------------------------------------------------------- background push */
 
 typedef struct SyncWorker SyncWorker;
 
@@ -128,6 +205,8 @@ typedef struct SyncWorkerStatus {
     char error[512];    /* the last failure ("" after a success) */
     int error_code;     /* its SIM_ERR_* (SIM_ERR_DB: server or network;
                            SIM_ERR_INVALID: the push was refused) */
+    long refused;       /* rows the server refused since start */
+    char warning[1024]; /* sync_warning() of its connection, "" none */
 } SyncWorkerStatus;
 
 /* Starts a thread that pushes db_path to url every interval_ms and when

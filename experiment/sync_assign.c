@@ -1,71 +1,120 @@
 /*
 ** Assignment on the server: the participants of every station are counted
-** in one transaction under an advisory lock per study, the pure rules of
+** in one transaction under an advisory lock per study (simlab_counts: in
+** progress ones by the server's clock), the pure rules of
 ** experiment/assign.c choose, and the new participant's row is inserted
-** before the lock goes, so that the next station counts it. The station
-** then enrolls locally with that choice (same participant id); when the
-** server cannot be reached it assigns locally and says so.
+** before the lock goes, so that the next station counts it. Two round
+** trips; the lock is waited for at most SYNC_LOCK_TIMEOUT_MS, the whole
+** attempt at most SYNC_ASSIGN_DEADLINE_MS, a deadlock or serialization
+** failure is retried. The station then enrolls locally with that choice
+** (same participant id); when the server cannot be used it assigns
+** locally and says so.
 */
 #include "experiment/sync_int.h"
 
 #include "experiment/assign.h"
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 #include <uuid/uuid.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Puts the study row of this bundle on the server (the counts join it). */
+/* Puts the study row of this bundle on the server (the counts join it),
+** once per connection. */
 static int study_row(SyncConn *c, Store *store, const char *origin,
-                     SimError *err)
+                     int64_t deadline, SimError *err)
 {
+    if (strcmp(c->study_sent, store_study_hash(store)) == 0) {
+        return SIM_OK;
+    }
     sqlite3_stmt *s = NULL;
     int rc = SIM_OK;
     if (sqlite3_prepare_v2(store_db(store),
-                           "SELECT hash, study_id, title, definition, "
-                           "software, created_ms FROM study WHERE hash = ?",
+                           "SELECT json_group_array(json_object('hash', "
+                           "hash, 'study_id', study_id, 'title', title, "
+                           "'definition', definition, 'software', software, "
+                           "'created_ms', created_ms)) FROM study WHERE hash "
+                           "= ?",
                            -1, &s, NULL) != SQLITE_OK) {
         return sim_fail(err, SIM_ERR_DB, "%s: read study", store_path(store));
     }
     sqlite3_bind_text(s, 1, store_study_hash(store), -1, SQLITE_STATIC);
     if (sqlite3_step(s) == SQLITE_ROW) {
-        const char *p[7] = {origin};
-        for (int i = 0; i < 6; i++) {
-            p[i + 1] = (const char *)sqlite3_column_text(s, i);
-        }
-        rc = sync_exec_params(
-            c, "study",
-            "INSERT INTO study (origin, hash, study_id, title, "
-            "definition, software, created_ms) VALUES ($1, $2, "
-            "$3, $4, $5, $6, $7) ON CONFLICT (hash) DO NOTHING",
-            7, p, NULL, err);
+        const char *p[2] = {origin, (const char *)sqlite3_column_text(s, 0)};
+        rc = sync_query(c, "study", "SELECT simlab_put_study($1, $2::json)", 2,
+                        p, deadline, NULL, err);
     }
     sqlite3_finalize(s);
+    if (rc == SIM_OK) {
+        snprintf(c->study_sent, sizeof c->study_sent, "%s",
+                 store_study_hash(store));
+    }
     return rc;
 }
 
-/* Fills counts from the server's participants of study_id. */
-static int server_counts(SyncConn *c, const Study *study, const EnrollSpec *e,
-                         AssignCount *counts, SimError *err)
+/* Closes, once per connection's life, the participants the server
+** assigned to this file in an earlier run that never reached the file
+** (the station stopped between the server's commit and its own): they
+** would hold their condition's place for active_minutes. This run has
+** assigned nobody yet, so every such row is from before. */
+static int close_ghosts(SyncConn *c, Store *store, const char *origin,
+                        int64_t deadline, SimError *err)
 {
-    char since[32], pilot[4], simulated[4];
-    snprintf(since, sizeof since, "%lld",
-             (long long)assign_active_since(&study->assignment, e->wall_ms));
-    snprintf(pilot, sizeof pilot, "%d", e->pilot != 0);
-    snprintf(simulated, sizeof simulated, "%d", e->simulated != 0);
-    const char *p[4] = {study->id ? study->id : "", pilot, simulated, since};
-    PGresult *res = NULL;
-    int rc = sync_exec_params(
-        c, "count participants",
-        "SELECT p.condition, p.status, sum((p.excluded = 0)::int), "
-        "sum((p.last_active_ms >= $4)::int) FROM participant p "
-        "JOIN study s ON s.hash = p.study_hash WHERE s.study_id = $1 "
-        "AND p.pilot = $2 AND p.simulated = $3 GROUP BY 1, 2",
-        4, p, &res, err);
-    if (rc != SIM_OK) {
-        return rc;
+    if (c->ghosts_done) {
+        return SIM_OK;
     }
+    const char *p[1] = {origin};
+    PGresult *res = NULL;
+    int rc = sync_query(c, "unfinished assignments",
+                        "SELECT id FROM participant WHERE origin = $1 AND "
+                        "status = 'active' AND assign_source = 'server'",
+                        1, p, deadline, &res, err);
+    SimBuf ids;
+    sim_buf_init(&ids);
+    sqlite3_stmt *s = NULL;
+    if (rc == SIM_OK &&
+        sqlite3_prepare_v2(store_db(store),
+                           "SELECT 1 FROM participant WHERE id = ?", -1, &s,
+                           NULL) != SQLITE_OK) {
+        rc = sync_local_fail(store_db(store), store_path(store), "participant",
+                             err);
+    }
+    for (int i = 0; rc == SIM_OK && i < PQntuples(res); i++) {
+        sqlite3_reset(s);
+        sqlite3_bind_text(s, 1, PQgetvalue(res, i, 0), -1, SQLITE_TRANSIENT);
+        int step = sqlite3_step(s);
+        if (step == SQLITE_DONE) { /* not in the file */
+            sim_buf_puts(&ids, ids.len ? "," : "{");
+            sim_buf_puts(&ids, PQgetvalue(res, i, 0));
+        } else if (step != SQLITE_ROW) {
+            rc = sync_local_fail(store_db(store), store_path(store),
+                                 "participant", err);
+        }
+    }
+    sqlite3_finalize(s);
+    PQclear(res);
+    if (rc == SIM_OK && ids.len) {
+        sim_buf_puts(&ids, "}");
+        const char *q[2] = {origin, sim_buf_cstr(&ids)};
+        rc = sync_query(c, "unfinished assignments",
+                        "UPDATE participant SET status = 'aborted' WHERE "
+                        "origin = $1 AND id = ANY ($2::text[]) AND status = "
+                        "'active'",
+                        2, q, deadline, NULL, err);
+    }
+    sim_buf_free(&ids);
+    if (rc == SIM_OK) {
+        c->ghosts_done = 1;
+    }
+    return rc;
+}
+
+/* Fills counts from simlab_counts' rows in res. */
+static void read_counts(const Study *study, const PGresult *res,
+                        AssignCount *counts)
+{
     memset(counts, 0, study->n_conditions * sizeof *counts);
     for (int i = 0; i < PQntuples(res); i++) {
         int cond = study_condition_index(study, PQgetvalue(res, i, 0));
@@ -77,41 +126,48 @@ static int server_counts(SyncConn *c, const Study *study, const EnrollSpec *e,
             assign_count_add(&counts[cond], &g);
         }
     }
-    PQclear(res);
-    return SIM_OK;
 }
 
-/* The server transaction: lock, count, choose, insert. SIM_ERR_DB when the
-** server failed (the caller falls back); SIM_ERR_STATE when the rules
-** choose nothing. */
-static int server_assign(SyncConn *c, Store *store, const Study *study,
-                         const EnrollSpec *e, const char *origin, char *cond,
-                         size_t cond_size, const char **by, SimError *err)
+/* SELECT * FROM simlab_counts(...) for the study and flags, appended to
+** b as literals. */
+static void counts_sql(SyncConn *c, SimBuf *b, const Study *study, int pilot,
+                       int simulated)
 {
-    AssignCount *counts = sim_calloc(study->n_conditions, sizeof *counts);
+    sim_buf_puts(b, "SELECT * FROM simlab_counts(");
+    sync_literal(c, b, study->id ? study->id : "");
+    sim_buf_printf(b, ", %d, %d, %d)", pilot != 0, simulated != 0,
+                   study->assignment.active_minutes);
+}
+
+/* One attempt of the server transaction: lock, count, choose, insert. */
+static int assign_once(SyncConn *c, const Study *study, const EnrollSpec *e,
+                       const char *origin, const char *station,
+                       const char *hash, int64_t deadline, char *cond,
+                       size_t cond_size, const char **by, SimError *err)
+{
+    AssignCount *counts = sim_calloc(study->n_conditions + 1, sizeof *counts);
     if (!counts) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    char lock[128];
-    snprintf(lock, sizeof lock,
-             "BEGIN; SELECT pg_advisory_xact_lock(%d, hashtext($$%s$$))",
-             SYNC_LOCK_ASSIGN, study->id ? study->id : "");
-    int rc = sync_ensure(c, err);
-    if (rc == SIM_OK && strstr(study->id ? study->id : "", "$$")) {
-        rc = sim_fail(err, SIM_ERR_INVALID, "study id with $$");
-    }
-    if (rc == SIM_OK) {
-        rc = sync_exec(c, lock, err);
-    }
-    int send_study = strcmp(c->study_sent, store_study_hash(store)) != 0;
-    if (rc == SIM_OK && send_study) {
-        rc = study_row(c, store, origin, err);
-    }
-    if (rc == SIM_OK) {
-        rc = server_counts(c, study, e, counts, err);
-    }
+    SimBuf sql;
+    sim_buf_init(&sql);
+    sim_buf_printf(&sql,
+                   "BEGIN; SET LOCAL lock_timeout = '%dms'; SET LOCAL "
+                   "statement_timeout = '%dms'; SELECT "
+                   "pg_advisory_xact_lock(%d, hashtext(",
+                   SYNC_LOCK_TIMEOUT_MS, SYNC_ASSIGN_DEADLINE_MS,
+                   SYNC_LOCK_ASSIGN);
+    sync_literal(c, &sql, study->id ? study->id : "");
+    sim_buf_puts(&sql, ")); ");
+    counts_sql(c, &sql, study, e->pilot, e->simulated);
+    PGresult *res = NULL;
+    int rc = sql.oom ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                     : sync_query(c, "assign", sql.data, -1, NULL, deadline,
+                                  &res, err);
+    sim_buf_free(&sql);
     AssignChoice choice;
     if (rc == SIM_OK) {
+        read_counts(study, res, counts);
         assign_choose(study, counts, NULL, e->assign_seed, &choice);
         if (choice.why == ASSIGN_WHY_NONE ||
             (size_t)snprintf(cond, cond_size, "%s", choice.id) >= cond_size) {
@@ -119,34 +175,33 @@ static int server_assign(SyncConn *c, Store *store, const Study *study,
                           "%s: no condition could be assigned", c->redacted);
         }
     }
+    PQclear(res);
     if (rc == SIM_OK) {
-        char seed[32], wall[32], pilot[4], simulated[4];
+        char seed[32], wall[32];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)e->seed);
         snprintf(wall, sizeof wall, "%lld", (long long)e->wall_ms);
-        snprintf(pilot, sizeof pilot, "%d", e->pilot != 0);
-        snprintf(simulated, sizeof simulated, "%d", e->simulated != 0);
-        const char *station = e->station ? e->station : store_station(store);
-        const char *p[12] = {origin,  e->id, store_study_hash(store),
-                             e->code, cond,  choice.assigned_by,
-                             station, pilot, simulated,
-                             seed,    wall,  store_station(store)};
-        rc = sync_exec_params(
-            c, "insert participant",
-            "INSERT INTO participant (origin, id, study_hash, code, "
-            "condition, assigned_by, assign_source, station, pilot, "
-            "simulated, seed, status, excluded, created_ms, last_active_ms, "
-            "active_station) VALUES ($1, $2, $3, $4, $5, $6, 'server', $7, "
-            "$8, $9, $10, 'active', 0, $11, $11, $12) "
-            "ON CONFLICT (id) DO NOTHING",
-            12, p, NULL, err);
-    }
-    if (rc == SIM_OK) {
-        rc = sync_exec(c, "COMMIT", err);
-        *by = choice.assigned_by;
-        if (rc == SIM_OK && send_study) {
-            snprintf(c->study_sent, sizeof c->study_sent, "%s",
-                     store_study_hash(store));
+        sim_buf_init(&sql);
+        sim_buf_puts(&sql, "INSERT INTO participant (origin, id, study_hash, "
+                           "code, condition, assigned_by, assign_source, "
+                           "station, pilot, simulated, seed, status, "
+                           "excluded, created_ms, last_active_ms, "
+                           "active_station) VALUES (");
+        const char *v[8] = {origin,   e->id,  hash,
+                            e->code,  cond,   choice.assigned_by,
+                            "server", station};
+        for (int i = 0; i < 8; i++) {
+            sync_literal(c, &sql, v[i]);
+            sim_buf_puts(&sql, ", ");
         }
+        sim_buf_printf(&sql, "%d, %d, %s, 'active', 0, %s, %s, ", e->pilot != 0,
+                       e->simulated != 0, seed, wall, wall);
+        sync_literal(c, &sql, station);
+        sim_buf_puts(&sql, ") ON CONFLICT (id) DO NOTHING; COMMIT");
+        rc = sql.oom ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                     : sync_query(c, "insert participant", sql.data, -1, NULL,
+                                  deadline, NULL, err);
+        sim_buf_free(&sql);
+        *by = choice.assigned_by;
     }
     if (rc != SIM_OK) {
         sync_rollback(c);
@@ -155,24 +210,63 @@ static int server_assign(SyncConn *c, Store *store, const Study *study,
     return rc;
 }
 
+/* The server's assignment, retried after a deadlock or a serialization
+** failure while time is left. SIM_ERR_STATE when the rules choose
+** nothing; any other failure makes the caller assign locally. */
+static int server_assign(SyncConn *c, Store *store, const Study *study,
+                         const EnrollSpec *e, const char *origin, char *cond,
+                         size_t cond_size, const char **by, SimError *err)
+{
+    int64_t deadline = sync_now_ms(c) + SYNC_ASSIGN_DEADLINE_MS;
+    const char *station = e->station ? e->station : store_station(store);
+    int rc = sync_ensure_by(c, deadline, err);
+    if (rc == SIM_OK) {
+        rc = sync_claim_origin(c, origin, store_station(store), deadline, err);
+    }
+    if (rc == SIM_OK) {
+        rc = close_ghosts(c, store, origin, deadline, err);
+    }
+    if (rc == SIM_OK) {
+        rc = study_row(c, store, origin, deadline, err);
+    }
+    for (int attempt = 0; rc == SIM_OK; attempt++) {
+        rc = assign_once(c, study, e, origin, station, store_study_hash(store),
+                         deadline, cond, cond_size, by, err);
+        int retry = strcmp(c->sqlstate, "40P01") == 0 ||
+                    strcmp(c->sqlstate, "40001") == 0;
+        if (rc == SIM_OK || !retry || attempt >= 4 ||
+            (c->has_clock && sync_now_ms(c) >= deadline)) {
+            break;
+        }
+        rc = SIM_OK;
+    }
+    return rc;
+}
+
 int sync_assign_preview(SyncConn *c, const Study *study, int pilot,
                         int simulated, int64_t wall_ms, uint64_t rng_seed,
                         char *out, size_t out_size, SimError *err)
 {
-    EnrollSpec e;
-    memset(&e, 0, sizeof e);
-    e.pilot = pilot;
-    e.simulated = simulated;
-    e.wall_ms = wall_ms;
+    (void)wall_ms; /* in progress participants are counted by the server's
+                      clock */
     AssignCount *counts = sim_calloc(study->n_conditions + 1, sizeof *counts);
     if (!counts) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    int rc = sync_ensure(c, err);
+    int64_t deadline = sync_now_ms(c) + SYNC_ASSIGN_DEADLINE_MS;
+    int rc = sync_ensure_by(c, deadline, err);
+    PGresult *res = NULL;
     if (rc == SIM_OK) {
-        rc = server_counts(c, study, &e, counts, err);
+        SimBuf sql;
+        sim_buf_init(&sql);
+        counts_sql(c, &sql, study, pilot, simulated);
+        rc = sql.oom ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                     : sync_query(c, "preview", sql.data, -1, NULL, deadline,
+                                  &res, err);
+        sim_buf_free(&sql);
     }
     if (rc == SIM_OK) {
+        read_counts(study, res, counts);
         AssignChoice choice;
         assign_choose(study, counts, NULL, rng_seed, &choice);
         if (choice.why == ASSIGN_WHY_NONE ||
@@ -181,6 +275,7 @@ int sync_assign_preview(SyncConn *c, const Study *study, int pilot,
                           "%s: no condition could be assigned", c->redacted);
         }
     }
+    PQclear(res);
     sim_free(counts);
     return rc;
 }
@@ -220,7 +315,7 @@ int sync_enroll(SyncConn *c, Store *store, const Study *study,
         e.condition = cond;
         e.assigned_by = by;
         e.assign_source = "server";
-    } else if (serr.code == SIM_ERR_DB) {
+    } else if (serr.code != SIM_ERR_STATE && serr.code != SIM_ERR_NOMEM) {
         e.assign_source = "station_fallback";
         fallback = 1;
     } else {
@@ -230,7 +325,7 @@ int sync_enroll(SyncConn *c, Store *store, const Study *study,
     rc = store_enroll(store, &e, info, err);
     if (rc == SIM_OK && fallback) {
         /* the message names the server by its redacted URL */
-        char detail[600];
+        char detail[700];
         size_t k = (size_t)snprintf(detail, sizeof detail, "{\"error\":\"");
         for (const char *m = serr.msg; *m && k + 8 < sizeof detail; m++) {
             if (*m == '"' || *m == '\\') {

@@ -6,6 +6,7 @@
 #include "experiment/sync_int.h"
 
 #include "experiment/sync_tables.h"
+#include "common/sim_escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,20 @@
 static const char *kind_of(int pilot, int simulated)
 {
     return simulated ? "simulated" : pilot ? "pilot" : "real";
+}
+
+/* Prints a counts row; every text escaped. */
+static void counts_row(FILE *out, const char *study, const char *cond,
+                       const char *station, const char *kind,
+                       const char *enrolled, const char *completed,
+                       const char *excluded)
+{
+    char a[160], b[160], c[160];
+    fprintf(out, "%-20s %-16s %-16s %-9s %8s %9s %8s\n",
+            sim_escape_term(study, a, sizeof a),
+            sim_escape_term(cond, b, sizeof b),
+            sim_escape_term(station, c, sizeof c), kind, enrolled, completed,
+            excluded);
 }
 
 static void counts_header(FILE *out)
@@ -24,54 +39,71 @@ static void counts_header(FILE *out)
 int sync_status_print(SyncConn *c, FILE *out, SimError *err)
 {
     int rc = sync_ensure(c, err);
+    PGresult *res = NULL;
+    if (rc == SIM_OK) {
+        rc = sync_exec_params(
+            c, "status",
+            "SELECT s.study_id, p.condition, COALESCE(p.station, ''), "
+            "p.pilot, p.simulated, count(*), sum((p.status = "
+            "'completed')::int), sum(p.excluded) FROM participant p JOIN "
+            "study s ON s.hash = p.study_hash GROUP BY 1, 2, 3, 4, 5 ORDER "
+            "BY 1, 5, 4, 2, 3",
+            0, NULL, &res, err);
+    }
     if (rc != SIM_OK) {
+        if (strcmp(c->sqlstate, "42501") == 0) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            return sim_fail(err, SIM_ERR_DB,
+                            "%s; status needs an analyst's role (simlab "
+                            "server add-analyst)",
+                            msg);
+        }
         return rc;
     }
-    PGresult *res = PQexec(
-        c->pg,
-        "SELECT s.study_id, p.condition, COALESCE(p.station, ''), p.pilot, "
-        "p.simulated, count(*), sum((p.status = 'completed')::int), "
-        "sum(p.excluded) FROM participant p JOIN study s ON s.hash = "
-        "p.study_hash GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 5, 4, 2, 3");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        rc = sync_pg_fail(c, err, "status", res);
-        PQclear(res);
-        return rc;
-    }
-    fprintf(out, "server %s (schema %d)\n", c->redacted,
-            SYNC_SERVER_SCHEMA_VERSION);
+    char red[600];
+    fprintf(out, "server %s (schema %d%s)\n",
+            sim_escape_term(c->redacted, red, sizeof red),
+            SYNC_SERVER_SCHEMA_VERSION,
+            c->secured ? ", station roles" : ", set up the old way");
     counts_header(out);
     for (int i = 0; i < PQntuples(res); i++) {
-        fprintf(
-            out, "%-20s %-16s %-16s %-9s %8s %9s %8s\n", PQgetvalue(res, i, 0),
-            PQgetvalue(res, i, 1), PQgetvalue(res, i, 2),
+        counts_row(
+            out, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
+            PQgetvalue(res, i, 2),
             kind_of(atoi(PQgetvalue(res, i, 3)), atoi(PQgetvalue(res, i, 4))),
             PQgetvalue(res, i, 5), PQgetvalue(res, i, 6),
             PQgetvalue(res, i, 7));
     }
     PQclear(res);
-    res = PQexec(c->pg,
-                 "SELECT COALESCE(station, ''), "
-                 "COALESCE(to_char(to_timestamp(last_activity_ms / 1000.0) "
-                 "AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), '-'), "
-                 "COALESCE(to_char(last_push AT TIME ZONE 'UTC', "
-                 "'YYYY-MM-DD HH24:MI:SS'), '-'), "
-                 "COALESCE(round(extract(epoch FROM now() - last_push))"
-                 "::bigint, 0), pending, rows_pushed FROM sync_station "
-                 "ORDER BY station, origin");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        rc = sync_pg_fail(c, err, "status", res);
-        PQclear(res);
+    res = NULL;
+    /* the conflict log of a server from before version 2 is missing */
+    rc = sync_exec_params(
+        c, "status",
+        "SELECT COALESCE(station, ''), "
+        "COALESCE(to_char(to_timestamp(last_activity_ms / 1000.0) "
+        "AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), '-'), "
+        "COALESCE(to_char(last_push AT TIME ZONE 'UTC', "
+        "'YYYY-MM-DD HH24:MI:SS'), '-'), "
+        "COALESCE(round(extract(epoch FROM now() - last_push))"
+        "::bigint, 0), pending, rows_pushed, CASE WHEN to_regclass("
+        "'sync_conflict') IS NULL THEN 0 ELSE (SELECT count(*) FROM "
+        "sync_conflict k WHERE k.origin = f.origin) END FROM sync_station f "
+        "ORDER BY station, origin",
+        0, NULL, &res, err);
+    if (rc != SIM_OK) {
         return rc;
     }
-    fprintf(out, "\n%-16s %-19s  %-19s  %9s %8s %10s\n", "station",
+    fprintf(out, "\n%-16s %-19s  %-19s  %9s %8s %10s %8s\n", "station",
             "last activity (UTC)", "last push (UTC)", "lag (s)", "pending",
-            "rows sent");
+            "rows sent", "refused");
     for (int i = 0; i < PQntuples(res); i++) {
-        fprintf(out, "%-16s %-19s  %-19s  %9s %8s %10s\n",
-                PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
-                PQgetvalue(res, i, 2), PQgetvalue(res, i, 3),
-                PQgetvalue(res, i, 4), PQgetvalue(res, i, 5));
+        char st[160];
+        fprintf(out, "%-16s %-19s  %-19s  %9s %8s %10s %8s\n",
+                sim_escape_term(PQgetvalue(res, i, 0), st, sizeof st),
+                PQgetvalue(res, i, 1), PQgetvalue(res, i, 2),
+                PQgetvalue(res, i, 3), PQgetvalue(res, i, 4),
+                PQgetvalue(res, i, 5), PQgetvalue(res, i, 6));
     }
     PQclear(res);
     return SIM_OK;
@@ -96,16 +128,20 @@ int sync_status_print_local(const char *db_path, FILE *out, SimError *err)
         sqlite3_close(db);
         return rc;
     }
-    fprintf(out, "station file %s\n", db_path);
+    char path[600];
+    fprintf(out, "station file %s\n",
+            sim_escape_term(db_path, path, sizeof path));
     counts_header(out);
     while (sqlite3_step(s) == SQLITE_ROW) {
-        fprintf(out, "%-20s %-16s %-16s %-9s %8d %9d %8d\n",
-                (const char *)sqlite3_column_text(s, 0),
-                (const char *)sqlite3_column_text(s, 1),
-                (const char *)sqlite3_column_text(s, 2),
-                kind_of(sqlite3_column_int(s, 3), sqlite3_column_int(s, 4)),
-                sqlite3_column_int(s, 5), sqlite3_column_int(s, 6),
-                sqlite3_column_int(s, 7));
+        char n[3][24];
+        for (int k = 0; k < 3; k++) {
+            snprintf(n[k], sizeof n[k], "%d", sqlite3_column_int(s, 5 + k));
+        }
+        counts_row(out, (const char *)sqlite3_column_text(s, 0),
+                   (const char *)sqlite3_column_text(s, 1),
+                   (const char *)sqlite3_column_text(s, 2),
+                   kind_of(sqlite3_column_int(s, 3), sqlite3_column_int(s, 4)),
+                   n[0], n[1], n[2]);
     }
     sqlite3_finalize(s);
     long pending = 0;
@@ -132,8 +168,10 @@ int sync_status_print_local(const char *db_path, FILE *out, SimError *err)
                            "sync_state ORDER BY url",
                            -1, &s, NULL) == SQLITE_OK) {
         while (sqlite3_step(s) == SQLITE_ROW) {
+            char url[600];
             fprintf(out, "last push to %s at %s (UTC), %lld rows sent\n",
-                    (const char *)sqlite3_column_text(s, 0),
+                    sim_escape_term((const char *)sqlite3_column_text(s, 0),
+                                    url, sizeof url),
                     (const char *)sqlite3_column_text(s, 1),
                     (long long)sqlite3_column_int64(s, 2));
         }

@@ -3,7 +3,9 @@
 ** local keys on the server where those are global (the bundle hash, the
 ** participant UUID, participant + step); screening and event rows, whose
 ** local keys are per file, are keyed by the file's id (origin) and their
-** local row id.
+** local row id. Study and item rows are shared by the files of a bundle
+** and never overwritten; responses once done, and answers, are kept as
+** first pushed.
 */
 #include "experiment/sync_tables.h"
 
@@ -97,16 +99,23 @@ static const SyncColumn STATION_TIMING[] = {
     {"local_id", I, "t.id"},      {"station", T, NULL}, {"created_ms", I, NULL},
     {"virtual_display", I, NULL}, {"report", T, NULL},  {NULL, NULL, NULL}};
 
+/* a bundle's study row is the same under its hash on every station; the
+** software that recorded it and when may differ */
+#define STUDY_SAME "study_id, title, definition"
+#define ITEM_SAME                                                              \
+    "pool, source_id, domain, label, prediction, cf_prediction, "              \
+    "prediction_type"
+
 const SyncTable SYNC_TABLES[] = {
-    {"study", "hash", STUDY},
-    {"item", "study_hash, key", ITEM},
-    {"participant", "id", PARTICIPANT},
-    {"trial", "participant, seq", TRIAL},
-    {"response", "participant, seq", RESPONSE},
-    {"answer", "participant, seq, question", ANSWER},
-    {"screening", "origin, local_id", SCREENING},
-    {"event", "origin, local_id", EVENT},
-    {"station_timing", "origin, local_id", STATION_TIMING},
+    {"study", "hash", STUDY, STUDY_SAME, NULL, 0},
+    {"item", "study_hash, key", ITEM, ITEM_SAME, NULL, 0},
+    {"participant", "id", PARTICIPANT, NULL, NULL, 0},
+    {"trial", "participant, seq", TRIAL, NULL, NULL, 1},
+    {"response", "participant, seq", RESPONSE, NULL, "done", 1},
+    {"answer", "participant, seq, question", ANSWER, NULL, "", 1},
+    {"screening", "origin, local_id", SCREENING, NULL, NULL, 1},
+    {"event", "origin, local_id", EVENT, NULL, NULL, 1},
+    {"station_timing", "origin, local_id", STATION_TIMING, NULL, NULL, 0},
 };
 
 const size_t SYNC_N_TABLES = sizeof SYNC_TABLES / sizeof SYNC_TABLES[0];

@@ -27,6 +27,19 @@ typedef struct SyncTable {
     const char *key;        /* server primary key (origin is a column of
                                every server table, set to the file's id) */
     const SyncColumn *cols; /* columns, ending with a {NULL} entry */
+    const char *same;       /* rows shared by every file of a bundle (study,
+                               item): the columns that must agree with the
+                               row the server holds under the key; such
+                               rows go through the server's function
+                               simlab_put_TABLE, never overwrite, and a
+                               different version is refused. NULL: rows of
+                               one file, upserted. */
+    const char *frozen;     /* rows the server keeps as first pushed: ""
+                               always, "done" once done = 1; a different
+                               version later is refused. NULL: rows the
+                               file may change. */
+    int per_participant;    /* rows of one participant (participant column):
+                               the participant must be of the same file */
 } SyncTable;
 
 /* Parents before children: study, item, participant, trial, response,

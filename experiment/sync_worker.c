@@ -32,7 +32,7 @@ static void push_once(SyncWorker *w)
     sim_error_clear(&err);
     int rc = SIM_OK;
     if (!w->conn) {
-        rc = sync_connect(w->url, &w->conn, &err);
+        rc = sync_connect(w->url, &w->clock, &w->conn, &err);
     }
     SyncPushStats st = {0};
     if (rc == SIM_OK) {
@@ -40,11 +40,16 @@ static void push_once(SyncWorker *w)
                        w->clock.now_ms(w->clock.ctx), &st, &err);
     }
     pthread_mutex_lock(&w->mu);
+    if (w->conn) {
+        snprintf(w->status.warning, sizeof w->status.warning, "%s",
+                 sync_warning(w->conn));
+    }
     w->status.connected = rc == SIM_OK || err.code != SIM_ERR_DB ||
                           (w->conn && PQstatus(w->conn->pg) == CONNECTION_OK);
     if (rc == SIM_OK) {
         w->status.last_ok_ms = w->clock.now_ms(w->clock.ctx);
         w->status.pushed += st.rows;
+        w->status.refused += st.refused;
         w->status.pending = st.pending;
         w->status.error[0] = '\0';
         w->status.error_code = SIM_OK;

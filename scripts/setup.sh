@@ -10,7 +10,8 @@
 # libxdamage-dev: the peer comparison's true onsets, docs/runner.md "Timing";
 # libfribidi-dev: the runner's mixed-direction text, docs/runner.md "Fonts";
 # libsuitesparse-dev (CHOLMOD) and libnlopt-dev: simlab-analyze's mixed
-# model, docs/analysis.md.)
+# model, docs/analysis.md; help2man: the manual pages, made from --help when
+# building.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -23,7 +24,7 @@ PACKAGES="build-essential cmake pkg-config git
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   libpq-dev postgresql postgresql-common
   libxi-dev libxdamage-dev
-  libfribidi-dev
+  libfribidi-dev help2man
   libsuitesparse-dev libnlopt-dev"
 
 missing=""

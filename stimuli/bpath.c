@@ -178,22 +178,23 @@ static int read_whole_file(const char *abs, char **data, size_t *len, char *why,
 }
 
 /* Records in Study.text_files that the bundle file at abs (resolved by
-** bundle_file) was read as how says, once per file; a later CSV read of
-** the same file sets its dialect. Sets L->oom when memory runs out. */
-static void note_text_file(Loader *L, const char *abs, const StudyTextFile *how)
+** bundle_file) was read, once per file; *index (may be NULL) gets its
+** entry's index (SIZE_MAX when none). Sets L->oom when memory runs out. */
+static void note_text_file(Loader *L, const char *abs, size_t *index)
 {
+    if (index) {
+        *index = SIZE_MAX;
+    }
     if (!L->st) {
         return;
     }
     const char *norm = abs + L->root_len + (L->root_len > 1);
     Study *st = L->st;
-    StudyTextFile *f = NULL;
-    for (size_t i = 0; i < st->n_text_files && !f; i++) {
-        if (strcmp(st->text_files[i].rel, norm) == 0) {
-            f = &st->text_files[i];
-        }
+    size_t i = 0;
+    while (i < st->n_text_files && strcmp(st->text_files[i].rel, norm) != 0) {
+        i++;
     }
-    if (!f) {
+    if (i == st->n_text_files) {
         StudyTextFile *p = sim_realloc(
             st->text_files, (st->n_text_files + 1) * sizeof *st->text_files);
         char *copy = p ? sim_strdup(norm) : NULL;
@@ -205,21 +206,25 @@ static void note_text_file(Loader *L, const char *abs, const StudyTextFile *how)
             return;
         }
         st->text_files = p;
-        f = &p[st->n_text_files++];
-        *f = (StudyTextFile){copy, 0, ',', 0};
+        StudyTextFile *f = &p[st->n_text_files++];
+        memset(f, 0, sizeof *f);
+        f->rel = copy;
+        f->delim = ',';
+        sim_encoding_utf8(&f->encoding);
     }
-    if (how->csv) {
-        f->csv = 1;
-        f->delim = how->delim;
-        f->encoding = how->encoding;
+    if (index) {
+        *index = i;
     }
 }
 
-static int read_text_file(Loader *L, const char *rel, const StudyTextFile *how,
+static int read_text_file(Loader *L, const char *rel, size_t *index,
                           char **data, size_t *len, char *why, size_t why_size)
 {
     *data = NULL;
     *len = 0;
+    if (index) {
+        *index = SIZE_MAX;
+    }
     char *abs = NULL;
     if (bundle_file(L, rel, &abs, why, why_size) != 0) {
         return -2;
@@ -231,7 +236,7 @@ static int read_text_file(Loader *L, const char *rel, const StudyTextFile *how,
     } else if (rc != 0) {
         ld_diag(L, 0, rel, 0, 0, NULL, NULL, "%s", read_why);
     } else {
-        note_text_file(L, abs, how);
+        note_text_file(L, abs, index);
     }
     sim_free(abs);
     return rc != 0 ? -1 : 0;
@@ -240,13 +245,11 @@ static int read_text_file(Loader *L, const char *rel, const StudyTextFile *how,
 int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
                      char *why, size_t why_size)
 {
-    StudyTextFile how = {NULL, 0, ',', 0};
-    return read_text_file(L, rel, &how, data, len, why, why_size);
+    return read_text_file(L, rel, NULL, data, len, why, why_size);
 }
 
-int read_bundle_csv(Loader *L, const char *rel, char delim, int encoding,
-                    char **data, size_t *len, char *why, size_t why_size)
+int read_bundle_csv(Loader *L, const char *rel, char **data, size_t *len,
+                    size_t *file, char *why, size_t why_size)
 {
-    StudyTextFile how = {NULL, 1, delim, encoding};
-    return read_text_file(L, rel, &how, data, len, why, why_size);
+    return read_text_file(L, rel, file, data, len, why, why_size);
 }

@@ -217,6 +217,10 @@ static int same_place(const Diag *d, int line, const char *pointer)
            (d->pointer && pointer && strcmp(d->pointer, pointer) == 0);
 }
 
+/* fmt and ap as vprintf takes them (the callers' formats are checked) */
+static void vdiag(Loader *L, int warn, const char *file, int line, int column,
+                  const char *pointer, const char *field, const char *fmt,
+                  va_list ap) __attribute__((format(printf, 8, 0)));
 static void vdiag(Loader *L, int warn, const char *file, int line, int column,
                   const char *pointer, const char *field, const char *fmt,
                   va_list ap)
@@ -411,6 +415,9 @@ static void field_of(const char *ptr, int dotted, char *out, size_t size)
     }
 }
 
+static void vjl(Loader *L, int warn, const JLoc *at, const char *key,
+                const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 static void vjl(Loader *L, int warn, const JLoc *at, const char *key,
                 const char *fmt, va_list ap)
 {

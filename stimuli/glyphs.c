@@ -507,7 +507,8 @@ static int ends_with(const char *s, const char *suf)
 /* Scans the file at path: kind by how it was read (csv, with delim and
 ** encoding) or by its name. */
 static int scan_file(const GlyphChain *c, const char *path, const char *rel,
-                     FileKind kind, char delim, int enc, StudyReport *rep)
+                     FileKind kind, char delim, const SimEncoding *enc,
+                     StudyReport *rep)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -528,19 +529,14 @@ static int scan_file(const GlyphChain *c, const char *path, const char *rel,
         }
     }
     fclose(f);
-    if ((enc == 1 || enc == 2) && n >= 3 &&
-        memcmp(buf, "\xEF\xBB\xBF", 3) == 0 && sim_utf8_valid(buf, n, NULL)) {
-        enc = 0; /* saved as UTF-8 after all: the loader reads it so */
-    }
-    if (enc != 0) {
+    if (enc && enc->kind != SIM_ENC_UTF8) {
         /* as the loader read it; bytes that do not fit (reported by the
         ** loader) as U+FFFD */
         size_t m = 0;
         char *u = NULL;
-        CsvBadBytes bad;
-        int rc = csv_decode(buf, n, (CsvEncoding)enc, 1, &u, &m, &bad);
+        int rc = sim_decode_buffer(enc, buf, n, 1, &u, &m, NULL);
         sim_free(buf);
-        if (rc != 0) {
+        if (rc < 0) {
             return -1;
         }
         buf = u;
@@ -629,7 +625,7 @@ static int scan_dir(const GlyphChain *c, const char *dir, const char *rel,
             r = scan_dir(c, dir, sub, depth + 1, st, rep);
         } else if (S_ISREG(sb.st_mode) && !listed(st, sub) &&
                    kind_by_name(names[k], &kind, &delim)) {
-            r = scan_file(c, full, sub, kind, delim, 0, rep);
+            r = scan_file(c, full, sub, kind, delim, NULL, rep);
         }
         total = r < 0 ? -1 : total + r;
     }
@@ -659,7 +655,7 @@ static int scan_study_files(const GlyphChain *c, const char *dir,
         char full[3100];
         snprintf(full, sizeof full, "%s/%s", dir, tf->rel);
         int r = scan_file(c, full, tf->rel, kind, delim,
-                          tf->csv ? tf->encoding : 0, rep);
+                          tf->csv ? &tf->encoding : NULL, rep);
         total = r < 0 ? -1 : total + r;
     }
     return total;

@@ -2,7 +2,7 @@
 ** Item banks (CSV with a column mapping, or JSON Lines), item inputs of
 ** every modality and counterfactual perturbations (marked text, tabular
 ** edits, full inputs). Explanation sources are in sources.c. libc, jansson
-** and libcsv only.
+** and common/ (the CSV reader) only.
 */
 #include "stimuli/study_int.h"
 
@@ -784,6 +784,7 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
                  "missing (required with a perturbation)");
         bad = 1;
     }
+    bad |= t.unusable; /* its dialect is wrong: reported at the file */
     for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
         const CsvRow *row = &t.rows[r];
         JLoc rl = {.file = d->file, .line = row->line, .csv = 1};
@@ -1342,7 +1343,8 @@ static int pert_format_from(Loader *L, const JLoc *at, json_t *bank)
     return PF_DEFAULT;
 }
 
-/* "csv" or "jsonl" from the format field or the file's extension. */
+/* "csv" or "jsonl" from the format field or the file's extension (.csv,
+** .tsv and .txt are CSV tables, .jsonl JSON Lines). */
 int file_format(Loader *L, const JLoc *at, json_t *o, const char *file)
 {
     const char *fmt = NULL;
@@ -1356,14 +1358,20 @@ int file_format(Loader *L, const JLoc *at, json_t *o, const char *file)
         jl_error(L, at, "format", "'%s' is not csv or jsonl", fmt);
         return -1;
     }
+    /* CSV, tab-separated, or Excel's "Unicode Text" (UTF-16 with tabs) */
+    static const char *const tables[] = {".csv", ".tsv", ".txt",
+                                         ".CSV", ".TSV", ".TXT"};
     size_t n = strlen(file);
-    if (n > 4 && strcmp(file + n - 4, ".csv") == 0) {
-        return 0;
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+        if (n > 4 && strcmp(file + n - 4, tables[i]) == 0) {
+            return 0;
+        }
     }
     if (n > 6 && strcmp(file + n - 6, ".jsonl") == 0) {
         return 1;
     }
-    jl_error(L, at, "format", "missing (and '%s' is not .csv or .jsonl)", file);
+    jl_error(L, at, "format",
+             "missing (and '%s' is not .csv, .tsv, .txt or .jsonl)", file);
     return -1;
 }
 

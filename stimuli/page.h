@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 #include "common/sim_error.h"
-#include "stimuli/study.h"
 
 typedef enum PageBlockKind {
     PAGE_HEADING = 0, /* "# ", "## " or "### " line */
@@ -26,6 +25,8 @@ typedef struct PageSpan {
     size_t len;   /* bytes; never 0 */
     int strong;   /* 1: inside **emphasis** markers */
 } PageSpan;
+
+typedef struct Page Page;
 
 typedef struct PageBlock {
     PageBlockKind kind;
@@ -65,8 +66,15 @@ int page_parse(const char *text, const char *file, Page **out, SimError *err);
 
 void page_free(Page *page); /* NULL is a no-op */
 
-/* The model of the page file `file` (bundle-relative, as study.json names
-** it) read at load time, or NULL. Borrowed from the study. */
-const Page *study_page(const Study *study, const char *file);
+/* Called for every image line, in the order of the page: img is the new
+** block, or NULL when the line is malformed (problem says how). */
+typedef void (*PageImageHook)(void *ctx, PageBlock *img, int line,
+                              const char *problem);
+
+/* Parses text (of `file`, may be NULL) into a new page (*out), calling
+** hook for each image line (study loading resolves them there); -1 when
+** memory ran out. */
+int page_build(const char *text, const char *file, PageImageHook hook,
+               void *ctx, Page **out);
 
 #endif

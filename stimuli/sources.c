@@ -1,7 +1,7 @@
 /*
 ** Explanation sources listed in study.json ("explanations"): JSON Lines
 ** payloads or CSV tables, joined to items by id within a pool. libc,
-** jansson and libcsv only.
+** jansson and common/ (the CSV reader) only.
 */
 #include "stimuli/study_int.h"
 
@@ -198,6 +198,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
         csv_missing_column(L, &cl, "title", name, file, &t);
         bad = 1;
     }
+    bad |= t.unusable; /* its dialect is wrong: reported at the file */
     for (size_t r = 0; !bad && r < t.n_rows && !L->oom; r++) {
         const CsvRow *row = &t.rows[r];
         JLoc rl = {.file = file, .line = row->line, .csv = 1};

@@ -2,7 +2,7 @@
 ** study_load(): read a bundle folder (study.json, item banks, explanations,
 ** media metadata, pages), check everything, hash the bundle and compute the
 ** balance report; plus the lookups and destructors of study.h.
-** libc, jansson, libcsv and nettle only: no SDL, no clock.
+** libc, jansson, nettle and common/ only: no SDL, no clock.
 */
 #define _XOPEN_SOURCE 700
 #include "stimuli/study_int.h"
@@ -198,6 +198,7 @@ int study_load_partial(const char *dir, Study **out, StudyReport *report,
     json_t *root = L.oom ? NULL : read_study_json(&L);
     if (root) {
         design_parse(&L, root);
+        L.language = NULL; /* borrowed from root */
         json_decref(root);
     }
     char why[512];

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "common/sim_decode.h"
 #include "common/sim_error.h"
 #include "common/sim_phase.h"
 #include "stimuli/uistrings.h"
@@ -421,11 +422,11 @@ typedef struct SimulationSpec {
 ** `simlab check` reads it the same way when it looks for characters no
 ** font can draw (stimuli/glyphs.h). */
 typedef struct StudyTextFile {
-    char *rel;    /* bundle-relative, resolved ("banks/items.csv") */
-    int csv;      /* read as a CSV table (item bank, explanation source) */
-    char delim;   /* CSV: ',', ';' or '\t' */
-    int encoding; /* 0 UTF-8, 1 Windows-1252, 2 Latin-1, 3 UTF-16 with a
-                     byte order mark (CsvEncoding) */
+    char *rel;            /* bundle-relative, resolved ("banks/items.csv") */
+    int csv;              /* read as a CSV table (bank, explanation source) */
+    char delim;           /* CSV: ',', ';' or '\t' */
+    SimEncoding encoding; /* CSV: as the loader read it (after a wrong
+                             declaration: as the error advised) */
 } StudyTextFile;
 
 typedef struct Study {
@@ -540,6 +541,9 @@ const Block *study_find_block(const Study *study, const char *id);
 const Explanation *item_explanation(const Item *item, const char *method);
 /* The text of a page file read at load time, or NULL. */
 const char *study_page_text(const Study *study, const char *path);
+/* The model of the page file `file` (bundle-relative, as study.json names
+** it) read at load time, or NULL (stimuli/page.h). Borrowed from study. */
+const Page *study_page(const Study *study, const char *file);
 
 const char *modality_name(Modality m);
 /* Names of kinds as study.json spells them; "?" outside the enum. */

@@ -51,6 +51,8 @@ typedef struct Loader {
     char **failed_methods; /* methods of explanation sources with errors */
     size_t n_failed_methods;
     int failed_any_method; /* a source with errors that names no method */
+    const char *language;  /* study.json's "language" when given (borrowed
+                              from the JSON being loaded), else NULL */
     DiagRepeat *repeats;   /* every distinct problem reported so far */
     size_t n_repeats, cap_repeats;
     size_t *repeat_slots; /* open addressing by hash: repeats index + 1 */
@@ -155,11 +157,12 @@ int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
 ** reports it there) with the reason in why. */
 int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
                      char *why, size_t why_size);
-/* read_bundle_file for a CSV table written in delim and encoding (a
-** CsvEncoding). Both record the file in Study.text_files, as they read it,
-** once per resolved file (a CSV read sets its dialect). */
-int read_bundle_csv(Loader *L, const char *rel, char delim, int encoding,
-                    char **data, size_t *len, char *why, size_t why_size);
+/* read_bundle_file for a CSV table; *file (may be NULL) gets the index of
+** its entry in Study.text_files (SIZE_MAX without one), where the caller
+** records the dialect it read the file in (csv, delim, encoding). Each file
+** is recorded once, as read, whatever the number of reads. */
+int read_bundle_csv(Loader *L, const char *rel, char **data, size_t *len,
+                    size_t *file, char *why, size_t why_size);
 
 /* ------------------------------------------------------------------ CSV */
 
@@ -175,58 +178,38 @@ typedef struct CsvTable {
     int header_line;
     CsvRow *rows;
     size_t n_rows;
+    int unusable; /* the file did not fit its dialect (reported): the
+                     header may be checked, the rows are not to be used */
+    int lossy;    /* bytes that fit no encoding became U+FFFD */
 } CsvTable;
-
-typedef enum CsvEncoding {
-    CSV_ENC_UTF8,
-    CSV_ENC_WINDOWS_1252,
-    CSV_ENC_LATIN1,
-    CSV_ENC_UTF16 /* with a byte order mark */
-} CsvEncoding;
-
-/* Where bytes do not fit their encoding (csv_decode). */
-typedef struct CsvBadBytes {
-    enum {
-        CSV_BAD_ODD,       /* UTF-16 with an odd number of bytes */
-        CSV_BAD_SURROGATE, /* UTF-16 with an unpaired surrogate */
-        CSV_BAD_BYTE       /* a byte Windows-1252 leaves undefined */
-    } kind;
-    size_t at; /* byte offset in the file */
-    int line;  /* physical line, from 1 */
-} CsvBadBytes;
-
-/* Converts data (len bytes in encoding enc, not CSV_ENC_UTF8; UTF-16 starts
-** with its byte order mark) to UTF-8 in a new NUL-terminated buffer *out
-** (sim_free), *out_len bytes. Bytes that do not fit become U+FFFD with
-** replace (a last odd UTF-16 byte is dropped); without it the conversion
-** stops at the first and returns 1 with *bad saying where. Returns 0, or
-** -1 when out of memory. The loader's CSV reading and `simlab check`'s
-** glyph scan (stimuli/glyphs.c) read the files this one way. */
-int csv_decode(const char *data, size_t len, CsvEncoding enc, int replace,
-               char **out, size_t *out_len, CsvBadBytes *bad);
 
 /* How a CSV file is written: "delimiter" and "encoding" of its entry. */
 typedef struct CsvDialect {
-    char delim; /* ',' (default), ';' or '\t' */
-    CsvEncoding encoding;
-    int declared_delim; /* the entry names them */
+    char delim;           /* ',' (default; tab for .tsv and .txt), ';', '\t' */
+    SimEncoding encoding; /* any iconv knows (common/sim_decode.h) */
+    int declared_delim;   /* the entry names them */
     int declared_encoding;
     const char *what;  /* "item bank", "explanation source" (for advice) */
     const char *where; /* JSON pointer of the entry in study.json */
+    const char *file;  /* the entry's file (for advice), or NULL */
 } CsvDialect;
 
 /* Reads "delimiter" and "encoding" of the entry o at `at` (what: "item
-** bank", "explanation source"; borrowed). Bad values are reported there.
-** Returns 0, or -1 after an error. */
+** bank", "explanation source"; borrowed). An undeclared delimiter is a tab
+** for a .tsv or .txt file (Excel's "Unicode Text"), else ','. Bad values
+** are reported there. Returns 0, or -1 after an error. */
 int csv_dialect_parse(Loader *L, const JLoc *at, json_t *o, const char *what,
                       CsvDialect *d);
 
 /* Reads the bundle file rel, written in dialect d (NULL: UTF-8 with ','),
 ** converted to UTF-8. A file that does not fit the dialect gets one error
-** that names the option to add ("delimiter", "encoding"). Returns 0; -1
-** after reporting a problem inside the file; -2 when the path itself is bad
-** (nothing reported: the caller knows where the path was named and reports
-** it there) with the reason in why. */
+** per problem, each naming the option to add ("encoding", "delimiter"), and
+** is read on as the advice says (or with U+FFFD for bytes that fit no
+** encoding) so that its syntax and header are checked in the same run; its
+** table is then marked unusable. Returns 0; -1 after reporting a problem
+** that leaves no table (a syntax error, no header); -2 when the path itself
+** is bad (nothing reported: the caller knows where the path was named and
+** reports it there) with the reason in why. */
 int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
                    char *why, size_t why_size);
 void csv_table_free(CsvTable *t);
@@ -234,7 +217,8 @@ long csv_col(const CsvTable *t, const char *name); /* -1 when absent */
 /* The header's column names, quoted and comma-separated, into out. */
 void csv_header_list(const CsvTable *t, char *out, size_t n);
 /* Reports that column name (mapped at member key of `at`) is not in the
-** header of file, listing the header's columns. */
+** header of file, listing the header's columns; nothing when the header
+** holds U+FFFD (bytes its encoding did not fit, reported at the file). */
 void csv_missing_column(Loader *L, const JLoc *at, const char *key,
                         const char *name, const char *file, const CsvTable *t);
 /* Whether a pool's items may be missing because a bank file could not be

@@ -247,6 +247,7 @@ void ui_parse(Loader *L, json_t *root, const JLoc *at)
     } else {
         tag = NULL;
     }
+    L->language = tag;
     if (file && !tag) {
         jl_error(L, at, "language",
                  "\"language_file\" needs \"language\": the BCP 47 tag of "

@@ -27,6 +27,9 @@ simlab_add_test(test_analysis_questionnaire
                 SOURCES test_analysis_questionnaire.c LIBS simlab_analysis)
 simlab_add_test(test_analysis_dialect SOURCES test_analysis_dialect.c
                 LIBS simlab_analysis)
+# Excel's code pages (tests/data/encodings/make_encodings.py).
+simlab_add_test(test_analysis_encodings SOURCES test_analysis_encodings.c
+                LIBS simlab_analysis)
 simlab_add_test(test_analysis_layout SOURCES test_analysis_layout.c
                 LIBS simlab_analysis)
 # Timeouts and confidence (hand-computed fixture, goldens from R).

@@ -31,6 +31,17 @@ simlab_add_test(test_app_control SOURCES test_app_control.c
                 LIBS simlab_runner simlab_ui simlab_experiment simlab_stimuli
                      simlab_common PkgConfig::SDL2)
 
+# Station settings (station.conf) and rush's record, without a window.
+simlab_add_test(test_app_station SOURCES test_app_station.c
+                LIBS simlab_runner simlab_common)
+
+# simlab run --rush, station.conf and selftest --rush, end to end.
+add_test(NAME app_rush
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/rush_test.sh
+                 $<TARGET_FILE:simlab>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
+set_tests_properties(app_rush PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
 # Every screen and explanation kind, drawn from hand-built views.
 add_test(NAME app_preview
          COMMAND simlab-preview ${CMAKE_CURRENT_BINARY_DIR}/app-preview 1280x720)

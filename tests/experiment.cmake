@@ -55,4 +55,10 @@ if(TARGET simlab AND TARGET simlab-analyze)
   add_test(NAME within_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/within_test.sh
            $<TARGET_FILE:simlab> $<TARGET_FILE:simlab-analyze>
            ${CMAKE_SOURCE_DIR}/examples)
+  # The study as the lab wrote it: examples/kredit-de end to end.
+  add_test(NAME as_written_test
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/as_written_test.sh
+           $<TARGET_FILE:simlab> $<TARGET_FILE:simlab-analyze>
+           ${CMAKE_SOURCE_DIR}/examples)
+  set_tests_properties(as_written_test PROPERTIES TIMEOUT 600)
 endif()

@@ -16,9 +16,6 @@ if(SIMLAB_FUZZ)
     message(WARNING "SIMLAB_FUZZ without SIMLAB_SANITIZE finds crashes only, "
                     "not memory errors")
   endif()
-  # clang's -Wformat=2 also flags vsnprintf in va_list helpers that gcc
-  # accepts (stimuli/diag.c); the gcc build keeps checking formats.
-  target_compile_options(simlab_warnings INTERFACE -Wno-format-nonliteral)
   # Coverage feedback from our code (the system libraries stay plain).
   foreach(lib simlab_common simlab_stimuli simlab_analysis)
     target_compile_options(${lib} PRIVATE -fsanitize=fuzzer-no-link)

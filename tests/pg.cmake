@@ -1,12 +1,14 @@
 # Sync to PostgreSQL (experiment/sync*.c, docs/multisite.md).
-# test_sync_url: password redaction, no server. test_pg: one throwaway
-# cluster from pg_virtualenv (postgresql-common) for every server test
-# (tests/pg/run.sh: test_pg_sync, then the faults with the simlab program:
-# server stopped mid-study, station SIGKILLed during a push, analysis of
-# the server against the station files, also for the questionnaire
-# answers of examples/questionnaire, simlab run --sync under Xvfb);
-# skipped with a message without
-# pg_virtualenv.
+# test_sync_url: password redaction and escaping, no server. test_pg: one
+# throwaway cluster from pg_virtualenv -t (postgresql-common) for every
+# server test (tests/pg/run.sh: test_pg_sync on a server set up the old
+# way, test_pg_secure with station roles attacking each other's rows, then
+# the faults with the simlab program: server stopped mid-study, station
+# SIGKILLed during a push, analysis of the server against the station
+# files, also for the questionnaire answers of examples/questionnaire,
+# three stations with one SIGKILLed staying balanced, simlab run --sync
+# under Xvfb; then secrets.py, a password planted in 27 connection-string
+# forms found nowhere); skipped with a message without pg_virtualenv.
 if(NOT TARGET simlab_experiment)
   return()
 endif()
@@ -20,13 +22,21 @@ target_include_directories(test_pg_sync PRIVATE ${PROJECT_SOURCE_DIR})
 target_compile_definitions(test_pg_sync PRIVATE
   SIMLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
   SIMLAB_TEST_DATA="${SIMLAB_TEST_DATA}" _DEFAULT_SOURCE)
+add_executable(test_pg_secure pg/test_pg_secure.c)
+target_link_libraries(test_pg_secure PRIVATE simlab_experiment
+                      PkgConfig::LIBPQ_TEST PkgConfig::SQLITE3
+                      Threads::Threads simlab_warnings)
+target_include_directories(test_pg_secure PRIVATE ${PROJECT_SOURCE_DIR})
+target_compile_definitions(test_pg_secure PRIVATE
+  SIMLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}" _DEFAULT_SOURCE)
 if(TARGET simlab AND TARGET simlab-analyze)
   add_test(NAME test_pg
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/pg/run.sh
-                   $<TARGET_FILE:test_pg_sync> $<TARGET_FILE:simlab>
+                   $<TARGET_FILE:test_pg_sync> $<TARGET_FILE:test_pg_secure>
+                   $<TARGET_FILE:simlab>
                    $<TARGET_FILE:simlab-analyze>
                    ${CMAKE_SOURCE_DIR}/assets/studies/text-forward
                    ${CMAKE_SOURCE_DIR}/examples/questionnaire)
-  set_tests_properties(test_pg PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  set_tests_properties(test_pg PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
                        RUN_SERIAL TRUE)
 endif()

@@ -13,7 +13,7 @@ command -v python3 >/dev/null 2>&1 || { echo "no python3: skipped"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/simlab-selftest-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$bundle" "$tmp/bundle"
-mkdir "$tmp/out" "$tmp/dummy"
+mkdir "$tmp/out" # --out creates a missing folder: "$tmp/dummy" is not made here
 # a database written before schema 8 (no station_timing) migrates forward
 "$simlab" simulate "$tmp/bundle" --db "$tmp/st.db" --participants 2 \
     --policy model --station lab-1 >/dev/null

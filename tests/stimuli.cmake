@@ -15,6 +15,8 @@ simlab_add_test(test_stimuli_page SOURCES test_stimuli_page.c
                 LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_csv_dialect SOURCES test_stimuli_csv_dialect.c
                 LIBS simlab_stimuli)
+simlab_add_test(test_stimuli_encodings SOURCES test_stimuli_encodings.c
+                LIBS simlab_stimuli PkgConfig::JANSSON)
 simlab_add_test(test_stimuli_ui SOURCES test_stimuli_ui.c LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_glyphs SOURCES test_stimuli_glyphs.c
                 LIBS simlab_stimuli PkgConfig::JANSSON)

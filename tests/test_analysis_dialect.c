@@ -165,10 +165,14 @@ static void rows_text(const Dataset *ds, char *out, size_t n)
     }
 }
 
-static int load(const char *path, char delim, DatasetEncoding enc, Dataset **ds,
+/* Loads path written with delim in the encoding called enc. */
+static int load(const char *path, char delim, const char *enc, Dataset **ds,
                 SimError *err)
 {
-    DatasetCsvDialect d = {delim, enc};
+    DatasetCsvDialect d;
+    memset(&d, 0, sizeof d);
+    d.delimiter = delim;
+    CHECK_INT(dataset_parse_encoding(enc, &d.encoding), 0);
     dataset_new(ds, err);
     return dataset_load_csv_dialect(*ds, path, &d, err);
 }
@@ -176,21 +180,27 @@ static int load(const char *path, char delim, DatasetEncoding enc, Dataset **ds,
 static void test_names(void)
 {
     char c = 0;
-    DatasetEncoding e = DATASET_UTF8;
+    SimEncoding e;
     CHECK(dataset_parse_delimiter(",", &c) == 0 && c == ',');
     CHECK(dataset_parse_delimiter(";", &c) == 0 && c == ';');
     CHECK(dataset_parse_delimiter("tab", &c) == 0 && c == '\t');
     CHECK(dataset_parse_delimiter("\\t", &c) == 0 && c == '\t');
     CHECK(dataset_parse_delimiter("\t", &c) == 0 && c == '\t');
     CHECK(dataset_parse_delimiter("|", &c) != 0);
-    CHECK(dataset_parse_encoding("UTF-8", &e) == 0 && e == DATASET_UTF8);
+    CHECK(dataset_parse_encoding("UTF-8", &e) == 0 && e.kind == SIM_ENC_UTF8);
     CHECK(dataset_parse_encoding("cp1252", &e) == 0 &&
-          e == DATASET_WINDOWS_1252);
+          strcmp(e.name, "windows-1252") == 0);
     CHECK(dataset_parse_encoding("Windows-1252", &e) == 0 &&
-          e == DATASET_WINDOWS_1252);
-    CHECK(dataset_parse_encoding("ISO-8859-1", &e) == 0 && e == DATASET_LATIN1);
-    CHECK(dataset_parse_encoding("utf-16", &e) == 0 && e == DATASET_UTF16);
-    CHECK(dataset_parse_encoding("utf-32", &e) != 0);
+          strcmp(e.name, "windows-1252") == 0);
+    CHECK(dataset_parse_encoding("ISO-8859-1", &e) == 0 &&
+          strcmp(e.name, "latin-1") == 0);
+    CHECK(dataset_parse_encoding("utf-16", &e) == 0 && e.kind == SIM_ENC_UTF16);
+    CHECK(dataset_parse_encoding("CP1256", &e) == 0 &&
+          strcmp(e.name, "windows-1256") == 0);
+    CHECK(dataset_parse_encoding("SJIS", &e) == 0 &&
+          strcmp(e.name, "shift_jis") == 0);
+    CHECK(dataset_parse_encoding("ebcdic", &e) != 0);
+    CHECK(dataset_parse_encoding("utf-8//TRANSLIT", &e) != 0);
 }
 
 static void test_same_rows(void)
@@ -200,7 +210,7 @@ static void test_same_rows(void)
     Dataset *ds;
     tmp_path(path, sizeof path, "utf8.csv");
     write_bytes(path, TEXT, strlen(TEXT));
-    CHECK_INT(load(path, ',', DATASET_UTF8, &ds, &err), SIM_OK);
+    CHECK_INT(load(path, ',', "utf-8", &ds, &err), SIM_OK);
     CHECK_INT(ds->n_rows, 4);
     rows_text(ds, want, sizeof want);
     CHECK(strstr(want, "p1|baseline|pre|caf\xC3\xA9|1|na\xC3\xAFve") != NULL);
@@ -209,17 +219,17 @@ static void test_same_rows(void)
     static const struct {
         int enc;
         char delim;
-        DatasetEncoding as;
+        const char *as;
         const char *bom; /* prepended */
     } cases[] = {
-        {ENC_1252, ';', DATASET_WINDOWS_1252, ""},
-        {ENC_LATIN1, ',', DATASET_LATIN1, ""},
-        {ENC_LATIN1, '\t', DATASET_LATIN1, ""},
-        {ENC_UTF16LE, '\t', DATASET_UTF16, ""},
-        {ENC_UTF16BE, ';', DATASET_UTF16, ""},
-        {ENC_UTF8, ';', DATASET_UTF8, "\xEF\xBB\xBF"},
+        {ENC_1252, ';', "windows-1252", ""},
+        {ENC_LATIN1, ',', "latin-1", ""},
+        {ENC_LATIN1, '\t', "latin-1", ""},
+        {ENC_UTF16LE, '\t', "utf-16", ""},
+        {ENC_UTF16BE, ';', "utf-16", ""},
+        {ENC_UTF8, ';', "utf-8", "\xEF\xBB\xBF"},
         /* a UTF-8 file with its mark, read as Windows-1252: UTF-8 */
-        {ENC_UTF8, ',', DATASET_WINDOWS_1252, "\xEF\xBB\xBF"},
+        {ENC_UTF8, ',', "windows-1252", "\xEF\xBB\xBF"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Bytes b = {0};
@@ -265,8 +275,8 @@ static void test_utf16_chunks(void)
     write_bytes(p16, e.p, e.n);
     SimError err;
     Dataset *x, *y;
-    CHECK_INT(load(p8, ',', DATASET_UTF8, &x, &err), SIM_OK);
-    CHECK_INT(load(p16, ',', DATASET_UTF16, &y, &err), SIM_OK);
+    CHECK_INT(load(p8, ',', "utf-8", &x, &err), SIM_OK);
+    CHECK_INT(load(p16, ',', "utf-16", &y, &err), SIM_OK);
     CHECK_INT(x->n_rows, 3000);
     CHECK_INT(y->n_rows, 3000);
     rows_text(x, a, sizeof a);
@@ -289,7 +299,7 @@ static void test_tab_fields(void)
     write_bytes(path, text, strlen(text));
     SimError err;
     Dataset *ds;
-    CHECK_INT(load(path, '\t', DATASET_UTF8, &ds, &err), SIM_OK);
+    CHECK_INT(load(path, '\t', "utf-8", &ds, &err), SIM_OK);
     CHECK_INT(ds->n_rows, 2);
     CHECK_INT(ds->rows[0].correct, -1);
     CHECK_STR(dataset_str(ds, (int)ds->rows[1].item), "i2");
@@ -321,12 +331,12 @@ static void test_sidecar_raw_bytes(void)
     write_bytes(side, json, strlen(json));
     SimError err;
     Dataset *ds;
-    CHECK_INT(load(path, ';', DATASET_UTF16, &ds, &err), SIM_OK);
+    CHECK_INT(load(path, ';', "utf-16", &ds, &err), SIM_OK);
     dataset_free(ds);
     sha256_hex(TEXT, strlen(TEXT), hex); /* of the UTF-8 text: refused */
     snprintf(json, sizeof json, "{\"rows\": 4, \"sha256\": \"%s\"}", hex);
     write_bytes(side, json, strlen(json));
-    CHECK(load(path, ';', DATASET_UTF16, &ds, &err) != SIM_OK);
+    CHECK(load(path, ';', "utf-16", &ds, &err) != SIM_OK);
     CHECK(has(&err, "SHA-256"));
     dataset_free(ds);
     remove(side);
@@ -334,7 +344,7 @@ static void test_sidecar_raw_bytes(void)
 }
 
 static void expect_error(const char *name, const void *bytes, size_t n,
-                         char delim, DatasetEncoding enc, const char *want)
+                         char delim, const char *enc, const char *want)
 {
     char path[512], msg[700];
     tmp_path(path, sizeof path, name);
@@ -353,54 +363,61 @@ static void test_errors(void)
     char t[256];
     /* 0x81 is not Windows-1252 (it is Latin-1) */
     snprintf(t, sizeof t, "%sp1,baseline,pre,i\x81,1\n", h);
-    expect_error("e1.csv", t, strlen(t), ',', DATASET_WINDOWS_1252,
-                 ":2: byte 0x81 (byte 59 of the file) is not Windows-1252 "
-                 "text");
+    expect_error("e1.csv", t, strlen(t), ',', "windows-1252",
+                 ":2: byte 0x81 (byte 59 of the file, byte 18 of the line) "
+                 "is not windows-1252 text: check --encoding");
     char path[512];
     SimError err;
     Dataset *ds;
     tmp_path(path, sizeof path, "e1.csv");
-    CHECK_INT(load(path, ',', DATASET_LATIN1, &ds, &err), SIM_OK);
+    CHECK_INT(load(path, ',', "latin-1", &ds, &err), SIM_OK);
     CHECK_STR(dataset_str(ds, (int)ds->rows[0].item), "i\xC2\x81");
     dataset_free(ds);
     /* Windows-1252's 0x80 is the euro sign */
     snprintf(t, sizeof t, "%sp1,baseline,pre,\x80,1\n", h);
     tmp_path(path, sizeof path, "euro.csv");
     write_bytes(path, t, strlen(t));
-    CHECK_INT(load(path, ',', DATASET_WINDOWS_1252, &ds, &err), SIM_OK);
+    CHECK_INT(load(path, ',', "windows-1252", &ds, &err), SIM_OK);
     CHECK_STR(dataset_str(ds, (int)ds->rows[0].item), "\xE2\x82\xAC");
     dataset_free(ds);
     /* UTF-16 without its mark, and a UTF-16 file read as UTF-8 */
-    expect_error("e2.csv", h, strlen(h), ',', DATASET_UTF16,
+    expect_error("e2.csv", h, strlen(h), ',', "utf-16",
                  ":1: --encoding utf-16 needs a byte order mark");
     Bytes e = encode(h, ENC_UTF16LE, ',');
-    expect_error("e3.csv", e.p, e.n, ',', DATASET_UTF8,
+    expect_error("e3.csv", e.p, e.n, ',', "utf-8",
                  ":1: the file is UTF-16 (it starts with a UTF-16 byte order "
                  "mark): use --encoding utf-16");
+    /* Excel's "Unicode Text" (UTF-16, tabs): both options in one message */
+    Bytes u = encode(h, ENC_UTF16LE, '\t');
+    expect_error("e3t.txt", u.p, u.n, ',', "utf-8",
+                 ":1: the file is UTF-16 (it starts with a UTF-16 byte order "
+                 "mark): use --encoding utf-16, and --delimiter tab (its "
+                 "header splits on tabs), or save it as \"CSV UTF-8\"");
+    free(u.p);
     /* cut short, and an unpaired surrogate on line 2 */
-    expect_error("e4.csv", e.p, e.n - 1, ',', DATASET_UTF16,
+    expect_error("e4.csv", e.p, e.n - 1, ',', "utf-16",
                  ":1: UTF-16 file with an odd number of bytes");
     free(e.p);
     snprintf(t, sizeof t, "%sp1,baseline,pre,i", h);
     e = encode(t, ENC_UTF16LE, ',');
     put(&e, "\x00\xDC", 2); /* a low surrogate alone */
-    expect_error("e5.csv", e.p, e.n, ',', DATASET_UTF16,
+    expect_error("e5.csv", e.p, e.n, ',', "utf-16",
                  ":2: invalid UTF-16: an unpaired surrogate at byte");
     free(e.p);
     /* the header split by another delimiter: the option to add */
     const char *semi = "participant;condition;phase;item;correct\n"
                        "p1;baseline;pre;i1;1\n";
-    expect_error("e6.csv", semi, strlen(semi), ',', DATASET_UTF8,
+    expect_error("e6.csv", semi, strlen(semi), ',', "utf-8",
                  ":1: the header is one field that splits on ';': add "
                  "--delimiter ';'");
-    expect_error("e7.csv", semi, strlen(semi), '\t', DATASET_UTF8,
+    expect_error("e7.csv", semi, strlen(semi), '\t', "utf-8",
                  ":1: the header is one field that splits on ';'");
     /* values keep their located errors in any dialect */
     const char *bad = "participant;condition;phase;item;correct\n"
                       "p1;baseline;pre;i1;1\n"
                       "p1;baseline;post;i1;x\n";
     e = encode(bad, ENC_UTF16BE, ';');
-    expect_error("e8.csv", e.p, e.n, ';', DATASET_UTF16,
+    expect_error("e8.csv", e.p, e.n, ';', "utf-16",
                  ":3: column 'correct': expected 0, 1 or empty, got 'x'");
     free(e.p);
 }
@@ -416,13 +433,13 @@ static void test_analyze_options(void)
     AnalyzeOptions o;
     analyze_options_default(&o);
     CHECK_INT(o.csv_delimiter, ',');
-    CHECK_INT(o.csv_encoding, DATASET_UTF8);
+    CHECK_INT((int)o.csv_encoding.kind, (int)SIM_ENC_UTF8);
     o.replicates = 20;
     o.quiet = 1;
     o.progress = 0;
     o.plots = 0;
     o.csv_delimiter = ';';
-    o.csv_encoding = DATASET_WINDOWS_1252;
+    CHECK_INT(dataset_parse_encoding("windows-1252", &o.csv_encoding), 0);
     const char *csvs[1] = {path};
     SimError err;
     sim_error_clear(&err);

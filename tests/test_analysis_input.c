@@ -5,7 +5,7 @@
 ** sidecar's row count and SHA-256, a database whose view never ends, an
 ** output path that is an input, the output folder swapped in whole (a
 ** failing run leaves the previous one intact), and spreadsheet formula
-** neutralisation of CSV text cells (and --raw).
+** and control-character neutralisation of CSV text cells (and --raw).
 */
 #include "tests/harness.h"
 
@@ -481,14 +481,13 @@ static void test_recursive_answers(void)
 /* ------------------------------------------------------------------ */
 /* Outputs                                                              */
 
-/* A small study: two conditions, pre/post, one condition named like a
-** formula. */
-static Dataset *formula_study(void)
+/* A small study: two conditions, pre/post, the second named name. */
+static Dataset *named_study(const char *name)
 {
     Dataset *ds;
     SimError err;
     dataset_new(&ds, &err);
-    const char *conds[2] = {"baseline", "=HYPERLINK(\"x\")"};
+    const char *conds[2] = {"baseline", name};
     for (int c = 0; c < 2; c++) {
         for (int u = 0; u < 6; u++) {
             for (int i = 0; i < 8; i++) {
@@ -511,6 +510,12 @@ static Dataset *formula_study(void)
         }
     }
     return ds;
+}
+
+/* One condition named like a formula. */
+static Dataset *formula_study(void)
+{
+    return named_study("=HYPERLINK(\"x\")");
 }
 
 static int run_write(Dataset *ds, const char *out, int raw, SimError *err)
@@ -566,6 +571,29 @@ static void test_neutralise(void)
     snprintf(path, sizeof path, "%s/change.csv", out);
     text = slurp(path);
     CHECK(text && strstr(text, ",\"=HYPERLINK(\"\"x\"\")\",") != NULL);
+    dataset_free(ds);
+}
+
+/* A name with an escape sequence, a right-to-left override and a tab:
+** visible escapes in the CSV tables (the tab kept in a quoted cell), every
+** byte with --raw. */
+static void test_controls(void)
+{
+    char out[512], path[600];
+    tmp_path(out, sizeof out, "controls");
+    Dataset *ds = named_study("c\x1b[2J\xE2\x80\xAE"
+                              "d\te");
+    SimError err;
+    CHECK_INT(run_write(ds, out, 0, &err), SIM_OK);
+    snprintf(path, sizeof path, "%s/change.csv", out);
+    char *text = slurp(path);
+    CHECK(text && strstr(text, ",\"c\\x1B[2J\\u202Ed\te\",") != NULL);
+    CHECK(text && strchr(text, 0x1b) == NULL);
+    CHECK(text && strstr(text, "\xE2\x80\xAE") == NULL);
+    CHECK_INT(run_write(ds, out, 1, &err), SIM_OK);
+    text = slurp(path);
+    CHECK(text && strstr(text, ",\"c\x1b[2J\xE2\x80\xAE"
+                               "d\te\",") != NULL);
     dataset_free(ds);
 }
 
@@ -721,6 +749,7 @@ int main(void)
     test_recursive_view();
     test_recursive_answers();
     test_neutralise();
+    test_controls();
     test_output_folder();
     test_output_is_input();
     report_plots_shutdown();

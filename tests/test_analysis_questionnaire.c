@@ -4,7 +4,8 @@
 ** the t.test 95 % interval per condition of number and likert questions,
 ** counts per option of a choice question and of non-empty text answers,
 ** read from X.questionnaire.csv beside X.csv; located errors in a bad
-** answers file; screened-out participants left out.
+** answers file; screened-out participants left out; a NUL byte in an
+** answer kept as \x00.
 */
 #include "tests/harness.h"
 #include "analysis/analyze.h"
@@ -13,6 +14,7 @@
 #include "analysis/report.h"
 
 #include <math.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -297,11 +299,52 @@ static void test_bad_file(void)
     dataset_free(ds);
 }
 
+/* A text answer with a NUL byte in a station file (edited by hand): read
+** as \x00, the way the sync sends it to a server, not cut at the NUL. */
+static void test_nul_answer(void)
+{
+    char dir[] = "/tmp/simlab-aq-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char db[256];
+    snprintf(db, sizeof db, "%s/q.db", dir);
+    sqlite3 *h = NULL;
+    CHECK_INT(sqlite3_open(db, &h), SQLITE_OK);
+    CHECK_INT(
+        sqlite3_exec(h,
+                     "CREATE TABLE study (id INTEGER PRIMARY KEY, definition);"
+                     "INSERT INTO study VALUES (1, '{\"blocks\": [{\"kind\": "
+                     "\"questionnaire\", \"id\": \"b\", \"questions\": [{"
+                     "\"id\": \"q\", \"type\": \"text\"}]}]}');"
+                     "CREATE TABLE participant (id, condition, created_ms);"
+                     "INSERT INTO participant VALUES ('p1', 'A', 1);"
+                     "CREATE TABLE trial (participant, seq, block_id);"
+                     "INSERT INTO trial VALUES ('p1', 0, 'b');"
+                     "CREATE TABLE answer (participant, seq, question, type, "
+                     "value);"
+                     "INSERT INTO answer VALUES ('p1', 0, 'q', 'text', "
+                     "CAST(x'6100622E' AS TEXT));",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(h);
+    Dataset *ds = NULL;
+    SimError err;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(questionnaire_load_db(ds, db, &err), SIM_OK);
+    CHECK(ds->answers && ds->answers->n == 1);
+    if (ds->answers && ds->answers->n == 1) {
+        CHECK_STR(dataset_str(ds, ds->answers->a[0].value), "a\\x00b.");
+    }
+    dataset_free(ds);
+    remove(db);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_against_r();
     test_screened();
     test_defined_options();
     test_bad_file();
+    test_nul_answer();
     return TEST_REPORT();
 }

@@ -106,7 +106,7 @@ static void test_watch_only(void)
     CHECK(w != NULL);
     RawInput *raw = (RawInput *)1;
     char why[256] = "";
-    CHECK_INT(rawinput_open(w, &raw, why, sizeof why), -1);
+    CHECK_INT(rawinput_open(w, 10, &raw, why, sizeof why), -1);
     CHECK(raw == NULL);
     CHECK(strstr(why, "dummy") != NULL || strstr(why, "libXi") != NULL);
     char vwhy[256];
@@ -156,7 +156,8 @@ static void sleep_ms(int ms)
 /* Waits for the next SDL key press (non-repeat); 0 when none came. */
 static int next_key(SDL_Event *out)
 {
-    for (int i = 0; i < 500; i++) {
+    /* up to about 5 s: a loaded machine delivers late, never not at all */
+    for (int i = 0; i < 2500; i++) {
         SDL_PumpEvents();
         while (SDL_PollEvent(out)) {
             if (out->type == SDL_KEYDOWN && !out->key.repeat) {
@@ -180,7 +181,7 @@ static int test_x11(void)
     CHECK(w != NULL);
     char why[256] = "";
     RawInput *raw = NULL;
-    if (rawinput_open(w, &raw, why, sizeof why) != 0) {
+    if (rawinput_open(w, 10, &raw, why, sizeof why) != 0) {
         fprintf(stderr, "no input thread: %s\n", why);
         CHECK(0);
         return TEST_REPORT();
@@ -192,7 +193,19 @@ static int test_x11(void)
     CHECK_INT(stamps_open(&st, &err), SIM_OK);
     stamps_set_raw(st, raw);
     CHECK(stamps_have_raw(st));
-    for (int i = 0; i < 20; i++) { /* let the window map */
+    /* let the window map (up to 3 s on a loaded machine), then settle */
+    int shown = 0;
+    for (int i = 0; i < 300 && !shown; i++) {
+        SDL_PumpEvents();
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev)) {
+            shown |= ev.type == SDL_WINDOWEVENT &&
+                     (ev.window.event == SDL_WINDOWEVENT_EXPOSED ||
+                      ev.window.event == SDL_WINDOWEVENT_FOCUS_GAINED);
+        }
+        sleep_ms(10);
+    }
+    for (int i = 0; i < 20; i++) {
         SDL_PumpEvents();
         sleep_ms(10);
     }

@@ -258,6 +258,40 @@ static void test_long_page_line(void)
     CHECK(render_explanation(&rc, &sc, &e, NULL, 0, 0, 600) > 0);
     CHECK(sc.text && strstr(sc.text, "bold59") != NULL);
     CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
+    CHECK(!scene_oom(&sc));
+    /* Out of memory at every allocation in turn: a scene that lost
+    ** anything says so; one that does not is the whole screen. */
+    screen_build(&sc, &sx); /* the glyphs are cached: scenes differ only by
+                               what they could store */
+    CHECK(!scene_oom(&sc));
+    size_t full_cmds = sc.n_cmds, full_text = sc.text_len;
+    int lost = 0, whole = 0;
+    for (long n = 0; n < 4000 && !whole; n++) {
+        Scene t;
+        scene_init(&t);
+        sim_alloc_fail_after(n);
+        screen_build(&t, &sx);
+        sim_alloc_fail_after(-1);
+        if (scene_oom(&t)) {
+            lost++;
+        } else {
+            CHECK(t.n_cmds == full_cmds && t.text_len == full_text);
+            whole = t.n_cmds == full_cmds && t.text_len == full_text;
+            if (!whole) {
+                fprintf(stderr,
+                        "fail after %ld: %zu of %zu commands, not "
+                        "marked\n",
+                        n, t.n_cmds, full_cmds);
+                h_fail++;
+                whole = 1;
+            }
+        }
+        scene_free(&t);
+    }
+    CHECK(whole);
+    CHECK(lost > 0);
+    scene_clear(&sc);
+    CHECK(!scene_oom(&sc));
     scene_free(&sc);
     page_free(pg);
     sim_free(page);

@@ -3,7 +3,8 @@
 ** database (and its -wal, a symbolic link, another spelling, a hard link,
 ** any SQLite file) as output and leaves it intact; the sidecar's rows and
 ** sha256 describe the CSV (sha256sum), no stale sidecar or temporary file
-** is left; formula-like cells are neutralised unless raw; station names;
+** is left; formula-like cells and control characters are neutralised
+** unless raw (a NUL is escaped, never cut); station names;
 ** symbolic links count in the bundle hash; a NUL byte in an item bank CSV
 ** is a located error.
 */
@@ -366,6 +367,68 @@ static void test_neutralise(void)
     free(json);
 }
 
+/* 1 when needle[0..m) occurs in hay[0..n). */
+static int has_bytes(const char *hay, size_t n, const char *needle, size_t m)
+{
+    for (size_t i = 0; i + m <= n; i++) {
+        if (memcmp(hay + i, needle, m) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Control characters in the data (a hand-edited file): an escape sequence,
+** a right-to-left override, a tab and a NUL byte. Neutralised as visible
+** escapes, the tab kept in a quoted cell, the NUL neither cut nor written;
+** --raw keeps every byte. */
+static void test_controls(const char *db0)
+{
+    char db[600], csv[600], raw[600];
+    snprintf(db, sizeof db, "%s/controls.db", tmp);
+    char *bytes;
+    size_t n;
+    bytes = slurp(db0, &n);
+    write_file(db, bytes, n);
+    free(bytes);
+    sqlite3 *h;
+    CHECK_INT(sqlite3_open(db, &h), SQLITE_OK);
+    CHECK_INT(sqlite3_exec(h,
+                           "UPDATE response SET station = 'st' || char(27) || "
+                           "'[31m' || char(8238) || 'x' || char(9) || 'y', "
+                           "response_id = CAST(x'610062' AS TEXT) WHERE "
+                           "rowid = (SELECT min(r.rowid) FROM response r "
+                           "JOIN trial t ON t.participant = r.participant "
+                           "AND t.seq = r.seq WHERE r.done = 1 AND t.phase "
+                           "IS NOT NULL)",
+                           NULL, NULL, NULL),
+              SQLITE_OK);
+    sqlite3_close(h);
+    snprintf(csv, sizeof csv, "%s/controls.csv", tmp);
+    snprintf(raw, sizeof raw, "%s/controls-raw.csv", tmp);
+    SimError err;
+    CHECK_INT(export_long_csv(db, csv, &err), SIM_OK);
+    ExportOptions opt = {.raw = 1};
+    CHECK_INT(export_long_csv_opt(db, raw, &opt, &err), SIM_OK);
+    size_t ns, nr;
+    char *safe = slurp(csv, &ns), *kept = slurp(raw, &nr);
+    CHECK(safe && kept);
+    if (!safe || !kept) {
+        free(safe);
+        free(kept);
+        return;
+    }
+    CHECK(memchr(safe, 0x1b, ns) == NULL);
+    CHECK(memchr(safe, '\0', ns) == NULL);
+    CHECK(!has_bytes(safe, ns, "\xE2\x80\xAE", 3));
+    CHECK(strstr(safe, ",\"st\\x1B[31m\\u202Ex\ty\",") != NULL);
+    CHECK(strstr(safe, ",a\\x00b,") != NULL);
+    CHECK(has_bytes(kept, nr, "st\x1b[31m\xE2\x80\xAEx\ty", 13));
+    CHECK(has_bytes(kept, nr, ",a\0b,", 5));
+    free(safe);
+    free(kept);
+}
+
 static void test_station_names(void)
 {
     CHECK(export_station_name_valid("lab-1.pc_2"));
@@ -530,6 +593,7 @@ int main(void)
     test_sidecar(db, db2);
     test_cell_guard();
     test_neutralise();
+    test_controls(db);
     test_station_names();
     test_link_hash();
     test_path_in_bundle();

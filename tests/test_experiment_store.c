@@ -273,7 +273,7 @@ static void test_old_database(const Study *fwd)
     store = NULL;
     CHECK_INT(store_open(fresh, fwd, DURABILITY_FULL, 0, 1000, &store, &err),
               SIM_OK);
-    sqlite3 *old_db;
+    sqlite3 *old_db = NULL;
     if (store && sqlite3_open(path, &old_db) == SQLITE_OK) {
         char *want = schema_text(old_db);
         char *got = schema_text(store_db(store));
@@ -337,7 +337,7 @@ static void test_v2_database(const Study *fwd)
     store = NULL;
     CHECK_INT(store_open(fresh, fwd, DURABILITY_FULL, 0, 1000, &store, &err),
               SIM_OK);
-    sqlite3 *old_db;
+    sqlite3 *old_db = NULL;
     if (store && sqlite3_open(path, &old_db) == SQLITE_OK) {
         char *want = schema_text(old_db);
         char *got = schema_text(store_db(store));

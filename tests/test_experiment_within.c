@@ -85,12 +85,12 @@ static void test_williams(void)
 
 /* A study of n conditions c0, c1, ... with mode within and the given
 ** order; only what assign.c reads. */
-static void fake_study(Study *st, Condition *conds, char ids[][8], size_t n,
+static void fake_study(Study *st, Condition *conds, char ids[][24], size_t n,
                        WithinOrder order)
 {
     memset(st, 0, sizeof *st);
     for (size_t c = 0; c < n; c++) {
-        snprintf(ids[c], 8, "c%zu", c);
+        snprintf(ids[c], 24, "c%zu", c);
         memset(&conds[c], 0, sizeof conds[c]);
         conds[c].id = ids[c];
     }
@@ -104,7 +104,7 @@ static void test_choose_order(void)
 {
     Study st;
     Condition conds[4];
-    char ids[4][8];
+    char ids[4][24];
     int order[4], row = 0;
 
     /* latin square: rows in enrollment order, a freed row first */

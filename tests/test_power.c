@@ -46,7 +46,7 @@ static void base(PowerStudyOptions *o, const char **cells, int n_cells)
     o->power.studies = 200;
     o->power.replicates = 200;
     o->power.threads = 2;
-    o->screening = 0; /* test_power_design measures the screening */
+    o->screening = 0;          /* test_power_design measures the screening */
     o->power.null_studies = 0; /* and the null studies */
     o->participant_sd = 0;
     o->item_sd = 0;

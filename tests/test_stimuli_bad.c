@@ -126,7 +126,9 @@ static const BadCase cases[] = {
       "'52' in the input, not '37'",
       "b.csv:7: record has 4 fields, the header has 5",
       "b.csv:8: field 'context': line 1 of the cell is not 'Name = value'",
-      "c.csv:3: malformed CSV", "d.jsonl:2:43: invalid JSON",
+      "c.csv:3: field 'text': malformed CSV: a quoted field opens on this "
+      "line and is not closed",
+      "d.jsonl:2:43: invalid JSON",
       "d.jsonl:3: an item record must be a JSON object",
       "study.json:/items/0/columns/prediction: field 'prediction': column "
       "'model_out' is not in the header of a.csv",

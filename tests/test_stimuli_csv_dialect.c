@@ -2,7 +2,8 @@
 ** CSV dialects of item banks and explanation sources: ';' and tab
 ** delimiters, Windows-1252, Latin-1 and UTF-16 (with a byte order mark)
 ** read as UTF-8; an undeclared ';' header or non-UTF-8 file is exactly one
-** error naming the option to add; a missing column lists the header.
+** error naming the option to add; a CR alone ends a line; a missing column
+** lists the header.
 ** Fixtures: tests/data/bundles/make_csv_dialects.py.
 */
 #include "tests/test_stimuli_fs.h"
@@ -106,7 +107,8 @@ static void test_undeclared(void)
 {
     test_one_error("bad-csv-semicolon",
                    "error: items.csv:1: the header splits on ';', not on ',' "
-                   "(a CSV file from a European Excel?): add \"delimiter\": "
+                   "(Excel's \"CSV\" separates cells with the system's list "
+                   "separator, ';' in much of Europe): add \"delimiter\": "
                    "\";\" to the item bank /items/0 in study.json");
     test_one_error("bad-csv-1252",
                    "error: items.csv:2: invalid UTF-8 at byte 9 of the line "
@@ -209,13 +211,19 @@ static void test_dialect_errors(void)
         "\n\0"
         "1\0,\0\0\xD8,\0p\0o\0s\0\n\0";
     expect_error("\"encoding\": \"utf-16\",", u16_lone, sizeof u16_lone - 1,
-                 "items.csv:2: invalid UTF-16 (an unpaired surrogate at byte "
-                 "33 of the file)");
+                 "items.csv:2: invalid UTF-16: an unpaired surrogate at byte "
+                 "33 of the file: check the \"encoding\" of the item bank "
+                 "/items/0 in study.json, or save the file as \"CSV "
+                 "UTF-8\"");
     /* a byte Windows-1252 leaves undefined */
     static const char undef[] = "id,text,pred\n1,a\x81 b,pos\n";
     expect_error("\"encoding\": \"windows-1252\",", undef, sizeof undef - 1,
-                 "items.csv:2: byte 0x81 (byte 17 of the file) is not "
-                 "Windows-1252 text");
+                 "items.csv:2: byte 0x81 (byte 17 of the file, byte 4 of the "
+                 "line) is not windows-1252 text: check the \"encoding\"");
+    /* a CR alone ends a line (Excel for Mac's "CSV (Macintosh)") */
+    static const char mac[] = "id,text,pred\r1,a,pos\r2,b,nope\r";
+    expect_error("", mac, sizeof mac - 1,
+                 "items.csv:3: field 'pred': unknown class 'nope'");
     /* declared UTF-16 big-endian reads */
     static const char be[] = "\xFE\xFF\0i\0d\0,\0t\0e\0x\0t\0,\0p\0r\0e\0d"
                              "\0\n"

@@ -1,6 +1,6 @@
 /*
 ** Benchmarks of the runner under an X server (Xvfb), never run by ctest.
-**   bench_app input SIMLAB BUNDLE OUTDIR CLASSKEY [N]
+**   bench_app input SIMLAB BUNDLE OUTDIR CLASSKEY [N [RUN ARGS...]]
 **     Starts `simlab run` as a person would use it, injects key presses
 **     through XTest at known times (CLOCK_MONOTONIC) and compares them with
 **     the times the runner recorded: its own event stamps, SDL's millisecond
@@ -9,13 +9,17 @@
 **   bench_app launch SIMLAB BUNDLE OUTDIR REPS
 **     Time from launch to the first frame, against a bare SDL window with a
 **     renderer (the reference measured in the same run).
-**   bench_app rt SIMLAB BUNDLE OUTDIR CLASSKEY [N]
+**   bench_app rt SIMLAB BUNDLE OUTDIR CLASSKEY [N [RUN ARGS...]]
 **     The input benchmark, plus the RT error of every prediction: recorded
 **     RT (press stamp - onset stamp, as stored) minus true RT (injection
 **     time - the time the X server changed the window's pixels, seen
-**     through XDamage). Last line: {"n","median_ms","sd_ms","p99_ms"} of
-**     the recorded stamps, and "watch" for SDL's event-watch stamps of the
-**     same presses (the reference from the same run).
+**     through XDamage). RUN ARGS go to `simlab run` (--rush). Last line:
+**     {"simlab": {"n","median_ms","sd_ms","p99_ms"}} of the RT error,
+**     "watch" for SDL's event-watch stamps of the same presses (the
+**     reference from the same run), and the press side: "press" (recorded
+**     stamp - injection), "xserver" (the X server's delivery to the
+**     instrument - injection), "share" (recorded stamp - that delivery:
+**     simlab's own share) and "onset" (onset stamp - pixels changed).
 **   bench_app jspsych LOGFILE N
 **     Drives a jsPsych page in Chromium (bench/app/compare_peers.sh starts
 **     it with its console on LOGFILE): waits for "BENCH_READY", presses
@@ -91,11 +95,13 @@ static Stats stats(const double *v, int n)
     return s;
 }
 
-static pid_t spawn(char *const argv[])
+/* argv as string constants: execv() never changes its arguments (POSIX
+** gives it char *const[] only for compatibility with older code). */
+static pid_t spawn(const char *const argv[])
 {
     pid_t pid = fork();
     if (pid == 0) {
-        execv(argv[0], argv);
+        execv(argv[0], (char *const *)argv);
         _exit(127);
     }
     return pid;
@@ -134,6 +140,11 @@ static void press(Display *d, KeySym sym, int64_t *t_out)
 
 #define MAX_EV 4096
 
+/* The instrument's SCHED_FIFO priority: above simlab's threads (render
+** loop 10, input thread 11 with --rush) and an X server at 20
+** (compare_peers.sh). */
+#define INSTRUMENT_PRIORITY 30
+
 /* ---------------------------------------------------------------- damage */
 
 /* The photodiode of a virtual display: a thread with its own connection
@@ -158,6 +169,15 @@ static struct {
 static void *damage_main(void *arg)
 {
     (void)arg;
+    /* The instrument's policy (instrument_priority) is SCHED_RESET_ON_FORK,
+    ** which new threads do not inherit either: this one asks for it */
+    int policy;
+    struct sched_param sp;
+    if (pthread_getschedparam(pthread_self(), &policy, &sp) == 0 &&
+        policy == SCHED_OTHER && sched_getscheduler(getpid()) != SCHED_OTHER) {
+        sp.sched_priority = INSTRUMENT_PRIORITY;
+        pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+    }
     struct pollfd fd = {ConnectionNumber(dmg.dpy), POLLIN, 0};
     while (!dmg.stop) {
         int64_t t = now_ns();
@@ -260,8 +280,11 @@ static void print_rt_json(const char *name, const double *err, int n,
     printf("}\n");
 }
 
+/* extra: NULL-terminated further arguments of `simlab run` (--rush), or
+** NULL. */
 static int bench_input(const char *simlab, const char *bundle, const char *out,
-                       const char *classkey, int n_wanted, int rt_mode)
+                       const char *classkey, int n_wanted, int rt_mode,
+                       char *const *extra)
 {
     /* rt_mode: per prediction press (by injection index), the onset as
     ** simlab stamped it and as the X server showed it */
@@ -277,10 +300,13 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     snprintf(logp, sizeof logp, "%s/timing.log", out);
     unlink(db);
     unlink(logp);
-    char *argv[] = {
-        (char *)simlab, "run",      (char *)bundle, "--db", db,
-        "--size",       "1280x720", "--timing-log", logp,   "--station",
-        "bench",        NULL};
+    const char *argv[32] = {simlab, "run",       bundle,     "--db",
+                            db,     "--size",    "1280x720", "--timing-log",
+                            logp,   "--station", "bench",    NULL};
+    for (int k = 0, a = 11; extra && extra[k] && a < 31; k++) {
+        argv[a++] = extra[k];
+        argv[a] = NULL;
+    }
     pid_t pid = spawn(argv);
     Display *d = XOpenDisplay(NULL);
     if (!d) {
@@ -530,7 +556,21 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
             fprintf(stderr, "only %d predictions had a damage onset\n", m);
             return 1;
         }
-        print_rt_json("simlab", err, m, "watch", err_w);
+        /* the last line: RT error, the watch's, and the press side */
+        Stats e = stats(err, m), w = stats(err_w, m);
+        printf("{\"simlab\": {\"n\": %d, \"median_ms\": %.3f, \"sd_ms\": "
+               "%.3f, \"p99_ms\": %.3f}, \"watch\": {\"n\": %d, "
+               "\"median_ms\": %.3f, \"sd_ms\": %.3f, \"p99_ms\": %.3f}",
+               m, e.median, e.sd, e.p99, m, w.median, w.sd, w.p99);
+        const char *names[] = {"press", "xserver", "share", "onset"};
+        Stats st4[] = {so, sx, sh, so2};
+        int ns4[] = {n - 1, n_xs, n_xs, m};
+        for (int k = 0; k < 4; k++) {
+            printf(", \"%s\": {\"n\": %d, \"median_ms\": %.3f, "
+                   "\"sd_ms\": %.3f, \"p99_ms\": %.3f}",
+                   names[k], ns4[k], st4[k].median, st4[k].sd, st4[k].p99);
+        }
+        printf("}\n");
     }
     return 0;
 }
@@ -660,9 +700,9 @@ static int bench_launch(const char *simlab, const char *bundle, const char *out,
         snprintf(db, sizeof db, "%s/launch.db", out);
         snprintf(logp, sizeof logp, "%s/launch.log", out);
         unlink(logp);
-        char *argv[] = {
-            (char *)simlab, "run",      (char *)bundle, "--db", db,
-            "--size",       "1280x720", "--timing-log", logp,   NULL};
+        const char *argv[] = {simlab, "run",    bundle,     "--db",
+                              db,     "--size", "1280x720", "--timing-log",
+                              logp,   NULL};
         int64_t t0 = now_ns();
         pid_t pid = spawn(argv);
         double ms = -1;
@@ -706,7 +746,7 @@ static int bench_launch(const char *simlab, const char *bundle, const char *out,
 ** it starts. Says which. */
 static void instrument_priority(void)
 {
-    struct sched_param sp = {.sched_priority = 10};
+    struct sched_param sp = {.sched_priority = INSTRUMENT_PRIORITY};
     if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
         fprintf(stderr, "instrument: SCHED_FIFO\n");
     } else {
@@ -722,11 +762,13 @@ int main(int argc, char **argv)
     }
     if (argc >= 6 && strcmp(argv[1], "input") == 0) {
         return bench_input(argv[2], argv[3], argv[4], argv[5],
-                           argc > 6 ? atoi(argv[6]) : 60, 0);
+                           argc > 6 ? atoi(argv[6]) : 60, 0,
+                           argc > 7 ? argv + 7 : NULL);
     }
     if (argc >= 6 && strcmp(argv[1], "rt") == 0) {
         return bench_input(argv[2], argv[3], argv[4], argv[5],
-                           argc > 6 ? atoi(argv[6]) : 60, 1);
+                           argc > 6 ? atoi(argv[6]) : 60, 1,
+                           argc > 7 ? argv + 7 : NULL);
     }
     if (argc >= 3 && strcmp(argv[1], "jspsych") == 0) {
         return bench_jspsych(argv[2], argc > 3 ? atoi(argv[3]) : 64);
@@ -736,8 +778,9 @@ int main(int argc, char **argv)
                             argc > 5 ? atoi(argv[5]) : 9);
     }
     fprintf(stderr, "usage: bench_app input SIMLAB BUNDLE OUTDIR CLASSKEY "
-                    "[N]\n       bench_app launch SIMLAB BUNDLE OUTDIR "
-                    "[REPS]\n       bench_app rt SIMLAB BUNDLE OUTDIR "
-                    "CLASSKEY [N]\n       bench_app jspsych LOGFILE [N]\n");
+                    "[N [RUN ARGS...]]\n       bench_app launch SIMLAB BUNDLE "
+                    "OUTDIR [REPS]\n       bench_app rt SIMLAB BUNDLE OUTDIR "
+                    "CLASSKEY [N [RUN ARGS...]]\n       bench_app jspsych "
+                    "LOGFILE [N]\n");
     return 2;
 }

@@ -1,14 +1,20 @@
 /*
 ** Sync benchmark (never run by ctest; bench/sync/run.sh runs it inside
-** pg_virtualenv): S stations, each with its own SQLite file, push N
+** pg_virtualenv, whose PGHOST, PGPORT, PGUSER and PGPASSWORD name the
+** administrator): S stations, each with its own SQLite file, push N
 ** responses in all (with their participants and schedules) to one server
-** concurrently, one thread and connection per station; the reference is
-** bare INSERTs of the same rows, in the same batches, into key-less
-** copies of the tables, by the same threads in the same run. Then every
-** station enrolls participants through the server's assignment at the
-** same time: latency p50/p99, against local-only enrollment; then one
-** station alone.
-** Usage: bench_sync BUNDLE_DIR WORK_DIR URL [STATIONS] [RESPONSES] [ENROLL]
+** concurrently, one thread and connection per station, twice: to a
+** server set up the old way (every station connects as the role that owns
+** the tables, no policies) and to one set up with `simlab server setup`
+** (each station its own role, row-level security), in two rounds of
+** alternating order; the reference is bare INSERTs of the same rows, in
+** the same batches, into key-less copies of the tables, by the same
+** threads in the same run. Then, on the secured server, every station
+** enrolls participants through the server's assignment at the same time
+** (latency p50/p99, local assignments), against local-only enrollment;
+** then one station alone; then one station while another session holds
+** the study's lock (time to the local assignment).
+** Usage: bench_sync BUNDLE_DIR WORK_DIR [STATIONS] [RESPONSES] [ENROLL]
 */
 #define _POSIX_C_SOURCE 200809L
 
@@ -33,13 +39,39 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static int64_t real_ms(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void real_after(void *ctx, int64_t ms, struct timespec *abs)
+{
+    (void)ctx;
+    clock_gettime(CLOCK_REALTIME, abs);
+    abs->tv_sec += (time_t)(ms / 1000);
+    abs->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (abs->tv_nsec >= 1000000000L) {
+        abs->tv_sec++;
+        abs->tv_nsec -= 1000000000L;
+    }
+}
+
+static const SyncClock real_clock = {real_ms, real_after, NULL};
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static const char *url, *work;
+static const char *work;
+static char open_url[1024], secure_url[1024];
+static char (*station_url)[1100]; /* each station's role on the secured
+                                     server */
+static int use_secure;            /* the push pass under way */
 static Study *study;
 static int n_stations, per_station, n_enroll;
 static pthread_barrier_t barrier, pass_barrier;
@@ -52,6 +84,7 @@ typedef struct Station {
     double *lat_srv; /* server enrollment latencies, ms */
     double *lat_loc; /* local enrollment latencies, ms */
     double *lat_one; /* server enrollment, this station alone, ms */
+    int fallbacks;   /* local assignments in the burst */
     int failed;
 } Station;
 
@@ -187,7 +220,7 @@ static long bare_push(PGconn *pg, const char *path)
 static void *bare_main(void *arg)
 {
     Station *s = arg;
-    PGconn *pg = PQconnectdb(url);
+    PGconn *pg = PQconnectdb(open_url);
     if (PQstatus(pg) != CONNECTION_OK) {
         fprintf(stderr, "%s", PQerrorMessage(pg));
         s->failed = 1;
@@ -205,7 +238,8 @@ static void *sync_main(void *arg)
     Station *s = arg;
     SyncConn *c = NULL;
     SimError err;
-    if (sync_connect(url, &c, &err) != SIM_OK) {
+    const char *url = use_secure ? station_url[s->index] : open_url;
+    if (sync_connect(url, &real_clock, &c, &err) != SIM_OK) {
         fprintf(stderr, "%s\n", err.msg);
         s->failed = 1;
     }
@@ -218,6 +252,22 @@ static void *sync_main(void *arg)
     s->rows = st.rows;
     sync_close(c);
     return NULL;
+}
+
+/* Participants of the file the station assigned itself. */
+static int count_local(sqlite3 *db)
+{
+    sqlite3_stmt *s = NULL;
+    int n = -1;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM participant WHERE "
+                           "assign_source = 'station_fallback'",
+                           -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW) {
+        n = sqlite3_column_int(s, 0);
+    }
+    sqlite3_finalize(s);
+    return n;
 }
 
 /* Enrolls n_enroll participants, server-assigned (all stations at once),
@@ -237,7 +287,7 @@ static void *enroll_main(void *arg)
     snprintf(name, sizeof name, "station%02d", s->index);
     os.station = name;
     if (store_open_spec(&os, &st, &err) != SIM_OK ||
-        sync_connect(url, &c, &err) != SIM_OK) {
+        sync_connect(station_url[s->index], &real_clock, &c, &err) != SIM_OK) {
         fprintf(stderr, "%s\n", err.msg);
         s->failed = 1;
     }
@@ -261,6 +311,9 @@ static void *enroll_main(void *arg)
                 fprintf(stderr, "%s\n", err.msg);
                 s->failed = 1;
             }
+        }
+        if (pass == 0 && st) {
+            s->fallbacks = count_local(store_db(st));
         }
         /* every station ends the server pass before any starts the
         ** local one */
@@ -298,19 +351,161 @@ static void percentiles(const char *what, double *v, int n)
            v[(int)(0.99 * (n - 1))], n);
 }
 
+/* Database db as the administrator, from pg_virtualenv's environment. */
+static void admin_conninfo(const char *db, char *out, size_t size)
+{
+    snprintf(out, size, "host='%s' port='%s' user='%s' password='%s' dbname=%s",
+             getenv("PGHOST"), getenv("PGPORT"), getenv("PGUSER"),
+             getenv("PGPASSWORD"), db);
+}
+
+/* Two fresh databases: one set up the old way (its tables made by a
+** station's first connection, as the role that owns them), one with
+** `simlab server setup` and a role per station; key-less copies of the
+** tables for the reference. */
+static int setup_servers(Station *st)
+{
+    char admin[1024];
+    admin_conninfo("postgres", admin, sizeof admin);
+    PGconn *pg = PQconnectdb(admin);
+    PQclear(PQexec(pg, "DROP DATABASE IF EXISTS bench_open"));
+    PQclear(PQexec(pg, "DROP DATABASE IF EXISTS bench_secure"));
+    PQclear(PQexec(pg, "CREATE DATABASE bench_open"));
+    PQclear(PQexec(pg, "CREATE DATABASE bench_secure"));
+    PQfinish(pg);
+    admin_conninfo("bench_open", open_url, sizeof open_url);
+    admin_conninfo("bench_secure", secure_url, sizeof secure_url);
+    SimError err;
+    SyncConn *c = NULL;
+    if (sync_connect(open_url, &real_clock, &c, &err) != SIM_OK ||
+        sync_server_setup(secure_url, NULL, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    sync_close(c);
+    station_url = calloc((size_t)n_stations, sizeof *station_url);
+    for (int i = 0; i < n_stations; i++) {
+        char name[32], pass[400], conn[512];
+        snprintf(name, sizeof name, "station%02d", st[i].index);
+        snprintf(pass, sizeof pass, "%s/%s.pgpass", work, name);
+        if (sync_server_add_role(secure_url, SYNC_ROLE_STATION, name, NULL,
+                                 pass, conn, sizeof conn, NULL,
+                                 &err) != SIM_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return -1;
+        }
+        snprintf(station_url[i], sizeof station_url[i], "%s%spassfile=%s", conn,
+                 strchr(conn, '?') ? "&" : "?", pass);
+    }
+    pg = PQconnectdb(open_url);
+    for (size_t i = 0; i < SYNC_N_TABLES; i++) {
+        char sql[512];
+        snprintf(sql, sizeof sql,
+                 "DROP TABLE IF EXISTS bare_%s; CREATE TABLE bare_%s AS "
+                 "SELECT origin",
+                 SYNC_TABLES[i].table, SYNC_TABLES[i].table);
+        size_t k = strlen(sql);
+        for (const SyncColumn *col = SYNC_TABLES[i].cols; col->name; col++) {
+            k += (size_t)snprintf(sql + k, sizeof sql - k, ", %s", col->name);
+        }
+        snprintf(sql + k, sizeof sql - k, " FROM %s WHERE false",
+                 SYNC_TABLES[i].table);
+        PQclear(PQexec(pg, sql));
+    }
+    PQfinish(pg);
+    return 0;
+}
+
+/* Empties the pushed tables of server conninfo (station roles and the
+** files they claimed stay) and marks every row of the files again. */
+static void reset(const char *conninfo, Station *st)
+{
+    PGconn *pg = PQconnectdb(conninfo);
+    for (size_t i = 0; i < SYNC_N_TABLES; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "TRUNCATE %s", SYNC_TABLES[i].table);
+        PQclear(PQexec(pg, sql));
+    }
+    PQfinish(pg);
+    SimError err;
+    for (int i = 0; i < n_stations; i++) {
+        sync_mark_all(st[i].path, &err);
+    }
+}
+
+/* All stations push to the open (secure 0) or secured server: rows/s. */
+static double push_pass(Station *st, int secure, long *rows_out, int *failed)
+{
+    reset(secure ? secure_url : open_url, st);
+    use_secure = secure;
+    double s = run_all(st, sync_main);
+    long rows = 0;
+    for (int i = 0; i < n_stations; i++) {
+        rows += st[i].rows;
+        *failed |= st[i].failed;
+    }
+    *rows_out = rows;
+    return (double)rows / s;
+}
+
+/* One station enrolls while another session holds the study's lock: ms to
+** each (local) assignment. */
+static void held_lock(Station *s0)
+{
+    char lock[256];
+    snprintf(lock, sizeof lock,
+             "SELECT pg_advisory_lock(715202, "
+             "hashtext('%s'))",
+             study->id);
+    PGconn *holder = PQconnectdb(secure_url);
+    PQclear(PQexec(holder, lock));
+    Store *st = NULL;
+    StoreOpenSpec os = {0};
+    os.path = s0->path;
+    os.study = study;
+    os.durability = DURABILITY_FULL;
+    os.wall_ms = 1900000000000LL;
+    os.station = "station00";
+    SyncConn *c = NULL;
+    SimError err;
+    if (store_open_spec(&os, &st, &err) != SIM_OK ||
+        sync_connect(station_url[0], &real_clock, &c, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+    }
+    double ms[5], max = 0, sum = 0;
+    int before = st ? count_local(store_db(st)) : 0;
+    for (int i = 0; c && st && i < 5; i++) {
+        EnrollSpec e = {0};
+        e.pilot = 1;
+        e.wall_ms = 1900000000000LL + i;
+        int64_t t0 = now_ns();
+        sync_enroll(c, st, study, &e, NULL, &err);
+        ms[i] = (double)(now_ns() - t0) / 1e6;
+        sum += ms[i];
+        max = ms[i] > max ? ms[i] : max;
+    }
+    int local = st ? count_local(store_db(st)) - before : 0;
+    printf("lock held by another session: %d of 5 assigned locally, after "
+           "%.0f ms on average, %.0f ms at most\n",
+           local, sum / 5, max);
+    sync_close(c);
+    store_close(st);
+    PQfinish(holder);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: bench_sync BUNDLE_DIR WORK_DIR URL "
-                        "[STATIONS] [RESPONSES] [ENROLL]\n");
+    if (argc < 3 || !getenv("PGHOST") || !getenv("PGPASSWORD")) {
+        fprintf(stderr, "usage: bench_sync BUNDLE_DIR WORK_DIR [STATIONS] "
+                        "[RESPONSES] [ENROLL] (inside pg_virtualenv: "
+                        "bench/sync/run.sh)\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     work = argv[2];
-    url = argv[3];
-    n_stations = argc > 4 ? atoi(argv[4]) : 50;
-    long total = argc > 5 ? atol(argv[5]) : 1000000;
-    n_enroll = argc > 6 ? atoi(argv[6]) : 20;
+    n_stations = argc > 3 ? atoi(argv[3]) : 50;
+    long total = argc > 4 ? atol(argv[4]) : 1000000;
+    n_enroll = argc > 5 ? atoi(argv[5]) : 20;
     per_station = (int)(total / n_stations);
     SimError err;
     if (study_load(argv[1], &study, NULL, &err) != SIM_OK) {
@@ -334,55 +529,46 @@ int main(int argc, char **argv)
     }
     printf("setup: %d station files, %ld responses, %.1f s\n", n_stations,
            responses, (double)(now_ns() - t0) / 1e9);
-    /* the server schema, and key-less copies for the reference */
-    SyncConn *c = NULL;
-    if (sync_connect(url, &c, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (setup_servers(st) != 0) {
         return 1;
     }
-    sync_close(c);
-    PGconn *pg = PQconnectdb(url);
-    for (size_t i = 0; i < SYNC_N_TABLES; i++) {
-        char sql[512];
-        snprintf(sql, sizeof sql,
-                 "DROP TABLE IF EXISTS bare_%s; CREATE TABLE bare_%s AS "
-                 "SELECT origin",
-                 SYNC_TABLES[i].table, SYNC_TABLES[i].table);
-        size_t k = strlen(sql);
-        for (const SyncColumn *col = SYNC_TABLES[i].cols; col->name; col++) {
-            k += (size_t)snprintf(sql + k, sizeof sql - k, ", %s", col->name);
-        }
-        snprintf(sql + k, sizeof sql - k, " FROM %s WHERE false",
-                 SYNC_TABLES[i].table);
-        PQclear(PQexec(pg, sql));
-    }
+    /* stations authenticate with their pgpass files */
+    unsetenv("PGPASSWORD");
     double bare_s = run_all(st, bare_main);
     long bare_rows = 0;
     for (int i = 0; i < n_stations; i++) {
         bare_rows += st[i].rows;
     }
-    double sync_s = run_all(st, sync_main);
-    long sync_rows = 0;
+    double bare = (double)bare_rows / bare_s;
+    printf("bare INSERTs (reference)       : %9ld rows, %9.0f rows/s\n",
+           bare_rows, bare);
     int failed = 0;
-    for (int i = 0; i < n_stations; i++) {
-        sync_rows += st[i].rows;
-        failed |= st[i].failed;
+    double open_rate[2], secure_rate[2];
+    for (int round = 0; round < 2; round++) {
+        long rows;
+        for (int k = 0; k < 2; k++) {
+            int secure = (round + k) % 2; /* open first, then secured first */
+            double r = push_pass(st, secure, &rows, &failed);
+            (secure ? secure_rate : open_rate)[round] = r;
+            printf("round %d, %-22s: %9ld rows, %9.0f rows/s (%.2f x bare)\n",
+                   round + 1,
+                   secure ? "station roles, RLS" : "set up the old way", rows,
+                   r, r / bare);
+        }
+        printf("round %d: station roles / old way = %.2f\n", round + 1,
+               secure_rate[round] / open_rate[round]);
     }
-    printf("bare INSERTs : %9ld rows in %7.2f s = %9.0f rows/s\n", bare_rows,
-           bare_s, (double)bare_rows / bare_s);
-    printf("sync push    : %9ld rows in %7.2f s = %9.0f rows/s  "
-           "(%.2f x bare; %.0f responses/s)\n",
-           sync_rows, sync_s, (double)sync_rows / sync_s,
-           ((double)sync_rows / sync_s) / ((double)bare_rows / bare_s),
-           (double)responses / sync_s);
+    printf("both rounds: station roles / old way = %.2f\n",
+           (secure_rate[0] + secure_rate[1]) / (open_rate[0] + open_rate[1]));
+    PGconn *pg = PQconnectdb(secure_url);
     PGresult *r = PQexec(pg, "SELECT count(*) FROM response");
-    printf("server holds %s responses\n", PQgetvalue(r, 0, 0));
+    printf("the secured server holds %s responses\n", PQgetvalue(r, 0, 0));
     PQclear(r);
     PQfinish(pg);
     pthread_barrier_init(&pass_barrier, NULL, (unsigned)n_stations);
     run_all(st, enroll_main);
     pthread_barrier_destroy(&pass_barrier);
-    int n = n_stations * n_enroll;
+    int n = n_stations * n_enroll, fallbacks = 0;
     double *srv = calloc((size_t)n, sizeof *srv);
     double *loc = calloc((size_t)n, sizeof *loc);
     for (int i = 0; i < n_stations; i++) {
@@ -391,10 +577,13 @@ int main(int argc, char **argv)
         memcpy(loc + i * n_enroll, st[i].lat_loc,
                (size_t)n_enroll * sizeof *loc);
         failed |= st[i].failed;
+        fallbacks += st[i].fallbacks;
     }
     percentiles("server assignment + local enroll", srv, n);
+    printf("  of which assigned locally: %d\n", fallbacks);
     percentiles("local enroll only (reference)", loc, n);
     percentiles("server assignment, one station", st[0].lat_one, n_enroll);
+    held_lock(&st[0]);
     study_free(study);
     return failed;
 }

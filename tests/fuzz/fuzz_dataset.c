@@ -1,7 +1,9 @@
 /*
 ** Fuzzes simlab-analyze's input readers (analysis/dataset.h): the input is
 ** written to a file and read with dataset_load_csv (FUZZ_DB undefined) or
-** as a SQLite database with dataset_load_db (FUZZ_DB defined). Rows read
+** as a SQLite database with dataset_load_db (FUZZ_DB defined). A CSV input
+** is read again in an encoding and with a delimiter its length picks
+** (gbk, shift_jis, utf-16, windows-1256, big5; ',', ';', tab). Rows read
 ** must satisfy the DatasetResponse contract.
 */
 #include "analysis/dataset.h"
@@ -63,5 +65,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     check_rows(ds);
     dataset_free(ds);
+#ifndef FUZZ_DB
+    static const char *const encs[] = {"gbk", "shift_jis", "utf-16",
+                                       "windows-1256", "big5"};
+    DatasetCsvDialect d;
+    memset(&d, 0, sizeof d);
+    d.delimiter = ",;\t"[size % 3];
+    if (sim_encoding_find(encs[size % 5], &d.encoding) != 0 ||
+        dataset_new(&ds, &err) != SIM_OK) {
+        return 0;
+    }
+    sim_error_clear(&err);
+    if (dataset_load_csv_dialect(ds, path, &d, &err) != SIM_OK &&
+        err.msg[0] == '\0') {
+        abort();
+    }
+    check_rows(ds);
+    dataset_free(ds);
+#endif
     return 0;
 }

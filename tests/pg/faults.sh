@@ -1,9 +1,11 @@
 #!/bin/sh
 # Fault tests against the server of $SIMLAB_PG_URL (inside pg_virtualenv,
-# see run.sh): the server stopped and restarted mid-study, a station
-# SIGKILLed during a push, then simlab-analyze on the server against the
-# station files (with a questionnaire study's answers too), status, and no
-# password anywhere.
+# see run.sh; a server set up the old way): the server stopped and
+# restarted mid-study, a station SIGKILLed during a push, then
+# simlab-analyze on the server against the station files (with a
+# questionnaire study's answers too), three stations with one SIGKILLed and
+# restarted staying balanced, status (names escaped), and no password
+# anywhere.
 # usage: faults.sh SIMLAB SIMLAB_ANALYZE BUNDLE [QUESTIONNAIRE_BUNDLE]
 set -u
 simlab=$1; analyze=$2; bundle=$3; qbundle=${4:-}
@@ -173,6 +175,60 @@ PY
     done
 fi
 
+# ------------- three stations, one SIGKILLed and restarted: still balanced
+# Each station runs on its own simulated clock (simulate: hundreds of times
+# real time, starting again after the kill); B1 writes without fsync
+# (--fast), so its clock runs several times faster and hours ahead of the
+# others. Assignment counts participants in progress by the server's clock:
+# the analysed participants per condition end within one of each other
+# (by the stations' clocks they did not: [17, 20, 19, 16]).
+echo "-- three stations, one SIGKILLed and restarted"
+burl="${url%/*}/balance"
+psql -X -q -d "$db" -c "DROP DATABASE IF EXISTS balance" \
+    -c "CREATE DATABASE balance" || fail "create the balance database"
+cp -r "$bundle" "$tmp/bal" || fail "copy the bundle"
+python3 - "$tmp/bal/study.json" <<'PY' || fail "make the bundle balanced"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["id"] = "balance-check"
+d["assignment"] = {"rule": "balanced"}
+json.dump(d, open(sys.argv[1], "w"), indent=2)
+PY
+station() { # run in a subshell: exec, so that its pid is simlab's
+    fast=; [ "$1" = 1 ] && fast=--fast
+    exec "$simlab" simulate "$tmp/bal" --db "$tmp/b$1.db" --participants 24 \
+        --policy mixed --station "B$1" --seed "3$1" $fast --sync "$burl" \
+        >>"$tmp/b$1.log" 2>&1
+}
+station 1 & p1=$!
+station 2 & p2=$!
+station 3 & p3=$!
+i=0
+while [ "$(lq "$tmp/b2.db" "SELECT count(*) FROM participant" 2>/dev/null ||
+           echo 0)" -lt 8 ] && [ $i -lt 600 ]; do
+    sleep 0.05; i=$((i + 1))
+done
+kill -9 $p2; wait $p2 2>/dev/null
+station 2 & p2=$!
+wait $p1 || fail "station B1: $(tail -3 "$tmp/b1.log")"
+wait $p2 || fail "station B2 after its restart: $(tail -3 "$tmp/b2.log")"
+wait $p3 || fail "station B3: $(tail -3 "$tmp/b3.log")"
+"$analyze" "$burl" --out "$tmp/bal-report" $opts 2>"$tmp/bal-an.log" ||
+    fail "analyze the balance server: $(cat "$tmp/bal-an.log")"
+python3 - "$tmp/bal-report/report.json" <<'PY' ||
+import json, sys
+c = json.load(open(sys.argv[1]))["exclusions"]["conditions"]
+n = [x["analysed"] for x in c]
+print("   analysed participants per condition:", n)
+if sum(n) < 72 or max(n) - min(n) > 1:
+    print("unbalanced across stations (or participants missing):", n)
+    sys.exit(1)
+PY
+    fail "balance across three stations with one killed"
+n_fb=$(for s in 1 2 3; do lq "$tmp/b$s.db" "SELECT count(*) FROM participant \
+WHERE assign_source <> 'server'"; done | awk '{n += $1} END {print n}')
+[ "$n_fb" = 0 ] || fail "$n_fb local assignments with the server up"
+
 # ------------------------------------------- the runner with --sync
 if command -v xvfb-run >/dev/null 2>&1 &&
    ! "$simlab" run 2>&1 | grep -q "without the SDL2 runner\|no runner"; then
@@ -202,6 +258,19 @@ for s in S1 S2 S3; do
 done
 grep -q "lag" "$tmp/status.txt" || fail "status lacks the lag"
 "$simlab" status --db "$tmp/s2.db" >"$tmp/status2.txt" || fail "status --db"
+# names from a hand-edited file reach the terminal escaped: an escape
+# sequence and a right-to-left override in a station and a condition name
+lq "$tmp/s3.db" "UPDATE participant SET station = 'S3' || char(27) || '[31mred', condition = condition || char(8238), sync_dirty = sync_dirty + 1 WHERE rowid = 1"
+"$simlab" sync --db "$tmp/s3.db" --to "$url" >/dev/null || fail "sync edited"
+"$simlab" status "$url" >"$tmp/status3.txt" || fail "status URL (edited)"
+if grep -q "$(printf '\033')" "$tmp/status3.txt" ||
+   grep -q "$(printf '\342\200\256')" "$tmp/status3.txt"; then
+    fail "status prints raw control characters"
+fi
+grep -q 'S3\\x1B\[31mred' "$tmp/status3.txt" ||
+    fail "status lacks the escaped station name: $(cat "$tmp/status3.txt")"
+grep -q '\\u202E' "$tmp/status3.txt" ||
+    fail "status lacks the escaped condition"
 grep -q " 0 rows not pushed" "$tmp/status2.txt" || fail "status --db: $(cat "$tmp/status2.txt")"
 
 # ------------------------------------------------ no password anywhere

@@ -1,14 +1,17 @@
 /*
-** Sync against a real server (run by tests/pg/run.sh inside pg_virtualenv,
-** which sets SIMLAB_PG_URL; skipped without it): duplicate pushes change
-** nothing, later local changes reach the server, stations enrolling at the
-** same instant stay within one participant per condition with nothing
-** lost or doubled, an unreachable server falls back to local assignment
-** (recorded, without the password), and a changed bundle is refused
-** unless accepted.
+** Sync against a real server set up the old way (run by tests/pg/run.sh
+** inside pg_virtualenv, which sets SIMLAB_PG_URL; skipped without it): a
+** warning says so; duplicate pushes change nothing, later local changes
+** reach the server, stations enrolling at the same instant stay within one
+** participant per condition with nothing lost or doubled, participants in
+** progress count by the server's clock whatever the stations' clocks say,
+** an unreachable server falls back to local assignment (recorded, without
+** the password), and a changed bundle is refused unless accepted.
+** tests/pg/test_pg_secure.c tests a server with station roles.
 */
 #include "tests/harness.h"
 #include "tests/test_util.h"
+#include "tests/pg/pg_util.h"
 
 #include "experiment/simulate.h"
 #include "experiment/store.h"
@@ -17,51 +20,16 @@
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <time.h>
 
 #define BUNDLE SIMLAB_SOURCE_DIR "/assets/studies/text-forward"
 
 static const char *url;
 static char tmp[256];
 
-/* An integer from the server. */
 static long pg_long(const char *sql)
 {
-    PGconn *pg = PQconnectdb(url);
-    PGresult *r = PQexec(pg, sql);
-    long v = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
-                 ? atol(PQgetvalue(r, 0, 0))
-                 : -1;
-    if (v < 0) {
-        fprintf(stderr, "pg_long(%s): %s\n", sql, PQerrorMessage(pg));
-    }
-    PQclear(r);
-    PQfinish(pg);
-    return v;
-}
-
-static long lite_long(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *s;
-    long v = -1;
-    sqlite3_open(path, &db);
-    sqlite3_busy_timeout(db, 5000);
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK &&
-        sqlite3_step(s) == SQLITE_ROW) {
-        v = (long)sqlite3_column_int64(s, 0);
-    }
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
-}
-
-static void lite_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_open(path, &db);
-    sqlite3_busy_timeout(db, 5000);
-    CHECK_INT(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
+    return pg_long_at(url, sql);
 }
 
 static const char *const TABLES[] = {
@@ -134,7 +102,9 @@ static void test_duplicate_pushes(void)
     simulate_file(path, "dup", 3, 7);
     SyncConn *c = NULL;
     SimError err;
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
+    /* the test's role owns the tables: a server set up the old way */
+    CHECK(strstr(sync_warning(c), "old way") != NULL);
     SyncPushStats st;
     CHECK_INT(sync_push(c, path, 0, 100, 1, &st, &err), SIM_OK);
     CHECK(st.rows > 300);
@@ -147,16 +117,18 @@ static void test_duplicate_pushes(void)
     /* everything again (as after a crash before the marks were cleared):
     ** the same rows, none doubled */
     long before = pg_long("SELECT count(*) FROM response");
-    lite_exec(path, "UPDATE participant SET sync_dirty = 1;"
-                    "UPDATE response SET sync_dirty = 1;"
-                    "UPDATE event SET sync_dirty = 1;");
+    CHECK_INT(lite_exec(path, "UPDATE participant SET sync_dirty = 1;"
+                              "UPDATE response SET sync_dirty = 1;"
+                              "UPDATE event SET sync_dirty = 1;"),
+              SQLITE_OK);
     CHECK_INT(sync_push(c, path, 0, 0, 3, &st, &err), SIM_OK);
     CHECK(st.rows > 100);
     CHECK_INT(pg_long("SELECT count(*) FROM response"), before);
     check_same_rows(path);
     /* a later change of a pushed row goes again */
-    lite_exec(path, "UPDATE participant SET excluded = 1, exclusion_reason ="
-                    " 'late' WHERE rowid = 1");
+    CHECK_INT(lite_exec(path, "UPDATE participant SET excluded = 1, "
+                              "exclusion_reason = 'late' WHERE rowid = 1"),
+              SQLITE_OK);
     CHECK_INT(lite_long(path, "SELECT sync_dirty FROM participant WHERE "
                               "rowid = 1"),
               1);
@@ -200,7 +172,7 @@ static void *station_main(void *arg)
     SimError err;
     s->rc = store_open_spec(&os, &store, &err);
     if (s->rc == SIM_OK) {
-        s->rc = sync_connect(url, &c, &err);
+        s->rc = sync_connect(url, &tclock, &c, &err);
     }
     pthread_barrier_wait(&barrier);
     for (int i = 0; s->rc == SIM_OK && i < PER_STATION; i++) {
@@ -307,7 +279,7 @@ static void test_same_instant(Study *study)
     SyncConn *c = NULL;
     SimError err;
     char cond[64];
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     CHECK_INT(sync_assign_preview(c, study, 1, 0, 1900000000000LL, 5, cond,
                                   sizeof cond, &err),
               SIM_OK);
@@ -319,6 +291,57 @@ static void test_same_instant(Study *study)
     CHECK(study_condition_index(study, cond) >= 0);
     CHECK_INT(pg_long("SELECT count(*) FROM participant"), before);
     sync_close(c);
+}
+
+/* Participants in progress hold their place by the server's clock: a
+** station whose clock runs 3 hours ahead still sees those that a station
+** 3 hours behind has in progress (by the stations' clocks, they would be 6
+** hours old). Pilot and simulated: a group of its own. */
+static void test_skew(Study *study)
+{
+    AssignRule rule = study->assignment.rule;
+    study->assignment.rule = ASSIGN_BALANCED;
+    const char *names[2] = {"skewY", "skewX"};
+    const int64_t shift[2] = {-3 * 3600000LL, 3 * 3600000LL};
+    int used[16] = {0};
+    for (int st = 0; st < 2; st++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/%s.db", tmp, names[st]);
+        StoreOpenSpec os;
+        memset(&os, 0, sizeof os);
+        os.path = path;
+        os.study = study;
+        os.station = names[st];
+        os.wall_ms = pgu_real_ms(NULL) + shift[st];
+        Store *store = NULL;
+        SyncConn *c = NULL;
+        SimError err;
+        CHECK_INT(store_open_spec(&os, &store, &err), SIM_OK);
+        CHECK_INT(sync_conn_new(url, &tclock, &c, &err), SIM_OK);
+        int n = st == 0 ? (int)study->n_conditions - 1 : 1;
+        for (int i = 0; i < n; i++) {
+            EnrollSpec e;
+            memset(&e, 0, sizeof e);
+            e.pilot = 1;
+            e.simulated = 1;
+            e.wall_ms = pgu_real_ms(NULL) + shift[st];
+            e.assign_seed = (uint64_t)(st * 10 + i + 1);
+            ParticipantInfo info;
+            CHECK_INT(sync_enroll(c, store, study, &e, &info, &err), SIM_OK);
+            int k = study_condition_index(study, info.condition);
+            CHECK(k >= 0 && k < 16);
+            if (k >= 0 && k < 16) {
+                CHECK_INT(used[k], 0); /* every condition once */
+                used[k] = 1;
+            }
+        }
+        CHECK_INT(lite_long(path, "SELECT count(*) FROM participant WHERE "
+                                  "assign_source = 'server'"),
+                  n);
+        sync_close(c);
+        store_close(store);
+    }
+    study->assignment.rule = rule;
 }
 
 static void test_fallback(const Study *study)
@@ -335,9 +358,9 @@ static void test_fallback(const Study *study)
     SyncConn *c = NULL;
     SimError err;
     CHECK_INT(store_open_spec(&os, &store, &err), SIM_OK);
-    CHECK_INT(
-        sync_conn_new("postgresql://lab:s3cret@127.0.0.1:1/none", &c, &err),
-        SIM_OK);
+    CHECK_INT(sync_conn_new("postgresql://lab:s3cret@127.0.0.1:1/none", &tclock,
+                            &c, &err),
+              SIM_OK);
     CHECK_STR(sync_url(c), "postgresql://lab@127.0.0.1:1/none");
     EnrollSpec e;
     memset(&e, 0, sizeof e);
@@ -358,7 +381,7 @@ static void test_fallback(const Study *study)
                               "'%s3cret%'"),
               0);
     /* pushed later, when the server is back */
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     CHECK_INT(sync_push(c, path, 0, 0, 1, NULL, &err), SIM_OK);
     sync_close(c);
     CHECK_INT(pg_long("SELECT count(*) FROM participant WHERE assign_source "
@@ -395,7 +418,7 @@ static void test_old_file(void)
               0);
     CHECK(lite_long(path, "SELECT count(*) FROM response") > 0);
     SyncConn *c = NULL;
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     SyncPushStats st;
     CHECK_INT(sync_push(c, path, 0, 0, 1, &st, &err), SIM_OK);
     CHECK_INT(st.pending, 0);
@@ -429,7 +452,7 @@ static void test_changed_bundle(Study *study)
     store_close(store);
     study->hash[0] = saved;
     SyncConn *c = NULL;
-    CHECK_INT(sync_connect(url, &c, &err), SIM_OK);
+    CHECK_INT(sync_connect(url, &tclock, &c, &err), SIM_OK);
     long before = pg_long("SELECT count(*) FROM participant");
     CHECK_INT(sync_push(c, path, 0, 0, 1, NULL, &err), SIM_ERR_INVALID);
     CHECK(strstr(err.msg, "--accept-changed-bundle") != NULL);
@@ -457,6 +480,7 @@ int main(void)
     CHECK_INT(study_load(BUNDLE, &study, NULL, &err), SIM_OK);
     test_duplicate_pushes();
     test_same_instant(study);
+    test_skew(study);
     test_fallback(study);
     test_old_file();
     test_changed_bundle(study);
