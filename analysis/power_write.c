@@ -359,8 +359,9 @@ static void write_screening_md(FILE *f, const PowerResult *r)
     if (n > 0) {
         fprintf(f,
                 "\nTimeout rate: %ld of %ld simulated answers with a "
-                "deadline came too late (%.1f %%); the power above counts "
-                "every trial as answered.\n",
+                "deadline came too late (%.1f %%); the power simulation "
+                "loses those answers too (a timed-out trial is "
+                "unanswered).\n",
                 late, n, 100 * rate);
     }
 }
