@@ -3,7 +3,11 @@
 ** blocks. What each kind of block accepts and its defaults come from the
 ** block kind table (blockkind.c). libc and jansson only.
 */
-#include "stimuli/design_int.h"
+#include "stimuli/blocks.h"
+#include "stimuli/loader.h"
+#include "stimuli/blockkind.h"
+#include "stimuli/questionnaire_int.h"
+#include "stimuli/designctx.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -410,58 +414,16 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
     }
 }
 
-void parse_protocol(Design *D, const JLoc *root)
+void blocks_parse_list(Design *D, const JLoc *bl0, json_t *blocks)
 {
     Loader *L = D->L;
     Study *st = L->st;
-    json_t *proto = json_object_get(D->root, "protocol");
-    json_t *blocks = json_object_get(D->root, "blocks");
-    if (proto && blocks) {
-        jl_error(L, root, "blocks",
-                 "give either \"protocol\" (a preset) or \"blocks\", not "
-                 "both");
-        return;
-    }
-    if (!proto && !blocks) {
-        jl_error(L, root, "protocol",
-                 "missing (give a preset in \"protocol\" or a \"blocks\" "
-                 "list)");
-        return;
-    }
-    if (proto) {
-        JLoc pl;
-        jl_child(&pl, root, "protocol");
-        if (!json_is_object(proto)) {
-            jl_error(L, root, "protocol", "must be {\"preset\": NAME, ...}");
-            return;
-        }
-        const char *preset = NULL;
-        if (jget_str(L, &pl, proto, "preset", 1, &preset) != 1) {
-            return;
-        }
-        st->preset = ld_strdup(L, preset);
-        if (preset_expand(D, &pl, proto, preset) != 0) {
-            char presets[256];
-            preset_list(presets, sizeof presets);
-            jl_error(L, &pl, "preset", "unknown preset '%s' (%s)", preset,
-                     presets);
-            sim_free(st->preset);
-            st->preset = NULL;
-        }
-        return;
-    }
-    JLoc bl0;
-    jl_child(&bl0, root, "blocks");
-    if (!json_is_array(blocks) || json_array_size(blocks) == 0) {
-        jl_error(L, root, "blocks", "must be a non-empty list of blocks");
-        return;
-    }
     size_t i;
     json_t *o;
     json_array_foreach(blocks, i, o)
     {
         JLoc bl;
-        jl_index(&bl, &bl0, i);
+        jl_index(&bl, bl0, i);
         explicit_block(D, &bl, o, i);
     }
     /* the test type: the most specific test of the blocks */

@@ -5,7 +5,8 @@
 */
 #define _XOPEN_SOURCE 700
 #include "stimuli/bpath.h"
-#include "stimuli/study_int.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/loader.h"
 
 #include <errno.h>
 #include <limits.h>

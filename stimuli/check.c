@@ -5,7 +5,9 @@
 */
 #include "stimuli/check.h"
 #include "stimuli/glyphs.h"
-#include "stimuli/study_int.h"
+#include "stimuli/blockkind.h"
+#include "stimuli/items_int.h"
+#include "stimuli/bundle.h"
 #include "stimuli/uistrings.h"
 
 #include <stdio.h>

@@ -6,7 +6,9 @@
 ** not fit its dialect gets one error per problem (encoding, delimiter,
 ** syntax) in one reading. libc and common/ only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/csvtab.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,10 @@
 ** fields (finite weights, indices in range, heatmap files inside the bundle
 ** and matching the image) and freeing them. libc and jansson only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/expl_int.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/media.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,6 @@
 */
 #define _XOPEN_SOURCE 700
 #include "stimuli/hash.h"
-#include "stimuli/study_int.h"
 
 #include <dirent.h>
 #include <errno.h>

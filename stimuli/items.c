@@ -4,7 +4,12 @@
 ** edits, full inputs). Explanation sources are in sources.c. libc, jansson
 ** and common/ (the CSV reader) only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/items_int.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/csvtab.h"
+#include "stimuli/expl_int.h"
+#include "stimuli/media.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -195,57 +200,6 @@ long index_find(const Study *st, const char *key)
         }
     }
     return -1;
-}
-
-/* --------------------------------------------------------------- classes */
-
-int class_lookup(Loader *L, const char *value, const char *file, int line,
-                 const char *pointer, const char *field)
-{
-    int k = study_class_index(L->st, value);
-    if (k >= 0 || !L->classes_ok) {
-        return k;
-    }
-    SimBuf b;
-    sim_buf_init(&b);
-    for (size_t i = 0; i < L->st->n_classes; i++) {
-        sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
-    }
-    ld_diag(L, 0, file, line, 0, pointer, field,
-            "unknown class '%s' (classes: %s)", value, sim_buf_cstr(&b));
-    sim_buf_free(&b);
-    return -1;
-}
-
-int jclass(Loader *L, const JLoc *at, json_t *obj, const char *key,
-           int required, int *out)
-{
-    json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (required) {
-            jl_error(L, at, key, "missing (required)");
-        }
-        return 0;
-    }
-    char *text = json_scalar_text(L, v);
-    if (!text) {
-        jl_error(L, at, key, "must be a class id");
-        return -1;
-    }
-    int k = study_class_index(L->st, text);
-    if (k < 0 && L->classes_ok) {
-        SimBuf b;
-        sim_buf_init(&b);
-        for (size_t i = 0; i < L->st->n_classes; i++) {
-            sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
-        }
-        jl_error(L, at, key, "unknown class '%s' (classes: %s)", text,
-                 sim_buf_cstr(&b));
-        sim_buf_free(&b);
-    }
-    sim_free(text);
-    *out = k;
-    return k >= 0 ? 1 : -1;
 }
 
 /* Class of a CSV cell (trimmed); empty = unknown (-1, no error unless
@@ -1448,4 +1402,13 @@ void load_banks(Loader *L, json_t *banks, const JLoc *at)
             pool_unread(L, d.pool); /* its rows are not read: no follow-ons */
         }
     }
+}
+
+size_t pool_size(const Study *st, const char *pool)
+{
+    size_t n = 0;
+    for (size_t i = 0; pool && i < st->n_items; i++) {
+        n += strcmp(st->items[i].pool, pool) == 0;
+    }
+    return n;
 }

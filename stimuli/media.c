@@ -4,16 +4,16 @@
 ** image to check it; the runner decodes the same way to show it. No SDL.
 */
 #include "stimuli/media.h"
-#include "stimuli/study_int.h"
 
 #include <errno.h>
-#include <jpeglib.h>
 #include <limits.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+/* after stdio.h: jpeglib.h uses FILE */
+#include <jpeglib.h>
 #include <stdlib.h>
 #include <string.h>
 

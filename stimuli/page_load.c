@@ -12,7 +12,10 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-#include "stimuli/study_int.h"
+#include "stimuli/page_load.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/media.h"
 
 const Page *study_page(const Study *st, const char *file)
 {

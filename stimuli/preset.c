@@ -3,7 +3,11 @@
 ** into blocks, with the parameters each preset accepts. The preset table at
 ** the end is the one list of presets. libc and jansson only.
 */
-#include "stimuli/design_int.h"
+#include "stimuli/preset.h"
+#include "stimuli/loader.h"
+#include "stimuli/items_int.h"
+#include "stimuli/blocks.h"
+#include "stimuli/designctx.h"
 
 #include <stdio.h>
 #include <string.h>

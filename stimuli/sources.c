@@ -3,7 +3,11 @@
 ** payloads or CSV tables, joined to items by id within a pool. libc,
 ** jansson and common/ (the CSV reader) only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/sources.h"
+#include "stimuli/loader.h"
+#include "stimuli/csvtab.h"
+#include "stimuli/items_int.h"
+#include "stimuli/expl_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,9 @@
 #include <strings.h>
 
 #include "common/sim_alloc.h"
-#include "stimuli/study_int.h"
+#include "stimuli/uiparse.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
 #include "stimuli/uistrings.h"
 
 /* A well-formed BCP 47 tag, loosely: subtags of 1-8 letters or digits

@@ -4,7 +4,13 @@
 ** explanations and counterfactuals that the blocks show. libc and jansson
 ** only.
 */
-#include "stimuli/design_int.h"
+#include "stimuli/validate.h"
+#include "stimuli/loader.h"
+#include "stimuli/items_int.h"
+#include "stimuli/expl_int.h"
+#include "stimuli/sources.h"
+#include "stimuli/blockkind.h"
+#include "stimuli/designctx.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,15 +18,6 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-
-size_t pool_size(const Study *st, const char *pool)
-{
-    size_t n = 0;
-    for (size_t i = 0; pool && i < st->n_items; i++) {
-        n += strcmp(st->items[i].pool, pool) == 0;
-    }
-    return n;
-}
 
 static long block_index(const Study *st, const char *id, size_t before)
 {

@@ -15,7 +15,7 @@
 #include "experiment/simulate.h"
 #include "stimuli/hash.h"
 #include "stimuli/study.h"
-#include "stimuli/study_int.h"
+#include "stimuli/hash.h"
 
 #include <dirent.h>
 #include <sqlite3.h>

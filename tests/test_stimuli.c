@@ -11,7 +11,8 @@
 #include "stimuli/media.h"
 #include "common/sim_alloc.h"
 #include "stimuli/study.h"
-#include "stimuli/study_int.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/items_int.h"
 
 static Study *load(const char *name, StudyReport *rep)
 {

@@ -10,7 +10,7 @@
 #include "tests/harness.h"
 #include "common/sim_phase.h"
 #include "stimuli/study.h"
-#include "stimuli/study_int.h"
+#include "stimuli/bundle.h"
 
 /* What docs/study-format.md says of each kind: default phase, whether it
 ** shows items, the default of show.label/prediction/explanation and of

@@ -2,7 +2,7 @@
 ** Located diagnostics for the study loader, JSON pointer bookkeeping and
 ** typed access to JSON members. Depends on libc and jansson only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/loader.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -664,4 +664,55 @@ void jreject_unknown(Loader *L, const JLoc *at, json_t *obj,
                      const char *const *known)
 {
     jreject_unknown_of(L, at, obj, known, NULL);
+}
+
+/* ------------------------------------------------- class ids of fields */
+
+int class_lookup(Loader *L, const char *value, const char *file, int line,
+                 const char *pointer, const char *field)
+{
+    int k = study_class_index(L->st, value);
+    if (k >= 0 || !L->classes_ok) {
+        return k;
+    }
+    SimBuf b;
+    sim_buf_init(&b);
+    for (size_t i = 0; i < L->st->n_classes; i++) {
+        sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
+    }
+    ld_diag(L, 0, file, line, 0, pointer, field,
+            "unknown class '%s' (classes: %s)", value, sim_buf_cstr(&b));
+    sim_buf_free(&b);
+    return -1;
+}
+
+int jclass(Loader *L, const JLoc *at, json_t *obj, const char *key,
+           int required, int *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (required) {
+            jl_error(L, at, key, "missing (required)");
+        }
+        return 0;
+    }
+    char *text = json_scalar_text(L, v);
+    if (!text) {
+        jl_error(L, at, key, "must be a class id");
+        return -1;
+    }
+    int k = study_class_index(L->st, text);
+    if (k < 0 && L->classes_ok) {
+        SimBuf b;
+        sim_buf_init(&b);
+        for (size_t i = 0; i < L->st->n_classes; i++) {
+            sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
+        }
+        jl_error(L, at, key, "unknown class '%s' (classes: %s)", text,
+                 sim_buf_cstr(&b));
+        sim_buf_free(&b);
+    }
+    sim_free(text);
+    *out = k;
+    return k >= 0 ? 1 : -1;
 }

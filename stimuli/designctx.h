@@ -5,10 +5,11 @@
 ** blocks) and validate.c (checks that tie blocks to pools and
 ** explanations). Not part of the public API.
 */
-#ifndef SIMLAB_STIMULI_DESIGN_INT_H
-#define SIMLAB_STIMULI_DESIGN_INT_H
+#ifndef SIMLAB_STIMULI_DESIGNCTX_H
+#define SIMLAB_STIMULI_DESIGNCTX_H
 
-#include "stimuli/study_int.h"
+#include "stimuli/loader.h"
+#include "stimuli/page_load.h"
 
 /* Where a block's fields were set: explicit blocks point into /blocks/i,
 ** preset blocks at the /protocol parameter that controls the field. */
@@ -49,8 +50,6 @@ void quiz_questions_free(QuizQuestion *q, size_t n);
 ** every problem is reported. Returns 0, or -1 when list is no list. */
 int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
                          QuizQuestion **out, size_t *n_out);
-/* Copies the study's quiz questions (and repeat_until_correct) into b. */
-void block_copy_quiz(Design *D, Block *b);
 /* Page files named in study.json (design.c): remembered for reading, and
 ** set as b's pages. */
 void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key);
@@ -62,23 +61,5 @@ int set_pages(Design *D, Block *b, char *const *paths, size_t n);
 ** 0 when absent or invalid. */
 int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
               char ***out, size_t *n_out);
-
-/* Appends a block of kind with the kind's defaults (phase, show, rating);
-** src of the new block points at `at`. NULL when memory ran out. */
-Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at);
-/* Sets b's phase (SIM_PHASE_NONE: none) and its name. */
-void block_set_phase(Design *D, Block *b, SimPhase phase);
-
-/* "protocol" (a preset) or "blocks" (explicit) into st->blocks. */
-void parse_protocol(Design *D, const JLoc *root);
-/* Expands the preset named name with the parameters of proto (at pl).
-** Returns 0; -1 when there is no such preset (nothing reported). */
-int preset_expand(Design *D, const JLoc *pl, json_t *proto, const char *name);
-/* The presets' names as "a, b, c" into out. */
-void preset_list(char *out, size_t size);
-
-/* Checks that tie blocks to each other, to item pools and explanations. */
-void validate_blocks(Design *D);
-void validate_conditions(Design *D, const JLoc *root);
 
 #endif

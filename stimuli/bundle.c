@@ -5,7 +5,14 @@
 ** libc, jansson, nettle and common/ only: no SDL, no clock.
 */
 #define _XOPEN_SOURCE 700
-#include "stimuli/study_int.h"
+#include "stimuli/bundle.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/items_int.h"
+#include "stimuli/blocks.h"
+#include "stimuli/design.h"
+#include "stimuli/balance.h"
+#include "stimuli/hash.h"
 
 #include <errno.h>
 #include <stdio.h>
