@@ -1,13 +1,13 @@
 /*
 ** simlab: command-line entry. Parses argv and hands each command to its
 ** library: check and new (stimuli), simulate and export (experiment), power
-** (app/power.c, simulation with the analysis bootstrap), run (the
+** (app/power_cmd.c, simulation for analysis/power.h's engine), run (the
 ** SDL2 runner, app/run.c; app/run_none.c in a build without SDL2). No SDL
 ** here.
 */
 #include "app/app.h"
 #include "app/help.h"
-#include "app/power.h"
+#include "app/power_cmd.h"
 #include "app/sync_cmd.h"
 #include "common/sim_escape.h"
 #include "stimuli/check.h"
