@@ -148,6 +148,9 @@ static int push_field(SimCsvReader *R, const char *p, size_t n, size_t unq_off)
 ** untouched); REC_END: no record left; REC_ERR: R->failed is set. */
 static int csv_record(SimCsvReader *R)
 {
+    if (!R->buf) { /* nothing read yet, or an empty text */
+        return R->eof ? REC_END : REC_MORE;
+    }
     const char *b = R->buf, *end = R->buf + R->avail;
     const char *s = b + R->pos;
     long line = R->line;
