@@ -171,6 +171,12 @@ struct PreviewFixtures {
     const Item *res_items[5];
     const Explanation *res_expl[5];
     Block survey_block;
+    /* the primitives and explanations on request or hover */
+    ExplImage gallery[6], own_image, cf_images[2];
+    Explanation e_md, e_bars, e_gallery, e_image, e_layout, e_cf;
+    Explanation layout_parts[2], cf_parts[2];
+    Explanation e_md_req, e_bars_hover, e_tokens_hover;
+    const Explanation *res_req[5];
 };
 
 /* Items and explanations of every kind (out: where the media are). */
@@ -391,6 +397,155 @@ static void fixtures_items(PreviewFixtures *fx, const char *out)
     fx->qq = &qq;
 }
 
+static const char *const RATIONALE =
+    "The model answers **Husky** mainly because of the *snow* under the "
+    "animal, not because of the animal itself.\n\n"
+    "- the white ground covers a third of the picture\n"
+    "- the animal's head and ears are **barely** used\n\n"
+    "Treat its answer with care when the ground is white.  \n"
+    "(written by a language model from the attribution map)";
+
+static ExplFeature CONCEPTS[] = {
+    {MUT("snow on the ground"), NULL, 48.2, NULL},
+    {MUT("grey fur"), NULL, 21.5, NULL},
+    {MUT("pointed ears"), NULL, 12.0, NULL},
+    {MUT("blue sky"), NULL, -8.4, NULL},
+};
+
+static ExplFeature CONCEPTS_SIGNED[] = {
+    {MUT("snow on the ground"), NULL, 0.482, NULL},
+    {MUT("grey fur"), NULL, 0.215, NULL},
+    {MUT("pointed ears"), NULL, -0.12, NULL},
+    {MUT("blue sky"), NULL, -0.084, NULL},
+};
+
+/* An explanation with the defaults study loading gives (NaN numbers). */
+static void expl_init(Explanation *e, ExplKind kind)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->predicted = -1;
+    e->intercept = e->sum = e->output = NAN;
+    e->prototype_evidence = e->start_margin = NAN;
+    e->decimals = 2;
+}
+
+/* The primitives (image, gallery, markdown, bars, layout) and payloads
+** given on request or on hover. The markdown is parsed as study loading
+** parses it; -1 when it does not. */
+static int fixtures_prims(PreviewFixtures *fx)
+{
+    static const char *const captions[6] = {"snow", "fur",  "ears",
+                                            "sky",  "tail", "legs"};
+    static const double weights[6] = {0.48, 0.21, 0.12, -0.08, 0.05, -0.02};
+    for (int k = 0; k < 6; k++) {
+        fx->gallery[k] =
+            (ExplImage){fx->img_paths[k], fx->img_files[k], 320, 240,
+                        MUT(captions[k]), weights[k]};
+    }
+    expl_init(&fx->e_gallery, EXPL_GALLERY);
+    fx->e_gallery.title = MUT("Concepts the model found in this picture");
+    fx->e_gallery.images = fx->gallery;
+    fx->e_gallery.n_images = 6;
+    fx->e_gallery.columns = 3;
+
+    expl_init(&fx->e_md, EXPL_MARKDOWN);
+    fx->e_md.text = MUT(RATIONALE);
+    if (page_build_ex(RATIONALE, NULL, PAGE_MARKDOWN, NULL, NULL,
+                      &fx->e_md.doc) != 0) {
+        return -1;
+    }
+
+    expl_init(&fx->e_bars, EXPL_BARS);
+    fx->e_bars.title = MUT("Concept importance");
+    fx->e_bars.features = CONCEPTS;
+    fx->e_bars.n_features = 4;
+    fx->e_bars.bars_signed = 1;
+    fx->e_bars.unit = MUT(" %");
+    fx->e_bars.decimals = 1;
+    fx->e_bars.show_sum = 1;
+
+    /* a prototype ("this looks like that"): another image with a caption */
+    fx->own_image = (ExplImage){fx->img_paths[3],
+                                fx->img_files[3],
+                                320,
+                                240,
+                                MUT("Prototype 7 of class Husky"),
+                                NAN};
+    expl_init(&fx->e_image, EXPL_IMAGE);
+    fx->e_image.images = &fx->own_image;
+    fx->e_image.n_images = 1;
+
+    /* concept patches: the item's image with an overlay beside the
+    ** concepts' weights */
+    expl_init(&fx->layout_parts[0], EXPL_IMAGE);
+    fx->layout_parts[0].images = &fx->cf_images[0];
+    fx->layout_parts[0].n_images = 1;
+    fx->cf_images[0] = (ExplImage){NULL,
+                                   NULL,
+                                   0,
+                                   0,
+                                   MUT("Region of the strongest concept: snow "
+                                       "on the ground"),
+                                   NAN};
+    fx->layout_parts[0].has_overlay = 1;
+    fx->layout_parts[0].file = fx->map_paths[0];
+    fx->layout_parts[0].map_file = fx->map_files[0];
+    fx->layout_parts[0].file_is_npy = 1;
+    fx->layout_parts[0].colormap = MUT("magma");
+    fx->layout_parts[0].opacity = 0.6;
+    expl_init(&fx->layout_parts[1], EXPL_BARS);
+    fx->layout_parts[1].title = MUT("Concept importance");
+    fx->layout_parts[1].features = CONCEPTS_SIGNED;
+    fx->layout_parts[1].n_features = 4;
+    fx->layout_parts[1].bars_signed = 1;
+    expl_init(&fx->e_layout, EXPL_LAYOUT);
+    fx->e_layout.title = MUT("Concepts the model used");
+    fx->e_layout.row = 1;
+    fx->e_layout.parts = fx->layout_parts;
+    fx->e_layout.n_parts = 2;
+
+    /* a counterfactual image pair */
+    fx->cf_images[1] = (ExplImage){fx->img_paths[4],
+                                   fx->img_files[4],
+                                   320,
+                                   240,
+                                   MUT("Changed: the model says Wolf"),
+                                   NAN};
+    for (int k = 0; k < 2; k++) {
+        expl_init(&fx->cf_parts[k], EXPL_IMAGE);
+    }
+    static ExplImage original;
+    original = (ExplImage){fx->img_paths[0],
+                           fx->img_files[0],
+                           320,
+                           240,
+                           MUT("Original: the model says Husky"),
+                           NAN};
+    fx->cf_parts[0].images = &original;
+    fx->cf_parts[0].n_images = 1;
+    fx->cf_parts[1].images = &fx->cf_images[1];
+    fx->cf_parts[1].n_images = 1;
+    expl_init(&fx->e_cf, EXPL_LAYOUT);
+    fx->e_cf.title = MUT("The smallest change that flips the answer");
+    fx->e_cf.row = 1;
+    fx->e_cf.parts = fx->cf_parts;
+    fx->e_cf.n_parts = 2;
+
+    /* on request, on hover */
+    fx->e_md_req = fx->e_md;
+    fx->e_md_req.reveal = EXPL_REVEAL_ON_REQUEST;
+    fx->e_bars_hover = fx->e_bars;
+    fx->e_bars_hover.reveal = EXPL_REVEAL_HOVER;
+    fx->e_bars_hover.show_sum = 0;
+    fx->e_tokens_hover = fx->e_tokens;
+    fx->e_tokens_hover.reveal = EXPL_REVEAL_HOVER;
+    for (int k = 0; k < 5; k++) {
+        fx->res_req[k] = &fx->img_expl[k];
+    }
+    return 0;
+}
+
 /* The page models, parsed once as study loading parses page files; -1
 ** when one does not parse. */
 static int fixtures_pages(PreviewFixtures *fx, const char *out)
@@ -423,7 +578,7 @@ int preview_fixtures_new(const char *out, PreviewFixtures **fx_out)
     }
     make_media(out);
     fixtures_items(fx, out);
-    if (fixtures_pages(fx, out) != 0) {
+    if (fixtures_pages(fx, out) != 0 || fixtures_prims(fx) != 0) {
         preview_fixtures_free(fx);
         return -1;
     }
@@ -438,6 +593,7 @@ void preview_fixtures_free(PreviewFixtures *fx)
     }
     page_free(fx->consent_page);
     page_free(fx->instr_page);
+    page_free(fx->e_md.doc);
     sim_free(fx);
 }
 
@@ -453,6 +609,7 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     base.rating_spec = fx->rs;
     base.progress_total = 96;
     base.progress_done = 20;
+    base.hover_target = -1;
     SessionView *v;
 /* The next shot, named nm, starting from base (the last one again when
 ** cap is reached: preview_shots_check then misses what did not fit). */
@@ -700,6 +857,82 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->page = fx->consent_page;
     v->need_continue = 1;
     v->scroll_gate = 1;
+    /* the primitives, composed as a lab would */
+    v = SHOT("prim-markdown-rationale");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_md;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v = SHOT("prim-gallery-concepts");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_gallery;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v = SHOT("prim-layout-concepts");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_layout;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v = SHOT("prim-image-prototype");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_image;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v = SHOT("prim-layout-counterfactual-pair");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_cf;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v = SHOT("prim-bars-sum");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_bars;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    /* explanations on request and on hover */
+    v = SHOT("reveal-on-request-hidden");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_md_req;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v->reveal_key = "e";
+    v = SHOT("reveal-on-request-shown");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_md_req;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v->reveal_key = "e";
+    v->revealed = 1;
+    v = SHOT("reveal-hover-bars");
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = IMG_CLASSES;
+    v->item = &fx->img_items[0];
+    v->explanation = &fx->e_bars_hover;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    v->hover_target = 1;
+    v = SHOT("reveal-hover-tokens");
+    v->screen = SCREEN_EXAMPLE;
+    v->item = &fx->text_item;
+    v->explanation = &fx->e_tokens_hover;
+    v->show_label = v->show_prediction = 1;
+    v->need_continue = 1;
+    v->hover_target = 5;
     return ns;
 }
 

@@ -14,18 +14,26 @@
 
 /* ------------------------------------------------------------ small parts */
 
-/* A white card with a border around content; returns its height. */
 float scr_card(Ctx *c, Scene *sc, float x, float y, float w, ContentFn fn,
                const void *arg)
 {
+    return scr_card_min(c, sc, x, y, w, 0, fn, arg);
+}
+
+float scr_card_min(Ctx *c, Scene *sc, float x, float y, float w, float min_h,
+                   ContentFn fn, const void *arg)
+{
     float pad = roundf(c->ui->u * 1.0f);
     float h = fn(c, NULL, x + pad, y + pad, w - 2 * pad, arg) + 2 * pad;
+    h = fmaxf(h, min_h);
     if (sc) {
+        SDL_FRect r = {x, y, w, h};
         scene_rrect(sc, (SDL_FRect){x, y + 2, w, h}, c->ui->u * 0.5f,
                     c->th->shadow);
-        scene_frame(sc, (SDL_FRect){x, y, w, h}, c->ui->u * 0.5f, 1,
-                    c->th->border, c->th->panel);
+        scene_frame(sc, r, c->ui->u * 0.5f, 1, c->th->border, c->th->panel);
+        scene_box_begin(sc, r, "card");
         fn(c, sc, x + pad, y + pad, w - 2 * pad, arg);
+        scene_box_end(sc);
     }
     return h;
 }
@@ -64,12 +72,14 @@ float scr_button(Ctx *c, Scene *sc, float x, float y, float w, float h,
     scene_frame(sc, (SDL_FRect){x, y, w, h}, ui->u * 0.45f,
                 style == 0 || style == 3 ? 1.5f : 1, border, fill);
     scene_hover_last(sc, hover);
-    Font *f = ui->button;
-    float tw = font_width(f, label, strlen(label));
     float kh = roundf((float)ui->key->line_h * 1.25f);
     float kw = key ? render_keycap(&c->rc, NULL, 0, 0, kh, key) : 0;
     float gap = key ? roundf(ui->u * 0.6f) : 0;
+    /* a label wider than the button is set smaller */
+    Font *f = render_fit_font(&c->rc, ui->button, label, w - ui->u - kw - gap);
+    float tw = font_width(f, label, strlen(label));
     float total = tw + kw + gap;
+    scene_box_begin(sc, (SDL_FRect){x, y, w, h}, "button");
     float x0 = x + fmaxf(ui->u * 0.5f, (w - total) / 2);
     /* the key cap before the label, from the start side */
     if (key) {
@@ -78,6 +88,7 @@ float scr_button(Ctx *c, Scene *sc, float x, float y, float w, float h,
     }
     scene_text(sc, f, mx(c, x, w, x0 + kw + gap, tw),
                y + (h - (float)f->line_h) / 2, label, text);
+    scene_box_end(sc);
     scene_end_hit(sc);
     return w;
 }
@@ -264,6 +275,7 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     c.rc.classes = sx->view->classes;
     c.rc.n_classes = sx->view->n_classes;
     c.rc.strings = sx->strings;
+    c.plan = sx->plan;
     Ui *ui = c.ui;
     const Theme *th = c.th;
     const SessionView *v = c.v;

@@ -12,6 +12,7 @@
 /* What every part of a screen reads while it is built. */
 typedef struct Ctx {
     const ScreenCtx *sx;
+    const ScreenPlan *plan; /* the study's item-screen layout, or NULL */
     Ui *ui;
     RenderCtx rc;
     const SessionView *v;
@@ -45,6 +46,9 @@ typedef float (*ContentFn)(Ctx *c, Scene *sc, float x, float y, float w,
 /* A white card with a border around content; returns its height. */
 float scr_card(Ctx *c, Scene *sc, float x, float y, float w, ContentFn fn,
                const void *arg);
+/* scr_card at least min_h high (the content at its top). */
+float scr_card_min(Ctx *c, Scene *sc, float x, float y, float w, float min_h,
+                   ContentFn fn, const void *arg);
 
 /* A button with an optional key cap; style 0 neutral, 1 primary, 2
 ** selected, 3 quiet. Returns w. */
@@ -74,5 +78,38 @@ float scr_body_quiz(Ctx *c, Scene *sc, float x, float y, float w, float view_h);
 float scr_body_feedback(Ctx *c, Scene *sc, float x, float y, float w,
                         float view_h);
 float scr_body_item(Ctx *c, Scene *sc, float x, float y, float w, float view_h);
+
+/* ----------------------------------------- item screens (screens_item.c) */
+
+/* The geometry of item screens in a column w wide: two columns (item,
+** explanation) or stacked, and the content widths of the cards. */
+typedef struct ItemGeom {
+    int two_col;   /* item and explanation side by side */
+    float gap;     /* between cards */
+    float left_w;  /* item card beside the explanation */
+    float right_w; /* explanation card beside the item */
+    float side_content_w, full_content_w; /* inside those cards */
+} ItemGeom;
+void scr_item_geom(const Ctx *c, float w, ItemGeom *g);
+
+/* The height of the explanation area's content for e on item (NULL: the
+** explanation is drawn without the item's input) in a card whose content
+** is w wide, in its tallest state (revealed, with its controls). */
+float scr_expl_area_h(Ctx *c, const Explanation *e, const Item *item,
+                      const char *section, float w);
+
+/* ---------------------------------------- the reservoir (screens_res.c) */
+
+/* The reservoir across the column [x, x + w) at y: its title and rows of
+** cards (c->v->reservoir); card_h > 0 makes every card that high (the
+** plan's), else each row is as tall as its tallest card. Returns the
+** height. */
+float scr_reservoir(Ctx *c, Scene *sc, float x, float y, float w, float card_h);
+/* The height of the reservoir card of item with e (may be NULL) when n
+** cards share the width w. */
+float scr_reservoir_card_h(Ctx *c, const Item *item, const Explanation *e,
+                           size_t n, float w);
+/* The height of a reservoir of n cards card_h high across w. */
+float scr_reservoir_h(Ctx *c, size_t n, float card_h, float w);
 
 #endif
