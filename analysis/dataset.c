@@ -9,6 +9,7 @@
 */
 #include "analysis/dataset.h"
 #include "analysis/dataset_int.h"
+#include "analysis/interactions.h"
 #include "analysis/questionnaire.h"
 
 #include <errno.h>
@@ -228,6 +229,7 @@ void dataset_free(Dataset *ds)
         sim_free(ds->pool);
     }
     questionnaire_answers_free(ds->answers);
+    interactions_free(ds->views);
     if (ds->pindex) {
         keymap_free(ds->pindex);
         sim_free(ds->pindex);

@@ -106,7 +106,10 @@ float rnd_layout(const RenderCtx *rc, Scene *sc, const Explanation *e,
     float gap = roundf(ui->u * 0.9f);
     size_t n = e->n_parts;
     float cw = n ? floorf((w - gap * (float)(n - 1)) / (float)n) : w;
-    if (!e->row || n < 2 || cw < ui->u * ROW_MIN_CELL_U) {
+    /* small cards (the reservoir) keep rows down to narrower parts */
+    float min_cell = ui->u * (rc->compact ? ROW_MIN_CELL_U * 0.6f
+                                          : ROW_MIN_CELL_U);
+    if (!e->row || n < 2 || cw < min_cell) {
         /* a column (or a row too narrow to stay one) */
         float yy = y;
         for (size_t i = 0; i < n; i++) {

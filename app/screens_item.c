@@ -256,14 +256,20 @@ float scr_body_feedback(Ctx *c, Scene *sc, float x, float y, float w,
 
 /* ----------------------------------------------------------- item screens */
 
-/* Whether the screen keeps an explanation area: the step shows the
-** condition's explanation and some condition of the study has one (with a
-** plan), or there is one to show (without). */
+/* Whether the screen keeps an explanation area: its block shows the
+** condition's explanation (whatever the condition: a condition without
+** one keeps the area empty) and some condition of the study has one (with
+** a plan), or there is one to show (without). Catch trials keep it (empty) too.
+*/
 static int keeps_explanation(const Ctx *c)
 {
     const SessionView *v = c->v;
-    if (c->plan && v->trial) {
-        return v->trial->show.explanation && c->plan->any_method;
+    if (c->plan && v->block) {
+        /* a practice block's examples are explained when the condition
+        ** has a method, whatever the block shows */
+        int shows = v->block->show.explanation ||
+                    (v->trial && v->trial->is_example && v->block->train_pool);
+        return shows && c->plan->any_method;
     }
     return v->explanation != NULL;
 }

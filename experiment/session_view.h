@@ -75,9 +75,9 @@ typedef enum SimInputKind {
 
 /* SIM_IN_REVEAL's value: card -1 (the item's explanation) or a reservoir
 ** card's index, show 1 or 0 hide; and its parts. */
-#define SESSION_REVEAL(card, show)  (((card) + 1) * 2 + ((show) ? 1 : 0))
-#define SESSION_REVEAL_CARD(value)  ((value) / 2 - 1)
-#define SESSION_REVEAL_SHOW(value)  ((value) % 2)
+#define SESSION_REVEAL(card, show) (((card) + 1) * 2 + ((show) ? 1 : 0))
+#define SESSION_REVEAL_CARD(value) ((value) / 2 - 1)
+#define SESSION_REVEAL_SHOW(value) ((value) % 2)
 
 typedef struct SimInput {
     SimInputKind kind;

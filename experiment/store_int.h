@@ -41,6 +41,10 @@
 **   answer(participant, seq, question, type, value, rt_ms, recorded_ms,
 **        station)          PRIMARY KEY(participant, seq, question) -> trial
 **        (version 4: questionnaire answers)
+**   interaction(participant, condition, block, seq, item, attempt, n,
+**        event, target, t_ms, recorded_ms, station)
+**                                PRIMARY KEY(participant, seq, n) -> trial
+**        (version 9: experiment/interaction.h defines the columns)
 **   VIEW long_format: simlab long format v1 (+ exclusion_reason, onset_ns,
 **        response_ns), one row per completed step with a phase.
 */
@@ -111,6 +115,11 @@ int store_attach_study(Store *st, int allow_changed, int64_t wall_ms,
 /* store_answer.c: inserts the answers of r (a done questionnaire step);
 ** the caller holds the transaction. */
 int store_answers_write(Store *st, const Response *r, SimError *err);
+
+/* store_interaction.c: inserts the interactions of r, numbered on from
+** the step's last stored one (an attempt after a retry or a resume); the
+** caller holds the transaction. */
+int store_interactions_write(Store *st, const Response *r, SimError *err);
 
 /* store_lease.c: checks that path can be written (file and folder),
 ** opens it as st->lock_fd and tries the OS lock. SIM_OK with st->os_lock

@@ -302,6 +302,20 @@ static int migrate_v8(Store *st, SimError *err)
     return rc == SIM_OK ? mark_for_sync(st, "station_timing", err) : rc;
 }
 
+/* Version 9: the interaction table (experiment/interaction.h): reveals,
+** hides and hovers of explanations given on request or on hover, written
+** with their step's response; marked for sync. */
+static int migrate_v9(Store *st, SimError *err)
+{
+    char sql[2048];
+    if (interaction_create_sql(sql, sizeof sql) != 0) {
+        return sim_fail(err, SIM_ERR_DB, "%s: interaction table too long",
+                        st->path);
+    }
+    int rc = store_exec(st, sql, err);
+    return rc == SIM_OK ? mark_for_sync(st, "interaction", err) : rc;
+}
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
@@ -348,6 +362,9 @@ int store_migrate(Store *st, SimError *err)
     }
     if (rc == SIM_OK && version < 8) {
         rc = migrate_v8(st, err);
+    }
+    if (rc == SIM_OK && version < 9) {
+        rc = migrate_v9(st, err);
     }
     if (rc == SIM_OK) {
         char sql[64];

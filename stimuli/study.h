@@ -465,6 +465,8 @@ typedef struct SimulationSpec {
     double rt_sigma;       /* log-normal reaction times: SD of log */
     double catch_p;        /* P(correct) on a catch trial */
     double quiz_p;         /* P(correct) per quiz attempt */
+    double reveal_p;       /* P(looking at an explanation given on request
+                              or on hover), every policy; default 1 */
 } SimulationSpec;
 
 /* A bundle text file study loading read (study.json, item banks, pages,
