@@ -107,8 +107,8 @@ float rnd_layout(const RenderCtx *rc, Scene *sc, const Explanation *e,
     size_t n = e->n_parts;
     float cw = n ? floorf((w - gap * (float)(n - 1)) / (float)n) : w;
     /* small cards (the reservoir) keep rows down to narrower parts */
-    float min_cell = ui->u * (rc->compact ? ROW_MIN_CELL_U * 0.6f
-                                          : ROW_MIN_CELL_U);
+    float min_cell =
+        ui->u * (rc->compact ? ROW_MIN_CELL_U * 0.6f : ROW_MIN_CELL_U);
     if (!e->row || n < 2 || cw < min_cell) {
         /* a column (or a row too narrow to stay one) */
         float yy = y;
