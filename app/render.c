@@ -351,23 +351,24 @@ float render_legend(const RenderCtx *rc, Scene *sc, const Tex *bar,
     float hw = font_width(f, hi, strlen(hi));
     float total = lw + hw + bw + ui->u;
     if (total <= w) {
-        /* captions beside the bar */
+        /* captions beside the bar, centred on it; the taller of the two
+        ** starts at y */
+        float lh = (float)f->line_h;
+        float h = fmaxf(bh, lh);
+        float by = y + (h - bh) / 2, ty = y + (h - lh) / 2;
         float bx = x + fmaxf(0, floorf((w - total) / 2));
-        float ty = y + (bh - (float)f->line_h) / 2;
         if (sc) {
-            scene_box_begin(sc,
-                            (SDL_FRect){x, y, w, fmaxf(bh, (float)f->line_h)},
-                            "legend");
+            scene_box_begin(sc, (SDL_FRect){x, y, w, h}, "legend");
             scene_text(sc, f, bx, ty, lo, ui->th.muted);
             if (bar->tex) {
                 scene_texture(sc, bar->tex, NULL,
-                              (SDL_FRect){bx + lw + ui->u * 0.5f, y, bw, bh},
+                              (SDL_FRect){bx + lw + ui->u * 0.5f, by, bw, bh},
                               255);
             }
             scene_text(sc, f, bx + lw + bw + ui->u, ty, hi, ui->th.muted);
             scene_box_end(sc);
         }
-        return fmaxf(bh, (float)f->line_h);
+        return h;
     }
     /* the bar across the column, each caption under its end (wrapped to
     ** half the column) */

@@ -87,8 +87,10 @@ static float bar_chart(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
         }
         if (sc) {
             /* beside the chart; mirrored, at the reading start */
+            scene_box_begin(sc, (SDL_FRect){label_x, yy, label_w, rh}, "cell");
             text_para(sc, ui->small, label, label_x, yy + pad / 2, label_w,
                       th->text, ALIGN_RIGHT);
+            scene_box_end(sc);
         }
         if (sc && render_value_shown(rc, o->base, i)) {
             double v = fs[i].weight;
@@ -174,9 +176,13 @@ static float sum_rows(const RenderCtx *rc, Scene *sc, const SumRow *rows, int n,
                                        rw, 1},
                            th->border);
             }
-            text_para(sc, f, rows[i].name, render_mx(rc, x, w, x, col), yy, col,
+            /* the name stays in its column, clear of the value */
+            SDL_FRect cell = {render_mx(rc, x, w, x, col), yy, col, nh};
+            scene_box_begin(sc, cell, "cell");
+            text_para(sc, f, rows[i].name, cell.x, yy, col,
                       last ? th->text : th->muted,
                       render_align(rc, ALIGN_LEFT));
+            scene_box_end(sc);
             float vw = value_width(ui->small_bold, val);
             value_draw(sc, ui->small_bold, render_mx(rc, x, w, x + rw - vw, vw),
                        yy, val, th->text);

@@ -369,10 +369,16 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     float bx = (W - bw) / 2;
     float h = body_build(&c, NULL, bx, 0, bw, view_h);
     /* Short content sits a little above the middle; long content starts
-    ** at the top and scrolls. */
-    float avail = view_h - roundf(ui->u * 2.4f);
+    ** at the top and scrolls. Item screens of a study with a plan centre in
+    ** the plan's view, the same in every condition (a rating or confidence
+    ** scale below does not move the item). */
+    int item_screen =
+        v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
+        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING;
+    float centre_h = c.plan && item_screen ? c.plan->view_h : view_h;
+    float avail = centre_h - roundf(ui->u * 2.4f);
     if (h < avail && v->screen != SCREEN_CONSENT && v->screen != SCREEN_PAGE) {
-        top = head_h + floorf((view_h - h) * 0.42f);
+        top = head_h + floorf((centre_h - h) * 0.42f);
     }
     body_build(&c, sc, bx, top, bw, view_h);
     if (plain) {
