@@ -254,9 +254,13 @@ static float gallery_cell(const RenderCtx *rc, Scene *sc, const ExplImage *im,
     const Tex *t = assets_image(rc->assets, im->image_file);
     float iw;
     float yy = y;
+    /* every image centred in an area of the same size, so that captions
+    ** and weights line up across the row */
     float h = render_image_fit(rc, NULL, t, 0, 0, cw, img_h, &iw);
-    render_image_fit(rc, sc, t, x + floorf((cw - iw) / 2), yy, cw, img_h, NULL);
-    yy += h;
+    float area = t->tex ? fminf(cw, img_h) : h;
+    render_image_fit(rc, sc, t, x + floorf((cw - iw) / 2),
+                     yy + floorf((area - h) / 2), cw, img_h, NULL);
+    yy += fmaxf(area, h);
     if (im->caption && *im->caption) {
         yy += roundf(ui->u * 0.25f);
         yy += text_para(sc, ui->small, im->caption, x, yy, cw, ui->th.text,
@@ -297,8 +301,7 @@ float rnd_gallery(const RenderCtx *rc, Scene *sc, const Explanation *e,
     int cols = gallery_columns(rc, e, w, gap);
     float cw = floorf((w - gap * (float)(cols - 1)) / (float)cols);
     size_t n = e->n_images;
-    size_t rows = (n + (size_t)cols - 1) / (size_t)cols;
-    float img_h = fminf(cw, rc->max_image_h * (rows > 1 ? 0.5f : 0.8f));
+    float img_h = fminf(cw, rc->max_image_h * 0.5f);
     double max_abs = 0;
     for (size_t i = 0; i < n; i++) {
         if (isfinite(e->images[i].weight)) {

@@ -220,6 +220,11 @@ int expl_shows_input(const Explanation *e)
     if (e->kind == EXPL_IMAGE) {
         return e->n_images > 0 && !e->images[0].file;
     }
+    for (size_t i = 0; i < e->n_parts; i++) {
+        if (expl_shows_input(&e->parts[i])) {
+            return 1; /* a part draws it */
+        }
+    }
     return (kinds[e->kind].flags & KIND_SHOWS_INPUT) != 0;
 }
 

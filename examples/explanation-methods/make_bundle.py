@@ -115,18 +115,19 @@ def snowy(rows):
     return bright > n // 2
 
 
-def other_ground(rows):
-    """The same picture on the other ground: snow-like pixels of the lower
-    half become grass, grass-like ones snow (the animal is kept)."""
+def other_ground(rows, snow):
+    """The same picture on the other ground: on snow, the snow-like pixels
+    of the lower half become grass; on grass, the grass-like ones snow (the
+    animal, neither, is kept)."""
     h = len(rows)
     out = [bytearray(r) for r in rows]
     for y in range(h // 2, h):
         r = out[y]
         for i in range(0, len(r), 3):
             red, green, blue = r[i], r[i + 1], r[i + 2]
-            if min(red, green, blue) > 170:  # snow -> grass
+            if snow and min(red, green, blue) > 170 and blue >= red:
                 r[i:i + 3] = bytes((86 + (y * 7 + i) % 17, 158, 70))
-            elif green > red + 25 and green > blue + 25:  # grass -> snow
+            elif not snow and green > red + 40 and green > blue + 40:
                 r[i:i + 3] = bytes((236, 238, 246 - (y + i) % 9))
     return out
 
@@ -217,7 +218,7 @@ def main():
                                 "weight": round(heat[name] / total, 2)})
             # the counterfactual: the other ground
             cf = iid + "-other-ground.png"
-            png_write(os.path.join(media, cf), w, h, other_ground(rows))
+            png_write(os.path.join(media, cf), w, h, other_ground(rows, snow))
             proto = protos[pred]
             shutil.copy(os.path.join(DEMO, demo[proto]["input"]),
                         os.path.join(media, "prototype-%s.png" % pred))
