@@ -138,8 +138,13 @@ int interactions_load_db(Dataset *ds, const char *path, SimError *err)
         "JOIN trial t ON t.participant = i.participant AND t.seq = i.seq "
         "LEFT JOIN response r ON r.participant = i.participant AND "
         "r.seq = i.seq AND r.done = 1 ORDER BY i.participant, i.seq, i.n";
+    /* a server's copy (analysis/pg_source.c) holds the rows joined */
+    static const char *const copied =
+        "SELECT participant, condition, trial, event, t_ms, correct, rt_ms "
+        "FROM interaction_rows ORDER BY rowid";
     sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, copied, -1, &s, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
         sqlite3_close(db); /* no interaction table: before schema 9 */
         return SIM_OK;
     }
