@@ -91,6 +91,11 @@ int compute_accuracy(const Dataset *ds, const Screen *sc, Report *r,
 ** item-rest correlation, ceiling / floor / below-chance flags (items.c). */
 int compute_items(const Dataset *ds, const Screen *sc, Report *r,
                   SimError *err);
+/* Explanations on request or on hover per condition (interactions.c):
+** steps offered, the share viewed, the median view time, accuracy with
+** and without a view; no table without such steps. */
+int compute_interactions(const Dataset *ds, const Screen *sc, Report *r,
+                         SimError *err);
 /* Timeouts per condition and phase, and confidence per condition
 ** (timeouts.c). */
 int compute_timeouts(const Dataset *ds, const Screen *sc, Report *r,

@@ -9,6 +9,7 @@
 #include "analysis/dataset.h"
 #include "analysis/dataset_int.h"
 #include "analysis/answers.h"
+#include "analysis/views.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -225,6 +226,7 @@ void dataset_free(Dataset *ds)
         sim_free(ds->pool);
     }
     answers_free(ds->answers);
+    views_free(ds->views);
     if (ds->pindex) {
         keymap_free(ds->pindex);
         sim_free(ds->pindex);

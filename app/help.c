@@ -8,7 +8,8 @@
 
 static const char SYNOPSIS[] =
     "Usage: simlab check DIR [--json]\n"
-    "  or:  simlab new DIR --preset PRESET --modality MODALITY\n"
+    "  or:  simlab new DIR --preset PRESET --modality MODALITY "
+    "[--explanation METHOD]\n"
     "  or:  simlab run DIR [RUN OPTIONS]\n"
     "  or:  simlab simulate DIR --db FILE --participants N --policy POLICY "
     "[OPTIONS]\n"
@@ -56,6 +57,10 @@ static const char BODY[] =
     "  --preset PRESET         hase-forward, hase-counterfactual or\n"
     "                          meta-predictor\n"
     "  --modality MODALITY     image, text or tabular\n"
+    "  --explanation METHOD    start from a worked example instead of the\n"
+    "                          modality's heatmap, tokens or features:\n"
+    "                          concepts, prototype, counterfactual (image),\n"
+    "                          rationale or on-request (any modality)\n"
     "\n"
     "Options of run:\n"
     "  --db FILE               the study's database\n"

@@ -305,6 +305,56 @@ static int draw_confidence(Policy *policy, const SessionView *v, int points)
     return c < 1 ? 1 : (c > points ? points : c);
 }
 
+/* Looking at an explanation given on request or on hover before
+** answering: 1 with the input in *in. */
+static int view_explanation(Policy *policy, const SessionView *v, double median,
+                            int64_t *now_ns, SimInput *in)
+{
+    const Explanation *e = v->explanation;
+    int item_screen =
+        v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
+        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING;
+    if (!e || e->reveal == EXPL_REVEAL_ALWAYS || !item_screen) {
+        return 0;
+    }
+    if (!policy->view_decided || policy->view_serial != v->screen_serial) {
+        double p = policy->spec.reveal_p;
+        policy->view_serial = v->screen_serial;
+        policy->view_decided = 1;
+        policy->hovered = 0;
+        /* no draw at the ends, so that p = 1 changes no other draw */
+        policy->will_view = p >= 1   ? 1
+                            : p <= 0 ? 0
+                                     : sim_rng_uniform(&policy->rng) < p;
+    }
+    if (!policy->will_view) {
+        return 0;
+    }
+    if (e->reveal == EXPL_REVEAL_ON_REQUEST) {
+        if (v->revealed) {
+            return 0;
+        }
+        in->kind = SIM_IN_REVEAL;
+        in->value = SESSION_REVEAL(-1, 1);
+        *now_ns += draw_rt(policy, median * 0.3);
+    } else {
+        int n = v->n_hover < 3 ? v->n_hover : 3;
+        if (policy->hovered < n) {
+            in->kind = SIM_IN_HOVER;
+            in->value = policy->hovered++;
+            *now_ns += draw_rt(policy, median * 0.15);
+        } else if (v->hover_target >= 0) {
+            in->kind = SIM_IN_HOVER;
+            in->value = -1;
+            *now_ns += draw_rt(policy, median * 0.1);
+        } else {
+            return 0;
+        }
+    }
+    in->t_ns = *now_ns;
+    return 1;
+}
+
 int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
                       SimInput *in)
 {
@@ -325,6 +375,9 @@ int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
     }
     double median =
         policy->spec.rt_median_ms > 0 ? policy->spec.rt_median_ms : 2500.0;
+    if (view_explanation(policy, v, median, now_ns, in)) {
+        return 0;
+    }
     if (v->need_choice && v->choice < 0) {
         in->kind = SIM_IN_CHOOSE;
         in->value = decide_choice(policy, v);

@@ -34,6 +34,11 @@ typedef struct Policy {
     SimRng rng;           /* this participant's stream */
     uint64_t participant_seed;
     char answer[160]; /* questionnaire answer being given (SimInput.key) */
+    /* an explanation given on request or on hover: decided once per
+    ** screen (view_serial) whether to look (spec.reveal_p), and how many
+    ** values were hovered so far */
+    unsigned view_serial;
+    int view_decided, will_view, hovered;
 } Policy;
 
 /* Parses "model", "label", "random" or "mixed". */
@@ -61,6 +66,9 @@ int policy_parse_cell(char *text, SimCell *cell, SimError *err);
 /* Decides the participant's next input for view at simulated time *now_ns,
 ** advancing *now_ns by a plausible reaction time; questionnaires get a
 ** valid answer per question (in->key points into policy) before Continue.
+** An explanation given on request is first revealed, one shown on hover
+** has up to three values hovered (then none), with probability
+** spec.reveal_p per screen (every policy).
 ** Returns 0 when it has an input in *in, -1 when the view needs none (e.g.
 ** done). */
 int policy_next_input(Policy *policy, const SessionView *view, int64_t *now_ns,

@@ -18,7 +18,7 @@
 **                     read-write open, the OS lock, the lease row and its
 **                     heartbeat, the network file system warning
 **
-** Schema (version 8, STORE_SCHEMA_VERSION; store_schema.c migrates every
+** Schema (version 9, STORE_SCHEMA_VERSION; store_schema.c migrates every
 ** older file forward step by step):
 **   study(id, study_id, title, hash UNIQUE, definition, software, created_ms)
 **   item(study, key, pool, source_id, domain, label, prediction,
@@ -48,6 +48,10 @@
 **        sync_dirty column with its trigger on every pushed table (7:
 **        experiment/sync_tables.h)
 **   station_timing(id, station, created_ms, virtual_display, report) (8)
+**   interaction(participant, condition, block, seq, item, attempt, n,
+**        event, target, t_ms, recorded_ms, station)
+**                                PRIMARY KEY(participant, seq, n) -> trial
+**        (9: experiment/interaction.h defines the columns)
 **   VIEW long_format: simlab long format v1 (+ exclusion_reason, onset_ns,
 **        response_ns), one row per completed step with a phase; its
 **        columns are common/sim_columns.h's, remade at every migration.
@@ -119,6 +123,11 @@ int store_attach_study(Store *st, int allow_changed, int64_t wall_ms,
 /* store_answer.c: inserts the answers of r (a done questionnaire step);
 ** the caller holds the transaction. */
 int store_answers_write(Store *st, const Response *r, SimError *err);
+
+/* store_interaction.c: inserts the interactions of r, numbered on from
+** the step's last stored one (an attempt after a retry or a resume); the
+** caller holds the transaction. */
+int store_interactions_write(Store *st, const Response *r, SimError *err);
 
 /* store_lease.c: checks that path can be written (file and folder),
 ** opens it as st->lock_fd and tries the OS lock. SIM_OK with st->os_lock

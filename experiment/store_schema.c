@@ -251,6 +251,20 @@ static int migrate_v8(Store *st, SimError *err)
     return rc == SIM_OK ? mark_for_sync(st, "station_timing", err) : rc;
 }
 
+/* Version 9: the interaction table (experiment/interaction.h): reveals,
+** hides and hovers of explanations given on request or on hover, written
+** with their step's response; marked for sync. */
+static int migrate_v9(Store *st, SimError *err)
+{
+    char sql[2048];
+    if (interaction_create_sql(sql, sizeof sql) != 0) {
+        return sim_fail(err, SIM_ERR_DB, "%s: interaction table too long",
+                        st->path);
+    }
+    int rc = store_exec(st, sql, err);
+    return rc == SIM_OK ? mark_for_sync(st, "interaction", err) : rc;
+}
+
 /* The long_format view of this simlab (simlab long format v1, its
 ** columns those of common/sim_columns.h) in place of the file's: made
 ** whenever the schema changes, so every file, new or migrated, has the
@@ -310,6 +324,9 @@ int store_migrate(Store *st, SimError *err)
     }
     if (rc == SIM_OK && version < 8) {
         rc = migrate_v8(st, err);
+    }
+    if (rc == SIM_OK && version < 9) {
+        rc = migrate_v9(st, err);
     }
     if (rc == SIM_OK) {
         rc = make_view(st, err);

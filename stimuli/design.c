@@ -343,6 +343,7 @@ static void parse_simulation(Design *D, const JLoc *root)
     s->rt_sigma = 0.5;
     s->catch_p = 0.95;
     s->quiz_p = 0.9;
+    s->reveal_p = 1;
     json_t *v = json_object_get(D->root, "simulation");
     if (!v) {
         return;
@@ -354,8 +355,10 @@ static void parse_simulation(Design *D, const JLoc *root)
         return;
     }
     static const char *const known[] = {
-        "p_default",    "p",        "cells",   "participant_sd", "item_sd",
-        "rt_median_ms", "rt_sigma", "catch_p", "quiz_p",         NULL};
+        "p_default",      "p",       "cells",
+        "participant_sd", "item_sd", "rt_median_ms",
+        "rt_sigma",       "catch_p", "quiz_p",
+        "reveal_p",       NULL};
     jreject_unknown(L, &sl, v, known);
     struct {
         const char *key;
@@ -368,7 +371,8 @@ static void parse_simulation(Design *D, const JLoc *root)
                 {"rt_median_ms", &s->rt_median_ms, 1e-9, 1e9},
                 {"rt_sigma", &s->rt_sigma, 0, 100},
                 {"catch_p", &s->catch_p, 0, 1},
-                {"quiz_p", &s->quiz_p, 0, 1}};
+                {"quiz_p", &s->quiz_p, 0, 1},
+                {"reveal_p", &s->reveal_p, 0, 1}};
     for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
         double x;
         if (jget_num(L, &sl, v, nums[i].key, 0, &x) == 1) {

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
@@ -421,6 +422,39 @@ static void validate_within(Design *D, const JLoc *root)
     }
 }
 
+/* An explanation given on request is shown with a key ("expl.show_key");
+** no class may answer with it. */
+static void check_reveal_key(Design *D, const JLoc *root)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    int on_request = 0;
+    for (size_t i = 0; i < st->n_items && !on_request; i++) {
+        for (size_t k = 0; k < st->items[i].n_expl; k++) {
+            const Explanation *e = st->items[i].expl[k].e;
+            on_request |= e && e->reveal == EXPL_REVEAL_ON_REQUEST;
+        }
+    }
+    const char *key = ui_str(st->ui_strings, UI_EXPL_SHOW_KEY);
+    if (!on_request || !key) {
+        return;
+    }
+    JLoc cl;
+    jl_child(&cl, root, "classes");
+    for (size_t c = 0; c < st->n_classes; c++) {
+        const char *ck = st->classes[c].key;
+        if (ck && strcasecmp(ck, key) == 0) {
+            JLoc el;
+            jl_index(&el, &cl, c);
+            jl_error(L, &el, "key",
+                     "'%s' shows an explanation given on request (the "
+                     "string 'expl.show_key'); give this class another key, "
+                     "or that string another one in \"ui\"",
+                     ck);
+        }
+    }
+}
+
 void validate_conditions(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -472,4 +506,5 @@ void validate_conditions(Design *D, const JLoc *root)
         st->baseline = ld_strdup(L, "baseline");
     }
     validate_within(D, root);
+    check_reveal_key(D, root);
 }
