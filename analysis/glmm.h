@@ -37,6 +37,10 @@ typedef struct GlmmModel {
     const double *X; /* n x p row-major */
     int n_terms;     /* 1..GLMM_MAX_TERMS */
     GlmmTerm term[GLMM_MAX_TERMS];
+    /* Where the covariance search starts (glmm_n_theta values, lme4's
+    ** layout); NULL: lme4's start, 1 on Lambda's diagonal and 0 below. A
+    ** start near the optimum saves evaluations, not accuracy. */
+    const double *theta_start;
 } GlmmModel;
 
 /* The number of covariance parameters of term t (k(k+1)/2, or k when

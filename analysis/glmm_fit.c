@@ -108,9 +108,11 @@ static int stage1(GlmmWork *w, double *x)
 {
     int nt = w->n_theta;
     double lb[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
+    const double *start = w->m->theta_start;
     for (int j = 0; j < nt; j++) {
-        x[j] = theta_is_diag(w, j) ? 1 : 0;
-        lb[j] = theta_is_diag(w, j) ? 0 : -HUGE_VAL;
+        int diag = theta_is_diag(w, j);
+        x[j] = start ? (diag ? fabs(start[j]) : start[j]) : diag ? 1 : 0;
+        lb[j] = diag ? 0 : -HUGE_VAL;
     }
     double *beta = x + nt;
     memset(beta, 0, (size_t)w->p * sizeof(double));
@@ -123,8 +125,10 @@ static int stage1(GlmmWork *w, double *x)
     nlopt_set_lower_bounds(opt, lb);
     nlopt_set_min_objective(opt, stage1_objective, &st);
     nlopt_set_initial_step1(opt, 0.2);
-    nlopt_set_xtol_abs1(opt, 1e-3); /* stage 2 refines */
-    nlopt_set_ftol_abs(opt, 1e-6);
+    /* stage 2's quasi-Newton steps on the exact gradient finish the
+    ** search: tighter tolerances here cost evaluations, not accuracy */
+    nlopt_set_xtol_abs1(opt, 1e-2);
+    nlopt_set_ftol_abs(opt, 1e-4);
     nlopt_set_maxeval(opt, 2000);
     double fmin;
     nlopt_result r = nlopt_optimize(opt, x, &fmin);

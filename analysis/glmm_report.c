@@ -32,6 +32,28 @@ static int participant_singular(const GlmmModel *m, const GlmmFit *f)
     return 0;
 }
 
+/* The start of model `to` from the fit theta of model `from` with the same
+** terms, `to` no richer: each kept column's SD on the diagonal, no
+** correlations (the columns of a term are its first ones in both). */
+static void start_from(const GlmmModel *from, const double *theta,
+                       const GlmmModel *to, double *out)
+{
+    int at = 0;
+    for (int t = 0; t < to->n_terms; t++) {
+        double sd[GLMM_MAX_K], corr[GLMM_MAX_K * GLMM_MAX_K];
+        glmm_term_cov(from, theta, t, sd, corr);
+        const GlmmTerm *tm = &to->term[t];
+        for (int b = 0; b < tm->k; b++) {
+            int len = tm->diagonal ? 1 : tm->k - b;
+            out[at] = sd[b];
+            for (int a = 1; a < len; a++) {
+                out[at + a] = 0;
+            }
+            at += len;
+        }
+    }
+}
+
 int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
                     int *chosen, GlmmTryRow *tried, int *n_tried, SimError *err)
 {
@@ -41,6 +63,9 @@ int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
     if (n_tried) {
         *n_tried = 0;
     }
+    /* a simpler structure starts from the SDs of the richer one's fit */
+    double start[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
+    int have_start = 0;
     for (int st = 0; st < GLMM_N_STRUCTURES && rc == SIM_OK; st++) {
         if (!glmm_design_has(d, st)) {
             continue;
@@ -48,6 +73,10 @@ int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
         GlmmModel mm;
         GlmmFit f;
         glmm_design_model(d, st, &mm);
+        if (have_start) {
+            start_from(m, fit->theta, &mm, start);
+            mm.theta_start = start;
+        }
         if ((rc = glmm_fit(&mm, &f, err)) != SIM_OK) {
             break;
         }
@@ -62,7 +91,9 @@ int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
         glmm_fit_free(fit);
         *fit = f;
         *m = mm;
+        m->theta_start = NULL;
         *chosen = st;
+        have_start = 1;
         if (f.converged && !participant_singular(&mm, &f)) {
             break;
         }

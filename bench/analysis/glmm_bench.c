@@ -104,7 +104,13 @@ int main(int argc, char **argv)
         }
     }
     fclose(f);
-    GlmmModel m = {N, y, P, X, 2, {{0}}};
+    GlmmModel m;
+    memset(&m, 0, sizeof m);
+    m.n = N;
+    m.y = y;
+    m.p = P;
+    m.X = X;
+    m.n_terms = 2;
     m.term[0] = (GlmmTerm){part, NP, 2, z, 0};
     m.term[1] = (GlmmTerm){item, NI, 1, NULL, 0};
     double wall[64], cpu[64];
