@@ -159,4 +159,8 @@ void dataset_db_budget(sqlite3 *db, DbBudget *b);
 /* Whether b was spent (a query stopped by it). */
 int dataset_db_budget_spent(const DbBudget *b);
 
+/* Opens the database at path read-only with b as its step budget (above);
+** on failure *db is NULL and err names the file. */
+int dataset_db_open(const char *path, sqlite3 **db, DbBudget *b, SimError *err);
+
 #endif

@@ -77,6 +77,20 @@ int dataset_db_budget_spent(const DbBudget *b)
     return b->left < 0;
 }
 
+int dataset_db_open(const char *path, sqlite3 **db, DbBudget *b, SimError *err)
+{
+    *db = NULL;
+    if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        int rc = sim_fail(err, SIM_ERR_DB, "%s: %s", path,
+                          *db ? sqlite3_errmsg(*db) : "cannot open");
+        sqlite3_close(*db);
+        *db = NULL;
+        return rc;
+    }
+    dataset_db_budget(*db, b);
+    return SIM_OK;
+}
+
 static int db_fail(sqlite3 *db, const Budget *b, const char *path,
                    const char *what, SimError *err)
 {

@@ -113,15 +113,13 @@ static int fold_step(Dataset *ds, Fold *f, const char *participant,
 
 int interactions_load_db(Dataset *ds, const char *path, SimError *err)
 {
+    /* the rows' reader's step budget: a crafted view cannot hang it */
     sqlite3 *db = NULL;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        int rc = sim_fail(err, SIM_ERR_DB, "%s: %s", path,
-                          db ? sqlite3_errmsg(db) : "cannot open");
-        sqlite3_close(db);
-        return rc;
-    }
     DbBudget budget;
-    dataset_db_budget(db, &budget);
+    int opened = dataset_db_open(path, &db, &budget, err);
+    if (opened != SIM_OK) {
+        return opened;
+    }
     /* correctness as the long format counts it: scored steps only */
     static const char *const sql =
         "SELECT i.participant, i.condition, i.seq + 1, i.event, i.t_ms, "

@@ -173,17 +173,13 @@ static int add_answer(Dataset *ds, const char *participant,
 
 int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
 {
+    /* the rows' reader's step budget: a crafted view cannot hang it */
     sqlite3 *db = NULL;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        int rc = sim_fail(err, SIM_ERR_DB, "%s: %s", path,
-                          db ? sqlite3_errmsg(db) : "cannot open");
-        sqlite3_close(db);
-        return rc;
-    }
-    /* the same step budget as the rows' reader: a crafted answer view
-    ** cannot hang the analysis */
     DbBudget budget;
-    dataset_db_budget(db, &budget);
+    int opened = dataset_db_open(path, &db, &budget, err);
+    if (opened != SIM_OK) {
+        return opened;
+    }
     sqlite3_stmt *s = NULL;
     int rc = SIM_OK;
     if (sqlite3_prepare_v2(db, "SELECT definition FROM study ORDER BY id", -1,
