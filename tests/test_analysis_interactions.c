@@ -9,6 +9,7 @@
 ** that names file, line and column.
 */
 #include "tests/harness.h"
+#include "tests/test_report.h"
 
 #include "analysis/analyze.h"
 #include "analysis/dataset.h"
@@ -27,37 +28,9 @@
 #define DATA SIMLAB_TEST_DATA "/analysis-interactions/"
 #define TOL  1e-12
 
-static const Table *find_table(const Report *r, const char *key)
-{
-    for (int i = 0; i < r->n_tables; i++) {
-        if (strcmp(r->tables[i]->key, key) == 0) {
-            return r->tables[i];
-        }
-    }
-    return NULL;
-}
-
-static int col(const Table *t, const char *name)
-{
-    for (int j = 0; j < t->n_cols; j++) {
-        if (strcmp(t->cols[j].name, name) == 0) {
-            return j;
-        }
-    }
-    fprintf(stderr, "no column %s in %s\n", name, t->key);
-    return -1;
-}
-
-static double num(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row >= 0 && row < t->n_rows ? table_cell(t, row, j)->x
-                                                 : NAN;
-}
-
 static int row_of(const Table *t, const char *cond)
 {
-    int j = t ? col(t, "condition") : -1;
+    int j = t ? test_col(t, "condition") : -1;
     for (int i = 0; j >= 0 && i < t->n_rows; i++) {
         const char *c = table_cell(t, i, j)->text;
         if (c && strcmp(c, cond) == 0) {
@@ -113,7 +86,7 @@ static void test_fixture(void)
 {
     Report r;
     CHECK_INT(analyse(DATA "long.csv", NULL, &r), SIM_OK);
-    const Table *t = find_table(&r, "interactions");
+    const Table *t = test_table(&r, "interactions");
     CHECK(t != NULL);
     if (!t) {
         report_free(&r);
@@ -123,20 +96,20 @@ static void test_fixture(void)
     int q = row_of(t, "req"), h = row_of(t, "hover");
     CHECK(q >= 0 && h >= 0);
     CHECK_INT(row_of(t, "base"), -1);
-    CHECK_NEAR(num(t, q, "n_participants"), 2, 0);
-    CHECK_NEAR(num(t, q, "n_offered"), 6, 0);
-    CHECK_NEAR(num(t, q, "viewed_rate"), 4.0 / 6.0, TOL);
-    CHECK_NEAR(num(t, q, "median_view_ms"), 1050, TOL);
-    CHECK_NEAR(num(t, q, "n_scored_viewed"), 3, 0);
-    CHECK_NEAR(num(t, q, "accuracy_viewed"), 1, TOL);
-    CHECK_NEAR(num(t, q, "n_scored_not_viewed"), 2, 0);
-    CHECK_NEAR(num(t, q, "accuracy_not_viewed"), 0.5, TOL);
-    CHECK_NEAR(num(t, h, "n_participants"), 1, 0);
-    CHECK_NEAR(num(t, h, "n_offered"), 2, 0);
-    CHECK_NEAR(num(t, h, "viewed_rate"), 0.5, TOL);
-    CHECK_NEAR(num(t, h, "median_view_ms"), 600, TOL);
-    CHECK_NEAR(num(t, h, "accuracy_viewed"), 0, TOL);
-    CHECK_NEAR(num(t, h, "accuracy_not_viewed"), 1, TOL);
+    CHECK_NEAR(test_num(t, q, "n_participants"), 2, 0);
+    CHECK_NEAR(test_num(t, q, "n_offered"), 6, 0);
+    CHECK_NEAR(test_num(t, q, "viewed_rate"), 4.0 / 6.0, TOL);
+    CHECK_NEAR(test_num(t, q, "median_view_ms"), 1050, TOL);
+    CHECK_NEAR(test_num(t, q, "n_scored_viewed"), 3, 0);
+    CHECK_NEAR(test_num(t, q, "accuracy_viewed"), 1, TOL);
+    CHECK_NEAR(test_num(t, q, "n_scored_not_viewed"), 2, 0);
+    CHECK_NEAR(test_num(t, q, "accuracy_not_viewed"), 0.5, TOL);
+    CHECK_NEAR(test_num(t, h, "n_participants"), 1, 0);
+    CHECK_NEAR(test_num(t, h, "n_offered"), 2, 0);
+    CHECK_NEAR(test_num(t, h, "viewed_rate"), 0.5, TOL);
+    CHECK_NEAR(test_num(t, h, "median_view_ms"), 600, TOL);
+    CHECK_NEAR(test_num(t, h, "accuracy_viewed"), 0, TOL);
+    CHECK_NEAR(test_num(t, h, "accuracy_not_viewed"), 1, TOL);
     report_free(&r);
 }
 
@@ -189,8 +162,8 @@ static void test_db_and_export(void)
     Report a, b;
     CHECK_INT(analyse(NULL, db, &a), SIM_OK);
     CHECK_INT(analyse(csv, NULL, &b), SIM_OK);
-    const Table *ta = find_table(&a, "interactions");
-    const Table *tb = find_table(&b, "interactions");
+    const Table *ta = test_table(&a, "interactions");
+    const Table *tb = test_table(&b, "interactions");
     CHECK(ta && tb);
     if (ta && tb) {
         /* rationale and words offer one; baseline does not */
@@ -212,10 +185,10 @@ static void test_db_and_export(void)
         }
         int q = row_of(ta, "rationale");
         CHECK(q >= 0);
-        double rate = num(ta, q, "viewed_rate");
+        double rate = test_num(ta, q, "viewed_rate");
         CHECK(rate > 0 && rate < 1); /* reveal_p 0.5 */
-        CHECK(num(ta, q, "median_view_ms") > 0);
-        CHECK_NEAR(num(ta, q, "n_participants"), 4, 0);
+        CHECK(test_num(ta, q, "median_view_ms") > 0);
+        CHECK_NEAR(test_num(ta, q, "n_participants"), 4, 0);
     }
     report_free(&a);
     report_free(&b);

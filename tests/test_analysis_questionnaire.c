@@ -8,6 +8,7 @@
 ** answer kept as \x00.
 */
 #include "tests/harness.h"
+#include "tests/test_report.h"
 #include "analysis/analyze.h"
 #include "analysis/dataset.h"
 #include "analysis/questionnaire.h"
@@ -22,40 +23,14 @@
 #define DATA SIMLAB_TEST_DATA "/analysis-questionnaire/"
 #define TOL  1e-10
 
-static const Table *find_table(const Report *r, const char *key)
-{
-    for (int i = 0; i < r->n_tables; i++) {
-        if (strcmp(r->tables[i]->key, key) == 0) {
-            return r->tables[i];
-        }
-    }
-    return NULL;
-}
-
-static int col(const Table *t, const char *name)
-{
-    for (int j = 0; j < t->n_cols; j++) {
-        if (strcmp(t->cols[j].name, name) == 0) {
-            return j;
-        }
-    }
-    return -1;
-}
-
-static const TableCell *cell(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j) : NULL;
-}
-
 /* The row whose text columns a, b (and c when not NULL) are va, vb, vc. */
 static int find_row(const Table *t, const char *a, const char *va,
                     const char *b, const char *vb, const char *c,
                     const char *vc)
 {
     for (int i = 0; t && i < t->n_rows; i++) {
-        const TableCell *x = cell(t, i, a), *y = cell(t, i, b);
-        const TableCell *z = c ? cell(t, i, c) : NULL;
+        const TableCell *x = test_cell(t, i, a), *y = test_cell(t, i, b);
+        const TableCell *z = c ? test_cell(t, i, c) : NULL;
         if (x && y && x->text && y->text && strcmp(x->text, va) == 0 &&
             strcmp(y->text, vb) == 0 &&
             (!c || (z && z->text && strcmp(z->text, vc) == 0))) {
@@ -86,9 +61,9 @@ static void test_against_r(void)
     options(&o);
     Report r;
     CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
-    const Table *ts = find_table(&r, "questionnaire");
-    const Table *tc = find_table(&r, "questionnaire_choices");
-    const Table *tt = find_table(&r, "questionnaire_text");
+    const Table *ts = test_table(&r, "questionnaire");
+    const Table *tc = test_table(&r, "questionnaire_choices");
+    const Table *tt = test_table(&r, "questionnaire_text");
     CHECK(ts && tc && tt);
     CHECK(ts && strcmp(ts->json_path, "questionnaire.summary") == 0);
     FILE *f = fopen(DATA "questionnaire_goldens.txt", "r");
@@ -104,12 +79,12 @@ static void test_against_r(void)
             int row = find_row(ts, "question", b, "condition", d, "block", a);
             CHECK(row >= 0);
             if (row >= 0) {
-                CHECK_STR(cell(ts, row, "type")->text, c);
-                CHECK_INT((int)cell(ts, row, "n")->x, n);
-                CHECK_NEAR(cell(ts, row, "mean")->x, mean, TOL);
-                CHECK_NEAR(cell(ts, row, "sd")->x, sd, TOL);
-                CHECK_NEAR(cell(ts, row, "ci")->x, lo, TOL);
-                CHECK_NEAR(cell(ts, row, "ci")->y, hi, TOL);
+                CHECK_STR(test_cell(ts, row, "type")->text, c);
+                CHECK_INT((int)test_cell(ts, row, "n")->x, n);
+                CHECK_NEAR(test_cell(ts, row, "mean")->x, mean, TOL);
+                CHECK_NEAR(test_cell(ts, row, "sd")->x, sd, TOL);
+                CHECK_NEAR(test_cell(ts, row, "ci")->x, lo, TOL);
+                CHECK_NEAR(test_cell(ts, row, "ci")->y, hi, TOL);
             }
             n_summary++;
         } else if (sscanf(line, "choice %63s %63s %d", a, b, &n) == 3) {
@@ -119,8 +94,8 @@ static void test_against_r(void)
             int row = find_row(tc, "condition", a, "option", b, NULL, NULL);
             CHECK(row >= 0);
             if (row >= 0) {
-                CHECK_INT((int)cell(tc, row, "n")->x, n);
-                CHECK_STR(cell(tc, row, "question")->text, "ml");
+                CHECK_INT((int)test_cell(tc, row, "n")->x, n);
+                CHECK_STR(test_cell(tc, row, "question")->text, "ml");
             }
             n_choice++;
         } else if (sscanf(line, "%15s %63s %d", kind, a, &n) == 3 &&
@@ -129,7 +104,7 @@ static void test_against_r(void)
                 find_row(tt, "condition", a, "question", "why", NULL, NULL);
             CHECK(row >= 0);
             if (row >= 0) {
-                CHECK_INT((int)cell(tt, row, "n")->x, n);
+                CHECK_INT((int)test_cell(tt, row, "n")->x, n);
             }
             n_text++;
         }
@@ -142,7 +117,7 @@ static void test_against_r(void)
     CHECK_INT(n_text, 2);
     /* the baseline comes first, as in every table */
     CHECK(ts && ts->n_rows == 6 &&
-          strcmp(cell(ts, 0, "condition")->text, "baseline") == 0);
+          strcmp(test_cell(ts, 0, "condition")->text, "baseline") == 0);
     /* the neutralised formula was read back as written */
     CHECK(dataset_find(ds, "=1+1") >= 0);
     report_free(&r);
@@ -173,12 +148,12 @@ static void test_screened(void)
     options(&o);
     Report r;
     CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
-    const Table *ts = find_table(&r, "questionnaire");
+    const Table *ts = test_table(&r, "questionnaire");
     /* only b-01 is kept: one answer per question, baseline only */
     CHECK(ts && ts->n_rows == 3);
     for (int i = 0; ts && i < ts->n_rows; i++) {
-        CHECK_INT((int)cell(ts, i, "n")->x, 1);
-        CHECK_STR(cell(ts, i, "condition")->text, "baseline");
+        CHECK_INT((int)test_cell(ts, i, "n")->x, 1);
+        CHECK_STR(test_cell(ts, i, "condition")->text, "baseline");
     }
     report_free(&r);
     dataset_free(ds);
@@ -235,16 +210,16 @@ static void test_defined_options(void)
     options(&o);
     Report r;
     CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
-    const Table *tc = find_table(&r, "questionnaire_choices");
+    const Table *tc = test_table(&r, "questionnaire_choices");
     static const char *const order[] = {"I build models", "Nothing", "A little",
                                         "I use it at work",
                                         "Never heard of it"};
     CHECK(tc && tc->n_rows == 10);
     for (int i = 0; tc && i < 5 && i < tc->n_rows; i++) {
-        CHECK_STR(cell(tc, i, "option")->text, order[i]);
-        CHECK_STR(cell(tc, i, "condition")->text, "baseline");
+        CHECK_STR(test_cell(tc, i, "option")->text, order[i]);
+        CHECK_STR(test_cell(tc, i, "condition")->text, "baseline");
     }
-    CHECK(tc && tc->n_rows == 10 && cell(tc, 4, "n")->x == 0);
+    CHECK(tc && tc->n_rows == 10 && test_cell(tc, 4, "n")->x == 0);
     report_free(&r);
     dataset_free(ds);
     remove(csv);

@@ -8,6 +8,7 @@
 ** timed_out or confidence value is a located error.
 */
 #include "tests/harness.h"
+#include "tests/test_report.h"
 
 #include "analysis/analyze.h"
 #include "analysis/dataset.h"
@@ -20,39 +21,6 @@
 
 #define DATA SIMLAB_TEST_DATA "/analysis-timeouts/"
 #define TOL  1e-10
-
-static const Table *find_table(const Report *r, const char *key)
-{
-    for (int i = 0; i < r->n_tables; i++) {
-        if (strcmp(r->tables[i]->key, key) == 0) {
-            return r->tables[i];
-        }
-    }
-    return NULL;
-}
-
-static int col(const Table *t, const char *name)
-{
-    for (int j = 0; j < t->n_cols; j++) {
-        if (strcmp(t->cols[j].name, name) == 0) {
-            return j;
-        }
-    }
-    fprintf(stderr, "no column %s in %s\n", name, t->key);
-    return -1;
-}
-
-static double num(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->x : NAN;
-}
-
-static const char *text(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->text : NULL;
-}
 
 static void options(AnalyzeOptions *o)
 {
@@ -68,8 +36,8 @@ static void options(AnalyzeOptions *o)
 static int row_of(const Table *t, const char *cond, const char *phase)
 {
     for (int i = 0; t && i < t->n_rows; i++) {
-        const char *c = text(t, i, "condition");
-        const char *p = phase ? text(t, i, "phase") : NULL;
+        const char *c = test_text(t, i, "condition");
+        const char *p = phase ? test_text(t, i, "phase") : NULL;
         if (c && strcmp(c, cond) == 0 && (!phase || (p && !strcmp(p, phase)))) {
             return i;
         }
@@ -89,48 +57,48 @@ static void test_fixture(void)
     CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
 
     /* goldens.txt: condition, trials, timeouts, rate */
-    const Table *t = find_table(&r, "timeouts");
+    const Table *t = test_table(&r, "timeouts");
     CHECK(t && t->n_rows == 2);
     int b = row_of(t, "baseline", "test"), l = row_of(t, "lime", "test");
     CHECK(b >= 0 && l >= 0);
     if (t && b >= 0 && l >= 0) {
-        CHECK_NEAR(num(t, b, "n_trials"), 8, 0);
-        CHECK_NEAR(num(t, b, "n_timeouts"), 2, 0);
-        CHECK_NEAR(num(t, b, "rate"), 0.25, TOL);
-        CHECK_NEAR(num(t, l, "n_trials"), 8, 0);
-        CHECK_NEAR(num(t, l, "n_timeouts"), 3, 0);
-        CHECK_NEAR(num(t, l, "rate"), 0.375, TOL);
+        CHECK_NEAR(test_num(t, b, "n_trials"), 8, 0);
+        CHECK_NEAR(test_num(t, b, "n_timeouts"), 2, 0);
+        CHECK_NEAR(test_num(t, b, "rate"), 0.25, TOL);
+        CHECK_NEAR(test_num(t, l, "n_trials"), 8, 0);
+        CHECK_NEAR(test_num(t, l, "n_timeouts"), 3, 0);
+        CHECK_NEAR(test_num(t, l, "rate"), 0.375, TOL);
     }
 
     /* goldens.txt: n, mean, n right, mean right, n wrong, mean wrong */
-    const Table *c = find_table(&r, "confidence");
+    const Table *c = test_table(&r, "confidence");
     CHECK(c && c->n_rows == 2);
     b = row_of(c, "baseline", NULL);
     l = row_of(c, "lime", NULL);
     CHECK(b >= 0 && l >= 0);
     if (c && b >= 0 && l >= 0) {
-        CHECK_NEAR(num(c, b, "n_responses"), 6, 0);
-        CHECK_NEAR(num(c, b, "mean"), 19.0 / 6.0, TOL);
-        CHECK_NEAR(num(c, b, "n_correct"), 4, 0);
-        CHECK_NEAR(num(c, b, "mean_correct"), 4.0, TOL);
-        CHECK_NEAR(num(c, b, "n_wrong"), 2, 0);
-        CHECK_NEAR(num(c, b, "mean_wrong"), 1.5, TOL);
-        CHECK_NEAR(num(c, l, "n_responses"), 5, 0);
-        CHECK_NEAR(num(c, l, "mean"), 3.8, TOL);
-        CHECK_NEAR(num(c, l, "n_correct"), 4, 0);
-        CHECK_NEAR(num(c, l, "mean_correct"), 4.25, TOL);
-        CHECK_NEAR(num(c, l, "n_wrong"), 1, 0);
-        CHECK_NEAR(num(c, l, "mean_wrong"), 2.0, TOL);
+        CHECK_NEAR(test_num(c, b, "n_responses"), 6, 0);
+        CHECK_NEAR(test_num(c, b, "mean"), 19.0 / 6.0, TOL);
+        CHECK_NEAR(test_num(c, b, "n_correct"), 4, 0);
+        CHECK_NEAR(test_num(c, b, "mean_correct"), 4.0, TOL);
+        CHECK_NEAR(test_num(c, b, "n_wrong"), 2, 0);
+        CHECK_NEAR(test_num(c, b, "mean_wrong"), 1.5, TOL);
+        CHECK_NEAR(test_num(c, l, "n_responses"), 5, 0);
+        CHECK_NEAR(test_num(c, l, "mean"), 3.8, TOL);
+        CHECK_NEAR(test_num(c, l, "n_correct"), 4, 0);
+        CHECK_NEAR(test_num(c, l, "mean_correct"), 4.25, TOL);
+        CHECK_NEAR(test_num(c, l, "n_wrong"), 1, 0);
+        CHECK_NEAR(test_num(c, l, "mean_wrong"), 2.0, TOL);
     }
 
     /* accuracy: timeouts are missing (b1 2 of 3, not 2 of 4) */
-    const Table *a = find_table(&r, "accuracy");
+    const Table *a = test_table(&r, "accuracy");
     b = row_of(a, "baseline", "test");
     l = row_of(a, "lime", "test");
     CHECK(a && b >= 0 && l >= 0);
     if (a && b >= 0 && l >= 0) {
-        CHECK_NEAR(num(a, b, "mean"), 2.0 / 3.0, TOL);
-        CHECK_NEAR(num(a, l, "mean"), (1.0 + 2.0 / 3.0) / 2.0, TOL);
+        CHECK_NEAR(test_num(a, b, "mean"), 2.0 / 3.0, TOL);
+        CHECK_NEAR(test_num(a, l, "mean"), (1.0 + 2.0 / 3.0) / 2.0, TOL);
     }
     report_free(&r);
     dataset_free(ds);

@@ -6,6 +6,7 @@
 ** participant with all its conditions.
 */
 #include "tests/harness.h"
+#include "tests/test_report.h"
 #include "analysis/analyze.h"
 #include "analysis/boot.h"
 #include "analysis/dataset.h"
@@ -60,51 +61,6 @@ static char **golden(const char *k1, const char *k2, int min_words)
     return NULL;
 }
 
-static const Table *find_table(const Report *r, const char *key)
-{
-    for (int i = 0; i < r->n_tables; i++) {
-        if (strcmp(r->tables[i]->key, key) == 0) {
-            return r->tables[i];
-        }
-    }
-    return NULL;
-}
-
-static int col(const Table *t, const char *name)
-{
-    for (int j = 0; j < t->n_cols; j++) {
-        if (strcmp(t->cols[j].name, name) == 0) {
-            return j;
-        }
-    }
-    fprintf(stderr, "no column %s in %s\n", name, t->key);
-    return -1;
-}
-
-static double num(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->x : NAN;
-}
-
-static double lo(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->x : NAN;
-}
-
-static double hi(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->y : NAN;
-}
-
-static const char *text(const Table *t, int row, const char *name)
-{
-    int j = col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->text : NULL;
-}
-
 #define TOL 1e-10
 
 static void options(AnalyzeOptions *o, int B)
@@ -129,12 +85,12 @@ static void test_fixture_against_r(void)
     Report r;
     CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
 
-    const Table *d = find_table(&r, "design");
+    const Table *d = test_table(&r, "design");
     CHECK(d && d->n_rows == 1);
     if (d) {
-        CHECK_STR(text(d, 0, "kind"), "within");
-        CHECK_NEAR(num(d, 0, "participants"), 20, 0);
-        CHECK_NEAR(num(d, 0, "conditions"), 4, 0);
+        CHECK_STR(test_text(d, 0, "kind"), "within");
+        CHECK_NEAR(test_num(d, 0, "participants"), 20, 0);
+        CHECK_NEAR(test_num(d, 0, "conditions"), 4, 0);
     }
     /* every analysed participant counts in every condition */
     CHECK_INT(r.n_counts, 4);
@@ -143,7 +99,7 @@ static void test_fixture_against_r(void)
         CHECK_INT(r.counts[c].analysed, 20);
     }
 
-    const Table *p = find_table(&r, "paired");
+    const Table *p = test_table(&r, "paired");
     CHECK(p && p->n_rows == 3);
     const char *conds[3] = {"lime", "anchor", "shap"};
     for (int i = 0; p && i < 3 && i < p->n_rows; i++) {
@@ -151,33 +107,34 @@ static void test_fixture_against_r(void)
         if (!w) {
             continue;
         }
-        CHECK_STR(text(p, i, "a"), w[1]);
-        CHECK_STR(text(p, i, "b"), w[2]);
-        CHECK_NEAR(num(p, i, "n_participants"), atof(w[3]), 0);
-        CHECK_NEAR(num(p, i, "diff"), atof(w[4]), TOL);
-        CHECK_NEAR(num(p, i, "t"), atof(w[5]), 1e-9);
-        CHECK_NEAR(num(p, i, "df"), atof(w[6]), 0);
-        CHECK_NEAR(num(p, i, "p"), atof(w[7]), TOL);
-        CHECK_NEAR(num(p, i, "p_holm"), atof(w[8]), TOL);
-        CHECK_NEAR(lo(p, i, "ci"), atof(w[9]), TOL);
-        CHECK_NEAR(hi(p, i, "ci"), atof(w[10]), TOL);
+        CHECK_STR(test_text(p, i, "a"), w[1]);
+        CHECK_STR(test_text(p, i, "b"), w[2]);
+        CHECK_NEAR(test_num(p, i, "n_participants"), atof(w[3]), 0);
+        CHECK_NEAR(test_num(p, i, "diff"), atof(w[4]), TOL);
+        CHECK_NEAR(test_num(p, i, "t"), atof(w[5]), 1e-9);
+        CHECK_NEAR(test_num(p, i, "df"), atof(w[6]), 0);
+        CHECK_NEAR(test_num(p, i, "p"), atof(w[7]), TOL);
+        CHECK_NEAR(test_num(p, i, "p_holm"), atof(w[8]), TOL);
+        CHECK_NEAR(test_num(p, i, "ci"), atof(w[9]), TOL);
+        CHECK_NEAR(test_hi(p, i, "ci"), atof(w[10]), TOL);
     }
 
-    const Table *a = find_table(&r, "anova");
+    const Table *a = test_table(&r, "anova");
     char **w = golden("rm", NULL, 10);
     CHECK(a && a->n_rows == 1 && a->object);
     if (a && w && a->n_rows == 1) {
-        CHECK_STR(text(a, 0, "design"), "within");
-        CHECK_NEAR(num(a, 0, "n_participants"), atof(w[1]), 0);
-        CHECK_NEAR(num(a, 0, "f"), atof(w[3]), 1e-9);
-        CHECK_NEAR(num(a, 0, "df_between"), atof(w[4]), 0);
-        CHECK_NEAR(num(a, 0, "df_within"), atof(w[5]), 0);
-        CHECK_NEAR(num(a, 0, "p"), atof(w[6]), TOL);
-        CHECK_NEAR(num(a, 0, "partial_eta_sq"), atof(w[7]), TOL);
-        CHECK_NEAR(num(a, 0, "eta_sq"), atof(w[7]), TOL);
-        CHECK_NEAR(num(a, 0, "gg_epsilon"), atof(w[8]), TOL);
-        CHECK_NEAR(num(a, 0, "df_between_gg"), atof(w[8]) * atof(w[4]), TOL);
-        CHECK_NEAR(num(a, 0, "p_gg"), atof(w[9]), TOL);
+        CHECK_STR(test_text(a, 0, "design"), "within");
+        CHECK_NEAR(test_num(a, 0, "n_participants"), atof(w[1]), 0);
+        CHECK_NEAR(test_num(a, 0, "f"), atof(w[3]), 1e-9);
+        CHECK_NEAR(test_num(a, 0, "df_between"), atof(w[4]), 0);
+        CHECK_NEAR(test_num(a, 0, "df_within"), atof(w[5]), 0);
+        CHECK_NEAR(test_num(a, 0, "p"), atof(w[6]), TOL);
+        CHECK_NEAR(test_num(a, 0, "partial_eta_sq"), atof(w[7]), TOL);
+        CHECK_NEAR(test_num(a, 0, "eta_sq"), atof(w[7]), TOL);
+        CHECK_NEAR(test_num(a, 0, "gg_epsilon"), atof(w[8]), TOL);
+        CHECK_NEAR(test_num(a, 0, "df_between_gg"), atof(w[8]) * atof(w[4]),
+                   TOL);
+        CHECK_NEAR(test_num(a, 0, "p_gg"), atof(w[9]), TOL);
     }
     CHECK_INT(r.n_groups, 4);
     const char *all[4] = {"baseline", "lime", "anchor", "shap"};
@@ -191,7 +148,7 @@ static void test_fixture_against_r(void)
         }
     }
     /* no Tukey HSD in a within design, but the key stays */
-    const Table *t = find_table(&r, "tukey");
+    const Table *t = test_table(&r, "tukey");
     CHECK(t && t->n_rows == 0);
     report_free(&r);
     dataset_free(ds);
@@ -390,12 +347,12 @@ static void test_paired_interval(void)
         Report r;
         SimError err;
         CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
-        const Table *d = find_table(&r, "design");
+        const Table *d = test_table(&r, "design");
         CHECK(d && d->n_rows == 1);
         if (d) {
-            CHECK_STR(text(d, 0, "kind"), paired ? "within" : "between");
+            CHECK_STR(test_text(d, 0, "kind"), paired ? "within" : "between");
         }
-        const Table *p = find_table(&r, "paired");
+        const Table *p = test_table(&r, "paired");
         CHECK(p && p->n_rows == (paired ? 1 : 0));
         CHECK(p && (p->formats & TABLE_MD) == (paired ? TABLE_MD : 0u));
         CHECK_INT(r.n_utility, 2);
@@ -484,9 +441,9 @@ static void test_mixed_refused(void)
         int rc = analyze_compute(ds, &o, &r, &err);
         if (exclude) {
             CHECK_INT(rc, SIM_OK);
-            const Table *d = find_table(&r, "design");
+            const Table *d = test_table(&r, "design");
             CHECK(d && d->n_rows == 1 &&
-                  strcmp(text(d, 0, "kind"), "within") == 0);
+                  strcmp(test_text(d, 0, "kind"), "within") == 0);
         } else {
             CHECK_INT(rc, SIM_ERR_INVALID);
             CHECK(strstr(err.msg, "mixed design") != NULL);

@@ -35,25 +35,36 @@ static inline int test_col(const Table *t, const char *name)
     return -1;
 }
 
+/* A cell, NULL when absent. */
+static inline const TableCell *test_cell(const Table *t, int row,
+                                         const char *name)
+{
+    int j = test_col(t, name);
+    return j >= 0 && row >= 0 && row < t->n_rows ? table_cell(t, row, j) : NULL;
+}
+
 /* A cell's number (the low end of an interval), NaN when absent. */
 static inline double test_num(const Table *t, int row, const char *name)
 {
     int j = test_col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->x : NAN;
+    return j >= 0 && row >= 0 && row < t->n_rows ? table_cell(t, row, j)->x
+                                                 : NAN;
 }
 
 /* The high end of an interval cell, NaN when absent. */
 static inline double test_hi(const Table *t, int row, const char *name)
 {
     int j = test_col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->y : NAN;
+    return j >= 0 && row >= 0 && row < t->n_rows ? table_cell(t, row, j)->y
+                                                 : NAN;
 }
 
 /* A text cell, NULL when absent. */
 static inline const char *test_text(const Table *t, int row, const char *name)
 {
     int j = test_col(t, name);
-    return j >= 0 && row < t->n_rows ? table_cell(t, row, j)->text : NULL;
+    return j >= 0 && row >= 0 && row < t->n_rows ? table_cell(t, row, j)->text
+                                                 : NULL;
 }
 
 /* The row whose column name holds text s, or -1. */
