@@ -153,6 +153,112 @@ static int pick(const char *opt, const char *v, const char *a, const char *b,
     return 0;
 }
 
+/* A flag without a value into o: 1 when a is one. */
+static int set_flag(AnalyzeOptions *o, const char *a)
+{
+    if (strcmp(a, "--drop-singular") == 0) {
+        o->drop_singular = 1;
+    } else if (strcmp(a, "--include-pilot") == 0) {
+        o->include_pilot = 1;
+    } else if (strcmp(a, "--include-simulated") == 0) {
+        o->include_simulated = 1;
+    } else if (strcmp(a, "--quiet") == 0) {
+        o->quiet = 1;
+    } else if (strcmp(a, "--raw") == 0) {
+        o->raw = 1;
+    } else if (strcmp(a, "--no-glmm") == 0) {
+        o->no_glmm = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Option a with its value v into o (--csv and --out into the inputs and
+** *out); 1 after saying what is wrong. */
+static int set_value(AnalyzeOptions *o, const char *a, const char *v,
+                     const char **csvs, int *n_csvs, const char **out)
+{
+    static const char *const formats[] = {"md", "tex", "csv", "json"};
+    static const char *const plots[] = {"png", "svg", "pdf"};
+    long x;
+    int k;
+    int bad = 0;
+    if (strcmp(a, "--csv") == 0) {
+        csvs[(*n_csvs)++] = v;
+    } else if (strcmp(a, "--out") == 0) {
+        *out = v;
+    } else if (strcmp(a, "--replicates") == 0) {
+        bad = parse_int_arg(a, v, 0, 100000000, &x);
+        o->replicates = (int)x;
+    } else if (strcmp(a, "--seed") == 0) {
+        char *end;
+        errno = 0;
+        o->seed = strtoull(v, &end, 10);
+        if (errno || *end || v[0] == '-' || v[0] == '\0') {
+            fprintf(stderr,
+                    "simlab-analyze: --seed: expected a "
+                    "non-negative integer, got '%s'\n",
+                    v);
+            bad = 1;
+        }
+    } else if (strcmp(a, "--threads") == 0) {
+        bad = parse_int_arg(a, v, 1, 256, &x);
+        o->threads = (int)x;
+    } else if (strcmp(a, "--baseline") == 0) {
+        o->baseline = v;
+    } else if (strcmp(a, "--items") == 0) {
+        bad = pick(a, v, "global", "per-condition", "none", &k);
+        o->items_per_condition = k == 1;
+        o->items_fixed = k == 2;
+    } else if (strcmp(a, "--p-method") == 0) {
+        bad = pick(a, v, "percentile", "hase", NULL, &k);
+        o->p_hase = k;
+    } else if (strcmp(a, "--bootstrap") == 0) {
+        bad = pick(a, v, "crossed", "hase2020", NULL, &k);
+        o->boot_hase2020 = k;
+    } else if (strcmp(a, "--accuracy") == 0) {
+        bad = pick(a, v, "pooled", "participant", NULL, &k);
+        o->accuracy_participant = k;
+    } else if (strcmp(a, "--utility") == 0) {
+        bad = pick(a, v, "mean", "trapezoid", "ratio", &k);
+        o->utility_rule = k == 0   ? UTILITY_MEAN
+                          : k == 1 ? UTILITY_TRAPEZOID
+                                   : UTILITY_RATIO;
+    } else if (strcmp(a, "--calibrate") == 0) {
+        bad = parse_int_arg(a, v, 0, 1000000, &x);
+        o->calibrate = (int)x;
+    } else if (strcmp(a, "--max-catch-failures") == 0) {
+        bad = parse_int_arg(a, v, 0, 1000000, &x);
+        o->max_catch_failures = (int)x;
+    } else if (strcmp(a, "--delimiter") == 0) {
+        if (dataset_parse_delimiter(v, &o->csv_delimiter) != 0) {
+            fprintf(stderr,
+                    "simlab-analyze: --delimiter: expected ',', ';' or "
+                    "tab, got '%s'\n",
+                    v);
+            bad = 1;
+        }
+    } else if (strcmp(a, "--encoding") == 0) {
+        if (dataset_parse_encoding(v, &o->csv_encoding) != 0) {
+            fprintf(stderr,
+                    "simlab-analyze: --encoding: '%s' is not an encoding "
+                    "iconv knows (utf-8, windows-1252, windows-1256, "
+                    "gbk, shift_jis, big5, ...; `iconv -l` lists them)\n",
+                    v);
+            bad = 1;
+        }
+    } else if (strcmp(a, "--format") == 0) {
+        bad = parse_list(a, v, formats, 4, &o->formats);
+    } else if (strcmp(a, "--plots") == 0) {
+        bad = parse_list(a, v, plots, 3, &o->plots);
+    } else {
+        fprintf(stderr, "simlab-analyze: unknown option '%s'\n", a);
+        bad = 1;
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     AnalyzeOptions o;
@@ -161,8 +267,6 @@ int main(int argc, char **argv)
     const char **csvs = calloc((size_t)argc, sizeof *csvs);
     int n_dbs = 0, n_csvs = 0, status = 2;
     const char *out = NULL;
-    static const char *const formats[] = {"md", "tex", "csv", "json"};
-    static const char *const plots[] = {"png", "svg", "pdf"};
     if (!dbs || !csvs) {
         fprintf(stderr, "simlab-analyze: out of memory\n");
         goto done;
@@ -170,8 +274,6 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long x;
-        int k;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             help(stdout);
             status = 0;
@@ -190,23 +292,7 @@ int main(int argc, char **argv)
             dbs[n_dbs++] = a;
             continue;
         }
-        int flag = 1;
-        if (strcmp(a, "--drop-singular") == 0) {
-            o.drop_singular = 1;
-        } else if (strcmp(a, "--include-pilot") == 0) {
-            o.include_pilot = 1;
-        } else if (strcmp(a, "--include-simulated") == 0) {
-            o.include_simulated = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o.quiet = 1;
-        } else if (strcmp(a, "--raw") == 0) {
-            o.raw = 1;
-        } else if (strcmp(a, "--no-glmm") == 0) {
-            o.no_glmm = 1;
-        } else {
-            flag = 0;
-        }
-        if (flag) {
+        if (set_flag(&o, a)) {
             continue;
         }
         static const char *const valued[] = {
@@ -228,80 +314,7 @@ int main(int argc, char **argv)
             goto done;
         }
         i++;
-        int bad = 0;
-        if (strcmp(a, "--csv") == 0) {
-            csvs[n_csvs++] = v;
-        } else if (strcmp(a, "--out") == 0) {
-            out = v;
-        } else if (strcmp(a, "--replicates") == 0) {
-            bad = parse_int_arg(a, v, 0, 100000000, &x);
-            o.replicates = (int)x;
-        } else if (strcmp(a, "--seed") == 0) {
-            char *end;
-            errno = 0;
-            o.seed = strtoull(v, &end, 10);
-            if (errno || *end || v[0] == '-' || v[0] == '\0') {
-                fprintf(stderr,
-                        "simlab-analyze: --seed: expected a "
-                        "non-negative integer, got '%s'\n",
-                        v);
-                bad = 1;
-            }
-        } else if (strcmp(a, "--threads") == 0) {
-            bad = parse_int_arg(a, v, 1, 256, &x);
-            o.threads = (int)x;
-        } else if (strcmp(a, "--baseline") == 0) {
-            o.baseline = v;
-        } else if (strcmp(a, "--items") == 0) {
-            bad = pick(a, v, "global", "per-condition", "none", &k);
-            o.items_per_condition = k == 1;
-            o.items_fixed = k == 2;
-        } else if (strcmp(a, "--p-method") == 0) {
-            bad = pick(a, v, "percentile", "hase", NULL, &k);
-            o.p_hase = k;
-        } else if (strcmp(a, "--bootstrap") == 0) {
-            bad = pick(a, v, "crossed", "hase2020", NULL, &k);
-            o.boot_hase2020 = k;
-        } else if (strcmp(a, "--accuracy") == 0) {
-            bad = pick(a, v, "pooled", "participant", NULL, &k);
-            o.accuracy_participant = k;
-        } else if (strcmp(a, "--utility") == 0) {
-            bad = pick(a, v, "mean", "trapezoid", "ratio", &k);
-            o.utility_rule = k == 0   ? UTILITY_MEAN
-                             : k == 1 ? UTILITY_TRAPEZOID
-                                      : UTILITY_RATIO;
-        } else if (strcmp(a, "--calibrate") == 0) {
-            bad = parse_int_arg(a, v, 0, 1000000, &x);
-            o.calibrate = (int)x;
-        } else if (strcmp(a, "--max-catch-failures") == 0) {
-            bad = parse_int_arg(a, v, 0, 1000000, &x);
-            o.max_catch_failures = (int)x;
-        } else if (strcmp(a, "--delimiter") == 0) {
-            if (dataset_parse_delimiter(v, &o.csv_delimiter) != 0) {
-                fprintf(stderr,
-                        "simlab-analyze: --delimiter: expected ',', ';' or "
-                        "tab, got '%s'\n",
-                        v);
-                bad = 1;
-            }
-        } else if (strcmp(a, "--encoding") == 0) {
-            if (dataset_parse_encoding(v, &o.csv_encoding) != 0) {
-                fprintf(stderr,
-                        "simlab-analyze: --encoding: '%s' is not an encoding "
-                        "iconv knows (utf-8, windows-1252, windows-1256, "
-                        "gbk, shift_jis, big5, ...; `iconv -l` lists them)\n",
-                        v);
-                bad = 1;
-            }
-        } else if (strcmp(a, "--format") == 0) {
-            bad = parse_list(a, v, formats, 4, &o.formats);
-        } else if (strcmp(a, "--plots") == 0) {
-            bad = parse_list(a, v, plots, 3, &o.plots);
-        } else {
-            fprintf(stderr, "simlab-analyze: unknown option '%s'\n", a);
-            bad = 1;
-        }
-        if (bad) {
+        if (set_value(&o, a, v, csvs, &n_csvs, &out)) {
             goto done;
         }
     }
