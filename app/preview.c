@@ -35,17 +35,21 @@ typedef struct Env {
     int incomplete; /* screens that lost commands for want of memory */
 } Env;
 
-/* Reads the command line into o; 2 on a usage error (said), else 0. */
+/* Reads the command line into o; 2 on a usage error (said), -1 after
+** --help, else 0. */
 static int parse_args(int argc, char **argv, Options *o)
 {
     memset(o, 0, sizeof *o);
     o->w = 1280;
     o->h = 720;
     o->font_scale = 1;
-    if (argc < 2) {
-        fprintf(stderr, "usage: simlab-preview OUTDIR [WxH] [--font-scale F] "
-                        "[--language TAG]\n");
-        return 2;
+    int help = argc >= 2 &&
+               (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (argc < 2 || argv[1][0] == '-') {
+        fprintf(help ? stdout : stderr,
+                "usage: simlab-preview OUTDIR [WxH] [--font-scale F] "
+                "[--language TAG]\n");
+        return help ? -1 : 2;
     }
     o->out = argv[1];
     for (int i = 2; i < argc; i++) {
@@ -208,7 +212,7 @@ int main(int argc, char **argv)
     Options o;
     int rc = parse_args(argc, argv, &o);
     if (rc != 0) {
-        return rc;
+        return rc < 0 ? 0 : rc;
     }
     mkdir(o.out, 0755);
     Env e;

@@ -84,19 +84,11 @@ static void human_bytes(double b, char *out, size_t n)
     snprintf(out, n, u >= 2 ? "%.1f %s" : "%.0f %s", b, unit[u]);
 }
 
-void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
+/* The header band: what study, which bundle; its height. */
+static float start_header(Scene *sc, Ui *ui, const Theme *th,
+                          const StartState *st)
 {
-    Ctx c;
-    ScreenCtx sx;
-    SessionView none;
-    ctx_plain(&c, &sx, &none, ui);
-    const Theme *th = c.th;
-    Gfx *g = ui->gfx;
-    float W = (float)g->w, H = (float)g->h, m = ui->margin;
-    scene_clear(sc);
-    sc->layer = LAYER_FIXED;
-    sc->body = (SDL_FRect){0, 0, W, H};
-    /* Header band. */
+    float W = (float)ui->gfx->w, m = ui->margin;
     float head_h = roundf(ui->u * 5.2f);
     scene_rect(sc, (SDL_FRect){0, 0, W, head_h}, th->panel);
     scene_rect(sc, (SDL_FRect){0, head_h - 1, W, 1}, th->border);
@@ -114,20 +106,20 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
     scene_text(sc, ui->small, W - m - subw, roundf(ui->u * 0.7f), sub,
                th->muted);
 
-    float top = head_h + roundf(ui->u * 1.4f);
-    float gap = roundf(ui->u * 1.6f);
-    float cw = fminf((W - 2 * m - gap) / 2, ui->u * 34);
-    float x0 = (W - (2 * cw + gap)) / 2;
-    /* Left: new participant. */
-    float lx = x0, ly = top;
-    float pad = roundf(ui->u * 1.2f);
-    float card_h = H - top - roundf(ui->u * 4.5f);
-    scene_frame(sc, (SDL_FRect){lx, ly, cw, card_h}, ui->u * 0.5f, 1,
-                th->border, th->panel);
+    return head_h;
+}
+
+/* The left card: a new participant's code, pilot toggle and condition. */
+static void start_new_card(Ctx *c, Scene *sc, Ui *ui, const StartState *st,
+                           SDL_FRect card, float pad)
+{
+    const Theme *th = c->th;
+    float lx = card.x, ly = card.y, cw = card.w, card_h = card.h;
+    scene_frame(sc, card, ui->u * 0.5f, 1, th->border, th->panel);
     float ix = lx + pad, iw = cw - 2 * pad, iy = ly + pad;
     scene_text(sc, ui->h2, ix, iy, "New participant", th->text);
     iy += (float)ui->h2->line_h + ui->u * 0.8f;
-    iy += start_field(&c, sc, ix, iy, iw, "PARTICIPANT CODE", st->code,
+    iy += start_field(c, sc, ix, iy, iw, "PARTICIPANT CODE", st->code,
                       st->code_focus, ACT_FOCUS_CODE, "optional, e.g. P017");
     iy += ui->u * 0.9f;
     /* Pilot toggle. */
@@ -151,9 +143,9 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
     iy += (float)ui->small_bold->line_h + ui->u * 0.25f;
     float bh = roundf(ui->u * 2.4f);
     float arrow = bh;
-    scr_button(&c, sc, ix, iy, arrow, bh, "\xE2\x80\xB9", NULL, ACT_COND_PREV,
-               0, st->n_conditions > 1, 0);
-    scr_button(&c, sc, ix + iw - arrow, iy, arrow, bh, "\xE2\x80\xBA", NULL,
+    scr_button(c, sc, ix, iy, arrow, bh, "\xE2\x80\xB9", NULL, ACT_COND_PREV, 0,
+               st->n_conditions > 1, 0);
+    scr_button(c, sc, ix + iw - arrow, iy, arrow, bh, "\xE2\x80\xBA", NULL,
                ACT_COND_NEXT, 0, st->n_conditions > 1, 0);
     const char *cond = st->n_conditions && st->cond_index >= 0
                            ? st->conditions[st->cond_index]
@@ -179,13 +171,16 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
     float sbw = iw;
     float sbh = roundf(ui->u * 3.0f);
     float sby = ly + card_h - pad - sbh;
-    scr_button(&c, sc, ix, sby, sbw, sbh, "Start participant", "Enter",
+    scr_button(c, sc, ix, sby, sbw, sbh, "Start participant", "Enter",
                ACT_START, 0, 1, 1);
+}
 
-    /* Right: unfinished participants. */
-    float rx = x0 + cw + gap, ry = top;
-    scene_frame(sc, (SDL_FRect){rx, ry, cw, card_h}, ui->u * 0.5f, 1,
-                th->border, th->panel);
+/* The right card: the unfinished participants to resume. */
+static void start_resume_card(Scene *sc, Ui *ui, const Theme *th,
+                              const StartState *st, SDL_FRect card, float pad)
+{
+    float rx = card.x, ry = card.y, cw = card.w, card_h = card.h;
+    scene_frame(sc, card, ui->u * 0.5f, 1, th->border, th->panel);
     float jx = rx + pad, jw = cw - 2 * pad, jy = ry + pad;
     scene_text(sc, ui->h2, jx, jy, "Resume a participant", th->text);
     jy += (float)ui->h2->line_h + ui->u * 0.5f;
@@ -226,8 +221,13 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
         scene_end_hit(sc);
         jy += rowh;
     }
+}
 
-    /* Status line. */
+/* The status line, the keys and a status message above them. */
+static void start_footer(Scene *sc, Ui *ui, const Theme *th,
+                         const StartState *st)
+{
+    float W = (float)ui->gfx->w, H = (float)ui->gfx->h, m = ui->margin;
     char fb[32], foot[1700];
     human_bytes(st->free_bytes, fb, sizeof fb);
     snprintf(foot, sizeof foot,
@@ -258,6 +258,31 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
         text_para(sc, ui->small, st->status, (W - sw) / 2 + ui->u,
                   sy + ui->u * 0.5f, sw - ui->u * 2, th->text, ALIGN_LEFT);
     }
+}
+
+void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
+{
+    Ctx c;
+    ScreenCtx sx;
+    SessionView none;
+    ctx_plain(&c, &sx, &none, ui);
+    const Theme *th = c.th;
+    Gfx *g = ui->gfx;
+    float W = (float)g->w, H = (float)g->h, m = ui->margin;
+    scene_clear(sc);
+    sc->layer = LAYER_FIXED;
+    sc->body = (SDL_FRect){0, 0, W, H};
+    float head_h = start_header(sc, ui, th, st);
+    float top = head_h + roundf(ui->u * 1.4f);
+    float gap = roundf(ui->u * 1.6f);
+    float cw = fminf((W - 2 * m - gap) / 2, ui->u * 34);
+    float x0 = (W - (2 * cw + gap)) / 2;
+    float pad = roundf(ui->u * 1.2f);
+    float card_h = H - top - roundf(ui->u * 4.5f);
+    start_new_card(&c, sc, ui, st, (SDL_FRect){x0, top, cw, card_h}, pad);
+    start_resume_card(sc, ui, th, st,
+                      (SDL_FRect){x0 + cw + gap, top, cw, card_h}, pad);
+    start_footer(sc, ui, th, st);
 }
 
 /* ---------------------------------------------------------------- dialogs */
