@@ -371,6 +371,26 @@ static void reject_unknown_payload(Loader *L, const JLoc *at, json_t *o,
     jreject_unknown_of(L, at, o, known, what);
 }
 
+int expl_parse_parts(Loader *L, const JLoc *at, json_t *parts, const Item *it,
+                     Explanation *e, int depth)
+{
+    size_t n = json_array_size(parts);
+    e->parts = ld_calloc(L, n, sizeof *e->parts);
+    if (!e->parts) {
+        return -1;
+    }
+    JLoc pl;
+    jl_child(&pl, at, "parts");
+    for (size_t i = 0; i < n; i++) {
+        JLoc el;
+        jl_index(&el, &pl, i);
+        e->n_parts = i + 1;
+        expl_parse(L, &el, json_array_get(parts, i), NULL, it, &e->parts[i],
+                   depth + 1);
+    }
+    return 0;
+}
+
 int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
                const Item *item, Explanation *e, int depth)
 {

@@ -71,6 +71,11 @@ int expl_parse_bars(Loader *L, const JLoc *at, json_t *o, const Item *it,
 int expl_parse_layout(Loader *L, const JLoc *at, json_t *o, const Item *it,
                       Explanation *e, int depth);
 
+/* The payloads of the list "parts" of o (a composite's or a layout's)
+** into e->parts, each at depth + 1. */
+int expl_parse_parts(Loader *L, const JLoc *at, json_t *parts, const Item *it,
+                     Explanation *e, int depth);
+
 /* Shared field readers (expl.c). A required, non-empty list member (NULL
 ** after reporting otherwise; allow_empty: an empty list is fine). */
 json_t *expl_list_member(Loader *L, const JLoc *at, json_t *obj,

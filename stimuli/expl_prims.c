@@ -306,19 +306,5 @@ int expl_parse_layout(Loader *L, const JLoc *at, json_t *o, const Item *it,
                  EXPL_MAX_DEPTH);
         return -1;
     }
-    size_t n = json_array_size(parts);
-    e->parts = ld_calloc(L, n, sizeof *e->parts);
-    if (!e->parts) {
-        return -1;
-    }
-    JLoc pl;
-    jl_child(&pl, at, "parts");
-    for (size_t i = 0; i < n; i++) {
-        JLoc el;
-        jl_index(&el, &pl, i);
-        e->n_parts = i + 1;
-        expl_parse(L, &el, json_array_get(parts, i), NULL, it, &e->parts[i],
-                   depth + 1);
-    }
-    return 0;
+    return expl_parse_parts(L, at, parts, it, e, depth);
 }
