@@ -84,7 +84,8 @@ static int report_size(const Study *st, int w, int h, FILE *out, SimError *err)
     if (p.res_h > 0 && !p.res_top) {
         fprintf(out,
                 "warning: layout %dx%d: the reservoir (%.0f px) does not fit "
-                "above the item: participants must scroll down to it\n",
+                "above the item, so it is drawn below it: participants must "
+                "scroll down to it\n",
                 w, h, (double)p.res_h);
         warnings++;
     }
