@@ -6,6 +6,8 @@
 */
 #include "app/help.h"
 
+#include <string.h>
+
 static const char SYNOPSIS[] =
     "Usage: simlab check DIR [--json]\n"
     "  or:  simlab new DIR --preset PRESET --modality MODALITY "
@@ -209,4 +211,61 @@ void help_full(FILE *f)
     fputs(SYNOPSIS, f);
     fputc('\n', f);
     fputs(BODY, f);
+}
+
+enum { LINE_INDENTED, LINE_PARAGRAPH };
+
+/* Writes to f the lines of text that start with prefix, each with what
+** follows it: the lines indented by four spaces or more (LINE_INDENTED)
+** or the lines up to a blank one (LINE_PARAGRAPH);
+** returns how many lines started with prefix. */
+static int lines_of(FILE *f, const char *text, const char *prefix, int follow)
+{
+    int n = 0, in = 0;
+    size_t plen = strlen(prefix);
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        int more = follow == LINE_PARAGRAPH  ? len > 0
+                   : follow == LINE_INDENTED ? strncmp(l, "    ", 4) == 0
+                                             : 0;
+        if (strncmp(l, prefix, plen) == 0) {
+            in = 1;
+            n++;
+        } else {
+            in = in && more;
+        }
+        if (in) {
+            fprintf(f, "%.*s\n", (int)len, l);
+        }
+        l += len + (e ? 1 : 0);
+    }
+    return n;
+}
+
+int help_command(FILE *f, const char *cmd)
+{
+    char usage[64], line[64], opts[64];
+    snprintf(usage, sizeof usage, "simlab %s ", cmd);
+    snprintf(line, sizeof line, "  %s ", cmd);
+    snprintf(opts, sizeof opts, "Options of %s:", cmd);
+    if (cmd[0] == '-' || !strstr(SYNOPSIS, usage)) {
+        return -1;
+    }
+    /* the synopsis lines of cmd: "Usage: simlab cmd ..." then "  or:  ..." */
+    int n = 0;
+    for (const char *l = SYNOPSIS; (l = strstr(l, usage)) != NULL;) {
+        const char *e = strchr(l, '\n');
+        int len = e ? (int)(e - l) : (int)strlen(l);
+        fprintf(f, "%s%.*s\n", n++ ? "  or:  " : "Usage: ", len, l);
+        l += len;
+    }
+    fputc('\n', f);
+    lines_of(f, BODY, line, LINE_INDENTED);
+    fputc('\n', f);
+    if (lines_of(f, BODY, opts, LINE_PARAGRAPH) == 0) {
+        fprintf(f, "simlab %s has no options.\n", cmd);
+    }
+    fputs("\nTry 'simlab --help' for every command.\n", f);
+    return 0;
 }

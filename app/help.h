@@ -13,4 +13,8 @@ void help_usage(FILE *f);
 /* The synopsis, what each command does and every option, to f. */
 void help_full(FILE *f);
 
+/* `simlab CMD --help`: CMD's synopsis lines, what it does and its options,
+** to f; -1 (nothing written) when CMD is not a command. */
+int help_command(FILE *f, const char *cmd);
+
 #endif

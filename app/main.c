@@ -277,6 +277,15 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    for (int i = 2; i < argc && cmd[0] != '-'; i++) {
+        if (strcmp(argv[i], "--help") == 0 ||
+            (i == 2 && strcmp(argv[i], "-h") == 0)) {
+            if (help_command(stdout, cmd) == 0) {
+                return 0;
+            }
+            break;
+        }
+    }
     if (strcmp(cmd, "check") == 0) {
         return cmd_check(argc - 1, argv + 1);
     } else if (strcmp(cmd, "new") == 0) {

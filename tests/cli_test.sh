@@ -30,6 +30,15 @@ expect 2 "check no dir" "$simlab" check
 expect 2 "check two dirs" "$simlab" check a b
 expect 2 "unknown command" "$simlab" frobnicate
 expect 2 "no command" "$simlab"
+# CMD --help: that command's usage and options, exit 0, nothing written
+for cmd in check new run simulate export selftest power sync status server; do
+    expect 0 "$cmd --help" "$simlab" $cmd --help
+    grep -q "^Usage: simlab $cmd " "$tmp/out" || { echo "FAIL: $cmd --help prints no usage"; fails=$((fails + 1)); }
+done
+expect 0 "new DIR --help" "$simlab" new "$tmp/helped" --help
+grep -q "^Options of new:" "$tmp/out" || { echo "FAIL: new --help lists no options"; fails=$((fails + 1)); }
+[ ! -e "$tmp/helped" ] || { echo "FAIL: new --help wrote a folder"; fails=$((fails + 1)); }
+expect 2 "unknown command with --help" "$simlab" frobnicate --help
 # simlab new: a starter bundle that check accepts; refusals are usage errors
 expect 0 "new" "$simlab" new "$tmp/starter" --preset hase-counterfactual --modality image
 expect 0 "check the starter" "$simlab" check "$tmp/starter"
