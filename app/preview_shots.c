@@ -228,10 +228,10 @@ static void fixtures_items(PreviewFixtures *fx, const char *out)
         snprintf(fx->map_paths[k], sizeof fx->map_paths[k], "media/map%d.npy",
                  k);
         /* what study loading would resolve: absolute paths */
-        snprintf(fx->img_files[k], sizeof fx->img_files[k], "%s/%s", out,
-                 fx->img_paths[k]);
-        snprintf(fx->map_files[k], sizeof fx->map_files[k], "%s/%s", out,
-                 fx->map_paths[k]);
+        snprintf(fx->img_files[k], sizeof fx->img_files[k],
+                 "%s/media/img%d.png", out, k);
+        snprintf(fx->map_files[k], sizeof fx->map_files[k],
+                 "%s/media/map%d.npy", out, k);
         fx->img_items[k].input.image_file = fx->img_files[k];
         fx->img_items[k].input.modality = MODALITY_IMAGE;
         fx->img_items[k].input.text = fx->img_paths[k];
