@@ -248,6 +248,18 @@ static SDL_Texture *texture_rgba(Assets *a, const MediaImage *img, char *why,
     return t;
 }
 
+/* 1 when every pixel of img is opaque. */
+static int opaque(const MediaImage *img)
+{
+    size_t n = (size_t)img->w * (size_t)img->h;
+    for (size_t i = 0; i < n; i++) {
+        if (img->rgba[4 * i + 3] != 255) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 const Tex *assets_image(Assets *a, const char *file)
 {
     if (!file || strlen(file) >= BUNDLE_PATH_MAX) {
@@ -268,6 +280,11 @@ const Tex *assets_image(Assets *a, const char *file)
     char why[256];
     SDL_Texture *tex = texture_rgba(a, &img, why, sizeof why);
     int w = img.w, h = img.h;
+    if (tex && opaque(&img)) {
+        /* images are drawn whole (alpha 255): an opaque one is copied, not
+        ** blended, which spares the renderer a read of what is below */
+        SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_NONE);
+    }
     media_image_free(&img);
     if (!tex) {
         return fail(a, key, "%s", why);

@@ -351,7 +351,8 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     static double ours[MAX_EV], sdl[MAX_EV], poll_err[MAX_EV],
         transition[MAX_EV], frames[MAX_EV * 4], to_predict[MAX_EV];
     int n_inj = 0, n_keys = 0, n_trans = 0, n_frames = 0, n_answers = 0,
-        n_to_predict = 0;
+        n_to_predict = 0, n_predict_onsets = 0;
+    static int to_predict_k[MAX_EV]; /* which prediction screen (0, 1, ..) */
     /* the texture cache after the last onset (timing log "textures") */
     size_t tex_bytes = 0, tex_peak = 0, tex_n = 0, tex_budget = 0;
     int tex_evicted = 0;
@@ -405,9 +406,11 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
         if (t2 > 0 && n_trans < MAX_EV) {
             transition[n_trans++] = (double)(t - t2) / 1e6;
             if (strcmp(screen, "predict") == 0) {
+                to_predict_k[n_to_predict] = n_predict_onsets;
                 to_predict[n_to_predict++] = (double)(t - t2) / 1e6;
             }
         }
+        n_predict_onsets += strcmp(screen, "predict") == 0;
         if (strcmp(screen, "done") == 0 || n_answers >= n_wanted) {
             done = 1;
             break;
@@ -551,7 +554,17 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     printf("\ntextures: %zu bytes held at the end, peak %zu, %zu entries, "
            "%d dropped for the budget of %zu bytes\n",
            tex_bytes, tex_peak, tex_n, tex_evicted, tex_budget);
+    /* the first, third, ... prediction screens and the second, fourth,
+    ** ... (a bundle alternating two kinds of trial) */
+    static double half[2][MAX_EV];
+    int n_half[2] = {0, 0};
+    for (int i = 0; i < n_to_predict; i++) {
+        int k = to_predict_k[i] % 2;
+        half[k][n_half[k]++] = to_predict[i];
+    }
     printf("to_predict_median_ms %.3f\n", sp2.median);
+    printf("to_predict_even_median_ms %.3f\nto_predict_odd_median_ms %.3f\n",
+           stats(half[0], n_half[0]).median, stats(half[1], n_half[1]).median);
     if (rt_mode) {
         /* RT error = recorded RT - true RT, per prediction */
         static double err[MAX_EV], err_w[MAX_EV], onset_lag[MAX_EV];

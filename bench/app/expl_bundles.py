@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Two bench bundles of the same 40 image predictions, differing only in the
-explanation: a six-image gallery with a markdown paragraph (a column layout)
-or a heatmap over the picture. Every trial has files of its own (copies of
-the image fixture), so each is decoded as a new trial would be.
-Usage: expl_bundles.py FIXTURE_DIR OUT_DIR  (writes OUT_DIR/gallery, OUT_DIR/heatmap)
+"""A bench bundle of 40 image predictions, each showing its explanation,
+alternating two kinds: the 1st, 3rd, ... a six-image gallery with a markdown
+paragraph (a column layout), the 2nd, 4th, ... a heatmap over the picture --
+so both are measured in the same run, trial by trial. Every trial has files
+of its own (copies of the image fixture), decoded as a new trial's would be.
+Usage: expl_bundles.py FIXTURE_DIR OUT_DIR  (writes OUT_DIR/mixed)
 """
 import json
 import os
@@ -17,7 +18,7 @@ TEXT = ("The model answers **{p}** mainly because of the *snow* behind the "
         "Expect the same answer for any animal in front of snow.")
 
 
-def bundle(fix, out, method, payload):
+def bundle(fix, out, method, payloads):
     media = os.path.join(out, "media")
     os.makedirs(media)
     items = []
@@ -29,7 +30,8 @@ def bundle(fix, out, method, payload):
         items.append({"id": "t%d" % k, "pool": "test", "modality": "image",
                       "input": "media/in-%d.png" % k, "label": label,
                       "prediction": pred,
-                      "explanations": {method: payload(fix, media, k, pred)}})
+                      "explanations": {method: payloads[k % 2](fix, media, k,
+                                                               pred)}})
     with open(os.path.join(out, "items.jsonl"), "w") as f:
         for it in items:
             f.write(json.dumps(it) + "\n")
@@ -69,8 +71,7 @@ def heatmap(fix, media, k, pred):
 
 def main():
     fix, out = sys.argv[1], sys.argv[2]
-    bundle(fix, os.path.join(out, "gallery"), "gallery", gallery)
-    bundle(fix, os.path.join(out, "heatmap"), "heatmap", heatmap)
+    bundle(fix, os.path.join(out, "mixed"), "mixed", (gallery, heatmap))
 
 
 if __name__ == "__main__":
