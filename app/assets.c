@@ -1,7 +1,9 @@
 /*
-** Asset cache: decodes bundle files into textures once and keeps them for
-** the run. Opens only the absolute paths that study loading resolved and
-** decoded, and decodes them the same way (stimuli/media.c).
+** Asset cache: decodes bundle files into textures and keeps them within a
+** byte budget, least recently used dropped first, never a texture of the
+** scene being built or shown. Failures are kept (they cost no texture).
+** Opens only the absolute paths that study loading resolved and decoded,
+** and decodes them the same way (stimuli/media.c).
 */
 #include "app/assets.h"
 
@@ -18,12 +20,16 @@
 struct AssetEntry {
     char *key;
     Tex t;
+    size_t bytes;        /* of t.tex: w * h * 4 */
+    unsigned long used;  /* a->tick when last requested */
+    unsigned long scene; /* a->scene_gen when last requested in a build */
 };
 
 void assets_init(Assets *a, SDL_Renderer *r)
 {
     memset(a, 0, sizeof *a);
     a->renderer = r;
+    a->budget = ASSETS_BUDGET_DEFAULT;
     SDL_RendererInfo info;
     if (r && SDL_GetRendererInfo(r, &info) == 0) {
         a->max_tex_w = info.max_texture_width;
@@ -62,14 +68,75 @@ void assets_forget_failed(Assets *a)
     a->n = k;
 }
 
+void assets_scene_begin(Assets *a)
+{
+    a->scene_gen++;
+    a->building = 1;
+}
+
+void assets_scene_end(Assets *a)
+{
+    a->building = 0;
+}
+
+static void touch(Assets *a, AssetEntry *e)
+{
+    e->used = ++a->tick;
+    if (a->building) {
+        e->scene = a->scene_gen;
+    }
+}
+
 static Tex *lookup(Assets *a, const char *key)
 {
     for (size_t i = 0; i < a->n; i++) {
         if (strcmp(a->entries[i]->key, key) == 0) {
+            touch(a, a->entries[i]);
             return &a->entries[i]->t;
         }
     }
     return NULL;
+}
+
+/* The least recently used texture that the scene does not hold, or
+** a->n. */
+static size_t victim(const Assets *a)
+{
+    size_t best = a->n;
+    for (size_t i = 0; i < a->n; i++) {
+        const AssetEntry *e = a->entries[i];
+        if (!e->t.tex || (e->scene == a->scene_gen && a->scene_gen != 0)) {
+            continue;
+        }
+        if (best == a->n || e->used < a->entries[best]->used) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Drops textures until need more bytes fit in the budget (or nothing more
+** may go). */
+static void make_room(Assets *a, size_t need)
+{
+    while (a->budget > 0 && a->bytes + need > a->budget) {
+        size_t i = victim(a);
+        if (i == a->n) {
+            return;
+        }
+        a->bytes -= a->entries[i]->bytes;
+        entry_free(a->entries[i]);
+        memmove(&a->entries[i], &a->entries[i + 1],
+                (a->n - i - 1) * sizeof *a->entries);
+        a->n--;
+        a->n_evicted++;
+    }
+}
+
+void assets_set_budget(Assets *a, size_t bytes)
+{
+    a->budget = bytes;
+    make_room(a, 0);
 }
 
 /* Caches tex (may be NULL: a failure, why says it) under key. */
@@ -77,6 +144,8 @@ static Tex *insert(Assets *a, const char *key, SDL_Texture *tex, int w, int h,
                    const char *why)
 {
     static Tex oom = {NULL, 0, 0, "out of memory"};
+    size_t bytes = tex ? (size_t)w * (size_t)h * 4 : 0;
+    make_room(a, bytes);
     AssetEntry *e = NULL;
     if (sim_grow((void **)&a->entries, &a->cap, a->n + 1,
                  sizeof(AssetEntry *)) != 0 ||
@@ -88,6 +157,10 @@ static Tex *insert(Assets *a, const char *key, SDL_Texture *tex, int w, int h,
         return &oom;
     }
     a->entries[a->n++] = e;
+    e->bytes = bytes;
+    a->bytes += bytes;
+    a->peak = a->bytes > a->peak ? a->bytes : a->peak;
+    touch(a, e);
     e->t.tex = tex;
     e->t.w = w;
     e->t.h = h;
@@ -175,6 +248,18 @@ static SDL_Texture *texture_rgba(Assets *a, const MediaImage *img, char *why,
     return t;
 }
 
+/* 1 when every pixel of img is opaque. */
+static int opaque(const MediaImage *img)
+{
+    size_t n = (size_t)img->w * (size_t)img->h;
+    for (size_t i = 0; i < n; i++) {
+        if (img->rgba[4 * i + 3] != 255) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 const Tex *assets_image(Assets *a, const char *file)
 {
     if (!file || strlen(file) >= BUNDLE_PATH_MAX) {
@@ -195,6 +280,11 @@ const Tex *assets_image(Assets *a, const char *file)
     char why[256];
     SDL_Texture *tex = texture_rgba(a, &img, why, sizeof why);
     int w = img.w, h = img.h;
+    if (tex && opaque(&img)) {
+        /* images are drawn whole (alpha 255): an opaque one is copied, not
+        ** blended, which spares the renderer a read of what is below */
+        SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_NONE);
+    }
     media_image_free(&img);
     if (!tex) {
         return fail(a, key, "%s", why);

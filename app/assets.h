@@ -1,8 +1,10 @@
 /*
 ** Textures made from a study bundle's files: images, heatmaps (float32 .npy
 ** or PNG, coloured with a colormap), colour bars. Cached by path so a trial
-** can be loaded ahead of time (preloading) and shown without a stall.
-** Opens only the resolved paths of the study model (stimuli/study.h).
+** can be loaded ahead of time (preloading) and shown without a stall, within
+** a byte budget: the least recently used textures go first, never one that
+** the scene being built or shown holds. Opens only the resolved paths of
+** the study model (stimuli/study.h).
 */
 #ifndef SIMLAB_APP_ASSETS_H
 #define SIMLAB_APP_ASSETS_H
@@ -21,16 +23,42 @@ typedef struct Tex {
 
 typedef struct AssetEntry AssetEntry;
 
+/* Texture bytes kept by default: 4 bytes a pixel, so 256 MiB hold 64
+** images of 1024x1024 -- a trial, its preloaded successors and the
+** reservoir many times over. */
+#define ASSETS_BUDGET_DEFAULT ((size_t)256 << 20)
+
 typedef struct Assets {
     SDL_Renderer *renderer;
     int max_tex_w, max_tex_h; /* the renderer's largest texture; 0 = any */
-    AssetEntry **entries;     /* one allocation each: Tex pointers stay valid */
+    AssetEntry **entries;     /* one allocation each */
     size_t n, cap;
-    int n_loads; /* files decoded so far (for preload checks) */
+    int n_loads;   /* files decoded so far (for preload checks) */
+    size_t bytes;  /* texture bytes held (w * h * 4 per texture) */
+    size_t budget; /* most bytes kept beyond the scene's own; 0 = no limit */
+    size_t peak;   /* most bytes ever held */
+    int n_evicted; /* textures dropped for the budget */
+    unsigned long tick;      /* requests so far: the recency of an entry */
+    unsigned long scene_gen; /* the scene being built or shown */
+    int building;            /* 1 between assets_scene_begin and _end */
 } Assets;
 
+/* An empty cache for renderer r with ASSETS_BUDGET_DEFAULT. */
 void assets_init(Assets *a, SDL_Renderer *r);
 void assets_free(Assets *a);
+
+/* Sets the byte budget (0: none). Textures are dropped, least recently
+** used first, when a new one would take the cache over it; those requested
+** since the last assets_scene_begin while building are kept (the scene
+** holds them), so a single screen larger than the budget still shows. */
+void assets_set_budget(Assets *a, size_t bytes);
+
+/* A new scene is built from here on (screen_build): what the previous one
+** held may be dropped. Requests until assets_scene_end belong to it: their
+** Tex pointers stay valid until the next assets_scene_begin. Outside a
+** build, a Tex pointer is valid until the next request. */
+void assets_scene_begin(Assets *a);
+void assets_scene_end(Assets *a);
 
 /* The image (PNG or JPEG) at file: the absolute path that study loading
 ** resolved inside the bundle and decoded (ItemInput.image_file,

@@ -412,10 +412,13 @@ static Glyph *glyph_get(Font *f, SDL_Renderer *r, uint32_t cp)
         if (fb && TTF_GlyphIsProvided32(fb, cp)) {
             ttf = fb;
             g->src = (uint8_t)(k + 1);
-            /* Bitmap-only fonts (colour emoji) come at their one size:
-            ** scale them to the face's line height. */
+            /* Bitmap-only fonts (colour emoji) come at their one size,
+            ** several times the face's: scale them to its line height.
+            ** Outline fonts with tall line gaps (Noto Sans CJK: 1.45 em
+            ** against DejaVu's 1.16) keep the size asked for, so that Han
+            ** text is not drawn smaller than the Latin beside it. */
             int fh = TTF_FontHeight(fb);
-            if (fh > f->line_h + f->line_h / 4) {
+            if (fh > 2 * f->line_h) {
                 scale = (float)f->line_h / (float)fh;
             }
             g->y_off = (int16_t)lroundf((float)f->ascent -

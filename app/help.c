@@ -93,6 +93,8 @@ static const char BODY[] =
     "                          exit (needs --screenshot-dir)\n"
     "  --timing-log FILE       raw timing records (benchmarks)\n"
     "  --exit-after N          leave after N finished runs (benchmarks)\n"
+    "  --texture-budget MB     image memory kept (256; least recently used\n"
+    "                          images are decoded again when needed)\n"
     "  --accept-changed-bundle continue a database recorded with an older\n"
     "                          version of the bundle\n"
     "  --sync URL              assign conditions on a PostgreSQL server and\n"

@@ -70,7 +70,14 @@ static int report_size(const Study *st, int w, int h, FILE *out, SimError *err)
                 p.res_method ? "method '" : "no explanation",
                 p.res_method ? p.res_method : "", p.res_method ? "'" : "");
     }
-    float above = p.res_top ? p.res_h + roundf(ui.u * 0.4f) : 0;
+    /* the reservoir above counts against the explanation only on screens
+    ** that show both */
+    int both = 0;
+    for (size_t b = 0; b < st->n_blocks; b++) {
+        const Block *blk = &st->blocks[b];
+        both |= blk->reservoir && blk->show.reservoir && blk->show.explanation;
+    }
+    float above = p.res_top && both ? p.res_h + roundf(ui.u * 0.4f) : 0;
     if (p.any_method && above + p.expl_side_h + 2 * pad > avail) {
         fprintf(out,
                 "warning: layout %dx%d: the explanation of item '%s' "

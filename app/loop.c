@@ -625,6 +625,9 @@ static void after_present(App *a, int64_t t1)
         session_mark_onset(a->session, t1);
         timing_log_onset(a->d->timing, t1, session_view(a->session),
                          a->input_ns);
+        const Assets *as = &a->d->frame->assets;
+        timing_log_textures(a->d->timing, as->bytes, as->peak, as->n,
+                            as->n_evicted, as->budget);
         /* The view now enables its buttons; the picture is unchanged. */
         if (build(a)) {
             a->need_draw = 1;

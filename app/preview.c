@@ -222,7 +222,9 @@ int main(int argc, char **argv)
     if (env_open(&e, &o) != 0) {
         goto cleanup;
     }
-    if (preview_fixtures_new(o.out, &fx) != 0) {
+    if (preview_fixtures_new(o.out,
+                             o.strings ? ui_strings_language(o.strings) : NULL,
+                             &fx) != 0) {
         goto cleanup;
     }
     int n = preview_shots(fx, shots, PREVIEW_MAX_SHOTS);

@@ -20,10 +20,13 @@ typedef struct PreviewShot {
 typedef struct PreviewFixtures PreviewFixtures;
 
 /* Writes the synthetic media into out/media and builds the items,
-** explanations and pages the views point into. Returns 0 with *fx owning
-** them (preview_fixtures_free), -1 when out of memory or a page does not
-** parse (said on stderr). */
-int preview_fixtures_new(const char *out, PreviewFixtures **fx);
+** explanations and pages the views point into; the explanations' words
+** and the image classes' labels are in language (a BCP 47 tag; NULL:
+** English; preview_content.h). Returns 0 with *fx owning them
+** (preview_fixtures_free), -1 when out of memory or a page does not parse
+** (said on stderr). */
+int preview_fixtures_new(const char *out, const char *language,
+                         PreviewFixtures **fx);
 void preview_fixtures_free(PreviewFixtures *fx); /* NULL: no-op */
 
 /* Fills shots[0..cap) with the named views of every screen; returns how

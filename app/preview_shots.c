@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "app/preview_content.h"
 #include "common/sim_alloc.h"
 #include "experiment/session.h"
 #include "stimuli/page.h"
@@ -397,14 +398,6 @@ static void fixtures_items(PreviewFixtures *fx, const char *out)
     fx->qq = &qq;
 }
 
-static const char *const RATIONALE =
-    "The model answers **Husky** mainly because of the *snow* under the "
-    "animal, not because of the animal itself.\n\n"
-    "- the white ground covers a third of the picture\n"
-    "- the animal's head and ears are **barely** used\n\n"
-    "Treat its answer with care when the ground is white.  \n"
-    "(written by a language model from the attribution map)";
-
 static ExplFeature CONCEPTS[] = {
     {MUT("snow on the ground"), NULL, 48.2, NULL},
     {MUT("grey fur"), NULL, 21.5, NULL},
@@ -433,10 +426,14 @@ static void expl_init(Explanation *e, ExplKind kind)
 /* The primitives (image, gallery, markdown, bars, layout) and payloads
 ** given on request or on hover. The markdown is parsed as study loading
 ** parses it; -1 when it does not. */
-static int fixtures_prims(PreviewFixtures *fx)
+static int fixtures_prims(PreviewFixtures *fx, const PreviewContent *pc)
 {
-    static const char *const captions[6] = {"snow", "fur",  "ears",
-                                            "sky",  "tail", "legs"};
+    const char *const *captions = pc->captions;
+    for (int k = 0; k < 4; k++) {
+        CONCEPTS[k].name = CONCEPTS_SIGNED[k].name = MUT(pc->concepts[k]);
+    }
+    IMG_CLASSES[0].label = MUT(pc->class_husky);
+    IMG_CLASSES[1].label = MUT(pc->class_wolf);
     static const double weights[6] = {0.48, 0.21, 0.12, -0.08, 0.05, -0.02};
     for (int k = 0; k < 6; k++) {
         fx->gallery[k] =
@@ -444,20 +441,20 @@ static int fixtures_prims(PreviewFixtures *fx)
                         MUT(captions[k]), weights[k]};
     }
     expl_init(&fx->e_gallery, EXPL_GALLERY);
-    fx->e_gallery.title = MUT("Concepts the model found in this picture");
+    fx->e_gallery.title = MUT(pc->gallery_title);
     fx->e_gallery.images = fx->gallery;
     fx->e_gallery.n_images = 6;
     fx->e_gallery.columns = 3;
 
     expl_init(&fx->e_md, EXPL_MARKDOWN);
-    fx->e_md.text = MUT(RATIONALE);
-    if (page_build_ex(RATIONALE, NULL, PAGE_MARKDOWN, NULL, NULL,
+    fx->e_md.text = MUT(pc->rationale);
+    if (page_build_ex(pc->rationale, NULL, PAGE_MARKDOWN, NULL, NULL,
                       &fx->e_md.doc) != 0) {
         return -1;
     }
 
     expl_init(&fx->e_bars, EXPL_BARS);
-    fx->e_bars.title = MUT("Concept importance");
+    fx->e_bars.title = MUT(pc->bars_title);
     fx->e_bars.features = CONCEPTS;
     fx->e_bars.n_features = 4;
     fx->e_bars.bars_signed = 1;
@@ -470,7 +467,7 @@ static int fixtures_prims(PreviewFixtures *fx)
                                 fx->img_files[3],
                                 320,
                                 240,
-                                MUT("Prototype 7 of class Husky"),
+                                MUT(pc->prototype_caption),
                                 NAN};
     expl_init(&fx->e_image, EXPL_IMAGE);
     fx->e_image.images = &fx->own_image;
@@ -481,13 +478,8 @@ static int fixtures_prims(PreviewFixtures *fx)
     expl_init(&fx->layout_parts[0], EXPL_IMAGE);
     fx->layout_parts[0].images = &fx->cf_images[0];
     fx->layout_parts[0].n_images = 1;
-    fx->cf_images[0] = (ExplImage){NULL,
-                                   NULL,
-                                   0,
-                                   0,
-                                   MUT("Region of the strongest concept: snow "
-                                       "on the ground"),
-                                   NAN};
+    fx->cf_images[0] =
+        (ExplImage){NULL, NULL, 0, 0, MUT(pc->overlay_caption), NAN};
     fx->layout_parts[0].has_overlay = 1;
     fx->layout_parts[0].file = fx->map_paths[0];
     fx->layout_parts[0].map_file = fx->map_files[0];
@@ -495,23 +487,19 @@ static int fixtures_prims(PreviewFixtures *fx)
     fx->layout_parts[0].colormap = MUT("magma");
     fx->layout_parts[0].opacity = 0.6;
     expl_init(&fx->layout_parts[1], EXPL_BARS);
-    fx->layout_parts[1].title = MUT("Concept importance");
+    fx->layout_parts[1].title = MUT(pc->bars_title);
     fx->layout_parts[1].features = CONCEPTS_SIGNED;
     fx->layout_parts[1].n_features = 4;
     fx->layout_parts[1].bars_signed = 1;
     expl_init(&fx->e_layout, EXPL_LAYOUT);
-    fx->e_layout.title = MUT("Concepts the model used");
+    fx->e_layout.title = MUT(pc->layout_title);
     fx->e_layout.row = 1;
     fx->e_layout.parts = fx->layout_parts;
     fx->e_layout.n_parts = 2;
 
     /* a counterfactual image pair */
-    fx->cf_images[1] = (ExplImage){fx->img_paths[4],
-                                   fx->img_files[4],
-                                   320,
-                                   240,
-                                   MUT("Changed: the model says Wolf"),
-                                   NAN};
+    fx->cf_images[1] = (ExplImage){
+        fx->img_paths[4], fx->img_files[4], 320, 240, MUT(pc->cf_changed), NAN};
     for (int k = 0; k < 2; k++) {
         expl_init(&fx->cf_parts[k], EXPL_IMAGE);
     }
@@ -520,14 +508,14 @@ static int fixtures_prims(PreviewFixtures *fx)
                            fx->img_files[0],
                            320,
                            240,
-                           MUT("Original: the model says Husky"),
+                           MUT(pc->cf_original),
                            NAN};
     fx->cf_parts[0].images = &original;
     fx->cf_parts[0].n_images = 1;
     fx->cf_parts[1].images = &fx->cf_images[1];
     fx->cf_parts[1].n_images = 1;
     expl_init(&fx->e_cf, EXPL_LAYOUT);
-    fx->e_cf.title = MUT("The smallest change that flips the answer");
+    fx->e_cf.title = MUT(pc->cf_title);
     fx->e_cf.row = 1;
     fx->e_cf.parts = fx->cf_parts;
     fx->e_cf.n_parts = 2;
@@ -569,7 +557,8 @@ static int fixtures_pages(PreviewFixtures *fx, const char *out)
     return 0;
 }
 
-int preview_fixtures_new(const char *out, PreviewFixtures **fx_out)
+int preview_fixtures_new(const char *out, const char *language,
+                         PreviewFixtures **fx_out)
 {
     *fx_out = NULL;
     PreviewFixtures *fx = sim_calloc(1, sizeof *fx);
@@ -578,7 +567,8 @@ int preview_fixtures_new(const char *out, PreviewFixtures **fx_out)
     }
     make_media(out);
     fixtures_items(fx, out);
-    if (fixtures_pages(fx, out) != 0 || fixtures_prims(fx) != 0) {
+    if (fixtures_pages(fx, out) != 0 ||
+        fixtures_prims(fx, preview_content(language)) != 0) {
         preview_fixtures_free(fx);
         return -1;
     }

@@ -54,6 +54,17 @@ static float field_text(const Q *q, Scene *sc, const char *text, int focused,
     return text_flow(sc, spans, n, x, y, w, 1.2f, al(q, ALIGN_LEFT), NULL);
 }
 
+/* A number question's bound as the study writes numbers (decimal mark,
+** U+2212), with as many decimals as it has (at most 6). */
+static void hint_num(const Q *q, double v, char *out, size_t n)
+{
+    int d = 0;
+    while (d < 6 && fabs(v * pow(10, d) - round(v * pow(10, d))) > 1e-9) {
+        d++;
+    }
+    render_num(q->rc, v, d, 0, out, n);
+}
+
 /* A number or text field: a framed box that takes the focus when clicked.
 ** Text fields are at least four lines high and grow with their text. */
 static float field(const Q *q, Scene *sc, size_t i, float x, float y, float w)
@@ -80,9 +91,12 @@ static float field(const Q *q, Scene *sc, size_t i, float x, float y, float w)
         scene_end_hit(sc);
     }
     float yy = y + fh;
-    char hint[96] = "";
+    char hint[128] = "";
     if (sq->type == QTYPE_NUMBER && isfinite(sq->min) && isfinite(sq->max)) {
-        snprintf(hint, sizeof hint, "%g \xe2\x80\x93 %g", sq->min, sq->max);
+        char lo[48], hi[48];
+        hint_num(q, sq->min, lo, sizeof lo);
+        hint_num(q, sq->max, hi, sizeof hi);
+        snprintf(hint, sizeof hint, "%s \xe2\x80\x93 %s", lo, hi);
     } else if (multi) {
         snprintf(hint, sizeof hint, "%zu / %d",
                  questionnaire_utf8_len(answer(q, i)), sq->max_length);

@@ -133,8 +133,8 @@ typedef struct SumRow {
 } SumRow;
 
 static float sum_rows(const RenderCtx *rc, Scene *sc, const SumRow *rows, int n,
-                      int rule_last, int decimals, const char *unit, float x,
-                      float y, float w)
+                      int rule_last, int decimals, const char *unit, int full,
+                      float x, float y, float w)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
@@ -154,9 +154,11 @@ static float sum_rows(const RenderCtx *rc, Scene *sc, const SumRow *rows, int n,
         val_w = fmaxf(val_w, value_width(ui->small_bold, val));
     }
     /* as wide as LIME's printout, wider for long names, never wider than
-    ** the column */
-    float rw = fminf(w, fmaxf(fminf(w * 0.6f, ui->u * 16) + ui->u * 4,
-                              name_w + gap + val_w));
+    ** the column; full: as wide as the chart above it, the value at its end
+    ** where the longest bar's is */
+    float rw = full ? w
+                    : fminf(w, fmaxf(fminf(w * 0.6f, ui->u * 16) + ui->u * 4,
+                                     name_w + gap + val_w));
     float col = rw - val_w - gap;
     float yy = y;
     for (int i = 0; i < n; i++) {
@@ -207,7 +209,7 @@ float rnd_bars(const RenderCtx *rc, Scene *sc, const Explanation *e,
         }
         SumRow row = {tr(rc, UI_EXPL_BARS_SUM), sum};
         yy += rc->ui->u * 0.6f;
-        yy += sum_rows(rc, sc, &row, 1, 1, e->decimals, e->unit, x, yy, w);
+        yy += sum_rows(rc, sc, &row, 1, 1, e->decimals, e->unit, 1, x, yy, w);
     }
     return yy - y;
 }
@@ -235,7 +237,7 @@ float rnd_features(const RenderCtx *rc, Scene *sc, const Explanation *e,
         }
         rows[1].v = sum;
     }
-    yy += sum_rows(rc, sc, rows, 3, isfinite(e->output), 2, NULL, x, yy, w);
+    yy += sum_rows(rc, sc, rows, 3, isfinite(e->output), 2, NULL, 0, x, yy, w);
     return yy - y;
 }
 

@@ -128,6 +128,9 @@ static int open_window(const RunOptions *o, const Study *study, Frame *frame)
         fprintf(stderr, "simlab run: %s\n", err.msg);
         return -1;
     }
+    if (o->texture_budget_mb > 0) {
+        assets_set_budget(&frame->assets, (size_t)o->texture_budget_mb << 20);
+    }
     if (study->ui_strings) {
         fonts_set_language(&frame->fonts,
                            ui_strings_language(study->ui_strings));

@@ -86,6 +86,9 @@ int run_options_parse(int argc, char **argv, RunOptions *o)
         } else if (strcmp(s, "--cpu") == 0 && v && v[0] >= '0' && v[0] <= '9' &&
                    atoi(v) <= 1023) {
             o->cpu = atoi(v), i++;
+        } else if (strcmp(s, "--texture-budget") == 0 && v && atoi(v) > 0 &&
+                   atoi(v) <= 65536) {
+            o->texture_budget_mb = atoi(v), i++;
         } else if (strcmp(s, "--exit-after") == 0 && v) {
             o->exit_after = atoi(v), i++;
         } else if (s[0] != '-' && !o->dir) {

@@ -35,6 +35,7 @@ typedef struct RunOptions {
     int rush;               /* --rush 1, --no-rush 0, -1 not given (the
                                station.conf decides, app/rush.h) */
     int cpu;                /* --cpu N, -1 not given */
+    int texture_budget_mb;  /* --texture-budget MB; 0 = the default */
 } RunOptions;
 
 /* Reads argv[1..argc) (argv[0] is "run") into o, defaults first. Returns 0;

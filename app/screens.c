@@ -281,6 +281,9 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     const SessionView *v = c.v;
     Gfx *g = ui->gfx;
     scene_clear(sc);
+    if (sx->assets) {
+        assets_scene_begin(sx->assets); /* the old scene's textures may go */
+    }
     float W = (float)g->w, H = (float)g->h;
     float m = ui->margin;
 
@@ -387,4 +390,7 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     }
     sc->body_h = fmaxf(h + (top - head_h) + roundf(ui->u * 1.6f), view_h);
     sc->layer = LAYER_BODY;
+    if (sx->assets) {
+        assets_scene_end(sx->assets);
+    }
 }

@@ -82,7 +82,9 @@ static void plan_reservoir(ScreenPlan *p, Ctx *c, const Study *st,
                 if (k < n_methods && !e) {
                     continue;
                 }
+                assets_scene_begin(c->rc.assets); /* one card's images */
                 float h = scr_reservoir_card_h(c, it, e, n, w);
+                assets_scene_end(c->rc.assets);
                 if (h > p->res_card_h) {
                     p->res_card_h = h;
                     p->res_item = it;
@@ -149,8 +151,11 @@ void screen_plan_build(ScreenPlan *p, const Study *st, Ui *ui, Assets *assets,
             if (!e) {
                 continue;
             }
+            /* each measurement holds its own images only (the budget) */
+            assets_scene_begin(assets);
             float hs = scr_expl_area_h(&c, e, it, side, g.side_content_w);
             float hf = scr_expl_area_h(&c, e, it, full, g.full_content_w);
+            assets_scene_end(assets);
             if (hs > p->expl_side_h) {
                 p->expl_side_h = hs;
                 p->expl_item = it;

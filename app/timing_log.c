@@ -94,3 +94,12 @@ void timing_log_first_frame(TimingLog *log, int64_t ns)
         fprintf(log->f, "first_frame %lld\n", (long long)ns);
     }
 }
+
+void timing_log_textures(TimingLog *log, size_t bytes, size_t peak,
+                         size_t entries, int evicted, size_t budget)
+{
+    if (log) {
+        fprintf(log->f, "textures %zu %zu %zu %d %zu\n", bytes, peak, entries,
+                evicted, budget);
+    }
+}

@@ -6,6 +6,7 @@
 #ifndef SIMLAB_APP_TIMING_LOG_H
 #define SIMLAB_APP_TIMING_LOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/sim_error.h"
@@ -38,5 +39,10 @@ void timing_log_onset(TimingLog *log, int64_t t_ns, const SessionView *v,
                       int64_t input_ns);
 /* "first_frame NS": launch to the first present. */
 void timing_log_first_frame(TimingLog *log, int64_t ns);
+/* "textures BYTES PEAK ENTRIES EVICTED BUDGET": the texture cache after a
+** screen's onset: bytes held, the most ever held, entries (failures
+** included), textures dropped for the budget so far, the budget. */
+void timing_log_textures(TimingLog *log, size_t bytes, size_t peak,
+                         size_t entries, int evicted, size_t budget);
 
 #endif

@@ -1,5 +1,5 @@
 # Runner benchmarks (never run by ctest): input timing through XTest under
-# Xvfb and launch time. Run with bench/app/run.sh.
+# Xvfb and launch time. Run with bench/app/run.sh (and bench/app/expl.sh: explanation primitives).
 if(NOT TARGET simlab_runner)
   return()
 endif()

@@ -111,10 +111,15 @@ static int em_closes(const char *s, size_t p, size_t n, char c)
 }
 
 /* Whether the marker c at s[p] opens an italic run: before a non-space,
-** not after a letter or digit, and closed later in the same text. */
+** not after an ASCII letter or digit ("2*3*4" stays as it is; '_' not
+** after any letter: snake_case), and closed later in the same text. A '*'
+** after other letters opens: scripts without spaces between words
+** (Chinese, Japanese) mark a word inside a sentence ("的*雪*，"). */
 static int em_opens(const char *s, size_t p, size_t n, char c)
 {
-    if (p + 1 >= n || is_space(s[p + 1]) || (p > 0 && is_word(s[p - 1]))) {
+    int after_word = p > 0 && is_word(s[p - 1]) &&
+                     (c == '_' || (unsigned char)s[p - 1] < 0x80);
+    if (p + 1 >= n || is_space(s[p + 1]) || after_word) {
         return 0;
     }
     for (size_t q = p + 2; q < n; q++) {

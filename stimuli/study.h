@@ -71,7 +71,7 @@ typedef struct Counterfactual {
 /* ---------------------------------------------------------- explanations */
 
 /* Kinds of explanation payloads. Each has one row in stimuli/expl.c's
-** table (name, fields, parser, what it holds) and one in app/render.c's
+** table (name, fields, parser, what it holds) and one in app/render_expl.c's
 ** (drawing). The first ten are the published formats; the last five are
 ** primitives a lab composes its own explanation method from without C. */
 typedef enum ExplKind {

@@ -391,6 +391,17 @@ static void test_questionnaire(Env *e)
         SDL_FRect cont = hit(&sc, ACT_CONTINUE, -1);
         CHECK(rtl ? cont.x < (float)e->g.w / 2 : cont.x > (float)e->g.w / 2);
     }
+    /* a number question's range in the study's number format (words are
+    ** drawn one by one) */
+    survey[2].min = -0.5;
+    survey[2].max = 2.25;
+    build(e, &sc, &v, "de");
+    const SceneCmd *lo = text_cmd(&sc, "\xE2\x88\x92"
+                                       "0,5"),
+                   *hi = text_cmd(&sc, "2,25");
+    CHECK(lo && hi && lo->r.x < hi->r.x);
+    survey[2].min = 18;
+    survey[2].max = 99;
     scene_free(&sc);
 }
 

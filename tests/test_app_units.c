@@ -344,6 +344,64 @@ static void test_assets_media(void)
     gfx_close(&g);
 }
 
+/* The cache keeps to its byte budget, least recently used first, and never
+** drops a texture that the scene being built holds. */
+static void test_assets_budget(void)
+{
+    Gfx g;
+    SimError err;
+    GfxOptions o = {"test", 1, 320, 240, 0, 0, 1};
+    if (gfx_open(&g, &o, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        h_fail++;
+        return;
+    }
+    char cat[1024], dog[1024];
+    snprintf(cat, sizeof cat, "%s/bundles/valid-all/media/cat.png",
+             SIMLAB_TEST_DATA);
+    snprintf(dog, sizeof dog, "%s/bundles/valid-all/media/dog.jpg",
+             SIMLAB_TEST_DATA);
+    Assets a;
+    assets_init(&a, g.renderer);
+    CHECK(a.budget == ASSETS_BUDGET_DEFAULT);
+    assets_set_budget(&a, 8 * 6 * 4 + 16 * 12 * 4); /* cat and dog */
+    CHECK(assets_image(&a, cat)->tex != NULL);
+    CHECK(assets_image(&a, dog)->tex != NULL);
+    CHECK(a.bytes == 960 && a.n_evicted == 0 && a.n_loads == 2);
+    /* a third texture: the least recently used (cat) goes */
+    CHECK(assets_heatmap(&a, cat, 0, "magma")->tex != NULL);
+    CHECK(a.n_evicted == 1 && a.bytes == 960);
+    CHECK(assets_image(&a, dog)->tex != NULL && a.n_loads == 3); /* kept */
+    /* a scene holds what it asked for, even over the budget */
+    assets_scene_begin(&a);
+    const Tex *d = assets_image(&a, dog);
+    const Tex *h = assets_heatmap(&a, cat, 0, "magma");
+    const Tex *c = assets_image(&a, cat); /* decoded again */
+    assets_scene_end(&a);
+    CHECK(a.n_loads == 4 && a.n_evicted == 1 && a.bytes == 1152);
+    CHECK(d->tex && d->w == 16 && h->tex && h->w == 8 && c->tex && c->h == 6);
+    CHECK(a.peak == 1152);
+    /* the next scene: the old one's textures may go, oldest first (dog) */
+    assets_scene_begin(&a);
+    CHECK(assets_image(&a, cat)->tex != NULL && a.n_loads == 4);
+    assets_scene_end(&a);
+    CHECK(assets_heatmap(&a, cat, 0, "viridis")->tex != NULL);
+    CHECK(a.n_evicted == 2 && a.bytes == 576);
+    CHECK(assets_image(&a, cat)->tex != NULL && a.n_loads == 5);
+    /* failures cost nothing and stay cached */
+    char bad[1024];
+    snprintf(bad, sizeof bad, "%s/bundles/bad-media/media/short-data.png",
+             SIMLAB_TEST_DATA);
+    const Tex *b = assets_image(&a, bad);
+    CHECK(b->tex == NULL && a.bytes == 576);
+    assets_set_budget(&a, 1); /* drops every texture no scene holds */
+    CHECK(a.bytes == 192 && assets_image(&a, bad) == b);
+    assets_set_budget(&a, 0); /* no limit */
+    CHECK(assets_image(&a, dog)->tex != NULL && a.bytes == 960);
+    assets_free(&a);
+    gfx_close(&g);
+}
+
 int main(void)
 {
     test_colormaps();
@@ -352,5 +410,6 @@ int main(void)
     test_layout();
     test_long_page_line();
     test_assets_media();
+    test_assets_budget();
     return TEST_REPORT();
 }

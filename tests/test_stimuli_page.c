@@ -454,11 +454,47 @@ static void test_check_beside(void)
     free(out);
 }
 
+/* Italic markers in markdown: a '*' inside Chinese text marks a word; an
+** ASCII "2*3*4" and snake_case stay as they are. */
+static void test_italic_markers(void)
+{
+    static const struct {
+        const char *md, *text;
+        int em_spans;
+    } cases[] = {
+        {"\xe7\x9a\x84*\xe9\x9b\xaa*\xef\xbc\x8c", /* 的*雪*， */
+         "\xe7\x9a\x84\xe9\x9b\xaa\xef\xbc\x8c", 1},
+        {"2*3*4 and x*y*z", "2*3*4 and x*y*z", 0},
+        {"a snake_case_name", "a snake_case_name", 0},
+        {"the *snow*, not the dog", "the snow, not the dog", 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Page *pg = NULL;
+        CHECK_INT(
+            page_build_ex(cases[k].md, NULL, PAGE_MARKDOWN, NULL, NULL, &pg),
+            0);
+        if (!pg || pg->n_blocks != 1) {
+            h_fail++;
+            page_free(pg);
+            continue;
+        }
+        const PageBlock *b = &pg->blocks[0];
+        CHECK_STR(b->text, cases[k].text);
+        int em = 0;
+        for (size_t i = 0; i < b->n_spans; i++) {
+            em += b->spans[i].em;
+        }
+        CHECK_INT(em, cases[k].em_spans);
+        page_free(pg);
+    }
+}
+
 int main(void)
 {
     test_constructs();
     test_image_edges();
     test_parse_nomem();
+    test_italic_markers();
     if (!fs_temp_dir(g_tmp, sizeof g_tmp, "stimuli-page")) {
         fprintf(stderr, "cannot make a scratch folder\n");
         return 1;

@@ -349,8 +349,13 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     sleep_ms(300);
     static int64_t injected[MAX_EV];
     static double ours[MAX_EV], sdl[MAX_EV], poll_err[MAX_EV],
-        transition[MAX_EV], frames[MAX_EV * 4];
-    int n_inj = 0, n_keys = 0, n_trans = 0, n_frames = 0, n_answers = 0;
+        transition[MAX_EV], frames[MAX_EV * 4], to_predict[MAX_EV];
+    int n_inj = 0, n_keys = 0, n_trans = 0, n_frames = 0, n_answers = 0,
+        n_to_predict = 0, n_predict_onsets = 0;
+    static int to_predict_k[MAX_EV]; /* which prediction screen (0, 1, ..) */
+    /* the texture cache after the last onset (timing log "textures") */
+    size_t tex_bytes = 0, tex_peak = 0, tex_n = 0, tex_budget = 0;
+    int tex_evicted = 0;
     int n_raw = 0; /* presses stamped by the input thread */
     press(d, XK_Return, &injected[n_inj++]); /* start the participant */
     unsigned seed = 12345;
@@ -386,6 +391,10 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
             }
             continue;
         }
+        if (sscanf(line, "textures %zu %zu %zu %d %zu", &tex_bytes, &tex_peak,
+                   &tex_n, &tex_evicted, &tex_budget) == 5) {
+            continue;
+        }
         char screen[64];
         unsigned serial;
         int need_choice, need_rating, n_opt, attempt;
@@ -396,7 +405,12 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
         }
         if (t2 > 0 && n_trans < MAX_EV) {
             transition[n_trans++] = (double)(t - t2) / 1e6;
+            if (strcmp(screen, "predict") == 0) {
+                to_predict_k[n_to_predict] = n_predict_onsets;
+                to_predict[n_to_predict++] = (double)(t - t2) / 1e6;
+            }
         }
+        n_predict_onsets += strcmp(screen, "predict") == 0;
         if (strcmp(screen, "done") == 0 || n_answers >= n_wanted) {
             done = 1;
             break;
@@ -531,8 +545,26 @@ static int bench_input(const char *simlab, const char *bundle, const char *out,
     printf("| response -> next stimulus on screen | %d | %.2f | %.2f | %.2f "
            "|\n",
            n_trans, st.median, st.p99, st.sd);
+    Stats sp2 = stats(to_predict, n_to_predict);
+    printf("| response -> next prediction screen on screen | %d | %.2f | "
+           "%.2f | %.2f |\n",
+           n_to_predict, sp2.median, sp2.p99, sp2.sd);
     printf("| frame: build + draw + present | %d | %.2f | %.2f | %.2f |\n",
            n_frames, sf.median, sf.p99, sf.sd);
+    printf("\ntextures: %zu bytes held at the end, peak %zu, %zu entries, "
+           "%d dropped for the budget of %zu bytes\n",
+           tex_bytes, tex_peak, tex_n, tex_evicted, tex_budget);
+    /* the first, third, ... prediction screens and the second, fourth,
+    ** ... (a bundle alternating two kinds of trial) */
+    static double half[2][MAX_EV];
+    int n_half[2] = {0, 0};
+    for (int i = 0; i < n_to_predict; i++) {
+        int k = to_predict_k[i] % 2;
+        half[k][n_half[k]++] = to_predict[i];
+    }
+    printf("to_predict_median_ms %.3f\n", sp2.median);
+    printf("to_predict_even_median_ms %.3f\nto_predict_odd_median_ms %.3f\n",
+           stats(half[0], n_half[0]).median, stats(half[1], n_half[1]).median);
     if (rt_mode) {
         /* RT error = recorded RT - true RT, per prediction */
         static double err[MAX_EV], err_w[MAX_EV], onset_lag[MAX_EV];
