@@ -587,6 +587,20 @@ void preview_fixtures_free(PreviewFixtures *fx)
     sim_free(fx);
 }
 
+/* v as an example screen of item with explanation e and the model's
+** prediction shown; returns v. */
+static SessionView *example_shot(SessionView *v, const StudyClass *classes,
+                                 const Item *item, const Explanation *e)
+{
+    v->screen = SCREEN_EXAMPLE;
+    v->classes = classes;
+    v->item = item;
+    v->explanation = e;
+    v->show_prediction = 1;
+    v->need_continue = 1;
+    return v;
+}
+
 int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
 {
     int ns = 0;
@@ -707,13 +721,8 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->explanation = &fx->img_expl[0];
     v->show_prediction = 1;
     v->need_continue = 1;
-    v = SHOT("train-heatmap-side");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_side;
-    v->show_prediction = 1;
-    v->need_continue = 1;
+    v = example_shot(SHOT("train-heatmap-side"), IMG_CLASSES, &fx->img_items[0],
+                     &fx->e_side);
     v = SHOT("predict-text");
     v->screen = SCREEN_PREDICT;
     v->title = "Prediction";
@@ -848,73 +857,28 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->need_continue = 1;
     v->scroll_gate = 1;
     /* the primitives, composed as a lab would */
-    v = SHOT("prim-markdown-rationale");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_md;
-    v->show_prediction = 1;
-    v->need_continue = 1;
-    v = SHOT("prim-gallery-concepts");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_gallery;
-    v->show_prediction = 1;
-    v->need_continue = 1;
-    v = SHOT("prim-layout-concepts");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_layout;
-    v->show_prediction = 1;
-    v->need_continue = 1;
-    v = SHOT("prim-image-prototype");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_image;
-    v->show_prediction = 1;
-    v->need_continue = 1;
-    v = SHOT("prim-layout-counterfactual-pair");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_cf;
-    v->show_prediction = 1;
-    v->need_continue = 1;
-    v = SHOT("prim-bars-sum");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_bars;
-    v->show_prediction = 1;
-    v->need_continue = 1;
+    v = example_shot(SHOT("prim-markdown-rationale"), IMG_CLASSES,
+                     &fx->img_items[0], &fx->e_md);
+    v = example_shot(SHOT("prim-gallery-concepts"), IMG_CLASSES,
+                     &fx->img_items[0], &fx->e_gallery);
+    v = example_shot(SHOT("prim-layout-concepts"), IMG_CLASSES,
+                     &fx->img_items[0], &fx->e_layout);
+    v = example_shot(SHOT("prim-image-prototype"), IMG_CLASSES,
+                     &fx->img_items[0], &fx->e_image);
+    v = example_shot(SHOT("prim-layout-counterfactual-pair"), IMG_CLASSES,
+                     &fx->img_items[0], &fx->e_cf);
+    v = example_shot(SHOT("prim-bars-sum"), IMG_CLASSES, &fx->img_items[0],
+                     &fx->e_bars);
     /* explanations on request and on hover */
-    v = SHOT("reveal-on-request-hidden");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_md_req;
-    v->show_prediction = 1;
-    v->need_continue = 1;
+    v = example_shot(SHOT("reveal-on-request-hidden"), IMG_CLASSES,
+                     &fx->img_items[0], &fx->e_md_req);
     v->reveal_key = "e";
-    v = SHOT("reveal-on-request-shown");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_md_req;
-    v->show_prediction = 1;
-    v->need_continue = 1;
+    v = example_shot(SHOT("reveal-on-request-shown"), IMG_CLASSES,
+                     &fx->img_items[0], &fx->e_md_req);
     v->reveal_key = "e";
     v->revealed = 1;
-    v = SHOT("reveal-hover-bars");
-    v->screen = SCREEN_EXAMPLE;
-    v->classes = IMG_CLASSES;
-    v->item = &fx->img_items[0];
-    v->explanation = &fx->e_bars_hover;
-    v->show_prediction = 1;
-    v->need_continue = 1;
+    v = example_shot(SHOT("reveal-hover-bars"), IMG_CLASSES, &fx->img_items[0],
+                     &fx->e_bars_hover);
     v->hover_target = 1;
     v = SHOT("reveal-hover-tokens");
     v->screen = SCREEN_EXAMPLE;
