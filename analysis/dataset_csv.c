@@ -488,3 +488,59 @@ int dataset_load_csv_dialect(Dataset *ds, const char *path,
     }
     return rc;
 }
+
+/* ------------------------------------------------------ side files */
+
+int side_csv_field_is(const SimCsvField *f, const char *s)
+{
+    return f->n == strlen(s) && memcmp(f->p, s, f->n) == 0;
+}
+
+int side_csv_open(SideCsv *f, const char *path, const char *const *need, int n,
+                  int *col, SimError *err)
+{
+    f->r = NULL;
+    f->fp = fopen(path, "rb");
+    if (!f->fp) {
+        return errno == ENOENT
+                   ? SIM_OK
+                   : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s", path,
+                              strerror(errno));
+    }
+    SimCsvOptions o = {',', NULL, NULL, NULL};
+    int rc = sim_csv_open_file(&f->r, f->fp, path, &o, err);
+    SimCsvRecord rec;
+    int got = rc == SIM_OK ? sim_csv_next(f->r, &rec, err) : 0;
+    if (rc == SIM_OK && got != 1) {
+        rc = got == 0
+                 ? sim_fail(err, SIM_ERR_INVALID, "%s:1: no header line", path)
+                 : got;
+    }
+    for (int k = 0; rc == SIM_OK && k < n; k++) {
+        col[k] = -1;
+        for (int i = 0; i < rec.n; i++) {
+            if (side_csv_field_is(&rec.fields[i], need[k])) {
+                col[k] = i;
+            }
+        }
+        if (col[k] < 0) {
+            rc = sim_fail(err, SIM_ERR_INVALID,
+                          "%s:%ld: column '%s': missing from the header", path,
+                          rec.line, need[k]);
+        }
+    }
+    if (rc != SIM_OK) {
+        side_csv_close(f);
+    }
+    return rc;
+}
+
+void side_csv_close(SideCsv *f)
+{
+    sim_csv_close(f->r);
+    f->r = NULL;
+    if (f->fp) {
+        fclose(f->fp);
+        f->fp = NULL;
+    }
+}

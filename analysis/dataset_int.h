@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "analysis/dataset.h"
+#include "common/sim_csv.h"
 
 /* The hash of the n bytes at s (FNV-1a), for the readers' string tables. */
 static inline uint64_t dataset_hash_bytes(const char *s, size_t n)
@@ -162,5 +163,23 @@ int dataset_db_budget_spent(const DbBudget *b);
 /* Opens the database at path read-only with b as its step budget (above);
 ** on failure *db is NULL and err names the file. */
 int dataset_db_open(const char *path, sqlite3 **db, DbBudget *b, SimError *err);
+
+/* A side file of an export (X.questionnaire.csv, X.interactions.csv):
+** comma-separated UTF-8 with a header line. */
+typedef struct SideCsv {
+    FILE *fp;
+    SimCsvReader *r; /* the records after the header */
+} SideCsv;
+
+/* Opens path and finds the columns need[0..n) in its header (col[k]; an
+** error names the file, line and column when one is missing). f->r is
+** NULL (and the result SIM_OK) when the file does not exist: nothing to
+** read. Close with side_csv_close() either way. */
+int side_csv_open(SideCsv *f, const char *path, const char *const *need, int n,
+                  int *col, SimError *err);
+void side_csv_close(SideCsv *f);
+
+/* Field f equals s. */
+int side_csv_field_is(const SimCsvField *f, const char *s);
 
 #endif

@@ -172,59 +172,11 @@ int interactions_load_db(Dataset *ds, const char *path, SimError *err)
 
 /* ----------------------------------------------------------- CSV files */
 
-/* Field f equals s. */
-static int field_is(const SimCsvField *f, const char *s)
-{
-    return f->n == strlen(s) && memcmp(f->p, s, f->n) == 0;
-}
-
 /* A field as a NUL-terminated string in buf (n bytes). */
 static const char *field_str(const SimCsvField *f, char *buf, size_t n)
 {
     snprintf(buf, n, "%.*s", (int)f->n, f->p);
     return buf;
-}
-
-/* Opens path as CSV and finds the columns need[0..n) in its header (col);
-** *r NULL when the file does not exist (nothing to read). */
-static int open_csv(const char *path, const char *const *need, int n, int *col,
-                    SimCsvReader **r, SimError *err)
-{
-    *r = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        return errno == ENOENT
-                   ? SIM_OK
-                   : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s", path,
-                              strerror(errno));
-    }
-    SimCsvOptions o = {',', NULL, NULL, NULL};
-    int rc = sim_csv_open_file(r, fp, path, &o, err);
-    SimCsvRecord rec;
-    int got = rc == SIM_OK ? sim_csv_next(*r, &rec, err) : 0;
-    if (rc == SIM_OK && got != 1) {
-        rc = got == 0
-                 ? sim_fail(err, SIM_ERR_INVALID, "%s:1: no header line", path)
-                 : got;
-    }
-    for (int k = 0; rc == SIM_OK && k < n; k++) {
-        col[k] = -1;
-        for (int i = 0; i < rec.n; i++) {
-            if (field_is(&rec.fields[i], need[k])) {
-                col[k] = i;
-            }
-        }
-        if (col[k] < 0) {
-            rc = sim_fail(err, SIM_ERR_INVALID,
-                          "%s:%ld: column '%s': missing from the header", path,
-                          rec.line, need[k]);
-        }
-    }
-    if (rc != SIM_OK) {
-        sim_csv_close(*r);
-        *r = NULL;
-    }
-    return rc;
 }
 
 /* The step's answer and response time from the long format X.csv:
@@ -240,9 +192,11 @@ static int read_ends(Dataset *ds, const char *csv_path, KeyMap *map,
     static const char *const need[] = {"participant", "trial", "correct",
                                        "rt_ms"};
     int col[4];
-    SimCsvReader *r;
-    int rc = open_csv(csv_path, need, 4, col, &r, err);
+    SideCsv file;
+    int rc = side_csv_open(&file, csv_path, need, 4, col, err);
+    SimCsvReader *r = file.r;
     if (rc != SIM_OK || !r) {
+        side_csv_close(&file);
         return rc;
     }
     SimCsvRecord rec;
@@ -281,7 +235,7 @@ static int read_ends(Dataset *ds, const char *csv_path, KeyMap *map,
     if (rc == SIM_OK && got < 0) {
         rc = got;
     }
-    sim_csv_close(r);
+    side_csv_close(&file);
     return rc;
 }
 
@@ -299,8 +253,9 @@ int interactions_load_csv(Dataset *ds, const char *csv_path, SimError *err)
     static const char *const need[] = {"participant", "condition", "trial",
                                        "event", "t_ms"};
     int col[5];
-    SimCsvReader *r;
-    int rc = open_csv(path, need, 5, col, &r, err);
+    SideCsv file;
+    int rc = side_csv_open(&file, path, need, 5, col, err);
+    SimCsvReader *r = file.r;
     if (rc != SIM_OK || !r) {
         return rc;
     }
@@ -348,7 +303,7 @@ int interactions_load_csv(Dataset *ds, const char *csv_path, SimError *err)
     if (rc == SIM_OK) {
         rc = fold_close(ds, &f, err);
     }
-    sim_csv_close(r);
+    side_csv_close(&file);
     keymap_free(&map);
     sim_free(ends);
     return rc;

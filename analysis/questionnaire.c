@@ -264,12 +264,6 @@ int questionnaire_load_db(Dataset *ds, const char *path, SimError *err)
 
 /* ------------------------------------------------------------------ CSV */
 
-static int field_is(const SimCsvField *f, const char *s)
-{
-    size_t n = strlen(s);
-    return f->n == n && memcmp(f->p, s, n) == 0;
-}
-
 /* Copies the fields col[0..n) of rec into buf (grown) as NUL-terminated
 ** strings v[0..n). Returns 0, or -1 when out of memory. */
 static int field_strings(const SimCsvRecord *rec, const int *col, int n,
@@ -323,43 +317,19 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
                  csv_path) >= (int)sizeof path) {
         return sim_fail(err, SIM_ERR_USAGE, "%s: path too long", csv_path);
     }
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        return errno == ENOENT
-                   ? SIM_OK
-                   : sim_fail(err, SIM_ERR_IO, "%s: cannot read: %s", path,
-                              strerror(errno));
-    }
-    int rc = sidecar_definitions(ds, csv_path, err);
-    SimCsvReader *r = NULL;
-    SimCsvOptions o = {',', NULL, NULL, NULL};
-    if (rc == SIM_OK) {
-        rc = sim_csv_open_file(&r, fp, path, &o, err);
-    }
     static const char *const need[] = {"participant", "condition", "block",
                                        "question",    "type",      "value"};
     enum { N_NEED = 6 };
     int col[N_NEED];
+    SideCsv f;
+    int rc = side_csv_open(&f, path, need, N_NEED, col, err);
+    if (rc != SIM_OK || !f.r) {
+        return rc; /* no answers file: nothing to read */
+    }
+    rc = sidecar_definitions(ds, csv_path, err);
+    SimCsvReader *r = f.r;
     SimCsvRecord rec;
-    int got = rc == SIM_OK ? sim_csv_next(r, &rec, err) : 0;
-    if (rc == SIM_OK && got != 1) {
-        rc = got == 0
-                 ? sim_fail(err, SIM_ERR_INVALID, "%s:1: no header line", path)
-                 : got;
-    }
-    for (int k = 0; rc == SIM_OK && k < N_NEED; k++) {
-        col[k] = -1;
-        for (int i = 0; i < rec.n; i++) {
-            if (field_is(&rec.fields[i], need[k])) {
-                col[k] = i;
-            }
-        }
-        if (col[k] < 0) {
-            rc = sim_fail(err, SIM_ERR_INVALID,
-                          "%s:%ld: column '%s': missing from the header", path,
-                          rec.line, need[k]);
-        }
-    }
+    int got = 0;
     char *buf = NULL;
     size_t cap = 0;
     while (rc == SIM_OK && (got = sim_csv_next(r, &rec, err)) == 1) {
@@ -411,8 +381,7 @@ int questionnaire_load_csv(Dataset *ds, const char *csv_path, SimError *err)
         rc = got; /* the reader's located error */
     }
     sim_free(buf);
-    sim_csv_close(r);
-    fclose(fp);
+    side_csv_close(&f);
     return rc;
 }
 

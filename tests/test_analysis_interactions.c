@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #define DATA SIMLAB_TEST_DATA "/analysis-interactions/"
@@ -200,9 +201,37 @@ static void test_db_and_export(void)
     remove("analysis_interactions.interactions.csv");
 }
 
+/* Open descriptors of this process. */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        n += e->d_name[0] != '.';
+    }
+    if (d) {
+        closedir(d);
+    }
+    return n;
+}
+
+/* Reading the side files (X.interactions.csv) leaves no file open, also
+** when it fails. */
+static void test_files_closed(void)
+{
+    int before = open_fds();
+    for (int i = 0; i < 20; i++) {
+        Report r;
+        CHECK_INT(analyse(DATA "long.csv", NULL, &r), SIM_OK);
+        report_free(&r);
+    }
+    CHECK_INT(open_fds(), before);
+}
+
 int main(void)
 {
     test_fixture();
+    test_files_closed();
     test_bad_time();
     test_db_and_export();
     return TEST_REPORT();
