@@ -14,14 +14,16 @@
 
 static void run_usage(void)
 {
-    fputs("usage: simlab run DIR [--db FILE] [--station NAME] [--windowed]\n"
-          "         [--display N] [--size WxH] [--font-scale F] [--no-vsync]\n"
-          "         [--autopilot model|label|random|mixed [--participants N]\n"
-          "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
-          "         [--screenshot-one-per-condition]\n"
-          "         [--timing-log FILE] [--accept-changed-bundle]\n"
-          "         [--sync URL] [--rush | --no-rush] [--cpu N]\n",
-          stderr);
+    fputs(
+        "usage: simlab run DIR [--db FILE] [--station NAME] [--windowed]\n"
+        "         [--display N] [--size WxH] [--font-scale F] [--no-vsync]\n"
+        "         [--autopilot model|label|random|mixed [--participants N]\n"
+        "          [--seed S] [--chaos]] [--screenshot-dir DIR]\n"
+        "         [--screenshot-one-per-condition]\n"
+        "         [--timing-log FILE] [--exit-after N] [--texture-budget MB]\n"
+        "         [--accept-changed-bundle]\n"
+        "         [--sync URL] [--rush | --no-rush] [--cpu N]\n",
+        stderr);
 }
 
 int run_options_parse(int argc, char **argv, RunOptions *o)
