@@ -834,7 +834,8 @@ void design_parse(Loader *L, json_t *root)
         "assignment",    "screening",  "pages",
         "quiz",          "rating",     "items",
         "explanations",  "simulation", "language",
-        "language_file", "ui",         NULL};
+        "language_file", "ui",         "online",
+        NULL};
     jreject_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
@@ -861,6 +862,7 @@ void design_parse(Loader *L, json_t *root)
     parse_rating(&D, &at);
     parse_quiz(&D, &at);
     parse_simulation(&D, &at);
+    online_parse(L, root, &at);
     parse_pages(&D, &at);
 
     json_t *items = json_object_get(root, "items");

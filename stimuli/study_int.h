@@ -407,6 +407,9 @@ void pages_load_text(Loader *L, Block *b, const JLoc *at);
 /* Everything of study.json after it parsed: header, design, item banks,
 ** explanation sources, blocks, validation, pages. */
 void design_parse(Loader *L, json_t *root);
+/* "online" of study.json (root, at its JLoc): Study.online
+** (stimuli/online.c). */
+void online_parse(Loader *L, json_t *root, const JLoc *at);
 /* "language", "language_file" and "ui" of study.json (root, at its JLoc):
 ** sets Study.ui_strings (stimuli/uiparse.c). */
 void ui_parse(Loader *L, json_t *root, const JLoc *at);

@@ -1,0 +1,355 @@
+// Explanation payloads as the server sends them: a tree of nodes
+// {"kind", "title", fields..., "parts"} (app/serve_view.c). One renderer
+// per kind in KINDS below, as the desktop runner has one per kind
+// (app/render.c); a node of a kind this front end does not know shows its
+// title and any "text" or "parts" it has, so new kinds degrade gently.
+
+import { el, marked, imageReady } from "./dom.js";
+import { diverging, darkOn, gradient, normalize, parseNpy, colorize } from "./colormap.js";
+import { t, fmt } from "./i18n.js";
+
+function finite(x) {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+function signed(x, digits = 2) {
+  return (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(digits);
+}
+
+function sectionLabel(text) {
+  return el("div", { class: "section-label" }, text);
+}
+
+// A colour bar with captions at its ends.
+function legend(name, lo, hi) {
+  return el(
+    "div",
+    { class: "legend" },
+    el("span", { class: "legend-end" }, lo),
+    el("span", { class: "legend-bar", style: { background: gradient(name) } }),
+    el("span", { class: "legend-end" }, hi)
+  );
+}
+
+function weightLegend(maxabs, ctx) {
+  const m = maxabs.toFixed(2);
+  if (ctx.classes && ctx.classes.length === 2) {
+    return legend(
+      "diverging",
+      `\u2212${m}  ${fmt(t("expl.toward"), ctx.classes[1])}`,
+      `${fmt(t("expl.toward"), ctx.classes[0])}  +${m}`
+    );
+  }
+  return legend("diverging", `\u2212${m}`, `+${m}`);
+}
+
+// ---------------------------------------------------------------- heatmap
+
+async function loadMap(node) {
+  if (!node.map) throw new Error("no map");
+  const res = await fetch(node.map, { credentials: "same-origin" });
+  if (!res.ok) throw new Error(`map: HTTP ${res.status}`);
+  if (node.format === "npy") {
+    const { h, w, data } = parseNpy(await res.arrayBuffer());
+    return colorize(normalize(Array.from(data)), w, h, node.colormap);
+  }
+  const blob = await res.blob();
+  const bmp = await createImageBitmap(blob);
+  const c = new OffscreenCanvas(bmp.width, bmp.height);
+  const g = c.getContext("2d");
+  g.drawImage(bmp, 0, 0);
+  const img = g.getImageData(0, 0, bmp.width, bmp.height);
+  const d = img.data;
+  let grey = true;
+  for (let i = 0; i < d.length && grey; i += 4) grey = d[i] === d[i + 1] && d[i] === d[i + 2];
+  if (!grey) return img; // colour PNGs are shown as they are
+  const v = new Array(bmp.width * bmp.height);
+  for (let i = 0; i < v.length; i++) v[i] = d[4 * i];
+  return colorize(normalize(v), bmp.width, bmp.height, node.colormap);
+}
+
+function heatmap(node, ctx) {
+  const wrap = el("div", { class: "heatmap" + (node.side_by_side ? " side" : "") });
+  const img = node.image ? el("img", { src: node.image, alt: "", class: "hm-image" }) : null;
+  const canvas = el("canvas", { class: "hm-map" });
+  if (node.side_by_side) {
+    if (img) wrap.append(el("div", { class: "hm-cell" }, img));
+    wrap.append(el("div", { class: "hm-cell" }, canvas));
+  } else {
+    const stack = el("div", { class: "hm-stack" });
+    if (img) stack.append(img);
+    canvas.style.opacity = String(finite(node.opacity) ? node.opacity : 0.5);
+    stack.append(canvas);
+    wrap.append(stack);
+  }
+  const box = el("div", {}, wrap, legend(node.colormap || "viridis", t("expl.less_important"), t("expl.more_important")));
+  ctx.pending.push(
+    (async () => {
+      if (img) await imageReady(img);
+      try {
+        const data = await loadMap(node);
+        canvas.width = data.width;
+        canvas.height = data.height;
+        canvas.getContext("2d").putImageData(data, 0, 0);
+      } catch (e) {
+        wrap.append(el("div", { class: "bad" }, fmt(t("image_missing"), String(e.message || e))));
+      }
+    })()
+  );
+  return box;
+}
+
+// ----------------------------------------------------------------- tokens
+
+function tokenSpan(tok, maxabs, index) {
+  const v = finite(tok.weight) ? tok.weight / maxabs : 0;
+  const s = el("span", { class: "tok", "data-i": String(index) }, tok.text);
+  if (Math.abs(v) >= 0.02) {
+    s.style.background = diverging(v * 0.8);
+    if (darkOn(v * 0.8)) s.style.color = "#fff";
+  }
+  return s;
+}
+
+function maxAbs(tokens) {
+  let m = 0;
+  for (const tk of tokens || []) if (finite(tk.weight)) m = Math.max(m, Math.abs(tk.weight));
+  return m > 0 ? m : 1;
+}
+
+function segmentRow(node, seg, maxabs) {
+  const row = el("div", { class: "tokens" });
+  (node.tokens || []).forEach((tk, i) => {
+    if ((tk.segment || 0) === seg) row.append(tokenSpan(tk, maxabs, i), " ");
+  });
+  return row;
+}
+
+function tokens(node, ctx) {
+  const m = maxAbs(node.tokens);
+  const pair = (node.tokens || []).some((tk) => tk.segment === 1);
+  const box = el("div", {});
+  for (let s = 0; s <= (pair ? 1 : 0); s++) {
+    if (pair) box.append(sectionLabel(s === 0 ? t("expl.text_a") : t("expl.text_b")));
+    box.append(segmentRow(node, s, m));
+  }
+  box.append(weightLegend(m, ctx));
+  return box;
+}
+
+function rangeText(node, [a, b]) {
+  return (node.tokens || []).slice(a, b).map((tk) => tk.text).join(" ");
+}
+
+function pairs(node, ctx) {
+  const m = maxAbs(node.tokens);
+  const list = [...(node.pairs || [])].sort((x, y) => Math.abs(y.weight) - Math.abs(x.weight));
+  const shown = list.slice(0, 8);
+  const pm = Math.max(1e-12, ...list.map((p) => Math.abs(p.weight)));
+  const rowA = segmentRow(node, 0, m);
+  const rowB = segmentRow(node, 1, m);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "pair-lines");
+  const grid = el(
+    "div",
+    { class: "pair-grid" },
+    el("div", { class: "pair-name" }, sectionLabel(ctx.titleA || t("expl.first"))),
+    rowA,
+    el("div", {}),
+    el("div", { class: "pair-gap" }),
+    el("div", { class: "pair-name" }, sectionLabel(ctx.titleB || t("expl.second"))),
+    rowB
+  );
+  const holder = el("div", { class: "pair-holder" }, grid, svg);
+  // lines between the tokens once laid out
+  ctx.after.push(() => {
+    const box = holder.getBoundingClientRect();
+    svg.setAttribute("width", box.width);
+    svg.setAttribute("height", box.height);
+    svg.replaceChildren();
+    const rect = (row, [a, b]) => {
+      const r = [...row.querySelectorAll(".tok")].filter((s) => {
+        const i = Number(s.dataset.i);
+        return i >= a && i < b;
+      });
+      if (!r.length) return null;
+      const rs = r.map((s) => s.getBoundingClientRect());
+      const left = Math.min(...rs.map((q) => q.left)), right = Math.max(...rs.map((q) => q.right));
+      return { x: (left + right) / 2 - box.left, top: rs[0].top - box.top, bottom: rs[0].bottom - box.top };
+    };
+    for (const p of [...shown].reverse()) {
+      const ra = rect(rowA, p.a), rb = rect(rowB, p.b);
+      if (!ra || !rb) continue;
+      const v = p.weight / pm;
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+      line.setAttribute("x1", ra.x);
+      line.setAttribute("y1", ra.bottom);
+      line.setAttribute("x2", rb.x);
+      line.setAttribute("y2", rb.top - 2);
+      line.setAttribute("stroke", diverging(v > 0 ? 0.35 + 0.65 * v : -0.35 + 0.65 * v));
+      line.setAttribute("stroke-width", Math.max(1.5, Math.abs(v) * 5));
+      line.setAttribute("stroke-linecap", "round");
+      svg.append(line);
+    }
+  });
+  const rows = shown.map((p) => {
+    const v = p.weight / pm;
+    return el(
+      "div",
+      { class: "pair-row" },
+      el("span", { class: "pair-text" }, `\u201c${rangeText(node, p.a)}\u201d  \u2194  \u201c${rangeText(node, p.b)}\u201d`),
+      el("span", { class: "bar-track small" }, el("span", { class: "bar-fill", style: { width: `${Math.abs(v) * 100}%`, background: diverging(v > 0 ? 0.7 : -0.7) } })),
+      el("span", { class: "num" }, (p.weight >= 0 ? "+" : "") + p.weight.toFixed(2))
+    );
+  });
+  return el("div", {}, holder, weightLegend(m, ctx), sectionLabel(t("expl.interactions")), ...rows);
+}
+
+// ------------------------------------------------------------------ bars
+
+// Horizontal bars of signed weights from a zero axis: "name = value".
+function bars(features, signedAxis = true) {
+  const m = Math.max(1e-12, ...features.map((f) => Math.abs(f.weight || 0)));
+  const anyNeg = signedAxis && features.some((f) => f.weight < 0);
+  return el(
+    "div",
+    { class: "bars" + (anyNeg ? " signed" : "") },
+    ...features.map((f) => {
+      const v = (f.weight || 0) / m;
+      const fill = el("span", {
+        class: "bar-fill " + (v >= 0 ? "pos" : "neg"),
+        style: { width: `${(Math.abs(v) * (anyNeg ? 50 : 100)).toFixed(2)}%`, background: v >= 0 || !signedAxis ? diverging(0.8) : diverging(-0.85) },
+      });
+      return el(
+        "div",
+        { class: "bar-row" },
+        el("span", { class: "bar-label" }, f.value ? `${f.name} = ${f.value}` : f.name),
+        el("span", { class: "bar-track" }, anyNeg ? el("span", { class: "bar-axis" }) : null, fill),
+        el("span", { class: "num" }, finite(f.weight) ? (f.weight >= 0 ? "+" : "") + f.weight.toFixed(3) : "")
+      );
+    })
+  );
+}
+
+function features(node) {
+  const box = el("div", {}, bars(node.features || []));
+  const rows = [
+    ["expl.baseline", node.intercept],
+    ["expl.sum", node.sum],
+    ["expl.total", node.output],
+  ].filter(([, v]) => finite(v));
+  if (rows.length) {
+    box.append(
+      el(
+        "table",
+        { class: "totals" },
+        ...rows.map(([k, v], i) => el("tr", { class: i === rows.length - 1 ? "strong" : "" }, el("td", {}, t(k)), el("td", { class: "num" }, v.toFixed(3))))
+      )
+    );
+  }
+  return box;
+}
+
+// ----------------------------------------------------------------- rules
+
+function rules(node) {
+  const then = node.predicted ? fmt(t("expl.then"), node.predicted) : fmt(t("expl.then"), t("expl.this_class"));
+  return el(
+    "div",
+    { class: "rules" },
+    ...(node.rules || []).map((r) => {
+      const conds = r.conditions.map((c, i) => el("div", { class: "rule-cond" }, el("span", { class: "kw" }, i === 0 ? t("expl.if") : t("expl.and")), " ", c));
+      const stats = [];
+      if (finite(r.precision)) stats.push(fmt(t("expl.precision"), r.precision * 100));
+      if (finite(r.coverage)) stats.push(fmt(t("expl.coverage"), r.coverage * 100));
+      return el("div", { class: "rule" }, ...conds, el("div", { class: "rule-then" }, ...marked(then)), stats.length ? el("div", { class: "muted small" }, stats.join(" \u00b7 ")) : null);
+    })
+  );
+}
+
+// ------------------------------------------------------------- prototype
+
+function prototype(node) {
+  const head = finite(node.prototype_evidence)
+    ? fmt(t("expl.prototype_evidence"), node.prototype_label || "?", node.prototype_evidence)
+    : fmt(t("expl.prototype"), node.prototype_label || "?");
+  const table = el(
+    "table",
+    { class: "proto" },
+    el("tr", {}, el("th", {}, t("expl.column_feature")), el("th", {}, t("expl.column_prototype")), el("th", {}, t("expl.column_input"))),
+    ...(node.rows || []).map((r) => el("tr", { class: r.prototype !== r.input ? "differ" : "" }, el("td", {}, r.name), el("td", {}, r.prototype || ""), el("td", {}, r.input || "")))
+  );
+  const box = el("div", {}, el("p", {}, ...marked(head)), table);
+  if ((node.rows || []).some((r) => r.prototype !== r.input)) box.append(el("div", { class: "muted small" }, t("expl.differ")));
+  const feats = (node.features || []).slice(0, 6);
+  if (feats.length) box.append(sectionLabel(t("expl.important")), bars(feats, false));
+  return box;
+}
+
+// ------------------------------------------------------------------ path
+
+function path(node) {
+  const head = node.predicted ? fmt(t("expl.path_toward"), node.predicted) : t("expl.path");
+  const steps = [];
+  if (finite(node.start_margin)) steps.push({ label: t("expl.start"), margin: node.start_margin, edits: null });
+  (node.steps || []).forEach((s, i) => steps.push({ label: fmt(t("expl.step"), i + 1), margin: s.margin, edits: s.edits }));
+  const m = Math.max(1e-12, ...steps.map((s) => Math.abs(s.margin || 0)));
+  return el(
+    "div",
+    { class: "path" },
+    el("p", { class: "muted small" }, ...marked(head)),
+    ...steps.map((s) => {
+      const v = (s.margin || 0) / m;
+      const edits = s.edits === null ? "" : s.edits.length ? null : t("expl.as_is");
+      const editNodes = s.edits && s.edits.length ? s.edits.map((e) => el("span", { class: "path-edit" }, e.feature ? `${e.feature}: ` : "", e.from ? el("s", {}, e.from) : "", e.from ? " \u2192 " : "", el("strong", {}, e.to || ""))) : [];
+      return el(
+        "div",
+        { class: "path-row" },
+        el("span", { class: "path-label" }, s.label),
+        el("span", { class: "bar-track" }, el("span", { class: "bar-axis" }), el("span", { class: "bar-fill " + (v >= 0 ? "pos" : "neg"), style: { width: `${Math.abs(v) * 50}%`, background: diverging(v >= 0 ? 0.8 : -0.85) } })),
+        el("span", { class: "num" }, finite(s.margin) ? signed(s.margin) : ""),
+        el("span", { class: "path-edits" }, edits, ...editNodes)
+      );
+    })
+  );
+}
+
+// ------------------------------------------------------------------ text
+
+function text(node) {
+  return el("pre", { class: "pretext" }, ...marked(node.text || ""));
+}
+
+function composite(node, ctx) {
+  return el("div", { class: "composite" }, ...(node.parts || []).map((p) => render(p, ctx)));
+}
+
+const KINDS = {
+  heatmap,
+  tokens,
+  token_pairs: pairs,
+  span_pairs: pairs,
+  features,
+  rules,
+  prototype,
+  path,
+  text,
+  composite,
+};
+
+// The node (and its children) as an element. ctx: {classes, pending
+// (promises the onset waits for), after (callbacks once laid out)}.
+export function render(node, ctx) {
+  if (!node) return null;
+  const fn = KINDS[node.kind];
+  const body = fn ? fn(node, ctx) : el("div", {}, node.text ? text(node) : null, node.parts ? composite(node, ctx) : null);
+  const box = el("div", { class: `expl expl-${node.kind}` });
+  if (node.title) box.append(el("div", { class: "expl-title" }, node.title));
+  box.append(body);
+  return box;
+}
+
+// Whether the node draws an item's image itself (heatmaps).
+export function embedsImage(node) {
+  return !!node && (node.kind === "heatmap" || (node.parts || []).some((p) => p.kind === "heatmap"));
+}
