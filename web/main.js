@@ -308,7 +308,6 @@ async function flush() {
       const pos = S.pos;
       const inputs = (await journal.all(ext)).filter((r) => samePos(r.pos, pos) && r.n >= S.applied).sort((a, b) => a.n - b.n);
       const body = { pos, onset: S.onset ? S.onset.t : null, onset_method: S.onset ? S.onset.method : null, inputs: inputs.slice(0, 64).map(({ n, kind, t, value, key, text }) => ({ n, kind, t, value, key, text })) };
-      if (!inputs.length && S.applied === 0 && !S.again) break;
       if (!inputs.length) break;
       const r = await post("/api/input", body);
       if (r.status === 200 && r.json) {
@@ -380,6 +379,17 @@ window.addEventListener("online", () => flush());
 // No way back: the history holds this page only.
 history.pushState(null, "", location.href);
 window.addEventListener("popstate", () => history.pushState(null, "", location.href));
+
+// What the page shows, for the browser tests (the participant's own screen;
+// nothing else).
+window.simlab = {
+  view: () => S.view,
+  pos: () => S.pos,
+  applied: () => S.applied,
+  ready: () => S.ready,
+  offline: () => S.offline,
+  completion: () => S.completion,
+};
 
 document.getElementById("body").replaceChildren(el("div", { class: "content message" }, el("p", { class: "muted" }, w("loading"))));
 start();

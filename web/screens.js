@@ -325,7 +325,7 @@ export function draw(v, ctx) {
     return;
   }
   head.hidden = false;
-  head.replaceChildren(el("div", { class: "title" }, v.title || ""), v.progress ? el("div", { class: "progress" }, el("span", { class: "progress-bar" }, el("span", { style: { width: `${(100 * v.progress.done) / v.progress.total}%` } })), el("span", {}, v.progress.text)) : null);
+  head.replaceChildren(...[el("div", { class: "title" }, v.title || ""), v.progress ? el("div", { class: "progress" }, el("span", { class: "progress-bar" }, el("span", { style: { width: `${(100 * v.progress.done) / v.progress.total}%` } })), el("span", {}, v.progress.text)) : null].filter(Boolean));
   let body = [];
   if (v.page) body = pageBody(v.page);
   else if (v.screen === "break") body = [el("h1", {}, v.heading || ""), el("p", {}, ...marked(v.text || ""))];

@@ -1,0 +1,61 @@
+// Screenshots of every screen of the demo and fixture studies in the
+// browser, in English, German and Arabic (right to left): one participant
+// per condition, a PNG of each screen the first time it is shown for its
+// block and condition, into $SIMLAB_WEB_SHOTS (default: a temporary
+// folder). Checks what a person would notice: the page's direction and
+// language, no text cut off sideways, every image decoded.
+
+import { join, basename } from "node:path";
+import { mkdirSync } from "node:fs";
+import { check, report, tempDir, bundleCopy, startServer, browser, link, screen, answer, changed } from "./lib.mjs";
+
+const out = process.env.SIMLAB_WEB_SHOTS || tempDir("shots");
+mkdirSync(out, { recursive: true });
+const studies = (process.env.STUDIES || "").split(":").filter(Boolean);
+const langs = (process.env.LANGS || "en:de:ar").split(":");
+let shots = 0;
+
+for (const src of studies) {
+  const name = basename(src);
+  for (const lang of langs) {
+    const study = bundleCopy(src, join(tempDir("bundle"), name), (j) => {
+      j.language = lang;
+      delete j.screening; // every participant counts: one per condition
+      delete j.language_file;
+      delete j.ui;
+    });
+    const db = join(tempDir("db"), "shots.db");
+    const srv = await startServer(study, db);
+    const n = JSON.parse((await import("node:fs")).readFileSync(join(study, "study.json"), "utf8")).conditions.length;
+    const seen = new Set();
+    for (let p = 0; p < n; p++) {
+      const b = await browser(`${name}-${lang}-${p}`, { viewport: { width: 1280, height: 800 } });
+      await b.page.goto(link(srv.base, `shot${p}`, false));
+      let s = await screen(b.page);
+      check((await b.page.getAttribute("html", "dir")) === (lang === "ar" ? "rtl" : "ltr"), `${name} ${lang}: direction`);
+      check((await b.page.getAttribute("html", "lang")) === lang, `${name} ${lang}: language`);
+      for (let i = 0; i < 300; i++) {
+        const v = s.view;
+        const key = `${v.screen}|${v.title}|${v.explanation ? v.explanation.kind : ""}|${v.counterfactual ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          const file = join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}.png`);
+          await b.page.screenshot({ path: file });
+          shots++;
+          const wide = await b.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+          check(!wide, `${file}: nothing sticks out sideways`);
+          const broken = await b.page.evaluate(() => [...document.images].filter((im) => !im.complete || im.naturalWidth === 0).length);
+          check(broken === 0, `${file}: every image decoded`);
+        }
+        if (v.screen === "done" || v.screen === "screened_out") break;
+        const before = await answer(b.page, () => 0);
+        s = await changed(b.page, before, 30000);
+      }
+      await b.close();
+    }
+    await srv.stop();
+  }
+}
+console.log(`${shots} screenshots in ${out}`);
+check(shots > 0, "screenshots taken");
+process.exit(report());
