@@ -28,7 +28,7 @@ PACKAGES="build-essential cmake pkg-config git
   libxi-dev libxdamage-dev
   libfribidi-dev help2man
   libsuitesparse-dev libnlopt-dev
-  libmicrohttpd-dev chromium nginx-light"
+  libmicrohttpd-dev chromium nginx-light curl"
 if ! command -v npm >/dev/null 2>&1; then
     PACKAGES="$PACKAGES nodejs npm"
 fi

@@ -10,6 +10,11 @@
 if(NOT TARGET simlab_serve)
   return()
 endif()
+add_test(NAME serve_cli_test
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/serve_cli_test.sh
+                 $<TARGET_FILE:simlab>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
+set_tests_properties(serve_cli_test PROPERTIES SKIP_RETURN_CODE 77)
 set(SIMLAB_WEB_WORK ${CMAKE_BINARY_DIR}/web-node)
 set(SIMLAB_WEB_ENV
   "STUDY_FORWARD=${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward"
@@ -26,3 +31,6 @@ add_test(NAME web_screens
                  $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
 set_tests_properties(web_screens PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
   ENVIRONMENT "${SIMLAB_WEB_ENV};STUDIES=${CMAKE_SOURCE_DIR}/assets/studies/text-forward:${CMAKE_SOURCE_DIR}/assets/studies/image-meta:${CMAKE_SOURCE_DIR}/assets/studies/tabular-counterfactual:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire")
+simlab_add_test(test_serve_live SOURCES test_serve_live.c
+                LIBS simlab_serve simlab_experiment simlab_stimuli
+                     simlab_common PkgConfig::SQLITE3)

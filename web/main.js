@@ -97,7 +97,7 @@ function wentOffline() {
 }
 
 function backOnline() {
-  if (S.offline) banner("");
+  banner("");
   S.offline = false;
   backoff = 500;
 }
@@ -160,6 +160,8 @@ function samePos(a, b) {
 // the screen.
 async function accept(reply) {
   const moved = !samePos(reply.pos, S.pos);
+  const fresh = moved || !S.view || reply.view.serial !== S.serial || reply.view.screen !== S.view.screen;
+  if (fresh) S.ready = false; // no input counts until the new screen is shown
   S.pos = reply.pos;
   S.applied = reply.applied;
   S.completion = reply.completion || null;
@@ -173,7 +175,6 @@ async function accept(reply) {
   } else {
     S.nextN = Math.max(S.nextN, S.applied);
   }
-  const fresh = moved || v.serial !== S.serial || !S.view || v.screen !== S.view.screen;
   S.view = v;
   S.serial = v.serial;
   if (fresh) await show(v);
