@@ -253,12 +253,13 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     return send_json(c, rep.status, rep.body);
 }
 
-/* GET /media/TOKEN/K: file K of the current screen of that participant. */
+/* GET /media/TOKEN/EPOCH/K: file K of the current screen of that
+** participant. */
 static enum MHD_Result media(ServeHttp *h, struct MHD_Connection *c,
                              const char *url)
 {
     char token[40];
-    unsigned long k = 0;
+    unsigned long k = 0, epoch = 0;
     const char *p = url + strlen("/media/");
     const char *slash = strchr(p, '/');
     char *end = NULL;
@@ -268,14 +269,21 @@ static enum MHD_Result media(ServeHttp *h, struct MHD_Connection *c,
     memcpy(token, p, 32);
     token[32] = 0;
     errno = 0;
-    k = strtoul(slash + 1, &end, 10);
-    if (errno || !end || *end || end == slash + 1 || k > 100000) {
+    epoch = strtoul(slash + 1, &end, 10);
+    if (errno || !end || *end != '/' || end == slash + 1 ||
+        epoch > 0xffffffffUL) {
+        return send_error(c, 404, "not_found");
+    }
+    const char *ks = end + 1;
+    k = strtoul(ks, &end, 10);
+    if (errno || !end || *end || end == ks || k > 100000) {
         return send_error(c, 404, "not_found");
     }
     const char *path = NULL, *type = NULL;
     int fd = -1;
     pthread_mutex_lock(h->cfg.lock);
-    if (serve_media(h->cfg.serve, token, (size_t)k, &path, &type) == SIM_OK) {
+    if (serve_media(h->cfg.serve, token, (unsigned)epoch, (size_t)k, &path,
+                    &type) == SIM_OK) {
         fd = open(path, O_RDONLY | O_CLOEXEC);
     }
     char type_copy[64];

@@ -40,6 +40,11 @@ typedef struct Live {
     double bucket;     /* rate limit: requests available */
     int64_t bucket_ms; /* when the bucket was last filled */
     ServeMediaList media; /* files of the screen last sent */
+    unsigned epoch;       /* names this screen's media: a browser keeps an
+                             image by its URL for the whole page, so every
+                             screen's media get URLs of their own */
+    unsigned epoch_serial;   /* screen_serial the epoch was counted for */
+    const Session *epoch_of; /* and its session */
 } Live;
 
 /* An open-addressing table from a string to a participant. Entries are
@@ -275,6 +280,7 @@ static int live_open(Serve *sv, Live *l, int64_t wall_ms, SimError *err)
     sv->n_open++;
     view_pos(l->s, l->pos);
     l->applied = 0;
+    l->epoch_of = NULL;
     return SIM_OK;
 }
 
@@ -311,8 +317,14 @@ static void add_completion(Serve *sv, Live *l, json_t *body)
 
 static void reply_state(Serve *sv, Live *l, int status, ServeReply *out)
 {
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "/media/%s/", l->token);
+    const SessionView *v = session_view(l->s);
+    if (l->epoch_of != l->s || l->epoch_serial != v->screen_serial) {
+        l->epoch++;
+        l->epoch_of = l->s;
+        l->epoch_serial = v->screen_serial;
+    }
+    char prefix[80];
+    snprintf(prefix, sizeof prefix, "/media/%s/%u/", l->token, l->epoch);
     json_t *view =
         serve_view_json(session_view(l->s), sv->cfg.study, prefix, &l->media);
     json_t *body = json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1],
@@ -695,12 +707,13 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
     reply_state(sv, l, 200, out);
 }
 
-int serve_media(Serve *sv, const char *token, size_t k, const char **path,
-                const char **type)
+int serve_media(Serve *sv, const char *token, unsigned epoch, size_t k,
+                const char **path, const char **type)
 {
     Live *l = token && strlen(token) == 32 ? map_get(&sv->by_token, token)
                                            : NULL;
-    if (!l || strcmp(l->token, token) != 0 || k >= l->media.n) {
+    if (!l || strcmp(l->token, token) != 0 || epoch != l->epoch ||
+        k >= l->media.n) {
         return SIM_ERR_STATE;
     }
     *path = l->media.v[k].path;

@@ -69,11 +69,12 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out);
 void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
                  ServeReply *out);
 
-/* The file of the current screen's media index k for token: its path and
-** Content-Type (borrowed until the next call). SIM_ERR_NOT_FOUND (or
-** another code) when there is none. */
-int serve_media(Serve *sv, const char *token, size_t k, const char **path,
-                const char **type);
+/* The file of the current screen's media index k for token (the URL
+** /media/TOKEN/EPOCH/K names the screen by its epoch): its path and
+** Content-Type (borrowed until the next call). SIM_ERR_STATE when there is
+** none (another screen, another token, no such index). */
+int serve_media(Serve *sv, const char *token, unsigned epoch, size_t k,
+                const char **path, const char **type);
 
 /* Housekeeping, about once a second: closes idle sessions, refreshes the
 ** database lease. Returns the store's error (the lease was lost) or

@@ -47,7 +47,7 @@ grep -qi '^x-content-type-options: nosniff' "$tmp/h" && ok || bad "nosniff"
 grep -qi '^content-type: text/javascript' "$tmp/h" && ok || bad "module type"
 for p in /study.json /items.jsonl /web/../study.json /web/%2e%2e/study.json \
          /media/../../etc/passwd /fonts/../lang/en.json /web/ /web \
-         "/media/00000000000000000000000000000000/0" /api/start /etc/passwd; do
+         "/media/00000000000000000000000000000000/1/0" /media/x/1/0 /api/start /etc/passwd; do
     c=$(code "$base$p")
     [ "$c" = 404 ] || [ "$c" = 405 ] && ok || bad "$p: HTTP $c"
 done

@@ -317,8 +317,8 @@ int main(void)
     CHECK(c.completion != NULL);
     CHECK_INT(count(e.store, "SELECT count(*) FROM participant"), 1);
     const char *path = NULL, *type = NULL;
-    CHECK(serve_media(e.sv, c.token, 99, &path, &type) != SIM_OK);
-    CHECK(serve_media(e.sv, "x", 0, &path, &type) != SIM_OK);
+    CHECK(serve_media(e.sv, c.token, 1, 99, &path, &type) != SIM_OK);
+    CHECK(serve_media(e.sv, "x", 1, 0, &path, &type) != SIM_OK);
 
     /* declined: the end without a code */
     Client d;

@@ -4,7 +4,7 @@
 // (app/render.c); a node of a kind this front end does not know shows its
 // title and any "text" or "parts" it has, so new kinds degrade gently.
 
-import { el, marked, imageReady } from "./dom.js";
+import { el, marked } from "./dom.js";
 import { diverging, darkOn, gradient, normalize, parseNpy, colorize } from "./colormap.js";
 import { t, fmt } from "./i18n.js";
 
@@ -68,31 +68,54 @@ async function loadMap(node) {
   return colorize(normalize(v), bmp.width, bmp.height, node.colormap);
 }
 
+// The map over the image (or beside it), drawn into canvases at the
+// image's size: the map scaled up with linear filtering, at the payload's
+// opacity, as the desktop runner draws it.
 function heatmap(node, ctx) {
-  const wrap = el("div", { class: "heatmap" + (node.side_by_side ? " side" : "") });
-  const img = node.image ? el("img", { src: node.image, alt: "", class: "hm-image" }) : null;
-  const canvas = el("canvas", { class: "hm-map" });
-  if (node.side_by_side) {
-    if (img) wrap.append(el("div", { class: "hm-cell" }, img));
-    wrap.append(el("div", { class: "hm-cell" }, canvas));
-  } else {
-    const stack = el("div", { class: "hm-stack" });
-    if (img) stack.append(img);
-    canvas.style.opacity = String(finite(node.opacity) ? node.opacity : 0.5);
-    stack.append(canvas);
-    wrap.append(stack);
-  }
+  const side = !!node.side_by_side;
+  const main = el("canvas", { class: "hm-canvas" });
+  const other = side ? el("canvas", { class: "hm-canvas" }) : null;
+  const wrap = el("div", { class: "heatmap" + (side ? " side" : "") }, main, other);
   const box = el("div", {}, wrap, legend(node.colormap || "viridis", t("expl.less_important"), t("expl.more_important")));
   ctx.pending.push(
     (async () => {
-      if (img) await imageReady(img);
+      let img = null;
+      if (node.image) {
+        img = new Image();
+        img.src = node.image;
+        try {
+          await img.decode();
+        } catch (e) {
+          img = null;
+        }
+      }
+      let map = null;
       try {
-        const data = await loadMap(node);
-        canvas.width = data.width;
-        canvas.height = data.height;
-        canvas.getContext("2d").putImageData(data, 0, 0);
+        map = await loadMap(node);
       } catch (e) {
         wrap.append(el("div", { class: "bad" }, fmt(t("image_missing"), String(e.message || e))));
+      }
+      // at least 384 px on the long side, so the map is filtered, not blocky
+      const w0 = img ? img.naturalWidth : map ? map.width : 1;
+      const h0 = img ? img.naturalHeight : map ? map.height : 1;
+      const k = Math.max(1, Math.ceil(384 / Math.max(w0, h0)));
+      for (const c of [main, other]) {
+        if (!c) continue;
+        c.width = w0 * k;
+        c.height = h0 * k;
+      }
+      const g = main.getContext("2d");
+      g.imageSmoothingEnabled = true;
+      g.imageSmoothingQuality = "high";
+      if (img) g.drawImage(img, 0, 0, main.width, main.height);
+      if (map) {
+        const src = new OffscreenCanvas(map.width, map.height);
+        src.getContext("2d").putImageData(map, 0, 0);
+        const target = side ? other.getContext("2d") : g;
+        target.imageSmoothingEnabled = true;
+        target.imageSmoothingQuality = "high";
+        target.globalAlpha = side || !img ? 1 : finite(node.opacity) ? node.opacity : 0.5;
+        target.drawImage(src, 0, 0, main.width, main.height);
       }
     })()
   );
@@ -118,7 +141,7 @@ function maxAbs(tokens) {
 }
 
 function segmentRow(node, seg, maxabs) {
-  const row = el("div", { class: "tokens" });
+  const row = el("div", { class: "tokens", dir: "auto" });
   (node.tokens || []).forEach((tk, i) => {
     if ((tk.segment || 0) === seg) row.append(tokenSpan(tk, maxabs, i), " ");
   });
@@ -197,7 +220,7 @@ function pairs(node, ctx) {
     return el(
       "div",
       { class: "pair-row" },
-      el("span", { class: "pair-text" }, `\u201c${rangeText(node, p.a)}\u201d  \u2194  \u201c${rangeText(node, p.b)}\u201d`),
+      el("span", { class: "pair-text", dir: "auto" }, `\u201c${rangeText(node, p.a)}\u201d  \u2194  \u201c${rangeText(node, p.b)}\u201d`),
       el("span", { class: "bar-track small" }, el("span", { class: "bar-fill", style: { width: `${Math.abs(v) * 100}%`, background: diverging(v > 0 ? 0.7 : -0.7) } })),
       el("span", { class: "num" }, (p.weight >= 0 ? "+" : "") + p.weight.toFixed(2))
     );
@@ -223,7 +246,7 @@ function bars(features, signedAxis = true) {
       return el(
         "div",
         { class: "bar-row" },
-        el("span", { class: "bar-label" }, f.value ? `${f.name} = ${f.value}` : f.name),
+        el("span", { class: "bar-label", dir: "auto" }, f.value ? `${f.name} = ${f.value}` : f.name),
         el("span", { class: "bar-track" }, anyNeg ? el("span", { class: "bar-axis" }) : null, fill),
         el("span", { class: "num" }, finite(f.weight) ? (f.weight >= 0 ? "+" : "") + f.weight.toFixed(3) : "")
       );
@@ -258,7 +281,7 @@ function rules(node) {
     "div",
     { class: "rules" },
     ...(node.rules || []).map((r) => {
-      const conds = r.conditions.map((c, i) => el("div", { class: "rule-cond" }, el("span", { class: "kw" }, i === 0 ? t("expl.if") : t("expl.and")), " ", c));
+      const conds = r.conditions.map((c, i) => el("div", { class: "rule-cond" }, el("span", { class: "kw" }, i === 0 ? t("expl.if") : t("expl.and")), " ", el("bdi", {}, c)));
       const stats = [];
       if (finite(r.precision)) stats.push(fmt(t("expl.precision"), r.precision * 100));
       if (finite(r.coverage)) stats.push(fmt(t("expl.coverage"), r.coverage * 100));
@@ -317,7 +340,7 @@ function path(node) {
 // ------------------------------------------------------------------ text
 
 function text(node) {
-  return el("pre", { class: "pretext" }, ...marked(node.text || ""));
+  return el("pre", { class: "pretext", dir: "auto" }, ...marked(node.text || ""));
 }
 
 function composite(node, ctx) {

@@ -18,22 +18,22 @@ function inputView(input, opts = {}) {
       return el("div", { class: "center" }, img);
     }
     case "text":
-      return el("p", { class: "item-text" }, ...runs(input.runs));
+      return el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs));
     case "text_pair":
       return el(
         "div",
         {},
         el("div", { class: "section-label" }, input.title_a),
-        el("p", { class: "item-text" }, ...runs(input.runs)),
+        el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs)),
         el("div", { class: "section-label" }, input.title_b),
-        el("p", { class: "item-text" }, ...runs(input.runs_b))
+        el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs_b))
       );
     case "tabular":
       return el(
         "table",
         { class: "features" },
         ...(input.features || []).map((f) =>
-          el("tr", { class: f.edit ? "edited" : "" }, el("th", {}, f.name), el("td", {}, f.edit && f.from ? el("s", {}, f.from) : null, f.edit && f.from ? " \u2192 " : null, f.edit ? el("strong", {}, f.value) : f.value))
+           el("tr", { class: f.edit ? "edited" : "" }, el("th", { dir: "auto" }, f.name), el("td", { dir: "auto" }, f.edit && f.from ? el("s", {}, f.from) : null, f.edit && f.from ? " \u2192 " : null, f.edit ? el("strong", {}, f.value) : f.value))
         )
       );
   }
@@ -41,7 +41,7 @@ function inputView(input, opts = {}) {
 }
 
 function pill(label, value, strong) {
-  return el("span", { class: "pill" + (strong ? " strong" : "") }, el("span", { class: "pill-label" }, label), el("span", { class: "pill-value" }, value));
+  return el("span", { class: "pill" + (strong ? " strong" : "") }, el("span", { class: "pill-label" }, label), el("bdi", { class: "pill-value" }, value));
 }
 
 function card(...children) {
@@ -334,7 +334,7 @@ export function draw(v, ctx) {
   else if (v.feedback) body = feedbackBody(v);
   else if (v.questionnaire) body = questionnaireBody(v, ctx);
   else if (v.item) body = itemBody(v, ctx);
-  main.replaceChildren(el("div", { class: "content" + (v.item ? " wide" : "") }, ...body));
+  main.replaceChildren(el("div", { class: "content" + (v.item ? " wide" : "") + (v.reservoir ? " has-res" : "") }, ...body));
   for (const img of main.querySelectorAll("img")) ctx.pending.push(imageReady(img));
   const f = footer(v, ctx);
   foot.hidden = f.length === 0;

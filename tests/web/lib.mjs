@@ -176,7 +176,8 @@ export async function answer(page, policy = () => 0) {
     return s;
   }
   if (v.choice && v.choice.value < 0) {
-    const c = policy(v) % v.choice.classes.length;
+    // another class on each retry of a practice question
+    const c = (policy(v) + s.pos[1] - 1) % v.choice.classes.length;
     await page.keyboard.press(v.choice.classes[c].key);
     if (v.confidence || v.rating) await page.waitForFunction(() => window.simlab.view().choice.value >= 0, null, { timeout: 10000 });
     if (!v.confidence && !v.rating) return s;

@@ -21,6 +21,10 @@ for (const src of studies) {
     const study = bundleCopy(src, join(tempDir("bundle"), name), (j) => {
       j.language = lang;
       delete j.screening; // every participant counts: one per condition
+      // fewer items: every screen still comes, sooner
+      const p = j.protocol || {};
+      if (p.preset === "meta-predictor") Object.assign(p, { sessions: 2, n_train: 2, n_test: 2, n_catch: 1, n_practice: 1 });
+      else if (p.preset) Object.assign(p, p.preset === "hase-forward" ? { n_learn: 2, n_test: 4 } : { n_test: 4 });
       delete j.language_file;
       delete j.ui;
     });
