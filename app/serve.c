@@ -33,6 +33,7 @@ typedef struct ServeOptions {
     int port;
     int accept_changed;
     int max_open;
+    int enroll_rate; /* new participants per second (0: the default) */
 } ServeOptions;
 
 static volatile sig_atomic_t stop_flag;
@@ -54,7 +55,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "Usage: simlab serve DIR --db FILE [--port N] [--host ADDR] "
                "[--sync URL] [--station NAME] [--public-url URL] "
-               "[--accept-changed-bundle] [--max-open N]\n");
+               "[--accept-changed-bundle] [--max-open N] [--enroll-rate N]\n");
 }
 
 static int parse_int(const char *s, int lo, int hi, int *out)
@@ -104,6 +105,8 @@ static int parse_options(int argc, char **argv, ServeOptions *o)
             o->public_url = v;
         } else if (strcmp(a, "--max-open") == 0 && v &&
                    parse_int(v, 1, 1000000, &o->max_open) == 0) {
+        } else if (strcmp(a, "--enroll-rate") == 0 && v &&
+                   parse_int(v, 1, 100000, &o->enroll_rate) == 0) {
         } else if (strcmp(a, "--accept-changed-bundle") == 0) {
             o->accept_changed = 1;
             continue;
@@ -267,7 +270,9 @@ int serve_main(int argc, char **argv)
                        .sync = sync,
                        .worker = worker,
                        .station = o.station,
-                       .max_open = o.max_open};
+                       .max_open = o.max_open,
+                       .enroll_per_s = o.enroll_rate,
+                       .enroll_burst = o.enroll_rate * 10.0};
     if (serve_new(&cfg, now_ms(), &sv, &err) != SIM_OK) {
         sim_escape_print(stderr, "simlab serve: ", err.msg);
         goto cleanup;
@@ -275,6 +280,7 @@ int serve_main(int argc, char **argv)
     ServeHttpConfig hc = {.host = o.host,
                           .port = o.port,
                           .serve = sv,
+                          .store = store,
                           .lock = &lock,
                           .data_dir = data};
     int port = 0;

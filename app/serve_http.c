@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,11 +35,28 @@ typedef struct Static {
 
 #define STATIC_MAX 48
 
+/* Group commit: requests applied while a group is open are answered
+** once it committed. The first request of a group (its leader) lets the
+** requests already waiting for the lock join, then commits. */
+typedef struct Committer {
+    pthread_cond_t done;
+    int open;              /* a group is open in the store */
+    unsigned long id;      /* the open (or last) group */
+    unsigned long done_id; /* the last group committed or failed */
+    int result[64];        /* SIM_OK or the error, by group id % 64 */
+    int members;           /* requests applied in the open group */
+    int arriving;          /* requests waiting for the lock (atomic) */
+} Committer;
+
+/* How long a leader waits at most for the requests already arriving. */
+#define GROUP_GATHER_NS 3000000LL
+
 struct ServeHttp {
     ServeHttpConfig cfg;
     struct MHD_Daemon *d;
     Static files[STATIC_MAX];
     size_t n_files;
+    Committer cm;
 };
 
 /* A request under way: its body so far. */
@@ -47,6 +65,13 @@ typedef struct Req {
     size_t len;
     int too_big;
 } Req;
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 static int64_t wall_ms(void)
 {
@@ -242,14 +267,62 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
         return send_error(c, 400, "bad_json");
     }
     ServeReply rep;
+    Committer *cm = &h->cm;
+    SimError err;
+    __atomic_add_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_lock(h->cfg.lock);
+    __atomic_sub_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
+    if (!cm->open) {
+        if (store_group_begin(h->cfg.store, &err) != SIM_OK) {
+            pthread_mutex_unlock(h->cfg.lock);
+            json_decref(body);
+            return send_json(c, 503,
+                             json_pack("{s:s,s:i}", "error", "store",
+                                       "retry_ms", 1000));
+        }
+        cm->open = 1;
+        cm->id++;
+        serve_group_begin(h->cfg.serve);
+    }
+    unsigned long my = cm->id;
     if (strcmp(url, "/api/start") == 0) {
         serve_start(h->cfg.serve, body, wall_ms(), &rep);
     } else {
         serve_input(h->cfg.serve, request_token(c), body, wall_ms(), &rep);
     }
-    pthread_mutex_unlock(h->cfg.lock);
     json_decref(body);
+    if (++cm->members == 1) {
+        /* the leader: the requests waiting for the lock join first */
+        int64_t t0 = mono_ns();
+        while (__atomic_load_n(&cm->arriving, __ATOMIC_SEQ_CST) > 0 &&
+               mono_ns() - t0 < GROUP_GATHER_NS) {
+            pthread_mutex_unlock(h->cfg.lock);
+            sched_yield();
+            pthread_mutex_lock(h->cfg.lock);
+        }
+        int rc = store_group_commit(h->cfg.store, &err);
+        if (rc != SIM_OK) {
+            serve_group_failed(h->cfg.serve);
+        }
+        cm->open = 0;
+        cm->members = 0;
+        cm->result[my % 64] = rc;
+        cm->done_id = my;
+        pthread_cond_broadcast(&cm->done);
+    } else {
+        while (cm->done_id < my) {
+            pthread_cond_wait(&cm->done, h->cfg.lock);
+        }
+    }
+    int committed = cm->result[my % 64] == SIM_OK;
+    pthread_mutex_unlock(h->cfg.lock);
+    if (!committed) {
+        /* nothing of it is on the disk: not acknowledged, sent again */
+        json_decref(rep.body);
+        return send_json(c, 503,
+                         json_pack("{s:s,s:i}", "error", "store", "retry_ms",
+                                   1000));
+    }
     return send_json(c, rep.status, rep.body);
 }
 
@@ -436,8 +509,10 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
         serve_http_stop(h);
         return rc;
     }
+    pthread_cond_init(&h->cm.done, NULL);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
                      MHD_USE_TURBO;
+    unsigned threads = (unsigned)(cfg->threads > 0 ? cfg->threads : 16);
     if (ss.ss_family == AF_INET6) {
         flags |= MHD_USE_IPv6;
     }
@@ -449,6 +524,7 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
         MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)60, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_NOTIFY_COMPLETED, completed, h, MHD_OPTION_END);
     if (!h->d) {
         rc = sim_fail(err, SIM_ERR_IO, "cannot listen on %s port %d: %s",
@@ -479,6 +555,7 @@ void serve_http_stop(ServeHttp *h)
     }
     if (h->d) {
         MHD_stop_daemon(h->d);
+        pthread_cond_destroy(&h->cm.done);
     }
     for (size_t i = 0; i < h->n_files; i++) {
         sim_free(h->files[i].data);

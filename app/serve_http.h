@@ -2,6 +2,9 @@
 ** The HTTP side of `simlab serve` (libmicrohttpd): the browser front end
 ** (web/, read into memory at start: no path of a request is ever opened),
 ** the JSON API of serve_live.h, and the media of the current screen.
+** Requests that arrive together are applied in one commit group of the
+** store (store_group_begin): one sync for all of them, each answered only
+** after it.
 ** Request size, connection and rate limits; security headers on every
 ** answer. No SDL.
 */
@@ -23,9 +26,12 @@ typedef struct ServeHttpConfig {
     const char *host;     /* address to bind ("127.0.0.1", "::1", "0.0.0.0") */
     int port;             /* 0: any free port */
     Serve *serve;         /* the participants (borrowed) */
-    pthread_mutex_t *lock; /* held around every call into serve */
+    Store *store;         /* their database (borrowed), for commit groups */
+    pthread_mutex_t *lock; /* held around every call into serve and store */
     const char *data_dir; /* simlab's data folder (web/ and fonts/ in it) */
     int max_connections;  /* 0: 4000 */
+    int threads;          /* request threads; 0: 16 (the most requests
+                             one commit group holds) */
 } ServeHttpConfig;
 
 /* Reads the front end's files and starts listening (its own thread). The

@@ -45,6 +45,8 @@ typedef struct Live {
                              screen's media get URLs of their own */
     unsigned epoch_serial;   /* screen_serial the epoch was counted for */
     const Session *epoch_of; /* and its session */
+    unsigned long group;     /* the last commit group that wrote for it */
+    int enrolled_in_group;   /* its enrolment is in that group */
 } Live;
 
 /* An open-addressing table from a string to a participant. Entries are
@@ -69,7 +71,9 @@ struct Serve {
     long acked;
     double enroll_bucket;
     int64_t enroll_ms;
-    char media_buf[64];
+    unsigned long group; /* the commit group open now (serve_group_*) */
+    Live **touched;      /* participants written for in the open group */
+    size_t n_touched, cap_touched;
 };
 
 /* ------------------------------------------------------------------- map */
@@ -218,6 +222,49 @@ static void live_close(Serve *sv, Live *l)
         l->s = NULL;
         sv->n_open--;
     }
+}
+
+/* Notes that the open commit group writes for l. */
+static void touch(Serve *sv, Live *l)
+{
+    if (l->group == sv->group && sv->group) {
+        return;
+    }
+    l->group = sv->group;
+    l->enrolled_in_group = 0;
+    if (sv->n_touched == sv->cap_touched) {
+        size_t cap = sv->cap_touched ? sv->cap_touched * 2 : 64;
+        Live **v = sim_realloc(sv->touched, cap * sizeof *v);
+        if (!v) {
+            return; /* then it is only closed below, not reset */
+        }
+        sv->touched = v;
+        sv->cap_touched = cap;
+    }
+    sv->touched[sv->n_touched++] = l;
+}
+
+void serve_group_begin(Serve *sv)
+{
+    sv->group++;
+    sv->n_touched = 0;
+}
+
+void serve_group_failed(Serve *sv)
+{
+    /* nothing of the group reached the disk: what the sessions hold came
+    ** from it, so they are read again from the file; a participant
+    ** enrolled in it is enrolled again at their next start */
+    for (size_t i = 0; i < sv->n_touched; i++) {
+        Live *l = sv->touched[i];
+        live_close(sv, l);
+        l->applied = 0;
+        if (l->enrolled_in_group) {
+            l->pid[0] = 0;
+            l->token[0] = 0;
+        }
+    }
+    sv->n_touched = 0;
 }
 
 /* The position of the session's current screen. */
@@ -387,7 +434,7 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
     SimError err;
     sim_error_clear(&err);
     Live *l = map_get(&sv->by_ext, ext);
-    if (!l) {
+    if (!l || !l->pid[0]) {
         if (!bucket_take(&sv->enroll_bucket, &sv->enroll_ms,
                          sv->cfg.enroll_per_s, sv->cfg.enroll_burst,
                          wall_ms)) {
@@ -408,11 +455,17 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
                         err.msg);
             return;
         }
-        l = live_add(sv, info.id, ext);
+        if (l) {
+            snprintf(l->pid, sizeof l->pid, "%s", info.id);
+        } else {
+            l = live_add(sv, info.id, ext);
+        }
         if (!l) {
             reply_error(out, 500, "memory", "out of memory");
             return;
         }
+        touch(sv, l);
+        l->enrolled_in_group = 1;
         if (sv->cfg.worker) {
             sync_worker_kick(sv->cfg.worker);
         }
@@ -429,6 +482,7 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
     }
     snprintf(l->token, sizeof l->token, "%s", token);
     l->last_ms = wall_ms;
+    touch(sv, l);
     if (live_open(sv, l, wall_ms, &err) != SIM_OK) {
         reply_error(out, err.code == SIM_ERR_STATE ? 409 : 503, "open",
                     err.msg);
@@ -646,6 +700,11 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
     SimError err;
     sim_error_clear(&err);
     l->last_ms = wall_ms;
+    if (!l->pid[0]) {
+        reply_error(out, 401, "token", "unknown session token: start again");
+        return;
+    }
+    touch(sv, l);
     if (!l->s && live_open(sv, l, wall_ms, &err) != SIM_OK) {
         reply_error(out, 503, "open", err.msg);
         return;
@@ -655,7 +714,6 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
         SimInput retry = {.kind = SIM_IN_RETRY, .wall_ms = wall_ms};
         rc = session_handle(l->s, &retry, NULL, &err);
     }
-    int committed_before = session_finished(l->s);
     const SessionView *v = session_view(l->s);
     if (rc == SIM_OK && jpos && pos_cmp(pos, l->pos) == 0 &&
         v->screen != SCREEN_STORE_ERROR) {
@@ -690,9 +748,6 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
     }
     if (rc == SIM_OK && session_view(l->s)->screen != SCREEN_STORE_ERROR) {
         view_pos(l->s, l->pos);
-    }
-    if (sv->cfg.worker && session_finished(l->s) != committed_before) {
-        sync_worker_kick(sv->cfg.worker);
     }
     if (rc != SIM_OK || session_view(l->s)->screen == SCREEN_STORE_ERROR) {
         /* nothing of this is acknowledged: the browser keeps its journal
@@ -774,6 +829,7 @@ void serve_free(Serve *sv)
     sim_free(sv->lives);
     sim_free(sv->by_ext.v);
     sim_free(sv->by_token.v);
+    sim_free(sv->touched);
     sim_free(sv);
 }
 

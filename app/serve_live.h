@@ -81,6 +81,15 @@ int serve_media(Serve *sv, const char *token, unsigned epoch, size_t k,
 ** SIM_OK. */
 int serve_tick(Serve *sv, int64_t wall_ms, SimError *err);
 
+/* Commit groups (store_group_begin): the caller opens a group in the
+** store, then calls serve_group_begin; the requests applied until the
+** store's group commits are acknowledged only after it did. When that
+** commit fails, serve_group_failed makes the participants the group wrote
+** for read their sessions again from the file (their browsers send their
+** journals again). */
+void serve_group_begin(Serve *sv);
+void serve_group_failed(Serve *sv);
+
 /* Counts for the log: participants known, sessions open, responses
 ** acknowledged. */
 void serve_counts(const Serve *sv, long *known, long *open, long *acked);
