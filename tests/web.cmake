@@ -26,6 +26,12 @@ foreach(t whole resume offline kill two export)
   set_tests_properties(web_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                        ENVIRONMENT "${SIMLAB_WEB_ENV}")
 endforeach()
+# nginx in front, with the configuration docs/online.md installs
+add_test(NAME web_nginx
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh nginx
+                 $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+set_tests_properties(web_nginx PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "${SIMLAB_WEB_ENV};NGINX_CONF=${CMAKE_SOURCE_DIR}/docs/online/nginx-simlab.conf")
 add_test(NAME web_screens
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh screens
                  $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})

@@ -92,6 +92,7 @@ export async function browser(name, opts = {}) {
     executablePath: CHROMIUM,
     headless: true,
     bypassCSP: true, // the tests read window.simlab with evaluate()
+    ignoreHTTPSErrors: !!opts.ignoreHTTPSErrors,
     viewport: opts.viewport || { width: 1280, height: 800 },
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });

@@ -18,6 +18,10 @@ fi
 if [ ! -x "$chromium" ]; then
     echo "skip: $chromium is missing (apt-get install chromium)"; exit 77
 fi
+if [ "$name" = nginx ] && { [ ! -x "${SIMLAB_NGINX:-/usr/sbin/nginx}" ] ||
+        ! command -v openssl >/dev/null 2>&1; }; then
+    echo "skip: nginx or openssl is missing (apt-get install nginx-light)"; exit 77
+fi
 mkdir -p "$work"
 # one npm ci for all the tests of this build folder
 (
@@ -30,8 +34,10 @@ mkdir -p "$work"
     fi
 ) 9>"$work/.lock" || { echo "skip: npm ci failed (is the npm registry reachable?)"; exit 77; }
 # the tests import playwright-core from the build folder's node_modules
-rm -rf "$work/t"
-mkdir -p "$work/t"
-cp "$here"/*.mjs "$work/t/"
-ln -s "$work/node_modules" "$work/t/node_modules"
-exec node "$work/t/$name.mjs"
+# each test its own folder: tests run side by side
+t="$work/t-$name"
+rm -rf "$t"
+mkdir -p "$t"
+cp "$here"/*.mjs "$t/"
+ln -s "$work/node_modules" "$t/node_modules"
+exec node "$t/$name.mjs"
