@@ -371,7 +371,8 @@ static void reply_state(Serve *sv, Live *l, int status, ServeReply *out)
         l->epoch_serial = v->screen_serial;
     }
     char prefix[80];
-    snprintf(prefix, sizeof prefix, "/media/%s/%u/", l->token, l->epoch);
+    /* relative: the page may sit under a path prefix of a proxy */
+    snprintf(prefix, sizeof prefix, "media/%s/%u/", l->token, l->epoch);
     json_t *view =
         serve_view_json(session_view(l->s), sv->cfg.study, prefix, &l->media);
     json_t *body = json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1],

@@ -123,7 +123,7 @@ async function start() {
   if (params.get("pilot") === "1") body.pilot = true;
   S.token = null;
   for (;;) {
-    const r = await post("/api/start", body);
+    const r = await post("api/start", body);
     if (r.status === 200 && r.json) {
       backOnline();
       S.token = r.json.token;
@@ -310,7 +310,7 @@ async function flush() {
       const inputs = (await journal.all(ext)).filter((r) => samePos(r.pos, pos) && r.n >= S.applied).sort((a, b) => a.n - b.n);
       const body = { pos, onset: S.onset ? S.onset.t : null, onset_method: S.onset ? S.onset.method : null, inputs: inputs.slice(0, 64).map(({ n, kind, t, value, key, text }) => ({ n, kind, t, value, key, text })) };
       if (!inputs.length) break;
-      const r = await post("/api/input", body);
+      const r = await post("api/input", body);
       if (r.status === 200 && r.json) {
         backOnline();
         await accept(r.json);

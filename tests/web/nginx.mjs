@@ -80,4 +80,46 @@ const pid = sqlite(db, "SELECT id FROM participant WHERE code='viaproxy'");
 check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND done=1`) === sqlite(db, `SELECT count(*) FROM trial WHERE participant='${pid}'`), "every step stored");
 ng.kill("SIGTERM");
 await srv.stop();
+
+// several servers: the split configuration routes every id to one of them
+const s1 = await startServer(process.env.STUDY_FORWARD, join(dir, "s1.db"), ["--station", "s1"]);
+const s2 = await startServer(process.env.STUDY_FORWARD, join(dir, "s2.db"), ["--station", "s2"]);
+const port = (x) => /:(\d+)\/$/.exec(x.base)[1];
+const sport = await freePort();
+let split = readFileSync(process.env.NGINX_CONF.replace(".conf", "-split.conf"), "utf8")
+  .replace("server 127.0.0.1:8081;", `server 127.0.0.1:${port(s1)};`)
+  .replace("server 127.0.0.1:8082;", `server 127.0.0.1:${port(s2)};`)
+  .replace("server_name study.example.org;", "server_name localhost;")
+  .replace("listen 443 ssl http2;", `listen 127.0.0.1:${sport} ssl http2;`)
+  .replace(/ssl_certificate .*;/, `ssl_certificate ${join(dir, "cert.pem")};`)
+  .replace(/ssl_certificate_key .*;/, `ssl_certificate_key ${join(dir, "key.pem")};`);
+writeFileSync(join(dir, "simlab.conf"), split);
+execFileSync(NGINX, ["-t", "-q", "-p", dir, "-c", join(dir, "nginx.conf")]);
+const ng2 = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" });
+await sleep(700);
+const sbase = `https://localhost:${sport}/`;
+const where = (id) => ["s1", "s2"].filter((s) => sqlite(join(dir, `${s}.db`), `SELECT count(*) FROM participant WHERE code='${id}'`) === "1");
+const ids = [];
+for (let i = 0; ids.length < 2 && i < 40; i++) {
+  // two ids that nginx sends to different servers
+  const id = `split${i}`;
+  const c = await browser("split-" + i, { ignoreHTTPSErrors: true });
+  await c.page.goto(link(sbase, id));
+  await c.page.waitForFunction(() => window.simlab && window.simlab.ready(), null, { timeout: 20000 });
+  const at = where(id);
+  await c.close();
+  if (at.length === 1 && !ids.some((x) => x.at === at[0])) ids.push({ id, at: at[0] });
+}
+check(ids.length === 2, "participants reach both servers");
+for (const { id, at } of ids) {
+  const c = await browser("again-" + id, { ignoreHTTPSErrors: true }); // another browser
+  await c.page.goto(link(sbase, id));
+  const last = await walk(c.page);
+  check(last.view.screen === "done" && new URL(c.page.url()).pathname === `/${at}/`, `${id}: the same server (${at}) from another browser, to the end`);
+  await c.close();
+  check(where(id).length === 1, `${id}: on one server only`);
+}
+ng2.kill("SIGTERM");
+await s1.stop();
+await s2.stop();
 process.exit(report());
