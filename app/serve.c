@@ -200,8 +200,8 @@ int serve_main(int argc, char **argv)
         }
         hn[sizeof hn - 1] = 0;
         snprintf(host_station, sizeof host_station, "web-%.60s", hn);
-        o.station = export_station_name_valid(host_station) ? host_station
-                                                            : "web";
+        o.station =
+            export_station_name_valid(host_station) ? host_station : "web";
     }
     char data[PATH_MAX + 32];
     if (data_dir(data, sizeof data) != 0) {

@@ -145,8 +145,9 @@ static int load_dir(ServeHttp *h, const char *dir, const char *url_prefix,
 {
     DIR *d = opendir(dir);
     if (!d) {
-        return sim_fail(err, SIM_ERR_IO, "%s: %s (simlab's data folder: set "
-                                         "SIMLAB_ASSETS)",
+        return sim_fail(err, SIM_ERR_IO,
+                        "%s: %s (simlab's data folder: set "
+                        "SIMLAB_ASSETS)",
                         dir, strerror(errno));
     }
     struct dirent *e;
@@ -260,9 +261,9 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
                            const char *url, Req *rq)
 {
     json_error_t jerr;
-    json_t *body = rq->len ? json_loadb(rq->body, rq->len,
-                                        JSON_REJECT_DUPLICATES, &jerr)
-                           : json_object();
+    json_t *body =
+        rq->len ? json_loadb(rq->body, rq->len, JSON_REJECT_DUPLICATES, &jerr)
+                : json_object();
     if (!body) {
         return send_error(c, 400, "bad_json");
     }
@@ -276,9 +277,9 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
         if (store_group_begin(h->cfg.store, &err) != SIM_OK) {
             pthread_mutex_unlock(h->cfg.lock);
             json_decref(body);
-            return send_json(c, 503,
-                             json_pack("{s:s,s:i}", "error", "store",
-                                       "retry_ms", 1000));
+            return send_json(
+                c, 503,
+                json_pack("{s:s,s:i}", "error", "store", "retry_ms", 1000));
         }
         cm->open = 1;
         cm->id++;
@@ -319,9 +320,8 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     if (!committed) {
         /* nothing of it is on the disk: not acknowledged, sent again */
         json_decref(rep.body);
-        return send_json(c, 503,
-                         json_pack("{s:s,s:i}", "error", "store", "retry_ms",
-                                   1000));
+        return send_json(
+            c, 503, json_pack("{s:s,s:i}", "error", "store", "retry_ms", 1000));
     }
     return send_json(c, rep.status, rep.body);
 }
@@ -419,8 +419,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     if (rq->too_big) {
         return send_error(c, 413, "too_large");
     }
-    if (post && (strcmp(url, "/api/start") == 0 ||
-                 strcmp(url, "/api/input") == 0)) {
+    if (post &&
+        (strcmp(url, "/api/start") == 0 || strcmp(url, "/api/input") == 0)) {
         return api(h, c, url, rq);
     }
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
@@ -510,8 +510,8 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
         return rc;
     }
     pthread_cond_init(&h->cm.done, NULL);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
-                     MHD_USE_TURBO;
+    unsigned flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
     unsigned threads = (unsigned)(cfg->threads > 0 ? cfg->threads : 16);
     if (ss.ss_family == AF_INET6) {
         flags |= MHD_USE_IPv6;
@@ -519,13 +519,13 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
     unsigned limit =
         (unsigned)(cfg->max_connections > 0 ? cfg->max_connections : 4000);
     h->d = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, handle, h,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)60, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+        flags, (uint16_t)cfg->port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, h, MHD_OPTION_END);
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED,
+        completed, h, MHD_OPTION_END);
     if (!h->d) {
         rc = sim_fail(err, SIM_ERR_IO, "cannot listen on %s port %d: %s",
                       cfg->host, cfg->port, strerror(errno));
@@ -538,8 +538,8 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
     struct sockaddr_storage bound;
     socklen_t bl = sizeof bound;
     *port = cfg->port;
-    if (info && getsockname(info->listen_fd, (struct sockaddr *)&bound, &bl) ==
-                    0) {
+    if (info &&
+        getsockname(info->listen_fd, (struct sockaddr *)&bound, &bl) == 0) {
         *port = bound.ss_family == AF_INET6
                     ? ntohs(((struct sockaddr_in6 *)&bound)->sin6_port)
                     : ntohs(((struct sockaddr_in *)&bound)->sin_port);

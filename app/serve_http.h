@@ -23,15 +23,15 @@
 typedef struct ServeHttp ServeHttp;
 
 typedef struct ServeHttpConfig {
-    const char *host;     /* address to bind ("127.0.0.1", "::1", "0.0.0.0") */
-    int port;             /* 0: any free port */
-    Serve *serve;         /* the participants (borrowed) */
-    Store *store;         /* their database (borrowed), for commit groups */
+    const char *host;      /* address to bind ("127.0.0.1", "::1", "0.0.0.0") */
+    int port;              /* 0: any free port */
+    Serve *serve;          /* the participants (borrowed) */
+    Store *store;          /* their database (borrowed), for commit groups */
     pthread_mutex_t *lock; /* held around every call into serve and store */
-    const char *data_dir; /* simlab's data folder (web/ and fonts/ in it) */
-    int max_connections;  /* 0: 4000 */
-    int threads;          /* request threads; 0: 16 (the most requests
-                             one commit group holds) */
+    const char *data_dir;  /* simlab's data folder (web/ and fonts/ in it) */
+    int max_connections;   /* 0: 4000 */
+    int threads;           /* request threads; 0: 16 (the most requests
+                              one commit group holds) */
 } ServeHttpConfig;
 
 /* Reads the front end's files and starts listening (its own thread). The

@@ -29,20 +29,20 @@
 enum { PH_STEP = 0, PH_FEEDBACK = 1, PH_TIMEOUT = 2, PH_END = 3 };
 
 typedef struct Live {
-    char pid[37];      /* participant UUID */
-    char ext[ID_MAX + 1]; /* the link's id (participant code) */
-    char token[33];    /* current session token, "" none yet */
-    Session *s;        /* open session, or NULL (closed while idle) */
-    int pos[3];        /* position the applied count refers to */
-    int applied;       /* inputs applied at pos */
-    int completed;     /* the last response is committed (status) */
-    int64_t last_ms;   /* last request */
-    double bucket;     /* rate limit: requests available */
-    int64_t bucket_ms; /* when the bucket was last filled */
-    ServeMediaList media; /* files of the screen last sent */
-    unsigned epoch;       /* names this screen's media: a browser keeps an
-                             image by its URL for the whole page, so every
-                             screen's media get URLs of their own */
+    char pid[37];            /* participant UUID */
+    char ext[ID_MAX + 1];    /* the link's id (participant code) */
+    char token[33];          /* current session token, "" none yet */
+    Session *s;              /* open session, or NULL (closed while idle) */
+    int pos[3];              /* position the applied count refers to */
+    int applied;             /* inputs applied at pos */
+    int completed;           /* the last response is committed (status) */
+    int64_t last_ms;         /* last request */
+    double bucket;           /* rate limit: requests available */
+    int64_t bucket_ms;       /* when the bucket was last filled */
+    ServeMediaList media;    /* files of the screen last sent */
+    unsigned epoch;          /* names this screen's media: a browser keeps an
+                                image by its URL for the whole page, so every
+                                screen's media get URLs of their own */
     unsigned epoch_serial;   /* screen_serial the epoch was counted for */
     const Session *epoch_of; /* and its session */
     unsigned long group;     /* the last commit group that wrote for it */
@@ -319,8 +319,8 @@ static int live_open(Serve *sv, Live *l, int64_t wall_ms, SimError *err)
 {
     live_close(sv, l);
     enforce_open_limit(sv);
-    int rc = session_open(sv->cfg.store, sv->cfg.study, l->pid, wall_ms, &l->s,
-                          err);
+    int rc =
+        session_open(sv->cfg.store, sv->cfg.study, l->pid, wall_ms, &l->s, err);
     if (rc != SIM_OK) {
         return rc;
     }
@@ -375,9 +375,9 @@ static void reply_state(Serve *sv, Live *l, int status, ServeReply *out)
     snprintf(prefix, sizeof prefix, "media/%s/%u/", l->token, l->epoch);
     json_t *view =
         serve_view_json(session_view(l->s), sv->cfg.study, prefix, &l->media);
-    json_t *body = json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1],
-                             l->pos[2], "applied", l->applied, "view",
-                             view ? view : json_null());
+    json_t *body =
+        json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1], l->pos[2],
+                  "applied", l->applied, "view", view ? view : json_null());
     if (!body) {
         reply_error(out, 500, "memory", "out of memory");
         return;
@@ -409,8 +409,8 @@ static void log_start(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
     json_decref(d);
     if (text && strlen(text) < 4000) {
         SimError err;
-        store_log_event(sv->cfg.store, l->pid, "online_start", text, wall_ms,
-                        0, &err);
+        store_log_event(sv->cfg.store, l->pid, "online_start", text, wall_ms, 0,
+                        &err);
     }
     free(text);
 }
@@ -437,8 +437,7 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
     Live *l = map_get(&sv->by_ext, ext);
     if (!l || !l->pid[0]) {
         if (!bucket_take(&sv->enroll_bucket, &sv->enroll_ms,
-                         sv->cfg.enroll_per_s, sv->cfg.enroll_burst,
-                         wall_ms)) {
+                         sv->cfg.enroll_per_s, sv->cfg.enroll_burst, wall_ms)) {
             reply_error(out, 429, "busy", "too many new participants at once");
             return;
         }
@@ -502,10 +501,9 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
             json_array_append_new(cl, json_string(lab ? lab : ""));
         }
         json_object_set_new(out->body, "classes", cl);
-        json_object_set_new(out->body, "study_title",
-                            json_string(sv->cfg.study->title
-                                            ? sv->cfg.study->title
-                                            : ""));
+        json_object_set_new(
+            out->body, "study_title",
+            json_string(sv->cfg.study->title ? sv->cfg.study->title : ""));
     }
 }
 
@@ -558,11 +556,12 @@ static int parse_input(json_t *j, int64_t wall_ms, In *o, const char **why)
     static const struct {
         const char *name;
         SimInputKind kind;
-    } kinds[] = {{"key", SIM_IN_KEY},           {"choose", SIM_IN_CHOOSE},
-                 {"rate", SIM_IN_RATE},         {"confidence", SIM_IN_CONFIDENCE},
-                 {"continue", SIM_IN_CONTINUE}, {"decline", SIM_IN_DECLINE},
-                 {"answer", SIM_IN_ANSWER},     {"pick", SIM_IN_PICK},
-                 {"focus", SIM_IN_FOCUS}};
+    } kinds[] = {
+        {"key", SIM_IN_KEY},           {"choose", SIM_IN_CHOOSE},
+        {"rate", SIM_IN_RATE},         {"confidence", SIM_IN_CONFIDENCE},
+        {"continue", SIM_IN_CONTINUE}, {"decline", SIM_IN_DECLINE},
+        {"answer", SIM_IN_ANSWER},     {"pick", SIM_IN_PICK},
+        {"focus", SIM_IN_FOCUS}};
     json_t *n = json_object_get(j, "n");
     const char *kind = json_string_value(json_object_get(j, "kind"));
     if (!json_is_integer(n) || json_integer_value(n) < 0 ||
@@ -640,8 +639,8 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
                  ServeReply *out)
 {
     memset(out, 0, sizeof *out);
-    Live *l = token && strlen(token) == 32 ? map_get(&sv->by_token, token)
-                                           : NULL;
+    Live *l =
+        token && strlen(token) == 32 ? map_get(&sv->by_token, token) : NULL;
     if (!l) {
         reply_error(out, 401, "token", "unknown session token: start again");
         return;
@@ -665,7 +664,8 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
     int pos[3] = {0, 0, 0};
     if (jpos) {
         if (!json_is_array(jpos) || json_array_size(jpos) != 3) {
-            reply_error(out, 400, "bad_request", "pos is [seq, attempt, phase]");
+            reply_error(out, 400, "bad_request",
+                        "pos is [seq, attempt, phase]");
             return;
         }
         for (int i = 0; i < 3; i++) {
@@ -766,8 +766,8 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
 int serve_media(Serve *sv, const char *token, unsigned epoch, size_t k,
                 const char **path, const char **type)
 {
-    Live *l = token && strlen(token) == 32 ? map_get(&sv->by_token, token)
-                                           : NULL;
+    Live *l =
+        token && strlen(token) == 32 ? map_get(&sv->by_token, token) : NULL;
     if (!l || strcmp(l->token, token) != 0 || epoch != l->epoch ||
         k >= l->media.n) {
         return SIM_ERR_STATE;

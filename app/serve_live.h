@@ -27,14 +27,14 @@ typedef struct ServeConfig {
     SyncConn *sync;     /* server assignment, or NULL */
     SyncWorker *worker; /* kicked after commits, or NULL */
     const char *station;
-    int max_open;         /* sessions kept open at most (idle ones are
-                             closed first); 0: 4096 */
-    int idle_close_ms;    /* an idle session is closed after this; 0: 10 min */
-    double rate_per_s;    /* requests a participant may make per second on
-                             average; 0: 20 */
-    double rate_burst;    /* and at once; 0: 60 */
-    double enroll_per_s;  /* new participants per second on average; 0: 20 */
-    double enroll_burst;  /* and at once; 0: 200 */
+    int max_open;        /* sessions kept open at most (idle ones are
+                            closed first); 0: 4096 */
+    int idle_close_ms;   /* an idle session is closed after this; 0: 10 min */
+    double rate_per_s;   /* requests a participant may make per second on
+                            average; 0: 20 */
+    double rate_burst;   /* and at once; 0: 60 */
+    double enroll_per_s; /* new participants per second on average; 0: 20 */
+    double enroll_burst; /* and at once; 0: 200 */
 } ServeConfig;
 
 /* Makes the participant table: the ids of the participants already in the

@@ -119,9 +119,11 @@ static json_t *text_json(const char *s)
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         unsigned char b = (unsigned char)s[i];
-        size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3
-                                 : (b >> 3) == 30 ? 4
-                                                  : 0;
+        size_t len = b < 0x80         ? 1
+                     : (b >> 5) == 6  ? 2
+                     : (b >> 4) == 14 ? 3
+                     : (b >> 3) == 30 ? 4
+                                      : 0;
         int ok = len > 0 && i + len <= n;
         for (size_t k = 1; ok && k < len; k++) {
             ok = ((unsigned char)s[i + k] >> 6) == 2;
@@ -170,9 +172,9 @@ static json_t *text_runs(const char *text, int segment, const Edit *edits,
             if (piece) {
                 memcpy(piece, text + pos, stop - pos);
                 piece[stop - pos] = 0;
-                json_array_append_new(runs, json_pack("{s:o,s:b}", "text",
-                                                      text_json(piece), "edit",
-                                                      0));
+                json_array_append_new(runs,
+                                      json_pack("{s:o,s:b}", "text",
+                                                text_json(piece), "edit", 0));
                 sim_free(piece);
             }
         }
@@ -223,12 +225,12 @@ static json_t *input_json(const Ctx *c, const ItemInput *in, const Edit *edits,
         json_object_set_new(o, "runs", text_runs(in->text, 0, edits, n_edits));
         json_object_set_new(o, "runs_b",
                             text_runs(in->text_b, 1, edits, n_edits));
-        json_object_set_new(o, "title_a",
-                            text_json(in->title_a ? in->title_a
-                                                  : tr(c, UI_EXPL_TEXT_A)));
-        json_object_set_new(o, "title_b",
-                            text_json(in->title_b ? in->title_b
-                                                  : tr(c, UI_EXPL_TEXT_B)));
+        json_object_set_new(
+            o, "title_a",
+            text_json(in->title_a ? in->title_a : tr(c, UI_EXPL_TEXT_A)));
+        json_object_set_new(
+            o, "title_b",
+            text_json(in->title_b ? in->title_b : tr(c, UI_EXPL_TEXT_B)));
         break;
     case MODALITY_TABULAR: {
         json_t *rows = json_array();
@@ -277,7 +279,10 @@ typedef struct FieldRow {
     size_t offset;
 } FieldRow;
 
-#define FIELD(k, n, t, m) {k, n, t, offsetof(Explanation, m)}
+#define FIELD(k, n, t, m)                                                      \
+    {                                                                          \
+        k, n, t, offsetof(Explanation, m)                                      \
+    }
 
 /* Every field a browser needs, kind by kind. A new kind (or primitive)
 ** adds its rows here and its drawing in web/expl.js. */
@@ -343,8 +348,8 @@ static json_t *edits_json(const Edit *e, size_t n)
 static json_t *expl_node(const Ctx *c, const Explanation *e,
                          const ItemInput *image, int depth);
 
-static json_t *field_json(const Ctx *c, const Explanation *e,
-                          const FieldRow *f, const ItemInput *image, int depth)
+static json_t *field_json(const Ctx *c, const Explanation *e, const FieldRow *f,
+                          const ItemInput *image, int depth)
 {
     const char *base = (const char *)e + f->offset;
     switch (f->type) {
@@ -369,10 +374,10 @@ static json_t *field_json(const Ctx *c, const Explanation *e,
         json_t *a = json_array();
         for (size_t i = 0; i < e->n_tokens; i++) {
             json_array_append_new(
-                a, json_pack("{s:o,s:o,s:i}", "text",
-                             text_json(e->tokens[i].text), "weight",
-                             num_or_null(e->tokens[i].weight), "segment",
-                             e->tokens[i].segment));
+                a,
+                json_pack("{s:o,s:o,s:i}", "text", text_json(e->tokens[i].text),
+                          "weight", num_or_null(e->tokens[i].weight), "segment",
+                          e->tokens[i].segment));
         }
         return a;
     }
@@ -380,10 +385,10 @@ static json_t *field_json(const Ctx *c, const Explanation *e,
         json_t *a = json_array();
         for (size_t i = 0; i < e->n_pairs; i++) {
             const ExplPair *p = &e->pairs[i];
-            json_array_append_new(
-                a, json_pack("{s:[i,i],s:[i,i],s:o}", "a", p->a_start, p->a_end,
-                             "b", p->b_start, p->b_end, "weight",
-                             num_or_null(p->weight)));
+            json_array_append_new(a, json_pack("{s:[i,i],s:[i,i],s:o}", "a",
+                                               p->a_start, p->a_end, "b",
+                                               p->b_start, p->b_end, "weight",
+                                               num_or_null(p->weight)));
         }
         return a;
     }
@@ -410,10 +415,10 @@ static json_t *field_json(const Ctx *c, const Explanation *e,
         json_t *a = json_array();
         for (size_t i = 0; i < e->n_steps; i++) {
             json_array_append_new(
-                a, json_pack("{s:o,s:o}", "margin",
-                             num_or_null(e->steps[i].margin), "edits",
-                             edits_json(e->steps[i].edits,
-                                        e->steps[i].n_edits)));
+                a,
+                json_pack("{s:o,s:o}", "margin",
+                          num_or_null(e->steps[i].margin), "edits",
+                          edits_json(e->steps[i].edits, e->steps[i].n_edits)));
         }
         return a;
     }
@@ -443,8 +448,7 @@ static json_t *expl_node(const Ctx *c, const Explanation *e,
                                 field_json(c, e, &fields[i], image, depth));
         }
     }
-    if (e->kind == EXPL_HEATMAP && image &&
-        image->modality == MODALITY_IMAGE) {
+    if (e->kind == EXPL_HEATMAP && image && image->modality == MODALITY_IMAGE) {
         json_object_set_new(o, "image",
                             media_ref(c->media, c->prefix, image->image_file));
     }
@@ -501,11 +505,10 @@ static json_t *page_json(const Ctx *c, const Page *pg)
         case PAGE_PARAGRAPH:
         case PAGE_BULLET:
         case PAGE_NUMBERED: {
-            json_object_set_new(o, "kind",
-                                json_string(b->kind == PAGE_PARAGRAPH
-                                                ? "paragraph"
-                                                : b->kind == PAGE_BULLET
-                                                      ? "bullet"
+            json_object_set_new(
+                o, "kind",
+                json_string(b->kind == PAGE_PARAGRAPH ? "paragraph"
+                            : b->kind == PAGE_BULLET  ? "bullet"
                                                       : "numbered"));
             if (b->kind == PAGE_NUMBERED) {
                 json_object_set_new(o, "label", text_json(b->label));
@@ -519,10 +522,9 @@ static json_t *page_json(const Ctx *c, const Page *pg)
                 }
                 memcpy(piece, b->text + s->start, s->len);
                 piece[s->len] = 0;
-                json_array_append_new(runs,
-                                      json_pack("{s:o,s:b}", "text",
-                                                text_json(piece), "strong",
-                                                s->strong != 0));
+                json_array_append_new(
+                    runs, json_pack("{s:o,s:b}", "text", text_json(piece),
+                                    "strong", s->strong != 0));
                 sim_free(piece);
             }
             json_object_set_new(o, "runs", runs);
@@ -622,13 +624,14 @@ static const char *screen_title(const Ctx *c, char *buf, size_t n)
 
 /* ------------------------------------------------------------ the screen */
 
-static json_t *scale_json(const Ctx *c, const RatingSpec *rs, UiKey q,
-                          UiKey lo, UiKey hi, int value)
+static json_t *scale_json(const Ctx *c, const RatingSpec *rs, UiKey q, UiKey lo,
+                          UiKey hi, int value)
 {
     int points = rs && rs->points >= 2 && rs->points <= 11 ? rs->points : 7;
     const char *qt =
         rs && rs->question ? ui_fmt(c->strings, q, rs->question) : tr(c, q);
-    const char *lt = rs && rs->low ? ui_fmt(c->strings, lo, rs->low) : tr(c, lo);
+    const char *lt =
+        rs && rs->low ? ui_fmt(c->strings, lo, rs->low) : tr(c, lo);
     const char *ht =
         rs && rs->high ? ui_fmt(c->strings, hi, rs->high) : tr(c, hi);
     return json_pack("{s:o,s:i,s:o,s:o,s:i}", "question", text_json(qt),
@@ -662,9 +665,9 @@ static void item_part(const Ctx *c, json_t *o)
         if (v->cf_unchanged || !it->cf) {
             json_object_set_new(p, "input", input_json(c, &it->input, NULL, 0));
         } else {
-            json_object_set_new(p, "input",
-                                input_json(c, &it->cf->input, it->cf->edits,
-                                           it->cf->n_edits));
+            json_object_set_new(
+                p, "input",
+                input_json(c, &it->cf->input, it->cf->edits, it->cf->n_edits));
         }
         json_object_set_new(p, "unchanged", json_boolean(v->cf_unchanged));
         json_object_set_new(o, "counterfactual", p);
@@ -672,9 +675,9 @@ static void item_part(const Ctx *c, json_t *o)
     if (v->explanation) {
         json_object_set_new(o, "explanation",
                             expl_node(c, v->explanation, &it->input, 0));
-        json_object_set_new(item, "embedded",
-                            json_boolean(!cf && expl_embeds_image(
-                                                    v->explanation, it)));
+        json_object_set_new(
+            item, "embedded",
+            json_boolean(!cf && expl_embeds_image(v->explanation, it)));
     }
     if (v->n_reservoir) {
         json_t *res = json_array();
@@ -683,9 +686,8 @@ static void item_part(const Ctx *c, json_t *o)
             const Explanation *re = v->reservoir_expl[i];
             json_t *r = json_object();
             json_object_set_new(r, "input", input_json(c, &ri->input, NULL, 0));
-            json_object_set_new(r, "output",
-                                text_json(class_label(c->study,
-                                                      ri->prediction)));
+            json_object_set_new(
+                r, "output", text_json(class_label(c->study, ri->prediction)));
             if (re) {
                 json_object_set_new(r, "explanation",
                                     expl_node(c, re, &ri->input, 0));
@@ -770,7 +772,8 @@ static void questionnaire_part(const Ctx *c, json_t *o)
         }
         const char *ans = v->answers && v->answers[i] ? v->answers[i] : "";
         json_object_set_new(q, "answer", text_json(ans));
-        AnswerProblem p = v->answer_problems ? v->answer_problems[i] : ANSWER_OK;
+        AnswerProblem p =
+            v->answer_problems ? v->answer_problems[i] : ANSWER_OK;
         int empty = questionnaire_check(sq, ans, NULL) == 0;
         if (p != ANSWER_OK) {
             char why[256];
@@ -782,10 +785,10 @@ static void questionnaire_part(const Ctx *c, json_t *o)
         }
         json_array_append_new(qs, q);
     }
-    json_object_set_new(
-        o, "questionnaire",
-        json_pack("{s:o,s:b,s:b}", "questions", qs, "complete",
-                  v->answers_complete, "tried", v->answers_tried));
+    json_object_set_new(o, "questionnaire",
+                        json_pack("{s:o,s:b,s:b}", "questions", qs, "complete",
+                                  v->answers_complete, "tried",
+                                  v->answers_tried));
 }
 
 /* The keys that mean something on this screen (the browser sends only
@@ -839,13 +842,12 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
                         json_string(session_screen_name(v->screen)));
     json_object_set_new(o, "serial", json_integer(v->screen_serial));
     char tbuf[160];
-    json_object_set_new(o, "title", text_json(screen_title(&c, tbuf,
-                                                           sizeof tbuf)));
-    int item_screen = v->screen == SCREEN_EXAMPLE ||
-                      v->screen == SCREEN_PREDICT ||
-                      v->screen == SCREEN_COUNTERFACTUAL ||
-                      v->screen == SCREEN_RATING ||
-                      v->screen == SCREEN_FEEDBACK;
+    json_object_set_new(o, "title",
+                        text_json(screen_title(&c, tbuf, sizeof tbuf)));
+    int item_screen =
+        v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
+        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING ||
+        v->screen == SCREEN_FEEDBACK;
     if (item_screen && v->progress_total > 0) {
         char prog[64];
         int done = v->progress_done + 1 > v->progress_total
@@ -884,15 +886,14 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
     if (v->page) {
         json_object_set_new(o, "page", page_json(&c, v->page));
     } else if (v->screen == SCREEN_BREAK) {
-        json_object_set_new(o, "text",
-                            text_json(v->page_text ? v->page_text
-                                                   : tr(&c, UI_BREAK_TEXT)));
+        json_object_set_new(
+            o, "text",
+            text_json(v->page_text ? v->page_text : tr(&c, UI_BREAK_TEXT)));
         json_object_set_new(o, "heading", text_json(tr(&c, UI_BREAK_TITLE)));
     }
     if (v->screen == SCREEN_TIMEOUT) {
-        json_object_set_new(o, "text", text_json(v->timeout_message
-                                                     ? v->timeout_message
-                                                     : ""));
+        json_object_set_new(
+            o, "text", text_json(v->timeout_message ? v->timeout_message : ""));
     }
     if (v->question && v->screen == SCREEN_QUIZ) {
         json_t *opts = json_array();
@@ -907,10 +908,9 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
                       v->attempt > 1 ? text_json(tr(&c, UI_QUIZ_RETRY))
                                      : json_null()));
     }
-    if (v->item && (v->screen == SCREEN_EXAMPLE ||
-                    v->screen == SCREEN_PREDICT ||
-                    v->screen == SCREEN_COUNTERFACTUAL ||
-                    v->screen == SCREEN_RATING)) {
+    if (v->item &&
+        (v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
+         v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING)) {
         item_part(&c, o);
     }
     if (v->screen == SCREEN_FEEDBACK) {
@@ -922,10 +922,10 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
     if (v->need_choice && !v->question) {
         json_t *cl = json_array();
         for (size_t i = 0; i < v->n_classes; i++) {
-            json_array_append_new(
-                cl, json_pack("{s:o,s:o}", "label",
-                              text_json(v->classes[i].label), "key",
-                              text_json(v->classes[i].key)));
+            json_array_append_new(cl, json_pack("{s:o,s:o}", "label",
+                                                text_json(v->classes[i].label),
+                                                "key",
+                                                text_json(v->classes[i].key)));
         }
         json_object_set_new(
             o, "choice",
@@ -942,15 +942,14 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
                                        v->rating));
     }
     if (v->confidence_spec) {
-        json_t *k = scale_json(&c, v->confidence_spec, UI_CONFIDENCE_QUESTION,
-                               UI_CONFIDENCE_LOW, UI_CONFIDENCE_HIGH,
-                               v->confidence);
+        json_t *k =
+            scale_json(&c, v->confidence_spec, UI_CONFIDENCE_QUESTION,
+                       UI_CONFIDENCE_LOW, UI_CONFIDENCE_HIGH, v->confidence);
         json_object_set_new(k, "enabled", json_boolean(v->choice >= 0));
         json_object_set_new(o, "confidence", k);
     }
-    int need_cont = v->need_continue ||
-                    (v->screen == SCREEN_EXAMPLE && !v->need_choice &&
-                     !v->need_rating);
+    int need_cont = v->need_continue || (v->screen == SCREEN_EXAMPLE &&
+                                         !v->need_choice && !v->need_rating);
     if (need_cont) {
         const char *label = tr(&c, UI_CONTINUE);
         if (v->screen == SCREEN_CONSENT) {
@@ -959,9 +958,9 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
                    !v->feedback_correct) {
             label = tr(&c, UI_TRY_AGAIN);
         }
-        json_t *k = json_pack("{s:o,s:b,s:b}", "label", text_json(label),
-                              "gate", v->scroll_gate, "decline",
-                              v->screen == SCREEN_CONSENT);
+        json_t *k =
+            json_pack("{s:o,s:b,s:b}", "label", text_json(label), "gate",
+                      v->scroll_gate, "decline", v->screen == SCREEN_CONSENT);
         if (v->screen == SCREEN_CONSENT) {
             json_object_set_new(k, "decline_label",
                                 text_json(tr(&c, UI_CONSENT_DECLINE)));
@@ -1008,7 +1007,7 @@ json_t *serve_strings_json(const Study *study)
     json_object_set_new(o, "strings", s);
     json_object_set_new(o, "lang",
                         json_string(t ? ui_strings_language(t) : "en"));
-    json_object_set_new(o, "dir", json_string(ui_strings_rtl(t) ? "rtl"
-                                                                : "ltr"));
+    json_object_set_new(o, "dir",
+                        json_string(ui_strings_rtl(t) ? "rtl" : "ltr"));
     return o;
 }

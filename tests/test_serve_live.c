@@ -41,7 +41,8 @@ static int take(Client *c, ServeReply *r)
             moved |= v != c->pos[i];
             c->pos[i] = v;
         }
-        c->applied = (int)json_integer_value(json_object_get(r->body, "applied"));
+        c->applied =
+            (int)json_integer_value(json_object_get(r->body, "applied"));
         c->next_n = moved ? c->applied : c->next_n;
         const char *tok = json_string_value(json_object_get(r->body, "token"));
         if (tok) {
