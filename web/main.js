@@ -276,6 +276,10 @@ function reportScroll() {
   const atEnd = main.scrollTop + main.clientHeight >= main.scrollHeight - 4 ? 1 : 0;
   const value = overflow | (atEnd << 1);
   if (value === S.scrollSent) return;
+  if (!overflow && S.scrollSent <= 0) {
+    S.scrollSent = value; // nothing to scroll: the session holds nothing
+    return;
+  }
   S.scrollSent = value;
   act("scroll", { value }, null, now());
 }
