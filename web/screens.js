@@ -112,13 +112,13 @@ function pageBody(blocks) {
   return (blocks || []).map((b) => {
     switch (b.kind) {
       case "heading":
-        return el(b.level === 1 ? "h1" : "h2", {}, b.text);
+        return el(b.level === 1 ? "h1" : "h2", { dir: "auto" }, b.text);
       case "paragraph":
-        return el("p", {}, ...runs(b.runs));
+        return el("p", { dir: "auto" }, ...runs(b.runs));
       case "bullet":
-        return el("ul", {}, el("li", {}, ...runs(b.runs)));
+        return el("ul", {}, el("li", { dir: "auto" }, ...runs(b.runs)));
       case "numbered":
-        return el("div", { class: "numbered" }, el("span", { class: "num-label" }, b.label), el("span", {}, ...runs(b.runs)));
+        return el("div", { class: "numbered" }, el("span", { class: "num-label" }, b.label), el("span", { dir: "auto" }, ...runs(b.runs)));
       case "image":
         return el("figure", {}, b.src ? el("img", { src: b.src, alt: b.caption || "" }) : el("div", { class: "bad" }, fmt(t("image_missing"), b.alt || "")), b.caption ? el("figcaption", {}, b.caption) : null);
     }
@@ -130,12 +130,12 @@ function quizBody(v, ctx) {
   const q = v.quiz;
   return [
     q.retry ? el("p", { class: "muted small" }, q.retry) : null,
-    el("h2", {}, ...marked(q.text)),
+    el("h2", { dir: "auto" }, ...marked(q.text)),
     el(
       "div",
       { class: "options" },
       ...q.options.map((o, i) =>
-        el("button", { class: "option" + (q.choice === i ? " selected" : ""), onclick: (ev) => ctx.act("choose", { value: i }, ev) }, el("kbd", {}, String((i + 1) % 100)), el("span", {}, o))
+        el("button", { class: "option" + (q.choice === i ? " selected" : ""), onclick: (ev) => ctx.act("choose", { value: i }, ev) }, el("kbd", {}, String((i + 1) % 100)), el("span", { dir: "auto" }, o))
       )
     ),
   ];
@@ -184,7 +184,7 @@ function questionField(q, i, ctx) {
         "div",
         { class: "radios", role: "radiogroup" },
         ...q.options.map((o, k) =>
-          el("button", { class: "radio" + (q.answer === o ? " selected" : ""), role: "radio", "aria-checked": q.answer === o ? "true" : "false", onclick: (ev) => ctx.act("pick", { value: i * 256 + k }, ev) }, el("span", { class: "dot" }), el("span", {}, o))
+          el("button", { class: "radio" + (q.answer === o ? " selected" : ""), role: "radio", "aria-checked": q.answer === o ? "true" : "false", onclick: (ev) => ctx.act("pick", { value: i * 256 + k }, ev) }, el("span", { class: "dot" }), el("span", { dir: "auto" }, o))
         )
       );
     case "likert":
@@ -198,7 +198,7 @@ function questionnaireBody(v, ctx) {
     el(
       "div",
       { class: "question", "data-q": String(i) },
-      el("div", { class: "q-text" }, ...marked(q.text), q.required ? null : el("span", { class: "muted small" }, " " + t("questionnaire.optional"))),
+      el("div", { class: "q-text", dir: "auto" }, ...marked(q.text), q.required ? null : el("span", { class: "muted small" }, " " + t("questionnaire.optional"))),
       questionField(q, i, ctx),
       el("div", { class: "problem" }, q.problem || "")
     )
@@ -271,7 +271,7 @@ export function footer(v, ctx) {
       el(
         "div",
         { class: "choices" },
-        ...v.choice.classes.map((c, i) => el("button", { class: "choice" + (v.choice.value === i ? " selected" : ""), onclick: (ev) => ctx.act("choose", { value: i }, ev) }, c.key ? keycap(c.key) : null, el("span", {}, c.label)))
+        ...v.choice.classes.map((c, i) => el("button", { class: "choice" + (v.choice.value === i ? " selected" : ""), onclick: (ev) => ctx.act("choose", { value: i }, ev) }, c.key ? keycap(c.key) : null, el("bdi", {}, c.label)))
       )
     );
     if (v.deadline && v.deadline.countdown && v.choice.value < 0) parts.push(el("div", { class: "countdown muted small" }));
@@ -328,8 +328,8 @@ export function draw(v, ctx) {
   head.replaceChildren(...[el("div", { class: "title" }, v.title || ""), v.progress ? el("div", { class: "progress" }, el("span", { class: "progress-bar" }, el("span", { style: { width: `${(100 * v.progress.done) / v.progress.total}%` } })), el("span", {}, v.progress.text)) : null].filter(Boolean));
   let body = [];
   if (v.page) body = pageBody(v.page);
-  else if (v.screen === "break") body = [el("h1", {}, v.heading || ""), el("p", {}, ...marked(v.text || ""))];
-  else if (v.screen === "timeout") body = [el("h1", { class: "center" }, v.text || "")];
+  else if (v.screen === "break") body = [el("h1", {}, v.heading || ""), el("p", { dir: "auto" }, ...marked(v.text || ""))];
+  else if (v.screen === "timeout") body = [el("h1", { class: "center", dir: "auto" }, v.text || "")];
   else if (v.quiz) body = quizBody(v, ctx);
   else if (v.feedback) body = feedbackBody(v);
   else if (v.questionnaire) body = questionnaireBody(v, ctx);
