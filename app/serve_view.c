@@ -785,10 +785,12 @@ static void questionnaire_part(const Ctx *c, json_t *o)
         }
         json_array_append_new(qs, q);
     }
-    json_object_set_new(o, "questionnaire",
-                        json_pack("{s:o,s:b,s:b}", "questions", qs, "complete",
-                                  v->answers_complete, "tried",
-                                  v->answers_tried));
+    json_t *qo = json_pack("{s:o,s:b,s:b}", "questions", qs, "complete",
+                           v->answers_complete, "tried", v->answers_tried);
+    if (v->page_text && v->page_text[0]) {
+        json_object_set_new(qo, "intro", text_json(v->page_text));
+    }
+    json_object_set_new(o, "questionnaire", qo);
 }
 
 /* The keys that mean something on this screen (the browser sends only
@@ -883,7 +885,7 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
     default:
         break;
     }
-    if (v->page) {
+    if (v->page && v->screen != SCREEN_QUESTIONNAIRE) {
         json_object_set_new(o, "page", page_json(&c, v->page));
     } else if (v->screen == SCREEN_BREAK) {
         json_object_set_new(

@@ -160,7 +160,7 @@ function questionField(q, i, ctx) {
       inp.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter") inp.blur();
       });
-      const range = Number.isFinite(q.min) && Number.isFinite(q.max) ? el("div", { class: "muted small" }, `${q.min} \u2013 ${q.max}`) : null;
+      const range = Number.isFinite(q.min) && Number.isFinite(q.max) ? el("div", { class: "muted small", dir: "ltr" }, `${q.min} \u2013 ${q.max}`) : null;
       return el("div", {}, inp, range);
     }
     case "text": {
@@ -194,7 +194,8 @@ function questionField(q, i, ctx) {
 }
 
 function questionnaireBody(v, ctx) {
-  return v.questionnaire.questions.map((q, i) =>
+  const intro = v.questionnaire.intro ? [el("p", { dir: "auto" }, ...marked(v.questionnaire.intro))] : [];
+  return intro.concat(v.questionnaire.questions.map((q, i) =>
     el(
       "div",
       { class: "question", "data-q": String(i) },
@@ -202,7 +203,7 @@ function questionnaireBody(v, ctx) {
       questionField(q, i, ctx),
       el("div", { class: "problem" }, q.problem || "")
     )
-  );
+  ));
 }
 
 // Updates a questionnaire in place (the fields keep what is being typed).
@@ -225,16 +226,16 @@ function patchQuestionnaire(v) {
 
 function scaleRow(points, value, low, high, enabled, onPick) {
   const row = el("div", { class: "scale" });
-  row.append(el("span", { class: "scale-end" }, low || ""));
+  row.append(el("span", { class: "scale-end", dir: "auto" }, low || ""));
   for (let p = 1; p <= points; p++) {
     row.append(el("button", { class: "point" + (value === p ? " selected" : ""), disabled: !enabled, onclick: (ev) => onPick(p, ev) }, String(p)));
   }
-  row.append(el("span", { class: "scale-end" }, high || ""));
+  row.append(el("span", { class: "scale-end", dir: "auto" }, high || ""));
   return row;
 }
 
 function scale(spec, kind, enabled, ctx) {
-  return el("div", { class: "scale-box" }, el("div", { class: "scale-q" }, spec.question), scaleRow(spec.points, spec.value, spec.low, spec.high, enabled, (p, ev) => ctx.act(kind, { value: p }, ev)));
+  return el("div", { class: "scale-box" }, el("div", { class: "scale-q", dir: "auto" }, spec.question), scaleRow(spec.points, spec.value, spec.low, spec.high, enabled, (p, ev) => ctx.act(kind, { value: p }, ev)));
 }
 
 function keycap(k) {
@@ -266,7 +267,7 @@ function continueRow(v, ctx) {
 export function footer(v, ctx) {
   const parts = [];
   if (v.choice) {
-    parts.push(el("div", { class: "ask" }, v.choice.question));
+    parts.push(el("div", { class: "ask", dir: "auto" }, v.choice.question));
     parts.push(
       el(
         "div",
