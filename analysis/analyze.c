@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/compute.h"
+#include "analysis/interactions.h"
 #include "analysis/questionnaire.h"
 #include "common/sim_alloc.h"
 
@@ -83,6 +84,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK && descriptive) {
         rc = compute_timeouts(ds, &sc, r, err);
     }
+    if (rc == SIM_OK && descriptive) {
+        rc = compute_interactions(ds, &sc, r, err);
+    }
     if (rc == SIM_OK && o->calibrate > 0 && !o->null_study) {
         rc = calibrate_report(ds, o, &sc, r, err);
     }
@@ -110,12 +114,18 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
         if (rc == SIM_OK && !sim_url_is_server(dbs[i])) {
             rc = questionnaire_load_db(ds, dbs[i], err);
         }
+        if (rc == SIM_OK && !sim_url_is_server(dbs[i])) {
+            rc = interactions_load_db(ds, dbs[i], err);
+        }
     }
     DatasetCsvDialect dialect = {o->csv_delimiter, o->csv_encoding};
     for (int i = 0; rc == SIM_OK && i < n_csvs; i++) {
         rc = dataset_load_csv_dialect(ds, csvs[i], &dialect, err);
         if (rc == SIM_OK) {
             rc = questionnaire_load_csv(ds, csvs[i], err);
+        }
+        if (rc == SIM_OK) {
+            rc = interactions_load_csv(ds, csvs[i], err);
         }
     }
     if (rc == SIM_OK && ds->n_rows == 0) {

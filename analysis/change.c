@@ -11,6 +11,7 @@
 #include "analysis/compute.h"
 #include "analysis/design.h"
 #include "analysis/hase2020.h"
+#include "analysis/teststat.h"
 #include "common/sim_alloc.h"
 
 typedef struct ChangeCtx {
@@ -21,6 +22,17 @@ typedef struct ChangeCtx {
     int full;        /* output the extended full-sample vector */
 } ChangeCtx;
 
+int change_from_sums(const double *s_pre, const double *s_post, const double *n,
+                     int n_conds, double *work, double *pre, ReFit *fit,
+                     double *change)
+{
+    int ok = stats_re_fit(s_pre, n, n_conds, work, pre, fit);
+    for (int c = 0; c < n_conds; c++) {
+        change[c] = n[c] > 0 ? s_post[c] / n[c] - pre[c] : NAN;
+    }
+    return ok != 0 || fit->singular;
+}
+
 /* Replicate vector: [s * C + c] change, then [S * C + s] singular flag.
 ** Full vector: per (s, c) 5 values: pre_raw, pre_re, post, change, n; then
 ** per s: beta0, sigma, singular. */
@@ -30,7 +42,7 @@ static void change_stat(const void *vctx, const BootSums *sums, void *scratch,
     const ChangeCtx *x = vctx;
     int C = x->n_conds;
     double *sn = scratch, *spre = sn + C, *spost = spre + C, *pre = spost + C,
-           *eta = pre + C; /* 4 C doubles of workspace */
+           *chg = pre + C, *work = chg + C; /* 9 C doubles of workspace */
     for (int s = 0; s < x->n_subsets; s++) {
         for (int c = 0; c < C; c++) {
             sn[c] = spre[c] = spost[c] = 0;
@@ -44,8 +56,8 @@ static void change_stat(const void *vctx, const BootSums *sums, void *scratch,
             }
         }
         ReFit fit;
-        int ok = stats_re_fit(spre, sn, C, eta, pre, &fit);
-        int singular = ok != 0 || fit.singular;
+        int singular =
+            change_from_sums(spre, spost, sn, C, work, pre, &fit, chg);
         int drop = singular && x->drop_singular;
         for (int c = 0; c < C; c++) {
             double post, pre_raw;
@@ -58,21 +70,18 @@ static void change_stat(const void *vctx, const BootSums *sums, void *scratch,
                 pre_raw = sn[c] > 0 ? spre[c] / sn[c] : NAN;
                 post = sn[c] > 0 ? spost[c] / sn[c] : NAN;
             }
-            double change = x->participant ? post - pre_raw : post - pre[c];
-            if (drop || !(sn[c] > 0)) {
-                change = NAN;
-            }
+            /* the participant-level Change has no random-effects Pre */
+            double change =
+                x->participant ? (sn[c] > 0 ? post - pre_raw : NAN) : chg[c];
             if (x->full) {
                 double *o = out + ((size_t)s * (size_t)C + (size_t)c) * 5;
                 o[0] = pre_raw;
                 o[1] = pre[c];
                 o[2] = post;
-                o[3] = sn[c] > 0
-                           ? (x->participant ? post - pre_raw : post - pre[c])
-                           : NAN;
+                o[3] = change;
                 o[4] = sn[c];
             } else {
-                out[(size_t)s * (size_t)C + (size_t)c] = change;
+                out[(size_t)s * (size_t)C + (size_t)c] = drop ? NAN : change;
             }
         }
         if (x->full) {
@@ -275,7 +284,7 @@ int compute_change(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     BootRun run = design_run(o, o->seed, "change");
     run.stat = change_stat;
     run.ctx = &ctx;
-    run.scratch_size = (size_t)C * 8 * sizeof(double);
+    run.scratch_size = (size_t)C * 9 * sizeof(double);
     run.n_stats = D * C * 5 + D * 3;
     if ((rc = boot_full(&x.d, &run, full, err))) {
         goto cleanup;

@@ -91,6 +91,11 @@ int compute_accuracy(const Dataset *ds, const Screen *sc, Report *r,
 ** item-rest correlation, ceiling / floor / below-chance flags (items.c). */
 int compute_items(const Dataset *ds, const Screen *sc, Report *r,
                   SimError *err);
+/* Explanations on request or on hover per condition (interactions.c):
+** steps offered, the share viewed, the median view time, accuracy with
+** and without a view; no table without such steps. */
+int compute_interactions(const Dataset *ds, const Screen *sc, Report *r,
+                         SimError *err);
 /* Timeouts per condition and phase, and confidence per condition
 ** (timeouts.c). */
 int compute_timeouts(const Dataset *ds, const Screen *sc, Report *r,
@@ -106,10 +111,6 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
 ** rate of each test goes under its table and into "calibration". */
 int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
                      const Screen *sc, Report *r, SimError *err);
-
-/* Appends a table to r (see table_new()); NULL when out of memory. */
-Table *report_add_table(Report *r, const char *key, unsigned formats,
-                        const TableColumn *cols, int n_cols);
 
 /* 64-bit key of two ints. */
 static inline uint64_t compute_key2(int a, int b)

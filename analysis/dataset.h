@@ -96,6 +96,9 @@ typedef struct Dataset {
     double *rt_ms; /* per row, NaN when empty; NULL when no row has one */
     /* questionnaire answers (analysis/questionnaire.h), NULL when none */
     struct DatasetAnswers *answers;
+    /* steps that offered an explanation on request or on hover
+    ** (analysis/views.h), NULL when none */
+    struct DatasetViews *views;
     /* The reference condition the study definitions name (their
     ** "baseline"), NULL when none names one; baseline_from says where it
     ** was read ("FILE (study 'ID')"). When two definitions name different

@@ -59,10 +59,15 @@ enum {
     COL_TIMED_OUT,
     COL_CONFIDENCE,
     COL_COUNT,
-    COL_REQUIRED = COL_CORRECT + 1 /* the first five are required */
+    /* the required ones come first (the columns' rows say which: a test
+    ** checks that they agree) */
+    COL_REQUIRED = COL_CORRECT + 1
 };
 
-extern const char *const dataset_col_names[COL_COUNT];
+/* A column's name and whether a long-format file must have it (both from
+** its row of common/sim_columns.h). */
+const char *dataset_col_name(int col);
+int dataset_col_required(int col);
 
 /* Converts one row of values (v[col].n == 0 when empty or absent) into a
 ** response, with every check and located error of the readers. */

@@ -23,6 +23,7 @@
 
 #include "analysis/keymap.h"
 #include "analysis/sqlfile.h"
+#include "common/sim_columns.h"
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
 
@@ -211,11 +212,10 @@ static void db_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             v[c].n = (size_t)sqlite3_value_bytes(x);
             v[c].p = t ? t : "";
             if (t && memchr(t, '\0', v[c].n)) {
-                rc =
-                    sim_fail(dr->err, SIM_ERR_PARSE,
-                             "%s:%s%ld: column '%s': a NUL byte in the "
-                             "value",
-                             w->source, w->unit, w->line, dataset_col_names[c]);
+                rc = sim_fail(dr->err, SIM_ERR_PARSE,
+                              "%s:%s%ld: column '%s': a NUL byte in the "
+                              "value",
+                              w->source, w->unit, w->line, dataset_col_name(c));
             }
         }
         }
@@ -279,7 +279,7 @@ static int load_view(Dataset *ds, sqlite3 *db, const char *path, int utf8,
     for (int f = 0; f < n; f++) {
         if (col_of_field[f] >= 0) {
             sim_buf_printf(&sql, "%s\"%s\"", dr.n_sel ? ", " : "",
-                           dataset_col_names[col_of_field[f]]);
+                           dataset_col_name(col_of_field[f]));
             dr.cols[dr.n_sel++] = col_of_field[f];
         }
     }
@@ -317,34 +317,6 @@ cleanup:
 
 /* ------------------------------------------------------------------ */
 /* A simlab store's tables                                              */
-
-/* The long_format view of simlab stores since schema version 6
-** (experiment/store_schema.c): the rows this reader reproduces. Another
-** view (an older store, a changed or foreign file) is read through the
-** view. */
-static const char STORE_VIEW[] =
-    "CREATE VIEW long_format AS SELECT  p.id AS participant,  "
-    "COALESCE(t.condition, p.condition) AS condition,  t.phase AS "
-    "phase,  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS "
-    "item,  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0       "
-    "THEN r.correct END AS correct,  CASE WHEN t.session > 0 THEN "
-    "t.session END AS session,  t.test_type AS test_type,  i.domain AS "
-    "domain,  t.block_id AS block,  t.seq + 1 AS trial,  t.is_catch AS "
-    "is_catch,  i.prediction_type AS prediction_type,  i.label AS "
-    "label,  t.model_output AS model_output,  r.response_id AS "
-    "response,  CASE WHEN r.rating > 0 THEN r.rating END AS rating,  "
-    "r.rt_ms AS rt_ms,  p.pilot AS pilot,  p.simulated AS simulated,  "
-    "p.excluded AS excluded,  COALESCE(r.station, p.station) AS "
-    "station,  COALESCE(p.exclusion_reason, '') AS exclusion_reason,  "
-    "r.onset_ns AS onset_ns,  r.response_ns AS response_ns, "
-    "r.timed_out AS timed_out, r.confidence AS confidence,  CASE WHEN "
-    "r.confidence_ns > 0 AND r.onset_ns > 0       THEN "
-    "(r.confidence_ns - r.onset_ns) / 1e6 END       AS "
-    "confidence_rt_ms FROM trial t JOIN participant p ON p.id = "
-    "t.participant JOIN response r ON r.participant = t.participant "
-    "AND r.seq = t.seq   AND r.done = 1 LEFT JOIN item i ON i.study = "
-    "p.study AND i.key = t.item WHERE t.phase IS NOT NULL ORDER BY "
-    "p.created_ms, p.id, t.seq";
 
 #define NUL32 INT32_MIN /* a NULL in a 32-bit field */
 
@@ -1164,7 +1136,7 @@ static void tables_free(Tables *t)
 ** it is, else why not. */
 static const char *store_kind(sqlite3 *db, int utf8)
 {
-    char view[sizeof STORE_VIEW + 16];
+    char view[4096];
     char mode[32];
     if (!utf8) {
         return "text is not stored as UTF-8";
@@ -1173,9 +1145,16 @@ static const char *store_kind(sqlite3 *db, int utf8)
                "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = "
                "'long_format'",
                view, sizeof view);
-    if (strcmp(view, STORE_VIEW) != 0) {
-        return "its long_format view is not a simlab store's (schema "
-               "version 6 or later)";
+    /* the view of this simlab (common/sim_columns.h): the rows this reader
+    ** reproduces */
+    SimBuf mine;
+    sim_buf_init(&mine);
+    sim_columns_store_view_sql(&mine);
+    int same = !mine.oom && sim_columns_same_sql(view, sim_buf_cstr(&mine));
+    sim_buf_free(&mine);
+    if (!same) {
+        return "its long_format view is not this simlab's store view (an "
+               "older schema, or another file)";
     }
     query_text(db, "PRAGMA journal_mode", mode, sizeof mode);
     if (strcmp(mode, "wal") == 0) {

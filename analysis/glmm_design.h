@@ -72,6 +72,17 @@ void glmm_design_model(const GlmmDesign *d, int st, GlmmModel *m);
 ** phase | participant) + (1 | item)". */
 void glmm_design_formula(const GlmmDesign *d, int st, char *buf, size_t size);
 
+/* Fits the structures d tries, richest first, and keeps the first that is
+** neither singular in the participant term nor unconverged (else the last
+** one tried): the report's rule (glmm_report.c). On success *fit owns the
+** fit kept (glmm_fit_free(); zeroed when none was tried), *m is its model
+** (borrowing d's arrays) and *chosen its structure (-1: none); tried (may
+** be NULL, else GLMM_N_STRUCTURES rows) gets every fit tried and *n_tried
+** their number. */
+int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
+                    int *chosen, GlmmTryRow *tried, int *n_tried,
+                    SimError *err);
+
 /* "full", "uncorrelated" or "intercepts". */
 const char *glmm_structure_name(int st);
 

@@ -32,6 +32,44 @@ static int participant_singular(const GlmmModel *m, const GlmmFit *f)
     return 0;
 }
 
+int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
+                    int *chosen, GlmmTryRow *tried, int *n_tried, SimError *err)
+{
+    int rc = SIM_OK;
+    memset(fit, 0, sizeof *fit);
+    *chosen = -1;
+    if (n_tried) {
+        *n_tried = 0;
+    }
+    for (int st = 0; st < GLMM_N_STRUCTURES && rc == SIM_OK; st++) {
+        if (!glmm_design_has(d, st)) {
+            continue;
+        }
+        GlmmModel mm;
+        GlmmFit f;
+        glmm_design_model(d, st, &mm);
+        if ((rc = glmm_fit(&mm, &f, err)) != SIM_OK) {
+            break;
+        }
+        if (tried && n_tried) {
+            GlmmTryRow *t = &tried[(*n_tried)++];
+            t->structure = glmm_structure_name(st);
+            glmm_design_formula(d, st, t->formula, sizeof t->formula);
+            t->converged = f.converged;
+            t->singular = f.singular;
+            t->loglik = f.loglik;
+        }
+        glmm_fit_free(fit);
+        *fit = f;
+        *m = mm;
+        *chosen = st;
+        if (f.converged && !participant_singular(&mm, &f)) {
+            break;
+        }
+    }
+    return rc;
+}
+
 /* Fills r->glmm from the fit of structure st. */
 static int store_fit(const GlmmDesign *d, int st, const GlmmModel *m,
                      const GlmmFit *f, Report *r)
@@ -115,32 +153,8 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     }
     GlmmFit kept;
     GlmmModel km;
-    memset(&kept, 0, sizeof kept);
     int kept_st = -1;
-    for (int st = 0; st < GLMM_N_STRUCTURES && rc == SIM_OK; st++) {
-        if (!glmm_design_has(&d, st)) {
-            continue;
-        }
-        GlmmModel m;
-        GlmmFit f;
-        glmm_design_model(&d, st, &m);
-        if ((rc = glmm_fit(&m, &f, err)) != SIM_OK) {
-            break;
-        }
-        GlmmTryRow *t = &g->tried[g->n_tried++];
-        t->structure = glmm_structure_name(st);
-        glmm_design_formula(&d, st, t->formula, sizeof t->formula);
-        t->converged = f.converged;
-        t->singular = f.singular;
-        t->loglik = f.loglik;
-        glmm_fit_free(&kept);
-        kept = f;
-        km = m;
-        kept_st = st;
-        if (f.converged && !participant_singular(&m, &f)) {
-            break;
-        }
-    }
+    rc = glmm_fit_design(&d, &kept, &km, &kept_st, g->tried, &g->n_tried, err);
     if (rc == SIM_OK && kept_st >= 0) {
         snprintf(g->baseline, sizeof g->baseline, "%s",
                  dataset_str(ds, sc->conds[d.base]));

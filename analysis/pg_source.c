@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "analysis/pg_source.h"
 
+#include "analysis/interactions.h"
 #include "analysis/questionnaire.h"
 
 #include "common/sim_alloc.h"
@@ -162,6 +163,19 @@ static const char *const ANSWER_TABLES =
     "  condition FROM answer_rows;"
     "DROP TABLE answer_rows;";
 
+/* The server's interactions with explanations, with what the reader
+** (interactions_load_db) folds them with: the step's scored answer and
+** response time. Copied as interaction_rows. */
+static const char *const INTERACTIONS_SQL =
+    "SELECT i.participant, i.condition, i.seq + 1 AS trial, i.event, i.t_ms,"
+    "  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0"
+    "    THEN r.correct END AS correct, r.rt_ms"
+    " FROM interaction i"
+    " JOIN trial t ON t.participant = i.participant AND t.seq = i.seq"
+    " LEFT JOIN response r ON r.participant = i.participant AND"
+    "   r.seq = i.seq AND r.done = 1"
+    " ORDER BY i.participant, i.seq, i.n";
+
 int pg_source_copy(const char *url, const char *path, SimError *err)
 {
     char why[200];
@@ -184,7 +198,7 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
         rc = pg_fail(url, pg, NULL, "cannot connect", err);
     }
     /* one snapshot for every query */
-    PGresult *study = NULL, *rows = NULL, *answers = NULL;
+    PGresult *study = NULL, *rows = NULL, *answers = NULL, *views = NULL;
     if (rc == SIM_OK) {
         PQclear(PQexec(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
         study = PQexec(pg, "SELECT study_id, definition, row_number() OVER "
@@ -209,6 +223,15 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
         }
         /* 42P01, no answer table: a server from before questionnaires */
     }
+    if (rc == SIM_OK) {
+        views = PQexec(pg, INTERACTIONS_SQL);
+        const char *state = PQresultErrorField(views, PG_DIAG_SQLSTATE);
+        if (PQresultStatus(views) != PGRES_TUPLES_OK &&
+            !(state && strcmp(state, "42P01") == 0)) {
+            rc = pg_fail(url, pg, views, "interaction", err);
+        }
+        /* 42P01: a server from before interactions */
+    }
     sqlite3 *db = NULL;
     if (rc == SIM_OK &&
         sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
@@ -229,6 +252,9 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
             rc = lite_fail(db, path, err);
         }
     }
+    if (rc == SIM_OK && PQresultStatus(views) == PGRES_TUPLES_OK) {
+        rc = copy_result(db, path, "interaction_rows", views, err);
+    }
     if (rc == SIM_OK &&
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         rc = lite_fail(db, path, err);
@@ -237,6 +263,7 @@ int pg_source_copy(const char *url, const char *path, SimError *err)
     PQclear(study);
     PQclear(rows);
     PQclear(answers);
+    PQclear(views);
     PQfinish(pg);
     return rc;
 }
@@ -254,11 +281,33 @@ int dataset_load_pg(Dataset *ds, const char *url, SimError *err)
     }
     close(fd);
     int rc = pg_source_copy(url, path, err);
+    int had_baseline = ds->baseline_from != NULL;
     if (rc == SIM_OK) {
         rc = dataset_load_db(ds, path, err);
     }
+    /* the study's baseline was found on the server, not in the copy */
+    size_t n = strlen(path);
+    if (rc == SIM_OK && !had_baseline && ds->baseline_from &&
+        strncmp(ds->baseline_from, path, n) == 0) {
+        char shown[512];
+        sim_url_redact(url, shown, sizeof shown);
+        SimBuf b;
+        sim_buf_init(&b);
+        sim_buf_printf(&b, "%s%s", shown, ds->baseline_from + n);
+        char *from = b.oom ? NULL : sim_buf_take(&b);
+        sim_buf_free(&b);
+        if (!from) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        } else {
+            sim_free(ds->baseline_from);
+            ds->baseline_from = from;
+        }
+    }
     if (rc == SIM_OK) {
         rc = questionnaire_load_db(ds, path, err);
+    }
+    if (rc == SIM_OK) {
+        rc = interactions_load_db(ds, path, err);
     }
     unlink(path);
     return rc;

@@ -1,11 +1,14 @@
 /*
 ** Plots with cairo: a forest plot of Change with 95 % CIs per subset and
-** condition, Utility-K curves with CI bars and the line Utility-K = 1, and
-** the item map of the item analysis (accuracy against item-rest r).
+** condition, curves with interval bars (plot.h: the Utility-K curves with
+** the line Utility-K = 1, simlab power's power curves), and the item map
+** of the item analysis (accuracy against item-rest r).
 ** Sized for a paper column (3.4 in wide); PNG at 300 dpi, SVG and PDF as
 ** vectors. No statistics here.
 */
+#include "analysis/plot.h"
 #include "analysis/report.h"
+#include "common/sim_alloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +20,11 @@
 #include <fontconfig/fontconfig.h>
 
 #define TWO_PI   6.283185307179586
-#define PT_WIDTH 245.0 /* 3.4 in in points */
+#define PT_WIDTH PLOT_WIDTH_PT
 #define FONT     "DejaVu Sans"
 
-typedef void (*DrawFn)(cairo_t *cr, const Report *r, double w, double h);
+/* Draws data (a Report, or PlotCurves) on a w x h point canvas. */
+typedef void (*DrawFn)(cairo_t *cr, const void *data, double w, double h);
 
 /* Okabe-Ito colours, readable by colour-blind readers (their yellow is
 ** replaced by grey, which stays visible on white). */
@@ -71,8 +75,9 @@ static double forest_height(const Report *r)
     return 30.0 + 12.0 * forest_rows(r) + 40.0;
 }
 
-static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
+static void draw_forest(cairo_t *cr, const void *data, double w, double h)
 {
+    const Report *r = data;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
@@ -208,35 +213,45 @@ static void draw_forest(cairo_t *cr, const Report *r, double w, double h)
     }
 }
 
-static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
+double plot_curves_height(const PlotCurves *p)
 {
+    return 170.0 + 10.0 * ((p->n_lines + 1) / 2);
+}
+
+/* Curves with interval bars (PlotCurves), e.g. Utility-K per session. */
+static void draw_curves(cairo_t *cr, const void *data, double w, double h)
+{
+    const PlotCurves *p = data;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
                            CAIRO_FONT_WEIGHT_NORMAL);
-    int T = r->n_sessions;
-    double lo = 1, hi = 1;
-    for (int i = 0; i < r->n_utility; i++) {
-        const UtilityRow *u = &r->utility[i];
-        if (u->is_baseline) {
-            continue;
-        }
-        for (int t = 0; t < T; t++) {
-            double v[3] = {u->utility_k[t], u->uk_low[t], u->uk_high[t]};
-            for (int k = 0; k < 3; k++) {
-                if (isfinite(v[k])) {
-                    lo = fmin(lo, v[k]);
-                    hi = fmax(hi, v[k]);
-                }
+    int T = p->n_x, n_lines = p->n_lines;
+    double lo = INFINITY, hi = -INFINITY, step = p->y_step;
+    for (int k = 0; k < p->n_refs; k++) {
+        lo = fmin(lo, p->refs[k]);
+        hi = fmax(hi, p->refs[k]);
+    }
+    for (size_t i = 0; i < (size_t)n_lines * (size_t)T; i++) {
+        double v[3] = {p->y[i], p->lo[i], p->hi[i]};
+        for (int k = 0; k < 3; k++) {
+            if (isfinite(v[k])) {
+                lo = fmin(lo, v[k]);
+                hi = fmax(hi, v[k]);
             }
         }
     }
-    double step = tick_step(hi - lo > 0 ? hi - lo : 0.5, 5);
-    lo = floor(lo / step) * step;
-    hi = ceil(hi / step) * step;
-    int n_lines = 0;
-    for (int i = 0; i < r->n_utility; i++) {
-        n_lines += !r->utility[i].is_baseline;
+    if (p->y_fixed) {
+        lo = p->y_min;
+        hi = p->y_max;
+    } else {
+        if (!(lo <= hi)) {
+            lo = 0;
+            hi = 1;
+        }
+        step = tick_step(hi - lo > 0 ? hi - lo : 0.5, 5);
+        lo = floor(lo / step) * step;
+        hi = ceil(hi / step) * step;
     }
     int legend_rows = (n_lines + 1) / 2;
     double left = 38, right = w - 8, top = 18;
@@ -247,8 +262,7 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
 #define YPOS(v) (bottom - ((v)-lo) / (hi - lo) * (bottom - top))
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 8.0);
-    text_at(cr, (left + right) / 2, 4, "Utility-K per session (vs baseline)",
-            0.5, 0);
+    text_at(cr, (left + right) / 2, 4, p->title, 0.5, 0);
     cairo_set_font_size(cr, 7.0);
     cairo_set_line_width(cr, 0.4);
     for (double v = lo; v <= hi + step / 2; v += step) {
@@ -258,72 +272,69 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
         char lab[32];
-        snprintf(lab, sizeof lab, "%.2f", v);
+        snprintf(lab, sizeof lab, "%.*f", p->y_decimals, v);
         text_at(cr, left - 3, YPOS(v), lab, 1, 0.5);
     }
     for (int t = 0; t < T; t++) {
-        char lab[32];
-        snprintf(lab, sizeof lab, "%d", r->sessions[t]);
-        text_at(cr, XPOS(t), bottom + 3, lab, 0.5, 0);
+        text_at(cr, XPOS(t), bottom + 3, p->x_labels[t], 0.5, 0);
     }
-    text_at(cr, (left + right) / 2, bottom + 12, "session", 0.5, 0);
+    text_at(cr, (left + right) / 2, bottom + 12, p->x_title, 0.5, 0);
     /* y axis title, rotated */
     cairo_save(cr);
     cairo_translate(cr, 7, (top + bottom) / 2);
     cairo_rotate(cr, -TWO_PI / 4);
-    text_at(cr, 0, -4, "Utility-K", 0.5, 0);
+    text_at(cr, 0, -4, p->y_title, 0.5, 0);
     cairo_restore(cr);
-    /* baseline level */
+    /* reference levels */
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 0.8);
     double dash[1] = {3.0};
     cairo_set_dash(cr, dash, 1, 0);
-    cairo_move_to(cr, left, YPOS(1.0));
-    cairo_line_to(cr, right, YPOS(1.0));
-    cairo_stroke(cr);
+    for (int k = 0; k < p->n_refs; k++) {
+        cairo_move_to(cr, left, YPOS(p->refs[k]));
+        cairo_line_to(cr, right, YPOS(p->refs[k]));
+        cairo_stroke(cr);
+    }
     cairo_set_dash(cr, NULL, 0, 0);
-    int line = 0;
-    for (int i = 0; i < r->n_utility; i++) {
-        const UtilityRow *u = &r->utility[i];
-        if (u->is_baseline) {
-            continue;
-        }
+    for (int line = 0; line < n_lines; line++) {
+        const double *y = p->y + (size_t)line * (size_t)T;
+        const double *ylo = p->lo + (size_t)line * (size_t)T;
+        const double *yhi = p->hi + (size_t)line * (size_t)T;
         const double *col = palette[line % 8];
         /* small horizontal offsets keep overlapping CI bars apart */
         double off = (line - (n_lines - 1) / 2.0) * 3.0;
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         cairo_set_line_width(cr, 1.0);
         for (int t = 0; t < T; t++) {
-            if (isfinite(u->uk_low[t])) {
+            if (isfinite(ylo[t])) {
                 double x = XPOS(t) + off;
-                cairo_move_to(cr, x, YPOS(u->uk_low[t]));
-                cairo_line_to(cr, x, YPOS(u->uk_high[t]));
-                cairo_move_to(cr, x - 1.5, YPOS(u->uk_low[t]));
-                cairo_line_to(cr, x + 1.5, YPOS(u->uk_low[t]));
-                cairo_move_to(cr, x - 1.5, YPOS(u->uk_high[t]));
-                cairo_line_to(cr, x + 1.5, YPOS(u->uk_high[t]));
+                cairo_move_to(cr, x, YPOS(ylo[t]));
+                cairo_line_to(cr, x, YPOS(yhi[t]));
+                cairo_move_to(cr, x - 1.5, YPOS(ylo[t]));
+                cairo_line_to(cr, x + 1.5, YPOS(ylo[t]));
+                cairo_move_to(cr, x - 1.5, YPOS(yhi[t]));
+                cairo_line_to(cr, x + 1.5, YPOS(yhi[t]));
                 cairo_stroke(cr);
             }
         }
         cairo_set_line_width(cr, 1.3);
         int started = 0;
         for (int t = 0; t < T; t++) {
-            if (!isfinite(u->utility_k[t])) {
+            if (!isfinite(y[t])) {
                 started = 0;
                 continue;
             }
             if (started) {
-                cairo_line_to(cr, XPOS(t) + off, YPOS(u->utility_k[t]));
+                cairo_line_to(cr, XPOS(t) + off, YPOS(y[t]));
             } else {
-                cairo_move_to(cr, XPOS(t) + off, YPOS(u->utility_k[t]));
+                cairo_move_to(cr, XPOS(t) + off, YPOS(y[t]));
             }
             started = 1;
         }
         cairo_stroke(cr);
         for (int t = 0; t < T; t++) {
-            if (isfinite(u->utility_k[t])) {
-                cairo_arc(cr, XPOS(t) + off, YPOS(u->utility_k[t]), 1.8, 0,
-                          TWO_PI);
+            if (isfinite(y[t])) {
+                cairo_arc(cr, XPOS(t) + off, YPOS(y[t]), 1.8, 0, TWO_PI);
                 cairo_fill(cr);
             }
         }
@@ -333,10 +344,7 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
         cairo_rectangle(cr, lx, ly + 1.5, 8, 3);
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        char lab[96];
-        snprintf(lab, sizeof lab, "%.18s (%.2f)", u->condition, u->utility);
-        text_at(cr, lx + 11, ly, lab, 0, 0);
-        line++;
+        text_at(cr, lx + 11, ly, p->legend[line], 0, 0);
     }
 #undef XPOS
 #undef YPOS
@@ -344,8 +352,9 @@ static void draw_utility(cairo_t *cr, const Report *r, double w, double h)
 
 /* Items: accuracy (x, %) against item-rest r (y), flagged items coloured,
 ** dashed lines at chance (50 %) and the ceiling (95 %). */
-static void draw_items(cairo_t *cr, const Report *r, double w, double h)
+static void draw_items(cairo_t *cr, const void *data, double w, double h)
 {
+    const Report *r = data;
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
@@ -457,7 +466,7 @@ static void draw_items(cairo_t *cr, const Report *r, double w, double h)
 }
 
 static int render(const char *dir, const char *stem, unsigned kinds, DrawFn fn,
-                  const Report *r, double w, double h, SimError *err)
+                  const void *data, double w, double h, SimError *err)
 {
     char path[4096];
     const char *ext[3] = {"png", "svg", "pdf"};
@@ -483,7 +492,7 @@ static int render(const char *dir, const char *stem, unsigned kinds, DrawFn fn,
         }
         cairo_t *cr = cairo_create(sf);
         cairo_scale(cr, scale, scale);
-        fn(cr, r, w, h);
+        fn(cr, data, w, h);
         cairo_status_t st = cairo_status(cr);
         cairo_destroy(cr);
         if (k == 0 && st == CAIRO_STATUS_SUCCESS) {
@@ -502,6 +511,75 @@ static int render(const char *dir, const char *stem, unsigned kinds, DrawFn fn,
     return SIM_OK;
 }
 
+int plot_write_curves(const char *dir, const char *stem, unsigned kinds,
+                      const PlotCurves *p, double w, double h, SimError *err)
+{
+    return render(dir, stem, kinds, draw_curves, p, w, h, err);
+}
+
+/* The Utility-K curves: one line per condition but the baseline, against
+** the baseline's level 1. */
+static int write_utility(const Report *r, const char *dir, unsigned kinds,
+                         SimError *err)
+{
+    int T = r->n_sessions, L = 0;
+    size_t cells = (size_t)r->n_utility * (size_t)T + 1;
+    double *y = sim_malloc(3 * cells * sizeof(double));
+    char(*xl)[32] = sim_malloc(((size_t)T + 1) * sizeof *xl);
+    char(*leg)[96] = sim_malloc(((size_t)r->n_utility + 1) * sizeof *leg);
+    const char **xs = sim_malloc(((size_t)T + 1) * sizeof *xs);
+    const char **ls = sim_malloc(((size_t)r->n_utility + 1) * sizeof *ls);
+    int rc = SIM_OK;
+    if (!y || !xl || !leg || !xs || !ls) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int t = 0; t < T; t++) {
+        snprintf(xl[t], sizeof xl[t], "%d", r->sessions[t]);
+        xs[t] = xl[t];
+    }
+    for (int i = 0; i < r->n_utility; i++) {
+        const UtilityRow *u = &r->utility[i];
+        if (u->is_baseline) {
+            continue;
+        }
+        for (int t = 0; t < T; t++) {
+            size_t at = (size_t)L * (size_t)T + (size_t)t;
+            y[at] = u->utility_k[t];
+            y[cells + at] = u->uk_low[t];
+            y[2 * cells + at] = u->uk_high[t];
+        }
+        snprintf(leg[L], sizeof leg[L], "%.18s (%.2f)", u->condition,
+                 u->utility);
+        ls[L] = leg[L];
+        L++;
+    }
+    static const double one[1] = {1.0};
+    PlotCurves p = {.title = "Utility-K per session (vs baseline)",
+                    .x_title = "session",
+                    .y_title = "Utility-K",
+                    .n_x = T,
+                    .x_labels = xs,
+                    .n_lines = L,
+                    .legend = ls,
+                    .y = y,
+                    .lo = y + cells,
+                    .hi = y + 2 * cells,
+                    .y_decimals = 2,
+                    .refs = one,
+                    .n_refs = 1};
+    int lines = r->n_utility - 1;
+    rc = render(dir, "utility_k", kinds, draw_curves, &p, PLOT_WIDTH_PT,
+                170.0 + 10.0 * ((lines + 1) / 2), err);
+done:
+    sim_free(y);
+    sim_free(xl);
+    sim_free(leg);
+    sim_free(xs);
+    sim_free(ls);
+    return rc;
+}
+
 int report_write_plots(const Report *r, const char *dir, unsigned kinds,
                        SimError *err)
 {
@@ -511,9 +589,7 @@ int report_write_plots(const Report *r, const char *dir, unsigned kinds,
                     forest_height(r), err);
     }
     if (rc == SIM_OK && r->n_utility > 0 && r->n_sessions > 0) {
-        int lines = r->n_utility - 1;
-        rc = render(dir, "utility_k", kinds, draw_utility, r, PT_WIDTH,
-                    170.0 + 10.0 * ((lines + 1) / 2), err);
+        rc = write_utility(r, dir, kinds, err);
     }
     if (rc == SIM_OK && r->n_items > 0) {
         rc = render(dir, "items", kinds, draw_items, r, PT_WIDTH, 210.0, err);

@@ -36,18 +36,6 @@ static int type_of(const char *s)
     return -1;
 }
 
-void questionnaire_answers_free(struct DatasetAnswers *a)
-{
-    if (a) {
-        for (size_t i = 0; i < a->n_defs; i++) {
-            sim_free(a->defs[i].options);
-        }
-        sim_free(a->defs);
-        sim_free(a->a);
-        sim_free(a);
-    }
-}
-
 static struct DatasetAnswers *answers_of(Dataset *ds)
 {
     if (!ds->answers) {

@@ -22,7 +22,6 @@
 
 #include <jansson.h>
 
-#include "analysis/compute.h"
 #include "common/sim_alloc.h"
 #include "common/sim_escape.h"
 #include "common/sim_text.h"

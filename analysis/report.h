@@ -279,6 +279,10 @@ typedef struct Report {
 
 void report_free(Report *r); /* frees the contents; NULL is a no-op */
 
+/* Appends a table to r (see table_new()); NULL when out of memory. */
+Table *report_add_table(Report *r, const char *key, unsigned formats,
+                        const TableColumn *cols, int n_cols);
+
 /* The name of a --utility rule ("mean", "trapezoid", "ratio"). */
 const char *report_utility_rule_name(int rule);
 

@@ -10,6 +10,7 @@
 
 #include "analysis/compute.h"
 #include "analysis/design.h"
+#include "analysis/teststat.h"
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
 
@@ -19,47 +20,59 @@ typedef struct UtilityCtx {
     int n_conds, n_sessions, base, rule, participant;
 } UtilityCtx;
 
-/* Output: [c * T + t] Utility-K, then [C * T + c] Utility; the full-sample
-** call also appends [C * T + C + c * T + t] session accuracies. */
-static void utility_values(const UtilityCtx *x, const BootSums *sums,
-                           double *acc, double *out, int full)
+void utility_session_accuracy(const BootSums *sums, int n_conds, int n_sessions,
+                              int participant, double *acc)
 {
-    int C = x->n_conds, T = x->n_sessions;
-    for (int c = 0; c < C; c++) {
-        for (int t = 0; t < T; t++) {
-            size_t at = (size_t)c * (size_t)T + (size_t)t;
-            if (x->participant) {
+    for (int c = 0; c < n_conds; c++) {
+        for (int t = 0; t < n_sessions; t++) {
+            size_t at = (size_t)c * (size_t)n_sessions + (size_t)t;
+            if (participant) {
                 acc[at] = sums->pu[at] > 0 ? sums->pa[at] / sums->pu[at] : NAN;
             } else {
                 acc[at] = sums->n[at] > 0 ? sums->sa[at] / sums->n[at] : NAN;
             }
         }
     }
-    for (int c = 0; c < C; c++) {
+}
+
+void utility_from_accuracy(const double *acc, int n_conds, int n_sessions,
+                           int base, int rule, double *uk, double *u)
+{
+    int T = n_sessions;
+    for (int c = 0; c < n_conds; c++) {
         double sum_uk = 0, trap = 0, sum_a = 0, sum_b = 0;
         for (int t = 0; t < T; t++) {
             double a = acc[(size_t)c * (size_t)T + (size_t)t];
-            double b = acc[(size_t)x->base * (size_t)T + (size_t)t];
-            double uk = b > 0 ? a / b : NAN;
-            out[(size_t)c * (size_t)T + (size_t)t] = uk;
-            sum_uk += uk;
-            trap += (t == 0 || t == T - 1) && T > 1 ? 0.5 * uk : uk;
+            double b = acc[(size_t)base * (size_t)T + (size_t)t];
+            double k = b > 0 ? a / b : NAN;
+            uk[(size_t)c * (size_t)T + (size_t)t] = k;
+            sum_uk += k;
+            trap += (t == 0 || t == T - 1) && T > 1 ? 0.5 * k : k;
             sum_a += a;
             sum_b += b;
-            if (full) {
-                out[(size_t)C * (size_t)T + (size_t)C + (size_t)c * (size_t)T +
-                    (size_t)t] = a;
-            }
         }
-        double u;
-        if (x->rule == UTILITY_TRAPEZOID) {
-            u = T > 1 ? trap / (T - 1) : sum_uk;
-        } else if (x->rule == UTILITY_RATIO) {
-            u = sum_b > 0 ? sum_a / sum_b : NAN;
+        if (rule == UTILITY_TRAPEZOID) {
+            u[c] = T > 1 ? trap / (T - 1) : sum_uk;
+        } else if (rule == UTILITY_RATIO) {
+            u[c] = sum_b > 0 ? sum_a / sum_b : NAN;
         } else {
-            u = sum_uk / T;
+            u[c] = sum_uk / T;
         }
-        out[(size_t)C * (size_t)T + (size_t)c] = u;
+    }
+}
+
+/* Output: [c * T + t] Utility-K, then [C * T + c] Utility; the full-sample
+** call also appends [C * T + C + c * T + t] session accuracies. */
+static void utility_values(const UtilityCtx *x, const BootSums *sums,
+                           double *acc, double *out, int full)
+{
+    int C = x->n_conds, T = x->n_sessions;
+    utility_session_accuracy(sums, C, T, x->participant, acc);
+    utility_from_accuracy(acc, C, T, x->base, x->rule, out,
+                          out + (size_t)C * (size_t)T);
+    if (full) {
+        memcpy(out + (size_t)C * (size_t)T + (size_t)C, acc,
+               (size_t)C * (size_t)T * sizeof(double));
     }
 }
 

@@ -12,6 +12,7 @@
 #include "analysis/compute.h"
 #include "analysis/design.h"
 #include "analysis/keymap.h"
+#include "analysis/teststat.h"
 #include "common/sim_alloc.h"
 
 #define N_COLS(a) ((int)(sizeof(a) / sizeof(a)[0]))
@@ -228,6 +229,33 @@ static const TableColumn PAIRED_TEX_COLS[] = {
     {"ci", NULL, "95\\,\\% CI", TABLE_PERCENT_INTERVAL, "", 2, 0, 0},
 };
 
+int within_paired_tests(const double *acc, int n_part, int n_conds, int base,
+                        double *a, double *b, PairedT *res, double *p,
+                        double *p_holm)
+{
+    int C = n_conds, n_tests = 0;
+    for (int c = 0; c < C; c++) {
+        if (c == base) {
+            continue;
+        }
+        int k = 0;
+        for (int i = 0; i < n_part; i++) {
+            double x = acc[(size_t)i * (size_t)C + (size_t)base];
+            double y = acc[(size_t)i * (size_t)C + (size_t)c];
+            if (!isnan(x) && !isnan(y)) {
+                a[k] = x;
+                b[k] = y;
+                k++;
+            }
+        }
+        stats_paired_t(a, b, k, &res[n_tests]);
+        p[n_tests] = res[n_tests].p;
+        n_tests++;
+    }
+    stats_p_holm(p, n_tests, p_holm);
+    return n_tests;
+}
+
 /* The baseline of the paired comparisons: the --baseline condition, or
 ** the first condition of the data when none has that name. */
 static int paired_base(const Screen *sc)
@@ -272,26 +300,8 @@ int compute_paired(const Dataset *ds, const Screen *sc, Report *r,
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
-    int n_tests = 0;
-    for (int c = 0; c < C && phase >= 0; c++) {
-        if (c == base) {
-            continue;
-        }
-        int k = 0;
-        for (int i = 0; i < m; i++) {
-            double x = acc[(size_t)i * (size_t)C + (size_t)base];
-            double y = acc[(size_t)i * (size_t)C + (size_t)c];
-            if (!isnan(x) && !isnan(y)) {
-                a[k] = x;
-                b[k] = y;
-                k++;
-            }
-        }
-        stats_paired_t(a, b, k, &res[n_tests]);
-        p[n_tests] = res[n_tests].p;
-        n_tests++;
-    }
-    stats_p_holm(p, n_tests, ph);
+    int n_tests =
+        phase >= 0 ? within_paired_tests(acc, m, C, base, a, b, res, p, ph) : 0;
     const char *bname = dataset_str(ds, sc->conds[base]);
     if (sc->base >= 0) {
         table_set_note(t,

@@ -4,6 +4,8 @@
 #ifndef SIMLAB_APP_APP_H
 #define SIMLAB_APP_APP_H
 
+#include <stdio.h>
+
 /* Runs `simlab run DIR [options]`; argv[0] is "run". Returns the exit
 ** status. */
 int app_run(int argc, char **argv);
@@ -13,5 +15,12 @@ int app_run(int argc, char **argv);
 ** with --db, stored in the study's database. argv[0] is "selftest".
 ** Returns the exit status. */
 int app_selftest(int argc, char **argv);
+
+/* `simlab check`'s layout report (app/layout_check.c): the item screens of
+** the valid bundle in dir laid out without a window at 1280x720 and
+** 1920x1080, the explanation area and the reservoir as every condition
+** gets them, and a warning line for what must scroll, to out. Returns the
+** warnings printed (a build without SDL2 prints nothing: 0). */
+int app_check_layout(const char *dir, FILE *out);
 
 #endif

@@ -83,6 +83,34 @@ static int push_click(const AutopilotCtx *ctx, int hit, int clicks)
     return 0;
 }
 
+/* The pointer moved to the centre of region hit, or to the window's top
+** left corner (over no value) for -1; -1 when the region is scrolled out
+** of view. */
+static int push_motion(const AutopilotCtx *ctx, int hit)
+{
+    float cx = 1, cy = 1;
+    if (hit >= 0) {
+        const Scene *sc = ctx->scene;
+        const SceneHit *h = &sc->hits[hit];
+        cx = h->r.x + h->r.w / 2;
+        cy = h->r.y + h->r.h / 2;
+        if (h->layer == LAYER_BODY) {
+            cy -= ctx->scroll;
+            if (cy < sc->body.y || cy > sc->body.y + sc->body.h) {
+                return -1;
+            }
+        }
+    }
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEMOTION;
+    e.motion.windowID = ctx->window_id;
+    e.motion.x = (int)(cx / ctx->px_per_pt);
+    e.motion.y = (int)(cy / ctx->px_per_pt);
+    SDL_PushEvent(&e);
+    return 0;
+}
+
 /* Typed text as SDL_TEXTINPUT events (at most 31 bytes each, cut between
 ** characters), as an input method would deliver it. */
 static void push_text(const AutopilotCtx *ctx, const char *text)
@@ -223,6 +251,19 @@ static void autopilot_send(Autopilot *ap, const AutopilotCtx *ctx,
         break;
     case SIM_IN_ANSWER:
         push_answer(ctx, in, v, by_key);
+        break;
+    case SIM_IN_REVEAL:
+        if ((by_key && SESSION_REVEAL_CARD(in->value) < 0 && v->reveal_key) ||
+            push_click(ctx, scene_find_hit(sc, ACT_REVEAL, in->value), 1) !=
+                0) {
+            push_key(ctx, v->reveal_key ? v->reveal_key : "e", 0);
+        }
+        break;
+    case SIM_IN_HOVER:
+        if (in->value < 0 ||
+            push_motion(ctx, scene_find_hit(sc, ACT_HOVER, in->value)) != 0) {
+            push_motion(ctx, -1); /* off every value */
+        }
         break;
     default:
         break;

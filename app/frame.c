@@ -165,6 +165,21 @@ static void questionnaire_text_input(Frame *f, const SessionView *v)
     }
 }
 
+/* The study's item-screen layout for the window as it is now (worked out
+** again after a resize or a text size change), or NULL without a study. */
+static const ScreenPlan *frame_plan(Frame *f, const FrameView *fv)
+{
+    if (!fv->study) {
+        return NULL;
+    }
+    if (f->plan_study != fv->study || f->plan.w != f->gfx.w ||
+        f->plan.h != f->gfx.h || f->plan.u != f->ui.u) {
+        screen_plan_build(&f->plan, fv->study, &f->ui, &f->assets, fv->strings);
+        f->plan_study = fv->study;
+    }
+    return &f->plan;
+}
+
 int frame_build(Frame *f, const FrameView *fv)
 {
     /* participant screens in the study's direction; experimenter's LTR */
@@ -180,6 +195,7 @@ int frame_build(Frame *f, const FrameView *fv)
     } else if (fv->session) {
         ScreenCtx sx;
         memset(&sx, 0, sizeof sx);
+        sx.plan = frame_plan(f, fv);
         sx.ui = &f->ui;
         sx.assets = &f->assets;
         sx.view = session_view(fv->session);
@@ -478,23 +494,26 @@ static void load_input(Loads *L, const ItemInput *in)
     }
 }
 
-/* The item's input (and its perturbation's) and e's heatmaps. */
+/* One image or map file of an explanation (expl_media). */
+static void load_media(void *ctx, const char *rel, const char *file, int is_map,
+                       int is_npy, const char *colormap)
+{
+    Loads *L = ctx;
+    const Tex *t = is_map
+                       ? assets_heatmap(&L->f->assets, file, is_npy, colormap)
+                       : assets_image(&L->f->assets, file);
+    check_tex(L, t, rel, file);
+}
+
+/* The item's input (and its perturbation's) and every image and map of e,
+** whatever its kind. */
 static void load_item(Loads *L, const Item *it, const Explanation *e)
 {
     load_input(L, &it->input);
     if (it->cf) {
         load_input(L, &it->cf->input);
     }
-    for (size_t p = 0; e && p < (e->kind == EXPL_COMPOSITE ? e->n_parts : 1);
-         p++) {
-        const Explanation *x = e->kind == EXPL_COMPOSITE ? &e->parts[p] : e;
-        if (x->kind == EXPL_HEATMAP) {
-            check_tex(L,
-                      assets_heatmap(&L->f->assets, x->map_file, x->file_is_npy,
-                                     x->colormap),
-                      x->file, x->map_file);
-        }
-    }
+    expl_media(e, &it->input, load_media, L);
 }
 
 static void load_page(Loads *L, const Page *pg)

@@ -37,6 +37,10 @@ typedef struct Frame {
     int shot_nn;          /* screens shot under shot_key */
     unsigned shot_serial; /* screen of the last one */
     int shot_start;       /* the start screen's was written */
+    /* the layout of the study's item screens (screens.h), for plan_study
+    ** at the window and text size it names */
+    ScreenPlan plan;
+    const Study *plan_study;
 } Frame;
 
 /* What is to be shown. */
@@ -52,6 +56,7 @@ typedef struct FrameView {
     int scene_oom;            /* the run is paused because a screen could
                                  not be built for want of memory */
     const UiStrings *strings; /* the study's runner strings (NULL: English) */
+    const Study *study;       /* the study run (its item-screen layout) */
 } FrameView;
 
 /* Called for each stimulus file that cannot be shown: the step (0-based

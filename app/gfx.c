@@ -61,7 +61,8 @@ uint32_t utf8_next(const char *s, size_t len, size_t *i)
 /* ------------------------------------------------------------------ fonts */
 
 static const char *const FACE_FILES[FACE_COUNT] = {
-    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf"};
+    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf",
+    "DejaVuSans-Oblique.ttf"};
 
 int fonts_init(Fonts *fonts, SDL_Renderer *renderer, const char *font_dir,
                SimError *err)

@@ -20,7 +20,8 @@ typedef enum FontFace {
     FACE_REGULAR = 0,
     FACE_BOLD = 1,
     FACE_MONO = 2,
-    FACE_COUNT = 3
+    FACE_ITALIC = 3, /* oblique: *italic* runs of markdown explanations */
+    FACE_COUNT = 4
 } FontFace;
 
 typedef struct Glyph {
@@ -115,7 +116,7 @@ typedef struct Fonts {
     char lang[36]; /* the study's language tag (fonts_set_language) */
 } Fonts;
 
-/* Finds the three DejaVu faces in font_dir. Characters they lack are drawn
+/* Finds the four DejaVu faces in font_dir. Characters they lack are drawn
 ** from the first font of the fontconfig fallback chain that has them (Noto
 ** Sans CJK, Noto Sans Arabic, Noto Color Emoji, ...), glyph by glyph.
 ** Returns SIM_ERR_IO naming the missing file. */

@@ -81,6 +81,12 @@ static RunCmdKind translate_action(const InputCtx *ctx, const SceneHit *h,
     case ACT_FIELD:
         kind = SIM_IN_FOCUS;
         break;
+    case ACT_REVEAL:
+        kind = SIM_IN_REVEAL;
+        break;
+    case ACT_HOVER: /* a tap on a value shows it, as hovering does */
+        kind = SIM_IN_HOVER;
+        break;
     case ACT_START:
         return cmd(out, RUN_START, 0);
     case ACT_RESUME:
@@ -100,7 +106,8 @@ static RunCmdKind translate_action(const InputCtx *ctx, const SceneHit *h,
         return RUN_NONE;
     }
     int value = kind == SIM_IN_CHOOSE || kind == SIM_IN_RATE ||
-                        kind == SIM_IN_PICK || kind == SIM_IN_FOCUS
+                        kind == SIM_IN_PICK || kind == SIM_IN_FOCUS ||
+                        kind == SIM_IN_REVEAL || kind == SIM_IN_HOVER
                     ? h->value
                     : 0;
     return session_cmd(out, kind, value);

@@ -370,6 +370,34 @@ static void do_confirm(App *a, int yes, int64_t t)
     session_input(a, &in);
 }
 
+/* The pointer moved: when the screen's explanation shows its values on
+** hover, the session learns which value is under the pointer (-1 none). */
+static void hover_value(App *a, int64_t t_ns)
+{
+    const Frame *f = a->d->frame;
+    if (a->mode != MODE_RUN || !a->session || a->confirm != CONFIRM_NONE) {
+        return;
+    }
+    const SessionView *v = session_view(a->session);
+    if (!v->explanation || v->explanation->reveal != EXPL_REVEAL_HOVER) {
+        return;
+    }
+    int target = -1;
+    if (f->hover >= 0 && (size_t)f->hover < f->scene.n_hits &&
+        f->scene.hits[f->hover].action == ACT_HOVER) {
+        target = f->scene.hits[f->hover].value;
+    }
+    if (target == v->hover_target) {
+        return;
+    }
+    SimInput in;
+    memset(&in, 0, sizeof in);
+    in.kind = SIM_IN_HOVER;
+    in.value = target;
+    in.t_ns = t_ns > 0 ? t_ns : app_now(a);
+    session_input(a, &in);
+}
+
 static void apply(App *a, RunCmd *c)
 {
     Frame *f = a->d->frame;
@@ -390,6 +418,7 @@ static void apply(App *a, RunCmd *c)
             f->hover = c->value;
             a->need_draw = 1;
         }
+        hover_value(a, c->t_ns);
         break;
     case RUN_CONFIRM:
         do_confirm(a, c->value, c->t_ns);
@@ -556,6 +585,7 @@ static void frame_view(const App *a, FrameView *fv)
     fv->media_error = a->session && a->media_error[0] ? a->media_error : NULL;
     fv->scene_oom = a->session && a->scene_oom;
     fv->strings = a->d->study ? a->d->study->ui_strings : NULL;
+    fv->study = a->d->study;
 }
 
 static int build(App *a)

@@ -1,13 +1,13 @@
 /*
 ** simlab: command-line entry. Parses argv and hands each command to its
 ** library: check and new (stimuli), simulate and export (experiment), power
-** (app/power.c, simulation with the analysis bootstrap), run (the
+** (app/power_cmd.c, simulation for analysis/power.h's engine), run (the
 ** SDL2 runner, app/run.c; app/run_none.c in a build without SDL2). No SDL
 ** here.
 */
 #include "app/app.h"
 #include "app/help.h"
-#include "app/power.h"
+#include "app/power_cmd.h"
 #include "app/serve.h"
 #include "app/sync_cmd.h"
 #include "common/sim_escape.h"
@@ -88,12 +88,18 @@ static int cmd_check(int argc, char **argv)
     /* a latin square's orders come from experiment/assign.h */
     static const CheckOrders orders = {assign_williams_rows,
                                        assign_williams_row};
-    return check_bundle_orders(dir, json, stdout, &orders);
+    int rc = check_bundle_orders(dir, json, stdout, &orders);
+    if (rc == 0 && !json) {
+        /* where item screens put the explanation, in every condition */
+        app_check_layout(dir, stdout);
+    }
+    return rc;
 }
 
 static int cmd_new(int argc, char **argv)
 {
     const char *dir = NULL, *preset = NULL, *modality = NULL;
+    const char *explanation = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -102,6 +108,9 @@ static int cmd_new(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--modality") == 0 && v) {
             modality = v;
+            i++;
+        } else if (strcmp(a, "--explanation") == 0 && v) {
+            explanation = v;
             i++;
         } else if (a[0] != '-' && !dir) {
             dir = a;
@@ -120,13 +129,14 @@ static int cmd_new(int argc, char **argv)
     }
     SimError err;
     sim_error_clear(&err);
-    if (scaffold_write(dir, preset, modality, &err) != SIM_OK) {
+    if (scaffold_write(dir, preset, modality, explanation, &err) != SIM_OK) {
         fprintf(stderr, "simlab new: %s\n", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
-    printf("wrote a starter %s study (%s) to %s\n"
+    printf("wrote a starter %s study (%s%s%s) to %s\n"
            "next: read %s/README.md, then `simlab check %s`\n",
-           preset, modality, dir, dir, dir);
+           preset, modality, explanation ? ", " : "",
+           explanation ? explanation : "", dir, dir, dir);
     return 0;
 }
 

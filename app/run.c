@@ -83,6 +83,58 @@ static int mkdir_p(const char *path)
     }
 }
 
+/* The server connection and the background push of --sync (started
+** before rush, so that its thread is an ordinary one). 0, or -1 after
+** saying why. */
+static int start_sync(const RunOptions *o, SyncConn **sync, SyncWorker **worker)
+{
+    SimError err;
+    /* offline-first: the station starts whether the server answers or
+    ** not; the worker keeps trying. Started before rush, so that its
+    ** thread is an ordinary one. */
+    if (sync_conn_new(o->sync_url, app_sync_clock(), sync, &err) != SIM_OK ||
+        sync_worker_start(o->sync_url, o->db, o->accept_changed, 2000,
+                          app_sync_clock(), worker, &err) != SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+        return -1;
+    }
+    /* the start screen then shows whether the server answers */
+    sync_worker_wait_first(*worker, 1500);
+    SyncWorkerStatus first;
+    sync_worker_status(*worker, &first);
+    if (first.warning[0]) {
+        fprintf(stderr, "simlab run: warning: %s\n", first.warning);
+    }
+    return 0;
+}
+
+/* The participant's window for study, as the options say, its fonts in
+** the study's language. 0, or -1 after saying why. */
+static int open_window(const RunOptions *o, const Study *study, Frame *frame)
+{
+    GfxOptions go;
+    memset(&go, 0, sizeof go);
+    char title[300];
+    snprintf(title, sizeof title, "simlab \xE2\x80\x94 %s", study->title);
+    go.title = title;
+    go.windowed = o->windowed;
+    go.width = o->width;
+    go.height = o->height;
+    go.display = o->display;
+    go.vsync = o->vsync && !o->autopilot;
+    SimError err;
+    if (frame_open(frame, &go, o->font_scale, o->screenshot_dir, &err) !=
+        SIM_OK) {
+        fprintf(stderr, "simlab run: %s\n", err.msg);
+        return -1;
+    }
+    if (study->ui_strings) {
+        fonts_set_language(&frame->fonts,
+                           ui_strings_language(study->ui_strings));
+    }
+    return 0;
+}
+
 int app_run(int argc, char **argv)
 {
     int64_t t_launch = stamps_mono_ns();
@@ -101,27 +153,13 @@ int app_run(int argc, char **argv)
             o.windowed = 1;
         }
     }
-    StationConf conf;
-    station_conf_init(&conf);
-    if (station_conf_load(&conf, &err) != SIM_OK) {
-        fprintf(stderr, "simlab run: %s\n", err.msg);
+    StationSettings station;
+    if (station_settings("simlab run", o.station, o.rush, o.cpu, &station) !=
+        0) {
         return 2;
     }
-    if (!o.station && conf.station[0]) {
-        o.station = conf.station;
-    }
-    int rush = o.rush >= 0 ? o.rush : conf.rush == 1;
-    int cpu = o.cpu >= 0 ? o.cpu : conf.cpu;
-    char why[256];
-    if (cpu >= 0 && !rush_cpu_valid(cpu, why, sizeof why)) {
-        if (o.cpu >= 0) {
-            fprintf(stderr, "simlab run: --cpu %d: %s\n", cpu, why);
-        } else {
-            fprintf(stderr, "simlab run: %s:%d: field 'cpu': %d: %s\n",
-                    conf.path, conf.cpu_line, cpu, why);
-        }
-        return 2;
-    }
+    o.station = station.station;
+    int rush = station.rush, cpu = station.cpu;
     int status = 1;
     Study *study = NULL;
     Store *store = NULL;
@@ -134,7 +172,7 @@ int app_run(int argc, char **argv)
     Autopilot ap;
     Rush rec;
     rush_init(&rec);
-    char dbbuf[1024], hostname[64];
+    char dbbuf[1024];
     memset(&frame, 0, sizeof frame);
     if (load_study(o.dir, &study) != SIM_OK) {
         goto cleanup;
@@ -142,13 +180,6 @@ int app_run(int argc, char **argv)
     if (run_options_database(&o, study->id, dbbuf, sizeof dbbuf) != 0 ||
         run_options_outputs(&o) != 0) {
         goto cleanup;
-    }
-    if (!o.station) {
-        if (gethostname(hostname, sizeof hostname) != 0) {
-            snprintf(hostname, sizeof hostname, "station");
-        }
-        hostname[sizeof hostname - 1] = 0;
-        o.station = hostname;
     }
     if (mkdir_parent(o.db) != 0) {
         fprintf(stderr, "simlab run: %s: cannot create its folder: %s\n", o.db,
@@ -178,45 +209,13 @@ int app_run(int argc, char **argv)
         fprintf(stderr, "simlab run: %s\n", err.msg);
         goto cleanup;
     }
-    if (o.sync_url) {
-        /* offline-first: the station starts whether the server answers or
-        ** not; the worker keeps trying. Started before rush, so that its
-        ** thread is an ordinary one. */
-        if (sync_conn_new(o.sync_url, app_sync_clock(), &sync, &err) !=
-                SIM_OK ||
-            sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
-                              app_sync_clock(), &worker, &err) != SIM_OK) {
-            fprintf(stderr, "simlab run: %s\n", err.msg);
-            goto cleanup;
-        }
-        /* the start screen then shows whether the server answers */
-        sync_worker_wait_first(worker, 1500);
-        SyncWorkerStatus first;
-        sync_worker_status(worker, &first);
-        if (first.warning[0]) {
-            fprintf(stderr, "simlab run: warning: %s\n", first.warning);
-        }
+    if (o.sync_url && start_sync(&o, &sync, &worker) != 0) {
+        goto cleanup;
     }
     /* Before the window: the graphics driver's threads inherit it. */
     rush_apply(rush, cpu, &rec);
-    GfxOptions go;
-    memset(&go, 0, sizeof go);
-    char title[300];
-    snprintf(title, sizeof title, "simlab \xE2\x80\x94 %s", study->title);
-    go.title = title;
-    go.windowed = o.windowed;
-    go.width = o.width;
-    go.height = o.height;
-    go.display = o.display;
-    go.vsync = o.vsync && !o.autopilot;
-    if (frame_open(&frame, &go, o.font_scale, o.screenshot_dir, &err) !=
-        SIM_OK) {
-        fprintf(stderr, "simlab run: %s\n", err.msg);
+    if (open_window(&o, study, &frame) != 0) {
         goto cleanup;
-    }
-    if (study->ui_strings) {
-        fonts_set_language(&frame.fonts,
-                           ui_strings_language(study->ui_strings));
     }
     /* Pairs SDL's millisecond clock with the monotonic one. */
     timing_log_clock(timing, SDL_GetTicks64(), stamps_mono_ns());
@@ -225,20 +224,9 @@ int app_run(int argc, char **argv)
         goto cleanup;
     }
     /* People's key presses: stamped by the input thread where it runs. */
-    const char *raw_env = getenv("SIMLAB_RAW_INPUT");
-    if (!o.autopilot && !(raw_env && strcmp(raw_env, "0") == 0)) {
-        if (rawinput_open(frame.gfx.window, rush_input_priority(&rec), &raw,
-                          why, sizeof why) == 0) {
-            int fifo = 0, prio = 0;
-            rawinput_priority(raw, &fifo, &prio);
-            rush_set_input(&rec, fifo, prio);
-            stamps_set_raw(clock, raw);
-        } else if (o.timing_log) {
-            fprintf(stderr,
-                    "simlab run: key presses are stamped by SDL's "
-                    "event watch: %s\n",
-                    why);
-        }
+    if (!o.autopilot) {
+        raw = stamps_attach_input(clock, frame.gfx.window, &rec,
+                                  o.timing_log ? "simlab run" : NULL);
     }
     if (rec.failed[0]) {
         fprintf(stderr,

@@ -68,6 +68,7 @@ void ui_update_metrics(Ui *ui)
     ui->h1 = fonts_get(ui->fonts, FACE_BOLD, u * 1.55f);
     ui->h2 = fonts_get(ui->fonts, FACE_BOLD, u * 1.2f);
     ui->mono = fonts_get(ui->fonts, FACE_MONO, u * 0.86f);
+    ui->italic = fonts_get(ui->fonts, FACE_ITALIC, u);
     ui->button = fonts_get(ui->fonts, FACE_BOLD, u * 1.05f);
     ui->key = fonts_get(ui->fonts, FACE_MONO, u * 0.8f);
 }
@@ -78,6 +79,7 @@ void scene_init(Scene *sc)
 {
     memset(sc, 0, sizeof *sc);
     sc->hit = -1;
+    sc->box = -1;
 }
 
 void scene_clear(Scene *sc)
@@ -90,6 +92,9 @@ void scene_clear(Scene *sc)
     sc->layer = LAYER_BODY;
     sc->hit = -1;
     sc->oom = 0;
+    sc->n_boxes = 0;
+    sc->box = -1;
+    sc->boxes_lost = 0;
 }
 
 int scene_oom(const Scene *sc)
@@ -109,6 +114,7 @@ void scene_free(Scene *sc)
     sim_free(sc->cmds);
     sim_free(sc->hits);
     sim_free(sc->text);
+    sim_free(sc->boxes);
     scene_init(sc);
 }
 
@@ -127,6 +133,7 @@ static SceneCmd *push(Scene *sc, int kind)
     c->kind = (uint8_t)kind;
     c->layer = sc->layer;
     c->hit = sc->hit;
+    c->box = sc->box;
     c->alpha = 255;
     return c;
 }
@@ -287,6 +294,34 @@ void scene_end_hit(Scene *sc)
 {
     if (sc) {
         sc->hit = -1;
+    }
+}
+
+void scene_box_begin(Scene *sc, SDL_FRect r, const char *what)
+{
+    if (!sc) {
+        return;
+    }
+    if (sc->n_boxes >= 0x7FFF ||
+        sim_grow((void **)&sc->boxes, &sc->cap_boxes, sc->n_boxes + 1,
+                 sizeof(SceneBox)) != 0) {
+        sc->boxes_lost++; /* boxes only serve the layout checks */
+        return;
+    }
+    SceneBox *b = &sc->boxes[sc->n_boxes];
+    b->r = r;
+    b->layer = sc->layer;
+    b->parent = sc->box;
+    b->what = what;
+    sc->box = (int16_t)sc->n_boxes++;
+}
+
+void scene_box_end(Scene *sc)
+{
+    if (sc && sc->boxes_lost > 0) {
+        sc->boxes_lost--;
+    } else if (sc && sc->box >= 0) {
+        sc->box = sc->boxes[sc->box].parent;
     }
 }
 

@@ -30,6 +30,7 @@ typedef struct Ui {
     float u;          /* body text size in px; every length derives from it */
     float margin;     /* outer margin, px */
     Font *body, *bold, *small, *small_bold, *caption, *h1, *h2, *mono;
+    Font *italic; /* body size, oblique */
     Font *button, *key;
 } Ui;
 
@@ -72,7 +73,17 @@ typedef struct SceneCmd {
     SDL_Rect src; /* w = 0: whole texture */
     uint8_t alpha;
     uint8_t dir; /* CMD_TEXT: TEXT_LINE, TEXT_LTR or TEXT_RTL (gfx.h) */
+    int16_t box; /* the box (scene_box_begin) it was drawn in, -1 none */
 } SceneCmd;
+
+/* A box text must stay inside: a card, a chip, a button, a legend's
+** column, a cell of a layout (scene_box_begin). */
+typedef struct SceneBox {
+    SDL_FRect r;
+    uint8_t layer;
+    int16_t parent;   /* the box it lies in, -1 none */
+    const char *what; /* "card", "chip", ... (a literal) */
+} SceneBox;
 
 /* What a click (or the autopilot) on a region means. */
 typedef enum UiAction {
@@ -93,8 +104,11 @@ typedef enum UiAction {
     ACT_QUIT,
     ACT_FONT_SMALLER,
     ACT_FONT_LARGER,
-    ACT_PICK, /* questionnaire: value = question * 256 + option or point */
-    ACT_FIELD /* questionnaire: value = the question whose field to type in */
+    ACT_PICK,   /* questionnaire: value = question * 256 + option or point */
+    ACT_FIELD,  /* questionnaire: value = the question whose field to type in */
+    ACT_REVEAL, /* the explanation's show/hide button: value = 1 show, 0 hide */
+    ACT_HOVER   /* a value of an explanation shown on hover: value = its
+                   number (expl_hover_targets' order) */
 } UiAction;
 
 typedef struct SceneHit {
@@ -112,10 +126,14 @@ typedef struct Scene {
     size_t n_hits, cap_hits;
     char *text;
     size_t text_len, text_cap;
-    SDL_FRect body; /* viewport of LAYER_BODY */
-    float body_h;   /* content height of LAYER_BODY (for scrolling) */
-    uint8_t layer;  /* layer of new commands */
-    int16_t hit;    /* hit region of new commands, -1 none */
+    SDL_FRect body;  /* viewport of LAYER_BODY */
+    float body_h;    /* content height of LAYER_BODY (for scrolling) */
+    uint8_t layer;   /* layer of new commands */
+    int16_t hit;     /* hit region of new commands, -1 none */
+    SceneBox *boxes; /* every box opened since scene_clear */
+    size_t n_boxes, cap_boxes;
+    int16_t box;    /* the open box of new commands, -1 none */
+    int boxes_lost; /* boxes open that could not be stored */
     int oom;        /* sticky: a command, region or text was dropped for
                        want of memory since scene_clear (scene_oom) */
 } Scene;
@@ -160,6 +178,13 @@ void scene_hover_last(Scene *sc, SDL_Color hover);
 ** out of memory (scene_oom then says so). */
 int scene_begin_hit(Scene *sc, SDL_FRect r, int action, int value, int enabled);
 void scene_end_hit(Scene *sc);
+
+/* Opens a box r of kind what (a literal: "card", "chip", "button",
+** "legend", "cell"): the commands that follow, until scene_box_end, are
+** meant to lie inside it (tests check that text does). Boxes nest. No-op
+** when sc is NULL. */
+void scene_box_begin(Scene *sc, SDL_FRect r, const char *what);
+void scene_box_end(Scene *sc);
 
 /* The hit region at point (x, y) in output pixels given the body's scroll
 ** offset, or -1. */

@@ -778,39 +778,17 @@ static int store_report(const Opts *o, const Study *study, const json_t *root,
 int app_selftest(int argc, char **argv)
 {
     Opts o;
-    char hostname[64];
     if (parse_opts(argc, argv, &o) != 0) {
         return 2;
     }
-    StationConf conf;
+    StationSettings station;
+    if (station_settings("simlab selftest", o.station, o.rush, o.cpu,
+                         &station) != 0) {
+        return 2;
+    }
+    o.station = station.station;
+    int rush = station.rush, cpu = station.cpu;
     SimError err;
-    station_conf_init(&conf);
-    if (station_conf_load(&conf, &err) != SIM_OK) {
-        fprintf(stderr, "simlab selftest: %s\n", err.msg);
-        return 2;
-    }
-    if (!o.station && conf.station[0]) {
-        o.station = conf.station;
-    }
-    int rush = o.rush >= 0 ? o.rush : conf.rush == 1;
-    int cpu = o.cpu >= 0 ? o.cpu : conf.cpu;
-    char why[256];
-    if (cpu >= 0 && !rush_cpu_valid(cpu, why, sizeof why)) {
-        if (o.cpu >= 0) {
-            fprintf(stderr, "simlab selftest: --cpu %d: %s\n", cpu, why);
-        } else {
-            fprintf(stderr, "simlab selftest: %s:%d: field 'cpu': %d: %s\n",
-                    conf.path, conf.cpu_line, cpu, why);
-        }
-        return 2;
-    }
-    if (!o.station) {
-        if (gethostname(hostname, sizeof hostname) != 0) {
-            snprintf(hostname, sizeof hostname, "station");
-        }
-        hostname[sizeof hostname - 1] = 0;
-        o.station = hostname;
-    }
     struct stat sb;
     if (stat(o.out, &sb) != 0 && errno == ENOENT && mkdir(o.out, 0777) != 0) {
         fprintf(stderr, "simlab selftest: --out %s: cannot create it: %s\n",
@@ -863,13 +841,7 @@ int app_selftest(int argc, char **argv)
     Results r;
     memset(&r, 0, sizeof r);
     r.rush = &rec;
-    if (rawinput_open(frame.gfx.window, rush_input_priority(&rec), &raw, why,
-                      sizeof why) == 0) {
-        int fifo = 0, prio = 0;
-        rawinput_priority(raw, &fifo, &prio);
-        rush_set_input(&rec, fifo, prio);
-        stamps_set_raw(clock, raw);
-    }
+    raw = stamps_attach_input(clock, frame.gfx.window, &rec, NULL);
     if (rec.failed[0]) {
         fprintf(stderr,
                 "simlab selftest: warning: %s%s (recorded in the "

@@ -5,6 +5,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "app/stamps.h"
+#include "app/monotime.h"
 
 #include <time.h>
 
@@ -31,9 +32,7 @@ struct Stamps {
 
 int64_t stamps_mono_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return monotime_ns();
 }
 
 int64_t stamps_real_ms(void)
@@ -176,4 +175,27 @@ StampSource stamps_last_source(const Stamps *st, int64_t *watch_ns)
         *watch_ns = st->last_watch_ns;
     }
     return st->last_source;
+}
+
+RawInput *stamps_attach_input(Stamps *st, SDL_Window *window, Rush *rec,
+                              const char *prog)
+{
+    RawInput *raw = NULL;
+    char why[256];
+    const char *raw_env = getenv("SIMLAB_RAW_INPUT");
+    if (raw_env && strcmp(raw_env, "0") == 0) {
+        return NULL;
+    }
+    if (rawinput_open(window, rush_input_priority(rec), &raw, why,
+                      sizeof why) == 0) {
+        int fifo = 0, prio = 0;
+        rawinput_priority(raw, &fifo, &prio);
+        rush_set_input(rec, fifo, prio);
+        stamps_set_raw(st, raw);
+    } else if (prog) {
+        fprintf(stderr,
+                "%s: key presses are stamped by SDL's event watch: %s\n", prog,
+                why);
+    }
+    return raw;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "app/rawinput.h"
+#include "app/rush.h"
 #include "common/sim_error.h"
 
 typedef struct Stamps Stamps;
@@ -51,6 +52,12 @@ int64_t stamps_take(Stamps *st, const SDL_Event *e, int64_t now);
 /* Attaches the input thread (borrowed; NULL detaches): key presses that
 ** are not repeats take its stamps from now on. */
 void stamps_set_raw(Stamps *st, RawInput *raw);
+/* Opens the input thread on window (unless SIMLAB_RAW_INPUT=0) at rush's
+** input priority, records its priority in rec and attaches it to st.
+** Returns it (the caller closes it after st), or NULL where it cannot run
+** (said on stderr, prefixed with prog, when prog is not NULL). */
+RawInput *stamps_attach_input(Stamps *st, SDL_Window *window, Rush *rec,
+                              const char *prog);
 /* Whether an input thread is attached. */
 int stamps_have_raw(const Stamps *st);
 

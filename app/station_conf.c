@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
+#include "app/rush.h"
 #include "common/sim_alloc.h"
 #include "experiment/export.h"
 
@@ -225,4 +227,36 @@ int station_conf_load(StationConf *c, SimError *err)
         return rc;
     }
     return SIM_OK;
+}
+
+int station_settings(const char *prog, const char *cli_station, int cli_rush,
+                     int cli_cpu, StationSettings *out)
+{
+    StationConf conf;
+    SimError err;
+    station_conf_init(&conf);
+    if (station_conf_load(&conf, &err) != SIM_OK) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return -1;
+    }
+    const char *name = cli_station ? cli_station : conf.station;
+    if (name[0]) {
+        snprintf(out->station, sizeof out->station, "%s", name);
+    } else if (gethostname(out->station, sizeof out->station) != 0) {
+        snprintf(out->station, sizeof out->station, "station");
+    }
+    out->station[sizeof out->station - 1] = '\0';
+    out->rush = cli_rush >= 0 ? cli_rush : conf.rush == 1;
+    out->cpu = cli_cpu >= 0 ? cli_cpu : conf.cpu;
+    char why[256];
+    if (out->cpu >= 0 && !rush_cpu_valid(out->cpu, why, sizeof why)) {
+        if (cli_cpu >= 0) {
+            fprintf(stderr, "%s: --cpu %d: %s\n", prog, out->cpu, why);
+        } else {
+            fprintf(stderr, "%s: %s:%d: field 'cpu': %d: %s\n", prog, conf.path,
+                    conf.cpu_line, out->cpu, why);
+        }
+        return -1;
+    }
+    return 0;
 }

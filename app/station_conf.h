@@ -38,4 +38,19 @@ int station_conf_parse(const char *path, const char *text, StationConf *c,
 ** SIM_OK, or an error naming the file (and line). */
 int station_conf_load(StationConf *c, SimError *err);
 
+/* What this station runs with: the command line's values over its file's,
+** and the host name when neither names the station. */
+typedef struct StationSettings {
+    char station[65];
+    int rush; /* 1: rush (app/rush.h) */
+    int cpu;  /* the CPU to run on; -1: any */
+} StationSettings;
+
+/* Loads the station's file and settles out from it and the command line's
+** cli_station (NULL: unset), cli_rush and cli_cpu (-1: unset). Returns 0,
+** or -1 after printing why, prefixed with prog ("simlab run"): a bad
+** file, a CPU this machine does not have. */
+int station_settings(const char *prog, const char *cli_station, int cli_rush,
+                     int cli_cpu, StationSettings *out);
+
 #endif

@@ -148,6 +148,9 @@ static int push_field(SimCsvReader *R, const char *p, size_t n, size_t unq_off)
 ** untouched); REC_END: no record left; REC_ERR: R->failed is set. */
 static int csv_record(SimCsvReader *R)
 {
+    if (!R->buf) { /* nothing read yet, or an empty text */
+        return R->eof ? REC_END : REC_MORE;
+    }
     const char *b = R->buf, *end = R->buf + R->avail;
     const char *s = b + R->pos;
     long line = R->line;
@@ -429,8 +432,9 @@ static int open_reader(SimCsvReader **out, FILE *f, const char *path,
     R->special[0] = 1;
     const SimEncoding *enc = o ? o->encoding : NULL;
     if (sim_decoder_new(&R->dec, enc, 0) != 0) {
+        const char *where = R->path; /* the caller's: R goes */
         sim_csv_close(R);
-        return sim_fail(err, SIM_ERR_INVALID, "%s: encoding '%s': %s", R->path,
+        return sim_fail(err, SIM_ERR_INVALID, "%s: encoding '%s': %s", where,
                         enc ? enc->name : "utf-8",
                         "cannot be read (out of memory, or unknown to iconv)");
     }

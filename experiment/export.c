@@ -9,8 +9,10 @@
 */
 #define _XOPEN_SOURCE 700
 #include "experiment/export.h"
+#include "experiment/export_int.h"
 
 #include "common/sim_alloc.h"
+#include "common/sim_columns.h"
 #include "common/sim_escape.h"
 #include "common/sim_text.h"
 #include "experiment/store.h"
@@ -27,56 +29,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-typedef struct Column {
-    const char *name;
-    const char *type;
-    int required;
-    const char *description;
-} Column;
-
-static const Column COLUMNS[] = {
-    {"participant", "string", 1, "pseudonymous participant id (UUID)"},
-    {"condition", "string", 1,
-     "condition of the row: the participant's (between-subject), or the one "
-     "the row's part of the run showed (within-subject)"},
-    {"phase", "string", 1, "practice, learn, pre, post, train, test or quiz"},
-    {"item", "string", 1, "item key <pool>:<id> (quiz questions: <block>:<n>)"},
-    {"correct", "0/1/empty", 1,
-     "1 if the response equals the model output on the shown input (on the "
-     "perturbation for counterfactual trials), first try for practice and "
-     "quiz; empty when nothing was asked"},
-    {"session", "integer/empty", 0, "1-based training session"},
-    {"test_type", "string", 0, "forward or counterfactual"},
-    {"domain", "string", 0, "item domain"},
-    {"block", "string", 0, "block id of the study design"},
-    {"trial", "integer", 0, "1-based position in the participant's schedule"},
-    {"is_catch", "0/1", 0, "catch trial (a reservoir item shown again)"},
-    {"prediction_type", "string", 0,
-     "TP, FP, TN or FN of the item's model output vs its label (first class "
-     "= positive)"},
-    {"label", "string", 0, "true class of the item"},
-    {"model_output", "string", 0,
-     "model output on the shown input (the perturbation for counterfactual "
-     "trials)"},
-    {"response", "string", 0, "the participant's answer (class id or option)"},
-    {"rating", "integer/empty", 0, "Likert rating of the explanation"},
-    {"rt_ms", "number/empty", 0,
-     "response time: response_ns - onset_ns in milliseconds"},
-    {"pilot", "0/1", 0, "pilot participant"},
-    {"simulated", "0/1", 0, "simulated participant"},
-    {"excluded", "0/1", 0, "excluded by a screening rule of the study"},
-    {"station", "string", 0, "station that recorded the response"},
-    {"timed_out", "0/1", 0,
-     "1 when the answer deadline (time_limit_ms) passed: no response, "
-     "correct empty"},
-    {"confidence", "integer/empty", 0,
-     "confidence given with the answer (1..points of the block's scale)"},
-    {"confidence_rt_ms", "number/empty", 0,
-     "time of the confidence: its time - onset_ns in milliseconds"},
-};
-
-#define N_COLUMNS (sizeof COLUMNS / sizeof COLUMNS[0])
 
 /* A plain decimal number ("-1", "+2.5", "1e-3"): a spreadsheet reads it
 ** as a number, never as a formula. */
@@ -148,8 +100,7 @@ static void write_field(FILE *f, const char *v, size_t n, int raw)
     sim_buf_free(&clean);
 }
 
-/* The text of column c of s with its length (a NUL inside kept). */
-static void write_text(FILE *f, sqlite3_stmt *s, int c, int raw)
+void export_write_text(FILE *f, sqlite3_stmt *s, int c, int raw)
 {
     const char *v = (const char *)sqlite3_column_text(s, c);
     write_field(f, v, v ? (size_t)sqlite3_column_bytes(s, c) : 0, raw);
@@ -168,21 +119,6 @@ int export_station_name_valid(const char *name)
     }
     return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                         "0123456789-_.") == n;
-}
-
-/* The value of a column that files from before it (opened read-only, not
-** migrated) lack; NULL for the columns every long_format view has. */
-static const char *fallback(const char *name)
-{
-    static const char *const later[][2] = {{"timed_out", "0"},
-                                           {"confidence", "NULL"},
-                                           {"confidence_rt_ms", "NULL"}};
-    for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
-        if (strcmp(name, later[i][0]) == 0) {
-            return later[i][1];
-        }
-    }
-    return NULL;
 }
 
 /* 1 when the long_format view of db has a column name. */
@@ -205,32 +141,44 @@ static int view_has(sqlite3 *db, const char *name)
 static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
                      const char *csv_path, int raw, int *n_rows, SimError *err)
 {
-    char sql[1536];
-    size_t off = (size_t)snprintf(sql, sizeof sql, "SELECT ");
-    for (size_t i = 0; i < N_COLUMNS; i++) {
-        const Column *c = &COLUMNS[i];
-        const char *fb = fallback(c->name);
-        if (fb && !view_has(db, c->name)) {
-            off += (size_t)snprintf(sql + off, sizeof sql - off, "%s%s AS %s",
-                                    i ? ", " : "", fb, c->name);
-        } else {
-            off += (size_t)snprintf(sql + off, sizeof sql - off, "%s%s",
-                                    i ? ", " : "", c->name);
+    /* the exported columns of common/sim_columns.h; a file from before a
+    ** column (opened read-only, not migrated) gives its stated value */
+    SimBuf sql;
+    sim_buf_init(&sql);
+    sim_buf_puts(&sql, "SELECT ");
+    int n_cols = 0;
+    for (int i = 0; i < SIM_COL_COUNT; i++) {
+        const SimColumn *c = sim_column((SimColumnId)i);
+        if (!(c->where & SIM_COL_EXPORT)) {
+            continue;
         }
+        if (c->missing && !view_has(db, c->name)) {
+            sim_buf_printf(&sql, "%s%s AS %s", n_cols ? ", " : "", c->missing,
+                           c->name);
+        } else {
+            sim_buf_printf(&sql, "%s%s", n_cols ? ", " : "", c->name);
+        }
+        n_cols++;
     }
-    snprintf(sql + off, sizeof sql - off, " FROM long_format");
+    sim_buf_puts(&sql, " FROM long_format");
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+    if (sql.oom ||
+        sqlite3_prepare_v2(db, sim_buf_cstr(&sql), -1, &s, NULL) != SQLITE_OK) {
+        sim_buf_free(&sql);
         return sim_fail(err, SIM_ERR_DB, "%s: read long_format: %s", db_path,
                         sqlite3_errmsg(db));
     }
-    for (size_t i = 0; i < N_COLUMNS; i++) {
-        fprintf(f, "%s%s", i ? "," : "", COLUMNS[i].name);
+    sim_buf_free(&sql);
+    for (int i = 0, k = 0; i < SIM_COL_COUNT; i++) {
+        const SimColumn *c = sim_column((SimColumnId)i);
+        if (c->where & SIM_COL_EXPORT) {
+            fprintf(f, "%s%s", k++ ? "," : "", c->name);
+        }
     }
     fputs("\r\n", f);
     int step, rows = 0;
     while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        for (int c = 0; c < (int)N_COLUMNS; c++) {
+        for (int c = 0; c < n_cols; c++) {
             if (c) {
                 fputc(',', f);
             }
@@ -240,7 +188,7 @@ static int write_csv(sqlite3 *db, const char *db_path, FILE *f,
             } else if (type == SQLITE_FLOAT) {
                 fprintf(f, "%.3f", sqlite3_column_double(s, c));
             } else {
-                write_text(f, s, c, raw);
+                export_write_text(f, s, c, raw);
             }
         }
         fputs("\r\n", f);
@@ -298,101 +246,6 @@ static json_t *query_objects(sqlite3 *db, const char *sql)
     return arr;
 }
 
-/* ------------------------------------------------------ questionnaires */
-
-/* The columns of X.questionnaire.csv, one row per answered question. */
-static const char *const ANSWER_COLUMNS[] = {
-    "participant", "condition", "station", "block",
-    "question",    "type",      "value",   "rt_ms"};
-
-#define N_ANSWER_COLUMNS (sizeof ANSWER_COLUMNS / sizeof ANSWER_COLUMNS[0])
-
-/* 1 when the database holds questionnaire steps (schema 4 and later). */
-static int has_questionnaires(sqlite3 *db)
-{
-    sqlite3_stmt *s;
-    int found = 0;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                           "AND name = 'answer'",
-                           -1, &s, NULL) == SQLITE_OK) {
-        found = sqlite3_step(s) == SQLITE_ROW;
-        sqlite3_finalize(s);
-    }
-    if (found && sqlite3_prepare_v2(db,
-                                    "SELECT 1 FROM trial WHERE block_kind = "
-                                    "'questionnaire' LIMIT 1",
-                                    -1, &s, NULL) == SQLITE_OK) {
-        found = sqlite3_step(s) == SQLITE_ROW;
-        sqlite3_finalize(s);
-    }
-    return found;
-}
-
-/* The answers as CSV, in the order of the long format (participants by
-** enrollment, then steps), cells guarded like the long format's. */
-static int write_answers_csv(sqlite3 *db, const char *db_path, FILE *f,
-                             const char *path, int raw, int *n_rows,
-                             SimError *err)
-{
-    static const char *const sql =
-        "SELECT a.participant, COALESCE(t.condition, p.condition), "
-        "COALESCE(a.station, p.station), "
-        "t.block_id, a.question, a.type, a.value, a.rt_ms FROM answer a "
-        "JOIN participant p ON p.id = a.participant "
-        "JOIN trial t ON t.participant = a.participant AND t.seq = a.seq "
-        "ORDER BY p.created_ms, p.id, a.seq, a.rowid";
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
-        return sim_fail(err, SIM_ERR_DB, "%s: read answers: %s", db_path,
-                        sqlite3_errmsg(db));
-    }
-    for (size_t i = 0; i < N_ANSWER_COLUMNS; i++) {
-        fprintf(f, "%s%s", i ? "," : "", ANSWER_COLUMNS[i]);
-    }
-    fputs("\r\n", f);
-    int step, rows = 0;
-    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        for (int c = 0; c < (int)N_ANSWER_COLUMNS; c++) {
-            if (c) {
-                fputc(',', f);
-            }
-            int type = sqlite3_column_type(s, c);
-            if (type == SQLITE_FLOAT) {
-                fprintf(f, "%.3f", sqlite3_column_double(s, c));
-            } else if (type != SQLITE_NULL) {
-                write_text(f, s, c, raw);
-            }
-        }
-        fputs("\r\n", f);
-        rows++;
-    }
-    int rc = SIM_OK;
-    if (step != SQLITE_DONE) {
-        rc = sim_fail(err, SIM_ERR_DB, "%s: read answers: %s", db_path,
-                      sqlite3_errmsg(db));
-    } else if (ferror(f)) {
-        rc = sim_fail(err, SIM_ERR_IO, "%s: write failed", path);
-    }
-    sqlite3_finalize(s);
-    *n_rows = rows;
-    return rc;
-}
-
-char *export_questionnaire_path(const char *csv_path)
-{
-    size_t n = strlen(csv_path);
-    if (n >= 4 && strcmp(csv_path + n - 4, ".csv") == 0) {
-        n -= 4;
-    }
-    size_t size = n + sizeof ".questionnaire.csv";
-    char *out = sim_malloc(size);
-    if (out) {
-        snprintf(out, size, "%.*s.questionnaire.csv", (int)n, csv_path);
-    }
-    return out;
-}
-
 /* The sidecar's JSON: rows and sha256 describe the CSV written with it. */
 static json_t *sidecar_json(sqlite3 *db, const char *db_path, int n_rows,
                             const char *sha256, int raw)
@@ -409,12 +262,14 @@ static json_t *sidecar_json(sqlite3 *db, const char *db_path, int n_rows,
     json_object_set_new(root, "spreadsheet_safe", json_boolean(!raw));
 
     json_t *cols = json_array();
-    for (size_t i = 0; i < N_COLUMNS; i++) {
-        json_array_append_new(
-            cols,
-            json_pack("{s:s, s:s, s:b, s:s}", "name", COLUMNS[i].name, "type",
-                      COLUMNS[i].type, "required", COLUMNS[i].required,
-                      "description", COLUMNS[i].description));
+    for (int i = 0; i < SIM_COL_COUNT; i++) {
+        const SimColumn *c = sim_column((SimColumnId)i);
+        if (c->where & SIM_COL_EXPORT) {
+            json_array_append_new(
+                cols, json_pack("{s:s, s:s, s:b, s:s}", "name", c->name, "type",
+                                c->type, "required", c->required, "description",
+                                c->meaning));
+        }
     }
     json_object_set_new(root, "columns", cols);
 
@@ -713,8 +568,11 @@ int export_long_csv_opt(const char *db_path, const char *csv_path,
         return rc;
     }
     char *side = NULL, *csv_tmp = NULL, *side_tmp = NULL;
-    char *qpath = NULL, *q_tmp = NULL;
-    int quest = has_questionnaires(store_db(store));
+    char *spath[EXPORT_N_SIDES] = {NULL}, *s_tmp[EXPORT_N_SIDES] = {NULL};
+    int present[EXPORT_N_SIDES];
+    for (size_t k = 0; k < EXPORT_N_SIDES; k++) {
+        present[k] = EXPORT_SIDES[k].present(store_db(store));
+    }
     json_t *root = NULL;
     size_t n = strlen(csv_path) + 6;
     side = sim_malloc(n);
@@ -727,15 +585,18 @@ int export_long_csv_opt(const char *db_path, const char *csv_path,
     if (rc == SIM_OK) {
         rc = check_destination(db_path, side, err);
     }
-    if (rc == SIM_OK && quest) {
-        qpath = export_questionnaire_path(csv_path);
-        rc = qpath ? check_destination(db_path, qpath, err)
-                   : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        if (rc == SIM_OK && strcmp(qpath, csv_path) == 0) {
+    for (size_t k = 0; rc == SIM_OK && k < EXPORT_N_SIDES; k++) {
+        if (!present[k]) {
+            continue;
+        }
+        spath[k] = export_side_path(csv_path, EXPORT_SIDES[k].suffix);
+        rc = spath[k] ? check_destination(db_path, spath[k], err)
+                      : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        if (rc == SIM_OK && strcmp(spath[k], csv_path) == 0) {
             rc = sim_fail(err, SIM_ERR_USAGE,
-                          "%s: the questionnaire answers would be written "
-                          "over the long format; name the CSV *.csv",
-                          csv_path);
+                          "%s: the %s would be written over the long "
+                          "format; name the CSV *.csv",
+                          csv_path, EXPORT_SIDES[k].what);
         }
     }
     if (rc != SIM_OK) {
@@ -764,39 +625,39 @@ int export_long_csv_opt(const char *db_path, const char *csv_path,
         goto cleanup;
     }
     root = sidecar_json(store_db(store), db_path, n_rows, sha, raw);
-    if (quest) {
-        /* 2b. the questionnaire answers, described in the sidecar too */
-        int q_rows = 0;
-        f = open_temp(qpath, &q_tmp, err);
+    for (size_t k = 0; k < EXPORT_N_SIDES; k++) {
+        /* 2b. the questionnaire answers, the interactions: each described
+        ** in the sidecar too */
+        if (!present[k]) {
+            continue;
+        }
+        const ExportSide *x = &EXPORT_SIDES[k];
+        int rows = 0;
+        f = open_temp(spath[k], &s_tmp[k], err);
         if (!f) {
             rc = err->code;
             goto cleanup;
         }
-        rc = write_answers_csv(store_db(store), db_path, f, qpath, raw, &q_rows,
-                               err);
+        rc = x->write(store_db(store), db_path, f, spath[k], raw, &rows, err);
         if (rc != SIM_OK) {
             fclose(f);
             goto cleanup;
         }
-        rc = finish_temp(f, q_tmp, qpath, err);
+        rc = finish_temp(f, s_tmp[k], spath[k], err);
         if (rc == SIM_OK &&
-            hash_file_sha256(q_tmp, sha, why, sizeof why) != 0) {
-            rc = sim_fail(err, SIM_ERR_IO, "%s: %s", qpath, why);
+            hash_file_sha256(s_tmp[k], sha, why, sizeof why) != 0) {
+            rc = sim_fail(err, SIM_ERR_IO, "%s: %s", spath[k], why);
         }
         if (rc != SIM_OK) {
             goto cleanup;
         }
-        const char *qbase = strrchr(qpath, '/');
+        const char *base = strrchr(spath[k], '/');
         json_t *q = json_object();
-        json_object_set_new(q, "file", json_string(qbase ? qbase + 1 : qpath));
-        json_object_set_new(q, "rows", json_integer(q_rows));
+        json_object_set_new(q, "file", json_string(base ? base + 1 : spath[k]));
+        json_object_set_new(q, "rows", json_integer(rows));
         json_object_set_new(q, "sha256", json_string(sha));
-        json_t *cols = json_array();
-        for (size_t i = 0; i < N_ANSWER_COLUMNS; i++) {
-            json_array_append_new(cols, json_string(ANSWER_COLUMNS[i]));
-        }
-        json_object_set_new(q, "columns", cols);
-        json_object_set_new(root, "questionnaire", q);
+        json_object_set_new(q, "columns", export_side_columns(x));
+        json_object_set_new(root, x->key, q);
     }
     f = open_temp(side, &side_tmp, err);
     if (!f) {
@@ -828,13 +689,16 @@ int export_long_csv_opt(const char *db_path, const char *csv_path,
     sim_free(csv_tmp);
     csv_tmp = NULL;
     sync_folder(csv_path);
-    if (q_tmp && rename(q_tmp, qpath) != 0) {
-        rc = sim_fail(err, SIM_ERR_IO, "%s: cannot rename %s into place: %s",
-                      qpath, q_tmp, strerror(errno));
-        goto cleanup;
+    for (size_t k = 0; k < EXPORT_N_SIDES; k++) {
+        if (s_tmp[k] && rename(s_tmp[k], spath[k]) != 0) {
+            rc =
+                sim_fail(err, SIM_ERR_IO, "%s: cannot rename %s into place: %s",
+                         spath[k], s_tmp[k], strerror(errno));
+            goto cleanup;
+        }
+        sim_free(s_tmp[k]);
+        s_tmp[k] = NULL;
     }
-    sim_free(q_tmp);
-    q_tmp = NULL;
     if (rename(side_tmp, side) != 0) {
         rc = sim_fail(err, SIM_ERR_IO, "%s: cannot rename %s into place: %s",
                       side, side_tmp, strerror(errno));
@@ -850,11 +714,13 @@ cleanup:
     if (side_tmp) {
         unlink(side_tmp);
     }
-    if (q_tmp) {
-        unlink(q_tmp);
+    for (size_t k = 0; k < EXPORT_N_SIDES; k++) {
+        if (s_tmp[k]) {
+            unlink(s_tmp[k]);
+        }
+        sim_free(s_tmp[k]);
+        sim_free(spath[k]);
     }
-    sim_free(q_tmp);
-    sim_free(qpath);
     sim_free(csv_tmp);
     sim_free(side_tmp);
     sim_free(side);

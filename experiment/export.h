@@ -42,6 +42,14 @@ int export_long_csv_opt(const char *db_path, const char *csv_path,
 ** memory. */
 char *export_questionnaire_path(const char *csv_path);
 
+/* When the database holds interactions with explanations (reveals, hides
+** and hovers, experiment/interaction.h), they go to X.interactions.csv the
+** same way, one row per event, with the columns interaction.h defines;
+** the sidecar's "interactions" object names the file, its "rows",
+** "sha256" and "columns" (name and description). This returns that path
+** (sim_free), NULL when out of memory. */
+char *export_interactions_path(const char *csv_path);
+
 /* export_long_csv_opt() with the default options. */
 int export_long_csv(const char *db_path, const char *csv_path, SimError *err);
 

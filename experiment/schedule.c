@@ -330,38 +330,40 @@ static ItemAsk ask_rating(const Builder *b, const Block *blk, const Item *item)
 
 static ItemAskFn item_ask(BlockKind kind);
 
-static int add_item_block(Builder *b, int bi)
+/* The practice examples of block bi, first, from their own pool (only
+** practice blocks have a train_pool). */
+static int add_examples(Builder *b, int bi)
+{
+    const Study *study = b->study;
+    const Block *blk = &study->blocks[bi];
+    BlockItems ex = {NULL, 0};
+    size_t *order = NULL;
+    int rc = draw_items(b, bi, blk->train_pool, blk->n_train, &ex);
+    if (rc == SIM_OK) {
+        rc = order_items(b, bi, &ex, &order);
+    }
+    for (size_t k = 0; rc == SIM_OK && k < ex.n; k++) {
+        Trial *t = add_step(b, bi, EXPECT_CONTINUE);
+        rc = t ? set_item(b, t, &study->items[order[k]]) : SIM_ERR_NOMEM;
+        if (rc == SIM_OK) {
+            t->is_example = 1;
+            t->show.prediction = 1;
+            t->show.explanation = b->condition->method != NULL;
+            rc = set_test_type(b, t, "forward");
+        }
+    }
+    sim_free(ex.idx);
+    sim_free(order);
+    return rc;
+}
+
+/* The items of block bi into b->chosen[bi]: those of its same_items_as
+** block, or drawn from its pool. */
+static int choose_items(Builder *b, int bi)
 {
     const Study *study = b->study;
     const Block *blk = &study->blocks[bi];
     BlockItems *chosen = &b->chosen[bi];
-    int rc;
-
-    /* practice examples come first, from their own pool */
-    if (blk->train_pool) { /* only practice blocks have one */
-        BlockItems ex = {NULL, 0};
-        size_t *order = NULL;
-        rc = draw_items(b, bi, blk->train_pool, blk->n_train, &ex);
-        if (rc == SIM_OK) {
-            rc = order_items(b, bi, &ex, &order);
-        }
-        for (size_t k = 0; rc == SIM_OK && k < ex.n; k++) {
-            Trial *t = add_step(b, bi, EXPECT_CONTINUE);
-            rc = t ? set_item(b, t, &study->items[order[k]]) : SIM_ERR_NOMEM;
-            if (rc == SIM_OK) {
-                t->is_example = 1;
-                t->show.prediction = 1;
-                t->show.explanation = b->condition->method != NULL;
-                rc = set_test_type(b, t, "forward");
-            }
-        }
-        sim_free(ex.idx);
-        sim_free(order);
-        if (rc != SIM_OK) {
-            return rc;
-        }
-    }
-
     if (blk->same_items_as) {
         int src = block_index(study, blk->same_items_as);
         if (src < 0 || src >= bi) {
@@ -380,10 +382,74 @@ static int add_item_block(Builder *b, int bi)
         chosen->n = b->chosen[src].n;
         qsort(chosen->idx, chosen->n, sizeof *chosen->idx, idx_cmp);
     } else {
-        rc = draw_items(b, bi, blk->pool, blk->n_items, chosen);
+        return draw_items(b, bi, blk->pool, blk->n_items, chosen);
+    }
+    return SIM_OK;
+}
+
+/* The catch trials of block bi: n_catch reservoir items (distinct while
+** there are enough) into item[] and their slots among the block's n +
+** n_catch into pos[] (never the very first; a block of catch trials only
+** in order). *item and *pos own arrays of blk->n_catch (NULL for none). */
+static int plan_catch(Builder *b, int bi, size_t n, size_t **pos_out,
+                      size_t **item_out)
+{
+    const Study *study = b->study;
+    const Block *blk = &study->blocks[bi];
+    *pos_out = *item_out = NULL;
+    if (blk->n_catch <= 0) {
+        return SIM_OK;
+    }
+    int res = blk->reservoir ? block_index(study, blk->reservoir) : -1;
+    if (res < 0 || res >= bi || b->chosen[res].n == 0) {
+        return sim_fail(b->err, SIM_ERR_INVALID,
+                        "block '%s': catch trials need an earlier "
+                        "reservoir block with items",
+                        blk->id);
+    }
+    size_t n_catch = (size_t)blk->n_catch;
+    size_t *catch_pos = sim_calloc(n_catch, sizeof *catch_pos);
+    size_t *catch_item = sim_calloc(n_catch, sizeof *catch_item);
+    if (!catch_pos || !catch_item) {
+        sim_free(catch_pos);
+        sim_free(catch_item);
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    SimRng rng;
+    sim_rng_seed_stream(&rng, b->seed, rep_stream(b, 2000u + (uint64_t)bi));
+    const BlockItems *pool = &b->chosen[res];
+    for (size_t k = 0; k < n_catch; k++) {
+        size_t pick;
+        int tries = 0;
+        do {
+            pick = pool->idx[sim_rng_below(&rng, pool->n)];
+            tries++;
+        } while (tries < 64 && k < pool->n &&
+                 used_by(&(BlockItems){catch_item, k}, pick));
+        catch_item[k] = pick;
+        catch_pos[k] = n == 0 ? k : 1 + (size_t)sim_rng_below(&rng, n + k);
+    }
+    *pos_out = catch_pos;
+    *item_out = catch_item;
+    return SIM_OK;
+}
+
+static int add_item_block(Builder *b, int bi)
+{
+    const Study *study = b->study;
+    const Block *blk = &study->blocks[bi];
+    BlockItems *chosen = &b->chosen[bi];
+    int rc;
+
+    if (blk->train_pool) {
+        rc = add_examples(b, bi);
         if (rc != SIM_OK) {
             return rc;
         }
+    }
+    rc = choose_items(b, bi);
+    if (rc != SIM_OK) {
+        return rc;
     }
 
     size_t *order = NULL;
@@ -393,46 +459,13 @@ static int add_item_block(Builder *b, int bi)
     }
 
     /* catch trials: reservoir items at random positions */
-    size_t n_catch = 0;
-    size_t *catch_pos = NULL;
-    size_t *catch_item = NULL;
     int res = blk->reservoir ? block_index(study, blk->reservoir) : -1;
-    if (blk->n_catch > 0) {
-        if (res < 0 || res >= bi || b->chosen[res].n == 0) {
-            sim_free(order);
-            return sim_fail(b->err, SIM_ERR_INVALID,
-                            "block '%s': catch trials need an earlier "
-                            "reservoir block with items",
-                            blk->id);
-        }
-        n_catch = (size_t)blk->n_catch;
-        catch_pos = sim_calloc(n_catch, sizeof *catch_pos);
-        catch_item = sim_calloc(n_catch, sizeof *catch_item);
-        if (!catch_pos || !catch_item) {
-            sim_free(order);
-            sim_free(catch_pos);
-            sim_free(catch_item);
-            return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
-        }
-        SimRng rng;
-        sim_rng_seed_stream(&rng, b->seed, rep_stream(b, 2000u + (uint64_t)bi));
-        const BlockItems *pool = &b->chosen[res];
-        for (size_t k = 0; k < n_catch; k++) {
-            /* distinct reservoir items while there are enough */
-            size_t pick;
-            int tries = 0;
-            do {
-                pick = pool->idx[sim_rng_below(&rng, pool->n)];
-                tries++;
-            } while (tries < 64 && k < pool->n &&
-                     used_by(&(BlockItems){catch_item, k}, pick));
-            catch_item[k] = pick;
-            /* position among n + n_catch slots, never the very first
-            ** (a block of catch trials only: in order) */
-            catch_pos[k] = chosen->n == 0
-                               ? k
-                               : 1 + (size_t)sim_rng_below(&rng, chosen->n + k);
-        }
+    size_t n_catch = blk->n_catch > 0 ? (size_t)blk->n_catch : 0;
+    size_t *catch_pos = NULL, *catch_item = NULL;
+    rc = plan_catch(b, bi, chosen->n, &catch_pos, &catch_item);
+    if (rc != SIM_OK) {
+        sim_free(order);
+        return rc;
     }
 
     size_t total = chosen->n + n_catch;

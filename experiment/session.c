@@ -23,6 +23,7 @@
 
 #include "common/sim_alloc.h"
 #include "experiment/session_quest.h"
+#include "experiment/session_reveal.h"
 #include "stimuli/page.h"
 
 #include <ctype.h>
@@ -83,7 +84,10 @@ struct Session {
     const char **res_keys;
     const Item **res_items;
     const Explanation **res_expl;
-    QuestState quest; /* questionnaire step: answers so far */
+    QuestState quest;       /* questionnaire step: answers so far */
+    RevealState reveal;     /* explanations on request or hover: shown, hovered,
+                               the attempt's events */
+    const char *reveal_key; /* the key that shows the explanation */
 };
 
 /* ----------------------------------------------------------------- names */
@@ -321,6 +325,8 @@ static void build_view(Session *s)
             kind_screens[b->kind].screen == SCREEN_COUNTERFACTUAL;
         v->cf_unchanged = v->ask_counterfactual && t->is_catch;
     }
+    v->reveal_key = s->reveal_key;
+    reveal_view(&s->reveal, v);
     v->reservoir = s->res_items;
     v->reservoir_expl = s->res_expl;
     if (t->reservoir >= 0) {
@@ -411,7 +417,14 @@ static void enter_step(Session *s, int seq, int attempt)
     s->message[0] = '\0';
     const Trial *t = cur_trial(s);
     quest_reset(&s->quest, t ? &s->study->blocks[t->block] : NULL);
+    reveal_reset(&s->reveal, NULL, NULL, NULL, 0, attempt);
     go_to(s, t ? step_screen(s, t) : SCREEN_DONE);
+    if (s->view.explanation || s->view.n_reservoir) {
+        /* the view names the step's explanation and reservoir */
+        reveal_reset(&s->reveal, s->view.explanation, s->res_items, s->res_expl,
+                     s->view.n_reservoir, attempt);
+        build_view(s);
+    }
 }
 
 /* Moves to the step after the current one; after the last, the run is over
@@ -584,6 +597,7 @@ static int submit(Session *s, SimError *err)
     }
     s->has_pending = 0;
     s->message[0] = '\0';
+    reveal_stored(&s->reveal); /* they went with the response */
     if (s->store_failures > 0) {
         /* the write went through at last: record what held it up */
         char detail[768];
@@ -662,6 +676,8 @@ static int answer(Session *s, const SimInput *in, const char *id, After after,
         r->n_answers = quest_answers(&s->quest, s->step_onset_ns);
         r->answers = s->quest.out;
     }
+    r->interactions = s->reveal.ev;
+    r->n_interactions = s->reveal.n_ev;
     s->has_pending = 1;
     s->after = after;
     return submit(s, err);
@@ -685,6 +701,8 @@ static int time_out(Session *s, int64_t at_ns, int64_t wall_ms, SimError *err)
     r->wall_ms = wall_ms;
     r->attempts = s->attempt;
     r->done = 1;
+    r->interactions = s->reveal.ev;
+    r->n_interactions = s->reveal.n_ev;
     s->has_pending = 1;
     s->after = b->timeout_message ? AFTER_TIMEOUT : AFTER_NEXT;
     return submit(s, err);
@@ -733,6 +751,7 @@ int session_open(Store *store, const Study *study, const char *pid,
     s->store = store;
     s->study = study;
     s->cond = cond;
+    s->reveal_key = ui_str(study->ui_strings, UI_EXPL_SHOW_KEY);
     s->created_ms = info.created_ms;
     snprintf(s->pid, sizeof s->pid, "%s", pid);
     rc = store_load_schedule(store, pid, &s->sched, err);
@@ -785,6 +804,7 @@ void session_close(Session *s)
     }
     schedule_free(s->sched);
     quest_free(&s->quest);
+    reveal_free(&s->reveal);
     sim_free(s->res_keys);
     sim_free(s->res_items);
     sim_free(s->res_expl);
@@ -816,6 +836,10 @@ void session_mark_onset(Session *s, int64_t t_ns)
     if (s->step_onset_ns == 0 && cur_trial(s) &&
         s->screen == step_screen(s, cur_trial(s))) {
         s->step_onset_ns = t_ns;
+    }
+    if (s->step_onset_ns && cur_trial(s) &&
+        s->screen == step_screen(s, cur_trial(s))) {
+        reveal_onset(&s->reveal, (double)(t_ns - s->step_onset_ns) / 1e6);
     }
     build_view(s);
 }
@@ -862,6 +886,16 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
     }
     if (session_key_is_continue(in->key)) {
         out->kind = SIM_IN_CONTINUE;
+        return 1;
+    }
+    if (reveal_on_request(&s->reveal) && key_equal(in->key, s->reveal_key)) {
+        out->kind = SIM_IN_REVEAL;
+        out->value = SESSION_REVEAL(-1, !s->reveal.shown);
+        return 1;
+    }
+    if (key_equal(in->key, "tab") && reveal_next_focus(&s->reveal) >= 0) {
+        out->kind = SIM_IN_HOVER;
+        out->value = reveal_next_focus(&s->reveal);
         return 1;
     }
     int digit = digit_key(in->key);
@@ -963,6 +997,14 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
         }
         return answer(s, in, NULL,
                       gives_feedback(s, t) ? AFTER_FEEDBACK : AFTER_NEXT, err);
+    case SIM_IN_REVEAL:
+    case SIM_IN_HOVER:
+        if (reveal_apply(&s->reveal, in,
+                         (double)(now - s->step_onset_ns) / 1e6)) {
+            *consumed = 1;
+            build_view(s);
+        }
+        return SIM_OK;
     case SIM_IN_CONTINUE:
         if (!v->need_continue || v->scroll_gate ||
             (v->continue_after_ns && now < v->continue_after_ns)) {

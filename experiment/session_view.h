@@ -62,9 +62,22 @@ typedef enum SimInputKind {
     SIM_IN_PICK,       /* questionnaire: value = question * 256 + pick, the
                           pick a 0-based option (choice) or a point
                           1..points (likert); a click on its button */
-    SIM_IN_CONFIDENCE  /* value = 1 .. confidence points (after the choice;
+    SIM_IN_CONFIDENCE, /* value = 1 .. confidence points (after the choice;
                           keys: the digits, "0" for 10) */
+    SIM_IN_REVEAL,     /* show or hide an explanation given on request:
+                          value = SESSION_REVEAL(card, show), card -1 for
+                          the item's, k for reservoir card k (key: the
+                          "expl.show_key" text, toggles the item's) */
+    SIM_IN_HOVER       /* a value of a hover explanation is pointed at or
+                          focused: value = its number (expl_hover_targets),
+                          -1 when none is (key: Tab focuses the next) */
 } SimInputKind;
+
+/* SIM_IN_REVEAL's value: card -1 (the item's explanation) or a reservoir
+** card's index, show 1 or 0 hide; and its parts. */
+#define SESSION_REVEAL(card, show) (((card) + 1) * 2 + ((show) ? 1 : 0))
+#define SESSION_REVEAL_CARD(value) ((value) / 2 - 1)
+#define SESSION_REVEAL_SHOW(value) ((value) % 2)
 
 typedef struct SimInput {
     SimInputKind kind;
@@ -150,6 +163,16 @@ typedef struct SessionView {
     const char *timeout_message; /* SCREEN_TIMEOUT: the text to show */
     int scroll_gate;             /* Continue is held until the participant has
                                     scrolled to the end (show the hint) */
+
+    /* Explanations on request or on hover (the payload's "reveal"). */
+    int revealed;     /* on request: the item's explanation is shown now */
+    int hover_target; /* hover: the value hovered or focused, -1 none */
+    int n_hover;      /* hover: how many values (expl_hover_targets) */
+    const unsigned char *res_revealed; /* per reservoir card: its explanation
+                                          (on request) is shown now; NULL:
+                                          none is */
+    const char *reveal_key; /* the key that shows and hides the item's
+                               explanation (the study's "expl.show_key") */
 } SessionView;
 
 #endif

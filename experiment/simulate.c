@@ -305,6 +305,56 @@ static int draw_confidence(Policy *policy, const SessionView *v, int points)
     return c < 1 ? 1 : (c > points ? points : c);
 }
 
+/* Looking at an explanation given on request or on hover before
+** answering: 1 with the input in *in. */
+static int view_explanation(Policy *policy, const SessionView *v, double median,
+                            int64_t *now_ns, SimInput *in)
+{
+    const Explanation *e = v->explanation;
+    int item_screen =
+        v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
+        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING;
+    if (!e || e->reveal == EXPL_REVEAL_ALWAYS || !item_screen) {
+        return 0;
+    }
+    if (!policy->view_decided || policy->view_serial != v->screen_serial) {
+        double p = policy->spec.reveal_p;
+        policy->view_serial = v->screen_serial;
+        policy->view_decided = 1;
+        policy->hovered = 0;
+        /* no draw at the ends, so that p = 1 changes no other draw */
+        policy->will_view = p >= 1   ? 1
+                            : p <= 0 ? 0
+                                     : sim_rng_uniform(&policy->rng) < p;
+    }
+    if (!policy->will_view) {
+        return 0;
+    }
+    if (e->reveal == EXPL_REVEAL_ON_REQUEST) {
+        if (v->revealed) {
+            return 0;
+        }
+        in->kind = SIM_IN_REVEAL;
+        in->value = SESSION_REVEAL(-1, 1);
+        *now_ns += draw_rt(policy, median * 0.3);
+    } else {
+        int n = v->n_hover < 3 ? v->n_hover : 3;
+        if (policy->hovered < n) {
+            in->kind = SIM_IN_HOVER;
+            in->value = policy->hovered++;
+            *now_ns += draw_rt(policy, median * 0.15);
+        } else if (v->hover_target >= 0) {
+            in->kind = SIM_IN_HOVER;
+            in->value = -1;
+            *now_ns += draw_rt(policy, median * 0.1);
+        } else {
+            return 0;
+        }
+    }
+    in->t_ns = *now_ns;
+    return 1;
+}
+
 int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
                       SimInput *in)
 {
@@ -325,6 +375,9 @@ int policy_next_input(Policy *policy, const SessionView *v, int64_t *now_ns,
     }
     double median =
         policy->spec.rt_median_ms > 0 ? policy->spec.rt_median_ms : 2500.0;
+    if (view_explanation(policy, v, median, now_ns, in)) {
+        return 0;
+    }
     if (v->need_choice && v->choice < 0) {
         in->kind = SIM_IN_CHOOSE;
         in->value = decide_choice(policy, v);
@@ -373,69 +426,104 @@ typedef struct SimRun {
     SyncConn *sync;     /* server assignment, or NULL */
     SyncWorker *worker; /* background push, or NULL */
     SimulationSpec spec;
-    int64_t start_ns; /* simulated monotonic clock */
-    int64_t now_ns;
+    SimClock clock;        /* simulated monotonic clock */
+    SimulateCounts counts; /* deadlines of this run */
     FILE *log;
 } SimRun;
 
-static int64_t wall_of(const SimRun *r)
+static int64_t wall_of(const SimClock *c)
 {
-    return r->opts->wall_ms + (r->now_ns - r->start_ns) / 1000000;
+    return c->wall_ms + (c->now_ns - c->start_ns) / 1000000;
 }
 
-static int run_participant(SimRun *r, const char *pid, SimError *err)
+/* Counts a choice asked with a deadline in condition cond (an index of
+** the study's conditions, or -1). */
+static void count_deadline(SimulateCounts *n, int cond, int timed_out)
+{
+    if (!n) {
+        return;
+    }
+    n->deadline_trials++;
+    n->timeouts += timed_out;
+    if (cond >= 0 && n->cond_deadline && n->cond_timeouts) {
+        n->cond_deadline[cond]++;
+        n->cond_timeouts[cond] += timed_out;
+    }
+}
+
+int simulate_participant(Store *store, const Study *study, PolicyKind kind,
+                         const SimulationSpec *spec, uint64_t study_seed,
+                         const char *pid, SimClock *clock,
+                         SimulateCounts *counts, SimError *err)
 {
     Session *s;
-    int rc = session_open(r->store, r->study, pid, wall_of(r), &s, err);
+    int rc = session_open(store, study, pid, wall_of(clock), &s, err);
     if (rc != SIM_OK) {
         return rc;
     }
     Policy policy;
-    policy_init(&policy, r->opts->policy, r->study, &r->spec, r->opts->seed,
+    policy_init(&policy, kind, study, spec, study_seed,
                 session_schedule(s)->seed);
     unsigned marked = 0;
     int guard = 0;
     while (rc == SIM_OK && !session_finished(s)) {
         const SessionView *v = session_view(s);
         if (!v->onset_marked || v->screen_serial != marked) {
-            r->now_ns += 16000000; /* one frame to show the screen */
-            session_mark_onset(s, r->now_ns);
+            clock->now_ns += 16000000; /* one frame to show the screen */
+            session_mark_onset(s, clock->now_ns);
             marked = v->screen_serial;
             v = session_view(s);
         }
         if (v->screen == SCREEN_TIMEOUT) {
             /* the timeout message shows for a while, then moves on */
-            r->now_ns += SESSION_TIMEOUT_SHOW_NS;
-            rc = session_tick(s, r->now_ns, wall_of(r), err);
+            clock->now_ns += SESSION_TIMEOUT_SHOW_NS;
+            rc = session_tick(s, clock->now_ns, wall_of(clock), err);
             continue;
         }
         SimInput in;
-        if (policy_next_input(&policy, v, &r->now_ns, &in) != 0) {
+        /* a choice with a deadline: met or missed, in the step's condition */
+        int deadline = v->deadline_ns > 0 && v->need_choice && v->choice < 0;
+        const Condition *cond =
+            deadline ? study_find_condition(study, v->condition) : NULL;
+        int ci = cond ? (int)(cond - study->conditions) : -1;
+        if (policy_next_input(&policy, v, &clock->now_ns, &in) != 0) {
             break;
         }
-        in.wall_ms = wall_of(r);
+        in.wall_ms = wall_of(clock);
         /* the frame clock runs up to the input: an answer slower than the
         ** block's time limit finds the trial timed out */
         unsigned serial = v->screen_serial;
         rc = session_tick(s, in.t_ns, in.wall_ms, err);
         if (rc != SIM_OK || session_view(s)->screen_serial != serial) {
+            if (rc == SIM_OK && deadline) {
+                count_deadline(counts, ci, 1);
+            }
             guard = 0;
             continue;
         }
         int consumed = 0;
         rc = session_handle(s, &in, &consumed, err);
+        if (rc == SIM_OK && consumed && deadline) {
+            count_deadline(counts, ci, 0);
+        }
         if (!consumed && ++guard > 1000) {
-            rc =
-                sim_fail(err, SIM_ERR_STATE,
-                         "%s: participant %s: the simulated participant is "
-                         "stuck on screen '%s'",
-                         r->opts->db_path, pid, session_screen_name(v->screen));
+            rc = sim_fail(err, SIM_ERR_STATE,
+                          "%s: participant %s: the simulated participant is "
+                          "stuck on screen '%s'",
+                          store_path(store), pid,
+                          session_screen_name(v->screen));
         } else if (consumed) {
             guard = 0;
         }
     }
     session_close(s);
     return rc;
+}
+
+static int run_participant(SimRun *r, const char *pid, SimError *err)
+{
+    return simulate_participant(r->store, r->study, r->opts->policy, &r->spec,
+                                r->opts->seed, pid, &r->clock, &r->counts, err);
 }
 
 /* A --p cell must name a condition of the study and a phase it has:
@@ -533,7 +621,8 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
     r.opts = o;
     r.study = study;
     r.log = log;
-    r.start_ns = r.now_ns = 1000000000LL;
+    r.clock.start_ns = r.clock.now_ns = 1000000000LL;
+    r.clock.wall_ms = o->wall_ms;
     SimCell *cells = NULL;
     char **texts = NULL;
     rc = build_spec(&r, &cells, &texts, err);
@@ -600,7 +689,7 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
         uint64_t index = (uint64_t)(unsigned)total;
         e.seed = sim_mix64(o->seed * UINT64_C(0x9e3779b97f4a7c15) + index);
         e.assign_seed = sim_mix64(e.seed ^ 0xa5a5a5a5ULL);
-        e.wall_ms = wall_of(&r);
+        e.wall_ms = wall_of(&r.clock);
         ParticipantInfo info;
         rc = sync_enroll(r.sync, r.store, study, &e, &info, err);
         total++;
@@ -628,6 +717,14 @@ int simulate_run(const SimulateOptions *o, FILE *log, SimError *err)
                 "simulate: %d complete simulated participants in %s "
                 "(%d resumed, %d new)\n",
                 complete, o->db_path, resumed, enrolled);
+        if (r.counts.deadline_trials > 0) {
+            fprintf(log,
+                    "simulate: timeout rate %.1f %%: %ld of %ld simulated "
+                    "answers with a deadline came too late\n",
+                    100.0 * (double)r.counts.timeouts /
+                        (double)r.counts.deadline_trials,
+                    r.counts.timeouts, r.counts.deadline_trials);
+        }
     }
     if (r.worker) {
         SyncWorkerStatus ws;

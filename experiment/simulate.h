@@ -34,6 +34,11 @@ typedef struct Policy {
     SimRng rng;           /* this participant's stream */
     uint64_t participant_seed;
     char answer[160]; /* questionnaire answer being given (SimInput.key) */
+    /* an explanation given on request or on hover: decided once per
+    ** screen (view_serial) whether to look (spec.reveal_p), and how many
+    ** values were hovered so far */
+    unsigned view_serial;
+    int view_decided, will_view, hovered;
 } Policy;
 
 /* Parses "model", "label", "random" or "mixed". */
@@ -61,10 +66,38 @@ int policy_parse_cell(char *text, SimCell *cell, SimError *err);
 /* Decides the participant's next input for view at simulated time *now_ns,
 ** advancing *now_ns by a plausible reaction time; questionnaires get a
 ** valid answer per question (in->key points into policy) before Continue.
+** An explanation given on request is first revealed, one shown on hover
+** has up to three values hovered (then none), with probability
+** spec.reveal_p per screen (every policy).
 ** Returns 0 when it has an input in *in, -1 when the view needs none (e.g.
 ** done). */
 int policy_next_input(Policy *policy, const SessionView *view, int64_t *now_ns,
                       SimInput *in);
+
+/* The simulated clock of a run: monotonic ns, and the wall-clock time
+** (Unix ms) at start_ns. */
+typedef struct SimClock {
+    int64_t start_ns, now_ns;
+    int64_t wall_ms;
+} SimClock;
+
+/* Answer deadlines met and missed by simulated participants. */
+typedef struct SimulateCounts {
+    long deadline_trials; /* choices asked with an answer deadline */
+    long timeouts;        /* of them, not answered in time (timed out) */
+    long *cond_deadline;  /* per condition of the study (the step's), or */
+    long *cond_timeouts;  /* NULL: the same two counts */
+} SimulateCounts;
+
+/* Drives participant pid (enrolled in store) through the real session
+** state machine to its end (done or screened out), answering with a
+** policy of kind and spec (item effects from study_seed, the rest from the
+** participant's seed) on the simulated clock, which it advances. Adds the
+** participant's deadline trials and timeouts to counts (may be NULL). */
+int simulate_participant(Store *store, const Study *study, PolicyKind kind,
+                         const SimulationSpec *spec, uint64_t study_seed,
+                         const char *pid, SimClock *clock,
+                         SimulateCounts *counts, SimError *err);
 
 typedef struct SimulateOptions {
     const char *bundle_dir;
@@ -90,7 +123,8 @@ typedef struct SimulateOptions {
 
 /* `simlab simulate`: finishes unfinished simulated participants, then
 ** enrolls new ones until the database holds opts->participants complete
-** simulated participants. Progress goes to log (may be NULL). With
+** simulated participants. Progress goes to log (may be NULL), the summary
+** with the timeout rate of the answers with a deadline. With
 ** sync_url, conditions are chosen on the server while it is reachable
 ** (sync_enroll) and a background worker pushes the file; the last push
 ** happens before return (its failure is logged, not returned: the data

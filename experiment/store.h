@@ -15,13 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "experiment/interaction.h"
 #include "experiment/schedule.h"
 #include "common/sim_error.h"
 #include "stimuli/study.h"
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 /* A lease whose heartbeat is this old (by the opener's clock) may be taken
 ** over; a holder on the same host whose OS lock is gone (it exited or was
@@ -253,6 +254,8 @@ typedef struct Response {
     ParticipantStatus new_status; /* this, in the same transaction */
     const Answer *answers;        /* questionnaire: answers stored in the */
     size_t n_answers;             /* same transaction (done steps only) */
+    const Interaction *interactions; /* reveals, hides and hovers of the */
+    size_t n_interactions;           /* attempt, stored with it */
 } Response;
 
 /* Records the response to a step in one transaction (with the store's
@@ -271,6 +274,13 @@ int store_get_answers(Store *store, const char *pid, int seq,
                       void (*fn)(const char *question, const char *value,
                                  void *ctx),
                       void *ctx, SimError *err);
+
+/* Calls fn for each stored interaction of participant pid's step seq, in
+** order (event, target "" for none, t_ms, attempt). */
+int store_get_interactions(Store *store, const char *pid, int seq,
+                           void (*fn)(const char *event, const char *target,
+                                      double t_ms, int attempt, void *ctx),
+                           void *ctx, SimError *err);
 
 /* Reads the stored response of a step; *found = 0 when none. */
 int store_get_response(Store *store, const char *pid, int seq, Response *r,

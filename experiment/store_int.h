@@ -18,31 +18,43 @@
 **                     read-write open, the OS lock, the lease row and its
 **                     heartbeat, the network file system warning
 **
-** Schema (version 2, store_schema.c; version 1 lacked response.station,
-** participant.active_station and the lease table):
+** Schema (version 9, STORE_SCHEMA_VERSION; store_schema.c migrates every
+** older file forward step by step):
 **   study(id, study_id, title, hash UNIQUE, definition, software, created_ms)
 **   item(study, key, pool, source_id, domain, label, prediction,
 **        cf_prediction, prediction_type)              PRIMARY KEY(study, key)
 **   participant(id UUID, study, code, condition, assigned_by, station,
 **        pilot, simulated, seed, status, excluded, exclusion_reason,
-**        created_ms, last_active_ms, finished_ms, active_station)
+**        created_ms, last_active_ms, finished_ms, active_station (2),
+**        condition_order, order_row (6: within-subject), assign_source (7))
 **   trial(participant, seq, block_id, block_kind, phase, session, item,
 **        page, is_catch, is_example, expects, show_*, correct_choice,
-**        reservoir, index_in_block, n_in_block, test_type, model_output)
+**        reservoir, index_in_block, n_in_block, test_type, model_output,
+**        condition (6: the step's, within-subject))
 **                                                 PRIMARY KEY(participant, seq)
 **   response(participant, seq, choice, response_id, correct, rating,
 **        attempts, done, final_choice, onset_ns, response_ns, rating_ns,
-**        rt_ms, recorded_ms, station)
+**        rt_ms, recorded_ms, station (2), timed_out, confidence,
+**        confidence_ns (5: deadlines and confidence))
 **                                   PRIMARY KEY(participant, seq) -> trial
 **   screening(participant, rule, passed, detail, recorded_ms)
 **   event(id, participant, kind, detail, wall_ms, mono_ns)
 **   lease(id = 1, lease_id, station, host, pid, started_ms, heartbeat_ms):
-**        the one writer; no row when none
+**        the one writer; no row when none (2)
 **   answer(participant, seq, question, type, value, rt_ms, recorded_ms,
 **        station)          PRIMARY KEY(participant, seq, question) -> trial
-**        (version 4: questionnaire answers)
+**        (4: questionnaire answers)
+**   sync_origin(id = 1, uuid), sync_state(url, last_push_ms, rows) and a
+**        sync_dirty column with its trigger on every pushed table (7:
+**        experiment/sync_tables.h)
+**   station_timing(id, station, created_ms, virtual_display, report) (8)
+**   interaction(participant, condition, block, seq, item, attempt, n,
+**        event, target, t_ms, recorded_ms, station)
+**                                PRIMARY KEY(participant, seq, n) -> trial
+**        (9: experiment/interaction.h defines the columns)
 **   VIEW long_format: simlab long format v1 (+ exclusion_reason, onset_ns,
-**        response_ns), one row per completed step with a phase.
+**        response_ns), one row per completed step with a phase; its
+**        columns are common/sim_columns.h's, remade at every migration.
 */
 #ifndef SIMLAB_EXPERIMENT_STORE_INT_H
 #define SIMLAB_EXPERIMENT_STORE_INT_H
@@ -115,6 +127,11 @@ int store_attach_study(Store *st, int allow_changed, int64_t wall_ms,
 /* store_answer.c: inserts the answers of r (a done questionnaire step);
 ** the caller holds the transaction. */
 int store_answers_write(Store *st, const Response *r, SimError *err);
+
+/* store_interaction.c: inserts the interactions of r, numbered on from
+** the step's last stored one (an attempt after a retry or a resume); the
+** caller holds the transaction. */
+int store_interactions_write(Store *st, const Response *r, SimError *err);
 
 /* store_lease.c: checks that path can be written (file and folder),
 ** opens it as st->lock_fd and tries the OS lock. SIM_OK with st->os_lock

@@ -210,6 +210,9 @@ int store_record_response(Store *store, const Response *r, SimError *err)
     if (rc == SIM_OK && r->done && r->n_answers > 0) {
         rc = store_answers_write(store, r, err);
     }
+    if (rc == SIM_OK && r->n_interactions > 0) {
+        rc = store_interactions_write(store, r, err);
+    }
     if (rc == SIM_OK) {
         rc = cached(store, STMT_TOUCH, &s, err);
     }

@@ -7,47 +7,10 @@
 #include "experiment/store_int.h"
 
 #include "experiment/sync_tables.h"
+#include "common/sim_columns.h"
+#include "common/sim_text.h"
 
 #include <string.h>
-
-/* The long_format view (simlab long format v1); CONDITION and STATION are
-** the expressions of its condition and station columns, EXTRA the columns
-** after response_ns (each starting with a comma; "" for none). */
-#define LONG_FORMAT_VIEW(STATION, EXTRA)                                       \
-    LONG_FORMAT_VIEW_C("p.condition", STATION, EXTRA)
-#define LONG_FORMAT_VIEW_C(CONDITION, STATION, EXTRA)                          \
-    "CREATE VIEW long_format AS SELECT"                                        \
-    "  p.id AS participant,"                                                   \
-    "  " CONDITION " AS condition,"                                            \
-    "  t.phase AS phase,"                                                      \
-    "  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS item,"           \
-    "  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0"                   \
-    "       THEN r.correct END AS correct,"                                    \
-    "  CASE WHEN t.session > 0 THEN t.session END AS session,"                 \
-    "  t.test_type AS test_type,"                                              \
-    "  i.domain AS domain,"                                                    \
-    "  t.block_id AS block,"                                                   \
-    "  t.seq + 1 AS trial,"                                                    \
-    "  t.is_catch AS is_catch,"                                                \
-    "  i.prediction_type AS prediction_type,"                                  \
-    "  i.label AS label,"                                                      \
-    "  t.model_output AS model_output,"                                        \
-    "  r.response_id AS response,"                                             \
-    "  CASE WHEN r.rating > 0 THEN r.rating END AS rating,"                    \
-    "  r.rt_ms AS rt_ms,"                                                      \
-    "  p.pilot AS pilot,"                                                      \
-    "  p.simulated AS simulated,"                                              \
-    "  p.excluded AS excluded,"                                                \
-    "  " STATION " AS station,"                                                \
-    "  COALESCE(p.exclusion_reason, '') AS exclusion_reason,"                  \
-    "  r.onset_ns AS onset_ns,"                                                \
-    "  r.response_ns AS response_ns" EXTRA " FROM trial t"                     \
-    " JOIN participant p ON p.id = t.participant"                              \
-    " JOIN response r ON r.participant = t.participant AND r.seq = t.seq"      \
-    "   AND r.done = 1"                                                        \
-    " LEFT JOIN item i ON i.study = p.study AND i.key = t.item"                \
-    " WHERE t.phase IS NOT NULL"                                               \
-    " ORDER BY p.created_ms, p.id, t.seq;"
 
 static const char *const SCHEMA_V1 =
     "CREATE TABLE study ("
@@ -141,8 +104,7 @@ static const char *const SCHEMA_V1 =
     "  wall_ms INTEGER NOT NULL,"
     "  mono_ns INTEGER);"
     "CREATE INDEX participant_status ON participant(status, condition);"
-    "CREATE INDEX event_participant ON event(participant);" LONG_FORMAT_VIEW(
-        "p.station", "");
+    "CREATE INDEX event_participant ON event(participant);";
 
 /* Version 2: the station of each response (NULL for responses recorded
 ** before version 2: not known), the station of each participant's last
@@ -162,28 +124,18 @@ static const char *const SCHEMA_V2 =
     "  started_ms INTEGER NOT NULL,"
     "  heartbeat_ms INTEGER NOT NULL);";
 
-/* Version 3: long_format's station is the response's own (the
-** participant's enrolling station for responses recorded before version 2). */
-static const char *const SCHEMA_V3 = "DROP VIEW long_format;" LONG_FORMAT_VIEW(
-    "COALESCE(r.station, p.station)", "");
-
-/* The columns version 5 adds at the end of long_format. */
-#define DEADLINE_COLUMNS                                                       \
-    ", r.timed_out AS timed_out, r.confidence AS confidence,"                  \
-    "  CASE WHEN r.confidence_ns > 0 AND r.onset_ns > 0"                       \
-    "       THEN (r.confidence_ns - r.onset_ns) / 1e6 END"                     \
-    "       AS confidence_rt_ms"
+/* Version 3 changed only the view: long_format's station is the
+** response's own (the participant's enrolling station for responses
+** recorded before version 2). */
 
 /* Version 5: answer deadlines and confidence. Each response records whether
 ** it timed out (0 for responses recorded before version 5) and the
 ** confidence given with it (NULL: none, or recorded before version 5);
-** long_format gains timed_out and confidence at the end. */
+** long_format gains timed_out, confidence and confidence_rt_ms. */
 static const char *const SCHEMA_V5 =
     "ALTER TABLE response ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE response ADD COLUMN confidence INTEGER DEFAULT NULL;"
-    "ALTER TABLE response ADD COLUMN confidence_ns INTEGER DEFAULT NULL;"
-    "DROP VIEW long_format;" LONG_FORMAT_VIEW("COALESCE(r.station, p.station)",
-                                              DEADLINE_COLUMNS);
+    "ALTER TABLE response ADD COLUMN confidence_ns INTEGER DEFAULT NULL;";
 
 /* Version 4: the answers of questionnaire blocks, one row per answered
 ** question, written in the transaction of the step's response. */
@@ -208,10 +160,7 @@ static const char *const SCHEMA_V4 =
 static const char *const SCHEMA_V6 =
     "ALTER TABLE trial ADD COLUMN condition TEXT DEFAULT NULL;"
     "ALTER TABLE participant ADD COLUMN condition_order TEXT DEFAULT NULL;"
-    "ALTER TABLE participant ADD COLUMN order_row INTEGER DEFAULT NULL;"
-    "DROP VIEW long_format;" LONG_FORMAT_VIEW_C(
-        "COALESCE(t.condition, p.condition)", "COALESCE(r.station, p.station)",
-        DEADLINE_COLUMNS);
+    "ALTER TABLE participant ADD COLUMN order_row INTEGER DEFAULT NULL;";
 
 /* Version 7: sync bookkeeping (experiment/sync.c, docs/multisite.md): the
 ** file's own id (the origin of its rows on a server), the last push per
@@ -302,6 +251,36 @@ static int migrate_v8(Store *st, SimError *err)
     return rc == SIM_OK ? mark_for_sync(st, "station_timing", err) : rc;
 }
 
+/* Version 9: the interaction table (experiment/interaction.h): reveals,
+** hides and hovers of explanations given on request or on hover, written
+** with their step's response; marked for sync. */
+static int migrate_v9(Store *st, SimError *err)
+{
+    char sql[2048];
+    if (interaction_create_sql(sql, sizeof sql) != 0) {
+        return sim_fail(err, SIM_ERR_DB, "%s: interaction table too long",
+                        st->path);
+    }
+    int rc = store_exec(st, sql, err);
+    return rc == SIM_OK ? mark_for_sync(st, "interaction", err) : rc;
+}
+
+/* The long_format view of this simlab (simlab long format v1, its
+** columns those of common/sim_columns.h) in place of the file's: made
+** whenever the schema changes, so every file, new or migrated, has the
+** view of its simlab. */
+static int make_view(Store *st, SimError *err)
+{
+    SimBuf b;
+    sim_buf_init(&b);
+    sim_buf_puts(&b, "DROP VIEW IF EXISTS long_format;");
+    sim_columns_store_view_sql(&b);
+    int rc = b.oom ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                   : store_exec(st, sim_buf_cstr(&b), err);
+    sim_buf_free(&b);
+    return rc;
+}
+
 /* Brings the schema to STORE_SCHEMA_VERSION. Version 0 = empty file. */
 int store_migrate(Store *st, SimError *err)
 {
@@ -331,9 +310,6 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 2) {
         rc = store_exec(st, SCHEMA_V2, err);
     }
-    if (rc == SIM_OK && version < 3) {
-        rc = store_exec(st, SCHEMA_V3, err);
-    }
     if (rc == SIM_OK && version < 4) {
         rc = store_exec(st, SCHEMA_V4, err);
     }
@@ -348,6 +324,12 @@ int store_migrate(Store *st, SimError *err)
     }
     if (rc == SIM_OK && version < 8) {
         rc = migrate_v8(st, err);
+    }
+    if (rc == SIM_OK && version < 9) {
+        rc = migrate_v9(st, err);
+    }
+    if (rc == SIM_OK) {
+        rc = make_view(st, err);
     }
     if (rc == SIM_OK) {
         char sql[64];

@@ -11,6 +11,7 @@
 #include "experiment/sync_int.h"
 
 #include "experiment/sync_tables.h"
+#include "common/sim_columns.h"
 #include "common/sim_text.h"
 
 #include <stdlib.h>
@@ -115,44 +116,14 @@ static void frozen_trigger(SimBuf *b, const SyncTable *t)
     sim_buf_puts(b, ");");
 }
 
-/* The server's long_format: the columns and rules of the local view
-** (store_schema.c), over the rows of every station file, file after file
-** in the order of their station names (then file id), each file in its
-** own order: the rows simlab-analyze reads from the station files given
-** in that order. */
-static const char *const LONG_FORMAT_VIEW =
-    "DROP VIEW IF EXISTS long_format;"
-    "CREATE VIEW long_format AS SELECT"
-    "  p.id AS participant,"
-    "  COALESCE(t.condition, p.condition) AS condition,"
-    "  t.phase AS phase,"
-    "  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS item,"
-    "  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0"
-    "       THEN r.correct END AS correct,"
-    "  CASE WHEN t.session > 0 THEN t.session END AS session,"
-    "  t.test_type AS test_type,"
-    "  i.domain AS domain,"
-    "  t.block_id AS block,"
-    "  t.seq + 1 AS trial,"
-    "  t.is_catch AS is_catch,"
-    "  i.prediction_type AS prediction_type,"
-    "  i.label AS label,"
-    "  t.model_output AS model_output,"
-    "  r.response_id AS response,"
-    "  CASE WHEN r.rating > 0 THEN r.rating END AS rating,"
-    "  r.rt_ms AS rt_ms,"
-    "  p.pilot AS pilot,"
-    "  p.simulated AS simulated,"
-    "  p.excluded AS excluded,"
-    "  COALESCE(r.station, p.station) AS station,"
-    "  COALESCE(p.exclusion_reason, '') AS exclusion_reason,"
-    "  r.onset_ns AS onset_ns,"
-    "  r.response_ns AS response_ns,"
-    "  r.timed_out AS timed_out,"
-    "  r.confidence AS confidence,"
-    "  CASE WHEN r.confidence_ns > 0 AND r.onset_ns > 0"
-    "       THEN (r.confidence_ns - r.onset_ns) / 1e6 END AS confidence_rt_ms"
-    " FROM trial t"
+/* The server's long_format: the columns of common/sim_columns.h, as the local
+ *view
+ ** (store_schema.c), over the rows of every station file, file after file
+ ** in the order of their station names (then file id), each file in its
+ ** own order: the rows simlab-analyze reads from the station files given
+ ** in that order. */
+static const char LONG_FORMAT_FROM[] =
+    "FROM trial t"
     " JOIN participant p ON p.id = t.participant"
     " JOIN response r ON r.participant = t.participant AND r.seq = t.seq"
     "   AND r.done = 1"
@@ -306,7 +277,8 @@ void sync_schema_sql(SimBuf *b)
             frozen_trigger(b, &SYNC_TABLES[i]);
         }
     }
-    sim_buf_puts(b, LONG_FORMAT_VIEW);
+    sim_buf_puts(b, "DROP VIEW IF EXISTS long_format;");
+    sim_columns_view_sql(b, LONG_FORMAT_FROM);
     sim_buf_puts(b, PIN_PATHS);
 }
 

@@ -9,6 +9,8 @@
 */
 #include "experiment/sync_tables.h"
 
+#include "experiment/interaction.h"
+
 #define T "text"
 #define I "bigint"
 #define D "double precision"
@@ -84,6 +86,12 @@ static const SyncColumn ANSWER[] = {
     {"type", T, NULL},        {"value", T, NULL},   {"rt_ms", D, NULL},
     {"recorded_ms", I, NULL}, {"station", T, NULL}, {NULL, NULL, NULL}};
 
+/* made from the one definition of the table (experiment/interaction.h) */
+#define SYNC_COLUMN(name, sqlite, pg, csv, expr, doc) {#name, pg, NULL},
+static const SyncColumn INTERACTION[] = {
+    INTERACTION_COLUMNS(SYNC_COLUMN){NULL, NULL, NULL}};
+#undef SYNC_COLUMN
+
 static const SyncColumn SCREENING[] = {
     {"local_id", I, "t.rowid"}, {"participant", T, NULL},
     {"rule", T, NULL},          {"passed", I, NULL},
@@ -113,6 +121,7 @@ const SyncTable SYNC_TABLES[] = {
     {"trial", "participant, seq", TRIAL, NULL, NULL, 1},
     {"response", "participant, seq", RESPONSE, NULL, "done", 1},
     {"answer", "participant, seq, question", ANSWER, NULL, "", 1},
+    {"interaction", INTERACTION_KEY, INTERACTION, NULL, "", 1},
     {"screening", "origin, local_id", SCREENING, NULL, NULL, 1},
     {"event", "origin, local_id", EVENT, NULL, NULL, 1},
     {"station_timing", "origin, local_id", STATION_TIMING, NULL, NULL, 0},

@@ -3,7 +3,9 @@
 ** correct vs incorrect, and same vs flip of counterfactuals overall and per
 ** prediction type; plus the warnings of each preset's balance rule.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/balance.h"
+#include "stimuli/loader.h"
+#include "stimuli/preset.h"
 
 #include <stdarg.h>
 #include <stdio.h>

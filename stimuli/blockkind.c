@@ -4,7 +4,8 @@
 ** the test it is. Names, the fields a kind accepts and the kind lists that
 ** error messages quote all come from this table. libc and jansson only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/blockkind.h"
+#include "stimuli/loader.h"
 
 #include <stdio.h>
 #include <string.h>

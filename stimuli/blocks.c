@@ -3,7 +3,11 @@
 ** blocks. What each kind of block accepts and its defaults come from the
 ** block kind table (blockkind.c). libc and jansson only.
 */
-#include "stimuli/design_int.h"
+#include "stimuli/blocks.h"
+#include "stimuli/loader.h"
+#include "stimuli/blockkind.h"
+#include "stimuli/questionnaire_int.h"
+#include "stimuli/designctx.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -355,15 +359,15 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
     if (pages && !page_kind) {
         only_error(L, bl, "pages", BF_PAGES, "only ", " blocks have pages");
     } else if (pages) {
-        page_list(D, bl, "pages", pages, &b->pages, &b->n_pages);
+        design_page_list(D, bl, "pages", pages, &b->pages, &b->n_pages);
     } else if (page_kind) {
         /* default: the study's page of that kind */
         if (b->kind == BLOCK_CONSENT && D->consent) {
-            set_pages(D, b, &D->consent, 1);
+            design_set_pages(D, b, &D->consent, 1);
         } else if (b->kind == BLOCK_DEBRIEF && D->debrief) {
-            set_pages(D, b, &D->debrief, 1);
+            design_set_pages(D, b, &D->debrief, 1);
         } else if (b->kind == BLOCK_INSTRUCTIONS && D->n_instr) {
-            set_pages(D, b, D->instr, D->n_instr);
+            design_set_pages(D, b, D->instr, D->n_instr);
         } else if (!b->text) {
             jl_error(L, bl, "pages",
                      "missing (no \"pages\" and no study "
@@ -385,7 +389,7 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
         if (qs) {
             JLoc ql;
             jl_child(&ql, bl, "questions");
-            quiz_parse_questions(D, &ql, qs, &b->questions, &b->n_questions);
+            design_quiz_parse(D, &ql, qs, &b->questions, &b->n_questions);
             b->repeat_until_correct = D->quiz_repeat;
         } else if (D->has_quiz) {
             block_copy_quiz(D, b);
@@ -410,58 +414,16 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
     }
 }
 
-void parse_protocol(Design *D, const JLoc *root)
+void blocks_parse_list(Design *D, const JLoc *bl0, json_t *blocks)
 {
     Loader *L = D->L;
     Study *st = L->st;
-    json_t *proto = json_object_get(D->root, "protocol");
-    json_t *blocks = json_object_get(D->root, "blocks");
-    if (proto && blocks) {
-        jl_error(L, root, "blocks",
-                 "give either \"protocol\" (a preset) or \"blocks\", not "
-                 "both");
-        return;
-    }
-    if (!proto && !blocks) {
-        jl_error(L, root, "protocol",
-                 "missing (give a preset in \"protocol\" or a \"blocks\" "
-                 "list)");
-        return;
-    }
-    if (proto) {
-        JLoc pl;
-        jl_child(&pl, root, "protocol");
-        if (!json_is_object(proto)) {
-            jl_error(L, root, "protocol", "must be {\"preset\": NAME, ...}");
-            return;
-        }
-        const char *preset = NULL;
-        if (jget_str(L, &pl, proto, "preset", 1, &preset) != 1) {
-            return;
-        }
-        st->preset = ld_strdup(L, preset);
-        if (preset_expand(D, &pl, proto, preset) != 0) {
-            char presets[256];
-            preset_list(presets, sizeof presets);
-            jl_error(L, &pl, "preset", "unknown preset '%s' (%s)", preset,
-                     presets);
-            sim_free(st->preset);
-            st->preset = NULL;
-        }
-        return;
-    }
-    JLoc bl0;
-    jl_child(&bl0, root, "blocks");
-    if (!json_is_array(blocks) || json_array_size(blocks) == 0) {
-        jl_error(L, root, "blocks", "must be a non-empty list of blocks");
-        return;
-    }
     size_t i;
     json_t *o;
     json_array_foreach(blocks, i, o)
     {
         JLoc bl;
-        jl_index(&bl, &bl0, i);
+        jl_index(&bl, bl0, i);
         explicit_block(D, &bl, o, i);
     }
     /* the test type: the most specific test of the blocks */
@@ -491,7 +453,7 @@ void block_clear(Block *b)
     }
     sim_free(b->pages);
     sim_free(b->text);
-    quiz_questions_free(b->questions, b->n_questions);
+    design_quiz_free(b->questions, b->n_questions);
     questionnaire_free(b->survey, b->n_survey);
     sim_free(b->timeout_message);
     sim_free(b->confidence.question);

@@ -5,7 +5,8 @@
 */
 #define _XOPEN_SOURCE 700
 #include "stimuli/bpath.h"
-#include "stimuli/study_int.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/loader.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -33,7 +34,7 @@ static int has_dotdot(const char *rel)
     return 0;
 }
 
-int bundle_path_check(const char *rel, char *why, size_t why_size)
+int bpath_check(const char *rel, char *why, size_t why_size)
 {
     if (!rel || !rel[0]) {
         snprintf(why, why_size, "empty path");
@@ -61,13 +62,13 @@ int bundle_path_check(const char *rel, char *why, size_t why_size)
     return 0;
 }
 
-int bundle_file(Loader *L, const char *rel, char **abs_out, char *why,
-                size_t why_size)
+int bpath_file(Loader *L, const char *rel, char **abs_out, char *why,
+               size_t why_size)
 {
     if (abs_out) {
         *abs_out = NULL;
     }
-    if (bundle_path_check(rel, why, why_size) != 0) {
+    if (bpath_check(rel, why, why_size) != 0) {
         return -1;
     }
     size_t n = L->root_len + 1 + strlen(rel) + 1;
@@ -178,7 +179,7 @@ static int read_whole_file(const char *abs, char **data, size_t *len, char *why,
 }
 
 /* Records in Study.text_files that the bundle file at abs (resolved by
-** bundle_file) was read, once per file; *index (may be NULL) gets its
+** bpath_file) was read, once per file; *index (may be NULL) gets its
 ** entry's index (SIZE_MAX when none). Sets L->oom when memory runs out. */
 static void note_text_file(Loader *L, const char *abs, size_t *index)
 {
@@ -226,7 +227,7 @@ static int read_text_file(Loader *L, const char *rel, size_t *index,
         *index = SIZE_MAX;
     }
     char *abs = NULL;
-    if (bundle_file(L, rel, &abs, why, why_size) != 0) {
+    if (bpath_file(L, rel, &abs, why, why_size) != 0) {
         return -2;
     }
     char read_why[512];
@@ -242,14 +243,14 @@ static int read_text_file(Loader *L, const char *rel, size_t *index,
     return rc != 0 ? -1 : 0;
 }
 
-int read_bundle_file(Loader *L, const char *rel, char **data, size_t *len,
-                     char *why, size_t why_size)
+int bpath_read(Loader *L, const char *rel, char **data, size_t *len, char *why,
+               size_t why_size)
 {
     return read_text_file(L, rel, NULL, data, len, why, why_size);
 }
 
-int read_bundle_csv(Loader *L, const char *rel, char **data, size_t *len,
-                    size_t *file, char *why, size_t why_size)
+int bpath_read_csv(Loader *L, const char *rel, char **data, size_t *len,
+                   size_t *file, char *why, size_t why_size)
 {
     return read_text_file(L, rel, file, data, len, why, why_size);
 }

@@ -5,7 +5,9 @@
 */
 #include "stimuli/check.h"
 #include "stimuli/glyphs.h"
-#include "stimuli/study_int.h"
+#include "stimuli/blockkind.h"
+#include "stimuli/items_int.h"
+#include "stimuli/bundle.h"
 #include "stimuli/uistrings.h"
 
 #include <stdio.h>
@@ -302,7 +304,7 @@ static void print_text(FILE *out, const char *dir, const Study *st,
         fprintf(out, "items        %zu", st->n_items);
         for (size_t p = 0; p < st->n_pools; p++) {
             fprintf(out, "%s%s %zu", p ? ", " : " (", st->pools[p],
-                    pool_size(st, st->pools[p]));
+                    items_pool_size(st, st->pools[p]));
         }
         fprintf(out, "%s\n", st->n_pools ? ")" : "");
         fprintf(out, "explanations");
@@ -469,7 +471,7 @@ static json_t *study_json(const Study *st, const CheckOrders *orders)
     for (size_t p = 0; p < st->n_pools; p++) {
         json_object_set_new(
             items, st->pools[p],
-            json_integer((json_int_t)pool_size(st, st->pools[p])));
+            json_integer((json_int_t)items_pool_size(st, st->pools[p])));
     }
     json_object_set_new(o, "items", items);
     json_t *ex = json_object();

@@ -6,7 +6,9 @@
 ** not fit its dialect gets one error per problem (encoding, delimiter,
 ** syntax) in one reading. libc and common/ only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/csvtab.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -361,7 +363,7 @@ int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
     char *raw = NULL;
     size_t raw_len = 0, file = SIZE_MAX;
     int rc =
-        read_bundle_csv(L, rel, &raw, &raw_len, &file, path_why, path_why_size);
+        bpath_read_csv(L, rel, &raw, &raw_len, &file, path_why, path_why_size);
     if (rc != 0) {
         return rc; /* -2: the caller reports where the path was named */
     }

@@ -4,7 +4,17 @@
 ** preset.c) and the checks that tie blocks to item pools and explanations
 ** (validate.c). libc and jansson only.
 */
-#include "stimuli/design_int.h"
+#include "stimuli/design.h"
+#include "stimuli/loader.h"
+#include "stimuli/items_int.h"
+#include "stimuli/sources.h"
+#include "stimuli/page_load.h"
+#include "stimuli/preset.h"
+#include "stimuli/validate.h"
+#include "stimuli/blocks.h"
+#include "stimuli/designctx.h"
+#include "stimuli/uiparse.h"
+#include "stimuli/online.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,56 +22,6 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-
-int design_valid_ident(const char *s)
-{
-    if (!s[0]) {
-        return 0;
-    }
-    for (const char *p = s; *p; p++) {
-        char c = *p;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-void design_no_condition(Loader *L, const JLoc *at, const char *key,
-                         const char *id)
-{
-    const Study *st = L->st;
-    const char *near = study_condition_suggest(st, id);
-    if (near) {
-        jl_error(L, at, key, "no condition '%s' (did you mean '%s'?)", id,
-                 near);
-        return;
-    }
-    SimBuf b;
-    sim_buf_init(&b);
-    for (size_t i = 0; i < st->n_conditions; i++) {
-        sim_buf_printf(&b, "%s%s", i ? ", " : "", st->conditions[i].id);
-    }
-    jl_error(L, at, key, "no condition '%s' (conditions: %s)", id,
-             sim_buf_cstr(&b));
-    if (b.oom) {
-        L->oom = 1;
-    }
-    sim_buf_free(&b);
-}
-
-void quiz_questions_free(QuizQuestion *q, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        sim_free(q[i].text);
-        for (size_t k = 0; k < q[i].n_options; k++) {
-            sim_free(q[i].options[k]);
-        }
-        sim_free(q[i].options);
-    }
-    sim_free(q);
-}
 
 /* -------------------------------------------------------------- classes */
 
@@ -343,72 +303,6 @@ static void parse_rating(Design *D, const JLoc *root)
     r->high = ld_strdup(L, high);
 }
 
-int quiz_parse_questions(Design *D, const JLoc *at, json_t *list,
-                         QuizQuestion **out, size_t *n_out)
-{
-    Loader *L = D->L;
-    *out = NULL;
-    *n_out = 0;
-    if (!json_is_array(list) || json_array_size(list) == 0) {
-        jl_error(L, at, NULL, "must be a non-empty list of questions");
-        return -1;
-    }
-    size_t n = json_array_size(list);
-    QuizQuestion *qs = ld_calloc(L, n, sizeof *qs);
-    if (!qs) {
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        json_t *q = json_array_get(list, i);
-        JLoc ql;
-        jl_index(&ql, at, i);
-        QuizQuestion *x = &qs[i];
-        *n_out = i + 1;
-        x->answer = -1;
-        if (!json_is_object(q)) {
-            jl_error(L, &ql, NULL,
-                     "a question is {\"text\", \"options\", \"answer\"}");
-            continue;
-        }
-        static const char *const known[] = {"text", "options", "answer", NULL};
-        jreject_unknown(L, &ql, q, known);
-        const char *text = NULL;
-        if (jget_str(L, &ql, q, "text", 1, &text) == 1) {
-            if (!text[0]) {
-                jl_error(L, &ql, "text", "must not be empty");
-            }
-            x->text = ld_strdup(L, text);
-        }
-        json_t *opts = json_object_get(q, "options");
-        if (!json_is_array(opts) || json_array_size(opts) < 2) {
-            jl_error(L, &ql, "options",
-                     opts ? "must be a list of 2 or more texts"
-                          : "missing (required)");
-            continue;
-        }
-        size_t no = json_array_size(opts);
-        x->options = ld_calloc(L, no, sizeof *x->options);
-        if (!x->options) {
-            continue;
-        }
-        JLoc ol;
-        jl_child(&ol, &ql, "options");
-        for (size_t k = 0; k < no; k++) {
-            json_t *o = json_array_get(opts, k);
-            x->n_options = k + 1;
-            x->options[k] = json_scalar_text(L, o);
-            if (!x->options[k] || !x->options[k][0]) {
-                char idx[24];
-                snprintf(idx, sizeof idx, "%zu", k);
-                jl_error(L, &ol, idx, "an option is a non-empty text");
-            }
-        }
-        jget_int(L, &ql, q, "answer", 1, 0, (int)no - 1, &x->answer);
-    }
-    *out = qs;
-    return 0;
-}
-
 static void parse_quiz(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -434,7 +328,7 @@ static void parse_quiz(Design *D, const JLoc *root)
         jl_error(L, &ql, "questions", "missing (required)");
         return;
     }
-    if (quiz_parse_questions(D, &qq, qs, &D->quiz, &D->n_quiz) == 0) {
+    if (design_quiz_parse(D, &qq, qs, &D->quiz, &D->n_quiz) == 0) {
         D->has_quiz = D->n_quiz > 0;
     }
 }
@@ -450,6 +344,7 @@ static void parse_simulation(Design *D, const JLoc *root)
     s->rt_sigma = 0.5;
     s->catch_p = 0.95;
     s->quiz_p = 0.9;
+    s->reveal_p = 1;
     json_t *v = json_object_get(D->root, "simulation");
     if (!v) {
         return;
@@ -461,8 +356,10 @@ static void parse_simulation(Design *D, const JLoc *root)
         return;
     }
     static const char *const known[] = {
-        "p_default",    "p",        "cells",   "participant_sd", "item_sd",
-        "rt_median_ms", "rt_sigma", "catch_p", "quiz_p",         NULL};
+        "p_default",      "p",       "cells",
+        "participant_sd", "item_sd", "rt_median_ms",
+        "rt_sigma",       "catch_p", "quiz_p",
+        "reveal_p",       NULL};
     jreject_unknown(L, &sl, v, known);
     struct {
         const char *key;
@@ -475,7 +372,8 @@ static void parse_simulation(Design *D, const JLoc *root)
                 {"rt_median_ms", &s->rt_median_ms, 1e-9, 1e9},
                 {"rt_sigma", &s->rt_sigma, 0, 100},
                 {"catch_p", &s->catch_p, 0, 1},
-                {"quiz_p", &s->quiz_p, 0, 1}};
+                {"quiz_p", &s->quiz_p, 0, 1},
+                {"reveal_p", &s->reveal_p, 0, 1}};
     for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
         double x;
         if (jget_num(L, &sl, v, nums[i].key, 0, &x) == 1) {
@@ -645,52 +543,6 @@ static void check_rating_asked(Design *D, const JLoc *root)
     }
 }
 
-void add_page_ref(Design *D, const char *path, const JLoc *at, const char *key)
-{
-    page_refs_add(D->L, &D->refs, path, at, key);
-}
-
-int page_list(Design *D, const JLoc *at, const char *key, json_t *v,
-              char ***out, size_t *n_out)
-{
-    Loader *L = D->L;
-    *out = NULL;
-    *n_out = 0;
-    if (!v) {
-        return 0;
-    }
-    if (!json_is_string(v) && !json_is_array(v)) {
-        jl_error(L, at, key, "must be a path or a list of paths");
-        return 0;
-    }
-    size_t n = json_is_string(v) ? 1 : json_array_size(v);
-    char **paths = ld_calloc(L, n ? n : 1, sizeof *paths);
-    if (!paths) {
-        return 0;
-    }
-    *out = paths;
-    if (json_is_string(v)) {
-        paths[0] = ld_strdup(L, json_string_value(v));
-        *n_out = 1;
-        add_page_ref(D, json_string_value(v), at, key);
-        return 1;
-    }
-    JLoc il;
-    jl_child(&il, at, key);
-    for (size_t i = 0; i < n; i++) {
-        json_t *p = json_array_get(v, i);
-        char idx[24];
-        snprintf(idx, sizeof idx, "%zu", i);
-        if (!json_is_string(p)) {
-            jl_error(L, &il, idx, "a page is a file path");
-            continue;
-        }
-        paths[(*n_out)++] = ld_strdup(L, json_string_value(p));
-        add_page_ref(D, json_string_value(p), &il, idx);
-    }
-    return 1;
-}
-
 static void parse_pages(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -710,14 +562,14 @@ static void parse_pages(Design *D, const JLoc *root)
     const char *s = NULL;
     if (jget_str(L, pl, v, "consent", 0, &s) == 1) {
         D->consent = ld_strdup(L, s);
-        add_page_ref(D, s, pl, "consent");
+        design_add_page_ref(D, s, pl, "consent");
     }
     if (jget_str(L, pl, v, "debrief", 0, &s) == 1) {
         D->debrief = ld_strdup(L, s);
-        add_page_ref(D, s, pl, "debrief");
+        design_add_page_ref(D, s, pl, "debrief");
     }
-    page_list(D, pl, "instructions", json_object_get(v, "instructions"),
-              &D->instr, &D->n_instr);
+    design_page_list(D, pl, "instructions", json_object_get(v, "instructions"),
+                     &D->instr, &D->n_instr);
 }
 
 static void parse_screening(Design *D, const JLoc *root)
@@ -768,19 +620,6 @@ static void parse_screening(Design *D, const JLoc *root)
     }
 }
 
-int set_pages(Design *D, Block *b, char *const *paths, size_t n)
-{
-    b->pages = ld_calloc(D->L, n ? n : 1, sizeof *b->pages);
-    if (!b->pages) {
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        b->pages[i] = ld_strdup(D->L, paths[i]);
-    }
-    b->n_pages = n;
-    return 0;
-}
-
 /* Page files and the inline text of page blocks, parsed into page models
 ** and checked (page.c). */
 static void read_pages(Design *D)
@@ -813,6 +652,56 @@ static void collect_pools(Loader *L)
             st->n_pools++;
         }
     }
+}
+
+/* "protocol" (a preset) or "blocks" (explicit) into st->blocks. */
+static void parse_protocol(Design *D, const JLoc *root)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    json_t *proto = json_object_get(D->root, "protocol");
+    json_t *blocks = json_object_get(D->root, "blocks");
+    if (proto && blocks) {
+        jl_error(L, root, "blocks",
+                 "give either \"protocol\" (a preset) or \"blocks\", not "
+                 "both");
+        return;
+    }
+    if (!proto && !blocks) {
+        jl_error(L, root, "protocol",
+                 "missing (give a preset in \"protocol\" or a \"blocks\" "
+                 "list)");
+        return;
+    }
+    if (proto) {
+        JLoc pl;
+        jl_child(&pl, root, "protocol");
+        if (!json_is_object(proto)) {
+            jl_error(L, root, "protocol", "must be {\"preset\": NAME, ...}");
+            return;
+        }
+        const char *preset = NULL;
+        if (jget_str(L, &pl, proto, "preset", 1, &preset) != 1) {
+            return;
+        }
+        st->preset = ld_strdup(L, preset);
+        if (preset_expand(D, &pl, proto, preset) != 0) {
+            char presets[256];
+            preset_list(presets, sizeof presets);
+            jl_error(L, &pl, "preset", "unknown preset '%s' (%s)", preset,
+                     presets);
+            sim_free(st->preset);
+            st->preset = NULL;
+        }
+        return;
+    }
+    JLoc bl0;
+    jl_child(&bl0, root, "blocks");
+    if (!json_is_array(blocks) || json_array_size(blocks) == 0) {
+        jl_error(L, root, "blocks", "must be a non-empty list of blocks");
+        return;
+    }
+    blocks_parse_list(D, &bl0, blocks);
 }
 
 void design_parse(Loader *L, json_t *root)
@@ -875,7 +764,7 @@ void design_parse(Loader *L, json_t *root)
         load_banks(L, items, &il);
         L->items_incomplete = L->n_raised > raised;
     }
-    index_build(L);
+    items_index_build(L);
     json_t *ex = json_object_get(root, "explanations");
     if (ex) {
         JLoc el;
@@ -893,7 +782,7 @@ void design_parse(Loader *L, json_t *root)
     validate_conditions(&D, &at);
     read_pages(&D);
 
-    quiz_questions_free(D.quiz, D.n_quiz);
+    design_quiz_free(D.quiz, D.n_quiz);
     sim_free(D.consent);
     sim_free(D.debrief);
     for (size_t i = 0; i < D.n_instr; i++) {

@@ -14,7 +14,6 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-#include "stimuli/study_int.h"
 #include "stimuli/uistrings.h"
 
 struct GlyphChain {

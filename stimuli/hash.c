@@ -10,7 +10,6 @@
 */
 #define _XOPEN_SOURCE 700
 #include "stimuli/hash.h"
-#include "stimuli/study_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -194,7 +193,7 @@ static void hex_digest(struct sha256_ctx *ctx, char out[65])
     }
 }
 
-int bundle_hash(const char *root, char out[65], char *why, size_t why_size)
+int hash_bundle(const char *root, char out[65], char *why, size_t why_size)
 {
     out[0] = '\0';
     PathList pl = {NULL, 0, 0, 0};

@@ -21,4 +21,8 @@ int hash_path_in_bundle(const char *bundle_dir, const char *path, char *why,
 int hash_file_sha256(const char *path, char out[65], char *why,
                      size_t why_size);
 
+/* The hash of the bundle folder root: SHA-256 hex into out[65]; -1 with
+** the reason in why, -2 when memory ran out. */
+int hash_bundle(const char *root, char out[65], char *why, size_t why_size);
+
 #endif

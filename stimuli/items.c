@@ -4,7 +4,12 @@
 ** edits, full inputs). Explanation sources are in sources.c. libc, jansson
 ** and common/ (the CSV reader) only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/items_int.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/csvtab.h"
+#include "stimuli/expl_int.h"
+#include "stimuli/media.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -64,7 +69,7 @@ static void cf_free(Counterfactual *cf)
         return;
     }
     input_clear(&cf->input);
-    edits_free(cf->edits, cf->n_edits);
+    expl_edits_free(cf->edits, cf->n_edits);
     sim_free(cf->region);
     sim_free(cf);
 }
@@ -87,7 +92,7 @@ void item_clear(Item *it)
     memset(it, 0, sizeof *it);
 }
 
-Item *ld_new_item(Loader *L)
+Item *items_new(Loader *L)
 {
     Study *st = L->st;
     if (ld_grow(L, (void **)&st->items, &L->cap_items, st->n_items + 1,
@@ -127,7 +132,7 @@ static size_t slot_of(const struct StudyIndex *ix, const char *key)
     return (size_t)sim_hash_str(key) & (ix->n_slots - 1);
 }
 
-int index_build(Loader *L)
+int items_index_build(Loader *L)
 {
     Study *st = L->st;
     struct StudyIndex *ix = st->index;
@@ -175,7 +180,7 @@ int index_build(Loader *L)
     return 0;
 }
 
-long index_find(const Study *st, const char *key)
+long items_index_find(const Study *st, const char *key)
 {
     const struct StudyIndex *ix = st->index;
     if (ix && ix->slots && ix->n_items == st->n_items) {
@@ -197,57 +202,6 @@ long index_find(const Study *st, const char *key)
     return -1;
 }
 
-/* --------------------------------------------------------------- classes */
-
-int class_lookup(Loader *L, const char *value, const char *file, int line,
-                 const char *pointer, const char *field)
-{
-    int k = study_class_index(L->st, value);
-    if (k >= 0 || !L->classes_ok) {
-        return k;
-    }
-    SimBuf b;
-    sim_buf_init(&b);
-    for (size_t i = 0; i < L->st->n_classes; i++) {
-        sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
-    }
-    ld_diag(L, 0, file, line, 0, pointer, field,
-            "unknown class '%s' (classes: %s)", value, sim_buf_cstr(&b));
-    sim_buf_free(&b);
-    return -1;
-}
-
-int jclass(Loader *L, const JLoc *at, json_t *obj, const char *key,
-           int required, int *out)
-{
-    json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (required) {
-            jl_error(L, at, key, "missing (required)");
-        }
-        return 0;
-    }
-    char *text = json_scalar_text(L, v);
-    if (!text) {
-        jl_error(L, at, key, "must be a class id");
-        return -1;
-    }
-    int k = study_class_index(L->st, text);
-    if (k < 0 && L->classes_ok) {
-        SimBuf b;
-        sim_buf_init(&b);
-        for (size_t i = 0; i < L->st->n_classes; i++) {
-            sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
-        }
-        jl_error(L, at, key, "unknown class '%s' (classes: %s)", text,
-                 sim_buf_cstr(&b));
-        sim_buf_free(&b);
-    }
-    sim_free(text);
-    *out = k;
-    return k >= 0 ? 1 : -1;
-}
-
 /* Class of a CSV cell (trimmed); empty = unknown (-1, no error unless
 ** required). */
 static int csv_class(Loader *L, const JLoc *at, const char *cell,
@@ -264,7 +218,7 @@ static int csv_class(Loader *L, const JLoc *at, const char *cell,
             jl_error(L, at, col, "empty (a class id is required)");
         }
     } else {
-        k = class_lookup(L, v, at->file, at->line, NULL, col);
+        k = ld_class_lookup(L, v, at->file, at->line, NULL, col);
     }
     sim_free(v);
     return k;
@@ -272,8 +226,8 @@ static int csv_class(Loader *L, const JLoc *at, const char *cell,
 
 /* ------------------------------------------------------------ text forms */
 
-int parse_feature_lines(Loader *L, const char *text, Feature **out,
-                        size_t *n_out, int *bad_line)
+int items_parse_features(Loader *L, const char *text, Feature **out,
+                         size_t *n_out, int *bad_line)
 {
     *out = NULL;
     *n_out = 0;
@@ -312,8 +266,8 @@ int parse_feature_lines(Loader *L, const char *text, Feature **out,
     return 0;
 }
 
-int parse_marked(Loader *L, const char *text, int segment, char **plain,
-                 Edit **edits, size_t *n_edits)
+int items_parse_marked(Loader *L, const char *text, int segment, char **plain,
+                       Edit **edits, size_t *n_edits)
 {
     *plain = NULL;
     *edits = NULL;
@@ -351,7 +305,7 @@ int parse_marked(Loader *L, const char *text, int segment, char **plain,
     }
     if (open || L->oom) {
         sim_buf_free(&b);
-        edits_free(*edits, *n_edits);
+        expl_edits_free(*edits, *n_edits);
         *edits = NULL;
         *n_edits = 0;
         return -1;
@@ -372,12 +326,12 @@ static void image_input(Loader *L, const JLoc *at, const char *key,
 {
     char why[512], *abs = NULL;
     in->text = ld_strdup(L, path);
-    if (bundle_file(L, path, &abs, why, sizeof why) != 0) {
+    if (bpath_file(L, path, &abs, why, sizeof why) != 0) {
         jl_error(L, at, key, "%s", why);
         return;
     }
-    if (image_size(abs, &in->image_w, &in->image_h, NULL, why, sizeof why) !=
-        0) {
+    if (media_probe_image(abs, &in->image_w, &in->image_h, NULL, why,
+                          sizeof why) != 0) {
         jl_error(L, at, key, "'%s': %s", path, why);
         sim_free(abs);
         return;
@@ -433,8 +387,8 @@ static void input_from_cells(Loader *L, const JLoc *at, Modality m,
         break;
     case MODALITY_TABULAR: {
         int bad = 0;
-        if (parse_feature_lines(L, cell, &in->features, &in->n_features,
-                                &bad) != 0 &&
+        if (items_parse_features(L, cell, &in->features, &in->n_features,
+                                 &bad) != 0 &&
             !L->oom) {
             jl_error(L, at, col, "line %d of the cell is not 'Name = value'",
                      bad);
@@ -537,7 +491,7 @@ static void marked_segment(Loader *L, const JLoc *at, const char *key,
     char *plain = NULL;
     Edit *edits = NULL;
     size_t n = 0;
-    if (parse_marked(L, text, segment, &plain, &edits, &n) != 0) {
+    if (items_parse_marked(L, text, segment, &plain, &edits, &n) != 0) {
         if (!L->oom) {
             jl_error(L, at, key, "unbalanced '**' marker in the perturbation");
         }
@@ -553,7 +507,7 @@ static void marked_segment(Loader *L, const JLoc *at, const char *key,
     Edit *all = sim_realloc(cf->edits, (cf->n_edits + n + 1) * sizeof *all);
     if (!all) {
         L->oom = 1;
-        edits_free(edits, n);
+        expl_edits_free(edits, n);
         return;
     }
     memcpy(all + cf->n_edits, edits, n * sizeof *edits);
@@ -654,7 +608,7 @@ static void pool_unread(Loader *L, const char *pool)
     }
 }
 
-int ld_pool_unread(const Loader *L, const char *pool)
+int items_pool_unread(const Loader *L, const char *pool)
 {
     if (L->unread_any) {
         return 1;
@@ -812,7 +766,7 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
             sim_free(pool);
             continue;
         }
-        Item *it = ld_new_item(L);
+        Item *it = items_new(L);
         if (!it) {
             sim_free(id);
             sim_free(pool);
@@ -874,14 +828,14 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
                 ok = e.text ? 0 : -1;
             }
             if (ok == 0) {
-                if (item_add_expl(L, it, cm.expl_methods[k], &e) == -1) {
+                if (expl_attach(L, it, cm.expl_methods[k], &e) == -1) {
                     jl_error(L, &rl, ecol, "second '%s' explanation",
                              cm.expl_methods[k]);
                     expl_clear(&e);
                 }
             } else {
                 expl_clear(&e);
-                item_add_expl(L, it, cm.expl_methods[k], NULL);
+                expl_attach(L, it, cm.expl_methods[k], NULL);
             }
         }
     }
@@ -927,8 +881,8 @@ static void tabular_json(Loader *L, const JLoc *at, json_t *v, ItemInput *in)
 {
     if (json_is_string(v)) {
         int bad = 0;
-        if (parse_feature_lines(L, json_string_value(v), &in->features,
-                                &in->n_features, &bad) != 0 &&
+        if (items_parse_features(L, json_string_value(v), &in->features,
+                                 &in->n_features, &bad) != 0 &&
             !L->oom) {
             jl_error(L, at, "input", "line %d is not 'Name = value'", bad);
         }
@@ -1060,7 +1014,7 @@ static void cf_from_json(Loader *L, const JLoc *at, json_t *v, Item *it)
         return;
     }
     cf->prediction = -1;
-    jclass(L, &cl, v, "prediction", 1, &cf->prediction);
+    jget_class(L, &cl, v, "prediction", 1, &cf->prediction);
     Modality m = it->input.modality;
     json_t *input = json_object_get(v, "input");
     json_t *edits = json_object_get(v, "edits");
@@ -1090,7 +1044,7 @@ static void cf_from_json(Loader *L, const JLoc *at, json_t *v, Item *it)
     if (jget_str(L, &cl, v, "region", 0, &region) == 1) {
         char why[512];
         cf->region = ld_strdup(L, region);
-        if (bundle_file(L, region, NULL, why, sizeof why) != 0) {
+        if (bpath_file(L, region, NULL, why, sizeof why) != 0) {
             jl_error(L, &cl, "region", "%s", why);
         }
     }
@@ -1222,7 +1176,7 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
         sim_free(id);
         return;
     }
-    Item *it = ld_new_item(L);
+    Item *it = items_new(L);
     if (!it) {
         sim_free(id);
         return;
@@ -1238,8 +1192,8 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
     }
     input_from_json(L, at, json_object_get(o, "input"), (Modality)m, &it->input,
                     NULL);
-    jclass(L, at, o, "label", 0, &it->label);
-    jclass(L, at, o, "prediction", 1, &it->prediction);
+    jget_class(L, at, o, "label", 0, &it->label);
+    jget_class(L, at, o, "prediction", 1, &it->prediction);
     json_t *cf = json_object_get(o, "counterfactual");
     if (cf && !json_is_null(cf)) {
         cf_from_json(L, at, cf, it);
@@ -1260,21 +1214,21 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
             jl_child(&el, &el0, method);
             Explanation e;
             if (expl_parse(L, &el, payload, NULL, it, &e, 0) == 0) {
-                item_add_expl(L, it, method, &e);
+                expl_attach(L, it, method, &e);
             } else {
                 expl_clear(&e);
-                item_add_expl(L, it, method, NULL); /* told at the payload */
+                expl_attach(L, it, method, NULL); /* told at the payload */
             }
         }
     }
 }
 
-int each_jsonl(Loader *L, const JLoc *ref, const char *rel, JsonlFn fn,
-               void *ctx)
+int items_each_jsonl(Loader *L, const JLoc *ref, const char *rel,
+                     ItemsJsonlFn fn, void *ctx)
 {
     char why[512], *data = NULL;
     size_t len = 0;
-    int rc = read_bundle_file(L, rel, &data, &len, why, sizeof why);
+    int rc = bpath_read(L, rel, &data, &len, why, sizeof why);
     if (rc == -2) {
         jl_error(L, ref, "file", "%s", why);
     }
@@ -1345,7 +1299,7 @@ static int pert_format_from(Loader *L, const JLoc *at, json_t *bank)
 
 /* "csv" or "jsonl" from the format field or the file's extension (.csv,
 ** .tsv and .txt are CSV tables, .jsonl JSON Lines). */
-int file_format(Loader *L, const JLoc *at, json_t *o, const char *file)
+int items_file_format(Loader *L, const JLoc *at, json_t *o, const char *file)
 {
     const char *fmt = NULL;
     if (jget_str(L, at, o, "format", 0, &fmt) == 1) {
@@ -1412,7 +1366,7 @@ static int load_bank(Loader *L, const JLoc *bl, json_t *bank, BankDefaults *d)
     }
     jget_str(L, bl, bank, "domain", 0, &d->domain);
     d->pert_format = pert_format_from(L, bl, bank);
-    int fmt = file_format(L, bl, bank, d->file);
+    int fmt = items_file_format(L, bl, bank, d->file);
     if (fmt == 0) {
         if (d->modality < 0) {
             jl_error(L, bl, "modality", "missing (required for CSV)");
@@ -1421,7 +1375,7 @@ static int load_bank(Loader *L, const JLoc *bl, json_t *bank, BankDefaults *d)
         return csv_bank(L, bl, bank, d);
     }
     if (fmt == 1) {
-        return each_jsonl(L, bl, d->file, jsonl_item, d);
+        return items_each_jsonl(L, bl, d->file, jsonl_item, d);
     }
     return -1;
 }
@@ -1448,4 +1402,13 @@ void load_banks(Loader *L, json_t *banks, const JLoc *at)
             pool_unread(L, d.pool); /* its rows are not read: no follow-ons */
         }
     }
+}
+
+size_t items_pool_size(const Study *st, const char *pool)
+{
+    size_t n = 0;
+    for (size_t i = 0; pool && i < st->n_items; i++) {
+        n += strcmp(st->items[i].pool, pool) == 0;
+    }
+    return n;
 }

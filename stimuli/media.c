@@ -4,16 +4,16 @@
 ** image to check it; the runner decodes the same way to show it. No SDL.
 */
 #include "stimuli/media.h"
-#include "stimuli/study_int.h"
 
 #include <errno.h>
-#include <jpeglib.h>
 #include <limits.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+/* after stdio.h: jpeglib.h uses FILE */
+#include <jpeglib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,8 +313,8 @@ static int image_decode(const char *abs, MediaImage *keep, int *w, int *h,
     return rc;
 }
 
-int image_size(const char *abs, int *w, int *h, int *is_png, char *why,
-               size_t why_size)
+int media_probe_image(const char *abs, int *w, int *h, int *is_png, char *why,
+                      size_t why_size)
 {
     int rc = image_decode(abs, NULL, w, h, is_png, why, why_size);
     return rc == MEDIA_NOFILE ? -2 : rc != 0 ? -1 : 0;
@@ -566,7 +566,8 @@ static int npy_values(FILE *f, long offset, int rows, int cols, float *out,
     return 0;
 }
 
-int npy_shape(const char *abs, int *rows, int *cols, char *why, size_t why_size)
+int media_probe_npy(const char *abs, int *rows, int *cols, char *why,
+                    size_t why_size)
 {
     FILE *f = fopen(abs, "rb");
     if (!f) {

@@ -49,4 +49,13 @@ int media_npy_info(const char *path, int *rows, int *cols, long *data_offset,
 int media_npy_read(const char *path, float **out, int *rows, int *cols,
                    SimError *err);
 
+/* Pixel size of a PNG or JPEG file; -1 with the reason in why (-2 when the
+** file cannot be opened). *is_png (may be NULL) tells which of the two it
+** is. */
+int media_probe_image(const char *abs, int *w, int *h, int *is_png, char *why,
+                      size_t why_size);
+/* Shape of a float32 little-endian C-order 2-D .npy file. */
+int media_probe_npy(const char *abs, int *rows, int *cols, char *why,
+                    size_t why_size);
+
 #endif

@@ -4,7 +4,7 @@
 ** Checked like every other field, before any participant starts. libc and
 ** jansson only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/online.h"
 
 #include <stdio.h>
 #include <string.h>

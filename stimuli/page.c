@@ -44,7 +44,9 @@ typedef struct Builder {
     size_t cap_blocks;
     PageImageHook hook;
     void *ctx;
+    int flags; /* PAGE_MARKDOWN or 0 */
     int oom;
+    int hard; /* PAGE_MARKDOWN: the last line ended in a hard break */
     /* the paragraph or list item being collected */
     int has_pend;
     PageBlockKind pend_kind;
@@ -88,37 +90,98 @@ static size_t find_marker(const char *s, size_t p, size_t n)
     return n;
 }
 
-/* Cuts s[0, n) at its "**" markers into text without them and runs that
-** alternate between plain and strong (an unclosed marker makes the rest
-** strong; empty runs are left out). */
-static int split_marked(const char *s, size_t n, PageBlock *b)
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n';
+}
+
+static int is_word(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+           (c >= 'A' && c <= 'Z') || (unsigned char)c >= 0x80;
+}
+
+/* Whether the single marker c at s[p] (an '*' or '_' that is not part of
+** "**") closes an italic run: after a non-space, and for '_' not inside a
+** word. */
+static int em_closes(const char *s, size_t p, size_t n, char c)
+{
+    return p > 0 && !is_space(s[p - 1]) &&
+           (c == '*' || p + 1 >= n || !is_word(s[p + 1]));
+}
+
+/* Whether the marker c at s[p] opens an italic run: before a non-space,
+** not after a letter or digit, and closed later in the same text. */
+static int em_opens(const char *s, size_t p, size_t n, char c)
+{
+    if (p + 1 >= n || is_space(s[p + 1]) || (p > 0 && is_word(s[p - 1]))) {
+        return 0;
+    }
+    for (size_t q = p + 2; q < n; q++) {
+        int dbl = s[q] == '*' && q + 1 < n && s[q + 1] == '*';
+        if (s[q] == c && !dbl && em_closes(s, q, n, c)) {
+            return 1;
+        }
+        q += (size_t)dbl;
+    }
+    return 0;
+}
+
+/* Cuts s[0, n) at its "**" markers (and, with PAGE_MARKDOWN, its single
+** '*' and '_' italic markers) into text without them and runs of one style
+** (an unclosed "**" makes the rest strong; empty runs are left out). */
+static int split_marked(const char *s, size_t n, int flags, PageBlock *b)
 {
     size_t cap = 1;
-    for (size_t m = find_marker(s, 0, n); m < n; m = find_marker(s, m + 2, n)) {
-        cap++;
+    if (flags & PAGE_MARKDOWN) {
+        for (size_t i = 0; i < n; i++) {
+            cap += s[i] == '*' || s[i] == '_';
+        }
+    } else {
+        for (size_t m = find_marker(s, 0, n); m < n;
+             m = find_marker(s, m + 2, n)) {
+            cap++;
+        }
     }
     b->text = sim_malloc(n + 1);
     b->spans = sim_malloc(cap * sizeof *b->spans);
     if (!b->text || !b->spans) {
         return -1;
     }
-    size_t out = 0, p = 0;
-    int strong = 0;
-    while (p < n) {
-        size_t m = find_marker(s, p, n);
-        if (m > p) {
-            PageSpan *sp = &b->spans[b->n_spans++];
-            sp->start = out;
-            sp->len = m - p;
-            sp->strong = strong;
-            memcpy(b->text + out, s + p, m - p);
-            out += m - p;
+    size_t out = 0, run = 0; /* run: where the current run starts in text */
+    int strong = 0, em = 0;
+    char em_char = 0;
+    for (size_t p = 0; p <= n;) {
+        int toggle_strong = p + 1 < n && s[p] == '*' && s[p + 1] == '*';
+        int toggle_em = 0;
+        if (!toggle_strong && p < n && (flags & PAGE_MARKDOWN) &&
+            (s[p] == '*' || s[p] == '_')) {
+            toggle_em = em ? s[p] == em_char && em_closes(s, p, n, s[p])
+                           : em_opens(s, p, n, s[p]);
         }
-        if (m >= n) {
-            break;
+        if (p == n || toggle_strong || toggle_em) {
+            if (out > run) {
+                PageSpan *sp = &b->spans[b->n_spans++];
+                sp->start = run;
+                sp->len = out - run;
+                sp->strong = strong;
+                sp->em = em;
+            }
+            run = out;
+            if (p == n) {
+                break;
+            }
+            if (toggle_strong) {
+                strong = !strong;
+                p += 2;
+            } else {
+                em_char = em ? 0 : s[p];
+                em = !em;
+                p++;
+            }
+            continue;
         }
-        strong = !strong;
-        p = m + 2;
+        b->text[out++] = s[p++];
     }
     b->text[out] = '\0';
     return 0;
@@ -135,7 +198,7 @@ static void flush(Builder *B)
         return;
     }
     memcpy(b->label, B->pend_label, sizeof b->label);
-    if (split_marked(B->buf, B->len, b) != 0) {
+    if (split_marked(B->buf, B->len, B->flags, b) != 0) {
         B->oom = 1;
     }
     B->len = 0;
@@ -174,7 +237,9 @@ static void image_line(Builder *B, const char *l, size_t n, int line)
         }
     }
     if (!open || l[n - 1] != ')') {
-        B->hook(B->ctx, NULL, line, "expected ![caption](media/file.png)");
+        if (B->hook) {
+            B->hook(B->ctx, NULL, line, "expected ![caption](media/file.png)");
+        }
         return;
     }
     PageBlock *b = add_block(B, PAGE_IMAGE, line);
@@ -186,7 +251,7 @@ static void image_line(Builder *B, const char *l, size_t n, int line)
     b->text = dup_n(B, l + 2, (size_t)(open - (l + 2)));
     b->src = dup_n(B, path, path_len);
     b->path = dup_n(B, path, path_len);
-    if (b->text && b->src && b->path) {
+    if (b->text && b->src && b->path && B->hook) {
         B->hook(B->ctx, b, line, NULL);
     }
 }
@@ -204,6 +269,22 @@ static size_t numbered_digits(const char *l, size_t n)
 
 static void page_line(Builder *B, const char *s, size_t n, int line)
 {
+    /* A markdown line ending in two spaces or a backslash breaks its
+    ** paragraph there. */
+    int hard_before = B->hard;
+    B->hard = 0;
+    if (B->flags & PAGE_MARKDOWN) {
+        size_t k = n;
+        while (k && s[k - 1] == '\r') {
+            k--;
+        }
+        if (k >= 1 && s[k - 1] == '\\') {
+            B->hard = 1;
+            n = k - 1;
+        } else if (k >= 2 && s[k - 1] == ' ' && s[k - 2] == ' ') {
+            B->hard = 1;
+        }
+    }
     /* Trailing spaces and CR, then leading spaces, do not count. */
     while (n && (s[n - 1] == '\r' || s[n - 1] == ' ')) {
         n--;
@@ -245,7 +326,7 @@ static void page_line(Builder *B, const char *s, size_t n, int line)
         if (!B->has_pend) {
             start_pending(B, PAGE_PARAGRAPH, line, "", 0);
         } else {
-            append(B, " ", 1);
+            append(B, hard_before ? "\n" : " ", 1);
         }
         append(B, s, n);
     }
@@ -254,9 +335,16 @@ static void page_line(Builder *B, const char *s, size_t n, int line)
 int page_build(const char *text, const char *file, PageImageHook hook,
                void *ctx, Page **out)
 {
+    return page_build_ex(text, file, 0, hook, ctx, out);
+}
+
+int page_build_ex(const char *text, const char *file, int flags,
+                  PageImageHook hook, void *ctx, Page **out)
+{
     *out = NULL;
     Builder B;
     memset(&B, 0, sizeof B);
+    B.flags = flags;
     B.hook = hook;
     B.ctx = ctx;
     B.pg = sim_calloc(1, sizeof *B.pg);

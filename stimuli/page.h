@@ -24,6 +24,7 @@ typedef struct PageSpan {
     size_t start; /* byte offset in PageBlock.text */
     size_t len;   /* bytes; never 0 */
     int strong;   /* 1: inside **emphasis** markers */
+    int em;       /* 1: inside *italic* or _italic_ markers (PAGE_MARKDOWN) */
 } PageSpan;
 
 typedef struct Page Page;
@@ -72,9 +73,21 @@ typedef void (*PageImageHook)(void *ctx, PageBlock *img, int line,
                               const char *problem);
 
 /* Parses text (of `file`, may be NULL) into a new page (*out), calling
-** hook for each image line (study loading resolves them there); -1 when
+** hook (may be NULL) for each image line (study loading resolves them there);
+*-1 when
 ** memory ran out. */
 int page_build(const char *text, const char *file, PageImageHook hook,
                void *ctx, Page **out);
+
+/* The dialect of markdown explanations (docs/study-format.md, "Payload
+** kinds"): the page dialect plus *italic* and _italic_ runs (a marker opens
+** before a non-space and closes after one) and hard line breaks (a line
+** ending in two spaces or a backslash continues its paragraph on a new
+** line: '\n' in PageBlock.text). */
+#define PAGE_MARKDOWN 1
+
+/* page_build with flags (0 or PAGE_MARKDOWN). */
+int page_build_ex(const char *text, const char *file, int flags,
+                  PageImageHook hook, void *ctx, Page **out);
 
 #endif

@@ -12,7 +12,10 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-#include "stimuli/study_int.h"
+#include "stimuli/page_load.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/media.h"
 
 const Page *study_page(const Study *st, const char *file)
 {
@@ -116,14 +119,14 @@ static void resolve_image(void *ctx, PageBlock *img, int line,
         return;
     }
     char why[512], why2[512];
-    if (bundle_path_check(img->src, why, sizeof why) != 0) {
+    if (bpath_check(img->src, why, sizeof why) != 0) {
         page_diag(pc, 0, line, "%s", why);
         return;
     }
     char *abs = NULL, *abs2 = NULL;
     char *beside = beside_page(L, pc->file, img->src);
-    int ok = bundle_file(L, img->src, &abs, why, sizeof why) == 0;
-    int ok2 = beside && bundle_file(L, beside, &abs2, why2, sizeof why2) == 0;
+    int ok = bpath_file(L, img->src, &abs, why, sizeof why) == 0;
+    int ok2 = beside && bpath_file(L, beside, &abs2, why2, sizeof why2) == 0;
     if (ok && ok2 && strcmp(abs, abs2) != 0) {
         page_diag(pc, 1, line,
                   "'%s' is a file of the bundle and '%s' one beside the "
@@ -143,7 +146,7 @@ static void resolve_image(void *ctx, PageBlock *img, int line,
         page_diag(pc, 0, line, "%s", why);
     } else {
         int w, h;
-        if (image_size(abs, &w, &h, NULL, why, sizeof why) != 0) {
+        if (media_probe_image(abs, &w, &h, NULL, why, sizeof why) != 0) {
             page_diag(pc, 0, line, "'%s': %s", img->src, why);
         } else {
             sim_free(img->file);
@@ -177,7 +180,7 @@ static void load_page_file(Loader *L, const PageRef *ref)
 {
     char why[512], *text = NULL;
     size_t len = 0;
-    int rc = read_bundle_file(L, ref->path, &text, &len, why, sizeof why);
+    int rc = bpath_read(L, ref->path, &text, &len, why, sizeof why);
     if (rc == -2) {
         jl_error(L, &ref->at, ref->key, "page %s", why);
     }

@@ -3,7 +3,11 @@
 ** into blocks, with the parameters each preset accepts. The preset table at
 ** the end is the one list of presets. libc and jansson only.
 */
-#include "stimuli/design_int.h"
+#include "stimuli/preset.h"
+#include "stimuli/loader.h"
+#include "stimuli/items_int.h"
+#include "stimuli/blocks.h"
+#include "stimuli/designctx.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +22,7 @@ static void preset_opening(Design *D, const JLoc *proto, int with_quiz)
     if (D->consent) {
         Block *b = block_new(D, BLOCK_CONSENT, "consent", &D->pages_at);
         if (b) {
-            set_pages(D, b, &D->consent, 1);
+            design_set_pages(D, b, &D->consent, 1);
         }
     } else {
         jl_warn(L, &D->pages_at, "consent",
@@ -28,7 +32,7 @@ static void preset_opening(Design *D, const JLoc *proto, int with_quiz)
         Block *b =
             block_new(D, BLOCK_INSTRUCTIONS, "instructions", &D->pages_at);
         if (b) {
-            set_pages(D, b, D->instr, D->n_instr);
+            design_set_pages(D, b, D->instr, D->n_instr);
         }
     } else {
         jl_warn(L, &D->pages_at, "instructions",
@@ -47,7 +51,7 @@ static void preset_debrief(Design *D)
     if (D->debrief) {
         Block *b = block_new(D, BLOCK_DEBRIEF, "debrief", &D->pages_at);
         if (b) {
-            set_pages(D, b, &D->debrief, 1);
+            design_set_pages(D, b, &D->debrief, 1);
         }
     }
 }
@@ -254,7 +258,7 @@ static void expand_meta(Design *D, const JLoc *at, json_t *proto)
             b->feedback = 1;
             b->retry = 1;
             b->show = (ShowSpec){0, 1, 1, 0};
-            if (pool_size(L->st, ptrain) > 0) {
+            if (items_pool_size(L->st, ptrain) > 0) {
                 b->train_pool = ld_strdup(L, ptrain);
                 D->src[L->st->n_blocks - 1].train_key = "practice_train_pool";
             } else if (json_object_get(proto, "practice_train_pool")) {

@@ -8,7 +8,9 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-#include "stimuli/design_int.h"
+#include "stimuli/questionnaire_int.h"
+#include "stimuli/loader.h"
+#include "stimuli/designctx.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,8 @@
 ** Questionnaire blocks: what a valid answer to one of their questions is.
 ** The session (experiment/session.c), simulated participants and the
 ** runner ask this header, so that every place agrees on it. Parsing of
-** "questions" lives in stimuli/questionnaire.c too (study_int.h). libc only.
+** "questions" lives in stimuli/questionnaire.c too (questionnaire_int.h).
+** libc only.
 */
 #ifndef SIMLAB_STIMULI_QUESTIONNAIRE_H
 #define SIMLAB_STIMULI_QUESTIONNAIRE_H

@@ -16,25 +16,7 @@
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-
-typedef enum Preset { P_FORWARD, P_COUNTERFACTUAL, P_META } Preset;
-typedef enum Modality { M_IMAGE, M_TEXT, M_TABULAR } Modality;
-
-static const char *const preset_names[] = {
-    "hase-forward", "hase-counterfactual", "meta-predictor"};
-static const char *const modality_names[] = {"image", "text", "tabular"};
-
-/* One placeholder item. Class 0 is the "positive" class of the balance
-** report (TP: label 0, output 0). */
-typedef struct Planned {
-    const char *pool;
-    char id[16];
-    int label;  /* true class */
-    int output; /* model output */
-    int cf_out; /* model output on the perturbation; -1: none */
-} Planned;
-
-#define MAX_ITEMS 32
+#include "stimuli/scaffold_int.h"
 
 /* TP, FP, TN, FN as (label, output). */
 static const int types[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
@@ -78,12 +60,6 @@ static size_t plan_items(Preset preset, Planned *p)
 
 /* ------------------------------------------------------------ writing */
 
-typedef struct Out {
-    const char *dir;
-    SimError *err;
-    int rc;
-} Out;
-
 static void write_file(Out *o, const char *rel, const char *text)
 {
     if (o->rc != SIM_OK) {
@@ -104,7 +80,7 @@ static void write_file(Out *o, const char *rel, const char *text)
     }
 }
 
-static void write_buf(Out *o, const char *rel, SimBuf *b)
+void sc_write_buf(Out *o, const char *rel, SimBuf *b)
 {
     if (b->oom && o->rc == SIM_OK) {
         o->rc = sim_fail(o->err, SIM_ERR_NOMEM, "out of memory");
@@ -127,8 +103,8 @@ static void make_dir(Out *o, const char *rel)
 }
 
 /* Writes a w x h image (channels 1: grey, 3: RGB) as PNG. */
-static void write_png(Out *o, const char *rel, const unsigned char *px,
-                      unsigned w, unsigned h, int channels)
+void sc_write_png(Out *o, const char *rel, const unsigned char *px, unsigned w,
+                  unsigned h, int channels)
 {
     if (o->rc != SIM_OK) {
         return;
@@ -149,11 +125,9 @@ static void write_png(Out *o, const char *rel, const unsigned char *px,
 
 /* -------------------------------------------------------- modalities */
 
-#define IMG 96 /* pixels per side of the placeholder images */
-
 /* A placeholder picture: a disc (class 0, "round") or a square (class 1)
 ** on a background tinted by k. */
-static void draw_shape(unsigned char *px, int shape, int k)
+void sc_draw_shape(unsigned char *px, int shape, int k)
 {
     static const unsigned char bg[6][3] = {{236, 240, 244}, {244, 238, 228},
                                            {230, 242, 232}, {242, 232, 240},
@@ -177,7 +151,7 @@ static void draw_shape(unsigned char *px, int shape, int k)
 }
 
 /* A placeholder saliency map: bright at the shape's centre. */
-static void draw_heat(unsigned char *px, int k)
+void sc_draw_heat(unsigned char *px, int k)
 {
     double cx = 48.0 + (double)(k % 5) - 2.0, cy = 48.0 - (double)(k % 4);
     for (int y = 0; y < IMG; y++) {
@@ -198,7 +172,7 @@ static const char *const nouns[] = {"story", "film",   "script",
 
 /* The words of a placeholder review: "A <adj> <noun> with a <adj2>
 ** <noun2>." in the tone of the true class. */
-static void review_words(int k, int label, const char *w[7])
+void sc_review_words(int k, int label, const char *w[7])
 {
     const char *const *adj = label == 0 ? pos_words : neg_words;
     w[0] = "A";
@@ -213,7 +187,7 @@ static void review_words(int k, int label, const char *w[7])
 static void review_text(SimBuf *b, int k, int label, int marked)
 {
     const char *w[7];
-    review_words(k, label, w);
+    sc_review_words(k, label, w);
     const char *const *other = label == 0 ? neg_words : pos_words;
     sim_buf_printf(b, "%s %s%s%s %s %s %s %s %s.", w[0], marked ? "**" : "",
                    marked ? other[k % 6] : w[1], marked ? "**" : "", w[2], w[3],
@@ -221,17 +195,17 @@ static void review_text(SimBuf *b, int k, int label, int marked)
 }
 
 /* Tabular features of a placeholder person, in the tone of the class. */
-static int feature_age(int k, int label)
+int sc_feature_age(int k, int label)
 {
     return label == 0 ? 41 + k : 23 + k;
 }
 
-static int feature_hours(int k, int label)
+int sc_feature_hours(int k, int label)
 {
     return label == 0 ? 44 + k % 5 : 22 + k % 7;
 }
 
-static const char *feature_education(int k, int label)
+const char *sc_feature_education(int k, int label)
 {
     static const char *const hi[] = {"Masters", "Bachelors", "Doctorate"};
     static const char *const lo[] = {"HS-grad", "Some-college", "11th"};
@@ -239,16 +213,6 @@ static const char *feature_education(int k, int label)
 }
 
 /* ------------------------------------------------------ bundle files */
-
-typedef struct Ctx {
-    Preset preset;
-    Modality modality;
-    const char *id; /* study id */
-    const char *class_id[2];
-    const char *class_label[2];
-    Planned items[MAX_ITEMS];
-    size_t n_items;
-} Ctx;
 
 static void buf_putc(SimBuf *b, char ch)
 {
@@ -289,19 +253,19 @@ static void write_items(Out *o, const Ctx *c)
         switch (c->modality) {
         case M_IMAGE:
             snprintf(rel, sizeof rel, "media/%s-%s.png", x->pool, x->id);
-            draw_shape(rgb, x->label, k);
-            write_png(o, rel, rgb, IMG, IMG, 3);
+            sc_draw_shape(rgb, x->label, k);
+            sc_write_png(o, rel, rgb, IMG, IMG, 3);
             sim_buf_puts(&cell, rel);
             snprintf(rel, sizeof rel, "media/%s-%s-heat.png", x->pool, x->id);
-            draw_heat(grey, k);
-            write_png(o, rel, grey, IMG, IMG, 1);
+            sc_draw_heat(grey, k);
+            sc_write_png(o, rel, grey, IMG, IMG, 1);
             if (cf) {
                 snprintf(rel, sizeof rel, "media/%s-%s-cf.png", x->pool, x->id);
                 /* a flip changes the shape, a kept output moves it */
-                draw_shape(rgb,
-                           x->cf_out == x->output ? x->label : 1 - x->label,
-                           k + 1);
-                write_png(o, rel, rgb, IMG, IMG, 3);
+                sc_draw_shape(rgb,
+                              x->cf_out == x->output ? x->label : 1 - x->label,
+                              k + 1);
+                sc_write_png(o, rel, rgb, IMG, IMG, 3);
                 sim_buf_puts(&pert, rel);
             }
             break;
@@ -312,12 +276,12 @@ static void write_items(Out *o, const Ctx *c)
             }
             break;
         case M_TABULAR:
-            sim_buf_printf(&cell,
-                           "Age = %d\nHours per week = %d\nEducation = %s",
-                           feature_age(k, x->label), feature_hours(k, x->label),
-                           feature_education(k, x->label));
+            sim_buf_printf(
+                &cell, "Age = %d\nHours per week = %d\nEducation = %s",
+                sc_feature_age(k, x->label), sc_feature_hours(k, x->label),
+                sc_feature_education(k, x->label));
             if (cf) {
-                int h = feature_hours(k, x->label);
+                int h = sc_feature_hours(k, x->label);
                 sim_buf_printf(&pert, "Hours per week : %d --> %d", h,
                                x->label == 0 ? h - 20 : h + 20);
             }
@@ -339,11 +303,12 @@ static void write_items(Out *o, const Ctx *c)
     }
     sim_free(rgb);
     sim_free(grey);
-    write_buf(o, "items.csv", &b);
+    sc_write_buf(o, "items.csv", &b);
 }
 
 /* One explanation per item for the method "my_method": a heatmap, word
-** weights or feature weights, pointing towards the model's output. */
+** weights or feature weights, pointing towards the model's output, or the
+** payload of a worked example (scaffold_expl.c). */
 static void write_explanations(Out *o, const Ctx *c)
 {
     SimBuf b;
@@ -355,6 +320,10 @@ static void write_explanations(Out *o, const Ctx *c)
         double sign = x->output == 0 ? 1.0 : -1.0;
         sim_buf_printf(&b, "{\"id\": \"%s\", \"pool\": \"%s\", ", x->id,
                        x->pool);
+        if (c->method != X_DEFAULT) {
+            scaffold_payload(o, c, x, k, &b);
+            continue;
+        }
         switch (c->modality) {
         case M_IMAGE:
             sim_buf_printf(&b,
@@ -365,7 +334,7 @@ static void write_explanations(Out *o, const Ctx *c)
             break;
         case M_TEXT: {
             const char *w[7];
-            review_words(k, x->label, w);
+            sc_review_words(k, x->label, w);
             /* the tone words carry the weight, the rest little */
             static const double base[7] = {0.0, 0.6, 0.05, 0.0, 0.0, 0.4, 0.1};
             double tone = x->label == 0 ? 1.0 : -1.0;
@@ -388,7 +357,7 @@ static void write_explanations(Out *o, const Ctx *c)
             break;
         }
     }
-    write_buf(o, "explanations.jsonl", &b);
+    sc_write_buf(o, "explanations.jsonl", &b);
 }
 
 static const char *const class_ids[3][2] = {
@@ -513,7 +482,7 @@ static void write_study(Out *o, const Ctx *c)
         "  \"explanations\": [\n"
         "    {\"method\": \"my_method\", \"file\": \"explanations.jsonl\",\n"
         "     \"notes\": \"One line per item, joined on pool and id: a %s "
-        "payload (docs/study-format.md, Payload kinds).\"}\n"
+        "(docs/study-format.md, Payload kinds).\"}\n"
         "  ],\n",
         mname,
         cf ? ", \"perturbation\": \"perturbation\",\n"
@@ -529,19 +498,21 @@ static void write_study(Out *o, const Ctx *c)
             ? "; perturbation is the changed text, edits marked **like "
               "this**"
             : "; perturbation holds 'Feature : old --> new' lines",
-        c->modality == M_IMAGE  ? "heatmap"
-        : c->modality == M_TEXT ? "tokens"
-                                : "features");
+        scaffold_method_what(c));
     sim_buf_printf(&b,
-                   "  \"simulation\": {\"p\": 0.6,\n"
+                   "  \"simulation\": {\"p\": 0.6,%s\n"
                    "                 \"cells\": [{\"condition\": "
                    "\"my_method\", \"phase\": \"%s\", \"p\": 0.75}],\n"
                    "                 \"notes\": \"Simulated participants "
                    "(simlab simulate, simlab power): P(correct) 0.6, and "
-                   "0.75 with my_method in phase %s.\"}\n"
+                   "0.75 with my_method in phase %s%s.\"}\n"
                    "}\n",
-                   meta ? "test" : "post", meta ? "test" : "post");
-    write_buf(o, "study.json", &b);
+                   c->method == X_ON_REQUEST ? " \"reveal_p\": 0.8," : "",
+                   meta ? "test" : "post", meta ? "test" : "post",
+                   c->method == X_ON_REQUEST
+                       ? "; they ask for 80% of the explanations offered"
+                       : "");
+    sc_write_buf(o, "study.json", &b);
 }
 
 static void write_pages(Out *o, const Ctx *c)
@@ -603,7 +574,7 @@ static void write_pages(Out *o, const Ctx *c)
     }
     sim_buf_printf(&b, "\nPress **%s** for %s and **%s** for %s.\n", "F",
                    c->class_label[0], "J", c->class_label[1]);
-    write_buf(o, "pages/instructions.md", &b);
+    sc_write_buf(o, "pages/instructions.md", &b);
     write_file(o, "pages/debrief.md",
                "# Thank you\n\n"
                "**Placeholder: say what the study was about and whom to "
@@ -679,13 +650,15 @@ static void write_readme(Out *o, const Ctx *c)
     sim_buf_printf(
         &b,
         "3. **explanations.jsonl**: one line per item for method "
-        "`my_method`: `{\"id\", \"pool\", \"kind\": \"%s\", ...}`. Add a "
+        "`my_method`, `{\"id\", \"pool\", \"kind\", ...}`: a %s. Add a "
         "file (and an entry in study.json's `explanations`) per method. "
         "Every item that a block shows explained needs one; `simlab check` "
-        "names any that is missing.\n",
-        c->modality == M_IMAGE  ? "heatmap"
-        : c->modality == M_TEXT ? "tokens"
-                                : "features");
+        "names any that is missing.%s\n",
+        scaffold_method_what(c),
+        c->method == X_DEFAULT
+            ? ""
+            : " docs/study-format.md, \"Showing a new explanation method\", "
+              "walks through this payload and its variants.");
     sim_buf_puts(&b, "4. **pages/**: consent, instructions and debrief, in "
                      "the small Markdown dialect of docs/study-format.md "
                      "(headings, paragraphs, lists, **bold**, images). The "
@@ -701,7 +674,7 @@ static void write_readme(Out *o, const Ctx *c)
                         : "question asked about each explanation");
     sim_buf_puts(&b, "The full format, with every field and payload kind, is "
                      "in docs/study-format.md of simlab.\n");
-    write_buf(o, "README.md", &b);
+    sc_write_buf(o, "README.md", &b);
 }
 
 /* ------------------------------------------------------------- entry */
@@ -778,10 +751,14 @@ static void study_id(const char *dir, char *out, size_t size)
 }
 
 int scaffold_write(const char *dir, const char *preset, const char *modality,
-                   SimError *err)
+                   const char *explanation, SimError *err)
 {
     int p = find_name(preset, preset_names, 3);
     int m = find_name(modality, modality_names, 3);
+    /* X_CONCEPTS.. follow X_DEFAULT in the order of their names */
+    int x = explanation
+                ? find_name(explanation, scaffold_method_names, X_COUNT - 1) + 1
+                : X_DEFAULT;
     if (p < 0) {
         return sim_fail(err, SIM_ERR_USAGE,
                         "unknown preset '%s' (" SCAFFOLD_PRESETS ")",
@@ -791,6 +768,18 @@ int scaffold_write(const char *dir, const char *preset, const char *modality,
         return sim_fail(err, SIM_ERR_USAGE,
                         "unknown modality '%s' (" SCAFFOLD_MODALITIES ")",
                         modality ? modality : "");
+    }
+    if (explanation && x == X_DEFAULT) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "unknown explanation '%s' (" SCAFFOLD_EXPLANATIONS ")",
+                        explanation);
+    }
+    if (!scaffold_method_fits((Method)x, (Modality)m)) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "explanation '%s' shows pictures: use it with "
+                        "--modality image (rationale and on-request fit "
+                        "every modality)",
+                        explanation);
     }
     if (!dir || !dir[0]) {
         return sim_fail(err, SIM_ERR_USAGE, "no folder given");
@@ -805,6 +794,7 @@ int scaffold_write(const char *dir, const char *preset, const char *modality,
     memset(&c, 0, sizeof c);
     c.preset = (Preset)p;
     c.modality = (Modality)m;
+    c.method = (Method)x;
     c.id = id;
     for (int k = 0; k < 2; k++) {
         c.class_id[k] = class_ids[m][k];

@@ -13,15 +13,21 @@
 /* The names accepted, for usage messages: "hase-forward, ..." */
 #define SCAFFOLD_PRESETS    "hase-forward, hase-counterfactual or meta-predictor"
 #define SCAFFOLD_MODALITIES "image, text or tabular"
+#define SCAFFOLD_EXPLANATIONS                                                  \
+    "concepts, prototype, counterfactual, rationale or on-request"
 
 /* Writes a starter bundle into dir, which must not exist (its parent must)
 ** or be an empty folder. preset is one of SCAFFOLD_PRESETS, modality one of
-** SCAFFOLD_MODALITIES.
-** Returns SIM_OK; SIM_ERR_USAGE for an unknown preset or modality or a dir
+** SCAFFOLD_MODALITIES; explanation NULL (the modality's heatmap, tokens or
+** features) or one of SCAFFOLD_EXPLANATIONS, the worked examples of
+** docs/study-format.md ("Showing a new explanation method"): concepts,
+** prototype and counterfactual need the image modality.
+** Returns SIM_OK; SIM_ERR_USAGE for an unknown preset, modality or
+** explanation, an image explanation of another modality, or a dir
 ** that is not empty (nothing written); SIM_ERR_IO when a file cannot be
 ** written (err names it; what was written stays, for the user to remove);
 ** SIM_ERR_NOMEM. */
 int scaffold_write(const char *dir, const char *preset, const char *modality,
-                   SimError *err);
+                   const char *explanation, SimError *err);
 
 #endif

@@ -3,7 +3,11 @@
 ** payloads or CSV tables, joined to items by id within a pool. libc,
 ** jansson and common/ (the CSV reader) only.
 */
-#include "stimuli/study_int.h"
+#include "stimuli/sources.h"
+#include "stimuli/loader.h"
+#include "stimuli/csvtab.h"
+#include "stimuli/items_int.h"
+#include "stimuli/expl_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,10 +37,10 @@ static Item *join_item(Loader *L, const JLoc *at, const char *field,
             return NULL;
         }
         snprintf(key, n, "%s:%s", pool, id);
-        long i = index_find(st, key);
+        long i = items_index_find(st, key);
         sim_free(key);
         if (i < 0) {
-            if (!ld_pool_unread(L, pool)) { /* else reported at the bank */
+            if (!items_pool_unread(L, pool)) { /* else reported at the bank */
                 jl_error(L, at, field, "no item '%s' in pool '%s'", id, pool);
             }
             return NULL;
@@ -56,7 +60,7 @@ static Item *join_item(Loader *L, const JLoc *at, const char *field,
             found = &st->items[i];
         }
     }
-    if (!found && !ld_pool_unread(L, NULL)) {
+    if (!found && !items_pool_unread(L, NULL)) {
         jl_error(L, at, field, "no item '%s' in any pool", id);
     }
     return found;
@@ -65,7 +69,7 @@ static Item *join_item(Loader *L, const JLoc *at, const char *field,
 static void attach(Loader *L, const JLoc *at, const char *field, Item *it,
                    const char *method, Explanation *e)
 {
-    int rc = item_add_expl(L, it, method, e);
+    int rc = expl_attach(L, it, method, e);
     if (rc == -1) {
         jl_error(L, at, field, "item '%s' already has a '%s' explanation",
                  it->key, method);
@@ -100,7 +104,7 @@ static void jsonl_expl(Loader *L, const JLoc *at, json_t *o, void *vctx)
         attach(L, at, "id", it, method, &e);
     } else {
         expl_clear(&e);
-        item_add_expl(L, it, method, NULL); /* told at the payload */
+        expl_attach(L, it, method, NULL); /* told at the payload */
     }
 }
 
@@ -265,7 +269,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
             attach(L, &rl, t.header[c_id], it, ctx->method, &e);
         } else {
             expl_clear(&e);
-            item_add_expl(L, it, ctx->method, NULL); /* told at the row */
+            expl_attach(L, it, ctx->method, NULL); /* told at the row */
         }
     }
     sim_free(c_parts);
@@ -328,11 +332,11 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
             continue;
         }
         size_t errors_before = L->n_raised;
-        int fmt = file_format(L, &sl, src, file);
+        int fmt = items_file_format(L, &sl, src, file);
         if (fmt == 0) {
             csv_source(L, &sl, src, &ctx, file);
         } else if (fmt == 1) {
-            each_jsonl(L, &sl, file, jsonl_expl, &ctx);
+            items_each_jsonl(L, &sl, file, jsonl_expl, &ctx);
         }
         if (L->n_raised > errors_before) {
             method_failed(L, ctx.method);
@@ -340,9 +344,9 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
     }
 }
 
-int ld_method_failed(const Loader *L, const char *method)
+int sources_method_failed(const Loader *L, const char *method)
 {
-    if (L->failed_any_method || ld_pool_unread(L, NULL)) {
+    if (L->failed_any_method || items_pool_unread(L, NULL)) {
         return 1;
     }
     for (size_t i = 0; method && i < L->n_failed_methods; i++) {

@@ -71,7 +71,9 @@ typedef struct Counterfactual {
 /* ---------------------------------------------------------- explanations */
 
 /* Kinds of explanation payloads. Each has one row in stimuli/expl.c's
-** table (name, fields, parser) and one in app/render.c's (drawing). */
+** table (name, fields, parser, what it holds) and one in app/render.c's
+** (drawing). The first ten are the published formats; the last five are
+** primitives a lab composes its own explanation method from without C. */
 typedef enum ExplKind {
     EXPL_HEATMAP = 0,     /* attribution map over an image */
     EXPL_TOKENS = 1,      /* signed weights per token or span */
@@ -82,10 +84,36 @@ typedef enum ExplKind {
     EXPL_PROTOTYPE = 6,   /* most similar prototype + important features */
     EXPL_PATH = 7,        /* decision-boundary edit path with margins */
     EXPL_TEXT = 8,        /* pre-formatted text */
-    EXPL_COMPOSITE = 9    /* a list of the above */
+    EXPL_COMPOSITE = 9,   /* a list of the above */
+    EXPL_IMAGE = 10,      /* a bundle image (or the item's) with a caption
+                             and an optional heatmap overlay */
+    EXPL_GALLERY = 11,    /* images in a grid, captions and weights */
+    EXPL_MARKDOWN = 12,   /* prose: paragraphs, bold, italic, lists */
+    EXPL_BARS = 13,       /* labelled values as bars, signed or not */
+    EXPL_LAYOUT = 14      /* payloads (or layouts) in a row or a column */
 } ExplKind;
 
-#define EXPL_KIND_COUNT 10 /* keep last + 1: the kind tables check it */
+#define EXPL_KIND_COUNT 15 /* keep last + 1: the kind tables check it */
+
+/* When the participant sees an explanation ("reveal"). */
+typedef enum ExplReveal {
+    EXPL_REVEAL_ALWAYS = 0,     /* with the item (default) */
+    EXPL_REVEAL_ON_REQUEST = 1, /* behind a "Show explanation" button and
+                                   key; shown and hidden on request */
+    EXPL_REVEAL_HOVER = 2       /* the values of tokens, features, bars and
+                                   gallery images appear on hover or focus */
+} ExplReveal;
+
+/* An image of an image or gallery payload. */
+typedef struct ExplImage {
+    char *file;       /* bundle-relative PNG or JPEG */
+    char *image_file; /* absolute path as resolved and decoded at load (the
+                         runner opens this one); NULL when it failed */
+    int w, h;         /* pixel size */
+    char *caption;    /* shown under it, or NULL */
+    double weight;    /* gallery: drawn as a small bar and number; NaN when
+                         absent */
+} ExplImage;
 
 typedef struct ExplToken {
     char *text;    /* token or span text as displayed */
@@ -119,12 +147,17 @@ typedef struct ExplStep {
     size_t n_edits;
 } ExplStep;
 
+/* A payload as study loading read and checked it: kind, the fields common
+** to every kind (title, reveal), then the fields each kind uses (the rest
+** stay zero, NULL or NaN). Plain data, owned by the study: a front end can
+** draw it, or serialise it, from these fields alone. */
 typedef struct Explanation Explanation;
 struct Explanation {
     ExplKind kind;
-    char *title; /* optional caption shown above the explanation */
+    char *title;       /* optional caption shown above the explanation */
+    ExplReveal reveal; /* top-level payloads only; parts always 0 */
 
-    /* heatmap */
+    /* heatmap; an image's overlay (has_overlay) */
     char *file;       /* bundle-relative .png or .npy (float32, H x W) */
     char *map_file;   /* absolute path of file as resolved and read at load
                          (the runner opens this one); NULL when it failed */
@@ -133,6 +166,12 @@ struct Explanation {
     char *colormap;   /* "viridis" (default), "cividis", "magma", "gray" */
     double opacity;   /* overlay alpha in [0,1]; default 0.5 */
     int side_by_side; /* 1: show next to the image; 0: overlaid */
+    int has_overlay;  /* image: the map fields above hold its overlay */
+
+    /* image (one, or none: the item's own image), gallery (one or more) */
+    ExplImage *images;
+    size_t n_images;
+    int columns; /* gallery: images per row; 0: as many as fit, up to 4 */
 
     /* tokens, token_pairs, span_pairs */
     ExplToken *tokens;
@@ -140,10 +179,17 @@ struct Explanation {
     ExplPair *pairs;
     size_t n_pairs;
 
-    /* features (LIME), prototype (important features) */
+    /* features (LIME), prototype (important features), bars (name = the
+    ** bar's label, weight = its value) */
     ExplFeature *features;
     size_t n_features;
     double intercept, sum, output; /* NaN when absent */
+
+    /* bars */
+    int bars_signed; /* 1: an axis at 0 with signed values; 0: from 0 */
+    int show_sum;    /* 1: a line with the sum of the values ("sum") */
+    int decimals;    /* digits after the decimal separator (default 2) */
+    char *unit;      /* written after each value ("%", " ms"), or NULL */
 
     /* rules */
     ExplRule *rules;
@@ -161,12 +207,16 @@ struct Explanation {
     ExplStep *steps;
     size_t n_steps;
 
-    /* text */
+    /* text, markdown (its source) */
     char *text;
+    /* markdown: text parsed as a page (stimuli/page.h) with *italic* runs
+    ** and hard line breaks */
+    Page *doc;
 
-    /* composite */
+    /* composite (a column with part titles), layout */
     Explanation *parts;
     size_t n_parts;
+    int row; /* layout: 1 = "direction": "row", 0 = "column" */
 };
 
 typedef struct ItemExplanation {
@@ -415,6 +465,8 @@ typedef struct SimulationSpec {
     double rt_sigma;       /* log-normal reaction times: SD of log */
     double catch_p;        /* P(correct) on a catch trial */
     double quiz_p;         /* P(correct) per quiz attempt */
+    double reveal_p;       /* P(looking at an explanation given on request
+                              or on hover), every policy; default 1 */
 } SimulationSpec;
 
 /* A bundle text file study loading read (study.json, item banks, pages,
@@ -561,6 +613,35 @@ const Page *study_page(const Study *study, const char *file);
 const char *modality_name(Modality m);
 /* Names of kinds as study.json spells them; "?" outside the enum. */
 const char *expl_kind_name(ExplKind k);
+/* "always", "on_request", "hover"; "?" outside the enum. */
+const char *expl_reveal_name(ExplReveal r);
+/* Whether a kind holds values a participant may hover (tokens, token and
+** span pairs, features, prototype features, bars, gallery weights): what
+** "reveal": "hover" needs somewhere in a payload. */
+int expl_kind_hoverable(ExplKind k);
+/* Whether payloads of kind k draw the item's input themselves (the tokens
+** of a text, an overlay on the item's image), so that a compact view of
+** the item (a reservoir card) may leave the input out. An image payload
+** does so only without a file of its own: expl_shows_input. */
+int expl_shows_input(const Explanation *e);
+/* The values of e a participant may hover ("reveal": "hover"), in the
+** order the runner numbers them: the parts in order, and in each the
+** tokens (token kinds), features (features; a prototype's first six
+** important ones), bars or gallery images in order. Calls fn (may be NULL)
+** with each one's number and label (the token, feature name, bar label,
+** image caption or file); returns how many there are. */
+typedef void (*ExplTargetFn)(void *ctx, size_t index, const char *label);
+size_t expl_hover_targets(const Explanation *e, ExplTargetFn fn, void *ctx);
+
+/* Calls fn for every image and map file e (and its parts) shows, with the
+** file as the payload names it (bundle-relative) and the absolute path
+** study loading resolved (NULL when it failed); is_map 1 for heatmap and
+** overlay maps (is_npy: an .npy map; colormap: the payload's). An image
+** payload without a file shows input's image (input may be NULL). */
+typedef void (*ExplMediaFn)(void *ctx, const char *rel, const char *file,
+                            int is_map, int is_npy, const char *colormap);
+void expl_media(const Explanation *e, const ItemInput *input, ExplMediaFn fn,
+                void *ctx);
 const char *block_kind_name(BlockKind k);
 /* "number", "choice", "likert", "text"; "?" outside the enum. */
 const char *question_type_name(QuestionType t);

@@ -7,7 +7,9 @@
 #include <strings.h>
 
 #include "common/sim_alloc.h"
-#include "stimuli/study_int.h"
+#include "stimuli/uiparse.h"
+#include "stimuli/loader.h"
+#include "stimuli/bpath_int.h"
 #include "stimuli/uistrings.h"
 
 /* A well-formed BCP 47 tag, loosely: subtags of 1-8 letters or digits
@@ -135,7 +137,7 @@ static void load_language_file(Loader *L, UiStrings *t, const JLoc *ref,
     char *data = NULL;
     size_t len = 0;
     char why[256] = "";
-    int rc = read_bundle_file(L, rel, &data, &len, why, sizeof why);
+    int rc = bpath_read(L, rel, &data, &len, why, sizeof why);
     if (rc == -2) {
         jl_error(L, ref, "language_file", "'%s': %s", rel, why);
         return;

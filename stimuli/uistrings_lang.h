@@ -656,6 +656,34 @@ static const struct {
           "%d caractères au maximum, s'il vous plaît.",
           "Como máximo %d caracteres, por favor.", "最多 %d 个字符。",
           "%d 文字以内で入力してください。", "الحد الأقصى %d حرفًا."}},
+    [UI_EXPL_SHOW] = {"expl.show",
+                      {"Show explanation", "Erklärung anzeigen",
+                       "Afficher l'explication", "Mostrar la explicación",
+                       "显示解释", "説明を表示", "إظهار التفسير"}},
+    [UI_EXPL_HIDE] = {"expl.hide",
+                      {"Hide explanation", "Erklärung ausblenden",
+                       "Masquer l'explication", "Ocultar la explicación",
+                       "隐藏解释", "説明を隠す", "إخفاء التفسير"}},
+    [UI_EXPL_SHOW_KEY] = {"expl.show_key", {"e", "e", "e", "e", "e", "e", "e"}},
+    [UI_EXPL_HOVER_HINT] =
+        {"expl.hover_hint",
+         {"Point at a word, bar or image to see its value (Tab moves through "
+          "them).",
+          "Zeigen Sie auf ein Wort, einen Balken oder ein Bild, um seinen Wert "
+          "zu sehen (Tab wechselt zwischen ihnen).",
+          "Pointez un mot, une barre ou une image pour voir sa valeur (Tab "
+          "passe de l'un à l'autre).",
+          "Señale una palabra, una barra o una imagen para ver su valor (Tab "
+          "pasa de uno a otro).",
+          "将鼠标指向词语、条形或图片即可查看其数值（按 Tab 键依次切换）。",
+          "単語・棒・画像にポインターを合わせると値が表示されます（Tab "
+          "キーで順に移動）。",
+          "أشِر إلى كلمة أو شريط أو صورة لترى قيمتها (ينتقل مفتاح Tab بينها)."}},
+    [UI_EXPL_BARS_SUM] = {"expl.bars_sum",
+                          {"Sum", "Summe", "Somme", "Suma", "总和", "合計",
+                           "المجموع"}},
+    [UI_NUMBER_DECIMAL] = {"number.decimal",
+                           {".", ",", ",", ",", ".", ".", "."}},
 
 };
 

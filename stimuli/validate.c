@@ -4,23 +4,21 @@
 ** explanations and counterfactuals that the blocks show. libc and jansson
 ** only.
 */
-#include "stimuli/design_int.h"
+#include "stimuli/validate.h"
+#include "stimuli/loader.h"
+#include "stimuli/items_int.h"
+#include "stimuli/expl_int.h"
+#include "stimuli/sources.h"
+#include "stimuli/blockkind.h"
+#include "stimuli/designctx.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
-
-size_t pool_size(const Study *st, const char *pool)
-{
-    size_t n = 0;
-    for (size_t i = 0; pool && i < st->n_items; i++) {
-        n += strcmp(st->items[i].pool, pool) == 0;
-    }
-    return n;
-}
 
 static long block_index(const Study *st, const char *id, size_t before)
 {
@@ -136,7 +134,7 @@ static void check_items_shown(Design *D)
             /* a method with no explanation at all is one error at the
             ** condition (validate_conditions) */
             if (!m || !first || !method_known(st, m) ||
-                item_explanation(it, m) || item_expl_failed(it, m)) {
+                item_explanation(it, m) || expl_item_failed(it, m)) {
                 continue;
             }
             ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,
@@ -223,9 +221,9 @@ void validate_blocks(Design *D)
                         "missing (block '%s' needs a pool)", b->id);
             continue;
         }
-        size_t have = pool_size(st, b->pool);
+        size_t have = items_pool_size(st, b->pool);
         if (have == 0) {
-            if (!ld_pool_unread(D->L, b->pool)) { /* else told at its bank */
+            if (!items_pool_unread(D->L, b->pool)) { /* else told at its bank */
                 no_items_error(D, bi, bs->pool_key, b->pool);
             }
             continue;
@@ -261,8 +259,8 @@ void validate_blocks(Design *D)
                                  : "");
         }
         validate_reservoir(D, bi);
-        if (b->train_pool && pool_size(st, b->train_pool) == 0 &&
-            !ld_pool_unread(D->L, b->train_pool)) {
+        if (b->train_pool && items_pool_size(st, b->train_pool) == 0 &&
+            !items_pool_unread(D->L, b->train_pool)) {
             no_items_error(D, bi, bs->train_key ? bs->train_key : "train_pool",
                            b->train_pool);
         }
@@ -412,7 +410,7 @@ static void validate_within(Design *D, const JLoc *root)
         }
     }
     for (size_t p = 0; p < st->n_pools; p++) {
-        size_t have = pool_size(st, st->pools[p]);
+        size_t have = items_pool_size(st, st->pools[p]);
         size_t per = range_need(st, first, last, st->pools[p], have);
         if (per > 0 && per * nc > have) {
             jl_warn(L, &al, "mode",
@@ -420,6 +418,39 @@ static void validate_within(Design *D, const JLoc *root)
                     "need %zu for no item to repeat for a participant: "
                     "later conditions reuse items of earlier ones",
                     st->pools[p], have, nc, per, per * nc);
+        }
+    }
+}
+
+/* An explanation given on request is shown with a key ("expl.show_key");
+** no class may answer with it. */
+static void check_reveal_key(Design *D, const JLoc *root)
+{
+    Loader *L = D->L;
+    Study *st = L->st;
+    int on_request = 0;
+    for (size_t i = 0; i < st->n_items && !on_request; i++) {
+        for (size_t k = 0; k < st->items[i].n_expl; k++) {
+            const Explanation *e = st->items[i].expl[k].e;
+            on_request |= e && e->reveal == EXPL_REVEAL_ON_REQUEST;
+        }
+    }
+    const char *key = ui_str(st->ui_strings, UI_EXPL_SHOW_KEY);
+    if (!on_request || !key) {
+        return;
+    }
+    JLoc cl;
+    jl_child(&cl, root, "classes");
+    for (size_t c = 0; c < st->n_classes; c++) {
+        const char *ck = st->classes[c].key;
+        if (ck && strcasecmp(ck, key) == 0) {
+            JLoc el;
+            jl_index(&el, &cl, c);
+            jl_error(L, &el, "key",
+                     "'%s' shows an explanation given on request (the "
+                     "string 'expl.show_key'); give this class another key, "
+                     "or that string another one in \"ui\"",
+                     ck);
         }
     }
 }
@@ -442,7 +473,7 @@ void validate_conditions(Design *D, const JLoc *root)
         if (!m) {
             continue;
         }
-        if (!method_known(st, m) && !ld_method_failed(L, m)) {
+        if (!method_known(st, m) && !sources_method_failed(L, m)) {
             /* find the JSON index of this condition for the pointer */
             size_t idx = c;
             for (size_t j = 0; j < json_array_size(conds); j++) {
@@ -475,4 +506,5 @@ void validate_conditions(Design *D, const JLoc *root)
         st->baseline = ld_strdup(L, "baseline");
     }
     validate_within(D, root);
+    check_reveal_key(D, root);
 }

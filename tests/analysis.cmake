@@ -46,3 +46,10 @@ endif()
 # The mixed-effects logistic model against lme4 (tests/data/glmm goldens).
 simlab_add_test(test_analysis_glmm SOURCES test_analysis_glmm.c
                 LIBS simlab_analysis)
+# Interactions with explanations: a hand-counted fixture
+# (tests/data/analysis-interactions), a database against its export.
+if(TARGET simlab_experiment)
+  simlab_add_test(test_analysis_interactions
+                  SOURCES test_analysis_interactions.c
+                  LIBS simlab_analysis simlab_experiment)
+endif()

@@ -128,3 +128,11 @@ add_test(NAME test_app_selftest
 set_tests_properties(test_app_selftest PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 120 RUN_SERIAL TRUE
   ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+# Text always fits: every screen of the demo, example and test bundles in
+# en, de, zh-Hans and ar at 1280x720 and 1920x1080, without a window.
+simlab_add_test(test_app_layout SOURCES test_app_layout.c
+                LIBS simlab_ui simlab_experiment simlab_stimuli simlab_common
+                     PkgConfig::SDL2
+                ARGS ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_app_layout PROPERTIES TIMEOUT 900
+  ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")

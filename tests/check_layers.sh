@@ -62,5 +62,55 @@ if [ -s "${TMPDIR:-/tmp}/simlab_layers.$$" ]; then
 fi
 rm -f "${TMPDIR:-/tmp}/simlab_layers.$$"
 
+# Inside each directory the modules include one another one way only: a
+# module is a .c file with its .h (and its internal NAME_int.h); a circle
+# of includes between modules (a.c includes b.h, b.c includes a.h, or a
+# longer loop) fails, with the loop named.
+circles=$(python3 - "$root" <<'PY'
+import os, re, sys
+root = sys.argv[1]
+def module(name):
+    return name[:-4] if name.endswith("_int") else name
+for d in ("common", "stimuli", "stimuli/gen", "experiment", "analysis", "app"):
+    path = os.path.join(root, d)
+    if not os.path.isdir(path):
+        continue
+    deps = {}
+    inc = re.compile(r'\s*#\s*include\s+"%s/([A-Za-z0-9_]+)\.h"' % re.escape(d))
+    for f in sorted(os.listdir(path)):
+        if not f.endswith((".c", ".h")):
+            continue
+        m = module(f[:-2])
+        deps.setdefault(m, set())
+        with open(os.path.join(path, f), errors="replace") as fh:
+            for line in fh:
+                hit = inc.match(line)
+                if hit and module(hit.group(1)) != m:
+                    deps[m].add(module(hit.group(1)))
+    # a depth-first search reports each loop once, by its smallest member
+    state, stack, seen = {}, [], set()
+    def visit(m):
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(deps.get(m, ())):
+            if state.get(n) == 1:
+                loop = stack[stack.index(n):]
+                key = frozenset(loop)
+                if key not in seen:
+                    seen.add(key)
+                    print("%s/: %s -> %s" % (d, " -> ".join(loop), n))
+            elif n in deps and not state.get(n):
+                visit(n)
+        stack.pop()
+        state[m] = 2
+    for m in sorted(deps):
+        if not state.get(m):
+            visit(m)
+PY
+)
+if [ -n "$circles" ]; then
+    echo "circles of includes inside a directory:"; echo "$circles"; status=1
+fi
+
 [ $status -eq 0 ] && echo "layers ok"
 exit $status

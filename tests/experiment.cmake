@@ -44,7 +44,7 @@ if(TARGET simlab)
 endif()
 # `simlab new`: the nine starter bundles load cleanly and run simulated.
 simlab_add_test(test_stimuli_scaffold SOURCES test_stimuli_scaffold.c
-                LIBS simlab_experiment simlab_stimuli)
+                LIBS simlab_experiment simlab_stimuli PkgConfig::SQLITE3)
 # Questionnaire blocks: parsing, answer checks, the session's screen, the
 # answers' table, resume, X.questionnaire.csv and simulated answers.
 simlab_add_test(test_questionnaire SOURCES test_questionnaire.c
@@ -62,3 +62,7 @@ if(TARGET simlab AND TARGET simlab-analyze)
            ${CMAKE_SOURCE_DIR}/examples)
   set_tests_properties(as_written_test PROPERTIES TIMEOUT 600)
 endif()
+# Explanations on request and on hover: the session's events, their store,
+# simulated reveals and the export.
+simlab_add_test(test_experiment_reveal SOURCES test_experiment_reveal.c
+                LIBS simlab_experiment PkgConfig::SQLITE3 PkgConfig::JANSSON)

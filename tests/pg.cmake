@@ -5,7 +5,8 @@
 # way, test_pg_secure with station roles attacking each other's rows, then
 # the faults with the simlab program: server stopped mid-study, station
 # SIGKILLed during a push, analysis of the server against the station
-# files, also for the questionnaire answers of examples/questionnaire,
+# files, also for the questionnaire answers of examples/questionnaire
+# and the interactions of examples/explanation-methods,
 # three stations with one SIGKILLed staying balanced, simlab run --sync
 # under Xvfb; then secrets.py, a password planted in 27 connection-string
 # forms found nowhere); skipped with a message without pg_virtualenv.
@@ -36,7 +37,8 @@ if(TARGET simlab AND TARGET simlab-analyze)
                    $<TARGET_FILE:simlab>
                    $<TARGET_FILE:simlab-analyze>
                    ${CMAKE_SOURCE_DIR}/assets/studies/text-forward
-                   ${CMAKE_SOURCE_DIR}/examples/questionnaire)
+                   ${CMAKE_SOURCE_DIR}/examples/questionnaire
+                   ${CMAKE_SOURCE_DIR}/examples/explanation-methods)
   set_tests_properties(test_pg PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
                        RUN_SERIAL TRUE)
 endif()

@@ -11,6 +11,9 @@ simlab_add_test(test_stimuli_hase SOURCES test_stimuli_hase.c
                 LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_kinds SOURCES test_stimuli_kinds.c
                 LIBS simlab_stimuli)
+# The explanation primitives and reveal (docs/study-format.md).
+simlab_add_test(test_stimuli_prims SOURCES test_stimuli_prims.c
+                LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_page SOURCES test_stimuli_page.c
                 LIBS simlab_stimuli)
 simlab_add_test(test_stimuli_csv_dialect SOURCES test_stimuli_csv_dialect.c

@@ -22,6 +22,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/dataset.h"
+#include "analysis/dataset_int.h"
 #include "analysis/questionnaire.h"
 #include "bench/analysis/simstudy.h"
 #include "bench/analysis/storewrite.h"
@@ -396,7 +397,7 @@ static void test_not_tables(void)
     dataset_new(&ds, &err);
     CHECK_INT(dataset_load_db_how(ds, db, DATASET_DB_TABLES, &err),
               SIM_ERR_STATE);
-    CHECK(has(&err, "its long_format view is not a simlab store's"));
+    CHECK(has(&err, "its long_format view is not this simlab's store view"));
     dataset_free(ds);
     dataset_new(&ds, &err);
     CHECK_INT(dataset_load_db(ds, db, &err), SIM_OK);
@@ -448,6 +449,66 @@ static void test_not_tables(void)
     dataset_free(before);
 }
 
+/* The long_format view as the stores of schema 6 to 8 were written before
+** the view was made from common/sim_columns.h: such files are still
+** simlab stores (same columns, other spacing). */
+static const char OLD_VIEW[] =
+    "CREATE VIEW long_format AS SELECT  p.id AS participant,  "
+    "COALESCE(t.condition, p.condition) AS condition,  t.phase AS "
+    "phase,  COALESCE(t.item, t.block_id || ':' || (t.page + 1)) AS "
+    "item,  CASE WHEN t.correct_choice >= 0 AND t.is_example = 0       "
+    "THEN r.correct END AS correct,  CASE WHEN t.session > 0 THEN "
+    "t.session END AS session,  t.test_type AS test_type,  i.domain AS "
+    "domain,  t.block_id AS block,  t.seq + 1 AS trial,  t.is_catch AS "
+    "is_catch,  i.prediction_type AS prediction_type,  i.label AS "
+    "label,  t.model_output AS model_output,  r.response_id AS "
+    "response,  CASE WHEN r.rating > 0 THEN r.rating END AS rating,  "
+    "r.rt_ms AS rt_ms,  p.pilot AS pilot,  p.simulated AS simulated,  "
+    "p.excluded AS excluded,  COALESCE(r.station, p.station) AS "
+    "station,  COALESCE(p.exclusion_reason, '') AS exclusion_reason,  "
+    "r.onset_ns AS onset_ns,  r.response_ns AS response_ns, "
+    "r.timed_out AS timed_out, r.confidence AS confidence,  CASE WHEN "
+    "r.confidence_ns > 0 AND r.onset_ns > 0       THEN "
+    "(r.confidence_ns - r.onset_ns) / 1e6 END       AS "
+    "confidence_rt_ms FROM trial t JOIN participant p ON p.id = "
+    "t.participant JOIN response r ON r.participant = t.participant "
+    "AND r.seq = t.seq   AND r.done = 1 LEFT JOIN item i ON i.study = "
+    "p.study AND i.key = t.item WHERE t.phase IS NOT NULL ORDER BY "
+    "p.created_ms, p.id, t.seq";
+
+/* The view made from the column table; a file written before it; the
+** required columns of the table are the readers' first ones. */
+static void test_view_description(void)
+{
+    for (int c = 0; c < COL_COUNT; c++) {
+        CHECK_INT(dataset_col_required(c), c < COL_REQUIRED);
+    }
+    char db[512];
+    tmp_path(db, sizeof db, "oldview.db");
+    unlink(db);
+    CHECK_INT(simulate(FORWARD, db, 2, 10, "w"), SIM_OK);
+    Dataset *now, *old;
+    SimError err;
+    CHECK_INT(load(db, DATASET_DB_TABLES, &now, &err), SIM_OK);
+    char sql[sizeof OLD_VIEW + 64];
+    snprintf(sql, sizeof sql, "DROP VIEW long_format; %s;", OLD_VIEW);
+    exec(db, sql);
+    CHECK_INT(load(db, DATASET_DB_TABLES, &old, &err), SIM_OK);
+    CHECK(now && old && now->n_rows == old->n_rows && now->n_rows > 0);
+    dataset_free(now);
+    dataset_free(old);
+    /* one more column in the view: not this simlab's store any more */
+    snprintf(sql, sizeof sql, "DROP VIEW long_format; %.*s, 1 AS extra %s;",
+             (int)(strstr(OLD_VIEW, " FROM trial") - OLD_VIEW), OLD_VIEW,
+             strstr(OLD_VIEW, " FROM trial"));
+    exec(db, sql);
+    Dataset *ds;
+    dataset_new(&ds, &err);
+    CHECK_INT(dataset_load_db_how(ds, db, DATASET_DB_TABLES, &err),
+              SIM_ERR_STATE);
+    dataset_free(ds);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "%s", "analysis_input_store.tmp");
@@ -457,5 +518,6 @@ int main(void)
     test_fixture_stores();
     test_errors();
     test_not_tables();
+    test_view_description();
     return TEST_REPORT();
 }

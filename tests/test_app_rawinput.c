@@ -156,7 +156,8 @@ static void sleep_ms(int ms)
 /* Waits for the next SDL key press (non-repeat); 0 when none came. */
 static int next_key(SDL_Event *out)
 {
-    for (int i = 0; i < 500; i++) {
+    /* up to about 5 s: a loaded machine delivers late, never not at all */
+    for (int i = 0; i < 2500; i++) {
         SDL_PumpEvents();
         while (SDL_PollEvent(out)) {
             if (out->type == SDL_KEYDOWN && !out->key.repeat) {
@@ -166,6 +167,21 @@ static int next_key(SDL_Event *out)
         sleep_ms(2);
     }
     return 0;
+}
+
+/* Waits (up to about 5 s) until SDL has the release of a key. */
+static void wait_key_up(void)
+{
+    for (int i = 0; i < 2500; i++) {
+        SDL_PumpEvents();
+        SDL_Event e;
+        while (SDL_PollEvent(&e)) {
+            if (e.type == SDL_KEYUP) {
+                return;
+            }
+        }
+        sleep_ms(2);
+    }
 }
 
 /* Under X11 (Xvfb): the input thread stamps injected presses. */
@@ -192,12 +208,35 @@ static int test_x11(void)
     CHECK_INT(stamps_open(&st, &err), SIM_OK);
     stamps_set_raw(st, raw);
     CHECK(stamps_have_raw(st));
-    for (int i = 0; i < 20; i++) { /* let the window map */
+    /* let the window map (up to 3 s on a loaded machine), then settle */
+    int shown = 0;
+    for (int i = 0; i < 300 && !shown; i++) {
+        SDL_PumpEvents();
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev)) {
+            shown |= ev.type == SDL_WINDOWEVENT &&
+                     (ev.window.event == SDL_WINDOWEVENT_EXPOSED ||
+                      ev.window.event == SDL_WINDOWEVENT_FOCUS_GAINED);
+        }
+        sleep_ms(10);
+    }
+    for (int i = 0; i < 20; i++) {
         SDL_PumpEvents();
         sleep_ms(10);
     }
     XKeyInjector *x = NULL;
     CHECK_INT(xinject_open(w, &x, why, sizeof why), 0);
+    /* a window not yet viewable refuses the focus: on a loaded machine
+    ** ask again until it has it (up to about 5 s) */
+    for (int i = 0;
+         i < 50 && x && !(SDL_GetWindowFlags(w) & SDL_WINDOW_INPUT_FOCUS);
+         i++) {
+        sleep_ms(100);
+        SDL_PumpEvents();
+        xinject_close(x);
+        x = NULL;
+        xinject_open(w, &x, why, sizeof why);
+    }
     sleep_ms(100);
     SDL_FlushEvents(SDL_FIRSTEVENT, SDL_LASTEVENT);
     int n_raw = 0, n_early = 0;
@@ -208,11 +247,21 @@ static int test_x11(void)
         xinject_key(x, 0);
         SDL_Event e;
         if (!next_key(&e)) {
+            unsigned got = 0, used = 0;
+            rawinput_counts(raw, &got, &used);
+            fprintf(stderr,
+                    "press %d never reached SDL (window focus %d, the input "
+                    "thread saw %u presses)\n",
+                    i, !!(SDL_GetWindowFlags(w) & SDL_WINDOW_INPUT_FOCUS), got);
             CHECK(0);
             break;
         }
         int64_t now = stamps_now(st);
         int64_t t = stamps_take(st, &e, now);
+        /* the release reached SDL before the next press: SDL takes a
+        ** release and a press with one server time for a key repeat */
+        wait_key_up();
+        sleep_ms(5);
         int64_t watch = 0;
         StampSource src = stamps_last_source(st, &watch);
         CHECK_INT(e.key.keysym.sym, SDLK_SPACE);

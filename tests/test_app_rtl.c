@@ -153,7 +153,7 @@ static void build(Env *e, Scene *sc, const SessionView *v, const char *tag)
         t = ui_strings_new((size_t)lang, tag);
         CHECK(t != NULL);
     }
-    ScreenCtx sx = {&e->ui, &e->assets, v, 0, NULL, t};
+    ScreenCtx sx = {&e->ui, &e->assets, v, 0, NULL, t, NULL};
     screen_build(sc, &sx);
     ui_strings_free(t);
 }
@@ -399,7 +399,8 @@ static void test_helpers(Env *e)
 {
     UiStrings *ar = ui_strings_new((size_t)ui_language_find("ar"), "ar");
     UiStrings *de = ui_strings_new((size_t)ui_language_find("de"), "de");
-    RenderCtx rc = {&e->ui, &e->assets, NULL, 0, 200, 0, de};
+    RenderCtx rc = {
+        .ui = &e->ui, .assets = &e->assets, .max_image_h = 200, .strings = de};
     CHECK_INT(render_rtl(&rc), 0);
     CHECK_NEAR(render_mx(&rc, 100, 500, 120, 30), 120, 0);
     CHECK_INT(render_align(&rc, ALIGN_LEFT), ALIGN_LEFT);

@@ -229,7 +229,7 @@ static void test_long_page_line(void)
     CHECK_INT(page_parse(page, NULL, &pg, &err), SIM_OK);
     v.page = pg;
     v.onset_marked = 1;
-    ScreenCtx sx = {&ui, &assets, &v, 0, NULL, NULL};
+    ScreenCtx sx = {&ui, &assets, &v, 0, NULL, NULL, NULL};
     Scene sc;
     scene_init(&sc);
     screen_build(&sc, &sx);
@@ -253,7 +253,7 @@ static void test_long_page_line(void)
     memset(&e, 0, sizeof e);
     e.kind = EXPL_TEXT;
     e.text = page;
-    RenderCtx rc = {&ui, &assets, NULL, 0, 200, 0, NULL};
+    RenderCtx rc = {.ui = &ui, .assets = &assets, .max_image_h = 200};
     scene_clear(&sc);
     CHECK(render_explanation(&rc, &sc, &e, NULL, 0, 0, 600) > 0);
     CHECK(sc.text && strstr(sc.text, "bold59") != NULL);

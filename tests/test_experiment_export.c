@@ -15,7 +15,7 @@
 #include "experiment/simulate.h"
 #include "stimuli/hash.h"
 #include "stimuli/study.h"
-#include "stimuli/study_int.h"
+#include "stimuli/hash.h"
 
 #include <dirent.h>
 #include <sqlite3.h>
@@ -453,7 +453,7 @@ static void test_station_names(void)
 
 static void test_link_hash(void)
 {
-    /* golden values: tests/data/bundle_hash.py, the format of stimuli/hash.c
+    /* golden values: tests/data/hash_bundle.py, the format of stimuli/hash.c
     ** written independently */
     char dir[600], path[700], sub[700], out[65], why[256];
     snprintf(dir, sizeof dir, "%s/hashed", tmp);
@@ -464,21 +464,21 @@ static void test_link_hash(void)
     write_file(path, "hello\n", 6);
     snprintf(path, sizeof path, "%s/sub/b.txt", dir);
     write_file(path, "x", 1);
-    CHECK_INT(bundle_hash(dir, out, why, sizeof why), 0);
+    CHECK_INT(hash_bundle(dir, out, why, sizeof why), 0);
     /* no links: the hash every earlier version computed */
     CHECK_STR(
         out,
         "0fc6a2d7b0c799fe836bd2b5fa20569f1dd5cbf452a259cf40ab6f5dd64ef260");
     snprintf(path, sizeof path, "%s/l", dir);
     CHECK_INT(symlink("a.txt", path), 0);
-    CHECK_INT(bundle_hash(dir, out, why, sizeof why), 0);
+    CHECK_INT(hash_bundle(dir, out, why, sizeof why), 0);
     CHECK_STR(
         out,
         "15c11060daff555a5a45851a799094c272551441a81f0eb8530be6b8e27f358a");
     /* retargeting the link changes the hash */
     CHECK_INT(unlink(path), 0);
     CHECK_INT(symlink("sub/b.txt", path), 0);
-    CHECK_INT(bundle_hash(dir, out, why, sizeof why), 0);
+    CHECK_INT(hash_bundle(dir, out, why, sizeof why), 0);
     CHECK_STR(
         out,
         "cff08e529d6ca7b785d3f455356def67256878e758b5db819032ccc1d7746de4");
@@ -487,7 +487,7 @@ static void test_link_hash(void)
     memcpy(before, out, sizeof before);
     snprintf(sub, sizeof sub, "%s/sub/b.txt", dir);
     write_file(sub, "y", 1);
-    CHECK_INT(bundle_hash(dir, out, why, sizeof why), 0);
+    CHECK_INT(hash_bundle(dir, out, why, sizeof why), 0);
     CHECK(strcmp(out, before) != 0);
     /* links to folders and dangling links count by their target only */
     snprintf(path, sizeof path, "%s/dirlink", dir);
@@ -495,7 +495,7 @@ static void test_link_hash(void)
     snprintf(path, sizeof path, "%s/dangling", dir);
     CHECK_INT(symlink("nowhere", path), 0);
     memcpy(before, out, sizeof before);
-    CHECK_INT(bundle_hash(dir, out, why, sizeof why), 0);
+    CHECK_INT(hash_bundle(dir, out, why, sizeof why), 0);
     CHECK(strcmp(out, before) != 0);
 
     /* through study_load, on a real bundle */

@@ -114,10 +114,11 @@ static void test_new_and_newer(const Study *fwd)
     if (store) {
         sqlite3 *db = store_db(store);
         CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-        /* 4 added answer, 7 sync_origin and sync_state, 8 station_timing */
+        /* 4 added answer, 7 sync_origin and sync_state, 8 station_timing,
+        ** 9 interaction */
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
-                  12);
+                  13);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);

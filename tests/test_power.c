@@ -1,5 +1,6 @@
 /*
-** `simlab power` (app/power.c): the Wilson interval against R, the
+** `simlab power` (analysis/power.c, app/power_study.c): the Wilson interval
+*against R, the
 ** false-positive rate of conditions without an effect (at most the test's
 ** nominal size within Monte Carlo error: the crossed bootstrap is
 ** conservative), power without random effects against the closed form of
@@ -17,7 +18,7 @@
 #include "analysis/analyze.h"
 #include "analysis/dataset.h"
 #include "analysis/report.h"
-#include "app/power.h"
+#include "app/power_cmd.h"
 #include "experiment/simulate.h"
 #include "experiment/store.h"
 
@@ -35,16 +36,18 @@ static double phi(double z)
     return 0.5 * erfc(-z / sqrt(2.0));
 }
 
-static void base(PowerOptions *o, const char **cells, int n_cells)
+static void base(PowerStudyOptions *o, const char **cells, int n_cells)
 {
-    power_options_default(o);
+    power_study_options_default(o);
     o->bundle_dir = BUNDLE;
-    o->sizes[0] = 5;
-    o->sizes[1] = 10;
-    o->n_sizes = 2;
-    o->studies = 200;
-    o->replicates = 200;
-    o->threads = 2;
+    o->power.sizes[0] = 5;
+    o->power.sizes[1] = 10;
+    o->power.n_sizes = 2;
+    o->power.studies = 200;
+    o->power.replicates = 200;
+    o->power.threads = 2;
+    o->screening = 0;          /* test_power_design measures the screening */
+    o->power.null_studies = 0; /* and the null studies */
     o->participant_sd = 0;
     o->item_sd = 0;
     o->cells = cells;
@@ -67,13 +70,13 @@ static void test_wilson(void)
 static void test_null(void)
 {
     const char *cells[] = {"*:post=0.6"};
-    PowerOptions o;
+    PowerStudyOptions o;
     base(&o, cells, 1);
     o.participant_sd = 0.4; /* the demo's random effects */
     o.item_sd = 0.4;
     PowerResult *r = NULL;
     SimError err;
-    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
     if (!r) {
         return;
     }
@@ -101,25 +104,25 @@ static void test_null(void)
 static void test_closed_form(void)
 {
     const char *cells[] = {"*:post=0.6", "LIME:post=0.7"};
-    PowerOptions o;
+    PowerStudyOptions o;
     base(&o, cells, 2);
     PowerResult *r = NULL;
     SimError err;
-    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
     if (!r) {
         return;
     }
     CHECK_STR(r->conds[0].id, "LIME");
     CHECK(!r->conds[0].null_effect);
     CHECK_NEAR(r->conds[0].true_change, 0.1, 1e-9);
-    for (int s = 0; s < o.n_sizes; s++) {
+    for (int s = 0; s < o.power.n_sizes; s++) {
         const PowerRow *w = &r->rows[s * r->n_conds + 0];
-        double n = 32.0 * o.sizes[s];
+        double n = 32.0 * o.power.sizes[s];
         double z = 0.1 / sqrt((0.6 * 0.4 + 0.7 * 0.3) / n);
         double plain = phi(z - 1.959964), doubled = phi(z / sqrt(2) - 1.959964);
         double se = sqrt(plain * (1 - plain) / w->studies) + 0.01;
         printf("N=%d: power %.3f, closed form %.3f, doubled variance %.3f\n",
-               o.sizes[s], w->power, plain, doubled);
+               o.power.sizes[s], w->power, plain, doubled);
         CHECK(w->power <= plain + 3 * se);
         CHECK(w->power >= doubled - 0.15);
         CHECK_NEAR(w->mean_estimate, 0.1, 0.01);
@@ -128,20 +131,20 @@ static void test_closed_form(void)
     /* Users only (--items none): between the closed form with Pre from
     ** LIME alone and with Pre pooled over the 4 conditions (the random-
     ** effects Pre when the fit is singular) */
-    o.items = 2;
+    o.power.items = 2;
     r = NULL;
-    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
     if (!r) {
         return;
     }
-    for (int s = 0; s < o.n_sizes; s++) {
+    for (int s = 0; s < o.power.n_sizes; s++) {
         const PowerRow *w = &r->rows[s * r->n_conds + 0];
-        double n = 32.0 * o.sizes[s];
+        double n = 32.0 * o.power.sizes[s];
         double plain = phi(0.1 / sqrt((0.24 + 0.21) / n) - 1.959964);
         double pooled = phi(0.1 / sqrt((0.24 / 4 + 0.21) / n) - 1.959964);
         double se = sqrt(0.25 / w->studies);
         printf("users only, N=%d: power %.3f, closed forms %.3f to %.3f\n",
-               o.sizes[s], w->power, plain, pooled);
+               o.power.sizes[s], w->power, plain, pooled);
         CHECK(w->power >= plain - 3 * se);
         CHECK(w->power <= pooled + 3 * se);
     }
@@ -152,17 +155,17 @@ static void test_closed_form(void)
 static void test_same_decisions(void)
 {
     const char *cells[] = {"*:post=0.6", "LIME:post=0.7"};
-    PowerOptions o;
+    PowerStudyOptions o;
     base(&o, cells, 2);
-    o.studies = 60;
+    o.power.studies = 60;
     PowerResult *a = NULL, *b = NULL, *c = NULL;
     SimError err;
-    CHECK_INT(power_run(&o, &a, &err), SIM_OK);
-    o.full_replicates = 1;
-    CHECK_INT(power_run(&o, &b, &err), SIM_OK);
-    o.full_replicates = 0;
-    o.threads = 1;
-    CHECK_INT(power_run(&o, &c, &err), SIM_OK);
+    CHECK_INT(power_study_run(&o, &a, &err), SIM_OK);
+    o.power.full_replicates = 1;
+    CHECK_INT(power_study_run(&o, &b, &err), SIM_OK);
+    o.power.full_replicates = 0;
+    o.power.threads = 1;
+    CHECK_INT(power_study_run(&o, &c, &err), SIM_OK);
     if (a && b && c) {
         int saved = 0;
         for (int i = 0; i < a->n_rows; i++) {
@@ -182,13 +185,13 @@ static void test_same_decisions(void)
 
 static void test_files(void)
 {
-    PowerOptions o;
+    PowerStudyOptions o;
     base(&o, NULL, 0);
-    o.studies = 20;
+    o.power.studies = 20;
     o.participant_sd = o.item_sd = -1; /* the study's */
     PowerResult *r = NULL;
     SimError err;
-    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
     if (!r) {
         return;
     }
@@ -272,14 +275,14 @@ static void test_pilot(void)
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
     CHECK_INT(make_pilot(db), SIM_OK);
     const char *pilots[] = {db};
-    PowerOptions o;
+    PowerStudyOptions o;
     base(&o, NULL, 0);
-    o.studies = 20;
+    o.power.studies = 20;
     o.pilots = pilots;
     o.n_pilots = 1;
     PowerResult *r = NULL;
     SimError err;
-    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
     if (r) {
         for (int c = 0; c < r->n_conds; c++) {
             const PowerCondition *pc = &r->conds[c];
@@ -309,12 +312,12 @@ static void test_pilot(void)
         study_free(study);
     }
     pilots[0] = empty;
-    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_INVALID);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_INVALID);
     CHECK(strstr(err.msg, "no Pre or Post responses") != NULL);
     /* a pilot condition the study does not have */
     pilots[0] = db;
     o.bundle_dir = SIMLAB_SOURCE_DIR "/assets/studies/tabular-forward";
-    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_INVALID);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_INVALID);
     CHECK(strstr(err.msg, "condition 'Omission'") != NULL);
     CHECK(r == NULL);
     static const char *const tails[] = {"", "-wal", "-shm"};
@@ -330,30 +333,30 @@ static void test_pilot(void)
 
 static void test_bad_input(void)
 {
-    PowerOptions o;
+    PowerStudyOptions o;
     SimError err;
     PowerResult *r = NULL;
-    power_options_default(&o);
-    CHECK_INT(power_parse_sizes("1,10", &o, &err), SIM_ERR_USAGE);
+    power_study_options_default(&o);
+    CHECK_INT(power_parse_sizes("1,10", &o.power, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "at least 2") != NULL);
-    CHECK_INT(power_parse_sizes("20,10", &o, &err), SIM_ERR_USAGE);
-    CHECK_INT(power_parse_sizes("10,x", &o, &err), SIM_ERR_USAGE);
-    CHECK_INT(power_parse_sizes("10,20,40", &o, &err), SIM_OK);
-    CHECK_INT(o.n_sizes, 3);
+    CHECK_INT(power_parse_sizes("20,10", &o.power, &err), SIM_ERR_USAGE);
+    CHECK_INT(power_parse_sizes("10,x", &o.power, &err), SIM_ERR_USAGE);
+    CHECK_INT(power_parse_sizes("10,20,40", &o.power, &err), SIM_OK);
+    CHECK_INT(o.power.n_sizes, 3);
     const char *cells[] = {"Nope:post=0.7"};
     base(&o, cells, 1);
-    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "unknown condition 'Nope'") != NULL);
     base(&o, NULL, 0);
     o.bundle_dir = META; /* a pilot sets Pre and Post accuracies only */
     const char *pilots[] = {"unused.db"};
     o.pilots = pilots;
     o.n_pilots = 1;
-    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "pre/post designs only") != NULL);
     base(&o, NULL, 0);
-    o.replicates = 20;
-    CHECK_INT(power_run(&o, &r, &err), SIM_ERR_USAGE);
+    o.power.replicates = 20;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "too few to reject") != NULL);
     CHECK(r == NULL);
 }
@@ -409,18 +412,20 @@ static int make_plain(const char *dir)
 static void check_accuracy_test(const char *bundle, PowerTest test,
                                 const char *cond, const char *label)
 {
-    PowerOptions o;
-    power_options_default(&o);
+    PowerStudyOptions o;
+    power_study_options_default(&o);
+    o.screening = 0;
+    o.power.null_studies = 0;
     o.bundle_dir = bundle;
-    o.sizes[0] = 4;
-    o.sizes[1] = 16;
-    o.n_sizes = 2;
-    o.studies = 200;
-    o.replicates = 200;
-    o.threads = 2;
+    o.power.sizes[0] = 4;
+    o.power.sizes[1] = 16;
+    o.power.n_sizes = 2;
+    o.power.studies = 200;
+    o.power.replicates = 200;
+    o.power.threads = 2;
     PowerResult *r = NULL;
     SimError err;
-    CHECK_INT(power_run(&o, &r, &err), SIM_OK);
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_OK);
     if (!r) {
         printf("%s: %s\n", label, err.msg);
         return;
@@ -518,16 +523,18 @@ static void check_matches_analyze(const char *bundle, PowerTest test)
     CHECK_INT(analyze_compute(ds, &ao, &rep, &err), SIM_OK);
     double est[POWER_MAX_CELLS];
     PowerResult *pr = NULL;
-    PowerOptions po;
-    power_options_default(&po);
+    PowerStudyOptions po;
+    power_study_options_default(&po);
+    po.screening = 0;
+    po.power.null_studies = 0;
     po.bundle_dir = bundle;
-    po.sizes[0] = 2;
-    po.n_sizes = 1;
-    po.studies = 1;
-    po.replicates = 40;
-    CHECK_INT(power_run(&po, &pr, &err), SIM_OK);
+    po.power.sizes[0] = 2;
+    po.power.n_sizes = 1;
+    po.power.studies = 1;
+    po.power.replicates = 40;
+    CHECK_INT(power_study_run(&po, &pr, &err), SIM_OK);
     int K = pr ? pr->n_conds : 0;
-    CHECK_INT(power_estimate_db(bundle, db, est, K, &err), SIM_OK);
+    CHECK_INT(power_study_estimate_db(bundle, db, est, K, &err), SIM_OK);
     const UtilityRow *base = NULL;
     for (int i = 0; i < rep.n_utility; i++) {
         if (rep.utility[i].is_baseline) {

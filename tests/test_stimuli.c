@@ -11,7 +11,8 @@
 #include "stimuli/media.h"
 #include "common/sim_alloc.h"
 #include "stimuli/study.h"
-#include "stimuli/study_int.h"
+#include "stimuli/bpath_int.h"
+#include "stimuli/items_int.h"
 
 static Study *load(const char *name, StudyReport *rep)
 {
@@ -587,7 +588,8 @@ static void test_text_helpers(void)
     char *plain = NULL;
     Edit *edits = NULL;
     size_t n = 0;
-    CHECK_INT(parse_marked(&L, "**a** b **cd**", 1, &plain, &edits, &n), 0);
+    CHECK_INT(items_parse_marked(&L, "**a** b **cd**", 1, &plain, &edits, &n),
+              0);
     CHECK_STR(plain, "a b cd");
     CHECK_INT(n, 2);
     CHECK(n == 2 && edits[0].start == 0 && edits[0].end == 1 &&
@@ -597,16 +599,16 @@ static void test_text_helpers(void)
     }
     sim_free(edits);
     sim_free(plain);
-    CHECK_INT(parse_marked(&L, "no **end", 0, &plain, &edits, &n), -1);
+    CHECK_INT(items_parse_marked(&L, "no **end", 0, &plain, &edits, &n), -1);
     CHECK(plain == NULL && edits == NULL && n == 0);
-    CHECK_INT(parse_marked(&L, "", 0, &plain, &edits, &n), 0);
+    CHECK_INT(items_parse_marked(&L, "", 0, &plain, &edits, &n), 0);
     CHECK_STR(plain, "");
     sim_free(plain);
 
     Feature *f = NULL;
     int bad = 0;
-    CHECK_INT(parse_feature_lines(&L, "Age = Age > 48.00\n\nSex = Male\n", &f,
-                                  &n, &bad),
+    CHECK_INT(items_parse_features(&L, "Age = Age > 48.00\n\nSex = Male\n", &f,
+                                   &n, &bad),
               0);
     CHECK_INT(n, 2);
     CHECK(n == 2 && strcmp(f[0].name, "Age") == 0 &&
@@ -616,7 +618,7 @@ static void test_text_helpers(void)
         sim_free(f[i].value);
     }
     sim_free(f);
-    CHECK_INT(parse_feature_lines(&L, "Age = 3\nbroken\n", &f, &n, &bad), -1);
+    CHECK_INT(items_parse_features(&L, "Age = 3\nbroken\n", &f, &n, &bad), -1);
     CHECK_INT(bad, 2);
     for (size_t i = 0; i < n; i++) {
         sim_free(f[i].name);
@@ -643,24 +645,24 @@ static void test_paths(void)
     L.root = real;
     L.root_len = strlen(real);
     char why[512], *abs = NULL;
-    CHECK_INT(bundle_file(&L, "media/ok.png", &abs, why, sizeof why), 0);
+    CHECK_INT(bpath_file(&L, "media/ok.png", &abs, why, sizeof why), 0);
     CHECK(abs && strncmp(abs, real, strlen(real)) == 0);
     sim_free(abs);
-    CHECK_INT(bundle_file(&L, "./media//ok.png", NULL, why, sizeof why), 0);
-    CHECK_INT(bundle_file(&L, "/etc/passwd", NULL, why, sizeof why), -1);
+    CHECK_INT(bpath_file(&L, "./media//ok.png", NULL, why, sizeof why), 0);
+    CHECK_INT(bpath_file(&L, "/etc/passwd", NULL, why, sizeof why), -1);
     CHECK(strstr(why, "absolute") != NULL);
-    CHECK_INT(bundle_file(&L, "media/../media/ok.png", NULL, why, sizeof why),
+    CHECK_INT(bpath_file(&L, "media/../media/ok.png", NULL, why, sizeof why),
               -1);
     CHECK(strstr(why, "'..'") != NULL);
-    CHECK_INT(bundle_file(&L, "..", NULL, why, sizeof why), -1);
-    CHECK_INT(bundle_file(&L, "media/outside.png", NULL, why, sizeof why), -1);
+    CHECK_INT(bpath_file(&L, "..", NULL, why, sizeof why), -1);
+    CHECK_INT(bpath_file(&L, "media/outside.png", NULL, why, sizeof why), -1);
     CHECK(strstr(why, "outside the bundle") != NULL);
-    CHECK_INT(bundle_file(&L, "media", NULL, why, sizeof why), -1);
+    CHECK_INT(bpath_file(&L, "media", NULL, why, sizeof why), -1);
     CHECK(strstr(why, "not a regular file") != NULL);
-    CHECK_INT(bundle_file(&L, "media/none.png", NULL, why, sizeof why), -1);
+    CHECK_INT(bpath_file(&L, "media/none.png", NULL, why, sizeof why), -1);
     CHECK(strstr(why, "no such file") != NULL);
-    CHECK_INT(bundle_file(&L, "", NULL, why, sizeof why), -1);
-    CHECK_INT(bundle_file(&L, "..hidden/x", NULL, why, sizeof why), -1);
+    CHECK_INT(bpath_file(&L, "", NULL, why, sizeof why), -1);
+    CHECK_INT(bpath_file(&L, "..hidden/x", NULL, why, sizeof why), -1);
     CHECK(strstr(why, "no such file") != NULL); /* "..hidden" is a name */
     free(real);
 }

@@ -10,7 +10,7 @@
 #include "tests/harness.h"
 #include "common/sim_phase.h"
 #include "stimuli/study.h"
-#include "stimuli/study_int.h"
+#include "stimuli/bundle.h"
 
 /* What docs/study-format.md says of each kind: default phase, whether it
 ** shows items, the default of show.label/prediction/explanation and of
@@ -39,7 +39,8 @@ _Static_assert(sizeof expected / sizeof *expected == BLOCK_KIND_COUNT,
 
 static const char *const expl_names[] = {
     "heatmap", "tokens",    "token_pairs", "span_pairs", "features",
-    "rules",   "prototype", "path",        "text",       "composite"};
+    "rules",   "prototype", "path",        "text",       "composite",
+    "image",   "gallery",   "markdown",    "bars",       "layout"};
 
 _Static_assert(sizeof expl_names / sizeof *expl_names == EXPL_KIND_COUNT,
                "a name for every explanation kind");
@@ -279,7 +280,8 @@ static void test_lists_in_errors(void)
     CHECK_INT(fs_check(tmp, 0, &out), 1);
     CHECK(out && strstr(out, "unknown explanation kind 'nope' (heatmap, "
                              "tokens, token_pairs, span_pairs, features, "
-                             "rules, prototype, path, text, composite)"));
+                             "rules, prototype, path, text, composite, "
+                             "image, gallery, markdown, bars, layout)"));
     for (int k = 0; k < EXPL_KIND_COUNT; k++) {
         CHECK(out && strstr(out, expl_names[k]));
     }

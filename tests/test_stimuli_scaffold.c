@@ -1,9 +1,12 @@
 /*
 ** `simlab new`: every preset x modality gives a bundle that loads without
 ** errors or warnings, keeps the preset's balance, and runs with simulated
-** participants; a folder that is not empty, an unknown preset or modality
-** is refused before anything is written.
+** participants; so does every worked explanation (--explanation), whose
+** on-request starter records reveals; a folder that is not empty, an
+** unknown preset, modality or explanation, or an image explanation of
+** another modality is refused before anything is written.
 */
+#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,7 +66,7 @@ static void test_all(void)
             snprintf(dir, sizeof dir, "%s/%s-%s", tmp, presets[p],
                      modalities[m]);
             SimError err;
-            int rc = scaffold_write(dir, presets[p], modalities[m], &err);
+            int rc = scaffold_write(dir, presets[p], modalities[m], NULL, &err);
             CHECK_INT(rc, SIM_OK);
             if (rc != SIM_OK) {
                 fprintf(stderr, "%s: %s\n", dir, err.msg);
@@ -96,6 +99,69 @@ static void test_all(void)
     }
 }
 
+/* Every worked example as a starter: clean, and simulated; on-request
+** records its reveals. */
+static void test_methods(void)
+{
+    static const struct {
+        const char *preset, *modality, *method;
+    } cases[] = {{"hase-forward", "image", "concepts"},
+                 {"meta-predictor", "image", "prototype"},
+                 {"hase-forward", "image", "counterfactual"},
+                 {"hase-counterfactual", "image", "rationale"},
+                 {"hase-forward", "text", "rationale"},
+                 {"meta-predictor", "tabular", "on-request"},
+                 {"hase-forward", "image", "on-request"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[512], db[600];
+        snprintf(dir, sizeof dir, "%s/x-%s-%s-%s", tmp, cases[i].preset,
+                 cases[i].modality, cases[i].method);
+        SimError err;
+        int rc = scaffold_write(dir, cases[i].preset, cases[i].modality,
+                                cases[i].method, &err);
+        CHECK_INT(rc, SIM_OK);
+        if (rc != SIM_OK) {
+            fprintf(stderr, "%s: %s\n", dir, err.msg);
+            continue;
+        }
+        CHECK_INT(check_clean(dir, cases[i].preset), 2);
+        snprintf(db, sizeof db, "%s.db", dir);
+        SimulateOptions o;
+        memset(&o, 0, sizeof o);
+        o.bundle_dir = dir;
+        o.db_path = db;
+        o.participants = 4;
+        o.policy = POLICY_MIXED;
+        o.seed = 5;
+        o.station = "test";
+        o.durability = DURABILITY_FAST;
+        o.participant_sd = -1;
+        o.item_sd = -1;
+        o.wall_ms = 1700000000000LL;
+        rc = simulate_run(&o, NULL, &err);
+        CHECK_INT(rc, SIM_OK);
+        if (rc != SIM_OK) {
+            fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
+        }
+        if (strcmp(cases[i].method, "on-request") == 0) {
+            sqlite3 *d = NULL;
+            sqlite3_stmt *q = NULL;
+            int reveals = 0;
+            if (sqlite3_open(db, &d) == SQLITE_OK &&
+                sqlite3_prepare_v2(d,
+                                   "SELECT count(*) FROM interaction WHERE "
+                                   "event = 'reveal'",
+                                   -1, &q, NULL) == SQLITE_OK &&
+                sqlite3_step(q) == SQLITE_ROW) {
+                reveals = sqlite3_column_int(q, 0);
+            }
+            sqlite3_finalize(q);
+            sqlite3_close(d);
+            CHECK(reveals > 0);
+        }
+    }
+}
+
 static void test_refusals(void)
 {
     char dir[512], file[600];
@@ -110,25 +176,33 @@ static void test_refusals(void)
         fputs("keep", f);
         fclose(f);
     }
-    CHECK_INT(scaffold_write(dir, "hase-forward", "text", &err), SIM_ERR_USAGE);
+    CHECK_INT(scaffold_write(dir, "hase-forward", "text", NULL, &err),
+              SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "is not empty") != NULL);
     snprintf(file, sizeof file, "%s/study.json", dir);
     CHECK(!test_path_exists(file));
     /* an empty folder is used */
     snprintf(dir, sizeof dir, "%s/empty", tmp);
     CHECK_INT(mkdir(dir, 0755), 0);
-    CHECK_INT(scaffold_write(dir, "hase-forward", "text", &err), SIM_OK);
+    CHECK_INT(scaffold_write(dir, "hase-forward", "text", NULL, &err), SIM_OK);
     /* a file is not a folder */
     snprintf(file, sizeof file, "%s/empty/study.json", tmp);
-    CHECK_INT(scaffold_write(file, "hase-forward", "text", &err),
+    CHECK_INT(scaffold_write(file, "hase-forward", "text", NULL, &err),
               SIM_ERR_USAGE);
     /* unknown names, with the list */
     snprintf(dir, sizeof dir, "%s/unknown", tmp);
-    CHECK_INT(scaffold_write(dir, "hase", "text", &err), SIM_ERR_USAGE);
+    CHECK_INT(scaffold_write(dir, "hase", "text", NULL, &err), SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "unknown preset 'hase' (hase-forward,") != NULL);
-    CHECK_INT(scaffold_write(dir, "meta-predictor", "audio", &err),
+    CHECK_INT(scaffold_write(dir, "meta-predictor", "audio", NULL, &err),
               SIM_ERR_USAGE);
     CHECK(strstr(err.msg, "unknown modality 'audio'") != NULL);
+    CHECK_INT(scaffold_write(dir, "hase-forward", "image", "shap", &err),
+              SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "unknown explanation 'shap' (concepts,") != NULL);
+    /* an image method needs pictures */
+    CHECK_INT(scaffold_write(dir, "hase-forward", "text", "concepts", &err),
+              SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "use it with --modality image") != NULL);
     CHECK(!test_path_exists(dir));
 }
 
@@ -136,6 +210,7 @@ int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "scaffold");
     test_all();
+    test_methods();
     test_refusals();
     test_rmtree(tmp);
     return TEST_REPORT();

@@ -5,7 +5,8 @@
 # every participant rows in every condition (the condition of the row's
 # block) and the sidecar their orders, and simlab-analyze sees a within
 # design: 12 participants in 3 conditions, paired tests against the
-# baseline and a repeated-measures ANOVA; `simlab power` refuses it.
+# baseline and a repeated-measures ANOVA; `simlab power` gives the power
+# of its paired tests.
 # Usage: within_test.sh SIMLAB SIMLAB_ANALYZE EXAMPLES_DIR
 set -u
 simlab=$1
@@ -51,11 +52,14 @@ grep -q '"paired":' "$tmp/flat" || fail "analysis: no paired tests"
 grep -q "Paired comparisons with the baseline" "$tmp/out/report.md" || fail "report: no paired section"
 grep -qi "repeated-measures" "$tmp/out/report.md" || fail "report: no repeated-measures ANOVA"
 
-# simlab power simulates between-subject studies only: refused, saying so
-"$simlab" power "$bundle" --participants 10 --out "$tmp/power" >"$tmp/pw" 2>&1
-[ $? -eq 2 ] || fail "power: not refused"
-grep -q "is within-subject; simlab power simulates between-subject studies only" "$tmp/pw" ||
-    fail "power: $(cat "$tmp/pw")"
+# simlab power: the paired t tests of the report, participants drawn whole
+"$simlab" power "$bundle" --participants 6,10 --studies 5 --screening 5 \
+    --quiet --out "$tmp/power" >"$tmp/pw" 2>&1 || fail "power: $(cat "$tmp/pw")"
+grep -q '"test_name": "t"' "$tmp/power/power.json" ||
+    fail "power: not the paired t test"
+grep -q '"participants": "in every condition (within-subject)"' \
+    "$tmp/power/power.json" || fail "power: not within-subject"
+grep -q "^| SHAP | 10 |" "$tmp/power/power.md" || fail "power: no SHAP row"
 
 [ "$fails" -eq 0 ] && echo "within_test: all passed"
 exit "$fails"

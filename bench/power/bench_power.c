@@ -7,14 +7,17 @@
 ** Then the same with no effect in any condition (Post = Pre = 0.6, or every
 ** test accuracy 0.6). BUNDLE: another study (e.g. the meta-predictor demo
 ** or bench/power/plain-study for the Utility and difference tests).
-** Usage: bench_power [STUDIES] [THREADS] [BUNDLE]   (defaults 500, 2 and
-** text-forward)
+** With MODE "glmm": instead, `simlab power --test glmm` on the same
+** studies (no null studies), against the crossed bootstrap's run of them.
+** Usage: bench_power [STUDIES] [THREADS] [BUNDLE] [glmm]   (defaults 500, 2
+** and text-forward)
 */
 #define _POSIX_C_SOURCE 200809L
-#include "app/power.h"
+#include "app/power_cmd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(clockid_t id)
@@ -24,12 +27,12 @@ static double now(clockid_t id)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static PowerResult *timed(PowerOptions *o, double *wall, double *cpu)
+static PowerResult *timed(PowerStudyOptions *o, double *wall, double *cpu)
 {
     PowerResult *r = NULL;
     SimError err;
     double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-    if (power_run(o, &r, &err) != SIM_OK) {
+    if (power_study_run(o, &r, &err) != SIM_OK) {
         fprintf(stderr, "bench_power: %s\n", err.msg);
         exit(1);
     }
@@ -40,16 +43,40 @@ static PowerResult *timed(PowerOptions *o, double *wall, double *cpu)
 
 int main(int argc, char **argv)
 {
-    PowerOptions o;
-    power_options_default(&o);
+    PowerStudyOptions o;
+    power_study_options_default(&o);
     o.bundle_dir =
         argc > 3 ? argv[3] : SIMLAB_SOURCE_DIR "/assets/studies/text-forward";
-    power_parse_sizes("10,20,40,80", &o, NULL);
-    o.studies = argc > 1 ? atoi(argv[1]) : 500;
-    o.threads = argc > 2 ? atoi(argv[2]) : 2;
+    power_parse_sizes("10,20,40,80", &o.power, NULL);
+    o.power.studies = argc > 1 ? atoi(argv[1]) : 500;
+    o.power.threads = argc > 2 ? atoi(argv[2]) : 2;
+    o.power.null_studies = 0; /* the power studies alone */
+    o.screening = 0;
     double w1, c1, w2, c2;
+    if (argc > 4 && strcmp(argv[4], "glmm") == 0) {
+        o.power.method = POWER_METHOD_GLMM;
+        PowerResult *g = timed(&o, &w1, &c1);
+        o.power.method = POWER_METHOD_BOOTSTRAP;
+        PowerResult *bt = timed(&o, &w2, &c2);
+        printf("%s: %d studies x 4 sizes (10, 20, 40, 80), %d threads\n",
+               g->study_id, o.power.studies, o.power.threads);
+        printf("--test glmm:      %7.2f s wall, %7.2f s CPU\n", w1, c1);
+        printf("crossed bootstrap: %7.2f s wall, %7.2f s CPU (B <= %d, "
+               "curtailed)\n",
+               w2, c2, o.power.replicates);
+        printf("ratio (glmm / bootstrap): %.2f wall, %.2f CPU\n", w1 / w2,
+               c1 / c2);
+        for (int i = 0; i < g->n_rows; i++) {
+            printf("  %-12s N = %3d: power glmm %.3f, bootstrap %.3f\n",
+                   g->rows[i].condition, g->rows[i].participants,
+                   g->rows[i].power, bt->rows[i].power);
+        }
+        power_free(g);
+        power_free(bt);
+        return 0;
+    }
     PowerResult *a = timed(&o, &w1, &c1);
-    o.full_replicates = 1;
+    o.power.full_replicates = 1;
     PowerResult *b = timed(&o, &w2, &c2);
     int same = 1;
     double reps_a = 0;
@@ -58,7 +85,7 @@ int main(int argc, char **argv)
         reps_a += a->rows[i].mean_replicates / a->n_rows;
     }
     printf("%s: %d studies x 4 sizes, B = %d, %d threads\n", a->study_id,
-           o.studies, o.replicates, o.threads);
+           o.power.studies, o.power.replicates, o.power.threads);
     printf("curtailed:      %6.2f s wall, %6.2f s CPU, %.0f replicates per "
            "study on average\n",
            w1, c1, reps_a);
@@ -71,9 +98,9 @@ int main(int argc, char **argv)
     static const char *null_cells[] = {"*:post=0.6", "*:test=0.6"};
     o.cells = null_cells;
     o.n_cells = 2;
-    o.full_replicates = 0;
+    o.power.full_replicates = 0;
     a = timed(&o, &w1, &c1);
-    o.full_replicates = 1;
+    o.power.full_replicates = 1;
     b = timed(&o, &w2, &c2);
     reps_a = 0;
     for (int i = 0; i < a->n_rows; i++) {

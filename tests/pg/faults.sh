@@ -6,9 +6,10 @@
 # questionnaire study's answers too), three stations with one SIGKILLed and
 # restarted staying balanced, status (names escaped), and no password
 # anywhere.
-# usage: faults.sh SIMLAB SIMLAB_ANALYZE BUNDLE [QUESTIONNAIRE_BUNDLE]
+# usage: faults.sh SIMLAB SIMLAB_ANALYZE BUNDLE [QUESTIONNAIRE_BUNDLE
+#        [EXPLANATION_BUNDLE]]
 set -u
-simlab=$1; analyze=$2; bundle=$3; qbundle=${4:-}
+simlab=$1; analyze=$2; bundle=$3; qbundle=${4:-}; ebundle=${5:-}
 url=$SIMLAB_PG_URL
 db=${url##*/}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/simlab-pgfaults.XXXXXX")
@@ -173,6 +174,51 @@ PY
         cmp -s "$tmp/qfiles/$f.csv" "$tmp/qserver/$f.csv" ||
             fail "$f.csv of the server differs from that of the files"
     done
+fi
+
+# ---------------- interactions with explanations: server == files
+if [ -n "$ebundle" ]; then
+    echo "-- interactions: simlab-analyze URL against the station files"
+    eurl="${url%/*}/expl"
+    psql -X -q -d "$db" -c "DROP DATABASE IF EXISTS expl" \
+        -c "CREATE DATABASE expl" || fail "create the interactions database"
+    "$simlab" simulate "$ebundle" --db "$tmp/e1.db" --participants 6 \
+        --policy mixed --station E1 --seed 31 --fast --sync "$eurl" \
+        >/dev/null 2>&1 || fail "simulate e1"
+    "$simlab" simulate "$ebundle" --db "$tmp/e2.db" --participants 6 \
+        --policy mixed --station E2 --seed 32 --fast --sync "$eurl" \
+        >/dev/null 2>&1 || fail "simulate e2"
+    "$analyze" "$tmp/e1.db" "$tmp/e2.db" --out "$tmp/efiles" $opts ||
+        fail "analyze interaction files"
+    "$analyze" "$eurl" --out "$tmp/eserver" $opts 2>"$tmp/ean.log" ||
+        fail "analyze interaction server: $(cat "$tmp/ean.log")"
+    python3 - "$tmp/efiles/report.json" "$tmp/eserver/report.json" <<'PY' ||
+import json, sys
+def load(p):
+    r = json.load(open(p))
+    r["settings"].pop("sources")
+    return r
+a, b = load(sys.argv[1]), load(sys.argv[2])
+# the baseline comes from the study each source holds: the server names
+# itself, not the temporary copy it was read through
+fb = b["settings"].pop("baseline_from")
+a["settings"].pop("baseline_from")
+if "postgresql://" not in fb or "simlab-analyze-" in fb:
+    print("the server's baseline is said to come from", fb)
+    sys.exit(1)
+rows = b.get("interactions") or []
+if not rows:
+    print("the server's report has no interactions")
+    sys.exit(1)
+if a != b:
+    print("report.json differs in", [k for k in a if a[k] != b.get(k)],
+          [(k, a["settings"][k], b["settings"].get(k))
+           for k in a["settings"] if a["settings"][k] != b["settings"].get(k)])
+    sys.exit(1)
+print("   report.json: the same interactions (%d conditions) from the server "
+      "and the files" % len(rows))
+PY
+        fail "interactions of the server differ from those of the files"
 fi
 
 # ------------- three stations, one SIGKILLed and restarted: still balanced

@@ -1,0 +1,118 @@
+/*
+** `simlab check`'s layout report: the study's item screens laid out, with
+** no window, at 1280x720 and 1920x1080 (screen_plan_build), where the
+** explanation area and the reservoir go (the same in every condition) and
+** a warning for each that must scroll. SDL's dummy video driver.
+*/
+#include "app/app.h"
+
+#include <SDL2/SDL.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "app/assets.h"
+#include "app/gfx.h"
+#include "app/screens.h"
+#include "stimuli/study.h"
+
+/* The window sizes the report covers. */
+static const int SIZES[][2] = {{1280, 720}, {1920, 1080}};
+
+/* Prints the plan of study at w x h; returns the warnings printed. */
+static int report_size(const Study *st, int w, int h, FILE *out, SimError *err)
+{
+    Gfx g;
+    GfxOptions go = {"simlab check", 1, w, h, 0, 0, 1};
+    if (gfx_open(&g, &go, err) != SIM_OK) {
+        return -1;
+    }
+    char assets_dir[1024], font_dir[1100];
+    Fonts fonts;
+    if (gfx_find_assets(assets_dir, sizeof assets_dir, err) != SIM_OK) {
+        gfx_close(&g);
+        return -1;
+    }
+    snprintf(font_dir, sizeof font_dir, "%s/fonts", assets_dir);
+    if (fonts_init(&fonts, g.renderer, font_dir, err) != SIM_OK) {
+        gfx_close(&g);
+        return -1;
+    }
+    fonts_set_language(&fonts, ui_strings_language(st->ui_strings));
+    fonts_set_rtl(&fonts, ui_strings_rtl(st->ui_strings));
+    Ui ui = {0};
+    ui.gfx = &g;
+    ui.fonts = &fonts;
+    ui.font_scale = 1;
+    ui_init_theme(&ui);
+    ui_update_metrics(&ui);
+    Assets assets;
+    assets_init(&assets, g.renderer);
+    ScreenPlan p;
+    screen_plan_build(&p, st, &ui, &assets, st->ui_strings);
+    int warnings = 0;
+    float pad = roundf(ui.u); /* a card's padding */
+    float avail = p.view_h - roundf(ui.u * 2.4f);
+    if (p.any_method) {
+        fprintf(out,
+                "layout %dx%d: explanation area %.0f px high beside the item "
+                "in every condition (the tallest: item '%s', method '%s')\n",
+                w, h, (double)(p.expl_side_h + 2 * pad),
+                p.expl_item ? p.expl_item->key : "?",
+                p.expl_method ? p.expl_method : "?");
+    }
+    if (p.res_h > 0) {
+        fprintf(out,
+                "layout %dx%d: reservoir %s the item in every condition, "
+                "%.0f px high (cards %.0f px high; the tallest: item '%s', "
+                "%s%s%s)\n",
+                w, h, p.res_top ? "above" : "below", (double)p.res_h,
+                (double)p.res_card_h, p.res_item ? p.res_item->key : "?",
+                p.res_method ? "method '" : "no explanation",
+                p.res_method ? p.res_method : "", p.res_method ? "'" : "");
+    }
+    float above = p.res_top ? p.res_h + roundf(ui.u * 0.4f) : 0;
+    if (p.any_method && above + p.expl_side_h + 2 * pad > avail) {
+        fprintf(out,
+                "warning: layout %dx%d: the explanation of item '%s' "
+                "(method '%s') needs %.0f px but the screen has %.0f px: "
+                "participants must scroll to see all of it\n",
+                w, h, p.expl_item ? p.expl_item->key : "?",
+                p.expl_method ? p.expl_method : "?",
+                (double)(above + p.expl_side_h + 2 * pad), (double)avail);
+        warnings++;
+    }
+    if (p.res_h > 0 && !p.res_top) {
+        fprintf(out,
+                "warning: layout %dx%d: the reservoir (%.0f px) does not fit "
+                "above the item: participants must scroll down to it\n",
+                w, h, (double)p.res_h);
+        warnings++;
+    }
+    assets_free(&assets);
+    fonts_free(&fonts);
+    gfx_close(&g);
+    return warnings;
+}
+
+int app_check_layout(const char *dir, FILE *out)
+{
+    Study *st = NULL;
+    SimError err;
+    if (study_load(dir, &st, NULL, &err) != SIM_OK) {
+        return 0; /* check said why */
+    }
+    /* no window: the dummy driver lays the screens out (the environment
+    ** variable: SDL 2.26 reads no hint for the driver) */
+    SDL_setenv("SDL_VIDEODRIVER", "dummy", 1);
+    int warnings = 0;
+    for (size_t i = 0; i < sizeof SIZES / sizeof *SIZES; i++) {
+        int n = report_size(st, SIZES[i][0], SIZES[i][1], out, &err);
+        if (n < 0) {
+            fprintf(out, "layout not checked: %s\n", err.msg);
+            break;
+        }
+        warnings += n;
+    }
+    study_free(st);
+    return warnings;
+}
