@@ -717,14 +717,11 @@ void design_parse(Loader *L, json_t *root)
         return;
     }
     static const char *const known[] = {
-        "simlab_study",  "id",         "title",
-        "domain",        "classes",    "conditions",
-        "baseline",      "protocol",   "blocks",
-        "assignment",    "screening",  "pages",
-        "quiz",          "rating",     "items",
-        "explanations",  "simulation", "language",
-        "language_file", "ui",         "online",
-        NULL};
+        "simlab_study", "id",         "title",    "domain",        "classes",
+        "conditions",   "baseline",   "protocol", "blocks",        "assignment",
+        "screening",    "pages",      "quiz",     "rating",        "items",
+        "explanations", "simulation", "language", "language_file", "ui",
+        "online",       NULL};
     jreject_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
