@@ -521,8 +521,8 @@ typedef struct Study {
     RatingSpec rating;
     SimulationSpec simulation;
     OnlineSpec online; /* "online" (simlab serve); zero when absent */
-    Page **pages; /* every page read at load time (stimuli/page.h): the
-                     page files, then blocks' inline texts */
+    Page **pages;      /* every page read at load time (stimuli/page.h): the
+                          page files, then blocks' inline texts */
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
