@@ -561,7 +561,8 @@ static int parse_input(json_t *j, int64_t wall_ms, In *o, const char **why)
         {"rate", SIM_IN_RATE},         {"confidence", SIM_IN_CONFIDENCE},
         {"continue", SIM_IN_CONTINUE}, {"decline", SIM_IN_DECLINE},
         {"answer", SIM_IN_ANSWER},     {"pick", SIM_IN_PICK},
-        {"focus", SIM_IN_FOCUS}};
+        {"focus", SIM_IN_FOCUS},       {"reveal", SIM_IN_REVEAL},
+        {"hover", SIM_IN_HOVER}};
     json_t *n = json_object_get(j, "n");
     const char *kind = json_string_value(json_object_get(j, "kind"));
     if (!json_is_integer(n) || json_integer_value(n) < 0 ||
@@ -599,6 +600,10 @@ static int parse_input(json_t *j, int64_t wall_ms, In *o, const char **why)
         return -1;
     }
     o->in.kind = kinds[k].kind;
+    if (o->in.kind == SIM_IN_REVEAL && o->in.value < 0) {
+        *why = "a reveal needs its value (card and show)";
+        return -1;
+    }
     if (o->in.kind == SIM_IN_KEY) {
         const char *key = json_string_value(json_object_get(j, "key"));
         if (!key || !key_name_ok(key)) {

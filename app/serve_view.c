@@ -81,6 +81,8 @@ typedef struct Ctx {
     const UiStrings *strings;
     const char *prefix;
     ServeMediaList *media;
+    int *hover_next; /* the number of the next hover value (NULL: none are
+                        numbered, as in a reservoir card) */
 } Ctx;
 
 static const char *tr(const Ctx *c, UiKey k)
@@ -256,20 +258,22 @@ static json_t *input_json(const Ctx *c, const ItemInput *in, const Edit *edits,
 
 /* How one field of an Explanation is written. */
 typedef enum FieldType {
-    F_STR = 0,   /* char * */
-    F_NUM,       /* double, null when NaN */
-    F_INT,       /* int */
-    F_BOOL,      /* int as true/false */
-    F_CLASS,     /* int class index: its label, null when < 0 */
-    F_MEDIA,     /* char * absolute path: a media URL */
-    F_TOKENS,    /* tokens, n_tokens */
-    F_PAIRS,     /* pairs, n_pairs */
-    F_FEATURES,  /* features, n_features */
-    F_ROWS,      /* rows, n_rows (prototype table) */
-    F_RULES,     /* rules, n_rules */
-    F_STEPS,     /* steps, n_steps */
-    F_PARTS,     /* parts, n_parts: child nodes */
-    F_MAP_FORMAT /* file_is_npy: "npy" or "png" */
+    F_STR = 0,    /* char * */
+    F_NUM,        /* double, null when NaN */
+    F_INT,        /* int */
+    F_BOOL,       /* int as true/false */
+    F_CLASS,      /* int class index: its label, null when < 0 */
+    F_MEDIA,      /* char * absolute path: a media URL */
+    F_TOKENS,     /* tokens, n_tokens */
+    F_PAIRS,      /* pairs, n_pairs */
+    F_FEATURES,   /* features, n_features */
+    F_ROWS,       /* rows, n_rows (prototype table) */
+    F_RULES,      /* rules, n_rules */
+    F_STEPS,      /* steps, n_steps */
+    F_PARTS,      /* parts, n_parts: child nodes */
+    F_MAP_FORMAT, /* file_is_npy: "npy" or "png" */
+    F_IMAGES,     /* images, n_images: media URLs, captions, weights */
+    F_DOC         /* doc: a markdown payload's blocks, as a page's */
 } FieldType;
 
 typedef struct FieldRow {
@@ -315,6 +319,27 @@ static const FieldRow fields[] = {
     FIELD(EXPL_PATH, "predicted", F_CLASS, predicted),
     FIELD(EXPL_TEXT, "text", F_STR, text),
     FIELD(EXPL_COMPOSITE, "parts", F_PARTS, parts),
+    FIELD(EXPL_IMAGE, "images", F_IMAGES, images),
+    FIELD(EXPL_GALLERY, "images", F_IMAGES, images),
+    FIELD(EXPL_GALLERY, "columns", F_INT, columns),
+    FIELD(EXPL_MARKDOWN, "doc", F_DOC, doc),
+    FIELD(EXPL_BARS, "features", F_FEATURES, features),
+    FIELD(EXPL_BARS, "signed", F_BOOL, bars_signed),
+    FIELD(EXPL_BARS, "show_sum", F_BOOL, show_sum),
+    FIELD(EXPL_BARS, "decimals", F_INT, decimals),
+    FIELD(EXPL_BARS, "unit", F_STR, unit),
+    FIELD(EXPL_LAYOUT, "parts", F_PARTS, parts),
+    FIELD(EXPL_LAYOUT, "row", F_BOOL, row),
+};
+
+/* The overlay of an image payload (has_overlay): its map fields, as a
+** heatmap's. */
+static const FieldRow overlay_fields[] = {
+    FIELD(EXPL_IMAGE, "map", F_MEDIA, map_file),
+    FIELD(EXPL_IMAGE, "format", F_MAP_FORMAT, file_is_npy),
+    FIELD(EXPL_IMAGE, "colormap", F_STR, colormap),
+    FIELD(EXPL_IMAGE, "opacity", F_NUM, opacity),
+    FIELD(EXPL_IMAGE, "side_by_side", F_BOOL, side_by_side),
 };
 
 static json_t *features_json(const ExplFeature *f, size_t n, int rows)
@@ -347,6 +372,31 @@ static json_t *edits_json(const Edit *e, size_t n)
 
 static json_t *expl_node(const Ctx *c, const Explanation *e,
                          const ItemInput *image, int depth);
+static json_t *page_json(const Ctx *c, const Page *pg);
+
+static json_t *images_json(const Ctx *c, const Explanation *e,
+                           const ItemInput *image)
+{
+    json_t *a = json_array();
+    const ItemInput *own =
+        image && image->modality == MODALITY_IMAGE ? image : NULL;
+    for (size_t i = 0; i < e->n_images; i++) {
+        const ExplImage *im = &e->images[i];
+        /* an image without a file of its own shows the item's */
+        const char *path = im->file ? im->image_file
+                           : own    ? own->image_file
+                                    : NULL;
+        int w = im->file ? im->w : own ? own->image_w : 0;
+        int h = im->file ? im->h : own ? own->image_h : 0;
+        json_array_append_new(
+            a,
+            json_pack("{s:o,s:o,s:o,s:i,s:i}", "src",
+                      path ? media_ref(c->media, c->prefix, path) : json_null(),
+                      "caption", text_json(im->caption), "weight",
+                      num_or_null(im->weight), "w", w, "h", h));
+    }
+    return a;
+}
 
 static json_t *field_json(const Ctx *c, const Explanation *e, const FieldRow *f,
                           const ItemInput *image, int depth)
@@ -370,6 +420,10 @@ static json_t *field_json(const Ctx *c, const Explanation *e, const FieldRow *f,
                          *(char *const *)(const void *)base);
     case F_MAP_FORMAT:
         return json_string(*(const int *)(const void *)base ? "npy" : "png");
+    case F_IMAGES:
+        return images_json(c, e, image);
+    case F_DOC:
+        return page_json(c, e->doc);
     case F_TOKENS: {
         json_t *a = json_array();
         for (size_t i = 0; i < e->n_tokens; i++) {
@@ -442,11 +496,30 @@ static json_t *expl_node(const Ctx *c, const Explanation *e,
     if (e->title) {
         json_object_set_new(o, "title", text_json(e->title));
     }
+    if (depth == 0) {
+        json_object_set_new(o, "reveal",
+                            json_string(expl_reveal_name(e->reveal)));
+    }
+    if (c->hover_next && e->n_parts == 0) {
+        /* this node's own values are numbered before its parts', as
+        ** expl_hover_targets numbers them */
+        size_t n = expl_hover_targets(e, NULL, NULL);
+        if (n > 0) {
+            json_object_set_new(o, "hover_base", json_integer(*c->hover_next));
+            *c->hover_next += (int)n;
+        }
+    }
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         if (fields[i].kind == e->kind) {
             json_object_set_new(o, fields[i].name,
                                 field_json(c, e, &fields[i], image, depth));
         }
+    }
+    for (size_t i = 0; e->kind == EXPL_IMAGE && e->has_overlay &&
+                       i < sizeof overlay_fields / sizeof overlay_fields[0];
+         i++) {
+        json_object_set_new(o, overlay_fields[i].name,
+                            field_json(c, e, &overlay_fields[i], image, depth));
     }
     if (e->kind == EXPL_HEATMAP && image && image->modality == MODALITY_IMAGE) {
         json_object_set_new(o, "image",
@@ -459,26 +532,17 @@ json_t *serve_expl_json(const Explanation *e, const Study *study,
                         const ItemInput *image, const char *media_prefix,
                         ServeMediaList *media)
 {
-    Ctx c = {NULL, study, study->ui_strings, media_prefix, media};
+    int next = 0;
+    Ctx c = {NULL, study, study->ui_strings, media_prefix, media, &next};
     return expl_node(&c, e, image, 0);
 }
 
-/* Whether the explanation draws the item's image itself (a heatmap, or a
-** composite with one), as the desktop runner decides. */
+/* Whether the explanation draws the item's image itself (a heatmap, an
+** image payload without a file, or a layout or composite with one). */
 static int expl_embeds_image(const Explanation *e, const Item *item)
 {
-    if (!e || !item || item->input.modality != MODALITY_IMAGE) {
-        return 0;
-    }
-    if (e->kind == EXPL_HEATMAP) {
-        return 1;
-    }
-    for (size_t i = 0; e->kind == EXPL_COMPOSITE && i < e->n_parts; i++) {
-        if (e->parts[i].kind == EXPL_HEATMAP) {
-            return 1;
-        }
-    }
-    return 0;
+    return e && item && item->input.modality == MODALITY_IMAGE &&
+           expl_shows_input(e);
 }
 
 /* ------------------------------------------------------------------ page */
@@ -522,9 +586,10 @@ static json_t *page_json(const Ctx *c, const Page *pg)
                 }
                 memcpy(piece, b->text + s->start, s->len);
                 piece[s->len] = 0;
-                json_array_append_new(
-                    runs, json_pack("{s:o,s:b}", "text", text_json(piece),
-                                    "strong", s->strong != 0));
+                json_array_append_new(runs, json_pack("{s:o,s:b,s:b}", "text",
+                                                      text_json(piece),
+                                                      "strong", s->strong != 0,
+                                                      "em", s->em != 0));
                 sim_free(piece);
             }
             json_object_set_new(o, "runs", runs);
@@ -673,11 +738,24 @@ static void item_part(const Ctx *c, json_t *o)
         json_object_set_new(o, "counterfactual", p);
     }
     if (v->explanation) {
+        /* hover values numbered as the session numbers them; reservoir
+        ** cards show theirs without hovering */
+        int next = 0;
+        Ctx ce = *c;
+        ce.hover_next = &next;
         json_object_set_new(o, "explanation",
-                            expl_node(c, v->explanation, &it->input, 0));
+                            expl_node(&ce, v->explanation, &it->input, 0));
+        json_t *rv = json_object();
+        json_object_set_new(rv, "shown", json_boolean(v->revealed));
+        json_object_set_new(rv, "hover", json_integer(v->hover_target));
+        json_object_set_new(rv, "n_hover", json_integer(v->n_hover));
+        json_object_set_new(rv, "key", text_json(v->reveal_key));
+        json_object_set_new(o, "reveal", rv);
         json_object_set_new(
             item, "embedded",
-            json_boolean(!cf && expl_embeds_image(v->explanation, it)));
+            json_boolean(!cf &&
+                         v->explanation->reveal != EXPL_REVEAL_ON_REQUEST &&
+                         expl_embeds_image(v->explanation, it)));
     }
     if (v->n_reservoir) {
         json_t *res = json_array();
@@ -693,6 +771,9 @@ static void item_part(const Ctx *c, json_t *o)
                                     expl_node(c, re, &ri->input, 0));
                 json_object_set_new(r, "embedded",
                                     json_boolean(expl_embeds_image(re, ri)));
+                json_object_set_new(
+                    r, "revealed",
+                    json_boolean(v->res_revealed && v->res_revealed[i]));
             }
             json_array_append_new(res, r);
         }
@@ -834,7 +915,7 @@ static json_t *keys_json(const Ctx *c)
 json_t *serve_view_json(const SessionView *v, const Study *study,
                         const char *media_prefix, ServeMediaList *media)
 {
-    Ctx c = {v, study, study->ui_strings, media_prefix, media};
+    Ctx c = {v, study, study->ui_strings, media_prefix, media, NULL};
     serve_media_clear(media);
     json_t *o = json_object();
     if (!o) {

@@ -5,7 +5,8 @@
 # node, npm or chromium): a whole participant, a closed tab resumed in a
 # fresh profile, offline answers flushed from the journal, the server
 # SIGKILLed and restarted, two participants at once, the export of a web
-# participant against a desktop one, and screenshots of every screen in
+# participant against a desktop one, an explanation on request (its
+# events stored and exported), and screenshots of every screen in
 # English, German and Arabic (into BUILD/web-shots).
 if(NOT TARGET simlab_serve)
   return()
@@ -18,8 +19,9 @@ set_tests_properties(serve_cli_test PROPERTIES SKIP_RETURN_CODE 77)
 set(SIMLAB_WEB_WORK ${CMAKE_BINARY_DIR}/web-node)
 set(SIMLAB_WEB_ENV
   "STUDY_FORWARD=${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward"
-  "SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots")
-foreach(t whole resume offline kill two export)
+  "SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots"
+  "STUDY_EXPLANATIONS=${CMAKE_SOURCE_DIR}/examples/explanation-methods")
+foreach(t whole resume offline kill two export reveal)
   add_test(NAME web_${t}
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh ${t}
                    $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})

@@ -31,7 +31,7 @@ export function marked(text) {
 // Runs of a page or input ({text, strong} or {text, edit}) as nodes.
 export function runs(list, markClass) {
   return (list || []).map((r) =>
-    r.strong ? el("strong", {}, r.text) : r.edit ? el("mark", { class: markClass || "edit" }, r.text) : document.createTextNode(r.text)
+    r.strong && r.em ? el("strong", {}, el("em", {}, r.text)) : r.strong ? el("strong", {}, r.text) : r.em ? el("em", {}, r.text) : r.edit ? el("mark", { class: markClass || "edit" }, r.text) : document.createTextNode(r.text)
   );
 }
 

@@ -4,7 +4,8 @@
 // (app/render.c); a node of a kind this front end does not know shows its
 // title and any "text" or "parts" it has, so new kinds degrade gently.
 
-import { el, marked } from "./dom.js";
+import { el, marked, runs, imageReady } from "./dom.js";
+import { mark, onRequest, hoverable } from "./reveal.js";
 import { diverging, darkOn, gradient, normalize, parseNpy, colorize } from "./colormap.js";
 import { t, fmt } from "./i18n.js";
 
@@ -12,8 +13,17 @@ function finite(x) {
   return typeof x === "number" && Number.isFinite(x);
 }
 
+// A number in the study's language: its decimal mark (number.decimal), one
+// minus sign (U+2212), "+" before positive values when plus is set.
+export function num(x, digits = 2, plus = false) {
+  if (!finite(x)) return "";
+  const body = Math.abs(x).toFixed(digits).replace(".", t("number.decimal") || ".");
+  const neg = x < 0 && Number(Math.abs(x).toFixed(digits)) !== 0;
+  return (neg ? "\u2212" : plus ? "+" : "") + body;
+}
+
 function signed(x, digits = 2) {
-  return (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(digits);
+  return num(x, digits, true);
 }
 
 function sectionLabel(text) {
@@ -32,15 +42,13 @@ function legend(name, lo, hi) {
 }
 
 function weightLegend(maxabs, ctx) {
-  const m = maxabs.toFixed(2);
+  const m = num(maxabs, 2);
+  const lo = el("span", { class: "num" }, `\u2212${m}`);
+  const hi = el("span", { class: "num" }, `+${m}`);
   if (ctx.classes && ctx.classes.length === 2) {
-    return legend(
-      "diverging",
-      `\u2212${m}  ${fmt(t("expl.toward"), ctx.classes[1])}`,
-      `${fmt(t("expl.toward"), ctx.classes[0])}  +${m}`
-    );
+    return legend("diverging", el("span", {}, lo, "  ", el("bdi", {}, fmt(t("expl.toward"), ctx.classes[1]))), el("span", {}, el("bdi", {}, fmt(t("expl.toward"), ctx.classes[0])), "  ", hi));
   }
-  return legend("diverging", `\u2212${m}`, `+${m}`);
+  return legend("diverging", lo, hi);
 }
 
 // ---------------------------------------------------------------- heatmap
@@ -71,7 +79,7 @@ async function loadMap(node) {
 // The map over the image (or beside it), drawn into canvases at the
 // image's size: the map scaled up with linear filtering, at the payload's
 // opacity, as the desktop runner draws it.
-function heatmap(node, ctx) {
+function heatmap(node, ctx, imageUrl = node.image) {
   const side = !!node.side_by_side;
   const main = el("canvas", { class: "hm-canvas" });
   const other = side ? el("canvas", { class: "hm-canvas" }) : null;
@@ -80,9 +88,9 @@ function heatmap(node, ctx) {
   ctx.pending.push(
     (async () => {
       let img = null;
-      if (node.image) {
+      if (imageUrl) {
         img = new Image();
-        img.src = node.image;
+        img.src = imageUrl;
         try {
           await img.decode();
         } catch (e) {
@@ -124,14 +132,14 @@ function heatmap(node, ctx) {
 
 // ----------------------------------------------------------------- tokens
 
-function tokenSpan(tok, maxabs, index) {
+function tokenSpan(tok, maxabs, index, node) {
   const v = finite(tok.weight) ? tok.weight / maxabs : 0;
   const s = el("span", { class: "tok", "data-i": String(index) }, tok.text);
   if (Math.abs(v) >= 0.02) {
     s.style.background = diverging(v * 0.8);
     if (darkOn(v * 0.8)) s.style.color = "#fff";
   }
-  return s;
+  return mark(s, node, index);
 }
 
 function maxAbs(tokens) {
@@ -143,7 +151,7 @@ function maxAbs(tokens) {
 function segmentRow(node, seg, maxabs) {
   const row = el("div", { class: "tokens", dir: "auto" });
   (node.tokens || []).forEach((tk, i) => {
-    if ((tk.segment || 0) === seg) row.append(tokenSpan(tk, maxabs, i), " ");
+    if ((tk.segment || 0) === seg) row.append(tokenSpan(tk, maxabs, i, node), " ");
   });
   return row;
 }
@@ -222,7 +230,7 @@ function pairs(node, ctx) {
       { class: "pair-row" },
       el("span", { class: "pair-text", dir: "auto" }, `\u201c${rangeText(node, p.a)}\u201d  \u2194  \u201c${rangeText(node, p.b)}\u201d`),
       el("span", { class: "bar-track small" }, el("span", { class: "bar-fill", style: { width: `${Math.abs(v) * 100}%`, background: diverging(v > 0 ? 0.7 : -0.7) } })),
-      el("span", { class: "num" }, (p.weight >= 0 ? "+" : "") + p.weight.toFixed(2))
+      el("span", { class: "num" }, signed(p.weight))
     );
   });
   return el("div", {}, holder, weightLegend(m, ctx), sectionLabel(t("expl.interactions")), ...rows);
@@ -231,31 +239,36 @@ function pairs(node, ctx) {
 // ------------------------------------------------------------------ bars
 
 // Horizontal bars of signed weights from a zero axis: "name = value".
-function bars(features, signedAxis = true) {
+// node (may be null) numbers the rows as hover values; opts: decimals,
+// unit, plus (a "+" before positive values).
+function bars(features, signedAxis = true, node = null, opts = {}) {
   const m = Math.max(1e-12, ...features.map((f) => Math.abs(f.weight || 0)));
   const anyNeg = signedAxis && features.some((f) => f.weight < 0);
+  const digits = typeof opts.decimals === "number" ? opts.decimals : 3;
+  const plus = opts.plus !== undefined ? opts.plus : true;
   return el(
     "div",
     { class: "bars" + (anyNeg ? " signed" : "") },
-    ...features.map((f) => {
+    ...features.map((f, i) => {
       const v = (f.weight || 0) / m;
       const fill = el("span", {
         class: "bar-fill " + (v >= 0 ? "pos" : "neg"),
         style: { width: `${(Math.abs(v) * (anyNeg ? 50 : 100)).toFixed(2)}%`, background: v >= 0 || !signedAxis ? diverging(0.8) : diverging(-0.85) },
       });
-      return el(
+      const row = el(
         "div",
         { class: "bar-row" },
         el("span", { class: "bar-label", dir: "auto" }, f.value ? `${f.name} = ${f.value}` : f.name),
         el("span", { class: "bar-track" }, anyNeg ? el("span", { class: "bar-axis" }) : null, fill),
-        el("span", { class: "num" }, finite(f.weight) ? (f.weight >= 0 ? "+" : "") + f.weight.toFixed(3) : "")
+        el("span", { class: "num" }, finite(f.weight) ? num(f.weight, digits, plus) + (opts.unit || "") : "")
       );
+      return node ? mark(row, node, i) : row;
     })
   );
 }
 
 function features(node) {
-  const box = el("div", {}, bars(node.features || []));
+  const box = el("div", {}, bars(node.features || [], true, node));
   const rows = [
     ["expl.baseline", node.intercept],
     ["expl.sum", node.sum],
@@ -266,7 +279,7 @@ function features(node) {
       el(
         "table",
         { class: "totals" },
-        ...rows.map(([k, v], i) => el("tr", { class: i === rows.length - 1 ? "strong" : "" }, el("td", {}, t(k)), el("td", { class: "num" }, v.toFixed(3))))
+        ...rows.map(([k, v], i) => el("tr", { class: i === rows.length - 1 ? "strong" : "" }, el("td", {}, t(k)), el("td", { class: "num" }, num(v, 3))))
       )
     );
   }
@@ -283,8 +296,8 @@ function rules(node) {
     ...(node.rules || []).map((r) => {
       const conds = r.conditions.map((c, i) => el("div", { class: "rule-cond" }, el("span", { class: "kw" }, i === 0 ? t("expl.if") : t("expl.and")), " ", el("bdi", {}, c)));
       const stats = [];
-      if (finite(r.precision)) stats.push(fmt(t("expl.precision"), r.precision * 100));
-      if (finite(r.coverage)) stats.push(fmt(t("expl.coverage"), r.coverage * 100));
+      if (finite(r.precision)) stats.push(fmt(t("expl.precision"), r.precision * 100).replace(".", t("number.decimal") || "."));
+      if (finite(r.coverage)) stats.push(fmt(t("expl.coverage"), r.coverage * 100).replace(".", t("number.decimal") || "."));
       return el("div", { class: "rule" }, ...conds, el("div", { class: "rule-then" }, ...marked(then)), stats.length ? el("div", { class: "muted small" }, stats.join(" \u00b7 ")) : null);
     })
   );
@@ -305,7 +318,7 @@ function prototype(node) {
   const box = el("div", {}, el("p", {}, ...marked(head)), table);
   if ((node.rows || []).some((r) => r.prototype !== r.input)) box.append(el("div", { class: "muted small" }, t("expl.differ")));
   const feats = (node.features || []).slice(0, 6);
-  if (feats.length) box.append(sectionLabel(t("expl.important")), bars(feats, false));
+  if (feats.length) box.append(sectionLabel(t("expl.important")), bars(feats, false, node));
   return box;
 }
 
@@ -347,7 +360,93 @@ function composite(node, ctx) {
   return el("div", { class: "composite" }, ...(node.parts || []).map((p) => render(p, ctx)));
 }
 
+// ---------------------------------------------------------- primitives
+
+function caption(text) {
+  return text ? el("div", { class: "muted small center caption", dir: "auto" }, text) : null;
+}
+
+// One image (a bundle image, or the item's) with its caption; with an
+// overlay, the map over it as a heatmap's.
+function image(node, ctx) {
+  const im = (node.images || [])[0] || {};
+  if (node.map) return el("div", {}, heatmap(node, ctx, im.src), caption(im.caption));
+  if (!im.src) return el("div", { class: "bad" }, fmt(t("image_missing"), "?"));
+  const img = el("img", { src: im.src, alt: im.caption || "", class: "expl-image" });
+  ctx.pending.push(imageReady(img));
+  return el("figure", { class: "expl-figure" }, img, caption(im.caption));
+}
+
+// Images in a grid of one cell size, each with its caption and weight (a
+// small bar and number); the cells are the hover values.
+function gallery(node, ctx) {
+  const list = node.images || [];
+  const cols = node.columns > 0 ? node.columns : Math.min(4, Math.max(1, list.length));
+  const m = Math.max(1e-12, ...list.map((im) => (finite(im.weight) ? Math.abs(im.weight) : 0)));
+  return el(
+    "div",
+    { class: "gallery", style: { gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))` } },
+    ...list.map((im, i) => {
+      const img = el("img", { src: im.src || "", alt: im.caption || "" });
+      ctx.pending.push(imageReady(img));
+      const v = finite(im.weight) ? im.weight / m : null;
+      const weight =
+        v === null
+          ? null
+          : el(
+              "div",
+              { class: "gal-weight" },
+              el("span", { class: "bar-track small" }, el("span", { class: "bar-fill", style: { width: `${Math.abs(v) * 100}%`, background: diverging(v >= 0 ? 0.8 : -0.85) } })),
+              el("span", { class: "num" }, num(im.weight, 2))
+            );
+      return mark(el("div", { class: "gal-cell" }, el("div", { class: "gal-img" }, img), caption(im.caption), weight), node, i);
+    })
+  );
+}
+
+// Prose: paragraphs, bold, italic, lists and line breaks.
+function markdown(node) {
+  return el(
+    "div",
+    { class: "md", dir: "auto" },
+    ...(node.doc || []).map((b) => {
+      switch (b.kind) {
+        case "heading":
+          return el(b.level === 1 ? "h3" : "h4", { dir: "auto" }, b.text);
+        case "bullet":
+          return el("ul", {}, el("li", { dir: "auto" }, ...runs(b.runs)));
+        case "numbered":
+          return el("div", { class: "numbered" }, el("span", { class: "num-label" }, b.label), el("span", { dir: "auto" }, ...runs(b.runs)));
+        default:
+          return el("p", { dir: "auto" }, ...runs(b.runs));
+      }
+    })
+  );
+}
+
+// Labelled values as bars (signed from an axis at 0, or from 0), the
+// study's decimals and unit, and the sum when asked.
+function barsKind(node) {
+  const f = node.features || [];
+  const d = typeof node.decimals === "number" ? node.decimals : 2;
+  const box = el("div", {}, bars(f, !!node.signed, node, { decimals: d, unit: node.unit || "", plus: !!node.signed }));
+  if (node.show_sum) {
+    const sum = f.reduce((a, x) => a + (finite(x.weight) ? x.weight : 0), 0);
+    box.append(el("div", { class: "bars-sum" }, el("span", {}, t("expl.sum")), el("span", { class: "num" }, num(sum, d, !!node.signed) + (node.unit || ""))));
+  }
+  return box;
+}
+
+function layout(node, ctx) {
+  return el("div", { class: "layout " + (node.row ? "row" : "column") }, ...(node.parts || []).map((p) => render(p, ctx)));
+}
+
 const KINDS = {
+  image,
+  gallery,
+  markdown,
+  bars: barsKind,
+  layout,
   heatmap,
   tokens,
   token_pairs: pairs,
@@ -372,7 +471,20 @@ export function render(node, ctx) {
   return box;
 }
 
-// Whether the node draws an item's image itself (heatmaps).
+// The item's explanation (card -1) or reservoir card k's, with its
+// "reveal": behind a button on request, its values on hover (the item's
+// only: a reservoir card shows them). ctx.reveal: {shown, hover} as the
+// server last said.
+export function renderTop(node, ctx, card = -1, shown = false) {
+  const body = render(node, ctx);
+  if (!body) return null;
+  if (node.reveal === "on_request") return onRequest(body, card, shown, ctx);
+  if (node.reveal === "hover" && card < 0) return hoverable(body, ctx.reveal ? ctx.reveal.hover : -1, ctx);
+  return body;
+}
+
+// Whether the node draws an item's image itself (heatmaps, an image of the
+// item's own).
 export function embedsImage(node) {
-  return !!node && (node.kind === "heatmap" || (node.parts || []).some((p) => p.kind === "heatmap"));
+  return !!node && (node.kind === "heatmap" || (node.parts || []).some((p) => embedsImage(p)));
 }

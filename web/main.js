@@ -8,6 +8,7 @@ import * as journal from "./journal.js";
 import { draw, patch, tick, continueReady } from "./screens.js";
 import { setLanguage, w } from "./i18n.js";
 import { el } from "./dom.js";
+import { revealKey } from "./reveal.js";
 
 const params = new URLSearchParams(location.search);
 const ext = params.get("PROLIFIC_PID") || params.get("participant") || "";
@@ -186,7 +187,9 @@ async function accept(reply) {
 }
 
 function ctx() {
-  return { act, classes: S.classes, completion: S.completion, pending: [], after: [] };
+  // settled: the server has applied every input of this screen, so what it
+  // says is shown is what the participant last asked for
+  return { act, classes: S.classes, completion: S.completion, pending: [], after: [], settled: S.applied >= S.nextN };
 }
 
 // Deadlines and waiting times in this page's clock.
@@ -372,6 +375,11 @@ window.addEventListener("keydown", (e) => {
   }
   if (typing) return;
   const k = keyName(e);
+  if (k && v.reveal && v.reveal.key === k && v.explanation && v.explanation.reveal === "on_request") {
+    e.preventDefault();
+    if (S.ready) revealKey(e);
+    return;
+  }
   if (!k || !(v.keys || []).includes(k)) return;
   e.preventDefault();
   act("key", { key: k }, e);

@@ -4,7 +4,8 @@
 // every click or key becomes an input for the server, through act().
 
 import { el, marked, runs, imageReady } from "./dom.js";
-import { render as renderExpl, embedsImage } from "./expl.js";
+import { renderTop, embedsImage } from "./expl.js";
+import { settle } from "./reveal.js";
 import { t, w, fmt } from "./i18n.js";
 
 // ---------------------------------------------------------------- inputs
@@ -57,6 +58,9 @@ function itemBody(v, ctx) {
   const out = [];
   const item = v.item;
   const e = v.explanation;
+  ctx.reveal = v.reveal || null;
+  ctx.revealKey = v.reveal ? v.reveal.key : null;
+  const renderExpl = (node) => renderTop(node, ctx, -1, !!(v.reveal && v.reveal.shown));
   const pills = (it, unknown) => {
     const p = [];
     if (it.label !== undefined) p.push(pill(t("item.true_label"), it.label, false));
@@ -68,12 +72,12 @@ function itemBody(v, ctx) {
     const orig = card(section(t("item.original")), inputView(item.input), pills(item));
     const pert = card(section(v.counterfactual.unchanged ? t("item.unchanged") : t("item.changed")), inputView(v.counterfactual.input), pills({}, true));
     out.push(el("div", { class: "two-col even" }, orig, pert));
-    if (e) out.push(card(section(t("item.explanation_original")), renderExpl(e, ctx)));
+    if (e) out.push(card(section(t("item.explanation_original")), renderExpl(e)));
   } else if (e && !item.embedded) {
-    out.push(el("div", { class: "two-col" }, card(section(t("item.input")), inputView(item.input), pills(item)), card(section(t("item.explanation")), renderExpl(e, ctx))));
+    out.push(el("div", { class: "two-col" }, card(section(t("item.input")), inputView(item.input), pills(item)), card(section(t("item.explanation")), renderExpl(e))));
   } else {
     const kind = item.input.modality;
-    out.push(el("div", { class: "single " + kind }, card(e ? renderExpl(e, ctx) : inputView(item.input), pills(item))));
+    out.push(el("div", { class: "single " + kind }, card(e ? renderExpl(e) : inputView(item.input), pills(item))));
   }
   if (v.reservoir) {
     const res = el(
@@ -83,13 +87,13 @@ function itemBody(v, ctx) {
       el(
         "div",
         { class: "res-grid" + (v.reservoir[0] && v.reservoir[0].input.modality === "image" ? " images" : "") },
-        ...v.reservoir.map((r) => {
+        ...v.reservoir.map((r, k) => {
           const tokens = r.explanation && /tokens|pairs/.test(r.explanation.kind);
           return el(
             "div",
             { class: "card res-card" },
             !r.embedded && !tokens ? inputView(r.input, { small: true }) : null,
-            r.explanation ? renderExpl(r.explanation, { ...ctx, compact: true }) : null,
+            r.explanation ? renderTop(r.explanation, { ...ctx, compact: true }, k, !!r.revealed) : null,
             el("div", { class: "pills center" }, pill(t("item.model"), r.output, true))
           );
         })
@@ -350,6 +354,7 @@ export function patch(v, ctx) {
   foot.hidden = f.length === 0;
   foot.replaceChildren(el("div", { class: "foot-inner" }, ...f));
   if (v.questionnaire) patchQuestionnaire(v);
+  if (ctx.settled) settle(v);
   if (v.quiz) {
     document.querySelectorAll(".option").forEach((b, i) => b.classList.toggle("selected", v.quiz.choice === i));
   }
