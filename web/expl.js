@@ -372,7 +372,7 @@ function image(node, ctx) {
   const im = (node.images || [])[0] || {};
   if (node.map) return el("div", {}, heatmap(node, ctx, im.src), caption(im.caption));
   if (!im.src) return el("div", { class: "bad" }, fmt(t("image_missing"), "?"));
-  const img = el("img", { src: im.src, alt: im.caption || "", class: "expl-image" });
+  const img = el("img", { src: im.src, alt: im.caption || "", class: "expl-img" });
   ctx.pending.push(imageReady(img));
   return el("figure", { class: "expl-figure" }, img, caption(im.caption));
 }
