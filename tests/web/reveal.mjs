@@ -1,7 +1,8 @@
 // An explanation given on request ("reveal": "on_request") in the browser:
 // hidden behind its button at onset, shown with the study's key and
 // hidden and shown again with the buttons; shown as the server says after a
-// reload (the inputs journalled first, applied once); the events (offer,
+// reload (the inputs journalled first, applied once) and after the server
+// was killed and started again before the answer; the events (offer,
 // reveal, hide, reveal) stored with the step's response in the interaction
 // table and exported in NAME.interactions.csv beside the CSV. Also draws the worked
 // examples' primitives (markdown here).
@@ -9,7 +10,7 @@
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { check, report, tempDir, bundleCopy, startServer, browser, link, screen, walk, answer, changed, sqlite, SIMLAB } from "./lib.mjs";
+import { check, report, tempDir, bundleCopy, startServer, browser, link, screen, walk, answer, changed, sqlite, sleep, SIMLAB } from "./lib.mjs";
 
 const dir = tempDir("reveal");
 const study = bundleCopy(process.env.STUDY_EXPLANATIONS, join(dir, "study"), (j) => {
@@ -19,7 +20,8 @@ const study = bundleCopy(process.env.STUDY_EXPLANATIONS, join(dir, "study"), (j)
   j.protocol = { ...j.protocol, sessions: 1, n_train: 2, n_test: 2, n_practice: 0 };
 });
 const db = join(dir, "web.db");
-const srv = await startServer(study, db);
+let srv = await startServer(study, db);
+const port = /:(\d+)\/$/.exec(srv.base)[1];
 const b = await browser("reveal");
 const page = b.page;
 await page.goto(link(srv.base, "revealer"));
@@ -55,9 +57,17 @@ await page.waitForFunction(() => window.simlab.view().reveal.shown === true, nul
 // a reload: the server still holds what is shown; nothing is applied twice
 await page.reload();
 s = await screen(page);
+// the server may have reopened the session: the journal's inputs of the
+// step are then sent again and applied once
+await page.waitForFunction(() => window.simlab.view().reveal.shown && document.querySelector('.reveal[data-card="-1"].shown'), null, { timeout: 10000 }).catch(() => {});
 st = await state();
 check(st.shown && st.visible && st.server.shown, "shown again after a reload, as the server says");
 const seq = s.pos[0];
+// the server killed and started again before the answer: the step's inputs
+// stay in the journal until it is answered and are applied again, once
+await srv.kill();
+await sleep(300);
+srv = await startServer(study, db, ["--port", port]);
 const before = await answer(page);
 await changed(page, before);
 const last = await walk(page);
