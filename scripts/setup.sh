@@ -12,7 +12,8 @@
 # libsuitesparse-dev (CHOLMOD) and libnlopt-dev: simlab-analyze's mixed
 # model, docs/analysis.md; help2man: the manual pages, made from --help when
 # building; libmicrohttpd-dev: `simlab serve`, and chromium, nginx-light,
-# nodejs and npm its browser tests and the reverse proxy of docs/online.md;
+# nodejs and npm its browser tests and the reverse proxy of docs/online.md
+# (openssl makes the nginx test's certificate);
 # npm and nodejs are left alone when a node with npm is installed already.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
@@ -28,7 +29,7 @@ PACKAGES="build-essential cmake pkg-config git
   libxi-dev libxdamage-dev
   libfribidi-dev help2man
   libsuitesparse-dev libnlopt-dev
-  libmicrohttpd-dev chromium nginx-light curl"
+  libmicrohttpd-dev chromium nginx-light openssl curl"
 if ! command -v npm >/dev/null 2>&1; then
     PACKAGES="$PACKAGES nodejs npm"
 fi
