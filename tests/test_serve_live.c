@@ -4,7 +4,8 @@
 ** inputs applied once by their number at their position (duplicates and
 ** gaps), a restart of the server in the middle of a step replayed from the
 ** browser's journal, input validation and the rate limit, what the screen
-** JSON leaves out, and the completion code only after the last response.
+** JSON leaves out, the completion code only after the last response, and
+** the numbers of an explanation's hover values in its JSON.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "app/serve_live.h"
+#include "app/serve_view.h"
 #include "common/sim_alloc.h"
 #include "experiment/store.h"
 #include "harness.h"
@@ -174,6 +176,83 @@ static void env_close(Env *e)
     e->store = NULL;
 }
 
+/* The node's hover_base, -1 when it has none. */
+static int hover_base(json_t *node)
+{
+    json_t *b = json_object_get(node, "hover_base");
+    return b ? (int)json_integer_value(b) : -1;
+}
+
+/* A composite of tokens (3), bars (2), a text and a layout of a gallery (2)
+** and features (1): the values numbered in the order expl_hover_targets
+** numbers them (each node's own first, then its parts'), the reveal on the
+** top node only. */
+static void test_hover_numbers(const Study *study)
+{
+    char a[] = "a", b[] = "b", c[] = "c", x[] = "x", y[] = "y", z[] = "z";
+    char one[] = "one", two[] = "two", words[] = "words";
+    ExplToken tok[3] = {{a, 1, 0}, {b, -1, 0}, {c, 0.5, 0}};
+    ExplFeature bar[2] = {{x, NULL, 1, NULL}, {y, NULL, 2, NULL}};
+    ExplFeature feat[1] = {{z, NULL, 0.3, NULL}};
+    ExplImage img[2] = {{NULL, NULL, 0, 0, one, 0.1},
+                        {NULL, NULL, 0, 0, two, 0.2}};
+    Explanation inner[2], parts[4], top;
+    memset(inner, 0, sizeof inner);
+    memset(parts, 0, sizeof parts);
+    memset(&top, 0, sizeof top);
+    inner[0].kind = EXPL_GALLERY;
+    inner[0].images = img;
+    inner[0].n_images = 2;
+    inner[1].kind = EXPL_FEATURES;
+    inner[1].features = feat;
+    inner[1].n_features = 1;
+    parts[0].kind = EXPL_TOKENS;
+    parts[0].tokens = tok;
+    parts[0].n_tokens = 3;
+    parts[1].kind = EXPL_BARS;
+    parts[1].features = bar;
+    parts[1].n_features = 2;
+    parts[1].decimals = 2;
+    parts[2].kind = EXPL_TEXT;
+    parts[2].text = words;
+    parts[3].kind = EXPL_LAYOUT;
+    parts[3].parts = inner;
+    parts[3].n_parts = 2;
+    parts[3].row = 1;
+    top.kind = EXPL_COMPOSITE;
+    top.reveal = EXPL_REVEAL_HOVER;
+    top.parts = parts;
+    top.n_parts = 4;
+    CHECK_INT((int)expl_hover_targets(&top, NULL, NULL), 8);
+    ServeMediaList media;
+    memset(&media, 0, sizeof media);
+    json_t *j = serve_expl_json(&top, study, NULL, "m/", &media);
+    json_t *p = json_object_get(j, "parts");
+    CHECK(strcmp(json_string_value(json_object_get(j, "reveal")), "hover") ==
+          0);
+    CHECK(json_object_get(json_array_get(p, 0), "reveal") == NULL);
+    CHECK_INT(hover_base(j), -1);
+    CHECK_INT(hover_base(json_array_get(p, 0)), 0);
+    CHECK_INT(hover_base(json_array_get(p, 1)), 3);
+    CHECK_INT(hover_base(json_array_get(p, 2)), -1);
+    json_t *lay = json_array_get(p, 3);
+    CHECK_INT(hover_base(lay), -1);
+    CHECK(json_is_true(json_object_get(lay, "row")));
+    json_t *q = json_object_get(lay, "parts");
+    CHECK_INT(hover_base(json_array_get(q, 0)), 5);
+    CHECK_INT(hover_base(json_array_get(q, 1)), 7);
+    json_t *g = json_object_get(json_array_get(q, 0), "images");
+    CHECK_INT((int)json_array_size(g), 2);
+    CHECK(strcmp(json_string_value(
+                     json_object_get(json_array_get(g, 1), "caption")),
+                 "two") == 0);
+    CHECK_INT((int)json_integer_value(
+                  json_object_get(json_array_get(p, 1), "decimals")),
+              2);
+    json_decref(j);
+    serve_media_free(&media);
+}
+
 int main(void)
 {
     Env e;
@@ -189,6 +268,7 @@ int main(void)
     e.study->online.completion_url =
         sim_strdup("https://app.prolific.com/submissions/complete?cc=CODE7");
     CHECK_INT(env_open(&e, 0), 0);
+    test_hover_numbers(e.study);
 
     /* a link without an id */
     Client c0;
@@ -236,6 +316,8 @@ int main(void)
         "[{\"n\":-1,\"kind\":\"continue\",\"t\":1}]",
         "[{\"n\":0,\"kind\":\"continue\",\"t\":1e300}]",
         "[{\"n\":0,\"kind\":\"choose\",\"value\":\"x\",\"t\":1}]",
+        "[{\"n\":0,\"kind\":\"reveal\",\"value\":-1,\"t\":1}]",
+        "[{\"n\":0,\"kind\":\"hover\",\"value\":-2,\"t\":1}]",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         json_error_t je;
