@@ -8,6 +8,7 @@
 #include "app/app.h"
 #include "app/help.h"
 #include "app/power_cmd.h"
+#include "app/serve.h"
 #include "app/sync_cmd.h"
 #include "common/sim_escape.h"
 #include "stimuli/check.h"
@@ -302,6 +303,8 @@ int main(int argc, char **argv)
         return status_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "server") == 0) {
         return server_cmd_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "serve") == 0) {
+        return serve_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         return app_run(argc - 1, argv + 1);
     } else if (strcmp(cmd, "selftest") == 0) {

@@ -18,6 +18,13 @@ foreach(d IN LISTS SIMLAB_DATA_DIRS)
           DESTINATION share/simlab)
 endforeach()
 
+# The browser front end of `simlab serve` (web/: HTML, JavaScript modules,
+# CSS), served from share/simlab/web by simlab itself.
+file(CREATE_LINK ${CMAKE_SOURCE_DIR}/web ${CMAKE_BINARY_DIR}/share/simlab/web
+     SYMBOLIC)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/web/ DESTINATION share/simlab/web
+        FILES_MATCHING PATTERN "*.html" PATTERN "*.js" PATTERN "*.css")
+
 set(SIMLAB_PROGRAMS simlab-analyze)
 if(TARGET simlab)
   list(APPEND SIMLAB_PROGRAMS simlab)

@@ -42,6 +42,11 @@ int store_fail_db(Store *st, SimError *err, const char *what)
 int store_exec(Store *st, const char *sql, SimError *err)
 {
     char *msg = NULL;
+    if (st->group && strcmp(sql, "BEGIN IMMEDIATE") == 0) {
+        sql = "SAVEPOINT simlab_call";
+    } else if (st->group && strcmp(sql, "COMMIT") == 0) {
+        sql = "RELEASE simlab_call";
+    }
     if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) == SQLITE_OK) {
         return SIM_OK;
     }
@@ -318,5 +323,36 @@ int store_commit(Store *store, SimError *err)
 
 void store_rollback(Store *store)
 {
-    sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    /* inside a group only the call's own writes are undone */
+    sqlite3_exec(store->db,
+                 store->group ? "ROLLBACK TO simlab_call; RELEASE simlab_call"
+                              : "ROLLBACK",
+                 NULL, NULL, NULL);
+}
+
+int store_group_begin(Store *store, SimError *err)
+{
+    if (store->group) {
+        return sim_fail(err, SIM_ERR_STATE, "%s: a group is open already",
+                        store->path);
+    }
+    int rc = store_exec(store, "BEGIN IMMEDIATE", err);
+    if (rc == SIM_OK) {
+        store->group = 1;
+    }
+    return rc;
+}
+
+int store_group_commit(Store *store, SimError *err)
+{
+    if (!store->group) {
+        return sim_fail(err, SIM_ERR_STATE, "%s: no group is open",
+                        store->path);
+    }
+    store->group = 0;
+    int rc = store_exec(store, "COMMIT", err);
+    if (rc != SIM_OK) {
+        sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    return rc;
 }

@@ -316,6 +316,19 @@ int store_begin(Store *store, SimError *err);
 int store_commit(Store *store, SimError *err);
 void store_rollback(Store *store);
 
+/* Group commit (simlab serve): between store_group_begin and
+** store_group_commit the transactions of the store's own calls (responses,
+** enrollment, status, events, heartbeats) are savepoints of one
+** transaction, so that many participants' responses reach the disk with
+** one sync. A call that fails inside the group undoes only its own writes.
+** Nothing of the group is durable before store_group_commit returns
+** SIM_OK; when the commit fails, the whole group is rolled back, and the
+** caller must acknowledge none of it and re-read whatever state it derived
+** from it (e.g. reopen the sessions). store_begin must not be used inside
+** a group. */
+int store_group_begin(Store *store, SimError *err);
+int store_group_commit(Store *store, SimError *err);
+
 /* Counts participants (simulated flag as given; -1 = any) that are
 ** complete. */
 int store_count_complete(Store *store, int simulated, int *n, SimError *err);

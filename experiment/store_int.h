@@ -96,6 +96,8 @@ struct Store {
     int leased;        /* 1: the lease row is this store's */
     int64_t beat_ms;   /* heartbeat last written */
     char warning[512]; /* store_warning() */
+    int group;         /* 1: inside store_group_begin(): each call's own
+                          transaction is a savepoint of the group's */
 };
 
 /* store.c: fails err with SQLite's last message, "PATH: what: message";
@@ -103,7 +105,9 @@ struct Store {
 ** SIM_ERR_DB. Returns the code. */
 int store_fail_db(Store *st, SimError *err, const char *what);
 
-/* store.c: runs sql (one or more statements, no results). */
+/* store.c: runs sql (one or more statements, no results). Inside a group
+** (store_group_begin) "BEGIN IMMEDIATE" and "COMMIT" open and release a
+** savepoint instead. */
 int store_exec(Store *st, const char *sql, SimError *err);
 
 /* store.c: prepares sql into *stmt (the caller finalizes it). */

@@ -11,7 +11,10 @@
 # libfribidi-dev: the runner's mixed-direction text, docs/runner.md "Fonts";
 # libsuitesparse-dev (CHOLMOD) and libnlopt-dev: simlab-analyze's mixed
 # model, docs/analysis.md; help2man: the manual pages, made from --help when
-# building.)
+# building; libmicrohttpd-dev: `simlab serve`, and chromium, nginx-light,
+# nodejs and npm its browser tests and the reverse proxy of docs/online.md
+# (openssl makes the nginx test's certificate);
+# npm and nodejs are left alone when a node with npm is installed already.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -25,7 +28,11 @@ PACKAGES="build-essential cmake pkg-config git
   libpq-dev postgresql postgresql-common
   libxi-dev libxdamage-dev
   libfribidi-dev help2man
-  libsuitesparse-dev libnlopt-dev"
+  libsuitesparse-dev libnlopt-dev
+  libmicrohttpd-dev chromium nginx-light openssl curl"
+if ! command -v npm >/dev/null 2>&1; then
+    PACKAGES="$PACKAGES nodejs npm"
+fi
 
 missing=""
 for p in $PACKAGES; do

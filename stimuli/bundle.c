@@ -79,6 +79,8 @@ void study_free(Study *st)
     sim_free(st->dir);
     sim_free(st->id);
     sim_free(st->title);
+    sim_free(st->online.completion_code);
+    sim_free(st->online.completion_url);
     sim_free(st->preset);
     sim_free(st->test_type);
     sim_free(st->domain);

@@ -14,6 +14,7 @@
 #include "stimuli/blocks.h"
 #include "stimuli/designctx.h"
 #include "stimuli/uiparse.h"
+#include "stimuli/online.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -716,13 +717,11 @@ void design_parse(Loader *L, json_t *root)
         return;
     }
     static const char *const known[] = {
-        "simlab_study",  "id",         "title",
-        "domain",        "classes",    "conditions",
-        "baseline",      "protocol",   "blocks",
-        "assignment",    "screening",  "pages",
-        "quiz",          "rating",     "items",
-        "explanations",  "simulation", "language",
-        "language_file", "ui",         NULL};
+        "simlab_study", "id",         "title",    "domain",        "classes",
+        "conditions",   "baseline",   "protocol", "blocks",        "assignment",
+        "screening",    "pages",      "quiz",     "rating",        "items",
+        "explanations", "simulation", "language", "language_file", "ui",
+        "online",       NULL};
     jreject_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
@@ -749,6 +748,7 @@ void design_parse(Loader *L, json_t *root)
     parse_rating(&D, &at);
     parse_quiz(&D, &at);
     parse_simulation(&D, &at);
+    online_parse(L, root, &at);
     parse_pages(&D, &at);
 
     json_t *items = json_object_get(root, "items");

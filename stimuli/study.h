@@ -481,6 +481,18 @@ typedef struct StudyTextFile {
                              declaration: as the error advised) */
 } StudyTextFile;
 
+/* study.json "online": what `simlab serve` shows a participant who
+** completed the study (stimuli/online.c). */
+typedef struct OnlineSpec {
+    char *completion_code; /* the platform's completion code; NULL = none */
+    char *completion_url;  /* where the final page links to; NULL = none
+                              (Prolific's completion URL with cc=CODE when
+                              only a code is given) */
+} OnlineSpec;
+
+/* Prolific's completion URL; the code follows cc=. */
+#define ONLINE_PROLIFIC_URL "https://app.prolific.com/submissions/complete?cc="
+
 typedef struct Study {
     char *dir; /* bundle directory as given */
     char *id;  /* short identifier */
@@ -508,8 +520,9 @@ typedef struct Study {
     Assignment assignment;
     RatingSpec rating;
     SimulationSpec simulation;
-    Page **pages; /* every page read at load time (stimuli/page.h): the
-                     page files, then blocks' inline texts */
+    OnlineSpec online; /* "online" (simlab serve); zero when absent */
+    Page **pages;      /* every page read at load time (stimuli/page.h): the
+                          page files, then blocks' inline texts */
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;

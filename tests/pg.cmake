@@ -42,3 +42,15 @@ if(TARGET simlab AND TARGET simlab-analyze)
   set_tests_properties(test_pg PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
                        RUN_SERIAL TRUE)
 endif()
+
+# simlab serve on two stations syncing to one server (tests/pg/web_inner.sh):
+# server-side assignment across both, every response pushed.
+if(TARGET simlab AND TARGET simlab_serve)
+  add_test(NAME test_pg_web
+           COMMAND sh -c "command -v pg_virtualenv >/dev/null && command -v node >/dev/null || { echo 'skipped: pg_virtualenv or node missing'; exit 77; }; exec pg_virtualenv -t sh \"$0\" \"$1\" \"$2\""
+                   ${CMAKE_CURRENT_SOURCE_DIR}/pg/web_inner.sh
+                   $<TARGET_FILE:simlab>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
+  set_tests_properties(test_pg_web PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                       RUN_SERIAL TRUE)
+endif()

@@ -26,7 +26,14 @@
 **     space, then answers each of N keyboard-response trials with P or N
 **     120-320 ms after the true onset (XDamage) and reads the RTs jsPsych
 **     recorded ("BENCH_RT i rt"). Last line as for rt.
-** Prints Markdown tables (input, launch) or JSON (rt, jspsych).
+**   bench_app web DBFILE N
+**     The same trials in `simlab serve`'s page in Chromium (started by
+**     compare_peers.sh against a server writing DBFILE): waits for the
+**     participant's start, presses Enter on the consent, answers the N
+**     predictions and reads the RTs the server stored (response_ns -
+**     onset_ns: the key event's timeStamp minus the requestAnimationFrame
+**     after the paint). Last line {"web": {...}}.
+** Prints Markdown tables (input, launch) or JSON (rt, jspsych, web).
 */
 #define _GNU_SOURCE
 #include <SDL2/SDL.h>
@@ -622,31 +629,26 @@ static int log_has(const char *path, const char *what)
     return found;
 }
 
-static int bench_jspsych(const char *logp, int n_trials)
+/* Answers n_trials keyboard-response trials in the browser window on the
+** display: start_key first (the page's start or consent), then each trial
+** with P or N 120-320 ms after its true onset (the first XDamage event
+** after the previous press). T[i] and onset[i] get the injection and true
+** onset times; returns the number of trials answered, -1 without a
+** display. */
+static int drive_trials(KeySym start_key, int n_trials, int64_t *T,
+                        int64_t *onset)
 {
-    if (n_trials > MAX_EV) {
-        n_trials = MAX_EV;
-    }
     Display *d = XOpenDisplay(NULL);
     if (!d || damage_start() != 0) {
         fprintf(stderr, "no X display\n");
-        return 1;
-    }
-    int64_t deadline = now_ns() + 120LL * 1000000000LL;
-    while (!log_has(logp, "BENCH_READY") && now_ns() < deadline) {
-        sleep_ms(50);
-    }
-    if (!log_has(logp, "BENCH_READY")) {
-        fprintf(stderr, "the jsPsych page did not start (see %s)\n", logp);
-        return 1;
+        return -1;
     }
     int scr = DefaultScreen(d);
     XTestFakeMotionEvent(d, scr, 640, 360, 0);
     XFlush(d);
     sleep_ms(1500); /* let the first paint and the focus settle */
-    static int64_t T[MAX_EV], onset[MAX_EV];
     int64_t prev;
-    press(d, XK_space, &prev);
+    press(d, start_key, &prev);
     unsigned seed = 12345;
     int n = 0;
     for (; n < n_trials; n++) {
@@ -663,12 +665,33 @@ static int bench_jspsych(const char *logp, int n_trials)
         press(d, n % 2 ? XK_n : XK_p, &T[n]);
         prev = T[n];
     }
+    damage_stop();
+    XCloseDisplay(d);
+    return n;
+}
+
+static int bench_jspsych(const char *logp, int n_trials)
+{
+    if (n_trials > MAX_EV) {
+        n_trials = MAX_EV;
+    }
+    int64_t deadline = now_ns() + 120LL * 1000000000LL;
+    while (!log_has(logp, "BENCH_READY") && now_ns() < deadline) {
+        sleep_ms(50);
+    }
+    if (!log_has(logp, "BENCH_READY")) {
+        fprintf(stderr, "the jsPsych page did not start (see %s)\n", logp);
+        return 1;
+    }
+    static int64_t T[MAX_EV], onset[MAX_EV];
+    int n = drive_trials(XK_space, n_trials, T, onset);
+    if (n < 0) {
+        return 1;
+    }
     deadline = now_ns() + 10LL * 1000000000LL;
     while (!log_has(logp, "BENCH_DONE") && now_ns() < deadline) {
         sleep_ms(50);
     }
-    damage_stop();
-    XCloseDisplay(d);
     /* the RTs jsPsych recorded */
     static double rt[MAX_EV], err[MAX_EV];
     static char have[MAX_EV];
@@ -698,6 +721,76 @@ static int bench_jspsych(const char *logp, int n_trials)
         return 1;
     }
     print_rt_json("jspsych", err, m, NULL, NULL);
+    return 0;
+}
+
+/* One number from the database through the sqlite3 shell (-1 when none). */
+static long db_count(const char *db, const char *sql)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "sqlite3 -readonly '%s' \"%s\" 2>/dev/null", db,
+             sql);
+    FILE *p = popen(cmd, "r");
+    long v = -1;
+    if (p) {
+        if (fscanf(p, "%ld", &v) != 1) {
+            v = -1;
+        }
+        pclose(p);
+    }
+    return v;
+}
+
+/* simlab serve's page in Chromium (compare_peers.sh starts both): waits
+** for the participant's start in the database, presses Enter on the
+** consent, answers the n_trials predictions as bench_jspsych does and
+** reads the RTs the server stored (response_ns - onset_ns of each
+** prediction, in order). */
+static int bench_web(const char *db, int n_trials)
+{
+    if (n_trials > MAX_EV) {
+        n_trials = MAX_EV;
+    }
+    int64_t deadline = now_ns() + 120LL * 1000000000LL;
+    while (db_count(db, "SELECT count(*) FROM event WHERE "
+                        "kind='online_start'") < 1 &&
+           now_ns() < deadline) {
+        sleep_ms(100);
+    }
+    static int64_t T[MAX_EV], onset[MAX_EV];
+    int n = drive_trials(XK_Return, n_trials, T, onset);
+    if (n < 0) {
+        return 1;
+    }
+    deadline = now_ns() + 10LL * 1000000000LL;
+    while (db_count(db, "SELECT count(*) FROM response WHERE choice >= 0") <
+               n &&
+           now_ns() < deadline) {
+        sleep_ms(100);
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 -readonly '%s' \"SELECT (r.response_ns - r.onset_ns) / "
+             "1e6 FROM response r JOIN trial t ON t.participant = "
+             "r.participant AND t.seq = r.seq WHERE t.expects = 'choice' AND "
+             "r.choice >= 0 ORDER BY r.seq\"",
+             db);
+    static double err[MAX_EV];
+    FILE *p = popen(cmd, "r");
+    int m = 0;
+    double v;
+    while (p && m < n && fscanf(p, "%lf", &v) == 1) {
+        err[m] = v - (double)(T[m] - onset[m]) / 1e6;
+        m++;
+    }
+    if (p) {
+        pclose(p);
+    }
+    printf("simlab serve trials answered: %d, RTs read back: %d\n", n, m);
+    if (m < 5) {
+        return 1;
+    }
+    print_rt_json("web", err, m, NULL, NULL);
     return 0;
 }
 
@@ -789,7 +882,8 @@ static void instrument_priority(void)
 int main(int argc, char **argv)
 {
     if (argc >= 2 &&
-        (strcmp(argv[1], "rt") == 0 || strcmp(argv[1], "jspsych") == 0)) {
+        (strcmp(argv[1], "rt") == 0 || strcmp(argv[1], "jspsych") == 0 ||
+         strcmp(argv[1], "web") == 0)) {
         instrument_priority();
     }
     if (argc >= 6 && strcmp(argv[1], "input") == 0) {
@@ -805,6 +899,9 @@ int main(int argc, char **argv)
     if (argc >= 3 && strcmp(argv[1], "jspsych") == 0) {
         return bench_jspsych(argv[2], argc > 3 ? atoi(argv[3]) : 64);
     }
+    if (argc >= 3 && strcmp(argv[1], "web") == 0) {
+        return bench_web(argv[2], argc > 3 ? atoi(argv[3]) : 64);
+    }
     if (argc >= 5 && strcmp(argv[1], "launch") == 0) {
         return bench_launch(argv[2], argv[3], argv[4],
                             argc > 5 ? atoi(argv[5]) : 9);
@@ -813,6 +910,6 @@ int main(int argc, char **argv)
                     "[N [RUN ARGS...]]\n       bench_app launch SIMLAB BUNDLE "
                     "OUTDIR [REPS]\n       bench_app rt SIMLAB BUNDLE OUTDIR "
                     "CLASSKEY [N [RUN ARGS...]]\n       bench_app jspsych "
-                    "LOGFILE [N]\n");
+                    "LOGFILE [N]\n       bench_app web DBFILE [N]\n");
     return 2;
 }

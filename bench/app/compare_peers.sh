@@ -1,13 +1,16 @@
 #!/bin/sh
-# RT accuracy of simlab and jsPsych 8 in Chromium, side by side, with the
-# same XTest presses under one Xvfb. Usage:
+# RT accuracy of simlab, simlab serve's page in Chromium and jsPsych 8 in
+# Chromium, side by side, with the same XTest presses under one Xvfb. Usage:
 #   bench/app/compare_peers.sh BUILD_DIR [REPEATS] [TRIALS]
 # Installs Debian's chromium with apt-get when it is missing (needs root or
 # sudo) and jsPsych from the npm registry, pinned, into a temporary folder
 # that is removed afterwards (never committed). For each repetition, simlab
 # (`bench_app rt`, the text forward study) and jsPsych
 # (bench/app/jspsych_trial.html, `bench_app jspsych`) answer TRIALS
-# predictions 120-320 ms after the true onset: the first damage event
+# predictions 120-320 ms after the true onset; so does `simlab serve`
+# (`bench_app web`: the same sentences as a consent and two prediction
+# blocks of the text forward study, in a Chromium app window of the same
+# size, RTs read from the server's database): the first damage event
 # (XDamage) on the screen after the previous press, i.e. when the X server
 # changed the window's pixels. RT error = recorded RT - true RT (ms).
 # PsychoPy is not compared: it is not packaged in Debian 12 and the Python
@@ -15,8 +18,8 @@
 # Needs xvfb (Xvfb), python3 and npm.
 #
 # Environment:
-#   SIMLAB_PEERS_TOOLS="simlab jspsych"  which tools to run (simlab alone
-#       needs neither chromium nor npm)
+#   SIMLAB_PEERS_TOOLS="simlab web jspsych"  which tools to run (simlab
+#       alone needs neither chromium nor npm; web needs chromium)
 #   SIMLAB_PEERS_RUSH=off|on|both  simlab without `--rush` (default), with
 #       it, or both in every repetition (in alternating order)
 #   SIMLAB_PEERS_LOAD=1  a background load while measuring: two busy
@@ -32,7 +35,8 @@
 # to the instrument), the press side in total (recorded stamp - injection)
 # and the RT error; then a line "details: {...}" with every run, and last
 # one JSON object with the medians over the repetitions:
-#   {"simlab": {"n", "median_ms", "sd_ms", "p99_ms"}, "jspsych": {...},
+#   {"simlab": {"n", "median_ms", "sd_ms", "p99_ms"}, "web": {...},
+#    "jspsych": {...},
 #    "simlab_rush": {...}, "share": {...}, "share_rush": {...}}
 # ("n" counts the trials of all repetitions; a key is there when its tool
 # and mode ran).
@@ -40,7 +44,7 @@ set -eu
 build=$(cd "${1:?build directory}" && pwd)
 reps=${2:-3}
 trials=${3:-64}
-tools=${SIMLAB_PEERS_TOOLS:-simlab jspsych}
+tools=${SIMLAB_PEERS_TOOLS:-simlab web jspsych}
 rush=${SIMLAB_PEERS_RUSH:-off}
 load=${SIMLAB_PEERS_LOAD:-0}
 xrt=${SIMLAB_PEERS_XVFB_RT:-$load}
@@ -74,12 +78,14 @@ has_tool() {
     case " $tools " in *" $1 "*) return 0 ;; *) return 1 ;; esac
 }
 
-if has_tool jspsych; then
+if has_tool jspsych || has_tool web; then
     if ! command -v chromium >/dev/null 2>&1; then
         if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
         echo "## installing chromium (Debian package)" >&2
         $SUDO apt-get install -y --no-install-recommends chromium >&2
     fi
+fi
+if has_tool jspsych; then
     echo "## jsPsych $JSPSYCH_VERSION, plugin-html-keyboard-response $PLUGIN_VERSION (npm, into $out/web)" >&2
     mkdir -p "$out/web"
     (cd "$out/web" && npm install --silent --no-audit --no-fund --no-save \
@@ -94,6 +100,26 @@ if [ -d "$shared/data/hase2020/text" ]; then
     cp -r "$shared/data/hase2020/text/data/HIT-data-public-final" "$out/bundle/data"
 else
     cp -r "$src/assets/studies/text-forward" "$out/bundle"
+fi
+
+# simlab serve's bundle: the text forward study's sentences as a consent
+# and two blocks of predictions (the second the first's items again)
+if has_tool web; then
+    cp -r "$src/assets/studies/text-forward" "$out/webbundle"
+    python3 - "$out/webbundle/study.json" "$trials" <<'EOP'
+import json, sys
+p, n = sys.argv[1], int(sys.argv[2])
+s = json.load(open(p))
+for k in ("protocol", "pages", "quiz", "assignment", "screening", "simulation"):
+    s.pop(k, None)
+half = max(1, min(32, (n + 1) // 2))
+s["blocks"] = [
+    {"kind": "consent", "text": "Press Enter to start."},
+    {"kind": "predict", "id": "a", "pool": "test", "phase": "pre", "n": half, "order": "fixed"},
+    {"kind": "predict", "id": "b", "same_items_as": "a", "phase": "post", "order": "fixed"},
+]
+json.dump(s, open(p, "w"), indent=1)
+EOP
 fi
 
 # The background load: two busy processes and a disk writer (64 MB files
@@ -156,6 +182,38 @@ for i in $(seq 1 "$reps"); do
             run_simlab "$m" "$i"
         done
     fi
+    if has_tool web; then
+        echo "## run $i: simlab serve in Chromium" >&2
+        rm -rf "$out/wprofile"
+        "$build/app/simlab" serve "$out/webbundle" --db "$out/web-$i.db" \
+            --port 0 --station bench >"$out/serve-$i.log" 2>&1 &
+        spid=$!
+        for _ in $(seq 1 100); do
+            grep -q "listening on" "$out/serve-$i.log" && break
+            sleep 0.1
+        done
+        port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$out/serve-$i.log")
+        start_x
+        chromium --no-sandbox --user-data-dir="$out/wprofile" --no-first-run \
+            --disable-gpu --disable-extensions --disable-background-networking \
+            --disable-component-update --disable-sync --disable-quic \
+            --disable-features=Translate --window-position=0,0 \
+            --window-size=1280,720 \
+            --app="http://127.0.0.1:$port/?participant=bench$i" \
+            2>"$out/wconsole-$i.log" &
+        bpid=$!
+        rc=0
+        n_web=$(( (trials + 1) / 2 )); [ "$n_web" -gt 32 ] && n_web=32
+        "$build/bench/bench_app" web "$out/web-$i.db" $((n_web * 2)) \
+            >"$out/web-$i.txt" || rc=$?
+        kill "$bpid" 2>/dev/null || true
+        wait "$bpid" 2>/dev/null || true
+        stop_x
+        kill "$spid" 2>/dev/null || true
+        wait "$spid" 2>/dev/null || true
+        cat "$out/web-$i.txt" >&2
+        [ "$rc" -eq 0 ] || exit 1
+    fi
     if has_tool jspsych; then
         echo "## run $i: jsPsych in Chromium" >&2
         rm -rf "$out/profile"
@@ -204,6 +262,8 @@ for i in range(1, reps + 1):
             runs.setdefault(name + sfx, []).append(s[k])
     if "jspsych" in tools:
         runs.setdefault("jspsych", []).append(last_json(f"{out}/jspsych-{i}.txt")["jspsych"])
+    if "web" in tools:
+        runs.setdefault("web", []).append(last_json(f"{out}/web-{i}.txt")["web"])
 res = {}
 for k, rs in runs.items():
     res[k] = {"n": sum(r["n"] for r in rs)}
@@ -228,5 +288,5 @@ if "simlab" in tools:
     print()
 print("details:", json.dumps({"repeats": reps, "load": load == "1", "runs": runs}))
 print(json.dumps({k: {f: res[k][f] for f in keys} for k in res
-                  if k in ("simlab", "jspsych", "simlab_rush", "share", "share_rush")}))
+                  if k in ("simlab", "web", "jspsych", "simlab_rush", "share", "share_rush")}))
 EOP

@@ -1,0 +1,339 @@
+/*
+** `simlab serve`: one study online. Loads and checks the bundle, opens the
+** database as its one writer (a station like `simlab run`), optionally
+** syncs to PostgreSQL, starts the HTTP server and prints the participant
+** link; stops cleanly on SIGINT or SIGTERM. No SDL: builds without SDL2.
+*/
+#define _GNU_SOURCE
+#include "app/serve.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/serve_http.h"
+#include "app/serve_live.h"
+#include "app/sync_cmd.h"
+#include "common/sim_escape.h"
+#include "experiment/export.h"
+#include "experiment/store.h"
+#include "experiment/sync.h"
+#include "stimuli/hash.h"
+#include "stimuli/study.h"
+
+typedef struct ServeOptions {
+    const char *dir, *db, *host, *sync_url, *station, *public_url;
+    int port;
+    int accept_changed;
+    int max_open;
+    int enroll_rate; /* new participants per second (0: the default) */
+} ServeOptions;
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: simlab serve DIR --db FILE [--port N] [--host ADDR] "
+               "[--sync URL] [--station NAME] [--public-url URL] "
+               "[--accept-changed-bundle] [--max-open N] [--enroll-rate N]\n");
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, ServeOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->host = "127.0.0.1";
+    o->port = 8080;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--db") == 0 && v) {
+            o->db = v;
+        } else if (strcmp(a, "--host") == 0 && v) {
+            o->host = v;
+        } else if (strcmp(a, "--port") == 0 && v &&
+                   parse_int(v, 0, 65535, &o->port) == 0) {
+        } else if (strcmp(a, "--sync") == 0 && v) {
+            o->sync_url = v;
+        } else if (strcmp(a, "--station") == 0 && v) {
+            if (!export_station_name_valid(v)) {
+                fprintf(stderr,
+                        "simlab serve: --station '%s': "
+                        "use " EXPORT_STATION_NAME_SET "\n",
+                        v);
+                return 2;
+            }
+            o->station = v;
+        } else if (strcmp(a, "--public-url") == 0 && v) {
+            if (strncmp(v, "https://", 8) != 0 &&
+                strncmp(v, "http://", 7) != 0) {
+                fprintf(stderr, "simlab serve: --public-url must start with "
+                                "https:// or http://\n");
+                return 2;
+            }
+            o->public_url = v;
+        } else if (strcmp(a, "--max-open") == 0 && v &&
+                   parse_int(v, 1, 1000000, &o->max_open) == 0) {
+        } else if (strcmp(a, "--enroll-rate") == 0 && v &&
+                   parse_int(v, 1, 100000, &o->enroll_rate) == 0) {
+        } else if (strcmp(a, "--accept-changed-bundle") == 0) {
+            o->accept_changed = 1;
+            continue;
+        } else if (a[0] != '-' && !o->dir) {
+            o->dir = a;
+            continue;
+        } else {
+            fprintf(stderr, "simlab serve: bad or incomplete argument '%s'\n",
+                    a);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    if (!o->dir || !o->db) {
+        fprintf(stderr, "simlab serve: DIR and --db are required\n");
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* simlab's data folder: $SIMLAB_ASSETS, else ../share/simlab beside the
+** program (installed, or staged in the build tree). */
+static int data_dir(char *out, size_t n)
+{
+    const char *env = getenv("SIMLAB_ASSETS");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        return -1;
+    }
+    exe[len] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) {
+        return -1;
+    }
+    *slash = 0;
+    int k = snprintf(out, n, "%s/../share/simlab", exe);
+    return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+static void print_link(const ServeOptions *o, int port)
+{
+    char base[600];
+    if (o->public_url) {
+        size_t n = strlen(o->public_url);
+        snprintf(base, sizeof base, "%s%s", o->public_url,
+                 n && o->public_url[n - 1] == '/' ? "" : "/");
+    } else {
+        const char *h = strcmp(o->host, "0.0.0.0") == 0 ? "127.0.0.1"
+                        : strcmp(o->host, "::") == 0    ? "::1"
+                                                        : o->host;
+        snprintf(base, sizeof base, "http://%s%s%s:%d/",
+                 strchr(h, ':') ? "[" : "", h, strchr(h, ':') ? "]" : "", port);
+    }
+    printf("simlab serve: listening on %s:%d\n", o->host, port);
+    printf("participant link (Prolific): "
+           "%s?PROLIFIC_PID={{%%PROLIFIC_PID%%}}&STUDY_ID={{%%STUDY_ID%%}}"
+           "&SESSION_ID={{%%SESSION_ID%%}}\n",
+           base);
+    printf("participant link (other platforms): %s?participant=ID\n", base);
+    fflush(stdout);
+}
+
+int serve_main(int argc, char **argv)
+{
+    ServeOptions o;
+    int st = parse_options(argc, argv, &o);
+    if (st) {
+        return st;
+    }
+    char why[512];
+    if (hash_path_in_bundle(o.dir, o.db, why, sizeof why) > 0) {
+        fprintf(stderr,
+                "simlab serve: the database %s would be inside the study "
+                "bundle %s (it would change the bundle's hash); give a --db "
+                "outside it\n",
+                o.db, o.dir);
+        return 2;
+    }
+    char host_station[80];
+    if (!o.station) {
+        char hn[64];
+        if (gethostname(hn, sizeof hn) != 0) {
+            snprintf(hn, sizeof hn, "host");
+        }
+        hn[sizeof hn - 1] = 0;
+        snprintf(host_station, sizeof host_station, "web-%.60s", hn);
+        o.station =
+            export_station_name_valid(host_station) ? host_station : "web";
+    }
+    char data[PATH_MAX + 32];
+    if (data_dir(data, sizeof data) != 0) {
+        fprintf(stderr, "simlab serve: cannot tell where the program is; set "
+                        "SIMLAB_ASSETS to simlab's data folder\n");
+        return 1;
+    }
+    int status = 1;
+    SimError err;
+    sim_error_clear(&err);
+    Study *study = NULL;
+    Store *store = NULL;
+    SyncConn *sync = NULL;
+    SyncWorker *worker = NULL;
+    Serve *sv = NULL;
+    ServeHttp *http = NULL;
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    StudyReport rep;
+    study_report_init(&rep);
+    if (study_load(o.dir, &study, &rep, &err) != SIM_OK) {
+        fprintf(stderr, "simlab serve: %s\n", err.msg);
+        for (size_t i = 0; i < rep.n_errors; i++) {
+            study_diag_print(stderr, "  ", &rep.errors[i]);
+        }
+        fprintf(stderr, "Run 'simlab check %s' for the full report.\n", o.dir);
+        study_report_free(&rep);
+        return 1;
+    }
+    study_report_free(&rep);
+    StoreOpenSpec os = {.path = o.db,
+                        .study = study,
+                        .station = o.station,
+                        .durability = DURABILITY_FULL,
+                        .allow_changed = o.accept_changed,
+                        .wall_ms = now_ms()};
+    if (store_open_spec(&os, &store, &err) != SIM_OK) {
+        sim_escape_print(stderr, "simlab serve: ", err.msg);
+        goto cleanup;
+    }
+    if (store_warning(store)[0]) {
+        fprintf(stderr, "simlab serve: warning: %s\n", store_warning(store));
+    }
+    if (o.sync_url) {
+        if (sync_conn_new(o.sync_url, app_sync_clock(), &sync, &err) !=
+                SIM_OK ||
+            sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
+                              app_sync_clock(), &worker, &err) != SIM_OK) {
+            sim_escape_print(stderr, "simlab serve: ", err.msg);
+            goto cleanup;
+        }
+        sync_worker_wait_first(worker, 1500);
+        SyncWorkerStatus first;
+        sync_worker_status(worker, &first);
+        if (first.warning[0]) {
+            sim_escape_print(stderr, "simlab serve: warning: ", first.warning);
+        }
+        if (!first.connected) {
+            sim_escape_print(stderr,
+                             "simlab serve: warning: the server does not "
+                             "answer yet (assigning here meanwhile): ",
+                             first.error);
+        }
+    }
+    ServeConfig cfg = {.study = study,
+                       .store = store,
+                       .sync = sync,
+                       .worker = worker,
+                       .station = o.station,
+                       .max_open = o.max_open,
+                       .enroll_per_s = o.enroll_rate,
+                       .enroll_burst = o.enroll_rate * 10.0};
+    if (serve_new(&cfg, now_ms(), &sv, &err) != SIM_OK) {
+        sim_escape_print(stderr, "simlab serve: ", err.msg);
+        goto cleanup;
+    }
+    ServeHttpConfig hc = {.host = o.host,
+                          .port = o.port,
+                          .serve = sv,
+                          .store = store,
+                          .lock = &lock,
+                          .data_dir = data};
+    int port = 0;
+    if (serve_http_start(&hc, &http, &port, &err) != SIM_OK) {
+        fprintf(stderr, "simlab serve: %s\n", err.msg);
+        goto cleanup;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    print_link(&o, port);
+    status = 0;
+    while (!stop_flag) {
+        struct timespec ts = {0, 250000000};
+        nanosleep(&ts, NULL);
+        static int64_t last;
+        int64_t t = now_ms();
+        if (t - last < 1000) {
+            continue;
+        }
+        last = t;
+        pthread_mutex_lock(&lock);
+        int rc = serve_tick(sv, t, &err);
+        pthread_mutex_unlock(&lock);
+        if (rc != SIM_OK) {
+            /* the lease was lost: this process must not write any more */
+            sim_escape_print(stderr, "simlab serve: ", err.msg);
+            status = 1;
+            break;
+        }
+    }
+    long known, open, acked;
+    serve_counts(sv, &known, &open, &acked);
+    fprintf(stderr,
+            "simlab serve: stopping (%ld participants known, %ld screens "
+            "answered in this run)\n",
+            known, acked);
+cleanup:
+    serve_http_stop(http);
+    serve_free(sv);
+    if (worker) {
+        SyncWorkerStatus ws;
+        sync_worker_stop(worker, &ws);
+        fprintf(stderr,
+                "simlab serve: sync to %s: %ld rows pushed, %ld waiting%s%s\n",
+                sync_url(sync), ws.pushed, ws.pending, ws.error[0] ? "; " : "",
+                ws.error);
+    }
+    sync_close(sync);
+    store_close(store);
+    study_free(study);
+    return status;
+}

@@ -1,0 +1,444 @@
+/*
+** simlab serve's protocol without HTTP (app/serve_live.h): enrolment by a
+** link's id, tokens (unknown after a restart, superseded by a new start),
+** inputs applied once by their number at their position (duplicates and
+** gaps), a restart of the server in the middle of a step replayed from the
+** browser's journal, input validation and the rate limit, what the screen
+** JSON leaves out, the completion code only after the last response, and
+** the numbers of an explanation's hover values in its JSON.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/serve_live.h"
+#include "app/serve_view.h"
+#include "common/sim_alloc.h"
+#include "experiment/store.h"
+#include "harness.h"
+#include "test_study.h"
+
+static int64_t clock_ms = 1700000000000LL; /* the server's wall clock */
+static double browser_ms = 1.7e12;         /* the browser's clock */
+
+typedef struct Client {
+    char token[40];
+    int pos[3];
+    int applied;
+    int next_n;
+    json_t *view; /* last screen (owned) */
+    json_t *completion;
+} Client;
+
+static int take(Client *c, ServeReply *r)
+{
+    int st = r->status;
+    if (st == 200) {
+        json_t *p = json_object_get(r->body, "pos");
+        int moved = 0;
+        for (int i = 0; i < 3; i++) {
+            int v = (int)json_integer_value(json_array_get(p, (size_t)i));
+            moved |= v != c->pos[i];
+            c->pos[i] = v;
+        }
+        c->applied =
+            (int)json_integer_value(json_object_get(r->body, "applied"));
+        c->next_n = moved ? c->applied : c->next_n;
+        const char *tok = json_string_value(json_object_get(r->body, "token"));
+        if (tok) {
+            snprintf(c->token, sizeof c->token, "%s", tok);
+        }
+        json_decref(c->view);
+        c->view = json_incref(json_object_get(r->body, "view"));
+        json_decref(c->completion);
+        c->completion = json_incref(json_object_get(r->body, "completion"));
+    }
+    json_decref(r->body);
+    return st;
+}
+
+static int start(Serve *sv, Client *c, const char *id)
+{
+    ServeReply r;
+    json_t *b = json_pack("{s:s,s:s}", "participant", id, "STUDY_ID", "s1");
+    serve_start(sv, b, clock_ms++, &r);
+    json_decref(b);
+    memset(c->pos, 0xff, sizeof c->pos);
+    return take(c, &r);
+}
+
+/* Sends inputs (a JSON array, stolen) at the client's position with the
+** screen's onset. */
+static int send_at(Serve *sv, Client *c, const int pos[3], json_t *inputs)
+{
+    ServeReply r;
+    json_t *b = json_pack("{s:[i,i,i],s:f,s:o}", "pos", pos[0], pos[1], pos[2],
+                          "onset", browser_ms, "inputs", inputs);
+    serve_input(sv, c->token, b, clock_ms++, &r);
+    json_decref(b);
+    return take(c, &r);
+}
+
+static json_t *in_kind(Client *c, const char *kind)
+{
+    browser_ms += 700;
+    return json_pack("{s:i,s:s,s:f}", "n", c->next_n++, "kind", kind, "t",
+                     browser_ms);
+}
+
+static json_t *in_key(Client *c, const char *key)
+{
+    json_t *j = in_kind(c, "key");
+    json_object_set_new(j, "key", json_string(key));
+    return j;
+}
+
+static const char *screen(const Client *c)
+{
+    return json_string_value(json_object_get(c->view, "screen"));
+}
+
+/* Answers the screen shown as a participant would; returns the status. */
+static int answer(Serve *sv, Client *c)
+{
+    json_t *v = c->view;
+    json_t *a = json_array();
+    json_t *choice = json_object_get(v, "choice");
+    json_t *quiz = json_object_get(v, "quiz");
+    if (quiz) {
+        char k[4];
+        snprintf(k, sizeof k, "%d", c->pos[1] == 1 ? 1 : 2);
+        json_array_append_new(a, in_key(c, k));
+    } else if (choice) {
+        json_t *cl = json_array_get(json_object_get(choice, "classes"), 0);
+        json_array_append_new(
+            a, in_key(c, json_string_value(json_object_get(cl, "key"))));
+    }
+    if (json_object_get(v, "rating")) {
+        json_array_append_new(a, in_key(c, "4"));
+    }
+    if (json_object_get(v, "continue") && !quiz &&
+        (!choice || json_object_get(v, "rating"))) {
+        json_array_append_new(a, in_kind(c, "continue"));
+    }
+    return send_at(sv, c, c->pos, a);
+}
+
+static int count(Store *st, const char *sql)
+{
+    sqlite3_stmt *q;
+    int n = -1;
+    if (sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW) {
+        n = sqlite3_column_int(q, 0);
+    }
+    sqlite3_finalize(q);
+    return n;
+}
+
+typedef struct Env {
+    char path[512];
+    Study *study;
+    Store *store;
+    Serve *sv;
+} Env;
+
+static int env_open(Env *e, double burst)
+{
+    SimError err;
+    StoreOpenSpec os = {.path = e->path,
+                        .study = e->study,
+                        .station = "webtest",
+                        .durability = DURABILITY_FULL,
+                        .wall_ms = clock_ms};
+    if (store_open_spec(&os, &e->store, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    ServeConfig cfg = {.study = e->study,
+                       .store = e->store,
+                       .station = "webtest",
+                       .rate_burst = burst};
+    if (serve_new(&cfg, clock_ms, &e->sv, &err) != SIM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void env_close(Env *e)
+{
+    serve_free(e->sv);
+    store_close(e->store);
+    e->sv = NULL;
+    e->store = NULL;
+}
+
+/* The node's hover_base, -1 when it has none. */
+static int hover_base(json_t *node)
+{
+    json_t *b = json_object_get(node, "hover_base");
+    return b ? (int)json_integer_value(b) : -1;
+}
+
+/* A composite of tokens (3), bars (2), a text and a layout of a gallery (2)
+** and features (1): the values numbered in the order expl_hover_targets
+** numbers them (each node's own first, then its parts'), the reveal on the
+** top node only. */
+static void test_hover_numbers(const Study *study)
+{
+    char a[] = "a", b[] = "b", c[] = "c", x[] = "x", y[] = "y", z[] = "z";
+    char one[] = "one", two[] = "two", words[] = "words";
+    ExplToken tok[3] = {{a, 1, 0}, {b, -1, 0}, {c, 0.5, 0}};
+    ExplFeature bar[2] = {{x, NULL, 1, NULL}, {y, NULL, 2, NULL}};
+    ExplFeature feat[1] = {{z, NULL, 0.3, NULL}};
+    ExplImage img[2] = {{NULL, NULL, 0, 0, one, 0.1},
+                        {NULL, NULL, 0, 0, two, 0.2}};
+    Explanation inner[2], parts[4], top;
+    memset(inner, 0, sizeof inner);
+    memset(parts, 0, sizeof parts);
+    memset(&top, 0, sizeof top);
+    inner[0].kind = EXPL_GALLERY;
+    inner[0].images = img;
+    inner[0].n_images = 2;
+    inner[1].kind = EXPL_FEATURES;
+    inner[1].features = feat;
+    inner[1].n_features = 1;
+    parts[0].kind = EXPL_TOKENS;
+    parts[0].tokens = tok;
+    parts[0].n_tokens = 3;
+    parts[1].kind = EXPL_BARS;
+    parts[1].features = bar;
+    parts[1].n_features = 2;
+    parts[1].decimals = 2;
+    parts[2].kind = EXPL_TEXT;
+    parts[2].text = words;
+    parts[3].kind = EXPL_LAYOUT;
+    parts[3].parts = inner;
+    parts[3].n_parts = 2;
+    parts[3].row = 1;
+    top.kind = EXPL_COMPOSITE;
+    top.reveal = EXPL_REVEAL_HOVER;
+    top.parts = parts;
+    top.n_parts = 4;
+    CHECK_INT((int)expl_hover_targets(&top, NULL, NULL), 8);
+    ServeMediaList media;
+    memset(&media, 0, sizeof media);
+    json_t *j = serve_expl_json(&top, study, NULL, "m/", &media);
+    json_t *p = json_object_get(j, "parts");
+    CHECK(strcmp(json_string_value(json_object_get(j, "reveal")), "hover") ==
+          0);
+    CHECK(json_object_get(json_array_get(p, 0), "reveal") == NULL);
+    CHECK_INT(hover_base(j), -1);
+    CHECK_INT(hover_base(json_array_get(p, 0)), 0);
+    CHECK_INT(hover_base(json_array_get(p, 1)), 3);
+    CHECK_INT(hover_base(json_array_get(p, 2)), -1);
+    json_t *lay = json_array_get(p, 3);
+    CHECK_INT(hover_base(lay), -1);
+    CHECK(json_is_true(json_object_get(lay, "row")));
+    json_t *q = json_object_get(lay, "parts");
+    CHECK_INT(hover_base(json_array_get(q, 0)), 5);
+    CHECK_INT(hover_base(json_array_get(q, 1)), 7);
+    json_t *g = json_object_get(json_array_get(q, 0), "images");
+    CHECK_INT((int)json_array_size(g), 2);
+    CHECK(strcmp(json_string_value(
+                     json_object_get(json_array_get(g, 1), "caption")),
+                 "two") == 0);
+    CHECK_INT((int)json_integer_value(
+                  json_object_get(json_array_get(p, 1), "decimals")),
+              2);
+    json_decref(j);
+    serve_media_free(&media);
+}
+
+int main(void)
+{
+    Env e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.path, sizeof e.path, "/tmp/simlab-serve-live-%d.db",
+             (int)getpid());
+    remove(e.path);
+    e.study = test_study_load("mini-forward");
+    if (!e.study) {
+        return 1;
+    }
+    e.study->online.completion_code = sim_strdup("CODE7");
+    e.study->online.completion_url =
+        sim_strdup("https://app.prolific.com/submissions/complete?cc=CODE7");
+    CHECK_INT(env_open(&e, 0), 0);
+    test_hover_numbers(e.study);
+
+    /* a link without an id */
+    Client c0;
+    memset(&c0, 0, sizeof c0);
+    ServeReply r;
+    json_t *b = json_pack("{s:s}", "participant", "has space");
+    serve_start(e.sv, b, clock_ms, &r);
+    CHECK_INT(r.status, 400);
+    json_decref(r.body);
+    json_decref(b);
+
+    /* enrol, then the consent */
+    Client c;
+    memset(&c, 0, sizeof c);
+    CHECK_INT(start(e.sv, &c, "prolific-1"), 200);
+    CHECK_STR(screen(&c), "consent");
+    CHECK_INT(c.pos[0], 0);
+    CHECK(strlen(c.token) == 32);
+    CHECK(c.completion == NULL);
+    int consent[3] = {0, 1, 0};
+    json_t *one = json_array();
+    json_array_append_new(one, in_kind(&c, "continue"));
+    json_t *again = json_deep_copy(one);
+    CHECK_INT(send_at(e.sv, &c, consent, one), 200);
+    CHECK_INT(c.pos[0], 1);
+    /* the same input again (a resend after a lost reply): dropped */
+    CHECK_INT(send_at(e.sv, &c, consent, again), 200);
+    CHECK_INT(c.pos[0], 1);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM response"), 1);
+
+    /* a gap: input 1 before input 0 is not applied */
+    json_t *gap = json_array();
+    c.next_n = 1;
+    json_array_append_new(gap, in_kind(&c, "continue"));
+    CHECK_INT(send_at(e.sv, &c, c.pos, gap), 200);
+    CHECK_INT(c.pos[0], 1);
+    CHECK_INT(c.applied, 0);
+    c.next_n = 0;
+
+    /* bad inputs */
+    const char *bad[] = {
+        "[{\"n\":0,\"kind\":\"explode\",\"t\":1}]",
+        "[{\"n\":0,\"kind\":\"continue\"}]",
+        "[{\"n\":0,\"kind\":\"key\",\"key\":\"<script>\",\"t\":1}]",
+        "[{\"n\":-1,\"kind\":\"continue\",\"t\":1}]",
+        "[{\"n\":0,\"kind\":\"continue\",\"t\":1e300}]",
+        "[{\"n\":0,\"kind\":\"choose\",\"value\":\"x\",\"t\":1}]",
+        "[{\"n\":0,\"kind\":\"reveal\",\"value\":-1,\"t\":1}]",
+        "[{\"n\":0,\"kind\":\"hover\",\"value\":-2,\"t\":1}]",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        json_error_t je;
+        json_t *ins = json_loads(bad[i], 0, &je);
+        CHECK_INT(send_at(e.sv, &c, c.pos, ins), 400);
+    }
+    json_t *many = json_array();
+    for (int i = 0; i < 65; i++) {
+        json_array_append_new(many, in_kind(&c, "continue"));
+    }
+    CHECK_INT(send_at(e.sv, &c, c.pos, many), 400);
+    c.next_n = 0;
+    char *big = malloc(20000);
+    memset(big, 'a', 19999);
+    big[19999] = 0;
+    json_t *ans = json_array();
+    json_t *a1 = in_kind(&c, "answer");
+    json_object_set_new(a1, "text", json_string(big));
+    json_array_append_new(ans, a1);
+    CHECK_INT(send_at(e.sv, &c, c.pos, ans), 400);
+    free(big);
+    c.next_n = 0;
+    CHECK_INT(count(e.store, "SELECT count(*) FROM response"), 1);
+
+    /* a restart in the middle of the study: the old token is unknown, the
+    ** same id continues where it was */
+    int before[3] = {c.pos[0], c.pos[1], c.pos[2]};
+    char old[40];
+    snprintf(old, sizeof old, "%s", c.token);
+    env_close(&e);
+    CHECK_INT(env_open(&e, 0), 0);
+    CHECK_INT(send_at(e.sv, &c, c.pos, json_array()), 401);
+    CHECK_INT(start(e.sv, &c, "prolific-1"), 200);
+    CHECK(memcmp(before, c.pos, sizeof before) == 0);
+    CHECK(strcmp(old, c.token) != 0);
+    /* a second start (another window): the first token is superseded */
+    Client other = c;
+    other.view = NULL;
+    other.completion = NULL;
+    CHECK_INT(start(e.sv, &other, "prolific-1"), 200);
+    CHECK_INT(send_at(e.sv, &c, c.pos, json_array()), 409);
+    json_decref(c.view);
+    c = other;
+
+    /* answer everything; predictions never carry the model's output */
+    int predicts = 0, leaks = 0, screens = 0;
+    while (strcmp(screen(&c), "done") != 0 && screens++ < 300) {
+        if (strcmp(screen(&c), "predict") == 0) {
+            predicts++;
+            json_t *item = json_object_get(c.view, "item");
+            leaks += json_object_get(item, "output") != NULL ||
+                     json_object_get(item, "label") != NULL ||
+                     json_object_get(c.view, "feedback") != NULL;
+            char *text = json_dumps(c.view, 0);
+            leaks += strstr(text, "correct") != NULL;
+            free(text);
+        }
+        CHECK(c.completion == NULL);
+        if (answer(e.sv, &c) != 200) {
+            break;
+        }
+    }
+    CHECK(predicts > 4);
+    CHECK_INT(leaks, 0);
+    CHECK_STR(screen(&c), "done");
+    CHECK(c.completion != NULL);
+    CHECK_STR(json_string_value(json_object_get(c.completion, "code")),
+              "CODE7");
+    CHECK_INT(count(e.store, "SELECT count(*) FROM response WHERE done=1"),
+              count(e.store, "SELECT count(*) FROM trial"));
+    CHECK_INT(count(e.store, "SELECT count(*) FROM participant WHERE "
+                             "status='completed' AND code='prolific-1'"),
+              1);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM response WHERE "
+                             "station != 'webtest'"),
+              0);
+    /* back after completing: the code again, nobody new */
+    CHECK_INT(start(e.sv, &c, "prolific-1"), 200);
+    CHECK_STR(screen(&c), "done");
+    CHECK(c.completion != NULL);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM participant"), 1);
+    const char *path = NULL, *type = NULL;
+    CHECK(serve_media(e.sv, c.token, 1, 99, &path, &type) != SIM_OK);
+    CHECK(serve_media(e.sv, "x", 1, 0, &path, &type) != SIM_OK);
+
+    /* declined: the end without a code */
+    Client d;
+    memset(&d, 0, sizeof d);
+    CHECK_INT(start(e.sv, &d, "decliner"), 200);
+    json_t *dec = json_array();
+    json_array_append_new(dec, in_kind(&d, "decline"));
+    CHECK_INT(send_at(e.sv, &d, d.pos, dec), 200);
+    CHECK_STR(screen(&d), "done");
+    CHECK(d.completion == NULL);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM participant WHERE "
+                             "status='declined'"),
+              1);
+    env_close(&e);
+
+    /* the rate limit */
+    CHECK_INT(env_open(&e, 3), 0);
+    Client f;
+    memset(&f, 0, sizeof f);
+    CHECK_INT(start(e.sv, &f, "fast"), 200);
+    int limited = 0;
+    for (int i = 0; i < 6; i++) {
+        limited += send_at(e.sv, &f, f.pos, json_array()) == 429;
+    }
+    CHECK(limited >= 3);
+    clock_ms += 2000; /* a while later it answers again */
+    CHECK_INT(send_at(e.sv, &f, f.pos, json_array()), 200);
+    env_close(&e);
+
+    json_decref(c.view);
+    json_decref(c.completion);
+    json_decref(d.view);
+    json_decref(f.view);
+    study_free(e.study);
+    remove(e.path);
+    char side[600];
+    snprintf(side, sizeof side, "%s-lock", e.path);
+    remove(side);
+    return TEST_REPORT();
+}

@@ -1,0 +1,44 @@
+# `simlab serve` (app/serve*.c, web/, docs/online.md): the protocol and the
+# screen JSON without HTTP (test_serve_live), the command line and HTTP
+# limits (serve_cli_test.sh), and the browser tests in Debian's chromium
+# driven by playwright-core from npm (tests/web/run.sh; skipped without
+# node, npm or chromium): a whole participant, a closed tab resumed in a
+# fresh profile, offline answers flushed from the journal, the server
+# SIGKILLed and restarted, two participants at once, the export of a web
+# participant against a desktop one, an explanation on request (its
+# events stored and exported), and screenshots of every screen in
+# English, German and Arabic (into BUILD/web-shots).
+if(NOT TARGET simlab_serve)
+  return()
+endif()
+add_test(NAME serve_cli_test
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/serve_cli_test.sh
+                 $<TARGET_FILE:simlab>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
+set_tests_properties(serve_cli_test PROPERTIES SKIP_RETURN_CODE 77)
+set(SIMLAB_WEB_WORK ${CMAKE_BINARY_DIR}/web-node)
+set(SIMLAB_WEB_ENV
+  "STUDY_FORWARD=${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward"
+  "SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots"
+  "STUDY_EXPLANATIONS=${CMAKE_SOURCE_DIR}/examples/explanation-methods")
+foreach(t whole resume offline kill two export reveal)
+  add_test(NAME web_${t}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh ${t}
+                   $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+  set_tests_properties(web_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                       ENVIRONMENT "${SIMLAB_WEB_ENV}")
+endforeach()
+# nginx in front, with the configuration docs/online.md installs
+add_test(NAME web_nginx
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh nginx
+                 $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+set_tests_properties(web_nginx PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "${SIMLAB_WEB_ENV};NGINX_CONF=${CMAKE_SOURCE_DIR}/docs/online/nginx-simlab.conf")
+add_test(NAME web_screens
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh screens
+                 $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+set_tests_properties(web_screens PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+  ENVIRONMENT "${SIMLAB_WEB_ENV};STUDIES=${CMAKE_SOURCE_DIR}/assets/studies/text-forward:${CMAKE_SOURCE_DIR}/assets/studies/image-meta:${CMAKE_SOURCE_DIR}/assets/studies/tabular-counterfactual:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire:${CMAKE_SOURCE_DIR}/examples/explanation-methods:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-long-texts")
+simlab_add_test(test_serve_live SOURCES test_serve_live.c
+                LIBS simlab_serve simlab_experiment simlab_stimuli
+                     simlab_common PkgConfig::SQLITE3)

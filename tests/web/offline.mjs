@@ -1,0 +1,65 @@
+// Offline for a while: answers given while the connection is down stay in
+// the browser's journal (IndexedDB) and are sent when it is back, with the
+// times of the key presses, not of the sending; a tab closed while offline
+// sends its journalled answer when the study is opened again in the same
+// profile.
+
+import { join } from "node:path";
+import { check, report, tempDir, startServer, browser, link, walk, screen, changed, sqlite, sleep } from "./lib.mjs";
+
+const db = join(tempDir("db"), "web.db");
+const srv = await startServer(process.env.STUDY_FORWARD, db);
+const id = "offline01";
+const b = await browser("offline");
+await b.page.goto(link(srv.base, id));
+// up to a prediction
+let s = await walk(b.page, { stop: (x) => x.view.screen === "predict" });
+const pid = sqlite(db, `SELECT id FROM participant WHERE code='${id}'`);
+
+// 1. offline, answer, wait, online
+await b.context.setOffline(true);
+await sleep(300);
+const key = s.view.choice.classes[0].key;
+await b.page.keyboard.press(key);
+await b.page.waitForFunction(() => window.simlab.offline(), null, { timeout: 15000 });
+const shownBanner = await b.page.isVisible("#banner");
+check(shownBanner, "the participant is told that the connection is lost");
+await sleep(3000);
+check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND seq=${s.pos[0]}`) === "0", "nothing arrived while offline");
+const journalled = await b.page.evaluate(() => new Promise((res) => {
+  const r = indexedDB.open("simlab-journal");
+  r.onsuccess = () => {
+    const q = r.result.transaction("inputs").objectStore("inputs").getAll();
+    q.onsuccess = () => res(q.result.length);
+  };
+}));
+check(journalled >= 1, `the answer is in the journal (${journalled})`);
+await b.context.setOffline(false);
+s = await changed(b.page, s, 30000);
+const rt = Number(sqlite(db, `SELECT (response_ns - onset_ns) / 1e6 FROM response WHERE participant='${pid}' AND seq=${s.pos[0] - 1}`));
+check(rt > 0 && rt < 2500, `the response time is the key press's, not the sending's (${rt} ms)`);
+
+// 2. a tab closed while offline
+s = await walk(b.page, { stop: (x) => x.view.screen === "predict" });
+const seq = s.pos[0];
+await b.context.setOffline(true);
+await sleep(300);
+await b.page.keyboard.press(s.view.choice.classes[1 % s.view.choice.classes.length].key);
+await sleep(500);
+await b.page.close();
+await b.context.setOffline(false);
+check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND seq=${seq}`) === "0", "the closed tab's answer is not on the server yet");
+const p2 = await b.context.newPage();
+await p2.goto(link(srv.base, id));
+const after = await screen(p2);
+await p2.waitForFunction((q) => window.simlab.pos()[0] > q, seq, { timeout: 20000 });
+check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND seq=${seq} AND done=1`) === "1", "the journalled answer arrived after reopening");
+check(sqlite(db, `SELECT choice FROM response WHERE participant='${pid}' AND seq=${seq}`) === String(1 % s.view.choice.classes.length), "with the class that was pressed");
+const last = await walk(p2);
+check(last.view.screen === "done", "finished");
+const steps = Number(sqlite(db, `SELECT count(*) FROM trial WHERE participant='${pid}'`));
+check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND done=1`) === String(steps), "every step answered once");
+void after;
+await b.close();
+await srv.stop();
+process.exit(report());

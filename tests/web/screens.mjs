@@ -1,0 +1,94 @@
+// Screenshots of every screen of the demo and fixture studies in the
+// browser, in English, German and Arabic (right to left): one participant
+// per condition (or more, until each condition had one), a PNG of each screen the first time it is shown for its
+// block and condition, into $SIMLAB_WEB_SHOTS (default: a temporary
+// folder). Checks what a person would notice: the page's direction and
+// language, no text cut off sideways, every image decoded.
+
+import { join, basename } from "node:path";
+import { mkdirSync } from "node:fs";
+import { check, report, tempDir, bundleCopy, startServer, browser, link, screen, answer, changed, sqlite } from "./lib.mjs";
+
+const out = process.env.SIMLAB_WEB_SHOTS || tempDir("shots");
+mkdirSync(out, { recursive: true });
+const studies = (process.env.STUDIES || "").split(":").filter(Boolean);
+const langs = (process.env.LANGS || "en:de:ar").split(":");
+let shots = 0;
+
+// An explanation's kinds, parts and reveal: screens differ by these.
+const shape = (e) => (e ? `${e.kind}${e.reveal && e.reveal !== "always" ? ":" + e.reveal : ""}(${(e.parts || []).map(shape).join(",")})` : "");
+
+for (const src of studies) {
+  const name = basename(src);
+  for (const lang of langs) {
+    const study = bundleCopy(src, join(tempDir("bundle"), name), (j) => {
+      j.language = lang;
+      delete j.screening; // every participant counts: one per condition
+      // fewer items: every screen still comes, sooner
+      const p = j.protocol || {};
+      if (p.preset === "meta-predictor") Object.assign(p, { sessions: 2, n_train: 2, n_test: 2, n_catch: 1, n_practice: 1 });
+      else if (p.preset) Object.assign(p, p.preset === "hase-forward" ? { n_learn: 2, n_test: 4 } : { n_test: 4 });
+      delete j.language_file;
+      delete j.ui;
+    });
+    const db = join(tempDir("db"), "shots.db");
+    const srv = await startServer(study, db);
+    const n = JSON.parse((await import("node:fs")).readFileSync(join(study, "study.json"), "utf8")).conditions.length;
+    const seen = new Set();
+    // assignment is random within balance: participants until every
+    // condition has had one (at most three per condition)
+    const covered = () => Number(sqlite(db, "SELECT COUNT(DISTINCT condition) FROM participant"));
+    for (let p = 0; p < n || (covered() < n && p < 3 * n); p++) {
+      const b = await browser(`${name}-${lang}-${p}`, { viewport: { width: 1280, height: 800 } });
+      await b.page.goto(link(srv.base, `shot${p}`, false));
+      let s = await screen(b.page);
+      check((await b.page.getAttribute("html", "dir")) === (lang === "ar" ? "rtl" : "ltr"), `${name} ${lang}: direction`);
+      check((await b.page.getAttribute("html", "lang")) === lang, `${name} ${lang}: language`);
+      for (let i = 0; i < 300; i++) {
+        const v = s.view;
+        const key = `${v.screen}|${v.title}|${shape(v.explanation)}|${v.counterfactual ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          const kinds = v.explanation ? "-" + shape(v.explanation).replace(/[^a-z_]+/g, "-").replace(/-+$/, "") : "";
+          const file = join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}${kinds}.png`);
+          await b.page.screenshot({ path: file });
+          shots++;
+          const wide = await b.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+          check(!wide, `${file}: nothing sticks out sideways`);
+          const broken = await b.page.evaluate(() => [...document.images].filter((im) => !im.complete || im.naturalWidth === 0).length);
+          check(broken === 0, `${file}: every image decoded`);
+        }
+        const rv = v.explanation && v.explanation.reveal;
+        if (rv === "on_request" && !v.reveal.shown && !seen.has(key + "|revealed")) {
+          // the explanation shown as well (the study's key)
+          seen.add(key + "|revealed");
+          await b.page.keyboard.press(v.reveal.key);
+          await b.page.waitForFunction(() => window.simlab.view().reveal.shown, null, { timeout: 10000 });
+          await b.page.screenshot({ path: join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}-revealed.png`) });
+          shots++;
+        }
+        if (rv === "hover" && !seen.has(key + "|hovered")) {
+          seen.add(key + "|hovered");
+          await b.page.locator(".hv").first().hover();
+          await b.page.waitForFunction(() => window.simlab.view().reveal.hover >= 0, null, { timeout: 10000 });
+          await b.page.screenshot({ path: join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}-hovered.png`) });
+          shots++;
+        }
+        if (v.screen === "done" || v.screen === "screened_out") break;
+        if (v.deadline && !seen.has("deadline-passed")) {
+          // the first trial with a deadline is let run out: the timeout screen
+          seen.add("deadline-passed");
+          s = await changed(b.page, s, 60000);
+          continue;
+        }
+        const before = await answer(b.page, () => 0);
+        s = await changed(b.page, before, 30000);
+      }
+      await b.close();
+    }
+    await srv.stop();
+  }
+}
+console.log(`${shots} screenshots in ${out}`);
+check(shots > 0, "screenshots taken");
+process.exit(report());
