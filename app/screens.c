@@ -5,6 +5,7 @@
 ** ui->u; wide windows get two columns, narrow ones stack.
 */
 #include "app/screens_int.h"
+#include "experiment/session_title.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,124 +116,32 @@ typedef float (*BodyFn)(Ctx *c, Scene *sc, float x, float y, float w,
 
 enum { NO_KEY = -1 };
 
-/* One row per SessionScreen: the heading shown when neither the block nor
-** its phase gives one, the body, and for screens that only show a message
-** (no header, no response bar) its heading and text (string keys; NO_KEY
-** for none). */
+/* One row per SessionScreen: the body, and for screens that only show a
+** message (no header, no response bar) its heading and text (string keys;
+** NO_KEY for none). The heading of the others: session_title(). */
 static const struct {
-    int title;
     BodyFn body;
     int msg_head, msg_text;
 } screen_rows[] = {
-    [SCREEN_CONSENT] = {UI_TITLE_CONSENT, scr_body_page, NO_KEY, NO_KEY},
-    [SCREEN_PAGE] = {UI_TITLE_INSTRUCTIONS, scr_body_page, NO_KEY, NO_KEY},
-    [SCREEN_QUIZ] = {UI_TITLE_QUIZ, scr_body_quiz, NO_KEY, NO_KEY},
-    [SCREEN_EXAMPLE] = {NO_KEY, scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_PREDICT] = {NO_KEY, scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_COUNTERFACTUAL] = {NO_KEY, scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_RATING] = {UI_TITLE_RATING, scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_FEEDBACK] = {UI_TITLE_FEEDBACK, scr_body_feedback, NO_KEY, NO_KEY},
-    [SCREEN_BREAK] = {UI_TITLE_BREAK, scr_body_break, NO_KEY, NO_KEY},
-    [SCREEN_PAUSED] = {NO_KEY, NULL, UI_PAUSED_TITLE, UI_PAUSED_TEXT},
-    [SCREEN_STORE_ERROR] = {NO_KEY, NULL, UI_WAIT_TITLE, UI_WAIT_TEXT},
-    [SCREEN_SCREENED_OUT] = {NO_KEY, NULL, UI_SCREENED_OUT_TITLE,
-                             UI_SCREENED_OUT_TEXT},
-    [SCREEN_DONE] = {NO_KEY, NULL, UI_DONE_TITLE, UI_DONE_TEXT},
-    [SCREEN_QUESTIONNAIRE] = {NO_KEY, body_questionnaire, NO_KEY, NO_KEY},
-    [SCREEN_TIMEOUT] = {NO_KEY, scr_body_timeout, NO_KEY, NO_KEY},
+    [SCREEN_CONSENT] = {scr_body_page, NO_KEY, NO_KEY},
+    [SCREEN_PAGE] = {scr_body_page, NO_KEY, NO_KEY},
+    [SCREEN_QUIZ] = {scr_body_quiz, NO_KEY, NO_KEY},
+    [SCREEN_EXAMPLE] = {scr_body_item, NO_KEY, NO_KEY},
+    [SCREEN_PREDICT] = {scr_body_item, NO_KEY, NO_KEY},
+    [SCREEN_COUNTERFACTUAL] = {scr_body_item, NO_KEY, NO_KEY},
+    [SCREEN_RATING] = {scr_body_item, NO_KEY, NO_KEY},
+    [SCREEN_FEEDBACK] = {scr_body_feedback, NO_KEY, NO_KEY},
+    [SCREEN_BREAK] = {scr_body_break, NO_KEY, NO_KEY},
+    [SCREEN_PAUSED] = {NULL, UI_PAUSED_TITLE, UI_PAUSED_TEXT},
+    [SCREEN_STORE_ERROR] = {NULL, UI_WAIT_TITLE, UI_WAIT_TEXT},
+    [SCREEN_SCREENED_OUT] = {NULL, UI_SCREENED_OUT_TITLE, UI_SCREENED_OUT_TEXT},
+    [SCREEN_DONE] = {NULL, UI_DONE_TITLE, UI_DONE_TEXT},
+    [SCREEN_QUESTIONNAIRE] = {body_questionnaire, NO_KEY, NO_KEY},
+    [SCREEN_TIMEOUT] = {scr_body_timeout, NO_KEY, NO_KEY},
 };
 
 _Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,
                "one row per SessionScreen");
-
-/* One row per BlockKind: the heading of its screens (NO_KEY: by screen and
-** phase). */
-static const int kind_titles[] = {
-    [BLOCK_CONSENT] = UI_TITLE_CONSENT,
-    [BLOCK_INSTRUCTIONS] = UI_TITLE_INSTRUCTIONS,
-    [BLOCK_QUIZ] = UI_TITLE_QUIZ,
-    [BLOCK_PRACTICE] = NO_KEY,
-    [BLOCK_LEARN] = NO_KEY,
-    [BLOCK_PREDICT] = NO_KEY,
-    [BLOCK_COUNTERFACTUAL] = NO_KEY,
-    [BLOCK_RATING] = NO_KEY,
-    [BLOCK_BREAK] = UI_TITLE_BREAK,
-    [BLOCK_DEBRIEF] = UI_TITLE_DEBRIEF,
-    [BLOCK_QUESTIONNAIRE] = NO_KEY,
-};
-
-_Static_assert(sizeof kind_titles / sizeof *kind_titles == BLOCK_KIND_COUNT,
-               "one row per BlockKind");
-
-/* The text of a table's key; "" for NO_KEY. */
-static const char *tr_opt(const Ctx *c, int k)
-{
-    return k == NO_KEY ? "" : tr(c, (UiKey)k);
-}
-
-static const char *default_title(const Ctx *c, char *buf, size_t n)
-{
-    const SessionView *v = c->v;
-    if (v->title) {
-        return v->title;
-    }
-    if ((unsigned)v->screen >= SESSION_SCREEN_COUNT) {
-        return "";
-    }
-    const Block *b = v->block;
-    if (b && (unsigned)b->kind < BLOCK_KIND_COUNT &&
-        kind_titles[b->kind] != NO_KEY) {
-        return tr(c, (UiKey)kind_titles[b->kind]);
-    }
-    SimPhase phase = b ? b->phase_id : SIM_PHASE_NONE;
-    int sess = b ? b->session : 0;
-    switch (v->screen) {
-    case SCREEN_EXAMPLE:
-        if (sess > 0) {
-            snprintf(buf, n,
-                     ui_fmt(c->rc.strings, UI_TITLE_SESSION_EXAMPLES,
-                            "Session %d: examples"),
-                     sess);
-            return buf;
-        }
-        if (phase == SIM_PHASE_PRACTICE) {
-            return tr(c, UI_TITLE_PRACTICE_EXAMPLE);
-        }
-        return v->explanation ? tr(c, UI_TITLE_LEARN_EXPL)
-                              : tr(c, UI_TITLE_LEARN);
-    case SCREEN_PREDICT:
-        if (sess > 0) {
-            snprintf(buf, n,
-                     ui_fmt(c->rc.strings, UI_TITLE_SESSION_PREDICT,
-                            "Session %d: predict the model"),
-                     sess);
-            return buf;
-        }
-        if (phase == SIM_PHASE_PRACTICE) {
-            return tr(c, UI_TITLE_PRACTICE_PREDICT);
-        }
-        if (phase == SIM_PHASE_PRE) {
-            return tr(c, UI_TITLE_PRE_PREDICT);
-        }
-        if (phase == SIM_PHASE_POST) {
-            return tr(c, UI_TITLE_POST_PREDICT);
-        }
-        return tr(c, UI_TITLE_PREDICT);
-    case SCREEN_COUNTERFACTUAL:
-        if (phase == SIM_PHASE_PRE) {
-            return tr(c, UI_TITLE_PRE_CF);
-        }
-        if (phase == SIM_PHASE_POST) {
-            return tr(c, UI_TITLE_POST_CF);
-        }
-        return tr(c, UI_TITLE_CF);
-    case SCREEN_FEEDBACK:
-        return tr_opt(c, v->question ? screen_rows[SCREEN_QUIZ].title
-                                     : screen_rows[SCREEN_FEEDBACK].title);
-    default:
-        return tr_opt(c, screen_rows[v->screen].title);
-    }
-}
 
 /* The body of a scrolling screen at top y; sc NULL measures. Returns the
 ** height. */
@@ -244,6 +153,12 @@ static float body_build(Ctx *c, Scene *sc, float x, float y, float w,
         return 0;
     }
     return screen_rows[screen].body(c, sc, x, y, w, view_h);
+}
+
+/* The text of a table's key; "" for NO_KEY. */
+static const char *tr_opt(const Ctx *c, int k)
+{
+    return k == NO_KEY ? "" : tr(c, (UiKey)k);
 }
 
 /* Screens that only show a message, without header or response bar: 1
@@ -296,7 +211,7 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
         scene_rect(sc, (SDL_FRect){0, 0, W, head_h}, th->panel);
         scene_rect(sc, (SDL_FRect){0, head_h - 1, W, 1}, th->border);
         char tbuf[96];
-        const char *title = default_title(&c, tbuf, sizeof tbuf);
+        const char *title = session_title(c.v, c.rc.strings, tbuf, sizeof tbuf);
         float ty = (head_h - (float)ui->bold->line_h) / 2;
         int item_screen =
             v->progress_total > 0 &&

@@ -5,6 +5,7 @@
 ** controls. What the desktop runner would not show is never written.
 */
 #include "app/serve_view.h"
+#include "experiment/session_title.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -601,92 +602,6 @@ static json_t *page_json(const Ctx *c, const Page *pg)
     return a;
 }
 
-/* ----------------------------------------------------------------- title */
-
-/* The heading of a screen: the block's title, else by block kind, screen
-** and phase (the same rules as the desktop runner's app/screens.c). */
-static const char *screen_title(const Ctx *c, char *buf, size_t n)
-{
-    const SessionView *v = c->v;
-    const Block *b = v->block;
-    if (v->title) {
-        return v->title;
-    }
-    if (b) {
-        switch (b->kind) {
-        case BLOCK_CONSENT:
-            return tr(c, UI_TITLE_CONSENT);
-        case BLOCK_INSTRUCTIONS:
-            return tr(c, UI_TITLE_INSTRUCTIONS);
-        case BLOCK_QUIZ:
-            return tr(c, UI_TITLE_QUIZ);
-        case BLOCK_BREAK:
-            return tr(c, UI_TITLE_BREAK);
-        case BLOCK_DEBRIEF:
-            return tr(c, UI_TITLE_DEBRIEF);
-        default:
-            break;
-        }
-    }
-    SimPhase phase = b ? b->phase_id : SIM_PHASE_NONE;
-    int sess = b ? b->session : 0;
-    switch (v->screen) {
-    case SCREEN_CONSENT:
-        return tr(c, UI_TITLE_CONSENT);
-    case SCREEN_PAGE:
-        return tr(c, UI_TITLE_INSTRUCTIONS);
-    case SCREEN_QUIZ:
-        return tr(c, UI_TITLE_QUIZ);
-    case SCREEN_RATING:
-        return tr(c, UI_TITLE_RATING);
-    case SCREEN_BREAK:
-        return tr(c, UI_TITLE_BREAK);
-    case SCREEN_FEEDBACK:
-        return v->question ? tr(c, UI_TITLE_QUIZ) : tr(c, UI_TITLE_FEEDBACK);
-    case SCREEN_EXAMPLE:
-        if (sess > 0) {
-            snprintf(buf, n,
-                     ui_fmt(c->strings, UI_TITLE_SESSION_EXAMPLES,
-                            "Session %d: examples"),
-                     sess);
-            return buf;
-        }
-        if (phase == SIM_PHASE_PRACTICE) {
-            return tr(c, UI_TITLE_PRACTICE_EXAMPLE);
-        }
-        return v->explanation ? tr(c, UI_TITLE_LEARN_EXPL)
-                              : tr(c, UI_TITLE_LEARN);
-    case SCREEN_PREDICT:
-        if (sess > 0) {
-            snprintf(buf, n,
-                     ui_fmt(c->strings, UI_TITLE_SESSION_PREDICT,
-                            "Session %d: predict the model"),
-                     sess);
-            return buf;
-        }
-        if (phase == SIM_PHASE_PRACTICE) {
-            return tr(c, UI_TITLE_PRACTICE_PREDICT);
-        }
-        if (phase == SIM_PHASE_PRE) {
-            return tr(c, UI_TITLE_PRE_PREDICT);
-        }
-        if (phase == SIM_PHASE_POST) {
-            return tr(c, UI_TITLE_POST_PREDICT);
-        }
-        return tr(c, UI_TITLE_PREDICT);
-    case SCREEN_COUNTERFACTUAL:
-        if (phase == SIM_PHASE_PRE) {
-            return tr(c, UI_TITLE_PRE_CF);
-        }
-        if (phase == SIM_PHASE_POST) {
-            return tr(c, UI_TITLE_POST_CF);
-        }
-        return tr(c, UI_TITLE_CF);
-    default:
-        return "";
-    }
-}
-
 /* ------------------------------------------------------------ the screen */
 
 static json_t *scale_json(const Ctx *c, const RatingSpec *rs, UiKey q, UiKey lo,
@@ -925,8 +840,9 @@ json_t *serve_view_json(const SessionView *v, const Study *study,
                         json_string(session_screen_name(v->screen)));
     json_object_set_new(o, "serial", json_integer(v->screen_serial));
     char tbuf[160];
-    json_object_set_new(o, "title",
-                        text_json(screen_title(&c, tbuf, sizeof tbuf)));
+    json_object_set_new(
+        o, "title",
+        text_json(session_title(c.v, c.strings, tbuf, sizeof tbuf)));
     int item_screen =
         v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
         v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING ||

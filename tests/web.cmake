@@ -37,7 +37,10 @@ set_tests_properties(web_nginx PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
 add_test(NAME web_screens
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh screens
                  $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
-set_tests_properties(web_screens PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+# the longest test (about 11 minutes): started first, so the others run
+# beside it
+set_tests_properties(web_screens PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800
+  COST 10000
   ENVIRONMENT "${SIMLAB_WEB_ENV};STUDIES=${CMAKE_SOURCE_DIR}/assets/studies/text-forward:${CMAKE_SOURCE_DIR}/assets/studies/image-meta:${CMAKE_SOURCE_DIR}/assets/studies/tabular-counterfactual:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire:${CMAKE_SOURCE_DIR}/examples/explanation-methods:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-long-texts")
 simlab_add_test(test_serve_live SOURCES test_serve_live.c
                 LIBS simlab_serve simlab_experiment simlab_stimuli
