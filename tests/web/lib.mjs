@@ -149,7 +149,13 @@ export async function answer(page, policy = () => 0) {
     await page.waitForFunction(() => !window.simlab.view().continue.gate, null, { timeout: 10000 });
   }
   if (v.continue && (v.continue.after_ms || v.continue.wait_s)) {
-    await page.waitForFunction(() => !document.querySelector("button.continue").disabled, null, { timeout: 60000 });
+    await page
+      .waitForFunction(() => !document.querySelector("button.continue").disabled, null, { timeout: 60000 })
+      .catch(async (e) => {
+        // what the page shows, to find out why Continue stayed disabled
+        const state = await page.evaluate(() => JSON.stringify({ view: window.simlab.view(), button: document.querySelector("button.continue")?.outerHTML, now: performance.timeOrigin + performance.now() }));
+        throw new Error(`Continue never enabled: ${state}\n${e.message}`);
+      });
   }
   if (v.questionnaire) {
     for (const [i, q] of v.questionnaire.questions.entries()) {
