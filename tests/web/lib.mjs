@@ -141,7 +141,10 @@ export async function changed(page, before, timeout = 20000) {
 export async function answer(page, policy = () => 0) {
   const s = await screen(page);
   const v = s.view;
-  if (v.require_scroll && v.continue && v.continue.gate) {
+  if (v.require_scroll && v.continue) {
+    // scrolled to the end as a reader would, also when the view read above
+    // predates the server's answer to the page's scroll report (which may
+    // hold Continue until the end was seen)
     await page.evaluate(() => {
       const b = document.getElementById("body");
       b.scrollTop = b.scrollHeight;
