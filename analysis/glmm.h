@@ -41,6 +41,19 @@ typedef struct GlmmModel {
     ** layout); NULL: lme4's start, 1 on Lambda's diagonal and 0 below. A
     ** start near the optimum saves evaluations, not accuracy. */
     const double *theta_start;
+    /* A warm start: with theta_start, beta_start (p values) and hess_start
+    ** (the (n_theta + p)^2 Hessian of the deviance in (theta, beta) at or
+    ** near that point, e.g. GlmmFit.hessian of a similar data set's fit),
+    ** the derivative-free first stage is skipped and the quasi-Newton
+    ** search starts there with that Hessian. Same optimum, fewer
+    ** evaluations when the start is close. */
+    const double *beta_start;
+    const double *hess_start;
+    /* t + 1: a fit whose term t ends singular (a diagonal of its Lambda
+    ** below 1e-4) stops before the Hessian of its standard errors
+    ** (stopped = 1, vcov and se NaN, converged 0), for a caller that
+    ** fits a simpler structure then; 0: every fit is completed. */
+    int stop_singular_term;
 } GlmmModel;
 
 /* The number of covariance parameters of term t (k(k+1)/2, or k when
@@ -67,6 +80,9 @@ typedef struct GlmmFit {
                       ** penalised least squares factor (RX), lme4's
                       ** fallback when that Hessian is not positive
                       ** definite */
+    double *hessian;  /* (n_theta + p)^2: the Hessian of the deviance in
+                      ** (theta, beta) at the optimum (NULL when stopped) */
+    int stopped;      /* 1: stopped singular (GlmmModel.stop_singular_term) */
     int n_evals;      /* deviance evaluations (PIRLS runs) */
     double max_grad;  /* largest |gradient| of the deviance at the end */
 } GlmmFit;

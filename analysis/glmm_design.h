@@ -72,15 +72,47 @@ void glmm_design_model(const GlmmDesign *d, int st, GlmmModel *m);
 ** phase | participant) + (1 | item)". */
 void glmm_design_formula(const GlmmDesign *d, int st, char *buf, size_t size);
 
+/* The optimum of each structure fitted to one data set, (theta, beta) and
+** the Hessian there: where the fits of data sets like it start (simlab
+** power fits a pilot study of each size and starts the others there). */
+typedef struct GlmmWarm {
+    int have[GLMM_N_STRUCTURES];
+    int n_theta[GLMM_N_STRUCTURES];
+    int p;
+    double *theta[GLMM_N_STRUCTURES];
+    double *beta[GLMM_N_STRUCTURES];
+    double *hess[GLMM_N_STRUCTURES]; /* (n_theta + p)^2 */
+} GlmmWarm;
+
+void glmm_warm_free(GlmmWarm *w); /* empties w; NULL is a no-op */
+
+/* How glmm_fit_design() searches; NULL: as the report does, each
+** structure from lme4's start (a simpler one from the SDs of the richer
+** one's fit), every fit complete. */
+typedef struct GlmmFitOptions {
+    /* Start each structure's search at its optimum in warm (a simpler one
+    ** at the richer one's fit of these data, with warm's Hessian) when
+    ** warm has it for this design's shape; same optimum, fewer
+    ** evaluations. NULL: lme4's start. */
+    const GlmmWarm *warm;
+    /* Fit every structure, also those after the one kept, and store each
+    ** one's optimum here (emptied first). NULL: none. */
+    GlmmWarm *record;
+    /* A structure left for a simpler one because its participant term is
+    ** singular stops before its standard errors: for a caller that needs
+    ** only the fit kept (tried rows then say converged 0). */
+    int kept_only;
+} GlmmFitOptions;
+
 /* Fits the structures d tries, richest first, and keeps the first that is
 ** neither singular in the participant term nor unconverged (else the last
 ** one tried): the report's rule (glmm_report.c). On success *fit owns the
 ** fit kept (glmm_fit_free(); zeroed when none was tried), *m is its model
 ** (borrowing d's arrays) and *chosen its structure (-1: none); tried (may
 ** be NULL, else GLMM_N_STRUCTURES rows) gets every fit tried and *n_tried
-** their number. */
-int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
-                    int *chosen, GlmmTryRow *tried, int *n_tried,
+** their number. fo (may be NULL) says how to search. */
+int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
+                    GlmmModel *m, int *chosen, GlmmTryRow *tried, int *n_tried,
                     SimError *err);
 
 /* "full", "uncorrelated" or "intercepts". */

@@ -20,6 +20,10 @@
 #define HESS_STEP     1e-4 /* differences of the gradient */
 #define MAX_NEWTON    80
 #define REFRESH_EVERY 8
+#define NEAR_FALL     1e-7  /* a step's predicted fall when converging */
+#define DONE_FALL     1e-11 /* ... when converged */
+#define GROW_FALL     1e-8  /* ... worth a longer step */
+#define WARM_FLOOR    0.05  /* a warm start's least diagonal of Lambda */
 #define SINGULAR_TOL  1e-4  /* lme4's isSingular() */
 #define BOUNDARY_TOL  1e-5  /* lme4's check.boundary() */
 #define CONVERGED_TOL 0.002 /* lme4's check.conv.grad on H^-1 g */
@@ -148,6 +152,7 @@ typedef struct Newton {
     double *d, *gp, *gm; /* N: direction, gradients at x +- h */
     double *xt, *dx;     /* N */
     double *u0;          /* q: the modes at the current point */
+    double *ub;          /* q: the modes at the line search's best point */
     double *work;        /* 3 N x N + 2 N */
 } Newton;
 
@@ -160,28 +165,35 @@ static double eval_from(GlmmWork *w, const double *u0, const double *dx,
     return glmm_work_deviance(w, x, g);
 }
 
+/* What fd_hessian() differences. */
+enum {
+    FD_START, /* the theta columns by central differences, the beta block
+              ** 2 S: the Hessian of the penalised deviance at the joint
+              ** modes (a start for quasi-Newton) */
+    FD_FULL   /* every column by forward differences (the standard
+              ** errors and the refreshes) */
+};
+
 /* H = differences of the exact gradient around x (symmetrised); leaves
-** the mode derivatives and nw->u0 at x. With cols = n_theta only the
-** theta columns are differenced (central differences) and the beta block
-** is 2 S, the Hessian of the penalised deviance at the joint modes (a
-** start for quasi-Newton). The whole Hessian (cols = N: the refreshes and
-** the one of the standard errors) takes forward differences from the
-** gradient at x: half the evaluations, with the lme4 fixtures' standard
-** errors as close to lme4's as with central differences (0.18 % at worst). */
-static int fd_hessian(GlmmWork *w, const double *x, Newton *nw, int cols)
+** the mode derivatives and nw->u0 at x. Forward differences from the
+** gradient at x take half the evaluations of central ones, with the lme4
+** fixtures' standard errors as close to lme4's (0.18 % at worst). */
+static int fd_hessian(GlmmWork *w, const double *x, Newton *nw, int what)
 {
     int N = w->n_par, nt = w->n_theta, p = w->p;
     size_t q = (size_t)w->q;
-    int forward = cols == N; /* nw->gm: the gradient at x */
+    int cols = what == FD_FULL ? N : nt;
+    int forward = what != FD_START; /* nw->gm: the gradient at x */
     if (isnan(glmm_work_deviance(w, x, forward ? nw->gm : NULL)) ||
-        glmm_mode_derivatives(w) != 0 || (cols < N && glmm_schur(w) != 0)) {
+        glmm_mode_derivatives(w) != 0 ||
+        (what == FD_START && glmm_schur(w) != 0)) {
         return -1;
     }
     memcpy(nw->u0, w->u, q * sizeof(double));
     memcpy(nw->xt, x, (size_t)N * sizeof(double));
     memset(nw->dx, 0, (size_t)N * sizeof(double));
     double *H = nw->H;
-    for (int i = 0; cols < N && i < p; i++) {
+    for (int i = 0; what == FD_START && i < p; i++) {
         for (int j = 0; j < p; j++) {
             H[(nt + i) * N + nt + j] = 2 * w->S[i * p + j];
         }
@@ -358,6 +370,7 @@ void glmm_fit_free(GlmmFit *f)
     sim_free(f->vcov);
     sim_free(f->se);
     sim_free(f->theta);
+    sim_free(f->hessian);
     memset(f, 0, sizeof *f);
 }
 
@@ -391,29 +404,135 @@ static void bfgs_update(double *H, const double *x, const double *xn,
     }
 }
 
-/* Stage 2 and the results; x holds stage 1's (theta, beta). */
-static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw)
+/* The warm start instead of stage 1: x = (theta, beta) of the model's
+** start, a diagonal entry at least WARM_FLOOR: at 0 the deviance's
+** gradient in it is 0 (the deviance is even in a column's sign), and a
+** quasi-Newton search could never leave a start that another data set's
+** fit found singular. */
+static void warm_start(const GlmmWork *w, double *x)
 {
-    int N = w->n_par, nt = w->n_theta, p = w->p;
+    const GlmmModel *m = w->m;
+    for (int j = 0; j < w->n_theta; j++) {
+        double t = m->theta_start[j];
+        x[j] = !theta_is_diag(w, j)   ? t
+               : fabs(t) < WARM_FLOOR ? WARM_FLOOR
+                                      : fabs(t);
+    }
+    memcpy(x + w->n_theta, m->beta_start, (size_t)w->p * sizeof(double));
+}
+
+/* Whether a diagonal entry of term t's Lambda in theta is below tol in
+** size. */
+static int term_below(const GlmmWork *w, int t, const double *theta, double tol)
+{
+    const GlmmTerm *tm = &w->m->term[t];
+    int at = w->th_off[t];
+    for (int b = 0; b < tm->k; b++) {
+        if (fabs(theta[at]) < tol) {
+            return 1;
+        }
+        at += tm->diagonal ? 1 : tm->k - b;
+    }
+    return 0;
+}
+
+static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw);
+
+/* The deviance and gradient (into g) at xt = x + t d, the modes predicted
+** from nw->u0. */
+static double eval_step(GlmmWork *w, Newton *nw, const double *x, double t,
+                        double *xt, double *g)
+{
+    for (int j = 0; j < w->n_par; j++) {
+        nw->dx[j] = t * nw->d[j];
+        xt[j] = x[j] + nw->dx[j];
+    }
+    return eval_from(w, nw->u0, nw->dx, xt, g);
+}
+
+/* The step along nw->d from x (deviance f, slope g'd): the full step
+** halved until the deviance falls enough (no halving once the predicted
+** fall is below the tolerance), or doubled while it keeps falling where
+** the full step fell more than the quadratic model said (a direction of
+** negative curvature that the modified Cholesky factor made positive: its
+** steps would crawl). Leaves the point in nw->xn, its gradient in nw->gn,
+** *t and *fn; returns 0 when no step lowers the deviance. */
+static int line_search(GlmmWork *w, Newton *nw, const double *x, double f,
+                       double slope, double *t, double *fn)
+{
+    double tt = 1, got = NAN;
+    int accepted = 0;
+    for (int half = 0;
+         half < 30 && !accepted && (half == 0 || -slope * tt >= DONE_FALL);
+         half++, tt /= 2) {
+        got = eval_step(w, nw, x, tt, nw->xn, nw->gn);
+        accepted =
+            !isnan(got) && (got <= f + 1e-4 * tt * slope || got <= f + 1e-10);
+    }
+    if (!accepted) {
+        return 0;
+    }
+    tt *= 2; /* the loop halved it once more */
+    size_t q = (size_t)w->q;
+    if (tt == 1 && -slope > GROW_FALL && f - got > -slope) {
+        memcpy(nw->ub, w->u, q * sizeof(double));
+        for (int grow = 0; grow < 10; grow++) {
+            double more = eval_step(w, nw, x, 2 * tt, nw->xt, nw->gp);
+            if (!(more < got)) {
+                break;
+            }
+            tt *= 2;
+            got = more;
+            memcpy(nw->xn, nw->xt, (size_t)w->n_par * sizeof(double));
+            memcpy(nw->gn, nw->gp, (size_t)w->n_par * sizeof(double));
+            memcpy(nw->ub, w->u, q * sizeof(double));
+        }
+        memcpy(w->u, nw->ub, q * sizeof(double));
+    }
+    *t = tt;
+    *fn = got;
+    return 1;
+}
+
+/* Stage 2 and the results; x holds stage 1's (theta, beta) or the warm
+** start's (then the start's Hessian replaces the first differences). */
+static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
+{
+    int N = w->n_par, nt = w->n_theta;
     size_t q = (size_t)w->q;
     double *H = nw->H, *g = nw->g, *gn = nw->gn, *xn = nw->xn, *d = nw->d;
-    if (fd_hessian(w, x, nw, nt) != 0) {
-        return -1;
-    }
-    double f = glmm_work_deviance(w, x, g);
-    if (isnan(f)) {
-        return -1;
+    double f;
+    if (warm) {
+        memcpy(H, w->m->hess_start, (size_t)N * (size_t)N * sizeof(double));
+        f = glmm_work_deviance(w, x, g);
+        if (isnan(f) || glmm_mode_derivatives(w) != 0) {
+            return -1;
+        }
+    } else {
+        if (fd_hessian(w, x, nw, FD_START) != 0) {
+            return -1;
+        }
+        f = glmm_work_deviance(w, x, g);
+        if (isnan(f)) {
+            return -1;
+        }
     }
     int done = 0, it, since_fd = 0;
+    double fell = HUGE_VAL, fell_before = HUGE_VAL; /* the last steps'
+                                                    ** predicted falls */
     for (it = 0; it < MAX_NEWTON && !done; it++) {
         /* BFGS crawls along the flat directions of a near-singular fit:
-        ** a finite-difference Hessian every few steps */
-        if (since_fd++ == REFRESH_EVERY) {
-            if (fd_hessian(w, x, nw, N) != 0) {
+        ** a finite-difference Hessian every few steps, unless the steps
+        ** are already converging (then for a crawl at that scale only) */
+        int converging = fell < NEAR_FALL || fell < 0.1 * fell_before;
+        if (since_fd >= REFRESH_EVERY &&
+            (!converging || since_fd >= 2 * REFRESH_EVERY)) {
+            if (fd_hessian(w, x, nw, FD_FULL) != 0) {
                 return -1;
             }
             since_fd = 0;
         }
+        since_fd++;
         if (newton_direction(H, g, N, d, nw->work) < 0) {
             return -1;
         }
@@ -422,22 +541,11 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw)
         for (int j = 0; j < N; j++) {
             slope += g[j] * d[j];
         }
-        double t = 1, fn = NAN;
-        int accepted = 0;
-        for (int half = 0; half < 30 && !accepted; half++, t /= 2) {
-            for (int j = 0; j < N; j++) {
-                nw->dx[j] = t * d[j];
-                xn[j] = x[j] + nw->dx[j];
-            }
-            fn = eval_from(w, nw->u0, nw->dx, xn, gn);
-            accepted =
-                !isnan(fn) && (fn <= f + 1e-4 * t * slope || fn <= f + 1e-10);
-        }
-        if (!accepted) {
+        double t, fn;
+        if (!line_search(w, nw, x, f, slope, &t, &fn)) {
             memcpy(w->u, nw->u0, q * sizeof(double));
             break; /* no descent: as good as it gets */
         }
-        t *= 2; /* the loop halved it once more */
         double step = 0;
         for (int j = 0; j < N; j++) {
             step = fabs(t * d[j]) > step ? fabs(t * d[j]) : step;
@@ -447,7 +555,15 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw)
         memcpy(g, gn, (size_t)N * sizeof(double));
         f = fn;
         /* the predicted fall of the deviance, g'H^-1 g, is rounding */
-        done = step < 1e-9 || max_abs(g, N) < 1e-9 || -slope * t < 1e-11;
+        fell_before = fell;
+        fell = -slope * t;
+        done = step < 1e-9 || max_abs(g, N) < 1e-9 || fell < DONE_FALL;
+        if (w->m->stop_singular_term > 0 && fell < NEAR_FALL) {
+            /* the search creeps to a diagonal of 0 (the deviance is flat
+            ** there): the fit stops singular, whatever the last digits */
+            done |=
+                term_below(w, w->m->stop_singular_term - 1, x, BOUNDARY_TOL);
+        }
     }
     fold_theta(w, x);
     /* lme4's check.boundary: a diagonal this close to 0 is 0 if no worse */
@@ -462,7 +578,39 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw)
             }
         }
     }
-    if (fd_hessian(w, x, nw, N) != 0) {
+    return finish(w, x, f, fit, nw);
+}
+
+/* The results at the optimum x (deviance f): the Hessian, convergence,
+** the covariance of beta; or, for a fit that stops singular, the
+** estimates alone. */
+static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw)
+{
+    int N = w->n_par, nt = w->n_theta, p = w->p;
+    double *H = nw->H, *g = nw->g, *d = nw->d;
+    fit->deviance = f;
+    fit->loglik = -f / 2;
+    fit->aic = f + 2 * (p + nt);
+    memcpy(fit->theta, x, (size_t)nt * sizeof(double));
+    memcpy(fit->beta, x + nt, (size_t)p * sizeof(double));
+    fit->singular = 0;
+    for (int j = 0; j < nt; j++) {
+        fit->singular |= theta_is_diag(w, j) && x[j] < SINGULAR_TOL;
+    }
+    int stop = w->m->stop_singular_term;
+    if (stop > 0 && stop <= w->m->n_terms &&
+        term_below(w, stop - 1, x, SINGULAR_TOL)) {
+        fit->stopped = 1;
+        fit->max_grad = max_abs(g, N);
+        for (int j = 0; j < p * p; j++) {
+            fit->vcov[j] = NAN;
+        }
+        for (int j = 0; j < p; j++) {
+            fit->se[j] = NAN;
+        }
+        return 0;
+    }
+    if (fd_hessian(w, x, nw, FD_FULL) != 0) {
         return -1;
     }
     f = glmm_work_deviance(w, x, g);
@@ -476,12 +624,7 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw)
     fit->deviance = f;
     fit->loglik = -f / 2;
     fit->aic = f + 2 * (p + nt);
-    memcpy(fit->theta, x, (size_t)nt * sizeof(double));
-    memcpy(fit->beta, x + nt, (size_t)p * sizeof(double));
-    fit->singular = 0;
-    for (int j = 0; j < nt; j++) {
-        fit->singular |= theta_is_diag(w, j) && x[j] < SINGULAR_TOL;
-    }
+    memcpy(fit->hessian, H, (size_t)N * (size_t)N * sizeof(double));
     fit->vcov_hessian = vcov_from_hessian(w, H, fit->vcov, nw->work) == 0;
     if (!fit->vcov_hessian) {
         if (vcov_from_rx(w, fit->vcov) != 0) {
@@ -511,9 +654,10 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
     fit->se = sim_calloc((size_t)p, sizeof(double));
     fit->vcov = sim_calloc((size_t)p * (size_t)p, sizeof(double));
     fit->theta = sim_calloc((size_t)nt, sizeof(double));
+    fit->hessian = sim_calloc(n2, sizeof(double));
     double *x = sim_malloc((size_t)N * sizeof(double));
-    double *buf =
-        sim_malloc((4 * n2 + 10 * (size_t)N + (size_t)w->q) * sizeof(double));
+    double *buf = sim_malloc((4 * n2 + 10 * (size_t)N + 2 * (size_t)w->q) *
+                             sizeof(double));
     Newton nw;
     if (buf) {
         double *b = buf;
@@ -527,12 +671,18 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
         }
         nw.u0 = b;
         b += w->q;
+        nw.ub = b;
+        b += w->q;
         nw.work = b;
     }
     int rc = SIM_OK;
-    if (!fit->beta || !fit->se || !fit->vcov || !fit->theta || !x || !buf) {
+    const GlmmModel *m = w->m;
+    int warm = m->theta_start && m->beta_start && m->hess_start;
+    if (!fit->beta || !fit->se || !fit->vcov || !fit->theta || !fit->hessian ||
+        !x || !buf) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    } else if (stage1(w, x) != 0 || stage2(w, x, fit, &nw) != 0) {
+    } else if ((warm ? (warm_start(w, x), 0) : stage1(w, x)) != 0 ||
+               stage2(w, x, fit, &nw, warm) != 0) {
         rc = w->cm.status == CHOLMOD_OUT_OF_MEMORY
                  ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
                  : sim_fail(err, SIM_ERR_INVALID,
@@ -541,6 +691,10 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
                             w->cm.status);
     }
     fit->n_evals = w->n_evals;
+    if (fit->stopped) {
+        sim_free(fit->hessian);
+        fit->hessian = NULL;
+    }
     sim_free(x);
     sim_free(buf);
     if (rc != SIM_OK) {

@@ -54,7 +54,10 @@ struct GlmmWork {
     int pos_ready;  /* spos computed for the factor's pattern */
     void *pos_x;    /* L->x when spos was computed */
     double *sigma;  /* selected inverse of M, parallel to L->x */
-    size_t n_sigma; /* its size (L->nzmax) */
+    int *run;       /* parallel to L->x: for the entry of row R[a] in
+                    ** column j, where in column R[a] the rows R[a+1..]
+                    ** of column j follow one another, or -1 */
+    size_t n_sigma; /* the size of both (L->nzmax) */
     double *tk;     /* q: Takahashi accumulator */
     double *hm;     /* n x s: M^-1 g_i on supp */
     double *h;      /* n: g_i' M^-1 g_i */

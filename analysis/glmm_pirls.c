@@ -121,11 +121,43 @@ static double pen_deviance(const GlmmWork *w, const double *u)
         uu += u[j] * u[j];
     }
     for (size_t i = 0; i < (size_t)w->n; i++) {
-        double e = w->eta[i], l1 = log1p(w->ex[i]);
+        /* log1p is slower and no more exact in this sum */
+        double e = w->eta[i], l1 = log(1 + w->ex[i]);
         /* -log P(y | eta) without overflow */
         dev += w->y[i] ? (e >= 0 ? l1 : l1 - e) : (e >= 0 ? l1 + e : l1);
     }
     return 2 * dev + uu;
+}
+
+/* w->run for the factor's pattern: Takahashi's recurrence for column j
+** reads, for each row R[a] of it, the entries of column R[a] in the rows
+** R[a+1..] of column j; where they are contiguous (as in a nested
+** pattern) it reads them as a vector. */
+static void find_runs(GlmmWork *w)
+{
+    const cholmod_factor *L = w->L;
+    const int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
+    for (int j = 0; j < w->q; j++) {
+        int p0 = Lp[j], m = Lnz[j] - 1;
+        const int *R = Li + p0 + 1;
+        for (int a = 0; a < m; a++) {
+            int ca = R[a], lo = Lp[ca] + 1, end = Lp[ca] + Lnz[ca];
+            int len = m - a - 1, at = -1;
+            if (len == 0) {
+                at = lo;
+            } else {
+                for (int k = lo; k < end && at < 0; k++) {
+                    at = Li[k] == R[a + 1] ? k : -1;
+                }
+                for (int k = 1; at >= 0 && k < len; k++) {
+                    if (at + k >= end || Li[at + k] != R[a + 1 + k]) {
+                        at = -1;
+                    }
+                }
+            }
+            w->run[p0 + 1 + a] = at;
+        }
+    }
 }
 
 /* Positions of Sigma_ab (a <= b in a row's support) in the factor's
@@ -136,13 +168,16 @@ static int find_positions(GlmmWork *w)
     const int *Lp = L->p, *Li = L->i, *Lnz = L->nz, *perm = L->Perm;
     if (w->n_sigma < L->nzmax) {
         sim_free(w->sigma);
+        sim_free(w->run);
         w->sigma = sim_malloc(L->nzmax * sizeof(double));
-        if (!w->sigma) {
+        w->run = sim_malloc(L->nzmax * sizeof(int));
+        if (!w->sigma || !w->run) {
             w->n_sigma = 0;
             return -1;
         }
         w->n_sigma = L->nzmax;
     }
+    find_runs(w);
     for (int k = 0; k < w->q; k++) {
         w->pinv[perm[k]] = k;
     }
@@ -494,6 +529,18 @@ static int selected_inverse(GlmmWork *w)
             int ca = R[a], ptr = Lp[ca] + 1, end = Lp[ca] + Lnz[ca];
             double la = lj[a];
             tk[a] += la * S[Lp[ca]];
+            int run = w->run[p0 + 1 + a];
+            if (run >= 0) { /* rows R[a+1..] in a row in column ca */
+                const double *sc = S + run;
+                double x = 0;
+                for (int b = a + 1; b < m; b++) {
+                    double sab = *sc++;
+                    x += lj[b] * sab;
+                    tk[b] += la * sab;
+                }
+                tk[a] += x;
+                continue;
+            }
             for (int b = a + 1; b < m; b++) {
                 while (ptr < end && Li[ptr] < R[b]) {
                     ptr++;

@@ -54,8 +54,52 @@ static void start_from(const GlmmModel *from, const double *theta,
     }
 }
 
-int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
-                    int *chosen, GlmmTryRow *tried, int *n_tried, SimError *err)
+void glmm_warm_free(GlmmWarm *w)
+{
+    if (!w) {
+        return;
+    }
+    for (int st = 0; st < GLMM_N_STRUCTURES; st++) {
+        sim_free(w->theta[st]);
+        sim_free(w->beta[st]);
+        sim_free(w->hess[st]);
+    }
+    memset(w, 0, sizeof *w);
+}
+
+/* Keeps the optimum of structure st (a complete fit f) in w. */
+static int warm_keep(GlmmWarm *w, int st, const GlmmFit *f)
+{
+    size_t nt = (size_t)f->n_theta, p = (size_t)f->p, N = nt + p;
+    w->theta[st] = sim_malloc(nt * sizeof(double) + 1);
+    w->beta[st] = sim_malloc(p * sizeof(double) + 1);
+    w->hess[st] = sim_malloc(N * N * sizeof(double));
+    if (!w->theta[st] || !w->beta[st] || !w->hess[st]) {
+        return -1;
+    }
+    memcpy(w->theta[st], f->theta, nt * sizeof(double));
+    memcpy(w->beta[st], f->beta, p * sizeof(double));
+    memcpy(w->hess[st], f->hessian, N * N * sizeof(double));
+    w->n_theta[st] = f->n_theta;
+    w->p = f->p;
+    w->have[st] = 1;
+    return 0;
+}
+
+/* Whether d tries a structure simpler than st. */
+static int has_simpler(const GlmmDesign *d, int st)
+{
+    for (int s = st + 1; s < GLMM_N_STRUCTURES; s++) {
+        if (glmm_design_has(d, s)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
+                    GlmmModel *m, int *chosen, GlmmTryRow *tried, int *n_tried,
+                    SimError *err)
 {
     int rc = SIM_OK;
     memset(fit, 0, sizeof *fit);
@@ -63,9 +107,12 @@ int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
     if (n_tried) {
         *n_tried = 0;
     }
+    const GlmmWarm *warm = fo ? fo->warm : NULL;
+    GlmmWarm *record = fo ? fo->record : NULL;
+    glmm_warm_free(record);
     /* a simpler structure starts from the SDs of the richer one's fit */
     double start[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
-    int have_start = 0;
+    int have_start = 0, kept = 0;
     for (int st = 0; st < GLMM_N_STRUCTURES && rc == SIM_OK; st++) {
         if (!glmm_design_has(d, st)) {
             continue;
@@ -77,8 +124,25 @@ int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
             start_from(m, fit->theta, &mm, start);
             mm.theta_start = start;
         }
+        if (warm && warm->have[st] && warm->p == d->p &&
+            warm->n_theta[st] == glmm_n_theta(&mm)) {
+            mm.theta_start = have_start ? start : warm->theta[st];
+            mm.beta_start = have_start ? fit->beta : warm->beta[st];
+            mm.hess_start = warm->hess[st];
+        }
+        mm.stop_singular_term =
+            fo && fo->kept_only && !record && has_simpler(d, st);
         if ((rc = glmm_fit(&mm, &f, err)) != SIM_OK) {
             break;
+        }
+        if (record && !f.stopped && warm_keep(record, st, &f) != 0) {
+            glmm_fit_free(&f);
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        if (kept) { /* fitted for record alone */
+            glmm_fit_free(&f);
+            continue;
         }
         if (tried && n_tried) {
             GlmmTryRow *t = &tried[(*n_tried)++];
@@ -91,10 +155,12 @@ int glmm_fit_design(const GlmmDesign *d, GlmmFit *fit, GlmmModel *m,
         glmm_fit_free(fit);
         *fit = f;
         *m = mm;
-        m->theta_start = NULL;
+        m->theta_start = m->beta_start = m->hess_start = NULL;
+        m->stop_singular_term = 0;
         *chosen = st;
         have_start = 1;
-        if (f.converged && !participant_singular(&mm, &f)) {
+        kept = f.converged && !participant_singular(&mm, &f);
+        if (kept && !record) {
             break;
         }
     }
@@ -185,7 +251,8 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     GlmmFit kept;
     GlmmModel km;
     int kept_st = -1;
-    rc = glmm_fit_design(&d, &kept, &km, &kept_st, g->tried, &g->n_tried, err);
+    rc = glmm_fit_design(&d, NULL, &kept, &km, &kept_st, g->tried, &g->n_tried,
+                         err);
     if (rc == SIM_OK && kept_st >= 0) {
         snprintf(g->baseline, sizeof g->baseline, "%s",
                  dataset_str(ds, sc->conds[d.base]));

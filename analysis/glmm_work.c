@@ -30,8 +30,8 @@ void glmm_work_free(GlmmWork *w)
     void *arrays[] = {w->supp, w->g,    w->xb,    w->u,    w->u2,    w->eta,
                       w->mu,   w->w,    w->res,   w->rhs,  w->beta,  w->pinv,
                       w->spos, w->mpos, w->mdiag, w->tk,   w->hm,    w->h,
-                      w->sv,   w->v,    w->S,     w->pbuf, w->sigma, w->dudx,
-                      w->ex,   w->xj,   w->xv,    w->xn,   w->xoff};
+                      w->sv,   w->v,    w->S,     w->pbuf, w->sigma, w->run,
+                      w->dudx, w->ex,   w->xj,    w->xv,   w->xn,    w->xoff};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         sim_free(arrays[i]);
     }

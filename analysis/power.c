@@ -206,6 +206,13 @@ typedef struct Ctx {
     pthread_mutex_t lock;
     SimError err; /* the first failure */
     int total;
+    /* The order of the tasks: the pilots (the mixed model's first study of
+    ** each size and kind, whose optima the others start at) run first,
+    ** alone, so that every study's fit is the same whatever the threads. */
+    int *order;
+    int n_pilots;
+    int limit;             /* tasks order[0..limit) in this phase */
+    struct GlmmWarm *warm; /* [size * 2 + null study]: the pilots' optima */
 } Ctx;
 
 static uint64_t study_seed_of(const PowerOptions *o, int size_index, int k)
@@ -257,6 +264,16 @@ static int run_task(Ctx *x, PowerBuf *b, int task, SimError *err)
     }
     b->table.n_rows = 0;
     b->table.n_participants = 0;
+    b->glmm_warm = NULL;
+    b->glmm_record = NULL;
+    if (x->warm) {
+        struct GlmmWarm *w = power_glmm_warm_at(x->warm, si * 2 + null_study);
+        if (k == 0 || k == S) {
+            b->glmm_record = w;
+        } else {
+            b->glmm_warm = w;
+        }
+    }
     int rc = x->fn(x->fctx, o->sizes[si], seed, null_study, &b->table, err);
     if (rc == SIM_OK) {
         rc = power_test_study(&x->t, b, seed, null_study, &out, err);
@@ -270,13 +287,13 @@ static void *worker(void *arg)
     PowerBuf b;
     memset(&b, 0, sizeof b);
     for (;;) {
-        int task = atomic_fetch_add(&x->next, 1);
-        if (task >= x->total || atomic_load(&x->failed)) {
+        int at = atomic_fetch_add(&x->next, 1);
+        if (at >= x->limit || atomic_load(&x->failed)) {
             break;
         }
         SimError err;
         sim_error_clear(&err);
-        int rc = run_task(x, &b, task, &err);
+        int rc = run_task(x, &b, x->order[at], &err);
         pthread_mutex_lock(&x->lock);
         if (rc != SIM_OK && !atomic_exchange(&x->failed, 1)) {
             x->err = err;
@@ -291,16 +308,10 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static int simulate_all(Ctx *x, SimError *err)
+/* Runs tasks order[next..limit) on the threads (next ends past limit). */
+static void run_phase(Ctx *x, int threads)
 {
-    int threads = x->t.o->threads > 0 ? x->t.o->threads : 1;
-    if (threads > x->total) {
-        threads = x->total;
-    }
     pthread_t tids[256];
-    if (threads > 256) {
-        threads = 256;
-    }
     int started = 0;
     for (int t = 1; t < threads; t++) {
         if (pthread_create(&tids[t], NULL, worker, x) != 0) {
@@ -312,6 +323,60 @@ static int simulate_all(Ctx *x, SimError *err)
     for (int t = 1; t <= started; t++) {
         pthread_join(tids[t], NULL);
     }
+}
+
+/* The tasks in their order: a mixed model's pilots first (each size's
+** power study 0 and null study 0), then the rest, largest sizes first. */
+static int order_tasks(Ctx *x, SimError *err)
+{
+    const PowerOptions *o = x->t.o;
+    x->order = sim_malloc(((size_t)x->total + 1) * sizeof(int));
+    if (!x->order) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    int n = 0;
+    if (x->t.method == POWER_METHOD_GLMM && !o->glmm_cold) {
+        x->warm = power_glmm_warm_new(o->n_sizes * 2);
+        if (!x->warm) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+        for (int task = 0; task < x->total; task++) {
+            int k = task % x->per_size;
+            if (k == 0 || k == o->studies) {
+                x->order[n++] = task;
+            }
+        }
+    }
+    x->n_pilots = n;
+    for (int task = 0; task < x->total; task++) {
+        int k = task % x->per_size;
+        if (!x->warm || (k != 0 && k != o->studies)) {
+            x->order[n++] = task;
+        }
+    }
+    return SIM_OK;
+}
+
+static int simulate_all(Ctx *x, SimError *err)
+{
+    int threads = x->t.o->threads > 0 ? x->t.o->threads : 1;
+    if (threads > x->total) {
+        threads = x->total;
+    }
+    if (threads > 256) {
+        threads = 256;
+    }
+    int rc = order_tasks(x, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
+    if (x->n_pilots > 0) {
+        x->limit = x->n_pilots;
+        run_phase(x, threads < x->n_pilots ? threads : x->n_pilots);
+    }
+    atomic_store(&x->next, x->n_pilots); /* each worker took one past */
+    x->limit = x->total;
+    run_phase(x, threads);
     if (atomic_load(&x->failed)) {
         *err = x->err;
         return err->code ? err->code : SIM_ERR_STATE;
@@ -585,6 +650,8 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
     sim_free(x.null_reject);
     sim_free(x.null_estimate);
     sim_free(x.reps_used);
+    sim_free(x.order);
+    power_glmm_warm_free(x.warm, 2 * o->n_sizes);
     if (rc != SIM_OK) {
         power_free(r);
         return rc;

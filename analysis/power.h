@@ -71,6 +71,11 @@ typedef struct PowerOptions {
     int coverage;        /* 1: also the 95 % CI coverage of the bootstrap
                             (all B replicates per study); the GLMM's and
                             the t test's is always measured */
+    int glmm_cold;       /* 1: every mixed-model fit from lme4's start; 0:
+                            the first study of each size and kind (power,
+                            null) is fitted so, and the others start at its
+                            optima (the same optima, about a third of the
+                            work) */
 } PowerOptions;
 
 /* Fills o with the defaults above (no sizes). */

@@ -105,10 +105,10 @@ static void contrasts(const PowerTestCtx *x, const Dataset *ds,
     }
 }
 
-int power_glmm_test(const PowerTestCtx *x, const PowerTable *t,
-                    double *estimate, double *lo, double *hi, double *p,
-                    SimError *err)
+int power_glmm_test(const PowerTestCtx *x, const PowerBuf *b, double *estimate,
+                    double *lo, double *hi, double *p, SimError *err)
 {
+    const PowerTable *t = &b->table;
     for (int k = 0; k < x->n_tests; k++) {
         estimate[k] = lo[k] = hi[k] = p[k] = NAN;
     }
@@ -145,7 +145,8 @@ int power_glmm_test(const PowerTestCtx *x, const PowerTable *t,
     if (rc == SIM_OK && g.n > 0) {
         GlmmModel m;
         int chosen = -1;
-        rc = glmm_fit_design(&g, &fit, &m, &chosen, NULL, NULL, err);
+        GlmmFitOptions fo = {b->glmm_warm, b->glmm_record, 1};
+        rc = glmm_fit_design(&g, &fo, &fit, &m, &chosen, NULL, NULL, err);
         if (rc == SIM_OK && chosen >= 0) {
             contrasts(x, ds, &sc, &g, &fit, estimate, lo, hi, p);
         }
@@ -156,4 +157,22 @@ int power_glmm_test(const PowerTestCtx *x, const PowerTable *t,
     report_free(&rep);
     dataset_free(ds);
     return rc;
+}
+
+GlmmWarm *power_glmm_warm_new(int n)
+{
+    return sim_calloc((size_t)n + 1, sizeof(GlmmWarm));
+}
+
+GlmmWarm *power_glmm_warm_at(GlmmWarm *w, int i)
+{
+    return &w[i];
+}
+
+void power_glmm_warm_free(GlmmWarm *w, int n)
+{
+    for (int i = 0; w && i < n; i++) {
+        glmm_warm_free(&w[i]);
+    }
+    sim_free(w);
 }

@@ -17,9 +17,16 @@ typedef struct PowerTestCtx {
     int tested[POWER_MAX_CELLS]; /* their condition indices */
 } PowerTestCtx;
 
+struct GlmmWarm; /* glmm_design.h */
+
 /* One worker's buffers, grown as needed. */
 typedef struct PowerBuf {
     PowerTable table;
+    /* the mixed model's searches of this study: start at glmm_warm (a
+    ** pilot study's optima; NULL: lme4's start); record: this is a pilot,
+    ** keep its optima there */
+    const struct GlmmWarm *glmm_warm;
+    struct GlmmWarm *glmm_record;
     uint8_t *pre, *post; /* [participant * n_items + item], 255 = none */
     size_t *unit_off;
     BootPair *pairs;
@@ -54,9 +61,15 @@ int power_test_study(const PowerTestCtx *x, PowerBuf *b, uint64_t study_seed,
 ** condition the contrast (Pre/Post designs: Post against Pre in that
 ** condition; else the condition against the baseline) into estimate[k],
 ** its 95 % Wald interval lo[k], hi[k] and p[k] (NaN when the model has no
-** such contrast). */
-int power_glmm_test(const PowerTestCtx *x, const PowerTable *t,
-                    double *estimate, double *lo, double *hi, double *p,
-                    SimError *err);
+** such contrast). The fits start at b->glmm_warm, or record into
+** b->glmm_record (GlmmFitOptions). */
+int power_glmm_test(const PowerTestCtx *x, const PowerBuf *b, double *estimate,
+                    double *lo, double *hi, double *p, SimError *err);
+
+/* n empty sets of a mixed model's optima (NULL: out of memory), the
+** one at index i, and their release (NULL is a no-op). */
+struct GlmmWarm *power_glmm_warm_new(int n);
+struct GlmmWarm *power_glmm_warm_at(struct GlmmWarm *w, int i);
+void power_glmm_warm_free(struct GlmmWarm *w, int n);
 
 #endif

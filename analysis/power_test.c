@@ -441,11 +441,11 @@ static int test_paired(const PowerTestCtx *x, const PowerTable *t,
 }
 
 /* The mixed model's Wald test: p <= alpha rejects. */
-static int test_glmm(const PowerTestCtx *x, const PowerTable *t, int null_study,
+static int test_glmm(const PowerTestCtx *x, const PowerBuf *b, int null_study,
                      PowerOutcome *out, SimError *err)
 {
     double lo[POWER_MAX_CELLS], hi[POWER_MAX_CELLS], p[POWER_MAX_CELLS];
-    int rc = power_glmm_test(x, t, out->estimate, lo, hi, p, err);
+    int rc = power_glmm_test(x, b, out->estimate, lo, hi, p, err);
     for (int k = 0; rc == SIM_OK && k < x->n_tests; k++) {
         if (out->reject) {
             out->reject[k] = p[k] <= x->o->alpha; /* NaN: not detected */
@@ -491,7 +491,7 @@ int power_test_study(const PowerTestCtx *x, PowerBuf *b, uint64_t study_seed,
         out->covered[k] = 2;
     }
     if (x->method == POWER_METHOD_GLMM) {
-        return test_glmm(x, &b->table, null_study, out, err);
+        return test_glmm(x, b, null_study, out, err);
     }
     if (x->method == POWER_METHOD_ANOVA) {
         return test_anova(x, &b->table, out, err);

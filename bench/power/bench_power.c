@@ -8,13 +8,16 @@
 ** test accuracy 0.6). BUNDLE: another study (e.g. the meta-predictor demo
 ** or bench/power/plain-study for the Utility and difference tests).
 ** With MODE "glmm": instead, `simlab power --test glmm` on the same
-** studies (no null studies), against the crossed bootstrap's run of them.
+** studies (no null studies), against the same run with every fit from
+** lme4's start (no pilot's warm start: the decisions must be the same)
+** and against the crossed bootstrap's run of them.
 ** Usage: bench_power [STUDIES] [THREADS] [BUNDLE] [glmm]   (defaults 500, 2
 ** and text-forward)
 */
 #define _POSIX_C_SOURCE 200809L
 #include "app/power_cmd.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,14 +59,32 @@ int main(int argc, char **argv)
     if (argc > 4 && strcmp(argv[4], "glmm") == 0) {
         o.power.method = POWER_METHOD_GLMM;
         PowerResult *g = timed(&o, &w1, &c1);
+        o.power.glmm_cold = 1;
+        double w3, c3;
+        PowerResult *gc = timed(&o, &w3, &c3);
         o.power.method = POWER_METHOD_BOOTSTRAP;
         PowerResult *bt = timed(&o, &w2, &c2);
+        int same = 0;
+        double dmax = 0;
+        for (int i = 0; i < g->n_rows; i++) {
+            same += g->rows[i].rejections == gc->rows[i].rejections &&
+                    g->rows[i].covered == gc->rows[i].covered;
+            double d =
+                fabs(g->rows[i].mean_estimate - gc->rows[i].mean_estimate);
+            dmax = d > dmax ? d : dmax;
+        }
         printf("%s: %d studies x 4 sizes (10, 20, 40, 80), %d threads\n",
                g->study_id, o.power.studies, o.power.threads);
-        printf("--test glmm:      %7.2f s wall, %7.2f s CPU\n", w1, c1);
-        printf("crossed bootstrap: %7.2f s wall, %7.2f s CPU (B <= %d, "
+        printf("--test glmm:        %7.2f s wall, %7.2f s CPU\n", w1, c1);
+        printf("every fit from lme4's start: %7.2f s wall, %7.2f s CPU\n", w3,
+               c3);
+        printf("crossed bootstrap:  %7.2f s wall, %7.2f s CPU (B <= %d, "
                "curtailed)\n",
                w2, c2, o.power.replicates);
+        printf("ratio (glmm / lme4's start): %.2f wall, %.2f CPU; rows with "
+               "the same rejections and coverage: %d of %d; largest "
+               "difference of a mean estimate %.1e\n",
+               w1 / w3, c1 / c3, same, g->n_rows, dmax);
         printf("ratio (glmm / bootstrap): %.2f wall, %.2f CPU\n", w1 / w2,
                c1 / c2);
         for (int i = 0; i < g->n_rows; i++) {
@@ -71,9 +92,11 @@ int main(int argc, char **argv)
                    g->rows[i].condition, g->rows[i].participants,
                    g->rows[i].power, bt->rows[i].power);
         }
+        int rows = g->n_rows;
         power_free(g);
+        power_free(gc);
         power_free(bt);
-        return 0;
+        return same == rows ? 0 : 1;
     }
     PowerResult *a = timed(&o, &w1, &c1);
     o.power.full_replicates = 1;
