@@ -1040,14 +1040,12 @@ int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
     for (int i = 0; i < 8; i++) {
         if (ints[i] >= 0 && !(cols[i] == COL_SESSION && ints[i] == 0) &&
             !(cols[i] == COL_CONFIDENCE && ints[i] == 0)) {
-            snprintf(num[i], sizeof num[i], "%d", ints[i]);
-            s[cols[i]] = num[i];
+            s[cols[i]] = sim_format_int(num[i], NULL, ints[i]);
         }
     }
-    char rating[16], rt[48];
+    char rating[32], rt[48];
     if (row->rating > 0) {
-        snprintf(rating, sizeof rating, "%d", row->rating);
-        s[COL_RATING] = rating;
+        s[COL_RATING] = sim_format_int(rating, NULL, row->rating);
     }
     if (isfinite(row->rt_ms)) {
         snprintf(rt, sizeof rt, "%.17g", row->rt_ms);

@@ -509,6 +509,13 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
             return -1;
         }
     } else {
+        /* stage 1 may end on its bound: lift such a diagonal off it (see
+        ** warm_start()), as lme4's second BOBYQA would probe around it */
+        for (int j = 0; j < nt; j++) {
+            if (theta_is_diag(w, j) && x[j] < SINGULAR_TOL) {
+                x[j] = WARM_FLOOR;
+            }
+        }
         if (fd_hessian(w, x, nw, FD_START) != 0) {
             return -1;
         }

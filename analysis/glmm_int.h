@@ -23,6 +23,10 @@ struct GlmmWork {
     int th_off[GLMM_MAX_TERMS]; /* first theta of a term */
     int z_at[GLMM_MAX_TERMS];   /* first supp slot of a term in a row */
     double lam[GLMM_MAX_TERMS][GLMM_MAX_K * GLMM_MAX_K]; /* Lambda, row-major */
+    /* the theta that G was computed for (the differences of the Hessian
+    ** in beta keep it) */
+    double theta_set[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
+    int theta_valid;
     int *supp;    /* n x s: the effects of row i (in the factor's order) */
     size_t *xoff; /* n: where row i's nonzeros of X start in xj, xv */
     int *xn;      /* n: how many */

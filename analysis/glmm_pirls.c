@@ -47,6 +47,12 @@ static double zval(const GlmmTerm *t, size_t i, int c)
 void glmm_set_theta(GlmmWork *w, const double *theta)
 {
     const GlmmModel *m = w->m;
+    size_t nt = (size_t)w->n_theta * sizeof(double);
+    if (w->theta_valid && memcmp(theta, w->theta_set, nt) == 0) {
+        return; /* G is that of theta already */
+    }
+    memcpy(w->theta_set, theta, nt);
+    w->theta_valid = 1;
     for (int t = 0; t < m->n_terms; t++) {
         const GlmmTerm *tm = &m->term[t];
         int k = tm->k;
@@ -508,6 +514,30 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
     return w->pdev + w->ldl2;
 }
 
+/* Takahashi's step over a contiguous run of len rows: tb += la sc, and
+** the dot product of lb and sc (four sums: the additions overlap). */
+static double run_step(const double *restrict sc, const double *restrict lb,
+                       double la, double *restrict tb, int len)
+{
+    double x0 = 0, x1 = 0, x2 = 0, x3 = 0;
+    int b = 0;
+    for (; b + 3 < len; b += 4) {
+        x0 += lb[b] * sc[b];
+        x1 += lb[b + 1] * sc[b + 1];
+        x2 += lb[b + 2] * sc[b + 2];
+        x3 += lb[b + 3] * sc[b + 3];
+        tb[b] += la * sc[b];
+        tb[b + 1] += la * sc[b + 1];
+        tb[b + 2] += la * sc[b + 2];
+        tb[b + 3] += la * sc[b + 3];
+    }
+    for (; b < len; b++) {
+        x0 += lb[b] * sc[b];
+        tb[b] += la * sc[b];
+    }
+    return (x0 + x1) + (x2 + x3);
+}
+
 /* Sigma = M^-1 on the pattern of the factor (in its permuted order), by
 ** Takahashi's recurrence on L D L': for column j from the last,
 ** Sigma_rj = -sum_k L_kj Sigma_rk and Sigma_jj = 1/D_j - sum_k L_kj
@@ -531,14 +561,8 @@ static int selected_inverse(GlmmWork *w)
             tk[a] += la * S[Lp[ca]];
             int run = w->run[p0 + 1 + a];
             if (run >= 0) { /* rows R[a+1..] in a row in column ca */
-                const double *sc = S + run;
-                double x = 0;
-                for (int b = a + 1; b < m; b++) {
-                    double sab = *sc++;
-                    x += lj[b] * sab;
-                    tk[b] += la * sab;
-                }
-                tk[a] += x;
+                tk[a] +=
+                    run_step(S + run, lj + a + 1, la, tk + a + 1, m - a - 1);
                 continue;
             }
             for (int b = a + 1; b < m; b++) {

@@ -10,6 +10,7 @@
 #include "analysis/glmm_design.h"
 #include "analysis/power_int.h"
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,14 +29,12 @@ static int to_dataset(const PowerDesign *d, const PowerTable *t, Dataset *ds,
     for (size_t i = 0; rc == SIM_OK && i < t->n_rows; i++) {
         const PowerAnswer *a = &t->rows[i];
         char part[32], item[32];
-        snprintf(part, sizeof part, "p%d", a->participant);
-        snprintf(item, sizeof item, "i%d", a->item);
         DatasetRow row;
         memset(&row, 0, sizeof row);
-        row.participant = part;
+        row.participant = sim_format_int(part, "p", a->participant);
         row.condition = d->conds[a->condition];
         row.phase = PHASES[a->phase < 3 ? a->phase : 2];
-        row.item = item;
+        row.item = sim_format_int(item, "i", a->item);
         row.correct = a->y;
         row.session = d->test == POWER_TEST_UTILITY ? a->cell + 1 : 0;
         row.rt_ms = NAN;

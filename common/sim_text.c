@@ -121,6 +121,31 @@ bad:
     return 0;
 }
 
+char *sim_format_int(char *out, const char *prefix, long long v)
+{
+    size_t at = 0;
+    for (; prefix && prefix[at]; at++) {
+        out[at] = prefix[at];
+    }
+    /* the magnitude as unsigned, so that LLONG_MIN does not overflow */
+    unsigned long long m =
+        v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + (int)(m % 10));
+        m /= 10;
+    } while (m > 0);
+    if (v < 0) {
+        out[at++] = '-';
+    }
+    while (n > 0) {
+        out[at++] = digits[--n];
+    }
+    out[at] = '\0';
+    return out;
+}
+
 char *sim_trim(char *s)
 {
     char *p = s;

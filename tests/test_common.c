@@ -8,7 +8,9 @@
 #include "common/sim_rng.h"
 #include "common/sim_text.h"
 
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 
 static void test_rng(void)
 {
@@ -91,6 +93,18 @@ static void test_text(void)
 
     char t[] = "  x y \r\n";
     CHECK_STR(sim_trim(t), "x y");
+
+    /* sim_format_int against snprintf, at the edges of the range */
+    const long long vals[] = {0,         7,         -7,        10,
+                              99,        100,       -1000,     123456789,
+                              INT32_MAX, INT32_MIN, LLONG_MAX, LLONG_MIN};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        char want[32], got[32];
+        snprintf(want, sizeof want, "p%lld", vals[i]);
+        CHECK_STR(sim_format_int(got, "p", vals[i]), want);
+        snprintf(want, sizeof want, "%lld", vals[i]);
+        CHECK_STR(sim_format_int(got, NULL, vals[i]), want);
+    }
 }
 
 static void test_alloc(void)

@@ -11,8 +11,8 @@
 ** studies (no null studies), against the same run with every fit from
 ** lme4's start (no pilot's warm start: the decisions must be the same)
 ** and against the crossed bootstrap's run of them.
-** Usage: bench_power [STUDIES] [THREADS] [BUNDLE] [glmm]   (defaults 500, 2
-** and text-forward)
+** Usage: bench_power [STUDIES] [THREADS] [BUNDLE] [glmm [SIZES]]   (defaults
+** 500, 2, text-forward and 10,20,40,80)
 */
 #define _POSIX_C_SOURCE 200809L
 #include "app/power_cmd.h"
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     power_study_options_default(&o);
     o.bundle_dir =
         argc > 3 ? argv[3] : SIMLAB_SOURCE_DIR "/assets/studies/text-forward";
-    power_parse_sizes("10,20,40,80", &o.power, NULL);
+    power_parse_sizes(argc > 5 ? argv[5] : "10,20,40,80", &o.power, NULL);
     o.power.studies = argc > 1 ? atoi(argv[1]) : 500;
     o.power.threads = argc > 2 ? atoi(argv[2]) : 2;
     o.power.null_studies = 0; /* the power studies alone */
@@ -73,8 +73,9 @@ int main(int argc, char **argv)
                 fabs(g->rows[i].mean_estimate - gc->rows[i].mean_estimate);
             dmax = d > dmax ? d : dmax;
         }
-        printf("%s: %d studies x 4 sizes (10, 20, 40, 80), %d threads\n",
-               g->study_id, o.power.studies, o.power.threads);
+        printf("%s: %d studies x %d sizes (%s), %d threads\n", g->study_id,
+               o.power.studies, o.power.n_sizes,
+               argc > 5 ? argv[5] : "10,20,40,80", o.power.threads);
         printf("--test glmm:        %7.2f s wall, %7.2f s CPU\n", w1, c1);
         printf("every fit from lme4's start: %7.2f s wall, %7.2f s CPU\n", w3,
                c3);
@@ -88,9 +89,15 @@ int main(int argc, char **argv)
         printf("ratio (glmm / bootstrap): %.2f wall, %.2f CPU\n", w1 / w2,
                c1 / c2);
         for (int i = 0; i < g->n_rows; i++) {
-            printf("  %-12s N = %3d: power glmm %.3f, bootstrap %.3f\n",
-                   g->rows[i].condition, g->rows[i].participants,
-                   g->rows[i].power, bt->rows[i].power);
+            const PowerRow *a = &g->rows[i], *c = &gc->rows[i];
+            printf("  %-12s N = %3d: power glmm %.3f, bootstrap %.3f",
+                   a->condition, a->participants, a->power, bt->rows[i].power);
+            if (a->rejections != c->rejections || a->covered != c->covered) {
+                printf(" (from lme4's start: %d rejections, %d covered; "
+                       "here %d, %d)",
+                       c->rejections, c->covered, a->rejections, a->covered);
+            }
+            printf("\n");
         }
         int rows = g->n_rows;
         power_free(g);
