@@ -361,6 +361,68 @@ static void check_coding(void)
     rmdir(dir);
 }
 
+/* Warm starts (simlab power's pilots): every structure's optimum
+** recorded on fixture pilot starts the fits of fixture target (the same
+** shape), which must keep the structure that the fits from lme4's start
+** keep, with their log-likelihood, estimates and standard errors; the
+** structures left as singular stop without standard errors. */
+static void check_warm(const char *pilot, const char *target)
+{
+    Loaded a, b;
+    if (load(pilot, &a) != 0 || load(target, &b) != 0) {
+        CHECK(!"fixture missing");
+        return;
+    }
+    CHECK_INT(a.d.p, b.d.p);
+    SimError err;
+    GlmmWarm warm;
+    memset(&warm, 0, sizeof warm);
+    GlmmFitOptions rec = {NULL, &warm, 0};
+    GlmmFit pf, pc, cold, hot;
+    GlmmModel m;
+    int sp, spc, sc, sh, n_tried = 0;
+    CHECK_INT(glmm_fit_design(&a.d, &rec, &pf, &m, &sp, NULL, NULL, &err),
+              SIM_OK);
+    CHECK_INT(glmm_fit_design(&a.d, NULL, &pc, &m, &spc, NULL, NULL, &err),
+              SIM_OK);
+    /* recording fits every structure and keeps the report's choice */
+    CHECK_INT(sp, spc);
+    CHECK_NEAR(pf.loglik, pc.loglik, 1e-9);
+    for (int st = 0; st < GLMM_N_STRUCTURES; st++) {
+        CHECK_INT(warm.have[st], glmm_design_has(&a.d, st));
+    }
+    CHECK_INT(glmm_fit_design(&b.d, NULL, &cold, &m, &sc, NULL, NULL, &err),
+              SIM_OK);
+    GlmmFitOptions use = {&warm, NULL, 1};
+    GlmmTryRow tried[GLMM_N_STRUCTURES];
+    CHECK_INT(glmm_fit_design(&b.d, &use, &hot, &m, &sh, tried, &n_tried, &err),
+              SIM_OK);
+    fprintf(stderr,
+            "warm %s -> %s: structure %d (from lme4's start %d), loglik "
+            "%.6f (%.6f), %d evals in the fit kept (%d)\n",
+            pilot, target, sh, sc, hot.loglik, cold.loglik, hot.n_evals,
+            cold.n_evals);
+    CHECK_INT(sh, sc);
+    CHECK_NEAR(hot.loglik, cold.loglik, 1e-6);
+    CHECK(hot.converged);
+    for (int j = 0; j < b.d.p && sh == sc; j++) {
+        CHECK_NEAR(hot.beta[j], cold.beta[j], 1e-4);
+        CHECK_NEAR(hot.se[j] / cold.se[j], 1, 1e-3);
+    }
+    for (int i = 0; i + 1 < n_tried; i++) { /* left: singular, stopped */
+        CHECK(tried[i].singular);
+        CHECK(!tried[i].converged);
+    }
+    CHECK_INT(n_tried, sh + 1);
+    glmm_fit_free(&pf);
+    glmm_fit_free(&pc);
+    glmm_fit_free(&cold);
+    glmm_fit_free(&hot);
+    glmm_warm_free(&warm);
+    unload(&a);
+    unload(&b);
+}
+
 int main(void)
 {
     check_gradient();
@@ -389,6 +451,11 @@ int main(void)
                  "(1 | item)");
     check_report("within", "intercepts",
                  "correct ~ condition + (1 | participant) + (1 | item)");
+    /* effect's full and uncorrelated optima have a diagonal of 0: the
+    ** warm start must still find unbalanced's full one */
+    check_warm("effect", "unbalanced");
+    check_warm("unbalanced", "null");
+    check_warm("null", "effect");
     check_calibration();
     check_coding();
     check_report("testonly", "intercepts",

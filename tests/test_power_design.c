@@ -24,9 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PLAIN  SIMLAB_SOURCE_DIR "/bench/power/plain-study"
-#define WITHIN SIMLAB_SOURCE_DIR "/examples/within"
-#define KREDIT SIMLAB_SOURCE_DIR "/examples/kredit-de"
+#define PLAIN   SIMLAB_SOURCE_DIR "/bench/power/plain-study"
+#define WITHIN  SIMLAB_SOURCE_DIR "/examples/within"
+#define KREDIT  SIMLAB_SOURCE_DIR "/examples/kredit-de"
+#define FORWARD SIMLAB_SOURCE_DIR "/assets/studies/text-forward"
 
 /* Copies file src to dst; 0 on success. */
 static int copy_file(const char *src, const char *dst)
@@ -502,6 +503,52 @@ static void test_glmm_power(const char *bundle)
     power_free(r);
 }
 
+/* --test glmm's pilots: the same power, coverage and estimates as with
+** every fit from lme4's start (pre/post text-forward, whose full structure
+** is singular in most studies, with null studies; the within-subject
+** example), and the same result on one thread as on two. */
+static void test_glmm_pilots(const char *bundle, int size)
+{
+    PowerResult *r[3] = {NULL, NULL, NULL};
+    for (int run = 0; run < 3; run++) {
+        PowerStudyOptions o;
+        small(&o, bundle);
+        o.power.sizes[0] = size;
+        o.power.n_sizes = 1;
+        o.power.studies = 8;
+        o.power.null_studies = 4;
+        o.power.method = POWER_METHOD_GLMM;
+        o.power.glmm_cold = run == 2;
+        o.power.threads = run == 1 ? 1 : 2;
+        o.screening = 0;
+        SimError err;
+        CHECK_INT(power_study_run(&o, &r[run], &err), SIM_OK);
+        if (!r[run]) {
+            printf("glmm pilots: %s\n", err.msg);
+            return;
+        }
+    }
+    CHECK_INT(r[0]->n_rows, r[2]->n_rows);
+    for (int i = 0; i < r[0]->n_rows && r[0]->n_rows == r[2]->n_rows; i++) {
+        const PowerRow *a = &r[0]->rows[i], *t = &r[1]->rows[i],
+                       *c = &r[2]->rows[i];
+        CHECK_INT(a->rejections, c->rejections);
+        CHECK_INT(a->covered, c->covered);
+        CHECK_INT(a->null_rejections, c->null_rejections);
+        CHECK_NEAR(a->mean_estimate, c->mean_estimate, 1e-6);
+        /* threads change nothing: the pilots run before the others */
+        CHECK_INT(a->rejections, t->rejections);
+        CHECK(a->mean_estimate == t->mean_estimate);
+    }
+    printf("glmm pilots (%s): %s power %.2f, mean log-odds %.4f (from "
+           "lme4's start %.4f)\n",
+           bundle, r[0]->rows[0].condition, r[0]->rows[0].power,
+           r[0]->rows[0].mean_estimate, r[2]->rows[0].mean_estimate);
+    for (int run = 0; run < 3; run++) {
+        power_free(r[run]);
+    }
+}
+
 /* --test t on a between-subject study and users on a within-subject one
 ** are usage errors naming the alternatives. */
 static void test_method_errors(const char *bundle)
@@ -537,6 +584,8 @@ int main(void)
     test_method_errors(dir);
     remove_bundle(dir);
     check_method(WITHIN, POWER_METHOD_GLMM, 4);
+    test_glmm_pilots(FORWARD, 10);
+    test_glmm_pilots(WITHIN, 8);
     check_method(WITHIN, POWER_METHOD_T, 8);
     check_method(WITHIN, POWER_METHOD_ANOVA, 8);
     test_within();
