@@ -10,7 +10,8 @@
 #        (defaults build, calibration-out, 200)
 # Prints the markdown table; OUT_DIR keeps every power.json (SUMMARY_ONLY=1
 # prints the table of an OUT_DIR again without running). Run on purpose
-# (about 9 minutes of CPU with STUDIES 200), never by ctest.
+# (about 3 minutes of CPU with STUDIES 200; 9 before the mixed model's
+# pilot studies), never by ctest.
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
