@@ -181,8 +181,8 @@ static int set_value(AnalyzeOptions *o, const char *a, const char *v,
 {
     static const char *const formats[] = {"md", "tex", "csv", "json"};
     static const char *const plots[] = {"png", "svg", "pdf"};
-    long x;
-    int k;
+    long x = 0; /* set by the parsers unless they fail (bad) */
+    int k = 0;
     int bad = 0;
     if (strcmp(a, "--csv") == 0) {
         csvs[(*n_csvs)++] = v;
