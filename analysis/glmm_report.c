@@ -130,8 +130,9 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
             mm.beta_start = have_start ? fit->beta : warm->beta[st];
             mm.hess_start = warm->hess[st];
         }
+        /* 1: term 0, the participant's (participant_singular()) */
         mm.stop_singular_term =
-            fo && fo->kept_only && !record && has_simpler(d, st);
+            fo && fo->kept_only && !record && has_simpler(d, st) ? 1 : 0;
         if ((rc = glmm_fit(&mm, &f, err)) != SIM_OK) {
             break;
         }
