@@ -105,6 +105,14 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err);
 int glmm_fit(const GlmmModel *m, GlmmFit *fit, SimError *err);
 void glmm_fit_free(GlmmFit *f); /* frees the arrays; NULL is a no-op */
 
+/* lme4's isSingular() tolerance on a diagonal entry of Lambda. */
+#define GLMM_SINGULAR_TOL 1e-4
+
+/* Whether a diagonal entry of term t's Lambda in theta (the whole
+** model's) is below tol in size: at GLMM_SINGULAR_TOL, a term singular as
+** lme4 says (a slope without variance or a correlation of +-1). */
+int glmm_term_below(const GlmmModel *m, const double *theta, int t, double tol);
+
 /* The standard deviations sd[0..k) and correlations corr[k x k] of term t
 ** of m under theta (the whole model's theta). */
 void glmm_term_cov(const GlmmModel *m, const double *theta, int t, double *sd,

@@ -24,7 +24,6 @@
 #define DONE_FALL     1e-11 /* ... when converged */
 #define GROW_FALL     1e-8  /* ... worth a longer step */
 #define WARM_FLOOR    0.05  /* a warm start's least diagonal of Lambda */
-#define SINGULAR_TOL  1e-4  /* lme4's isSingular() */
 #define BOUNDARY_TOL  1e-5  /* lme4's check.boundary() */
 #define CONVERGED_TOL 0.002 /* lme4's check.conv.grad on H^-1 g */
 
@@ -421,12 +420,13 @@ static void warm_start(const GlmmWork *w, double *x)
     memcpy(x + w->n_theta, m->beta_start, (size_t)w->p * sizeof(double));
 }
 
-/* Whether a diagonal entry of term t's Lambda in theta is below tol in
-** size. */
-static int term_below(const GlmmWork *w, int t, const double *theta, double tol)
+int glmm_term_below(const GlmmModel *m, const double *theta, int t, double tol)
 {
-    const GlmmTerm *tm = &w->m->term[t];
-    int at = w->th_off[t];
+    int at = 0;
+    for (int j = 0; j < t; j++) {
+        at += glmm_term_n_theta(&m->term[j]);
+    }
+    const GlmmTerm *tm = &m->term[t];
     for (int b = 0; b < tm->k; b++) {
         if (fabs(theta[at]) < tol) {
             return 1;
@@ -512,7 +512,7 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
         /* stage 1 may end on its bound: lift such a diagonal off it (see
         ** warm_start()), as lme4's second BOBYQA would probe around it */
         for (int j = 0; j < nt; j++) {
-            if (theta_is_diag(w, j) && x[j] < SINGULAR_TOL) {
+            if (theta_is_diag(w, j) && x[j] < GLMM_SINGULAR_TOL) {
                 x[j] = WARM_FLOOR;
             }
         }
@@ -568,8 +568,8 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
         if (w->m->stop_singular_term > 0 && fell < NEAR_FALL) {
             /* the search creeps to a diagonal of 0 (the deviance is flat
             ** there): the fit stops singular, whatever the last digits */
-            done |=
-                term_below(w, w->m->stop_singular_term - 1, x, BOUNDARY_TOL);
+            done |= glmm_term_below(w->m, x, w->m->stop_singular_term - 1,
+                                    BOUNDARY_TOL);
         }
     }
     fold_theta(w, x);
@@ -602,11 +602,11 @@ static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw)
     memcpy(fit->beta, x + nt, (size_t)p * sizeof(double));
     fit->singular = 0;
     for (int j = 0; j < nt; j++) {
-        fit->singular |= theta_is_diag(w, j) && x[j] < SINGULAR_TOL;
+        fit->singular |= theta_is_diag(w, j) && x[j] < GLMM_SINGULAR_TOL;
     }
     int stop = w->m->stop_singular_term;
     if (stop > 0 && stop <= w->m->n_terms &&
-        term_below(w, stop - 1, x, SINGULAR_TOL)) {
+        glmm_term_below(w->m, x, stop - 1, GLMM_SINGULAR_TOL)) {
         fit->stopped = 1;
         fit->max_grad = max_abs(g, N);
         for (int j = 0; j < p * p; j++) {

@@ -16,20 +16,10 @@
 
 static int glmm_tables(Report *r, SimError *err);
 
-/* Whether a diagonal entry of the participant term's Lambda (term 0) is
-** below lme4's singularity tolerance: a slope without variance or a
-** correlation of +-1. */
+/* Whether the participant term (term 0) is singular in fit f. */
 static int participant_singular(const GlmmModel *m, const GlmmFit *f)
 {
-    const GlmmTerm *t = &m->term[0];
-    int at = 0;
-    for (int b = 0; b < t->k; b++) {
-        if (f->theta[at] < 1e-4) {
-            return 1;
-        }
-        at += t->diagonal ? 1 : t->k - b;
-    }
-    return 0;
+    return glmm_term_below(m, f->theta, 0, GLMM_SINGULAR_TOL);
 }
 
 /* The start of model `to` from the fit theta of model `from` with the same
