@@ -1,5 +1,9 @@
 /*
-** The SDL2 runner: `simlab run`. Only app/ includes SDL.
+** app/ is the simlab program: its command dispatcher (main.c), the SDL2
+** runner `simlab run` and its screens, the self-test, `simlab power`'s and
+** `simlab sync`'s commands, and simlab-preview. Only app/ includes SDL.
+** `simlab serve` lives in serve/ (no SDL); both draw the session's view
+** (experiment/), and neither decides what a screen shows.
 */
 #ifndef SIMLAB_APP_APP_H
 #define SIMLAB_APP_APP_H

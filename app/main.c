@@ -8,8 +8,9 @@
 #include "app/app.h"
 #include "app/help.h"
 #include "app/power_cmd.h"
-#include "app/serve.h"
+#include "serve/serve.h"
 #include "app/sync_cmd.h"
+#include "common/sim_clock.h"
 #include "common/sim_escape.h"
 #include "stimuli/check.h"
 #include "experiment/assign.h"
@@ -200,7 +201,7 @@ static int cmd_simulate(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--sync") == 0 && v) {
             o.sync_url = v;
-            o.sync_clock = app_sync_clock();
+            o.sync_clock = sim_clock_real();
             i++;
         } else if (strcmp(a, "--verbose") == 0) {
             o.verbose = 1;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "app/rush.h"
-#include "app/monotime.h"
+#include "common/sim_clock.h"
 #include "common/sim_alloc.h"
 
 SDL_Keycode rawinput_keysym_to_sdl(unsigned long ks)
@@ -296,9 +296,9 @@ static int SDLCALL thread_main(void *data)
     struct pollfd fds[2] = {{ConnectionNumber(r->dpy), POLLIN, 0},
                             {r->wake[0], POLLIN, 0}};
     for (;;) {
-        drain(r, monotime_ns());
+        drain(r, sim_clock_mono_ns());
         int n = poll(fds, 2, -1);
-        int64_t t = monotime_ns();
+        int64_t t = sim_clock_mono_ns();
         if (n < 0 && errno != EINTR) {
             return 1;
         }

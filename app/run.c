@@ -26,6 +26,7 @@
 #include "app/station_conf.h"
 #include "app/sync_cmd.h"
 #include "app/timing_log.h"
+#include "common/sim_clock.h"
 #include "experiment/simulate.h"
 #include "experiment/store.h"
 #include "stimuli/study.h"
@@ -92,9 +93,9 @@ static int start_sync(const RunOptions *o, SyncConn **sync, SyncWorker **worker)
     /* offline-first: the station starts whether the server answers or
     ** not; the worker keeps trying. Started before rush, so that its
     ** thread is an ordinary one. */
-    if (sync_conn_new(o->sync_url, app_sync_clock(), sync, &err) != SIM_OK ||
+    if (sync_conn_new(o->sync_url, sim_clock_real(), sync, &err) != SIM_OK ||
         sync_worker_start(o->sync_url, o->db, o->accept_changed, 2000,
-                          app_sync_clock(), worker, &err) != SIM_OK) {
+                          sim_clock_real(), worker, &err) != SIM_OK) {
         fprintf(stderr, "simlab run: %s\n", err.msg);
         return -1;
     }

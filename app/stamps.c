@@ -5,7 +5,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "app/stamps.h"
-#include "app/monotime.h"
+#include "common/sim_clock.h"
 
 #include <time.h>
 
@@ -32,14 +32,12 @@ struct Stamps {
 
 int64_t stamps_mono_ns(void)
 {
-    return monotime_ns();
+    return sim_clock_mono_ns();
 }
 
 int64_t stamps_real_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+    return sim_clock_real_ms();
 }
 
 static int watched(Uint32 type)

@@ -4,10 +4,9 @@
 ** or from one station file; `simlab server` sets a server up and makes
 ** station and analyst roles. All name the server by its redacted URL only.
 */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 #include "app/sync_cmd.h"
 
+#include "common/sim_clock.h"
 #include "common/sim_escape.h"
 #include "common/sim_url.h"
 
@@ -15,32 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int64_t now_ms(void *ctx)
-{
-    (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void abs_after(void *ctx, int64_t ms, struct timespec *abs)
-{
-    (void)ctx;
-    clock_gettime(CLOCK_REALTIME, abs);
-    abs->tv_sec += (time_t)(ms / 1000);
-    abs->tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (abs->tv_nsec >= 1000000000L) {
-        abs->tv_sec++;
-        abs->tv_nsec -= 1000000000L;
-    }
-}
-
-const SyncClock *app_sync_clock(void)
-{
-    static const SyncClock clock = {now_ms, abs_after, NULL};
-    return &clock;
-}
 
 /* An argument as an error message may quote it: a connection string
 ** (which may hold a password) is not quoted, the rest escaped. */
@@ -95,7 +68,7 @@ int sync_cmd_main(int argc, char **argv)
     sim_error_clear(&err);
     SyncConn *c = NULL;
     SyncPushStats st = {0};
-    int rc = sync_connect(url, app_sync_clock(), &c, &err);
+    int rc = sync_connect(url, sim_clock_real(), &c, &err);
     if (rc == SIM_OK && sync_warning(c)[0]) {
         fprintf(stderr, "simlab sync: warning: %s\n", sync_warning(c));
     }
@@ -103,7 +76,7 @@ int sync_cmd_main(int argc, char **argv)
         rc = sync_mark_all(db, &err);
     }
     if (rc == SIM_OK) {
-        rc = sync_push(c, db, accept, batch, now_ms(NULL), &st, &err);
+        rc = sync_push(c, db, accept, batch, sim_clock_real_ms(), &st, &err);
     }
     if (rc == SIM_OK) {
         printf("sync: %ld rows pushed from %s to %s in %d transactions; %ld "
@@ -156,7 +129,7 @@ int status_cmd_main(int argc, char **argv)
         rc = sync_status_print_local(db, stdout, &err);
     } else {
         SyncConn *c = NULL;
-        rc = sync_connect_read(url, app_sync_clock(), &c, &err);
+        rc = sync_connect_read(url, sim_clock_real(), &c, &err);
         if (rc == SIM_OK) {
             rc = sync_status_print(c, stdout, &err);
         }

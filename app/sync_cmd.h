@@ -1,7 +1,6 @@
 /*
 ** `simlab sync`, `simlab status` and `simlab server` (experiment/sync.h),
-** and the clock the background push and the deadlines of server
-** assignment run on (the program's; libraries read none).
+** (the clock they run on is common/sim_clock.h's sim_clock_real()).
 */
 #ifndef SIMLAB_APP_SYNC_CMD_H
 #define SIMLAB_APP_SYNC_CMD_H
@@ -19,8 +18,5 @@ int status_cmd_main(int argc, char **argv);
 /* `simlab server setup|add-station|add-analyst ADMIN_URL ...`; argv[0] is
 ** "server". Returns the exit status. */
 int server_cmd_main(int argc, char **argv);
-
-/* The real-time clock for sync workers (CLOCK_REALTIME). */
-const SyncClock *app_sync_clock(void);
 
 #endif

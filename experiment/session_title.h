@@ -1,6 +1,6 @@
 /*
 ** The heading of a session screen, for every runner (the desktop's
-** app/screens.c and the browser's app/serve_view.c): the block's own
+** app/screens.c and the browser's serve/serve_view.c): the block's own
 ** title, else one by block kind, screen and phase in the study's language.
 */
 #ifndef SIMLAB_EXPERIMENT_SESSION_TITLE_H

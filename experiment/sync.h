@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "common/sim_clock.h"
 #include "common/sim_error.h"
 #include "experiment/store.h"
 #include "stimuli/study.h"
@@ -51,14 +52,11 @@ int sync_is_url(const char *s);
 ** (common/sim_url.h). Always NUL-terminates (truncating). */
 void sync_url_redact(const char *url, char *out, size_t size);
 
-/* The clock of a program's sync: now_ms (Unix ms, for sync_state, status
-** and deadlines) and abs_after, which fills *abs with the CLOCK_REALTIME
-** time ms from now (for pthread_cond_timedwait). */
-typedef struct SyncClock {
-    int64_t (*now_ms)(void *ctx);
-    void (*abs_after)(void *ctx, int64_t ms, struct timespec *abs);
-    void *ctx;
-} SyncClock;
+/* The clock of a program's sync (common/sim_clock.h): now_ms (Unix ms, for
+** sync_state, status and deadlines) and abs_after (for
+** pthread_cond_timedwait). A program hands in the real clock; tests
+** hand in their own. */
+typedef SimWallClock SyncClock;
 
 /* Connects to the server at url (any connection string libpq reads) as a
 ** station: a server set up with `simlab server setup` must have this

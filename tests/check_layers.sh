@@ -1,8 +1,17 @@
 #!/bin/sh
 # Fails when a pure library (common, stimuli, experiment, analysis) mentions
-# SDL or reads the clock: only app/ may do either.
+# SDL or reads the clock: only app/ may use SDL; the clock is read in one
+# platform file, common/sim_clock.c, which only app/ and serve/ call.
 root=${1:-.}
 status=0
+# serve/ (`simlab serve`) builds without SDL2 and keeps the library rules
+# except the clock, which it reads through common/sim_clock.h.
+hits=$(grep -rnE '#include *[<"]SDL|\bSDL_[A-Za-z]|\b(clock_gettime|gettimeofday)\b|\b(exit|longjmp|sprintf|strcpy|strcat)\(' \
+       "$root/serve" --include='*.c' --include='*.h' 2>/dev/null)
+if [ -n "$hits" ]; then
+    echo "serve/ uses SDL, reads the clock itself or exits:"; echo "$hits"
+    status=1
+fi
 for dir in common stimuli experiment analysis; do
     [ -d "$root/$dir" ] || continue
     hits=$(grep -rnE '#include *[<"]SDL|\bSDL_[A-Za-z]' "$root/$dir" \
@@ -10,9 +19,10 @@ for dir in common stimuli experiment analysis; do
     if [ -n "$hits" ]; then
         echo "SDL used outside app/:"; echo "$hits"; status=1
     fi
-    hits=$(grep -rnE '\b(clock_gettime|gettimeofday|time\(NULL\)|time\(0\))' \
+    hits=$(grep -rnE '\b(clock_gettime|gettimeofday|time\(NULL\)|time\(0\)|sim_clock_(mono_ns|real_ms|abs_after|real)\()' \
            "$root/$dir" --include='*.c' --include='*.h' \
-           | grep -v '/main\.c:' | grep -v 'clock-ok' 2>/dev/null)
+           | grep -v '/main\.c:' | grep -v '^[^:]*common/sim_clock\.[ch]:' \
+           | grep -v 'clock-ok' 2>/dev/null)
     if [ -n "$hits" ]; then
         echo "clock read in a pure library:"; echo "$hits"; status=1
     fi
@@ -26,8 +36,8 @@ for dir in common stimuli experiment analysis; do
 done
 
 # Include direction: each library includes only its own headers and those of
-# the libraries below it (common < stimuli < experiment < app; analysis and
-# the demo generator stand apart on common). Every project header is named
+# the libraries below it (common < stimuli < experiment < serve < app;
+# analysis and the demo generator stand apart on common). Every project header is named
 # from the one include root ("stimuli/study.h").
 allowed() {
     case $1 in
@@ -35,11 +45,12 @@ allowed() {
     stimuli) echo "common stimuli" ;;
     stimuli/gen) echo "common stimuli/gen" ;;
     experiment) echo "common stimuli experiment" ;;
+    serve) echo "common stimuli experiment serve" ;;
     analysis) echo "common analysis" ;;
-    app) echo "common stimuli experiment analysis app" ;;
+    app) echo "common stimuli experiment analysis serve app" ;;
     esac
 }
-for dir in common stimuli stimuli/gen experiment analysis app; do
+for dir in common stimuli stimuli/gen experiment serve analysis app; do
     [ -d "$root/$dir" ] || continue
     ok=$(allowed $dir)
     for f in $(find "$root/$dir" -maxdepth 1 -name '*.[ch]'); do
@@ -71,7 +82,7 @@ import os, re, sys
 root = sys.argv[1]
 def module(name):
     return name[:-4] if name.endswith("_int") else name
-for d in ("common", "stimuli", "stimuli/gen", "experiment", "analysis", "app"):
+for d in ("common", "stimuli", "stimuli/gen", "experiment", "serve", "analysis", "app"):
     path = os.path.join(root, d)
     if not os.path.isdir(path):
         continue

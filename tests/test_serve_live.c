@@ -1,5 +1,5 @@
 /*
-** simlab serve's protocol without HTTP (app/serve_live.h): enrolment by a
+** simlab serve's protocol without HTTP (serve/serve_live.h): enrolment by a
 ** link's id, tokens (unknown after a restart, superseded by a new start),
 ** inputs applied once by their number at their position (duplicates and
 ** gaps), a restart of the server in the middle of a step replayed from the
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/serve_live.h"
-#include "app/serve_view.h"
+#include "serve/serve_live.h"
+#include "serve/serve_view.h"
 #include "common/sim_alloc.h"
 #include "experiment/store.h"
 #include "harness.h"

@@ -1,4 +1,4 @@
-# `simlab serve` (app/serve*.c, web/, docs/online.md): the protocol and the
+# `simlab serve` (serve/serve*.c, web/, docs/online.md): the protocol and the
 # screen JSON without HTTP (test_serve_live), the command line and HTTP
 # limits (serve_cli_test.sh), and the browser tests in Debian's chromium
 # driven by playwright-core from npm (tests/web/run.sh; skipped without

@@ -1,5 +1,5 @@
 // Explanation payloads as the server sends them: a tree of nodes
-// {"kind", "title", fields..., "parts"} (app/serve_view.c). One renderer
+// {"kind", "title", fields..., "parts"} (serve/serve_view.c). One renderer
 // per kind in KINDS below, as the desktop runner has one per kind
 // (app/render.c); a node of a kind this front end does not know shows its
 // title and any "text" or "parts" it has, so new kinds degrade gently.

@@ -2,7 +2,7 @@
 // the link, draws the screen the server sends, measures its onset, and
 // sends every input -- journalled in IndexedDB first -- until the server
 // has committed it. The server decides every screen; this file only keeps
-// the protocol (app/serve_live.h) and the clock.
+// the protocol (serve/serve_live.h) and the clock.
 
 import * as journal from "./journal.js";
 import { draw, patch, tick, continueReady } from "./screens.js";

@@ -1,4 +1,4 @@
-// Draws the screen the server sends (app/serve_view.c) as the desktop
+// Draws the screen the server sends (serve/serve_view.c) as the desktop
 // runner draws it (app/screens.c): a header with the title and progress, a
 // scrolling body, a response bar at the bottom. It never decides anything:
 // every click or key becomes an input for the server, through act().

@@ -8,13 +8,13 @@
 ** Request size, connection and rate limits; security headers on every
 ** answer. No SDL.
 */
-#ifndef SIMLAB_APP_SERVE_HTTP_H
-#define SIMLAB_APP_SERVE_HTTP_H
+#ifndef SIMLAB_SERVE_SERVE_HTTP_H
+#define SIMLAB_SERVE_SERVE_HTTP_H
 
 #include <pthread.h>
 #include <stddef.h>
 
-#include "app/serve_live.h"
+#include "serve/serve_live.h"
 #include "common/sim_error.h"
 
 /* Largest request body accepted (bytes); larger ones get 413. */

@@ -5,8 +5,8 @@
 ** the screen does not show, no correct answer before the feedback. Files
 ** the screen shows are listed in a media list and named by index. No SDL.
 */
-#ifndef SIMLAB_APP_SERVE_VIEW_H
-#define SIMLAB_APP_SERVE_VIEW_H
+#ifndef SIMLAB_SERVE_SERVE_VIEW_H
+#define SIMLAB_SERVE_SERVE_VIEW_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
 ** keep a browser to this origin.
 */
 #define _GNU_SOURCE
-#include "app/serve_http.h"
+#include "serve/serve_http.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/sim_alloc.h"
+#include "common/sim_clock.h"
 
 /* A file of the front end, read at start. */
 typedef struct Static {
@@ -65,20 +66,6 @@ typedef struct Req {
     size_t len;
     int too_big;
 } Req;
-
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int64_t wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* --------------------------------------------------------------- statics */
 
@@ -287,16 +274,17 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     }
     unsigned long my = cm->id;
     if (strcmp(url, "/api/start") == 0) {
-        serve_start(h->cfg.serve, body, wall_ms(), &rep);
+        serve_start(h->cfg.serve, body, sim_clock_real_ms(), &rep);
     } else {
-        serve_input(h->cfg.serve, request_token(c), body, wall_ms(), &rep);
+        serve_input(h->cfg.serve, request_token(c), body, sim_clock_real_ms(),
+                    &rep);
     }
     json_decref(body);
     if (++cm->members == 1) {
         /* the leader: the requests waiting for the lock join first */
-        int64_t t0 = mono_ns();
+        int64_t t0 = sim_clock_mono_ns();
         while (__atomic_load_n(&cm->arriving, __ATOMIC_SEQ_CST) > 0 &&
-               mono_ns() - t0 < GROUP_GATHER_NS) {
+               sim_clock_mono_ns() - t0 < GROUP_GATHER_NS) {
             pthread_mutex_unlock(h->cfg.lock);
             sched_yield();
             pthread_mutex_lock(h->cfg.lock);

@@ -7,8 +7,8 @@
 ** they are acknowledged. Not thread-safe: the caller serialises the calls.
 ** No SDL; the caller passes the clock.
 */
-#ifndef SIMLAB_APP_SERVE_LIVE_H
-#define SIMLAB_APP_SERVE_LIVE_H
+#ifndef SIMLAB_SERVE_SERVE_LIVE_H
+#define SIMLAB_SERVE_SERVE_LIVE_H
 
 #include <jansson.h>
 #include <stddef.h>

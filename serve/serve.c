@@ -5,7 +5,7 @@
 ** link; stops cleanly on SIGINT or SIGTERM. No SDL: builds without SDL2.
 */
 #define _GNU_SOURCE
-#include "app/serve.h"
+#include "serve/serve.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/serve_http.h"
-#include "app/serve_live.h"
-#include "app/sync_cmd.h"
+#include "serve/serve_http.h"
+#include "serve/serve_live.h"
+#include "common/sim_clock.h"
 #include "common/sim_escape.h"
 #include "experiment/export.h"
 #include "experiment/store.h"
@@ -42,13 +42,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     stop_flag = 1;
-}
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void usage(FILE *f)
@@ -236,7 +229,7 @@ int serve_main(int argc, char **argv)
                         .station = o.station,
                         .durability = DURABILITY_FULL,
                         .allow_changed = o.accept_changed,
-                        .wall_ms = now_ms()};
+                        .wall_ms = sim_clock_real_ms()};
     if (store_open_spec(&os, &store, &err) != SIM_OK) {
         sim_escape_print(stderr, "simlab serve: ", err.msg);
         goto cleanup;
@@ -245,10 +238,10 @@ int serve_main(int argc, char **argv)
         fprintf(stderr, "simlab serve: warning: %s\n", store_warning(store));
     }
     if (o.sync_url) {
-        if (sync_conn_new(o.sync_url, app_sync_clock(), &sync, &err) !=
+        if (sync_conn_new(o.sync_url, sim_clock_real(), &sync, &err) !=
                 SIM_OK ||
             sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
-                              app_sync_clock(), &worker, &err) != SIM_OK) {
+                              sim_clock_real(), &worker, &err) != SIM_OK) {
             sim_escape_print(stderr, "simlab serve: ", err.msg);
             goto cleanup;
         }
@@ -273,7 +266,7 @@ int serve_main(int argc, char **argv)
                        .max_open = o.max_open,
                        .enroll_per_s = o.enroll_rate,
                        .enroll_burst = o.enroll_rate * 10.0};
-    if (serve_new(&cfg, now_ms(), &sv, &err) != SIM_OK) {
+    if (serve_new(&cfg, sim_clock_real_ms(), &sv, &err) != SIM_OK) {
         sim_escape_print(stderr, "simlab serve: ", err.msg);
         goto cleanup;
     }
@@ -300,7 +293,7 @@ int serve_main(int argc, char **argv)
         struct timespec ts = {0, 250000000};
         nanosleep(&ts, NULL);
         static int64_t last;
-        int64_t t = now_ms();
+        int64_t t = sim_clock_real_ms();
         if (t - last < 1000) {
             continue;
         }

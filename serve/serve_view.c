@@ -4,7 +4,7 @@
 ** explanation as a tree of nodes (one table row per field), the response
 ** controls. What the desktop runner would not show is never written.
 */
-#include "app/serve_view.h"
+#include "serve/serve_view.h"
 #include "experiment/session_title.h"
 
 #include <math.h>

@@ -7,14 +7,14 @@
 ** once. Every response is committed by the session before the reply that
 ** acknowledges it is built.
 */
-#include "app/serve_live.h"
+#include "serve/serve_live.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 
-#include "app/serve_view.h"
+#include "serve/serve_view.h"
 #include "common/sim_alloc.h"
 #include "experiment/session.h"
 
