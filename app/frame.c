@@ -37,11 +37,17 @@ int frame_open(Frame *f, const GfxOptions *go, float font_scale,
     ui_update_metrics(&f->ui);
     assets_init(&f->assets, f->gfx.renderer);
     scene_init(&f->scene);
+    f->model = screen_model_new();
+    if (!f->model) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
     return SIM_OK;
 }
 
 void frame_close(Frame *f)
 {
+    screen_model_free(f->model);
+    f->model = NULL;
     scene_free(&f->scene);
     assets_free(&f->assets);
     fonts_free(&f->fonts);
@@ -201,6 +207,8 @@ int frame_build(Frame *f, const FrameView *fv)
         sx.view = session_view(fv->session);
         sx.now_ns = fv->now_ns;
         sx.strings = fv->strings;
+        sx.study = fv->study;
+        sx.model = f->model;
         screen_build(&f->scene, &sx);
         questionnaire_text_input(f, sx.view);
         char note[1600];

@@ -137,8 +137,8 @@ static void draw_shots(Env *e, const Options *o, const PreviewShot *shots,
 {
     fonts_set_rtl(&e->fonts, ui_strings_rtl(o->strings));
     for (int i = 0; i < n; i++) {
-        ScreenCtx sx = {&e->ui, &e->assets, &shots[i].v, 0,
-                        NULL,   o->strings, NULL};
+        ScreenCtx sx = {&e->ui,     &e->assets, &shots[i].v, 0,   NULL,
+                        o->strings, NULL,       NULL,        NULL};
         screen_build(&e->sc, &sx);
         if (shots[i].v.screen == SCREEN_STORE_ERROR) {
             screen_add_note(&e->sc, &e->ui,

@@ -11,17 +11,12 @@
 
 /* ----------------------------------------------------------- start screen */
 
-/* A context for screens without a session (start screen, dialogs): an
-** empty view whose onset is marked, so buttons are enabled. */
-static void ctx_plain(Ctx *c, ScreenCtx *sx, SessionView *view, Ui *ui)
+/* A context for screens without a session (start screen, dialogs). */
+static void ctx_plain(Ctx *c, ScreenCtx *sx, Ui *ui)
 {
     memset(c, 0, sizeof *c);
     memset(sx, 0, sizeof *sx);
-    memset(view, 0, sizeof *view);
-    view->onset_marked = 1;
-    sx->view = view;
     c->sx = sx;
-    c->v = view;
     c->ui = ui;
     c->th = &ui->th;
     c->rc.ui = ui;
@@ -264,8 +259,7 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
 {
     Ctx c;
     ScreenCtx sx;
-    SessionView none;
-    ctx_plain(&c, &sx, &none, ui);
+    ctx_plain(&c, &sx, ui);
     const Theme *th = c.th;
     Gfx *g = ui->gfx;
     float W = (float)g->w, H = (float)g->h, m = ui->margin;
@@ -292,8 +286,7 @@ void screen_add_confirm(Scene *sc, Ui *ui, const char *title, const char *body,
 {
     Ctx c;
     ScreenCtx sx;
-    SessionView none;
-    ctx_plain(&c, &sx, &none, ui);
+    ctx_plain(&c, &sx, ui);
     Gfx *g = ui->gfx;
     float W = (float)g->w, H = (float)g->h;
     uint8_t prev = sc->layer;

@@ -210,8 +210,8 @@ static void check_view(Walk *w, const SessionView *v0)
                     vv.res_revealed =
                         vv.n_reservoir <= sizeof shown ? shown : NULL;
                 }
-                ScreenCtx sx = {&e->ui[l], &e->assets,    &vv, 0,
-                                NULL,      e->strings[l], p};
+                ScreenCtx sx = {&e->ui[l],     &e->assets, &vv,   0,   NULL,
+                                e->strings[l], p,          w->st, NULL};
                 screen_build(&e->sc, &sx);
                 char where[400];
                 snprintf(where, sizeof where, "%s %dx%d %s step %d (%s) %s%s",
