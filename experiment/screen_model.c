@@ -388,6 +388,7 @@ static void quiz_model(const M *b)
     z->text = q->text ? q->text : "";
     z->value = v->choice;
     z->retry = v->attempt > 1 ? tr(b, UI_QUIZ_RETRY) : NULL;
+    z->ends = 1;
     z->options = arena_array(b->a, q->n_options, sizeof *z->options);
     for (size_t i = 0; z->options && i < q->n_options; i++) {
         z->options[i].label = q->options[i];
@@ -520,6 +521,7 @@ static void response_model(const M *b)
                 tr(b, v->screen == SCREEN_COUNTERFACTUAL ? UI_CF_QUESTION
                                                          : UI_PREDICT_QUESTION);
             c->value = v->choice;
+            c->ends = !v->need_rating && !v->confidence_spec;
             c->options = arena_array(b->a, v->n_classes, sizeof *c->options);
             for (size_t i = 0; c->options && i < v->n_classes; i++) {
                 const StudyClass *k = &v->classes[i];
@@ -538,6 +540,7 @@ static void response_model(const M *b)
             UI_CONFIDENCE_HIGH, v->confidence, SIM_IN_CONFIDENCE);
         if (m->confidence) {
             m->confidence->enabled = v->choice >= 0;
+            m->confidence->ends = !v->need_rating;
         }
     }
     if (v->need_rating && predicting) {
@@ -559,6 +562,7 @@ static void response_model(const M *b)
             }
             k->key = "Enter";
             k->ready = v->continue_ready;
+            k->ends = v->screen != SCREEN_QUESTIONNAIRE || v->answers_complete;
             k->wait_ns = v->continue_wait_ns;
             k->at_ns = v->continue_after_ns;
             k->wait_format = ui_fmt(b->s, UI_CONTINUE_WAIT, "%s (%d s)");

@@ -224,6 +224,8 @@ typedef struct ScreenChoice {
     ScreenOption *options;
     size_t n_options;
     int value; /* chosen so far, -1 none */
+    int ends;  /* a choice answers the screen (nothing asked after it):
+                  what is pressed later is not taken */
 } ScreenChoice;
 
 /* A row of points: the rating of an explanation or the confidence. */
@@ -235,6 +237,7 @@ typedef struct ScreenScale {
     int enabled; /* confidence: after the choice */
     int input;   /* the input a point sends: SIM_IN_RATE or
                     SIM_IN_CONFIDENCE */
+    int ends;    /* a point answers the screen */
 } ScreenScale;
 
 /* Continue: pressed when ready, from at_ns on (or, before the onset is
@@ -244,6 +247,9 @@ typedef struct ScreenContinue {
     const char *key;         /* its key cap ("Enter") */
     const char *decline;     /* consent: the other button; NULL none */
     int ready;               /* nothing it needs is missing */
+    int ends;                /* pressed when ready, it answers the screen
+                                (a questionnaire's shows what is missing
+                                until it is complete) */
     int64_t wait_ns;         /* the reading time from the onset; 0 none */
     int64_t at_ns;           /* from when (the session's clock); 0 unknown
                                 or none */
@@ -279,6 +285,7 @@ typedef struct ScreenQuiz {
     size_t n_options;
     int value;         /* chosen so far, -1 none */
     const char *retry; /* a repeated question's note; NULL */
+    int ends;          /* an option answers the screen */
 } ScreenQuiz;
 
 typedef struct ScreenFeedback {

@@ -10,6 +10,7 @@
 #include "serve/serve_live.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -46,6 +47,8 @@ typedef struct Live {
     unsigned epoch_serial;   /* screen_serial the epoch was counted for */
     const Session *epoch_of; /* and its session */
     unsigned long group;     /* the last commit group that wrote for it */
+    char onset_method[80];   /* how the browser last said it took an onset
+                                (logged as an event when it changes) */
     int enrolled_in_group;   /* its enrolment is in that group */
 } Live;
 
@@ -413,7 +416,9 @@ static void log_start(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
         d, "timing",
         json_pack("{s:s,s:s,s:s}", "clock",
                   "performance.timeOrigin + performance.now()", "onset",
-                  "requestAnimationFrame after the screen's first paint",
+                  "the presentation time of the frame that shows the screen "
+                  "(Element Timing renderTime; else requestAnimationFrame; "
+                  "each screen's: onset_method events)",
                   "response", "the input event's timeStamp"));
     char *text = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(d);
@@ -521,6 +526,27 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
 }
 
 /* ------------------------------------------------------------ /api/input */
+
+/* How the browser took the onset it reports (its "onset_method"): stored
+** as an "onset_method" event whenever it changes for the participant, so
+** that every onset in the data says how it was taken. */
+static void log_onset_method(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
+{
+    const char *m = json_string_value(json_object_get(body, "onset_method"));
+    if (!m || strlen(m) >= sizeof l->onset_method ||
+        strcmp(m, l->onset_method) == 0) {
+        return;
+    }
+    json_t *d = json_pack("{s:s,s:i}", "method", m, "step", l->pos[0]);
+    char *text = d ? json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(d);
+    SimError err;
+    if (text && store_log_event(sv->cfg.store, l->pid, "onset_method", text,
+                                wall_ms, 0, &err) == SIM_OK) {
+        snprintf(l->onset_method, sizeof l->onset_method, "%s", m);
+    }
+    free(text);
+}
 
 /* A checked input of a request. */
 typedef struct In {
@@ -739,6 +765,7 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
         v->screen != SCREEN_STORE_ERROR) {
         if (onset_ns > 0 && !v->onset_marked) {
             session_mark_onset(l->s, onset_ns);
+            log_onset_method(sv, l, body, wall_ms);
         }
         for (size_t i = 0; i < n_in && rc == SIM_OK; i++) {
             if (ins[i].n < l->applied) {

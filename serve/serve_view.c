@@ -591,6 +591,7 @@ static const Field f_choice[] = {
     F(ScreenChoice, question, "question", T_STR),
     FA(ScreenChoice, options, n_options, "options", t_option),
     F(ScreenChoice, value, "value", T_INT),
+    F(ScreenChoice, ends, "ends", T_BOOL),
 };
 static const Table t_choice = TABLE(ScreenChoice, f_choice);
 
@@ -601,6 +602,7 @@ static const Field f_scale[] = {
     F(ScreenScale, points, "points", T_INT),
     F(ScreenScale, value, "value", T_INT),
     F(ScreenScale, enabled, "enabled", T_BOOL),
+    F(ScreenScale, ends, "ends", T_BOOL),
     /* the browser sends the scale's own input kind ("rate", "confidence"):
     ** the session's number of it is for the desktop */
     F(ScreenScale, input, "input", T_UNWRITTEN),
@@ -612,6 +614,7 @@ static const Field f_continue[] = {
     F(ScreenContinue, key, "key", T_STR),
     F(ScreenContinue, decline, "decline", T_STR),
     F(ScreenContinue, ready, "ready", T_BOOL),
+    F(ScreenContinue, ends, "ends", T_BOOL),
     F(ScreenContinue, wait_ns, "wait_ms", T_MS),
     F(ScreenContinue, at_ns, "at_ms", T_MS),
     F(ScreenContinue, wait_format, "wait_format", T_STR),
@@ -640,6 +643,7 @@ static const Field f_quiz[] = {
     FA(ScreenQuiz, options, n_options, "options", t_option),
     F(ScreenQuiz, value, "value", T_INT),
     F(ScreenQuiz, retry, "retry", T_STR),
+    F(ScreenQuiz, ends, "ends", T_BOOL),
 };
 static const Table t_quiz = TABLE(ScreenQuiz, f_quiz);
 

@@ -141,7 +141,7 @@ export async function changed(page, before, timeout = 20000) {
 export async function answer(page, policy = () => 0) {
   const s = await screen(page);
   const v = s.view;
-  if (v.require_scroll && v.continue) {
+  if (v.scroll && v.scroll.required && v.continue) {
     // scrolled to the end as a reader would, also when the view read above
     // predates the server's answer to the page's scroll report (which may
     // hold Continue until the end was seen)
@@ -149,9 +149,9 @@ export async function answer(page, policy = () => 0) {
       const b = document.getElementById("body");
       b.scrollTop = b.scrollHeight;
     });
-    await page.waitForFunction(() => !window.simlab.view().continue.gate, null, { timeout: 10000 });
+    await page.waitForFunction(() => !window.simlab.view().continue.scroll_hint, null, { timeout: 10000 });
   }
-  if (v.continue && (v.continue.after_ms || v.continue.wait_s)) {
+  if (v.continue && (v.continue.at_ms || v.continue.wait_ms)) {
     await page
       .waitForFunction(() => !document.querySelector("button.continue").disabled, null, { timeout: 60000 })
       .catch(async (e) => {
@@ -161,7 +161,8 @@ export async function answer(page, policy = () => 0) {
       });
   }
   if (v.questionnaire) {
-    for (const [i, q] of v.questionnaire.questions.entries()) {
+    for (const [i, mq] of v.questionnaire.questions.entries()) {
+      const q = mq.question;
       const box = page.locator(`.question[data-q="${i}"]`);
       if (q.type === "number") {
         await box.locator("input").fill(String(Number.isFinite(q.min) ? Math.max(q.min, Math.min(q.max ?? 40, 40)) : 40));
@@ -187,8 +188,8 @@ export async function answer(page, policy = () => 0) {
   }
   if (v.choice && v.choice.value < 0) {
     // another class on each retry of a practice question
-    const c = (policy(v) + s.pos[1] - 1) % v.choice.classes.length;
-    await page.keyboard.press(v.choice.classes[c].key);
+    const c = (policy(v) + s.pos[1] - 1) % v.choice.options.length;
+    await page.keyboard.press(v.choice.options[c].key);
     if (v.confidence || v.rating) await page.waitForFunction(() => window.simlab.view().choice.value >= 0, null, { timeout: 10000 });
     if (!v.confidence && !v.rating) return s;
   }

@@ -16,7 +16,8 @@ const langs = (process.env.LANGS || "en:de:ar").split(":");
 let shots = 0;
 
 // An explanation's kinds, parts and reveal: screens differ by these.
-const shape = (e) => (e ? `${e.kind}${e.reveal && e.reveal !== "always" ? ":" + e.reveal : ""}(${(e.parts || []).map(shape).join(",")})` : "");
+const shape = (e) => (e ? `${e.kind}${e.payload.reveal && e.payload.reveal !== "always" ? ":" + e.payload.reveal : ""}(${(e.parts || []).map(shape).join(",")})` : "");
+const explOf = (v) => (v.area && v.area.explanation) || null;
 
 for (const src of studies) {
   const name = basename(src);
@@ -46,10 +47,10 @@ for (const src of studies) {
       check((await b.page.getAttribute("html", "lang")) === lang, `${name} ${lang}: language`);
       for (let i = 0; i < 300; i++) {
         const v = s.view;
-        const key = `${v.screen}|${v.title}|${shape(v.explanation)}|${v.counterfactual ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
+        const key = `${v.screen}|${v.title}|${shape(explOf(v))}|${v.cards && v.cards.length === 2 ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
         if (!seen.has(key)) {
           seen.add(key);
-          const kinds = v.explanation ? "-" + shape(v.explanation).replace(/[^a-z_]+/g, "-").replace(/-+$/, "") : "";
+          const kinds = explOf(v) ? "-" + shape(explOf(v)).replace(/[^a-z_]+/g, "-").replace(/-+$/, "") : "";
           const file = join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}${kinds}.png`);
           await b.page.screenshot({ path: file });
           shots++;
@@ -58,19 +59,19 @@ for (const src of studies) {
           const broken = await b.page.evaluate(() => [...document.images].filter((im) => !im.complete || im.naturalWidth === 0).length);
           check(broken === 0, `${file}: every image decoded`);
         }
-        const rv = v.explanation && v.explanation.reveal;
-        if (rv === "on_request" && !v.reveal.shown && !seen.has(key + "|revealed")) {
+        const rv = explOf(v) && v.area.reveal.mode;
+        if (rv === "on_request" && !v.area.reveal.shown && !seen.has(key + "|revealed")) {
           // the explanation shown as well (the study's key)
           seen.add(key + "|revealed");
-          await b.page.keyboard.press(v.reveal.key);
-          await b.page.waitForFunction(() => window.simlab.view().reveal.shown, null, { timeout: 10000 });
+          await b.page.keyboard.press(v.area.reveal.key);
+          await b.page.waitForFunction(() => window.simlab.view().area.reveal.shown, null, { timeout: 10000 });
           await b.page.screenshot({ path: join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}-revealed.png`) });
           shots++;
         }
         if (rv === "hover" && !seen.has(key + "|hovered")) {
           seen.add(key + "|hovered");
           await b.page.locator(".hv").first().hover();
-          await b.page.waitForFunction(() => window.simlab.view().reveal.hover >= 0, null, { timeout: 10000 });
+          await b.page.waitForFunction(() => window.simlab.view().area.reveal.hover >= 0, null, { timeout: 10000 });
           await b.page.screenshot({ path: join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}-hovered.png`) });
           shots++;
         }
