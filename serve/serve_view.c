@@ -230,7 +230,7 @@ typedef struct PayRow {
 ** web/expl.js. */
 static const PayRow pay_rows[] = {
     PAY(EXPL_HEATMAP, "map", P_MEDIA, map_file),
-    PAY(EXPL_HEATMAP, "format", P_MAP_FORMAT, file_is_npy),
+    PAY(EXPL_HEATMAP, "map_format", P_MAP_FORMAT, file_is_npy),
     PAY(EXPL_HEATMAP, "map_w", P_INT, map_w),
     PAY(EXPL_HEATMAP, "map_h", P_INT, map_h),
     PAY(EXPL_HEATMAP, "colormap", P_STR, colormap),
@@ -258,7 +258,7 @@ static const PayRow pay_rows[] = {
 ** heatmap's. */
 static const PayRow overlay_rows[] = {
     PAY(EXPL_IMAGE, "map", P_MEDIA, map_file),
-    PAY(EXPL_IMAGE, "format", P_MAP_FORMAT, file_is_npy),
+    PAY(EXPL_IMAGE, "map_format", P_MAP_FORMAT, file_is_npy),
     PAY(EXPL_IMAGE, "colormap", P_STR, colormap),
     PAY(EXPL_IMAGE, "opacity", P_NUM, opacity),
     PAY(EXPL_IMAGE, "side_by_side", P_BOOL, side_by_side),

@@ -48,3 +48,9 @@ endif()
 simlab_add_test(test_serve_live SOURCES test_serve_live.c
                 LIBS simlab_serve simlab_experiment simlab_stimuli
                      simlab_common PkgConfig::SQLITE3)
+# The browser's JSON is the screen model serialised: one table row per
+# member of experiment/screen_model.h's structs.
+simlab_add_test(test_serve_view SOURCES test_serve_view.c
+                LIBS simlab_serve simlab_experiment simlab_stimuli
+                     simlab_common
+                ARGS ${CMAKE_SOURCE_DIR})

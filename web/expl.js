@@ -36,7 +36,7 @@ async function loadMap(p) {
   if (!p.map) throw new Error("no map");
   const res = await fetch(p.map, { credentials: "same-origin" });
   if (!res.ok) throw new Error(`map: HTTP ${res.status}`);
-  if (p.format === "npy") {
+  if (p.map_format === "npy") {
     const { h, w, data } = parseNpy(await res.arrayBuffer());
     return colorize(normalize(Array.from(data)), w, h, p.colormap);
   }

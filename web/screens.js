@@ -55,7 +55,9 @@ function cardView(c) {
 // The explanation area (ScreenArea): kept in every condition of a block
 // that shows explanations, empty in a condition without one.
 function areaView(a, ctx) {
-  return el("div", { class: "card area-card" + (a.explanation ? "" : " empty") }, section(a.section), a.explanation ? renderTop(a.explanation, a.reveal, ctx) : null);
+  // kept empty: its room only, nothing drawn (as on the desktop)
+  if (!a.explanation) return el("div", { class: "area-card empty", "aria-hidden": "true" });
+  return el("div", { class: "card area-card" }, section(a.section), renderTop(a.explanation, a.reveal, ctx));
 }
 
 // The reservoir (ScreenReservoir): every card as tall as the study's
