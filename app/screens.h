@@ -62,6 +62,11 @@ typedef struct StartState {
     int cond_index;          /* shown condition */
     int assigned_index;      /* what the assignment rule chose */
     const char *assign_rule; /* "balanced" or "hase" */
+    /* a within-subject study: the order of conditions the participant
+    ** would get (the shown condition first), "" none, and its row of the
+    ** latin square (-1: a random or fixed order) */
+    char order[256];
+    int order_row;
     ParticipantInfo *unfinished;
     size_t n_unfinished;
     int n_complete;

@@ -14,7 +14,8 @@
 
 /* ------------------------------------------------------------------ pages */
 
-/* A paragraph or list item: its runs in the body font and its bold face. */
+/* A paragraph or list item: its runs in the body font, its bold face and
+** its oblique face (*emphasis*; CJK and Arabic glyphs slanted, gfx.c). */
 static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
                        float w)
 {
@@ -29,9 +30,9 @@ static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
     }
     for (size_t i = 0; i < b->n_spans; i++) {
         const PageSpan *ps = &b->spans[i];
-        spans[i] = (Span){
-            b->text + ps->start, ps->len,      ps->strong ? ui->bold : ui->body,
-            c->th->text,         {0, 0, 0, 0}, 0};
+        Font *f = ps->strong ? ui->bold : ps->em ? ui->italic : ui->body;
+        spans[i] = (Span){b->text + ps->start, ps->len,      f,
+                          c->th->text,         {0, 0, 0, 0}, 0};
     }
     float h = text_flow(sc, spans, b->n_spans, x, y, w, 1.3f, al(c, ALIGN_LEFT),
                         NULL);

@@ -163,6 +163,20 @@ static void start_new_card(Ctx *c, Scene *sc, Ui *ui, const StartState *st,
     iy += text_para(sc, ui->small, note, ix, iy, iw,
                     st->cond_index == st->assigned_index ? th->muted : th->bad,
                     ALIGN_LEFT);
+    if (st->order[0]) {
+        /* a within-subject study: the whole order the participant does */
+        char order[400];
+        if (st->order_row >= 0) {
+            snprintf(order, sizeof order,
+                     "Order: %s, row %d of the latin square", st->order,
+                     st->order_row + 1);
+        } else {
+            snprintf(order, sizeof order, "Order: %s", st->order);
+        }
+        iy += ui->u * 0.3f;
+        iy += text_para(sc, ui->small_bold, order, ix, iy, iw, th->text,
+                        ALIGN_LEFT);
+    }
     float sbw = iw;
     float sbh = roundf(ui->u * 3.0f);
     float sby = ly + card_h - pad - sbh;

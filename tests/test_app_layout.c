@@ -2,13 +2,15 @@
 ** Text always fits: every screen of the demo studies (assets/studies), the
 ** examples (examples/, those whose data are there) and the test bundles
 ** (tests/data/bundles/valid-..., tests/data/experiment/...) laid out without a
-** window in en, de, zh-Hans and ar at 1280x720 and 1920x1080 -- one
+** window in en, de, zh-Hans and ar at 1280x720, 1920x1080 and a 390x844
+** phone -- one
 ** simulated participant per condition walked through the real session,
 ** explanations also revealed and hovered -- and every text drawn inside a
 ** box (a card, a chip, a button, a legend, a layout's cell, a tooltip)
-** must stay inside it; body text must stay inside the window. Also: the
-** item card and the explanation area are in the same place in every
-** condition of a screen.
+** must stay inside it at the desktop sizes; body text must stay inside the
+** window. Also: the
+** item card is in the same place and of the same size in every condition
+** of a screen, at each window size (en).
 **   test_app_layout SOURCE_DIR [BUNDLE ...]
 */
 #define _POSIX_C_SOURCE 200809L
@@ -33,8 +35,8 @@
 
 static const char *const LANGS[] = {"en", "de", "zh-Hans", "ar"};
 #define N_LANGS 4
-static const int SIZES[][2] = {{1280, 720}, {1920, 1080}};
-#define N_SIZES 2
+static const int SIZES[][2] = {{1280, 720}, {1920, 1080}, {390, 844}};
+#define N_SIZES 3
 
 /* Allowed overhang, px (anti-aliasing, rounding of fitted text). */
 #define SLACK 1.5f
@@ -170,8 +172,8 @@ typedef struct Walk {
     const Study *st;
     const char *bundle;
     ScreenPlan plans[N_LANGS][N_SIZES];
-    /* the item card of each item screen, per step, of the first condition
-    ** walked (same-place check; 1280x720, en) */
+    /* the item card of each item screen, per step and window size, of the
+    ** first condition walked (same-place check; en) */
     SDL_FRect *first_item;
     int *first_kind;
     const Item **first_shown; /* the item the first condition showed */
@@ -220,13 +222,16 @@ static void check_view(Walk *w, const SessionView *v0)
                          session_screen_name(v.screen),
                          v.condition ? v.condition : "-",
                          var ? " revealed/hovered" : "");
-                check_scene(e, where);
-                if (s == 0 && l == 0 && var == 0 && v.trial &&
+                if (SIZES[s][0] > SIZES[s][1]) {
+                    check_scene(e, where); /* text fits a desktop window */
+                }
+                if (l == 0 && var == 0 && v.trial &&
                     (size_t)v.trial->seq < w->n_steps) {
-                    /* the item card sits where the first condition's did */
+                    /* the item card sits where the first condition's did,
+                    ** at every window size */
                     SDL_FRect item, expl;
                     card_rects(&e->sc, &item, &expl);
-                    size_t k = (size_t)v.trial->seq;
+                    size_t k = (size_t)v.trial->seq * N_SIZES + (size_t)s;
                     if (w->cond_index == 0) {
                         w->first_item[k] = item;
                         w->first_kind[k] = (int)v.screen;
@@ -236,7 +241,8 @@ static void check_view(Walk *w, const SessionView *v0)
                         SDL_FRect a = w->first_item[k];
                         int same = fabsf(a.x - item.x) < 1 &&
                                    fabsf(a.w - item.w) < 1 &&
-                                   fabsf(a.y - item.y) < 1;
+                                   fabsf(a.y - item.y) < 1 &&
+                                   fabsf(a.h - item.h) < 1;
                         CHECK(same);
                         if (!same && e->n_failed++ < 40) {
                             fprintf(stderr,
@@ -348,9 +354,9 @@ static void check_bundle(Env *e, const char *dir)
         CHECK(0);
     }
     w->n_steps = 4096;
-    w->first_item = sim_calloc(w->n_steps, sizeof *w->first_item);
-    w->first_kind = sim_calloc(w->n_steps, sizeof *w->first_kind);
-    w->first_shown = sim_calloc(w->n_steps, sizeof *w->first_shown);
+    w->first_item = sim_calloc(w->n_steps * N_SIZES, sizeof *w->first_item);
+    w->first_kind = sim_calloc(w->n_steps * N_SIZES, sizeof *w->first_kind);
+    w->first_shown = sim_calloc(w->n_steps * N_SIZES, sizeof *w->first_shown);
     for (size_t c = 0; store && c < st->n_conditions; c++) {
         w->cond_index = (int)c;
         walk_condition(w, store, c);

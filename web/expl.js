@@ -21,13 +21,7 @@ function sectionLabel(text) {
 // A colour bar with the node's captions at its ends; nothing without them.
 function legend(node, name) {
   if (!node.legend_lo) return null;
-  return el(
-    "div",
-    { class: "legend" },
-    el("bdi", { class: "legend-end" }, node.legend_lo),
-    el("span", { class: "legend-bar", style: { background: gradient(name) } }),
-    el("bdi", { class: "legend-end" }, node.legend_hi || "")
-  );
+  return el("div", { class: "legend" }, el("bdi", { class: "legend-end" }, node.legend_lo), el("span", { class: "legend-bar", style: { background: gradient(name) } }), el("bdi", { class: "legend-end" }, node.legend_hi || ""));
 }
 
 // ---------------------------------------------------------------- heatmap
@@ -281,7 +275,13 @@ function bars(values, signedAxis) {
         class: "bar-fill " + (v >= 0 ? "pos" : "neg"),
         style: { width: `${(Math.abs(v) * (anyNeg ? 50 : 100)).toFixed(2)}%`, background: v >= 0 || !signedAxis ? diverging(0.8) : diverging(-0.85) },
       });
-      const row = el("div", { class: "bar-row" }, el("span", { class: "bar-label", dir: "auto" }, f.label || ""), el("span", { class: "bar-track" }, anyNeg ? el("span", { class: "bar-axis" }) : null, fill), el("span", { class: "num" }, f.text || ""));
+      const row = el(
+        "div",
+        { class: "bar-row" },
+        el("span", { class: "bar-label", dir: "auto" }, f.label || ""),
+        el("span", { class: "bar-track" }, anyNeg ? el("span", { class: "bar-axis" }) : null, fill),
+        el("span", { class: "num" }, f.text || "")
+      );
       return mark(row, f.hover);
     })
   );

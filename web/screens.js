@@ -25,7 +25,14 @@ export function inputView(input, opts = {}) {
     case "text":
       return el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs));
     case "text_pair":
-      return el("div", {}, el("div", { class: "section-label" }, input.title_a), el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs)), el("div", { class: "section-label" }, input.title_b), el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs_b)));
+      return el(
+        "div",
+        {},
+        el("div", { class: "section-label" }, input.title_a),
+        el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs)),
+        el("div", { class: "section-label" }, input.title_b),
+        el("p", { class: "item-text", dir: "auto" }, ...runs(input.runs_b))
+      );
     case "tabular":
       return el(
         "table",
@@ -70,7 +77,13 @@ function reservoirView(r, ctx) {
     "div",
     { class: "res-grid" + (images ? " images" : "") },
     ...r.cards.map((c) => {
-      const card = el("div", { class: "card res-card" }, c.draws_input ? inputView(c.input, { small: true }) : null, c.explanation ? renderTop(c.explanation, c.reveal, { ...ctx, compact: true }) : null, el("div", { class: "pills center" }, pill(c.pill)));
+      const card = el(
+        "div",
+        { class: "card res-card" },
+        c.draws_input ? inputView(c.input, { small: true }) : null,
+        c.explanation ? renderTop(c.explanation, c.reveal, { ...ctx, compact: true }) : null,
+        el("div", { class: "pills center" }, pill(c.pill))
+      );
       if (r.card_h > 0) card.style.height = `${r.card_h}em`;
       return card;
     })
@@ -127,7 +140,13 @@ function quizBody(m, ctx) {
   return [
     q.retry ? el("p", { class: "muted small" }, q.retry) : null,
     el("h2", { dir: "auto" }, ...marked(q.text)),
-    el("div", { class: "options" }, ...q.options.map((o, i) => el("button", { class: "option" + (q.value === i ? " selected" : ""), "data-ends": q.ends ? "1" : null, onclick: (ev) => ctx.act("choose", { value: i }, ev) }, el("kbd", {}, o.key), el("span", { dir: "auto" }, o.label)))),
+    el(
+      "div",
+      { class: "options" },
+      ...q.options.map((o, i) =>
+        el("button", { class: "option" + (q.value === i ? " selected" : ""), "data-ends": q.ends ? "1" : null, onclick: (ev) => ctx.act("choose", { value: i }, ev) }, el("kbd", {}, o.key), el("span", { dir: "auto" }, o.label))
+      )
+    ),
   ];
 }
 
@@ -170,7 +189,14 @@ function questionField(mq, i, ctx) {
       return el(
         "div",
         { class: "radios", role: "radiogroup" },
-        ...q.options.map((o, k) => el("button", { class: "radio" + (mq.answer === o ? " selected" : ""), role: "radio", "aria-checked": mq.answer === o ? "true" : "false", onclick: (ev) => ctx.act("pick", { value: i * 256 + k }, ev) }, el("span", { class: "dot" }), el("span", { dir: "auto" }, o)))
+        ...q.options.map((o, k) =>
+          el(
+            "button",
+            { class: "radio" + (mq.answer === o ? " selected" : ""), role: "radio", "aria-checked": mq.answer === o ? "true" : "false", onclick: (ev) => ctx.act("pick", { value: i * 256 + k }, ev) },
+            el("span", { class: "dot" }),
+            el("span", { dir: "auto" }, o)
+          )
+        )
       );
     case "likert":
       return scaleRow({ points: q.points, value: Number(mq.answer) || 0, low: q.low, high: q.high, enabled: true }, (p, ev) => ctx.act("pick", { value: i * 256 + p }, ev));
@@ -224,7 +250,12 @@ function scaleRow(s, onPick, ends) {
 }
 
 function scale(s, kind, ctx) {
-  return el("div", { class: "scale-box" }, el("div", { class: "scale-q", dir: "auto" }, s.question), scaleRow(s, (p, ev) => ctx.act(kind, { value: p }, ev), s.ends));
+  return el(
+    "div",
+    { class: "scale-box" },
+    el("div", { class: "scale-q", dir: "auto" }, s.question),
+    scaleRow(s, (p, ev) => ctx.act(kind, { value: p }, ev), s.ends)
+  );
 }
 
 // A key cap as the desktop draws it: one letter in capitals, a longer name
@@ -239,7 +270,7 @@ export function continueAt(m, onset) {
   const c = m.continue;
   if (!c) return 0;
   if (c.at_ms > 0) return c.at_ms;
-  return c.wait_ms > 0 && onset ? onset + c.wait_ms : 0;
+  return c.wait_ms > 0 && typeof onset === "number" ? onset + c.wait_ms : 0;
 }
 
 // The model's rule for Continue, at time now (the server checks again).
@@ -263,7 +294,15 @@ export function footer(m, ctx) {
   const parts = [];
   if (m.choice) {
     parts.push(el("div", { class: "ask", dir: "auto" }, m.choice.question));
-    parts.push(el("div", { class: "choices" }, ...m.choice.options.map((o, i) => el("button", { class: "choice" + (m.choice.value === i ? " selected" : ""), "data-ends": m.choice.ends ? "1" : null, onclick: (ev) => ctx.act("choose", { value: i }, ev) }, o.key ? keycap(o.key) : null, el("bdi", {}, o.label)))));
+    parts.push(
+      el(
+        "div",
+        { class: "choices" },
+        ...m.choice.options.map((o, i) =>
+          el("button", { class: "choice" + (m.choice.value === i ? " selected" : ""), "data-ends": m.choice.ends ? "1" : null, onclick: (ev) => ctx.act("choose", { value: i }, ev) }, o.key ? keycap(o.key) : null, el("bdi", {}, o.label))
+        )
+      )
+    );
     if (m.deadline && m.deadline.countdown && m.choice.value < 0) parts.push(el("div", { class: "countdown muted small" }));
   }
   if (m.confidence) parts.push(scale(m.confidence, "confidence", ctx));
@@ -287,7 +326,7 @@ export function tick(m, now, onset) {
   }
   const cd = document.querySelector(".countdown");
   if (cd && m.deadline) {
-    const at = m.deadline.at_ms || (onset ? onset + m.deadline.limit_ms : 0);
+    const at = m.deadline.at_ms || (typeof onset === "number" ? onset + m.deadline.limit_ms : 0);
     const left = at ? Math.max(0, Math.ceil((at - now) / 1000)) : Math.ceil(m.deadline.limit_ms / 1000);
     cd.textContent = fill(m.deadline.format, "", left);
   }
@@ -373,7 +412,11 @@ export function completionBox(c) {
     const code = el("div", { class: "code", id: "completion-code" }, c.code);
     const copy = el("button", { class: "quiet" }, t("web.copy"));
     copy.addEventListener("click", () => {
-      if (navigator.clipboard) navigator.clipboard.writeText(c.code).then(() => (copy.textContent = t("web.copied")), () => {});
+      if (navigator.clipboard)
+        navigator.clipboard.writeText(c.code).then(
+          () => (copy.textContent = t("web.copied")),
+          () => {}
+        );
     });
     box.append(el("div", { class: "section-label" }, t("web.code_title")), el("div", { class: "code-row" }, code, copy));
   }

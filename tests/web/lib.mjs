@@ -171,9 +171,15 @@ export async function answer(page, policy = () => 0) {
         await box.locator("textarea").fill("Mostly the highlighted words.");
         await box.locator("textarea").press("Tab");
       } else if (q.type === "choice") {
-        await box.locator(".radio").nth(1 % q.options.length).click();
+        await box
+          .locator(".radio")
+          .nth(1 % q.options.length)
+          .click();
       } else if (q.type === "likert") {
-        await box.locator(".point").nth(Math.min(3, q.points - 1)).click();
+        await box
+          .locator(".point")
+          .nth(Math.min(3, q.points - 1))
+          .click();
       }
     }
     await page.waitForFunction(() => window.simlab.view().questionnaire.complete, null, { timeout: 10000 });
@@ -210,10 +216,14 @@ export async function answer(page, policy = () => 0) {
       const b = document.getElementById("body");
       b.scrollTop = b.scrollHeight;
     });
-    await page.waitForFunction(() => {
-      const b = document.querySelector("button.continue");
-      return b && !b.disabled;
-    }, null, { timeout: 60000 });
+    await page.waitForFunction(
+      () => {
+        const b = document.querySelector("button.continue");
+        return b && !b.disabled;
+      },
+      null,
+      { timeout: 60000 }
+    );
     await page.keyboard.press("Enter");
   }
   return s;

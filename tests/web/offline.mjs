@@ -26,13 +26,16 @@ const shownBanner = await b.page.isVisible("#banner");
 check(shownBanner, "the participant is told that the connection is lost");
 await sleep(3000);
 check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND seq=${s.pos[0]}`) === "0", "nothing arrived while offline");
-const journalled = await b.page.evaluate(() => new Promise((res) => {
-  const r = indexedDB.open("simlab-journal");
-  r.onsuccess = () => {
-    const q = r.result.transaction("inputs").objectStore("inputs").getAll();
-    q.onsuccess = () => res(q.result.length);
-  };
-}));
+const journalled = await b.page.evaluate(
+  () =>
+    new Promise((res) => {
+      const r = indexedDB.open("simlab-journal");
+      r.onsuccess = () => {
+        const q = r.result.transaction("inputs").objectStore("inputs").getAll();
+        q.onsuccess = () => res(q.result.length);
+      };
+    })
+);
 check(journalled >= 1, `the answer is in the journal (${journalled})`);
 await b.context.setOffline(false);
 s = await changed(b.page, s, 30000);

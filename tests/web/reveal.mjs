@@ -30,7 +30,7 @@ let s = await walk(page, { stop: isOnRequest });
 check(isOnRequest(s), "an item screen with an explanation on request");
 const state = () =>
   page.evaluate(() => {
-    const box = document.querySelector('.reveal[data-key]');
+    const box = document.querySelector(".reveal[data-key]");
     const body = box && box.querySelector(".reveal-body");
     return {
       box: !!box,
@@ -59,7 +59,7 @@ await page.reload();
 s = await screen(page);
 // the server may have reopened the session: the journal's inputs of the
 // step are then sent again and applied once
-await page.waitForFunction(() => window.simlab.view().area.reveal.shown && document.querySelector('.reveal[data-key].shown'), null, { timeout: 10000 }).catch(() => {});
+await page.waitForFunction(() => window.simlab.view().area.reveal.shown && document.querySelector(".reveal[data-key].shown"), null, { timeout: 10000 }).catch(() => {});
 st = await state();
 check(st.shown && st.visible && st.server.shown, "shown again after a reload, as the server says");
 const seq = s.pos[0];
@@ -79,7 +79,10 @@ const pid = sqlite(db, "SELECT id FROM participant WHERE code = 'revealer'");
 const events = sqlite(db, `SELECT event FROM interaction WHERE participant = '${pid}' AND seq = ${seq} ORDER BY n`).split("\n");
 check(events.join(",") === "offer,reveal,hide,reveal", `the step's events stored once each, in order (${events.join(",")})`);
 const times = sqlite(db, `SELECT t_ms FROM interaction WHERE participant = '${pid}' AND seq = ${seq} ORDER BY n`).split("\n").map(Number);
-check(times.every((t, i) => t >= 0 && (i === 0 || t >= times[i - 1])), "event times from the onset, in order");
+check(
+  times.every((t, i) => t >= 0 && (i === 0 || t >= times[i - 1])),
+  "event times from the onset, in order"
+);
 const station = sqlite(db, `SELECT DISTINCT station FROM interaction WHERE participant = '${pid}'`);
 check(station.length > 0 && station !== "desk", `the web station recorded them (${station})`);
 execFileSync(SIMLAB, ["export", "--db", db, "--csv", join(dir, "web.csv")]);

@@ -3,7 +3,9 @@
 // per condition (or more, until each condition had one), a PNG of each screen the first time it is shown for its
 // block and condition, into $SIMLAB_WEB_SHOTS (default: a temporary
 // folder). Checks what a person would notice: the page's direction and
-// language, no text cut off sideways, every image decoded.
+// language, no text cut off sideways, every image decoded. With
+// COVER_ALL=1 (CI's subset, web_shots), every body kind of the screen model
+// and every explanation kind must have been shot in every language.
 
 import { join, basename } from "node:path";
 import { mkdirSync } from "node:fs";
@@ -18,6 +20,13 @@ let shots = 0;
 // An explanation's kinds, parts and reveal: screens differ by these.
 const shape = (e) => (e ? `${e.kind}${e.payload.reveal && e.payload.reveal !== "always" ? ":" + e.payload.reveal : ""}(${(e.parts || []).map(shape).join(",")})` : "");
 const explOf = (v) => (v.area && v.area.explanation) || null;
+// what was shot, per language: body kinds and explanation kinds
+const covered = {};
+const kindsOf = (e, into) => {
+  if (!e) return;
+  into.add(e.kind);
+  for (const p of e.parts || []) kindsOf(p, into);
+};
 
 for (const src of studies) {
   const name = basename(src);
@@ -50,7 +59,16 @@ for (const src of studies) {
         const key = `${v.screen}|${v.title}|${shape(explOf(v))}|${v.cards && v.cards.length === 2 ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
         if (!seen.has(key)) {
           seen.add(key);
-          const kinds = explOf(v) ? "-" + shape(explOf(v)).replace(/[^a-z_]+/g, "-").replace(/-+$/, "") : "";
+          const c = (covered[lang] = covered[lang] || { bodies: new Set(), kinds: new Set() });
+          c.bodies.add(v.body);
+          kindsOf(explOf(v), c.kinds);
+          for (const r of (v.reservoir && v.reservoir.cards) || []) kindsOf(r.explanation, c.kinds);
+          const kinds = explOf(v)
+            ? "-" +
+              shape(explOf(v))
+                .replace(/[^a-z_]+/g, "-")
+                .replace(/-+$/, "")
+            : "";
           const file = join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}${kinds}.png`);
           await b.page.screenshot({ path: file });
           shots++;
@@ -91,5 +109,14 @@ for (const src of studies) {
   }
 }
 console.log(`${shots} screenshots in ${out}`);
+if (process.env.COVER_ALL === "1") {
+  const bodies = ["message", "page", "note", "line", "quiz", "feedback", "item", "questionnaire"];
+  const kinds = ["heatmap", "image", "gallery", "markdown", "bars", "layout", "tokens", "token_pairs", "span_pairs", "features", "rules", "prototype", "path", "text", "composite"];
+  for (const lang of langs) {
+    const c = covered[lang] || { bodies: new Set(), kinds: new Set() };
+    for (const b of bodies) check(c.bodies.has(b), `${lang}: a screen of body kind ${b} was shot`);
+    for (const k of kinds) check(c.kinds.has(k), `${lang}: a ${k} explanation was shot`);
+  }
+}
 check(shots > 0, "screenshots taken");
 process.exit(report());

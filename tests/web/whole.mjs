@@ -19,7 +19,7 @@ await b.page.goto(link(srv.base, "5f1a2b3c4d5e6f7a8b9c0d1e"));
 const first = await screen(b.page);
 check(first.view.screen === "consent", "the first screen is the consent");
 check(await b.page.evaluate(() => !document.getElementById("completion-code")), "no code before the end");
-const last = await walk(b.page, { policy: (v) => (v.title.length % 2) });
+const last = await walk(b.page, { policy: (v) => v.title.length % 2 });
 check(last.view.screen === "done", "the run ends on the thank-you screen");
 await b.page.waitForSelector("#completion-code");
 const code = await b.page.textContent("#completion-code");

@@ -54,7 +54,13 @@ class Element extends Node {
     );
     this.classList = {
       add: (...c) => c.forEach((x) => this.classes().includes(x) || this.setAttribute("class", [...this.classes(), x].join(" "))),
-      remove: (...c) => this.setAttribute("class", this.classes().filter((x) => !c.includes(x)).join(" ")),
+      remove: (...c) =>
+        this.setAttribute(
+          "class",
+          this.classes()
+            .filter((x) => !c.includes(x))
+            .join(" ")
+        ),
       contains: (c) => this.classes().includes(c),
       toggle: (c, force) => {
         const on = force === undefined ? !this.classList.contains(c) : !!force;
