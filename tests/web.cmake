@@ -28,6 +28,14 @@ foreach(t whole resume offline kill two export reveal)
   set_tests_properties(web_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                        ENVIRONMENT "${SIMLAB_WEB_ENV}")
 endforeach()
+# the item's box in the same place in every condition, at 1280x720,
+# 1920x1080 and a 390x844 phone (getBoundingClientRect)
+add_test(NAME web_layout
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh layout
+                 $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+set_tests_properties(web_layout PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1200
+  COST 5000
+  ENVIRONMENT "${SIMLAB_WEB_ENV};STUDY_IMAGE=${CMAKE_SOURCE_DIR}/assets/studies/image-meta;STUDY_KREDIT=${CMAKE_SOURCE_DIR}/examples/kredit-de;STUDY_CF=${CMAKE_SOURCE_DIR}/assets/studies/tabular-counterfactual")
 # the format of web/*.js and of these tests (prettier, pinned in
 # tests/web/package.json; .prettierrc.json)
 add_test(NAME web_format

@@ -32,6 +32,7 @@ const S = {
   scrollSent: -1,
   title: "", // the participant_title, "" none: the screen's heading
   ending: null, // the pressed element whose input answers the screen
+  pendingTimer: null,
 };
 
 // The clock of onsets and inputs: ms since 1970 at the resolution of
@@ -206,6 +207,7 @@ async function accept(reply) {
   S.serial = v.serial;
   if (fresh) {
     S.ending = null;
+    clearTimeout(S.pendingTimer);
     await show(v);
   } else {
     patch(v, ctx());
@@ -259,45 +261,46 @@ async function show(v) {
   flush(); // inputs journalled before a reload
 }
 
-// The onset: the time the frame that shows the screen was presented. The
-// screen's first text is marked for Element Timing, whose renderTime is
-// that frame's presentation time; without it (no entry within a second),
-// the start of the frame after the one that painted it, less one frame
-// interval (the frame that painted it), as measured from the two frames.
-// When the page is hidden (no frames), a timer's time. The method is
-// stored with the onset.
+// The display's frame interval: the median of the last frames measured.
+const frames = [];
+function frameInterval(d) {
+  if (d > 0 && d < 100) {
+    frames.push(d);
+    if (frames.length > 31) frames.shift();
+  }
+  const sorted = [...frames].sort((a, b) => a - b);
+  return sorted.length ? sorted[sorted.length >> 1] : 1000 / 60;
+}
+
+// The onset: the frame that presents the screen. The first
+// requestAnimationFrame after the screen was made visible starts the frame
+// that paints it (t1); the next one starts the frame after it (t2), by
+// when it has been presented. The page is not told when within that frame
+// the pixels changed, so the onset is its middle: t2 less half the
+// display's frame interval (the median of the frames measured, so that one
+// long frame does not move it) -- at most half a frame off either way,
+// nothing on average (measured beside the desktop's and jsPsych's:
+// bench/app/compare_peers.sh, docs/online.md). When the page is hidden (no
+// frames), a timer's time. The method is stored with the onset
+// (onset_method events).
 function paintedOnset() {
   return new Promise((resolve) => {
     let done = false;
-    const finish = (o) => {
-      if (done) return;
-      done = true;
-      clearTimeout(fallback);
-      if (observer) observer.disconnect();
-      resolve(o);
-    };
-    const mark = "onset-" + S.serial + "-" + Math.random().toString(36).slice(2);
-    let observer = null;
-    const target = document.querySelector("#head .title") || document.querySelector("#body .content *");
-    if (target && typeof PerformanceObserver === "function" && (PerformanceObserver.supportedEntryTypes || []).includes("element")) {
-      target.setAttribute("elementtiming", mark);
-      observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) {
-          if (e.identifier === mark && e.renderTime > 0) finish({ t: performance.timeOrigin + e.renderTime, method: "Element Timing renderTime (the frame presented)" });
-        }
-      });
-      observer.observe({ type: "element", buffered: true });
-    }
-    let t1 = null;
-    const fallback = setTimeout(() => finish({ t: now(), method: "timer (page hidden)" }), 1000);
-    requestAnimationFrame((ts1) => {
-      t1 = ts1;
-      requestAnimationFrame((ts2) => {
-        // without Element Timing: the frame that painted the screen began
-        // at ts1 and was presented about one interval later
-        if (!observer) finish({ t: performance.timeOrigin + ts2, method: "requestAnimationFrame after paint (frame " + (ts2 - t1).toFixed(1) + " ms)" });
-      });
-    });
+    const fallback = setTimeout(() => {
+      if (!done) {
+        done = true;
+        resolve({ t: now(), method: "timer (page hidden)" });
+      }
+    }, 1000);
+    requestAnimationFrame((t1) =>
+      requestAnimationFrame((t2) => {
+        if (done) return;
+        done = true;
+        clearTimeout(fallback);
+        const f = frameInterval(t2 - t1);
+        resolve({ t: performance.timeOrigin + t2 - f / 2, method: `the middle of the frame that presented the screen: the next requestAnimationFrame less half a frame (${f.toFixed(1)} ms)` });
+      })
+    );
   });
 }
 
@@ -346,11 +349,16 @@ function reportScroll() {
 // (the server would drop it) and says so.
 function pendingOn(target) {
   S.ending = target || document.body;
-  if (target) {
+  if (!target) return;
+  // shown only when saving takes long (offline, a slow server): a screen
+  // that follows at once is not disturbed
+  clearTimeout(S.pendingTimer);
+  S.pendingTimer = setTimeout(() => {
+    if (S.ending !== target) return;
     target.classList.add("pending");
     target.setAttribute("aria-busy", "true");
     target.dataset.status = t("web.saving");
-  }
+  }, 400);
 }
 
 function notTaken(target) {
@@ -367,6 +375,7 @@ function notTaken(target) {
 function settlePending() {
   if (S.applied < S.nextN) return;
   S.ending = null;
+  clearTimeout(S.pendingTimer);
   for (const e of document.querySelectorAll(".pending")) {
     e.classList.remove("pending");
     e.removeAttribute("aria-busy");

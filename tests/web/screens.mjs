@@ -21,7 +21,7 @@ let shots = 0;
 const shape = (e) => (e ? `${e.kind}${e.payload.reveal && e.payload.reveal !== "always" ? ":" + e.payload.reveal : ""}(${(e.parts || []).map(shape).join(",")})` : "");
 const explOf = (v) => (v.area && v.area.explanation) || null;
 // what was shot, per language: body kinds and explanation kinds
-const covered = {};
+const shotKinds = {};
 const kindsOf = (e, into) => {
   if (!e) return;
   into.add(e.kind);
@@ -59,7 +59,7 @@ for (const src of studies) {
         const key = `${v.screen}|${v.title}|${shape(explOf(v))}|${v.cards && v.cards.length === 2 ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
         if (!seen.has(key)) {
           seen.add(key);
-          const c = (covered[lang] = covered[lang] || { bodies: new Set(), kinds: new Set() });
+          const c = (shotKinds[lang] = shotKinds[lang] || { bodies: new Set(), kinds: new Set() });
           c.bodies.add(v.body);
           kindsOf(explOf(v), c.kinds);
           for (const r of (v.reservoir && v.reservoir.cards) || []) kindsOf(r.explanation, c.kinds);
@@ -113,7 +113,7 @@ if (process.env.COVER_ALL === "1") {
   const bodies = ["message", "page", "note", "line", "quiz", "feedback", "item", "questionnaire"];
   const kinds = ["heatmap", "image", "gallery", "markdown", "bars", "layout", "tokens", "token_pairs", "span_pairs", "features", "rules", "prototype", "path", "text", "composite"];
   for (const lang of langs) {
-    const c = covered[lang] || { bodies: new Set(), kinds: new Set() };
+    const c = shotKinds[lang] || { bodies: new Set(), kinds: new Set() };
     for (const b of bodies) check(c.bodies.has(b), `${lang}: a screen of body kind ${b} was shot`);
     for (const k of kinds) check(c.kinds.has(k), `${lang}: a ${k} explanation was shot`);
   }
