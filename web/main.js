@@ -390,7 +390,7 @@ async function act(kind, fields, ev, tOverride) {
   const target = ev && ev.currentTarget && ev.currentTarget.classList ? ev.currentTarget : null;
   if (kind === "continue" && !continueEnabled(S.view, now(), onsetT())) return;
   if (S.ending && kind !== "tick" && kind !== "scroll") {
-    notTaken(target);
+    notTaken(target || (kind === "key" ? keyTarget(fields.key) : null));
     return;
   }
   const input = { n: S.nextN++, kind, t: tIn, ...fields };

@@ -1,6 +1,8 @@
 // Offline for a while: answers given while the connection is down stay in
 // the browser's journal (IndexedDB) and are sent when it is back, with the
-// times of the key presses, not of the sending; a tab closed while offline
+// times of the key presses, not of the sending; meanwhile the pressed
+// answer shows that it is being saved, and a press after it that it is not
+// taken; a tab closed while offline
 // sends its journalled answer when the study is opened again in the same
 // profile.
 
@@ -24,6 +26,20 @@ await b.page.keyboard.press(key);
 await b.page.waitForFunction(() => window.simlab.offline(), null, { timeout: 15000 });
 const shownBanner = await b.page.isVisible("#banner");
 check(shownBanner, "the participant is told that the connection is lost");
+// the pressed answer says it is being saved; another class pressed now is
+// not taken, and says so
+await b.page.waitForSelector("button.choice.pending", { timeout: 5000 });
+const pending = await b.page.evaluate(() => {
+  const p = document.querySelector("button.choice.pending");
+  return { status: p.dataset.status, index: [...document.querySelectorAll("button.choice")].indexOf(p) };
+});
+check(pending.index === 0 && pending.status.length > 0, `the pressed answer shows "${pending.status}"`);
+const other = s.view.choice.options[1 % s.view.choice.options.length].key;
+await b.page.keyboard.press(other);
+await sleep(100);
+check(await b.page.evaluate(() => !!document.querySelector("button.choice.not-taken")), "a later press is shown as not taken");
+await b.page.locator("button.choice").nth(1).click();
+check(await b.page.evaluate(() => document.querySelectorAll("button.choice")[1].classList.contains("not-taken")), "a later click too");
 await sleep(3000);
 check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND seq=${s.pos[0]}`) === "0", "nothing arrived while offline");
 const journalled = await b.page.evaluate(
@@ -36,7 +52,7 @@ const journalled = await b.page.evaluate(
       };
     })
 );
-check(journalled >= 1, `the answer is in the journal (${journalled})`);
+check(journalled === 1, `the answer is in the journal, and the later presses are not (${journalled})`);
 await b.context.setOffline(false);
 s = await changed(b.page, s, 30000);
 const rt = Number(sqlite(db, `SELECT (response_ns - onset_ns) / 1e6 FROM response WHERE participant='${pid}' AND seq=${s.pos[0] - 1}`));
