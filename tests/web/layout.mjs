@@ -39,6 +39,7 @@ for (const st of studies) {
   const study = bundleCopy(st.dir, join(tempDir("bundle"), name), (j) => {
     j.conditions = j.conditions.filter((c) => st.keep.includes(c.id));
     delete j.baseline;
+    delete j.simulation;
     delete j.screening;
     if (st.edit) st.edit(j.protocol);
   });
