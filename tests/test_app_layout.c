@@ -15,6 +15,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "tests/harness.h"
+#include "tests/test_app_env.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -42,12 +43,7 @@ static const int SIZES[][2] = {{1280, 720}, {1920, 1080}, {390, 844}};
 #define SLACK 1.5f
 
 typedef struct Env {
-    Gfx g;
-    Fonts fonts[N_LANGS];
-    Ui ui[N_LANGS];
-    UiStrings *strings[N_LANGS];
-    Assets assets;
-    Scene sc;
+    TestApp a;
     int n_screens, n_texts;
     int n_failed; /* boxes left, reported (at most a few per bundle) */
 } Env;
@@ -55,55 +51,21 @@ typedef struct Env {
 static int env_open(Env *e)
 {
     memset(e, 0, sizeof *e);
-    SimError err;
-    GfxOptions o = {"layout", 1, SIZES[0][0], SIZES[0][1], 0, 0, 1};
-    if (gfx_open(&e->g, &o, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    char assets[1024], fdir[1100];
-    if (gfx_find_assets(assets, sizeof assets, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    snprintf(fdir, sizeof fdir, "%s/fonts", assets);
-    for (int l = 0; l < N_LANGS; l++) {
-        if (fonts_init(&e->fonts[l], e->g.renderer, fdir, &err) != SIM_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            return -1;
-        }
-        fonts_set_language(&e->fonts[l], LANGS[l]);
-        e->strings[l] =
-            ui_strings_new((size_t)ui_language_find(LANGS[l]), LANGS[l]);
-        fonts_set_rtl(&e->fonts[l], ui_strings_rtl(e->strings[l]));
-        e->ui[l].gfx = &e->g;
-        e->ui[l].fonts = &e->fonts[l];
-        e->ui[l].font_scale = 1;
-        ui_init_theme(&e->ui[l]);
-        ui_update_metrics(&e->ui[l]);
-    }
-    assets_init(&e->assets, e->g.renderer);
-    scene_init(&e->sc);
-    return 0;
+    return test_app_open(&e->a, "layout", SIZES[0][0], SIZES[0][1], LANGS,
+                         N_LANGS);
 }
 
 static void env_close(Env *e)
 {
-    scene_free(&e->sc);
-    assets_free(&e->assets);
-    for (int l = 0; l < N_LANGS; l++) {
-        fonts_free(&e->fonts[l]);
-        ui_strings_free(e->strings[l]);
-    }
-    gfx_close(&e->g);
+    test_app_close(&e->a);
 }
 
 static void set_size(Env *e, int s)
 {
-    SDL_SetWindowSize(e->g.window, SIZES[s][0], SIZES[s][1]);
-    gfx_update_size(&e->g);
+    SDL_SetWindowSize(e->a.g.window, SIZES[s][0], SIZES[s][1]);
+    gfx_update_size(&e->a.g);
     for (int l = 0; l < N_LANGS; l++) {
-        ui_update_metrics(&e->ui[l]);
+        ui_update_metrics(&e->a.ui[l]);
     }
 }
 
@@ -114,10 +76,11 @@ static int inside(SDL_FRect in, SDL_FRect box)
            in.y + in.h <= box.y + box.h + SLACK;
 }
 
-/* Checks the texts of e->sc; where names the screen for the report. */
+/* Checks the texts of e->a.sc (the scene); where names the screen for the
+ * report. */
 static void check_scene(Env *e, const char *where)
 {
-    const Scene *sc = &e->sc;
+    const Scene *sc = &e->a.sc;
     e->n_screens++;
     for (size_t i = 0; i < sc->n_cmds; i++) {
         const SceneCmd *k = &sc->cmds[i];
@@ -134,9 +97,9 @@ static void check_scene(Env *e, const char *where)
             }
         }
         if (!why && k->layer == LAYER_BODY &&
-            (k->r.x < -SLACK || k->r.x + k->r.w > (float)e->g.w + SLACK)) {
+            (k->r.x < -SLACK || k->r.x + k->r.w > (float)e->a.g.w + SLACK)) {
             why = "window";
-            box = (SDL_FRect){0, 0, (float)e->g.w, (float)e->g.h};
+            box = (SDL_FRect){0, 0, (float)e->a.g.w, (float)e->a.g.h};
         }
         if (!why) {
             continue;
@@ -212,9 +175,10 @@ static void check_view(Walk *w, const SessionView *v0)
                     vv.res_revealed =
                         vv.n_reservoir <= sizeof shown ? shown : NULL;
                 }
-                ScreenCtx sx = {&e->ui[l],     &e->assets, &vv,   0,   NULL,
-                                e->strings[l], p,          w->st, NULL};
-                screen_build(&e->sc, &sx);
+                ScreenCtx sx = {&e->a.ui[l], &e->a.assets, &vv,
+                                0,           NULL,         e->a.strings[l],
+                                p,           w->st,        NULL};
+                screen_build(&e->a.sc, &sx);
                 char where[400];
                 snprintf(where, sizeof where, "%s %dx%d %s step %d (%s) %s%s",
                          w->bundle, SIZES[s][0], SIZES[s][1], LANGS[l],
@@ -230,7 +194,7 @@ static void check_view(Walk *w, const SessionView *v0)
                     /* the item card sits where the first condition's did,
                     ** at every window size */
                     SDL_FRect item, expl;
-                    card_rects(&e->sc, &item, &expl);
+                    card_rects(&e->a.sc, &item, &expl);
                     size_t k = (size_t)v.trial->seq * N_SIZES + (size_t)s;
                     if (w->cond_index == 0) {
                         w->first_item[k] = item;
@@ -344,8 +308,8 @@ static void check_bundle(Env *e, const char *dir)
     for (int s = 0; s < N_SIZES; s++) {
         set_size(e, s);
         for (int l = 0; l < N_LANGS; l++) {
-            screen_plan_build(&w->plans[l][s], st, &e->ui[l], &e->assets,
-                              e->strings[l]);
+            screen_plan_build(&w->plans[l][s], st, &e->a.ui[l], &e->a.assets,
+                              e->a.strings[l]);
         }
     }
     Store *store = NULL;

@@ -11,6 +11,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "tests/harness.h"
+#include "tests/test_app_env.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -32,12 +33,7 @@ static const char *const LANGS[] = {"en", "de", "ar", "ja"};
 #define N_LANGS 4
 
 typedef struct Env {
-    Gfx g;
-    Fonts fonts[N_LANGS];
-    Ui ui[N_LANGS];
-    UiStrings *strings[N_LANGS];
-    Assets assets;
-    Scene sc;
+    TestApp a;
     ScreenModel *model;
     FILE *out;
     int n_screens;
@@ -46,35 +42,9 @@ typedef struct Env {
 static int env_open(Env *e, const char *out)
 {
     memset(e, 0, sizeof *e);
-    SimError err;
-    GfxOptions o = {"texts", 1, 1280, 720, 0, 0, 1};
-    if (gfx_open(&e->g, &o, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (test_app_open(&e->a, "texts", 1280, 720, LANGS, N_LANGS) != 0) {
         return -1;
     }
-    char assets[1024], fdir[1100];
-    if (gfx_find_assets(assets, sizeof assets, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    snprintf(fdir, sizeof fdir, "%s/fonts", assets);
-    for (int l = 0; l < N_LANGS; l++) {
-        if (fonts_init(&e->fonts[l], e->g.renderer, fdir, &err) != SIM_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            return -1;
-        }
-        fonts_set_language(&e->fonts[l], LANGS[l]);
-        e->strings[l] =
-            ui_strings_new((size_t)ui_language_find(LANGS[l]), LANGS[l]);
-        fonts_set_rtl(&e->fonts[l], ui_strings_rtl(e->strings[l]));
-        e->ui[l].gfx = &e->g;
-        e->ui[l].fonts = &e->fonts[l];
-        e->ui[l].font_scale = 1;
-        ui_init_theme(&e->ui[l]);
-        ui_update_metrics(&e->ui[l]);
-    }
-    assets_init(&e->assets, e->g.renderer);
-    scene_init(&e->sc);
     e->model = screen_model_new();
     e->out = fopen(out, "w");
     if (!e->out || !e->model) {
@@ -90,13 +60,7 @@ static void env_close(Env *e)
         fclose(e->out);
     }
     screen_model_free(e->model);
-    scene_free(&e->sc);
-    assets_free(&e->assets);
-    for (int l = 0; l < N_LANGS; l++) {
-        fonts_free(&e->fonts[l]);
-        ui_strings_free(e->strings[l]);
-    }
-    gfx_close(&e->g);
+    test_app_close(&e->a);
 }
 
 typedef struct Walk {
@@ -139,16 +103,16 @@ static void write_view(Walk *w, const SessionView *v, int64_t onset_ns,
         snprintf(w->seen[w->n_seen++], sizeof w->seen[0], "%s", key);
     }
     int l = w->lang;
-    ScreenCtx sx = {&e->ui[l],     &e->assets, v,     onset_ns, NULL,
-                    e->strings[l], &w->plan,   w->st, e->model};
-    screen_build(&e->sc, &sx);
-    CHECK(!scene_oom(&e->sc));
+    ScreenCtx sx = {&e->a.ui[l],     &e->a.assets, v,     onset_ns, NULL,
+                    e->a.strings[l], &w->plan,     w->st, e->model};
+    screen_build(&e->a.sc, &sx);
+    CHECK(!scene_oom(&e->a.sc));
     json_t *texts = json_array();
-    for (size_t i = 0; i < e->sc.n_cmds; i++) {
-        const SceneCmd *k = &e->sc.cmds[i];
+    for (size_t i = 0; i < e->a.sc.n_cmds; i++) {
+        const SceneCmd *k = &e->a.sc.cmds[i];
         if (k->kind == CMD_TEXT) {
             json_array_append_new(
-                texts, json_stringn(e->sc.text + k->text_off, k->text_len));
+                texts, json_stringn(e->a.sc.text + k->text_off, k->text_len));
         }
     }
     ServeMediaList media;
@@ -284,7 +248,7 @@ static void check_bundle(Env *e, const char *dir)
     UiStrings *own = st->ui_strings;
     for (int l = 0; l < N_LANGS; l++) {
         /* the study's screens in language l, on both front ends */
-        st->ui_strings = e->strings[l];
+        st->ui_strings = e->a.strings[l];
         char db[] = "texts-XXXXXX";
         int fd = mkstemp(db);
         if (fd < 0) {
@@ -297,7 +261,8 @@ static void check_bundle(Env *e, const char *dir)
         w->st = st;
         w->bundle = dir;
         w->lang = l;
-        screen_plan_build(&w->plan, st, &e->ui[l], &e->assets, e->strings[l]);
+        screen_plan_build(&w->plan, st, &e->a.ui[l], &e->a.assets,
+                          e->a.strings[l]);
         CHECK_INT(serve_view_new(st, &w->views, &err), SIM_OK);
         Store *store = NULL;
         if (store_open(db, st, DURABILITY_FAST, 0, 1000, &store, &err) !=

@@ -261,10 +261,11 @@ async function show(v) {
   flush(); // inputs journalled before a reload
 }
 
-// The display's frame interval: the median of the last frames measured.
+// The display's frame interval: the median of the frames measured (one
+// long or short frame does not move it).
 const frames = [];
 function frameInterval(d) {
-  if (d > 0 && d < 100) {
+  if (d >= 4 && d < 100) {
     frames.push(d);
     if (frames.length > 31) frames.shift();
   }
@@ -277,7 +278,7 @@ function frameInterval(d) {
 // that paints it (t1); the next one starts the frame after it (t2), by
 // when it has been presented. The page is not told when within that frame
 // the pixels changed, so the onset is its middle: t2 less half the
-// display's frame interval (the median of the frames measured, so that one
+// display's frame interval (the median of the frames measured, so that a
 // long frame does not move it) -- at most half a frame off either way,
 // nothing on average (measured beside the desktop's and jsPsych's:
 // bench/app/compare_peers.sh, docs/online.md). When the page is hidden (no
