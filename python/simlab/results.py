@@ -6,8 +6,9 @@ columns; report.json of simlab-analyze with its tables.
 Types: "0/1" columns are booleans, "0/1/empty" nullable booleans,
 "integer" integers ("integer/empty" nullable), "number/empty" floats
 (times in ms), strings stay strings (an empty cell is missing); condition
-is categorical with the study's baseline first. A cell the export guarded
-against spreadsheet formulas ('=x) is read as it was recorded (=x).
+is an ordered categorical with the study's baseline first. A cell the
+export guarded against spreadsheet formulas ('=x) is read as it was
+recorded (=x).
 """
 import csv
 import hashlib
@@ -139,7 +140,7 @@ def _frame(header, rows, types, safe, sidecar, pandas):
     for name, vals in cols.items():
         kind = types.get(name, "string")
         if name == "condition":
-            data[name] = pd.Categorical(vals, categories=conds)
+            data[name] = pd.Categorical(vals, categories=conds, ordered=True)
         elif kind == "0/1":
             data[name] = pd.array(vals, dtype="bool")
         elif kind == "0/1/empty":

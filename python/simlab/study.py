@@ -438,7 +438,8 @@ class Study:
                              % a.dtype, key, field)
         h, w = a.shape
         _sides(w, h, key, field)
-        m = np.asarray(a, dtype=np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            m = np.asarray(a, dtype=np.float32)
         bad = ~np.isfinite(m)
         if bad.any():
             r, c = (int(x) for x in np.argwhere(bad)[0])
