@@ -44,14 +44,12 @@ done
 if [ -z "$missing" ]; then
     exit 0
 fi
-if [ "$(id -u)" -eq 0 ]; then
-    SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo"
-else
+. "$(dirname "$0")/as_root.sh"
+if ! root_possible; then
     echo "simlab setup: these packages are missing and there is no sudo:$missing" >&2
     exit 1
 fi
 echo "simlab setup: installing$missing"
-$SUDO apt-get update
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
+as_root apt-get update
+as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends $missing

@@ -29,7 +29,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import simlab  # noqa: E402
 
-DEMO = os.path.join(HERE, "..", "..", "assets", "studies", "image-meta")
+# the demo study: in the source tree, or installed beside these examples
+# (/usr/share/doc/simlab/examples -> /usr/share/simlab/studies)
+DEMO = next(d for d in (
+    os.path.join(HERE, "..", "..", "assets", "studies", "image-meta"),
+    os.path.join(HERE, "..", "..", "..", "..", "simlab", "studies",
+                 "image-meta"))
+    if os.path.isdir(d))
 
 # Items taken from the demo: pool -> ids (balanced per pool as the
 # meta-predictor preset asks: as many TP, FP, TN and FN).
