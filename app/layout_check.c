@@ -56,22 +56,24 @@ static int report_size(const Study *st, int w, int h, SimBuf *lines,
     float pad = roundf(ui.u); /* a card's padding */
     float avail = p.view_h - roundf(ui.u * 2.4f);
     if (p.any_method) {
-        sim_buf_printf(lines,
-                "layout %dx%d: explanation area %.0f px high beside the item "
-                "in every condition (the tallest: item '%s', method '%s')\n",
-                w, h, (double)(p.expl_side_h + 2 * pad),
-                p.expl_item ? p.expl_item->key : "?",
-                p.expl_method ? p.expl_method : "?");
+        sim_buf_printf(
+            lines,
+            "layout %dx%d: explanation area %.0f px high beside the item "
+            "in every condition (the tallest: item '%s', method '%s')\n",
+            w, h, (double)(p.expl_side_h + 2 * pad),
+            p.expl_item ? p.expl_item->key : "?",
+            p.expl_method ? p.expl_method : "?");
     }
     if (p.res_h > 0) {
-        sim_buf_printf(lines,
-                "layout %dx%d: reservoir %s the item in every condition, "
-                "%.0f px high (cards %.0f px high; the tallest: item '%s', "
-                "%s%s%s)\n",
-                w, h, p.res_top ? "above" : "below", (double)p.res_h,
-                (double)p.res_card_h, p.res_item ? p.res_item->key : "?",
-                p.res_method ? "method '" : "no explanation",
-                p.res_method ? p.res_method : "", p.res_method ? "'" : "");
+        sim_buf_printf(
+            lines,
+            "layout %dx%d: reservoir %s the item in every condition, "
+            "%.0f px high (cards %.0f px high; the tallest: item '%s', "
+            "%s%s%s)\n",
+            w, h, p.res_top ? "above" : "below", (double)p.res_h,
+            (double)p.res_card_h, p.res_item ? p.res_item->key : "?",
+            p.res_method ? "method '" : "no explanation",
+            p.res_method ? p.res_method : "", p.res_method ? "'" : "");
     }
     /* the reservoir above counts against the explanation only on screens
     ** that show both */

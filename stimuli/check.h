@@ -34,8 +34,7 @@ int check_bundle_orders(const char *dir, int json, FILE *out,
 ** reservoir, from the caller (app/ lays screens out with SDL; stimuli does
 ** not): appends its report lines to lines and a warning to rep
 ** (check_report_add) for each screen that must scroll. */
-typedef void (*CheckLayoutFn)(const Study *st, SimBuf *lines,
-                              StudyReport *rep);
+typedef void (*CheckLayoutFn)(const Study *st, SimBuf *lines, StudyReport *rep);
 
 /* check_bundle_orders() that, for a valid bundle, also runs layout (when
 ** not NULL): its lines come before the warnings, and its warnings are

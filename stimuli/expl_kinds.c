@@ -49,8 +49,8 @@ int expl_map_read(Loader *L, const JLoc *at, json_t *o, Explanation *e)
                               sizeof why) != 0) {
             jl_error_file(L, at, "file", "'%s': %s", file, why);
         } else if (!png) {
-            jl_error_file(L, at, "file",
-                          "'%s': not a PNG file (bad signature)", file);
+            jl_error_file(L, at, "file", "'%s': not a PNG file (bad signature)",
+                          file);
         } else {
             ok = 1;
         }

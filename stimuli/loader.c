@@ -232,12 +232,12 @@ static int same_place(const Diag *d, int line, const char *pointer)
 }
 
 /* fmt and ap as vprintf takes them (the callers' formats are checked) */
-static void vdiag(Loader *L, int warn, int anywhere, const char *file,
-                  int line, int column, const char *pointer, const char *field,
+static void vdiag(Loader *L, int warn, int anywhere, const char *file, int line,
+                  int column, const char *pointer, const char *field,
                   const char *fmt, va_list ap)
     __attribute__((format(printf, 9, 0)));
-static void vdiag(Loader *L, int warn, int anywhere, const char *file,
-                  int line, int column, const char *pointer, const char *field,
+static void vdiag(Loader *L, int warn, int anywhere, const char *file, int line,
+                  int column, const char *pointer, const char *field,
                   const char *fmt, va_list ap)
 {
     L->n_raised += !warn;
@@ -257,8 +257,7 @@ static void vdiag(Loader *L, int warn, int anywhere, const char *file,
     ** same file (a misspelled class in every row, a misspelled pool in
     ** every block) is counted on its first report (ld_repeats_finish). */
     int is_new = 1;
-    DiagRepeat *rep =
-        repeat_find(L, warn, anywhere, file, field, msg, &is_new);
+    DiagRepeat *rep = repeat_find(L, warn, anywhere, file, field, msg, &is_new);
     if (!is_new) {
         const Diag *first =
             rep->warn ? &r->warnings[rep->index] : &r->errors[rep->index];
@@ -480,8 +479,8 @@ void jl_error(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
     va_end(ap);
 }
 
-void jl_error_file(Loader *L, const JLoc *at, const char *key,
-                   const char *fmt, ...)
+void jl_error_file(Loader *L, const JLoc *at, const char *key, const char *fmt,
+                   ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -88,8 +88,8 @@ void jl_warn(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
 ** corrupt) whose message names it: one error wherever the file is named,
 ** counted as "(and N more places: items.jsonl:9 field 'x', ...)" when the
 ** other places are other fields or files. */
-void jl_error_file(Loader *L, const JLoc *at, const char *key,
-                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void jl_error_file(Loader *L, const JLoc *at, const char *key, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
 /* Appends "(and N more rows: line 4, 5, 6, ...)" to each problem reported
 ** more than once and frees the bookkeeping; call once, after the last
 ** problem of a load. */

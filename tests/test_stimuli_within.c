@@ -21,8 +21,8 @@ static char tmp[256];
 /* Copies bundle src to tmp/b with, in study.json, the first from[i]
 ** replaced by to[i] for each of the n edits; returns the copy's path
 ** (static), NULL when a from is missing. */
-static const char *variant_n(const char *src, size_t n,
-                             const char *const *from, const char *const *to)
+static const char *variant_n(const char *src, size_t n, const char *const *from,
+                             const char *const *to)
 {
     static char dir[512];
     snprintf(dir, sizeof dir, "%s/b", tmp);
@@ -100,15 +100,13 @@ static void test_repeat_run(const char *example)
     const char *brk = "{\"kind\": \"break\", \"id\": \"next\",";
     const char *from[] = {assign, brk};
     const char *typo[] = {
-        "\"order\": \"latin-square\", \"repeat\": [\"learn\", \"tset\"]}",
-        brk};
+        "\"order\": \"latin-square\", \"repeat\": [\"learn\", \"tset\"]}", brk};
     expect_dir(variant_n(example, 2, from, typo), 1,
                "error: study.json:/assignment/repeat: field 'repeat': 'tset' "
                "is not a block id (did you mean 'test'?)\ninvalid: 1 error\n",
                NULL);
     const char *run[] = {
-        "\"order\": \"latin-square\", \"repeat\": [\"learn\", \"test\"]}",
-        brk};
+        "\"order\": \"latin-square\", \"repeat\": [\"learn\", \"test\"]}", brk};
     expect_dir(variant_n(example, 2, from, run), 0,
                "warning: study.json:/assignment/repeat: field 'repeat': "
                "break 'next' comes after the blocks repeated per condition "
@@ -126,8 +124,7 @@ static void test_repeat_run(const char *example)
            "error: study.json:/blocks/4/once: field 'once': block 'next' is "
            "one of the blocks repeated per condition (learn .. next), so it "
            "is shown once per condition\ninvalid: 1 error\n");
-    expect(example, "\"id\": \"test\",", "\"id\": \"test\", \"once\": true,",
-           1,
+    expect(example, "\"id\": \"test\",", "\"id\": \"test\", \"once\": true,", 1,
            "error: study.json:/blocks/3/once: field 'once': only break and "
            "questionnaire blocks are marked as shown once after the repeated "
            "blocks\ninvalid: 1 error\n");
