@@ -141,19 +141,24 @@ def image_size(path):
             f.seek(n - 2, 1)
 
 
-def npy_shape(path):
-    """The shape of an .npy file from its header."""
+def npy_header(path):
+    """The header of an .npy file as a dict (descr, fortran_order, shape);
+    ValueError when the file is not one."""
+    import ast
     with open(path, "rb") as f:
         head = f.read(10)
-        if head[:6] != b"\x93NUMPY":
-            raise ValueError("%s: not an .npy file" % path)
+        if head[:6] != b"\x93NUMPY" or len(head) < 10:
+            raise ValueError("'%s': not an .npy file" % path)
         if head[6] == 1:
             n = struct.unpack("<H", head[8:10])[0]
         else:
             n = struct.unpack("<I", head[8:10] + f.read(2))[0]
-        text = f.read(n).decode("latin-1")
-    import ast
-    return tuple(ast.literal_eval(text)["shape"])
+        try:
+            d = ast.literal_eval(f.read(n).decode("latin-1"))
+            d["shape"] = tuple(d["shape"])
+        except (ValueError, SyntaxError, KeyError, TypeError):
+            raise ValueError("'%s': the .npy header cannot be read" % path)
+    return d
 
 
 def npy_bytes(array):

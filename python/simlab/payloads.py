@@ -608,20 +608,43 @@ def _scalar(v):
     return v
 
 
-def _check_features(p, ctx, field, depth):
-    out = {"features": _check_feature_list(_list(p, "features", ctx, field),
-                                           ctx, field + ".features")}
-    for k in ("intercept", "sum", "output"):
-        if p.get(k) is not None:
-            out[k] = number(p[k], ctx, field + "." + k)
+def _whole(lo, hi):
+    """A check of a whole number from lo to hi (for _optional)."""
+    def check_whole(v, ctx, field):
+        x = number(v, ctx, field)
+        if x != int(x) or not lo <= x <= hi:
+            ctx.fail(field, "must be a whole number from %d to %d"
+                     % (lo, hi))
+        return int(x)
+    return check_whole
+
+
+def _known(d, names, what, ctx, field):
+    """Refuses a member of d that is not one of names."""
+    for k in d:
+        if k not in names:
+            ctx.fail(field + "." + k, "unknown field of %s (its fields: %s)"
+                     % (what, ", ".join(names)))
+
+
+def _optional(p, out, ctx, field, **checks):
+    """out with p's members that are given, each through its check
+    (number, class_id, ...): key=check."""
+    for key, check_value in checks.items():
+        if p.get(key) is not None:
+            out[key] = check_value(p[key], ctx, field + "." + key)
     return out
 
 
+def _check_features(p, ctx, field, depth):
+    out = {"features": _check_feature_list(_list(p, "features", ctx, field),
+                                           ctx, field + ".features")}
+    return _optional(p, out, ctx, field, intercept=number, sum=number,
+                     output=number)
+
+
 def _check_rules(p, ctx, field, depth):
-    out = {}
-    if p.get("predicted") is not None:
-        out["predicted"] = class_id(p["predicted"], ctx,
-                                    field + ".predicted")
+    out = _optional(p, {}, ctx, field, predicted=class_id)
     rl = []
     for i, r in enumerate(_list(p, "rules", ctx, field)):
         f = "%s.rules.%d" % (field, i)
@@ -644,8 +667,7 @@ def _check_prototype(p, ctx, field, depth):
     out = {}
     if p.get("label") is not None:
         out["label"] = str(_scalar(p["label"]))
-    if p.get("evidence") is not None:
-        out["evidence"] = number(p["evidence"], ctx, field + ".evidence")
+    _optional(p, out, ctx, field, evidence=number)
     if p.get("rows") is not None or p.get("text") is None:
         rows = []
         for i, r in enumerate(_list(p, "rows", ctx, field)):
@@ -668,12 +690,7 @@ def _check_prototype(p, ctx, field, depth):
 
 
 def _check_path(p, ctx, field, depth):
-    out = {}
-    if p.get("start_margin") is not None:
-        out["start_margin"] = number(p["start_margin"], ctx,
-                                     field + ".start_margin")
-    if p.get("target") is not None:
-        out["target"] = class_id(p["target"], ctx, field + ".target")
+    out = _optional(p, {}, ctx, field, start_margin=number, target=class_id)
     steps = []
     for i, s in enumerate(_list(p, "steps", ctx, field)):
         f = "%s.steps.%d" % (field, i)
@@ -757,8 +774,7 @@ def _check_image(p, ctx, field, depth):
         ctx.fail(field + ".file", "missing: an image explanation of a %s "
                  "item needs a file (only image items show their own "
                  "image)" % ctx.modality)
-    if p.get("caption") is not None:
-        out["caption"] = string(p["caption"], ctx, field + ".caption")
+    _optional(p, out, ctx, field, caption=string)
     ov = p.get("overlay")
     if ov is not None:
         of = field + ".overlay"
@@ -767,10 +783,7 @@ def _check_image(p, ctx, field, depth):
                   if k in ov}
         elif not isinstance(ov, dict):
             ov = {"file": ov}
-        for k in ov:
-            if k not in ("file", "colormap", "opacity"):
-                ctx.fail(of + "." + k, "unknown field of an overlay (its "
-                         "fields: file, colormap, opacity)")
+        _known(ov, ("file", "colormap", "opacity"), "an overlay", ctx, of)
         o = {}
         o["file"], msize = _map_file(ov.get("file"), ctx, of + ".file")
         if size:
@@ -781,31 +794,18 @@ def _check_image(p, ctx, field, depth):
 
 
 def _check_gallery(p, ctx, field, depth):
-    out = {}
-    if p.get("columns") is not None:
-        c = number(p["columns"], ctx, field + ".columns")
-        if c != int(c) or not 1 <= c <= 12:
-            ctx.fail(field + ".columns", "must be a whole number from 1 "
-                     "to 12")
-        out["columns"] = int(c)
+    out = _optional(p, {}, ctx, field, columns=_whole(1, 12))
     ims = []
     for i, im in enumerate(_list(p, "images", ctx, field,
                                  most=GALLERY_MAX)):
         f = "%s.images.%d" % (field, i)
         if not isinstance(im, dict):
             im = {"file": im}
-        for k in im:
-            if k not in ("file", "caption", "weight"):
-                ctx.fail(f + "." + k, "unknown field of a gallery image "
-                         "(its fields: file, caption, weight)")
+        _known(im, ("file", "caption", "weight"), "a gallery image", ctx, f)
         if im.get("file") is None:
             ctx.fail(f + ".file", "missing (required)")
         d = {"file": _image_file(im["file"], ctx, f + ".file")[0]}
-        if im.get("caption") is not None:
-            d["caption"] = string(im["caption"], ctx, f + ".caption")
-        if im.get("weight") is not None:
-            d["weight"] = number(im["weight"], ctx, f + ".weight")
-        ims.append(d)
+        ims.append(_optional(im, d, ctx, f, caption=string, weight=number))
     out["images"] = ims
     return out
 
@@ -832,13 +832,7 @@ def _check_bars(p, ctx, field, depth):
         if len(u.encode()) > 16:
             ctx.fail(field + ".unit", "%r: at most 16 bytes" % u)
         out["unit"] = u
-    if p.get("decimals") is not None:
-        d = number(p["decimals"], ctx, field + ".decimals")
-        if d != int(d) or not 0 <= d <= 6:
-            ctx.fail(field + ".decimals", "must be a whole number from 0 "
-                     "to 6")
-        out["decimals"] = int(d)
-    return out
+    return _optional(p, out, ctx, field, decimals=_whole(0, 6))
 
 
 _CHECKS = {

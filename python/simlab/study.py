@@ -384,7 +384,7 @@ class Study:
             raise StudyError("'%s': no such file" % src, key, field)
         if role == "map":
             if low.endswith(".npy"):
-                shape, ok = _npy_header(src)
+                shape, ok = _npy_header(src, key, field)
                 if len(shape) != 2:
                     raise StudyError("'%s' holds a %s array: a heatmap is "
                                      "2-D (H x W)" % (src, "x".join(
@@ -580,19 +580,11 @@ def _bundle_path(name, key, field):
     return name
 
 
-def _npy_header(path):
+def _npy_header(path, key, field):
     """(shape, whether the file is little-endian float32 in C order) of an
     .npy file."""
-    import ast
-    import struct
-    with open(path, "rb") as f:
-        head = f.read(10)
-        if head[:6] != b"\x93NUMPY":
-            raise StudyError("'%s': not an .npy file" % path)
-        if head[6] == 1:
-            n = struct.unpack("<H", head[8:10])[0]
-        else:
-            n = struct.unpack("<I", head[8:10] + f.read(2))[0]
-        d = ast.literal_eval(f.read(n).decode("latin-1"))
-    shape = tuple(d["shape"])
-    return shape, d["descr"] == "<f4" and not d["fortran_order"]
+    try:
+        d = mediafile.npy_header(path)
+    except ValueError as e:
+        raise StudyError(str(e), key, field)
+    return d["shape"], d.get("descr") == "<f4" and not d.get("fortran_order")

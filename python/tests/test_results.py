@@ -61,11 +61,6 @@ def cell(v):
     return str(v)
 
 
-def same_number(a, b):
-    return a == b or (a and b and math.isclose(float(a), float(b),
-                                               rel_tol=0, abs_tol=0))
-
-
 class Results(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -73,6 +68,8 @@ class Results(unittest.TestCase):
             os.path.join(EXAMPLES, "kredit-de"), "kredit", 6)
         cls.methods_db, cls.methods = export(
             os.path.join(EXAMPLES, "explanation-methods"), "methods", 6)
+        cls.demo_db, cls.demo = export(
+            os.path.join(ASSETS, "text-forward"), "demo", 8)
 
     def compare(self, csv_path, got, columns_of):
         header, rows = raw(csv_path)
@@ -109,6 +106,20 @@ class Results(unittest.TestCase):
         acc = df[df.phase == "post"].groupby("condition",
                                               observed=True).correct.mean()
         self.assertEqual(list(acc.index), ["ohne", "balken", "begruendung"])
+
+    def test_demo_study(self):
+        """The demo study of the README (text-forward): ratings, pre and
+        post; no baseline condition: the study's order."""
+        for pandas in ([False] if pd is None else [False, None]):
+            got = simlab.read_export(self.demo, pandas=pandas)
+            self.compare(self.demo, got, (lambda d: d.keys())
+                         if pandas is False else (lambda d: d.columns))
+        if pd is not None:
+            self.assertIsNone(got.attrs["baseline"])
+            self.assertEqual(list(got["condition"].cat.categories),
+                             ["LIME", "Anchor", "Omission", "Composite"])
+            self.assertEqual(str(got["rating"].dtype), "Int64")
+            self.assertTrue(got["rating"].notna().any())
 
     def test_export_without_pandas(self):
         cols = simlab.read_export(self.kredit, pandas=False)
