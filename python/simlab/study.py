@@ -507,8 +507,15 @@ class Study:
                                   "overwrite=True) replaces the study's "
                                   "files there" % dir)
         files = dict(self.files)
-        for path, text in self._default_pages().values():
+        defaults = self._default_pages()
+        for path, text in defaults.values():
             files.setdefault(path, _File(data=text.encode("utf-8")))
+        lang = str(self.fields.get("language") or "en")
+        if defaults and not lang.lower().startswith("en"):
+            warnings.warn("simlab's own pages (%s) are in English and the "
+                          "study's language is '%s': give pages= in it"
+                          % (", ".join(sorted(defaults)), lang),
+                          UserWarning, stacklevel=2)
         lines = "".join(json.dumps(r, ensure_ascii=False) + "\n"
                         for r in self.items)
         files["items.jsonl"] = _File(data=lines.encode("utf-8"))

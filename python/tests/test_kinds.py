@@ -192,6 +192,13 @@ class Kinds(Scratch):
         kinds = [b["kind"] for b in report["blocks"]]
         self.assertEqual(kinds[:2], ["consent", "instructions"])
         self.assertEqual(kinds[-1], "debrief")
+        # in another language: a warning that the pages are English
+        study = __import__("support").fill(image_study(language="de"), rng)
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            study.write(self.path("de"))
+        self.assertTrue(any("are in English and the study's language is "
+                            "'de'" in str(w.message) for w in got))
         # pages given: the lab's files, no defaults
         study = __import__("support").fill(image_study(
             pages={"consent": "pages/c.md", "instructions": "pages/i.md",
