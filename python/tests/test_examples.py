@@ -1,7 +1,8 @@
 """The worked examples written by their make_bundle.py equal the committed
 bundles byte for byte (examples/explanation-methods, examples/kredit-de);
 examples/numpy-model trains its model and writes a valid, balanced
-study; the smallest complete script of docs/python.md runs as written."""
+study; the smallest complete script of docs/python.md (and the README)
+runs as written."""
 import filecmp
 import os
 import re
@@ -76,6 +77,10 @@ class Examples(Scratch):
         m = re.search(r"```python\n(.*?)```", doc, re.S)
         self.assertIsNotNone(m, "docs/python.md has no python block")
         code = m.group(1)
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = re.search(r"```python\n(.*?)```", f.read(), re.S)
+        self.assertEqual(readme.group(1) if readme else None, code,
+                         "the README's script is not docs/python.md's")
         lines = [x for x in code.splitlines() if x.strip()]
         self.assertLessEqual(len(lines), 16, "the smallest script grew")
         script = self.path("first.py")
