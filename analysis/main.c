@@ -76,7 +76,8 @@ static void help(FILE *f)
         "  simlab-analyze data/study.db --out report\n"
         "  simlab-analyze --csv other-lab.csv --delimiter ';' --out report\n"
         "\n"
-        "Documentation: docs/analysis.md in simlab's source.\n",
+        "Documentation: analysis.md in /usr/share/doc/simlab (docs/ in\n"
+        "simlab's source); report.json from Python: python.md there.\n",
         f);
 }
 

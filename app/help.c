@@ -207,14 +207,27 @@ static const char BODY[] =
     "                          a package)\n"
     "  share/simlab/lang/      the shipped runner languages as language\n"
     "                          files (copy one to translate)\n"
+    "  /usr/share/doc/simlab/  the documentation, installed with the package\n"
+    "                          (docs/ in the source): study-format.md,\n"
+    "                          python.md, online.md, power.md, analysis.md,\n"
+    "                          runner.md, engine.md, multisite.md, ...\n"
+    "  /usr/share/doc/simlab/examples/\n"
+    "                          example studies: explanation-methods,\n"
+    "                          kredit-de, numpy-model, within,\n"
+    "                          questionnaire, hase2020 (examples/ in the\n"
+    "                          source)\n"
+    "  /usr/lib/python3/dist-packages/simlab/\n"
+    "                          the Python package: studies from numpy\n"
+    "                          arrays, results into pandas (python.md)\n"
     "\n"
     "Examples:\n"
     "  simlab check /usr/share/simlab/studies/text-forward\n"
     "  simlab run /usr/share/simlab/studies/image-meta --db demo.db\n"
     "  simlab export --db demo.db --csv demo.csv\n"
+    "  simlab check /usr/share/doc/simlab/examples/kredit-de\n"
     "\n"
-    "Documentation: docs/ in simlab's source (runner.md, study-format.md,\n"
-    "engine.md, analysis.md).\n";
+    "Documentation: /usr/share/doc/simlab (docs/ in simlab's source);\n"
+    "simlab-analyze(1), simlab-preview(1).\n";
 
 void help_usage(FILE *f)
 {

@@ -89,12 +89,8 @@ static int cmd_check(int argc, char **argv)
     /* a latin square's orders come from experiment/assign.h */
     static const CheckOrders orders = {assign_williams_rows,
                                        assign_williams_row};
-    int rc = check_bundle_orders(dir, json, stdout, &orders);
-    if (rc == 0 && !json) {
-        /* where item screens put the explanation, in every condition */
-        app_check_layout(dir, stdout);
-    }
-    return rc;
+    /* where item screens put the explanation, in every condition */
+    return check_bundle_with(dir, json, stdout, &orders, app_check_layout);
 }
 
 static int cmd_new(int argc, char **argv)

@@ -390,6 +390,10 @@ typedef struct Block {
     SurveyQuestion *survey; /* its questions, in order shown */
     size_t n_survey;
 
+    /* questionnaire, break: shown once after the blocks a within-subject
+    ** study repeats per condition, on purpose ("once": true) */
+    int once;
+
     /* predict, counterfactual: an answer deadline and a confidence scale */
     int time_limit_ms;      /* 0 = none; else 100..600000 from the onset */
     char *timeout_message;  /* shown briefly after a timeout; NULL = none */
