@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "common/sim_analysis.h"
 #include "common/sim_decode.h"
 #include "common/sim_error.h"
 #include "common/sim_phase.h"
@@ -520,9 +521,11 @@ typedef struct Study {
     Assignment assignment;
     RatingSpec rating;
     SimulationSpec simulation;
-    OnlineSpec online; /* "online" (simlab serve); zero when absent */
-    Page **pages;      /* every page read at load time (stimuli/page.h): the
-                          page files, then blocks' inline texts */
+    OnlineSpec online;        /* "online" (simlab serve); zero when absent */
+    SimAnalysisSpec analysis; /* "analysis": the primary test, alpha,
+                                 correction, sequential looks */
+    Page **pages; /* every page read at load time (stimuli/page.h): the
+                     page files, then blocks' inline texts */
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
