@@ -53,3 +53,13 @@ if(TARGET simlab_experiment)
                   SOURCES test_analysis_interactions.c
                   LIBS simlab_analysis simlab_experiment)
 endif()
+# Group-sequential boundaries against rpact (tests/data/sequential goldens);
+# the second runs rpact itself when R has it, and skips otherwise.
+simlab_add_test(test_analysis_sequential SOURCES test_analysis_sequential.c
+                LIBS simlab_analysis)
+add_test(NAME test_analysis_sequential_rpact
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/sequential_rpact.sh
+                 $<TARGET_FILE:test_analysis_sequential>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/sequential/make_boundaries.R)
+set_tests_properties(test_analysis_sequential_rpact PROPERTIES
+                     SKIP_RETURN_CODE 77)
