@@ -112,6 +112,17 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
 int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
                      const Screen *sc, Report *r, SimError *err);
 
+/* The primary test (primary.c): the study's (or --primary's, or the
+** default mixed model's) contrasts from the tables computed before, Holm's
+** adjustment and the decisions, at a sequential look with its boundary;
+** compared with --plan. A test the data cannot have is an error. */
+int compute_primary(const Dataset *ds, const AnalyzeOptions *o,
+                    const Screen *sc, Report *r, SimError *err);
+/* The primary test's tables (primary_tables.c), put first in the report;
+** the published tables (Change, Utility) under their own heading with
+** their measured size. After --calibrate. */
+int primary_tables(Report *r, SimError *err);
+
 /* 64-bit key of two ints. */
 static inline uint64_t compute_key2(int a, int b)
 {

@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "analysis/primary.h"
 #include "common/sim_alloc.h"
 #include "common/sim_escape.h"
 #include "common/sim_text.h"
@@ -98,12 +99,23 @@ void report_free(Report *r)
     sim_free(r->glmm.terms);
     sim_free(r->glmm.corr);
     sim_free(r->glmm.theta);
+    primary_free(&r->primary);
     sim_free(r->calibration);
     for (int i = 0; i < r->n_tables; i++) {
         table_free(r->tables[i]);
     }
     sim_free(r->tables);
     memset(r, 0, sizeof *r);
+}
+
+Table *report_table(const Report *r, const char *key)
+{
+    for (int i = 0; i < r->n_tables; i++) {
+        if (strcmp(r->tables[i]->key, key) == 0) {
+            return r->tables[i];
+        }
+    }
+    return NULL;
 }
 
 const char *report_utility_rule_name(int rule)
@@ -718,6 +730,14 @@ static json_t *json_table(const Table *t)
     }
     if (t->object) {
         return t->n_rows > 0 ? json_row(t, 0) : json_null();
+    }
+    if (t->scalars) {
+        json_t *a = json_array();
+        for (int i = 0; i < t->n_rows; i++) {
+            const TableCell *c = table_cell(t, i, 0);
+            json_array_append_new(a, json_value(&t->cols[0], c->text, c->x));
+        }
+        return a;
     }
     json_t *a = json_array();
     for (int i = 0; i < t->n_rows; i++) {
