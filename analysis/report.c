@@ -99,6 +99,7 @@ void report_free(Report *r)
     sim_free(r->glmm.terms);
     sim_free(r->glmm.corr);
     sim_free(r->glmm.theta);
+    sim_free(r->glmm.r_script);
     primary_free(&r->primary);
     sim_free(r->calibration);
     for (int i = 0; i < r->n_tables; i++) {

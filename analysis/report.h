@@ -168,19 +168,20 @@ typedef struct GlmmCorrRow {
 
 typedef struct GlmmTryRow {
     const char *structure; /* static: "full", "uncorrelated", "intercepts" */
-    char formula[200];
+    char formula[256];
     int converged, singular;
     double loglik;
 } GlmmTryRow;
 
 typedef struct GlmmResult {
     int fitted;
-    char formula[200];
+    char formula[256];
     char baseline[REPORT_GLMM_NAME]; /* the reference condition */
-    const char *structure;           /* the structure taken (static) */
-    int chosen;                      /* its index (GLMM_FULL, ...) */
-    char *fallback; /* why a simpler structure was taken, or NULL */
-    char *note;     /* why there is no model, or NULL */
+    char *r_script;        /* an R script refitting the model with lme4 */
+    const char *structure; /* the structure taken (static) */
+    int chosen;            /* its index (GLMM_FULL, ...) */
+    char *fallback;        /* why a simpler structure was taken, or NULL */
+    char *note;            /* why there is no model, or NULL */
     int n_obs, n_participants, n_items, n_dropped;
     double loglik, aic;
     int converged, singular, vcov_hessian;

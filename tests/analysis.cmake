@@ -63,3 +63,13 @@ add_test(NAME test_analysis_sequential_rpact
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/sequential/make_boundaries.R)
 set_tests_properties(test_analysis_sequential_rpact PROPERTIES
                      SKIP_RETURN_CODE 77)
+# report.json's glmm.r run with R's lme4 on every fixture and two exports;
+# skips without R.
+if(TARGET simlab AND TARGET simlab-analyze)
+  add_test(NAME glmm_r_test
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/glmm_r_test.sh
+                   $<TARGET_FILE:simlab> $<TARGET_FILE:simlab-analyze>
+                   ${CMAKE_SOURCE_DIR})
+  set_tests_properties(glmm_r_test PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 900)
+endif()

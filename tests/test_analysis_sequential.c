@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s",
              argc > 1 ? argv[1]
                       : SIMLAB_SOURCE_DIR
-             "/tests/data/sequential/boundaries.txt");
+                 "/tests/data/sequential/boundaries.txt");
     FILE *f = fopen(path, "r");
     CHECK(f != NULL);
     char line[4096];
@@ -84,10 +84,10 @@ int main(int argc, char **argv)
     }
     CHECK(designs >= 10);
     /* ANALYSIS.md: alpha spent at t = 1/3, 2/3, 1 */
-    CHECK_NEAR(seq_spent(SIM_SPENDING_OBRIEN_FLEMING, 0.05, 1.0 / 3),
-               0.000207, 5e-7);
-    CHECK_NEAR(seq_spent(SIM_SPENDING_OBRIEN_FLEMING, 0.05, 2.0 / 3),
-               0.012097, 5e-7);
+    CHECK_NEAR(seq_spent(SIM_SPENDING_OBRIEN_FLEMING, 0.05, 1.0 / 3), 0.000207,
+               5e-7);
+    CHECK_NEAR(seq_spent(SIM_SPENDING_OBRIEN_FLEMING, 0.05, 2.0 / 3), 0.012097,
+               5e-7);
     CHECK_NEAR(seq_spent(SIM_SPENDING_POCOCK, 0.05, 1.0 / 3), 0.022642, 5e-7);
     CHECK_NEAR(seq_spent(SIM_SPENDING_POCOCK, 0.05, 2.0 / 3), 0.038169, 5e-7);
     CHECK_NEAR(seq_spent(SIM_SPENDING_POCOCK, 0.05, 1), 0.05, 1e-15);
