@@ -506,16 +506,16 @@ static int compare_exclusions(const Plan *p, const AnalyzeOptions *o,
 {
     int rc = 0;
     if (o->include_pilot != p->include_pilot) {
-        rc |= add_deviation(r, "pilot participants are %s; the plan %s them",
-                            o->include_pilot ? "kept (--include-pilot)"
-                                             : "left out",
-                            p->include_pilot ? "keeps" : "leaves out");
+        rc |= add_deviation(
+            r, "pilot participants are %s; the plan %s",
+            o->include_pilot ? "kept (--include-pilot)" : "left out",
+            p->include_pilot ? "keeps them" : "leaves them out");
     }
     if (o->include_simulated != p->include_simulated) {
         rc |= add_deviation(
-            r, "simulated participants are %s; the plan %s them",
+            r, "simulated participants are %s; the plan %s",
             o->include_simulated ? "kept (--include-simulated)" : "left out",
-            p->include_simulated ? "keeps" : "leaves out");
+            p->include_simulated ? "keeps them" : "leaves them out");
     }
     if (o->max_catch_failures != p->analysis_max_catch) {
         char run[64], plan[64];

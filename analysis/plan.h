@@ -26,15 +26,17 @@
 /* A condition of the study and what the plan says of it. */
 typedef struct PlanCondition {
     char id[128];
-    char method[128];       /* explanation method shown; "" none */
-    char label[256];        /* the study's description; "" none */
-    int baseline;           /* 1: the reference */
-    int tested;             /* 1: the primary test has a contrast for it */
-    int direction;          /* stated: +1 higher, -1 lower, 0 none */
-    double assumed;         /* the assumed effect on the primary test's
-                            ** scale (e.g. the odds ratio); NaN: none */
-    char assumed_text[256]; /* how the effect was set, in words */
-    int null_effect;        /* 1: no effect assumed */
+    char method[128]; /* explanation method shown; "" none */
+    char label[256];  /* the study's description; "" none */
+    int baseline;     /* 1: the reference */
+    int pseudo;       /* 1: not a condition but a test\'s row ("all conditions"
+                      ** of the ANOVA) */
+    int tested;       /* 1: the primary test has a contrast for it */
+    int direction;    /* stated: +1 higher, -1 lower, 0 none */
+    double assumed;   /* the assumed effect on the primary test's
+                      ** scale (e.g. the odds ratio); NaN: none */
+    char assumed_text[256];              /* how the effect was set, in words */
+    int null_effect;                     /* 1: no effect assumed */
     double power, power_low, power_high; /* at the planned N */
     double n_target; /* N for the target power (NaN: not reached) */
     int n_above;     /* no size of the search reached it */

@@ -106,14 +106,18 @@ static void section_primary(SimBuf *b, const Plan *p)
                        "holds an R script that refits it.\n",
                        p->formula);
     }
-    sim_buf_printf(b,
-                   "- Alpha %g, two-sided; %s over the contrasts. A "
-                   "hypothesis is supported when its %s p-value is at most "
-                   "alpha%s.\n",
+    sim_buf_printf(b, "- Alpha %g, two-sided; %s over the contrasts. ",
                    p->alpha,
-                   p->holm ? "Holm's step-down adjustment" : "no correction",
-                   p->holm ? "adjusted" : "",
-                   p->n_looks ? " at a look's boundary (below)" : "");
+                   p->holm ? "Holm's step-down adjustment" : "no correction");
+    if (p->n_looks) {
+        sim_buf_puts(b, "A hypothesis is supported when its |z| reaches the "
+                        "boundary of a look (below).\n");
+    } else {
+        sim_buf_printf(b,
+                       "A hypothesis is supported when its %sp-value is at "
+                       "most alpha.\n",
+                       p->holm ? "adjusted " : "");
+    }
     if (p->n_looks == 0) {
         return;
     }
@@ -166,9 +170,12 @@ static void section_properties(SimBuf *b, const Plan *p)
                    "schedules, items and the mixed policy; target power "
                    "%.2f.\n\n",
                    p->target_power);
-    sim_buf_puts(b, "| condition | assumed effect | power at the planned N "
-                    "| 95 % CI | N for the target |\n"
-                    "| --- | --- | ---: | --- | ---: |\n");
+    sim_buf_printf(b,
+                   "| condition | assumed effect | power %s | 95 %% CI | N "
+                   "for the target (fixed design) |\n"
+                   "| --- | --- | ---: | --- | ---: |\n",
+                   p->n_looks ? "(the sequential procedure)"
+                              : "at the planned N");
     for (int c = 0; c < p->n_conds; c++) {
         const PlanCondition *x = &p->conds[c];
         if (!x->tested) {
@@ -236,6 +243,9 @@ int plan_write_md(const Plan *p, const char *path, SimError *err)
     sim_buf_puts(&b, "\n## 3. Conditions and assignment\n\n");
     for (int c = 0; c < p->n_conds; c++) {
         const PlanCondition *x = &p->conds[c];
+        if (x->pseudo) {
+            continue;
+        }
         sim_buf_printf(&b, "- `%s`: %s%s%s%s\n", x->id,
                        x->method[0] ? "explanation method " : "no explanation",
                        x->method, x->label[0] ? "; " : "", x->label);

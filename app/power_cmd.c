@@ -49,7 +49,8 @@ static int fail(const char *msg, const char *arg)
           "         [--item-sd SD] [--pilot DB]... "
           "[--items global|per-condition|none]\n"
           "         [--drop-singular] [--baseline NAME] [--screening N]\n"
-          "         [--test bootstrap|users|glmm|t|anova] [--null-studies S]\n"
+          "         [--test primary|bootstrap|users|glmm|t|anova]\n"
+          "         [--null-studies S]\n"
           "         [--coverage] [--quiet]\n",
           stderr);
     return 2;
@@ -156,13 +157,14 @@ int power_main(int argc, char **argv)
             }
             pilots[s->n_pilots++] = v;
         } else if (strcmp(a, "--test") == 0) {
-            int m = power_parse_method(v);
+            int m = strcmp(v, "primary") == 0 ? 0 : power_parse_method(v);
             if (m < 0) {
-                return fail("--test: expected bootstrap, users, glmm, t or "
-                            "anova, got",
+                return fail("--test: expected primary, bootstrap, users, "
+                            "glmm, t or anova, got",
                             v);
             }
             o->method = (PowerMethod)m;
+            s->primary = m == 0;
         } else if (strcmp(a, "--null-studies") == 0) {
             if (parse_int(v, 0, 1000000, &n) != 0) {
                 return fail("--null-studies: expected 0 to 1000000, got", v);
@@ -181,10 +183,12 @@ int power_main(int argc, char **argv)
             return fail("unknown option", a);
         }
     }
-    if (!s->bundle_dir || !have_sizes || !out) {
-        return fail("DIR, --participants and --out are required; got",
+    if (!s->bundle_dir || !out) {
+        return fail("DIR and --out are required (and --participants, but for "
+                    "a study with sequential looks); got",
                     s->bundle_dir ? s->bundle_dir : "");
     }
+    (void)have_sizes; /* no sizes: the study's looks, or an error */
     SimError err;
     sim_error_clear(&err);
     PowerResult *r = NULL;

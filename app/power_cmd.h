@@ -28,6 +28,11 @@ typedef struct PowerStudyOptions {
     int screening;         /* participants per condition simulated through
                               the real session for the exclusion and
                               timeout rates (enrol); 0: not measured */
+    /* The study's primary test (study.json "analysis": its test, alpha,
+    ** correction and sequential looks) instead of --test's or the
+    ** design's: 1 with --test primary; -1 (the default) when the study
+    ** has an "analysis" block and no --test was given. */
+    int primary;
 } PowerStudyOptions;
 
 /* Fills o with the defaults (power_options_default, the study's SDs). */
