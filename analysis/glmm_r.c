@@ -235,8 +235,8 @@ int glmm_r_script(const Dataset *ds, const Screen *sc, const GlmmDesign *d,
                    phases);
     model(&b, ds, sc, d, used, g->formula);
     sim_buf_puts(&b, "print(summary(fit))\n"
-                     "cat(sprintf(\"log-likelihood %.6f\\n\", "
-                     "as.numeric(logLik(fit))))\n");
+                     "cat(\"log-likelihood\", formatC(as.numeric(logLik(fit)), "
+                     "format = \"f\", digits = 6), \"\\n\")\n");
     sim_free(used);
     if (b.oom) {
         sim_buf_free(&b);

@@ -13,8 +13,6 @@
 
 #include <stdint.h>
 
-#include "analysis/dataset.h"
-#include "analysis/report.h"
 #include "common/sim_analysis.h"
 #include "common/sim_error.h"
 
@@ -132,14 +130,6 @@ int plan_write_md(const Plan *p, const char *path, SimError *err);
 ** JSON, or JSON that is not a simlab plan, is an error naming the file
 ** (and the member at fault). */
 int plan_read(const char *path, Plan *p, SimError *err);
-
-/* Compares the data and the run of r with the plan p (read from file):
-** bundle hash, primary test, alpha, correction, exclusion flags, the
-** reference and the analysed participants per condition; fills
-** r->primary's preregistration fields, and its size from the plan when
-** --calibrate did not measure it. */
-int plan_compare(const Plan *p, const char *file, const Dataset *ds, Report *r,
-                 SimError *err);
 
 /* The published method p measured (its size and power) for the table key
 ** "change" or "utility"; NULL when the plan has none. */

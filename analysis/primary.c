@@ -15,7 +15,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "analysis/compute.h"
-#include "analysis/plan.h"
+#include "analysis/plan_check.h"
 #include "analysis/primary.h"
 #include "analysis/sequential.h"
 #include "common/sim_alloc.h"
@@ -401,6 +401,22 @@ static int check_look(const AnalyzeOptions *o, const SimAnalysisSpec *s,
     return SIM_OK;
 }
 
+/* The size the plan measured for this test (its sequential procedure's
+** at a look); --calibrate's, measured after, takes its place. */
+static void size_from_plan(const Plan *plan, Report *r)
+{
+    const PrimaryResult *p = &r->primary;
+    if (strcmp(plan->test, sim_primary_name(p->test)) != 0) {
+        return;
+    }
+    if (plan->n_looks > 0 && p->look > 0 && isfinite(plan->seq_fpr)) {
+        primary_set_size(r, plan->null_studies, plan->seq_null_rejected,
+                         "plan");
+    } else if (plan->null_studies > 0) {
+        primary_set_size(r, plan->null_studies, plan->null_rejected, "plan");
+    }
+}
+
 int compute_primary(const Dataset *ds, const AnalyzeOptions *o,
                     const Screen *sc, Report *r, SimError *err)
 {
@@ -466,7 +482,8 @@ int compute_primary(const Dataset *ds, const AnalyzeOptions *o,
         rc = primary_note(ds, sc, &s, r, err);
     }
     if (rc == SIM_OK && o->plan && !o->null_study) {
-        rc = plan_compare(o->plan, o->plan_file, ds, r, err);
+        rc = plan_check(o->plan, ds, r, err);
+        size_from_plan(o->plan, r);
     }
     return rc;
 }
@@ -499,15 +516,4 @@ void primary_set_size(Report *r, int studies, int rejected, const char *source)
                 ? 1
                 : gsl_cdf_beta_Pinv(0.975, rejected + 1, studies - rejected);
     }
-}
-
-void primary_free(PrimaryResult *p)
-{
-    sim_free(p->rows);
-    sim_free(p->note);
-    for (int i = 0; i < p->n_deviations; i++) {
-        sim_free(p->deviations[i]);
-    }
-    sim_free(p->deviations);
-    memset(p, 0, sizeof *p);
 }

@@ -27,6 +27,4 @@ int primary_null_outcome(const Report *nr, int *rejected);
 ** "plan". */
 void primary_set_size(Report *r, int studies, int rejected, const char *source);
 
-void primary_free(PrimaryResult *p); /* frees the contents */
-
 #endif

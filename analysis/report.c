@@ -22,7 +22,6 @@
 
 #include <jansson.h>
 
-#include "analysis/primary.h"
 #include "common/sim_alloc.h"
 #include "common/sim_escape.h"
 #include "common/sim_text.h"
@@ -100,7 +99,12 @@ void report_free(Report *r)
     sim_free(r->glmm.corr);
     sim_free(r->glmm.theta);
     sim_free(r->glmm.r_script);
-    primary_free(&r->primary);
+    sim_free(r->primary.rows);
+    sim_free(r->primary.note);
+    for (int i = 0; i < r->primary.n_deviations; i++) {
+        sim_free(r->primary.deviations[i]);
+    }
+    sim_free(r->primary.deviations);
     sim_free(r->calibration);
     for (int i = 0; i < r->n_tables; i++) {
         table_free(r->tables[i]);

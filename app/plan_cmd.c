@@ -642,6 +642,5 @@ int plan_main(int argc, char **argv)
     }
     study_free(st);
     sim_free(p);
-    report_plots_shutdown();
     return rc == SIM_OK ? 0 : rc == SIM_ERR_USAGE ? 2 : 1;
 }

@@ -66,5 +66,5 @@ if(TARGET simlab)
            COMMAND simlab power ${CMAKE_SOURCE_DIR}/examples/within
                    --participants 4 --test lme4 --out unused)
   set_tests_properties(power_cli_unknown_test PROPERTIES
-    PASS_REGULAR_EXPRESSION "--test: expected bootstrap, users, glmm, t or anova, got 'lme4'")
+    PASS_REGULAR_EXPRESSION "--test: expected primary, bootstrap, users, glmm, t or anova, got 'lme4'")
 endif()
