@@ -467,10 +467,11 @@ static int calibrated(const Report *r, const char *test, int *studies,
     return *studies > 0;
 }
 
-/* The sentence on a published test's size, when it is known and below
-** alpha / 2. */
-static void published_size(const Report *r, const char *test,
-                           const char *plan_test, const char *what, SimBuf *b)
+/* The sentence on a published test's size when it is known (1), saying
+** so when it is below alpha / 2, with its power relative to the primary
+** test's when the plan measured it. */
+static int published_size(const Report *r, const char *test,
+                          const char *plan_test, const char *what, SimBuf *b)
 {
     const PrimaryResult *p = &r->primary;
     int studies, rejected;
@@ -487,16 +488,21 @@ static void published_size(const Report *r, const char *test,
         rate = pp->size;
         from = "the plan";
     }
-    if (!from || !(rate < p->alpha / 2)) {
-        return;
+    if (!from) {
+        return 0;
     }
-    sim_buf_printf(b,
-                   " On this design %s rejected %d of %d null tests (%.1f %%, "
-                   "%s), below half the %g %% a test at alpha %g should "
-                   "have: it is conservative on this design, at a cost in "
-                   "power.",
-                   what, rejected, studies, 100 * rate, from, 100 * p->alpha,
-                   p->alpha);
+    sim_buf_printf(
+        b, " On this design %s rejected %d of %d null tests (%.1f %%, %s)",
+        what, rejected, studies, 100 * rate, from);
+    if (rate < p->alpha / 2) {
+        sim_buf_printf(b,
+                       ", below half the %g %% a test at alpha %g should "
+                       "have: it is conservative on this design, at a cost "
+                       "in power.",
+                       100 * p->alpha, p->alpha);
+    } else {
+        sim_buf_puts(b, ".");
+    }
     if (pp && isfinite(pp->power) && isfinite(pp->primary_power) &&
         pp->primary_power > 0) {
         sim_buf_printf(b,
@@ -506,6 +512,7 @@ static void published_size(const Report *r, const char *test,
                        pp->power / pp->primary_power, pp->power,
                        pp->primary_power, pp->participants);
     }
+    return 1;
 }
 
 /* The heading of the published tables, before the first of them; their
@@ -542,13 +549,19 @@ static int published_heading(Report *r)
                    utility ? "Colin et al.'s (2022) Utility with the same "
                              "bootstrap"
                            : "");
+    int known = 0;
     if (change) {
-        published_size(r, "change", "change_bootstrap",
-                       "the Change test's crossed bootstrap", &b);
+        known += published_size(r, "change", "change_bootstrap",
+                                "the Change test's crossed bootstrap", &b);
     }
     if (utility) {
-        published_size(r, "utility", "utility_bootstrap",
-                       "the Utility test's crossed bootstrap", &b);
+        known += published_size(r, "utility", "utility_bootstrap",
+                                "the Utility test's crossed bootstrap", &b);
+    }
+    if (!known) {
+        sim_buf_puts(&b, " Their size on this design is not measured in this "
+                         "run: --calibrate N measures it, and a plan of "
+                         "simlab plan (--plan) carries it.");
     }
     int n = r->n_tables;
     Table *t = report_add_table(r, "published", TABLE_MD, NULL, 0);

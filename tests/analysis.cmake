@@ -73,3 +73,7 @@ if(TARGET simlab AND TARGET simlab-analyze)
   set_tests_properties(glmm_r_test PROPERTIES SKIP_RETURN_CODE 77
                        TIMEOUT 900)
 endif()
+# The primary test of the report: its rows, --primary, the study's block,
+# looks, --plan, the size from --calibrate, the order of the report.
+simlab_add_test(test_analysis_primary SOURCES test_analysis_primary.c
+                LIBS simlab_analysis PkgConfig::JANSSON)
