@@ -87,7 +87,19 @@ static void report(Parse *p, const char *where, const char *fmt, ...)
 /* The index of a string member's value among names (n of them), -1 when
 ** it is absent; a bad value is reported with a "did you mean" or the list,
 ** and gives -2. */
-static int pick_name(Parse *p, json_t *obj, const char *key,
+/* The name among names (n) that s starts, or else the closest one. */
+static const char *suggest(const char *s, const char *const *names, size_t n)
+{
+    size_t len = strlen(s);
+    for (size_t k = 0; len >= 3 && k < n; k++) {
+        if (strncmp(names[k], s, len) == 0) {
+            return names[k];
+        }
+    }
+    return sim_suggest(s, names, n);
+}
+
+static int pick_name(Parse *p, json_t *obj, const char *where, const char *key,
                      const char *const *names, size_t n)
 {
     json_t *v = json_object_get(obj, key);
@@ -107,14 +119,14 @@ static int pick_name(Parse *p, json_t *obj, const char *key,
                          names[k]);
         at += w > 0 ? (size_t)w : 0;
     }
-    const char *near = s ? sim_suggest(s, names, n) : NULL;
+    const char *near = s ? suggest(s, names, n) : NULL;
     if (!s) {
-        report(p, key, "expected one of %s", list);
+        report(p, where, "expected one of %s", list);
     } else if (near) {
-        report(p, key, "'%.80s' is not one of %s (did you mean '%s'?)", s, list,
-               near);
+        report(p, where, "'%.80s' is not one of %s (did you mean '%s'?)", s,
+               list, near);
     } else {
-        report(p, key, "'%.80s' is not one of %s", s, list);
+        report(p, where, "'%.80s' is not one of %s", s, list);
     }
     return -2;
 }
@@ -127,7 +139,8 @@ static void parse_sequential(Parse *p, json_t *seq, SimAnalysisSpec *s)
                "\"obrien-fleming\" or \"pocock\"}");
         return;
     }
-    int k = pick_name(p, seq, "spending", SPENDING_NAMES, 2);
+    int k =
+        pick_name(p, seq, "sequential/spending", "spending", SPENDING_NAMES, 2);
     if (k >= 0) {
         s->spending = (SimSpending)k;
     }
@@ -188,7 +201,7 @@ static void parse_direction(Parse *p, json_t *dir, SimAnalysisSpec *s)
             k = strcmp(t, DIRECTION_NAMES[i]) == 0 ? i : k;
         }
         if (k < 0) {
-            const char *near = t ? sim_suggest(t, DIRECTION_NAMES, 2) : NULL;
+            const char *near = t ? suggest(t, DIRECTION_NAMES, 2) : NULL;
             report(p, where, "expected \"higher\" or \"lower\"%s%s%s",
                    near ? " (did you mean '" : "", near ? near : "",
                    near ? "'?)" : "");
@@ -219,7 +232,8 @@ int sim_analysis_parse(json_t *obj, SimAnalysisSpec *s, SimAnalysisReport fn,
         return p.n;
     }
     s->present = 1;
-    int k = pick_name(&p, obj, "primary", PRIMARY_NAMES, SIM_PRIMARY_COUNT);
+    int k = pick_name(&p, obj, "primary", "primary", PRIMARY_NAMES,
+                      SIM_PRIMARY_COUNT);
     if (k >= 0) {
         s->primary = (SimPrimaryTest)k;
         s->primary_set = 1;
@@ -235,7 +249,7 @@ int sim_analysis_parse(json_t *obj, SimAnalysisSpec *s, SimAnalysisReport fn,
             s->alpha = x;
         }
     }
-    k = pick_name(&p, obj, "correction", CORRECTION_NAMES, 2);
+    k = pick_name(&p, obj, "correction", "correction", CORRECTION_NAMES, 2);
     if (k >= 0) {
         s->holm = k == 0;
     }
