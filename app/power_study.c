@@ -640,9 +640,13 @@ static void fill_truth(const StudyCtx *x, PowerResult *r)
 {
     const PowerDesign *d = &x->design;
     if (r->method == POWER_METHOD_ANOVA) { /* one F test of all conditions */
-        const char *ph = sim_phase_name(x->phase);
+        /* the ANOVA's phase: the paired one, Post (pre/post) or test */
+        const char *ph = d->within ? sim_phase_name(x->phase)
+                         : d->test == POWER_TEST_CHANGE ? "post"
+                                                        : "test";
         PowerCondition *pc = &r->conds[0];
-        pc->true_pre = policy_true_accuracy(&x->spec, d->conds[d->base], ph);
+        pc->true_pre = policy_true_accuracy(
+            &x->spec, d->conds[d->base >= 0 ? d->base : 0], ph);
         pc->null_effect = 1;
         for (int c = 0; c < d->n_conds; c++) {
             double a = policy_true_accuracy(&x->spec, d->conds[c], ph);

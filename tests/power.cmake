@@ -5,6 +5,11 @@ if(TARGET simlab_power)
   simlab_add_test(test_power SOURCES test_power.c LIBS simlab_power)
   simlab_add_test(test_power_design SOURCES test_power_design.c
                   LIBS simlab_power)
+  # A study's primary test: sequential looks, Holm, the mixed model's
+  # contrast against the reference, the one-way ANOVA.
+  simlab_add_test(test_power_primary SOURCES test_power_primary.c
+                  LIBS simlab_power PkgConfig::JANSSON)
+  set_tests_properties(test_power_primary PROPERTIES TIMEOUT 600)
 endif()
 
 # The command line: a tiny end-to-end run and located usage errors.
