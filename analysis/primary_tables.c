@@ -251,9 +251,12 @@ static void md_intro(const Report *r, SimBuf *b)
                        "of %d null studies (95 %% CI %.1f-%.1f %%; %s).",
                        100 * p->size_rate, p->size_studies, 100 * p->size_low,
                        100 * p->size_high,
-                       strcmp(p->size_source, "plan") == 0
-                           ? "from the plan's simulation"
-                           : "--calibrate, simulated from the fitted model");
+                       strcmp(p->size_source, "plan") != 0
+                           ? "--calibrate, simulated from the fitted model"
+                       : p->look > 0
+                           ? "the whole sequential procedure, from the plan's "
+                             "simulation"
+                           : "from the plan's simulation");
     }
 }
 

@@ -73,3 +73,11 @@ if(TARGET simlab)
   set_tests_properties(power_cli_unknown_test PROPERTIES
     PASS_REGULAR_EXPRESSION "--test: expected primary, bootstrap, users, glmm, t or anova, got 'lme4'")
 endif()
+# `simlab plan`, `simlab status` on looks, simlab-analyze --look --plan.
+if(TARGET simlab AND TARGET simlab-analyze)
+  add_test(NAME plan_cli_test
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/plan_cli_test.sh
+                   $<TARGET_FILE:simlab> $<TARGET_FILE:simlab-analyze>
+                   ${CMAKE_SOURCE_DIR})
+  set_tests_properties(plan_cli_test PROPERTIES TIMEOUT 900)
+endif()
