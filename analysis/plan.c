@@ -90,7 +90,9 @@ static json_t *conditions_json(const Plan *p)
     return a;
 }
 
-static json_t *hypotheses_json(const Plan *p)
+/* Per tested condition: its hypothesis (power 0) or its power at the
+** planned N (power 1). */
+static json_t *tested_json(const Plan *p, int power)
 {
     json_t *a = json_array();
     for (int c = 0; c < p->n_conds; c++) {
@@ -98,33 +100,24 @@ static json_t *hypotheses_json(const Plan *p)
         if (!x->tested) {
             continue;
         }
-        json_array_append_new(
-            a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:b}", "condition", x->id,
-                         "against",
-                         strcmp(p->test, "change_bootstrap") == 0
-                             ? json_null()
-                             : str_or_null(p->baseline),
-                         "direction", direction(x->direction), "assumed",
-                         num(x->assumed), "assumed_text",
-                         str_or_null(x->assumed_text), "null_effect",
-                         x->null_effect));
-    }
-    return a;
-}
-
-static json_t *by_condition_json(const Plan *p)
-{
-    json_t *a = json_array();
-    for (int c = 0; c < p->n_conds; c++) {
-        const PlanCondition *x = &p->conds[c];
-        if (!x->tested) {
-            continue;
+        json_t *o = json_pack("{s:s}", "condition", x->id);
+        if (power) {
+            json_object_set_new(o, "power", num(x->power));
+            json_object_set_new(o, "power_ci",
+                                pair(x->power_low, x->power_high));
+            json_object_set_new(o, "n_for_target", num(x->n_target));
+            json_object_set_new(o, "n_above_sizes", json_boolean(x->n_above));
+        } else {
+            int change = strcmp(p->test, "change_bootstrap") == 0;
+            json_object_set_new(
+                o, "against", change ? json_null() : str_or_null(p->baseline));
+            json_object_set_new(o, "direction", direction(x->direction));
+            json_object_set_new(o, "assumed", num(x->assumed));
+            json_object_set_new(o, "assumed_text",
+                                str_or_null(x->assumed_text));
+            json_object_set_new(o, "null_effect", json_boolean(x->null_effect));
         }
-        json_array_append_new(
-            a, json_pack("{s:s, s:o, s:o, s:o, s:b}", "condition", x->id,
-                         "power", num(x->power), "power_ci",
-                         pair(x->power_low, x->power_high), "n_for_target",
-                         num(x->n_target), "n_above_sizes", x->n_above));
+        json_array_append_new(a, o);
     }
     return a;
 }
@@ -179,7 +172,7 @@ static json_t *plan_json(const Plan *p)
     json_object_set_new(
         o, "study",
         json_pack("{s:s, s:s}", "id", p->study_id, "title", p->title));
-    json_object_set_new(o, "hypotheses", hypotheses_json(p));
+    json_object_set_new(o, "hypotheses", tested_json(p, 0));
     json_object_set_new(o, "dependent_variable", lines(p->dv, p->n_dv));
     json_object_set_new(o, "design",
                         json_pack("{s:s, s:o, s:o}", "assignment",
@@ -207,7 +200,7 @@ static json_t *plan_json(const Plan *p)
         pair(p->fpr_low, p->fpr_high), "null_studies", p->null_studies,
         "null_rejected", p->null_rejected, "studies", p->studies, "sizes",
         p->sizes, "from", p->n_from, "effect_from", p->effect_from,
-        "by_condition", by_condition_json(p));
+        "by_condition", tested_json(p, 1));
     json_object_set_new(o, "sample_size", ss);
     json_t *scr = json_pack(
         "{s:o, s:b, s:o, s:f, s:b}", "practice_min_first_try",

@@ -41,6 +41,45 @@ void plot_text_at(cairo_t *cr, double x, double y, const char *s,
     cairo_show_text(cr, s);
 }
 
+double plot_x(const PlotXAxis *a, double v)
+{
+    return a->left + (v - a->lo) / (a->hi - a->lo) * (a->right - a->left);
+}
+
+void plot_x_axis(cairo_t *cr, const PlotXAxis *a)
+{
+    cairo_set_font_size(cr, 7.0);
+    cairo_set_line_width(cr, 0.4);
+    for (double t = a->lo; t <= a->hi + a->step / 2; t += a->step) {
+        double x = plot_x(a, t), v = a->log ? exp(t) : t;
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, x, a->top);
+        cairo_line_to(cr, x, a->bottom);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        char lab[32];
+        if (fabs(v) < 1e-9) {
+            snprintf(lab, sizeof lab, "0");
+        } else if (a->plus) {
+            snprintf(lab, sizeof lab, "%+g", v);
+        } else {
+            snprintf(lab, sizeof lab, "%g",
+                     fabs(v - round(v)) < 1e-9 ? round(v) : v);
+        }
+        plot_text_at(cr, x, a->bottom + 3, lab, 0.5, 0);
+    }
+    plot_text_at(cr, (a->left + a->right) / 2, a->bottom + 14, a->title, 0.5,
+                 0);
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    cairo_set_line_width(cr, 0.8);
+    double dash[1] = {2.0};
+    cairo_set_dash(cr, dash, 1, 0);
+    cairo_move_to(cr, plot_x(a, a->ref), a->top);
+    cairo_line_to(cr, plot_x(a, a->ref), a->bottom);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
 void plot_colour(cairo_t *cr, int k)
 {
     const double *c = palette[k & 7];
@@ -133,34 +172,19 @@ static void draw_forest(cairo_t *cr, const void *data, double w, double h)
     cairo_set_font_size(cr, 8.0);
     plot_text_at(cr, (left + right) / 2, 4,
                  "Change in accuracy (Post - Pre RE)", 0.5, 0);
-    cairo_set_font_size(cr, 7.0);
-    /* grid and axis */
-    cairo_set_line_width(cr, 0.4);
-    for (double t = lo; t <= hi + step / 2; t += step) {
-        double x = XPOS(t);
-        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-        cairo_move_to(cr, x, top);
-        cairo_line_to(cr, x, bottom);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        char lab[32];
-        if (fabs(t) < 1e-9) {
-            snprintf(lab, sizeof lab, "0");
-        } else {
-            snprintf(lab, sizeof lab, "%+g", t);
-        }
-        plot_text_at(cr, x, bottom + 3, lab, 0.5, 0);
-    }
-    plot_text_at(cr, (left + right) / 2, bottom + 14,
-                 "percentage points, 95 % bootstrap CI", 0.5, 0);
-    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-    cairo_set_line_width(cr, 0.8);
-    double dash[1] = {2.0};
-    cairo_set_dash(cr, dash, 1, 0);
-    cairo_move_to(cr, XPOS(0), top);
-    cairo_line_to(cr, XPOS(0), bottom);
-    cairo_stroke(cr);
-    cairo_set_dash(cr, NULL, 0, 0);
+    PlotXAxis axis = {lo,
+                      hi,
+                      step,
+                      left,
+                      right,
+                      top,
+                      bottom,
+                      0.0,
+                      0,
+                      1,
+                      "percentage points, 95 % "
+                      "bootstrap CI"};
+    plot_x_axis(cr, &axis);
     double y = top + 4;
     for (int s = 0; s < r->n_re; s++) {
         if (r->re[s].same_as) {

@@ -30,6 +30,22 @@ void plot_text_at(cairo_t *cr, double x, double y, const char *s,
 ** over span. */
 double plot_tick_step(double span, int target);
 
+/* The x axis of a forest plot: drawn values lo to hi (log: of the log of
+** the values, labelled with the values) across [left, right], grey grid
+** lines every step from top to bottom with their labels (plus: a sign),
+** the title under them and a dashed line at ref (a drawn value). */
+typedef struct PlotXAxis {
+    double lo, hi, step;
+    double left, right, top, bottom;
+    double ref;
+    int log, plus;
+    const char *title;
+} PlotXAxis;
+
+/* The drawn position of drawn value v. */
+double plot_x(const PlotXAxis *a, double v);
+void plot_x_axis(cairo_t *cr, const PlotXAxis *a);
+
 /* Sets colour k of the report's palette (Okabe-Ito: 0 blue, 1 orange). */
 void plot_colour(cairo_t *cr, int k);
 

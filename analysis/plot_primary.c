@@ -82,41 +82,25 @@ static void draw_primary(cairo_t *cr, const void *data, double w, double h)
     if (hi <= lo) {
         hi = lo + step;
     }
-#define XPOS(v) (left + ((v)-lo) / (hi - lo) * (right - left))
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 8.0);
     char title[160];
-    snprintf(title, sizeof title, "Primary test: %s",
-             sim_primary_name(p->test));
-    plot_text_at(cr, (left + right) / 2, 5, title, 0.5, 0);
-    cairo_set_font_size(cr, 7.0);
-    cairo_set_line_width(cr, 0.4);
-    for (double t = lo; t <= hi + step / 2; t += step) {
-        double x = XPOS(t);
-        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-        cairo_move_to(cr, x, top);
-        cairo_line_to(cr, x, bottom);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        char lab[32];
-        double v = ax.log ? exp(t) : t;
-        if (fabs(v) < 1e-9) {
-            snprintf(lab, sizeof lab, "0");
-        } else {
-            snprintf(lab, sizeof lab, ax.ref == 0 ? "%+g" : "%g",
-                     fabs(v - round(v)) < 1e-9 ? round(v) : v);
-        }
-        plot_text_at(cr, x, bottom + 3, lab, 0.5, 0);
+    const char *ref = p->test == SIM_PRIMARY_GLMM && r->glmm.fitted
+                          ? r->glmm.baseline
+                          : r->baseline;
+    if (ref && p->test != SIM_PRIMARY_CHANGE_BOOTSTRAP) {
+        snprintf(title, sizeof title, "Primary test: %s, against '%.40s'",
+                 sim_primary_name(p->test), ref);
+    } else {
+        snprintf(title, sizeof title, "Primary test: %s",
+                 sim_primary_name(p->test));
     }
-    plot_text_at(cr, (left + right) / 2, bottom + 14, ax.title, 0.5, 0);
-    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-    cairo_set_line_width(cr, 0.8);
-    double dash[1] = {2.0};
-    cairo_set_dash(cr, dash, 1, 0);
-    cairo_move_to(cr, XPOS(axis_value(&ax, ax.ref)), top);
-    cairo_line_to(cr, XPOS(axis_value(&ax, ax.ref)), bottom);
-    cairo_stroke(cr);
-    cairo_set_dash(cr, NULL, 0, 0);
+    plot_text_at(cr, (left + right) / 2, 5, title, 0.5, 0);
+    PlotXAxis xa = {lo,     hi,          step,    left,
+                    right,  top,         bottom,  axis_value(&ax, ax.ref),
+                    ax.log, ax.ref == 0, ax.title};
+    plot_x_axis(cr, &xa);
+#define XPOS(v) plot_x(&xa, (v))
     double y = top + 4;
     for (int i = 0; i < p->n_rows; i++, y += 12) {
         const PrimaryRow *x = &p->rows[i];

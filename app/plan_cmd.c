@@ -49,18 +49,6 @@ static int usage(const char *msg, const char *arg)
     return 2;
 }
 
-static int to_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* argv into a; 0, or the exit status of a usage error. */
 static int parse_args(int argc, char **argv, PlanArgs *a)
 {
@@ -108,27 +96,27 @@ static int parse_args(int argc, char **argv, PlanArgs *a)
                              v);
             }
         } else if (strcmp(k, "--studies") == 0) {
-            if (to_long(v, 20, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 20, 1000000, &n) != 0) {
                 return usage("--studies: expected 20 to 1000000, got", v);
             }
             a->studies = (int)n;
         } else if (strcmp(k, "--replicates") == 0) {
-            if (to_long(v, 1, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 1000000, &n) != 0) {
                 return usage("--replicates: expected 1 to 1000000, got", v);
             }
             a->replicates = (int)n;
         } else if (strcmp(k, "--threads") == 0) {
-            if (to_long(v, 1, 256, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 256, &n) != 0) {
                 return usage("--threads: expected 1 to 256, got", v);
             }
             a->threads = (int)n;
         } else if (strcmp(k, "--screening") == 0) {
-            if (to_long(v, 0, 100000, &n) != 0) {
+            if (power_cmd_parse_long(v, 0, 100000, &n) != 0) {
                 return usage("--screening: expected 0 to 100000, got", v);
             }
             a->screening = (int)n;
         } else if (strcmp(k, "--seed") == 0) {
-            if (to_long(v, 0, 0x7fffffffL, &a->seed) != 0) {
+            if (power_cmd_parse_long(v, 0, 0x7fffffffL, &a->seed) != 0) {
                 return usage("--seed: expected a non-negative integer, got", v);
             }
         } else if (strcmp(k, "--participants") == 0) {
@@ -179,18 +167,6 @@ static int plan_sizes(const PlanArgs *a, const Study *st, PowerOptions *po,
         return SIM_OK;
     }
     return power_parse_sizes(a->sizes ? a->sizes : "10,20,40,80", po, err);
-}
-
-static int load(const char *dir, Study **st, SimError *err)
-{
-    StudyReport rep;
-    study_report_init(&rep);
-    int rc = study_load(dir, st, &rep, err);
-    for (size_t i = 0; rc != SIM_OK && i < rep.n_errors; i++) {
-        study_diag_print(stderr, "", &rep.errors[i]);
-    }
-    study_report_free(&rep);
-    return rc;
 }
 
 /* One power run of the study's primary test (primary) or of the
@@ -617,7 +593,7 @@ int plan_main(int argc, char **argv)
     sim_error_clear(&err);
     Study *st = NULL;
     Plan *p = sim_calloc(1, sizeof *p);
-    int rc = p ? load(a.dir, &st, &err)
+    int rc = p ? power_study_load(a.dir, &st, &err)
                : sim_fail(&err, SIM_ERR_NOMEM, "out of memory");
     PlanFacts f;
     if (rc == SIM_OK) {

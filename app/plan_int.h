@@ -10,7 +10,9 @@
 #include "analysis/plan.h"
 #include "stimuli/study.h"
 
-/* The design facts the plan's texts depend on. */
+/* The design facts the plan's texts depend on: the study's (within, pre,
+** post, test, sessions: StudyFacts) and what the secondary analyses
+** need. */
 typedef struct PlanFacts {
     int within;
     int pre, post, test; /* blocks of each phase */

@@ -32,15 +32,15 @@ static void add_line(char (*lines)[300], int *n, const char *fmt, ...)
 void plan_study_facts(const Study *st, PlanFacts *f)
 {
     memset(f, 0, sizeof *f);
-    f->within = st->assignment.mode == ASSIGN_MODE_WITHIN;
+    StudyFacts sf;
+    study_facts(st, &sf);
+    f->within = sf.within;
+    f->pre = sf.pre;
+    f->post = sf.post;
+    f->test = sf.test;
+    f->sessions = sf.sessions;
     for (size_t i = 0; i < st->n_blocks; i++) {
         const Block *b = &st->blocks[i];
-        f->pre += b->phase_id == SIM_PHASE_PRE;
-        f->post += b->phase_id == SIM_PHASE_POST;
-        f->test += b->phase_id == SIM_PHASE_TEST;
-        if (b->phase_id == SIM_PHASE_TEST && b->session > f->sessions) {
-            f->sessions = b->session;
-        }
         f->rating |= b->rating;
         f->deadlines |= b->time_limit_ms > 0;
         f->questionnaires += b->kind == BLOCK_QUESTIONNAIRE;

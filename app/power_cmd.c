@@ -17,7 +17,7 @@
 
 /* ----------------------------------------------------------------- argv */
 
-static int parse_int(const char *s, long lo, long hi, long *out)
+int power_cmd_parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
@@ -103,22 +103,22 @@ int power_main(int argc, char **argv)
             }
             have_sizes = 1;
         } else if (strcmp(a, "--studies") == 0) {
-            if (parse_int(v, 1, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 1000000, &n) != 0) {
                 return fail("--studies: expected 1 to 1000000, got", v);
             }
             o->studies = (int)n;
         } else if (strcmp(a, "--replicates") == 0) {
-            if (parse_int(v, 1, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 1000000, &n) != 0) {
                 return fail("--replicates: expected 1 to 1000000, got", v);
             }
             o->replicates = (int)n;
         } else if (strcmp(a, "--threads") == 0) {
-            if (parse_int(v, 1, 256, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 256, &n) != 0) {
                 return fail("--threads: expected 1 to 256, got", v);
             }
             o->threads = (int)n;
         } else if (strcmp(a, "--seed") == 0) {
-            if (parse_int(v, 0, 0x7fffffffL, &n) != 0) {
+            if (power_cmd_parse_long(v, 0, 0x7fffffffL, &n) != 0) {
                 return fail("--seed: expected a non-negative integer, got", v);
             }
             o->seed = (uint64_t)n;
@@ -166,12 +166,12 @@ int power_main(int argc, char **argv)
             o->method = (PowerMethod)m;
             s->primary = m == 0;
         } else if (strcmp(a, "--null-studies") == 0) {
-            if (parse_int(v, 0, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 0, 1000000, &n) != 0) {
                 return fail("--null-studies: expected 0 to 1000000, got", v);
             }
             o->null_studies = (int)n;
         } else if (strcmp(a, "--screening") == 0) {
-            if (parse_int(v, 0, 100000, &n) != 0) {
+            if (power_cmd_parse_long(v, 0, 100000, &n) != 0) {
                 return fail("--screening: expected 0 to 100000, got", v);
             }
             s->screening = (int)n;

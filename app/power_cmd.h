@@ -63,6 +63,14 @@ int power_enrol_measure(const Study *st, const SimulationSpec *spec, int within,
                         int n, uint64_t seed, PowerScreening **out, int *n_out,
                         SimError *err);
 
+/* s as a whole decimal number in [lo, hi] into *out: 0, or -1 (*out
+** untouched). For the commands' options. */
+int power_cmd_parse_long(const char *s, long lo, long hi, long *out);
+
+/* Loads and checks the study bundle dir (its errors printed to stderr,
+** located); on success *st owns it (study_free). */
+int power_study_load(const char *dir, Study **st, SimError *err);
+
 /* `simlab power` argv (argv[0] is "power"); returns the exit status. */
 int power_main(int argc, char **argv);
 

@@ -685,7 +685,7 @@ static void fill_truth(const StudyCtx *x, PowerResult *r)
     }
 }
 
-static int load_study(const char *dir, Study **st, SimError *err)
+int power_study_load(const char *dir, Study **st, SimError *err)
 {
     StudyReport rep;
     study_report_init(&rep);
@@ -705,7 +705,7 @@ int power_study_run(const PowerStudyOptions *o, PowerResult **out,
                                   : SIM_OK; /* sizes: maybe the looks */
     Study *st = NULL;
     if (rc == SIM_OK) {
-        rc = load_study(o->bundle_dir, &st, err);
+        rc = power_study_load(o->bundle_dir, &st, err);
     }
     if (rc != SIM_OK) {
         return rc;
@@ -795,7 +795,7 @@ int power_study_estimate_db(const char *bundle_dir, const char *db, double *est,
                             int n_est, SimError *err)
 {
     Study *st = NULL;
-    int rc = load_study(bundle_dir, &st, err);
+    int rc = power_study_load(bundle_dir, &st, err);
     if (rc != SIM_OK) {
         return rc;
     }

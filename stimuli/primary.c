@@ -13,12 +13,7 @@
 
 #include "common/sim_analysis.h"
 
-/* The design facts a primary test depends on. */
-typedef struct DesignFacts {
-    int within, pre, post, test, sessions;
-} DesignFacts;
-
-static void design_facts(const Study *st, DesignFacts *f)
+void study_facts(const Study *st, StudyFacts *f)
 {
     memset(f, 0, sizeof *f);
     f->within = st->assignment.mode == ASSIGN_MODE_WITHIN;
@@ -27,7 +22,9 @@ static void design_facts(const Study *st, DesignFacts *f)
         f->pre += b->phase_id == SIM_PHASE_PRE;
         f->post += b->phase_id == SIM_PHASE_POST;
         f->test += b->phase_id == SIM_PHASE_TEST;
-        f->sessions += b->phase_id == SIM_PHASE_TEST && b->session > 0;
+        if (b->phase_id == SIM_PHASE_TEST && b->session > f->sessions) {
+            f->sessions = b->session;
+        }
     }
 }
 
@@ -55,8 +52,8 @@ static void report_at(void *vctx, const char *where, const char *msg)
 }
 
 /* Whether the design can have test t; why not into why. */
-static int design_allows(const Study *st, const DesignFacts *f,
-                         SimPrimaryTest t, char *why, size_t size)
+static int design_allows(const Study *st, const StudyFacts *f, SimPrimaryTest t,
+                         char *why, size_t size)
 {
     switch (t) {
     case SIM_PRIMARY_PAIRED_T:
@@ -139,8 +136,8 @@ void primary_parse(Design *D, const JLoc *at)
     }
     sim_analysis_parse(v, &st->analysis, report_at, &x);
     const SimAnalysisSpec *s = &st->analysis;
-    DesignFacts f;
-    design_facts(st, &f);
+    StudyFacts f;
+    study_facts(st, &f);
     char why[400];
     if (s->primary_set && !design_allows(st, &f, s->primary, why, sizeof why)) {
         jl_error(L, &al, "primary", "%s", why);

@@ -596,6 +596,18 @@ void study_report_free(StudyReport *report);
 /* Fills report->pools from the items of study (study_load does this). */
 int study_balance(const Study *study, StudyReport *report, SimError *err);
 
+/* What a study's assignment and blocks say about its data, for the tests
+** that may analyse it (stimuli/primary.c): within-subject, how many
+** blocks of the pre, post and test phases, the largest session of its
+** test blocks (0: none in sessions). */
+typedef struct StudyFacts {
+    int within;
+    int pre, post, test;
+    int sessions;
+} StudyFacts;
+
+void study_facts(const Study *st, StudyFacts *f);
+
 /* Lookups; return NULL / -1 when absent. Borrowed pointers. */
 const Item *study_find_item(const Study *study, const char *key);
 const Condition *study_find_condition(const Study *study, const char *id);
