@@ -192,12 +192,17 @@ int glmm_r_script(const Dataset *ds, const Screen *sc, const GlmmDesign *d,
                      "rep(\"\", nrow(d)) else d[[name]]\n"
                      "flag <- function(name) col(name) %in% c(\"1\", "
                      "\"true\")\n");
+    /* where it came from, without the source's name: the same script
+    ** from a server and from its station files */
+    const char *why =
+        !r->baseline ? "the first condition of the data: no "
+                       "baseline is known"
+        : strncmp(r->baseline_from, "the study's baseline", 20) == 0
+            ? "the study's baseline"
+            : r->baseline_from;
     char from[700];
     snprintf(from, sizeof from, "The reference condition: %s (%s).",
-             g->baseline,
-             r->baseline ? r->baseline_from
-                         : "the first condition of the data: no baseline is "
-                           "known");
+             g->baseline, why);
     r_comment(&b, from);
     sim_buf_puts(&b, "ref <- ");
     r_string(&b, g->baseline);
