@@ -13,6 +13,7 @@
 /* The tests a study may name as its primary one (study.json spelling in
 ** sim_primary_name()). */
 typedef enum SimPrimaryTest {
+    SIM_PRIMARY_NONE = -1,            /* no test (none computed) */
     SIM_PRIMARY_GLMM = 0,             /* the mixed model's Wald tests */
     SIM_PRIMARY_PAIRED_T = 1,         /* paired t tests (within-subject) */
     SIM_PRIMARY_ANOVA = 2,            /* the ANOVA's F test */
