@@ -542,5 +542,6 @@ int main(void)
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     CHECK(system(cmd) == 0);
+    report_plots_shutdown(); /* the font caches of the plots */
     return TEST_REPORT();
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis/sequential.h"
+#include "analysis/report.h"
 #include "app/power_cmd.h"
 
 static char g_dir[] = "/tmp/simlab-power-primary-XXXXXX";
@@ -246,5 +247,6 @@ int main(void)
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     CHECK(system(cmd) == 0);
+    report_plots_shutdown(); /* the font caches of the plots */
     return TEST_REPORT();
 }
