@@ -45,10 +45,8 @@ static void hypothesis(SimBuf *b, const Plan *p, const PlanCondition *c, int k)
                        "0.",
                        c->id, c->direction ? dir : "different from");
     } else if (strcmp(p->test, "anova") == 0) {
-        sim_buf_printf(b,
-                       "Participant accuracy differs between the conditions "
-                       "(%s expected %s the others).",
-                       c->id, dir);
+        sim_buf_puts(b, "Participant accuracy differs between the conditions "
+                        "(one F test over all of them).");
     } else if (strcmp(p->test, "glmm") == 0 && strstr(p->formula, "phase")) {
         sim_buf_printf(b,
                        "Participants learn more from Pre to Post with %s "
@@ -216,11 +214,20 @@ static void section_properties(SimBuf *b, const Plan *p)
         sim_buf_printf(b,
                        "\n%s (the published method, `%s`), on the same "
                        "simulated studies at %d per condition: size %.1f %% "
-                       "(%d of %d null tests; 95 %% CI %.1f-%.1f %%), power "
-                       "%.3f against the primary test's %.3f.\n",
+                       "(%d of %d null tests; 95 %% CI %.1f-%.1f %%)",
                        q->what, q->test, q->participants, 100 * q->size,
                        q->null_rejected, q->null_studies, 100 * q->size_low,
-                       100 * q->size_high, q->power, q->primary_power);
+                       100 * q->size_high);
+        if (isfinite(q->primary_power)) {
+            sim_buf_printf(b,
+                           ", power %.3f against the primary test's %.3f on "
+                           "the conditions both test.\n",
+                           q->power, q->primary_power);
+        } else if (isfinite(q->power)) {
+            sim_buf_printf(b, ", power %.3f.\n", q->power);
+        } else {
+            sim_buf_puts(b, ".\n");
+        }
     }
 }
 

@@ -215,7 +215,11 @@ static void assumed(const PowerResult *r, const PowerCondition *pc,
                     PlanCondition *c)
 {
     double d = pc->true_change;
-    if (r->method == POWER_METHOD_GLMM) {
+    if (r->method == POWER_METHOD_ANOVA) {
+        c->assumed = NAN;
+        snprintf(c->assumed_text, sizeof c->assumed_text,
+                 "the accuracies of the study's simulation");
+    } else if (r->method == POWER_METHOD_GLMM) {
         c->assumed = exp(pc->true_logit);
         if (r->test == POWER_TEST_CHANGE) {
             snprintf(c->assumed_text, sizeof c->assumed_text,
@@ -237,10 +241,6 @@ static void assumed(const PowerResult *r, const PowerCondition *pc,
         snprintf(c->assumed_text, sizeof c->assumed_text,
                  "Change %+.1f points (Pre %.3f, Post %.3f)", 100 * d,
                  pc->true_pre, pc->true_post);
-    } else if (r->method == POWER_METHOD_ANOVA) {
-        c->assumed = NAN;
-        snprintf(c->assumed_text, sizeof c->assumed_text,
-                 "the accuracies of the study's simulation");
     } else {
         c->assumed = 100 * d;
         snprintf(c->assumed_text, sizeof c->assumed_text,
@@ -364,12 +364,16 @@ static void published(const PowerResult *pub, const PowerResult *prim, int ps,
     snprintf(q->test, sizeof q->test, "%s", test);
     snprintf(q->what, sizeof q->what, "%s", what);
     q->participants = N;
-    double pw = 0, pp = 0;
-    int n = 0;
+    double pw = 0, pw_all = 0, pp = 0;
+    int n = 0, n_all = 0;
     for (int k = 0; k < pub->n_conds; k++) {
         const PowerRow *w = &pub->rows[k];
         q->null_studies += w->null_studies;
         q->null_rejected += w->null_rejections;
+        if (!pub->conds[k].null_effect) {
+            pw_all += w->power;
+            n_all++;
+        }
         for (int j = 0; j < prim->n_conds; j++) {
             if (strcmp(prim->conds[j].id, pub->conds[k].id) == 0 &&
                 !prim->conds[j].null_effect) {
@@ -383,7 +387,8 @@ static void published(const PowerResult *pub, const PowerResult *prim, int ps,
         q->null_studies > 0 ? (double)q->null_rejected / q->null_studies : NAN;
     power_wilson(q->null_rejected, q->null_studies, &q->size_low,
                  &q->size_high);
-    q->power = n > 0 ? pw / n : NAN;
+    /* on the conditions both test (the relative power), else its own */
+    q->power = n > 0 ? pw / n : n_all > 0 ? pw_all / n_all : NAN;
     q->primary_power = n > 0 ? pp / n : NAN;
 }
 
