@@ -7,6 +7,7 @@
 */
 #include "app/app.h"
 #include "app/help.h"
+#include "app/plan_cmd.h"
 #include "app/power_cmd.h"
 #include "serve/serve.h"
 #include "app/sync_cmd.h"
@@ -294,6 +295,8 @@ int main(int argc, char **argv)
         return cmd_export(argc - 1, argv + 1);
     } else if (strcmp(cmd, "power") == 0) {
         return power_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "plan") == 0) {
+        return plan_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "sync") == 0) {
         return sync_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "status") == 0) {

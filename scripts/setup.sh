@@ -13,7 +13,10 @@
 # model, docs/analysis.md; help2man: the manual pages, made from --help when
 # building; libmicrohttpd-dev: `simlab serve`, and chromium, nginx-light,
 # nodejs and npm its browser tests and the reverse proxy of docs/online.md
-# (openssl makes the nginx test's certificate);
+# (openssl makes the nginx test's certificate); r-base-core with
+# r-cran-lme4, r-cran-rpact and r-cran-jsonlite: the tests that run R
+# against simlab-analyze's mixed model (report.json glmm.r) and the
+# sequential boundaries (they skip without R), docs/analysis.md;
 # npm and nodejs are left alone when a node with npm is installed already;
 # python3-numpy and python3-pandas: simlab's Python package and its tests,
 # docs/python.md.)
@@ -31,7 +34,8 @@ PACKAGES="build-essential cmake pkg-config git
   libxi-dev libxdamage-dev
   libfribidi-dev help2man
   libsuitesparse-dev libnlopt-dev
-  libmicrohttpd-dev chromium nginx-light openssl curl"
+  libmicrohttpd-dev chromium nginx-light openssl curl
+  r-base-core r-cran-lme4 r-cran-rpact r-cran-jsonlite"
 if ! command -v npm >/dev/null 2>&1; then
     PACKAGES="$PACKAGES nodejs npm"
 fi

@@ -9,6 +9,7 @@
 #include "stimuli/items_int.h"
 #include "stimuli/bundle.h"
 #include "stimuli/uistrings.h"
+#include "stimuli/primary.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -253,6 +254,9 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                 s->max_catch_failures, s->min_total_seconds,
                 s->stop_on_failure ? ", stop on failure" : "");
         print_rating(out, st);
+        char primary[512];
+        primary_describe(st, primary, sizeof primary);
+        fprintf(out, "primary      %s\n", primary);
         fprintf(out, "blocks       %zu\n", st->n_blocks);
         fprintf(out,
                 "  %-3s %-14s %-14s %-8s %-3s %-14s %-4s %-30s %-6s "
@@ -480,6 +484,20 @@ static json_t *study_json(const Study *st, const CheckOrders *orders)
                   s->quiz_all_first_try, "max_catch_failures",
                   s->max_catch_failures, "min_total_seconds",
                   s->min_total_seconds, "stop_on_failure", s->stop_on_failure));
+    const SimAnalysisSpec *an = &st->analysis;
+    json_t *looks = json_array();
+    for (int i = 0; i < an->n_looks; i++) {
+        json_array_append_new(looks, json_integer(an->looks[i]));
+    }
+    json_object_set_new(
+        o, "analysis",
+        json_pack("{s:s,s:s,s:f,s:s,s:o,s:o}", "primary",
+                  sim_primary_name(an->primary), "source",
+                  an->primary_set ? "study" : "default for this design",
+                  "alpha", an->alpha, "correction", an->holm ? "holm" : "none",
+                  "looks", looks, "spending",
+                  an->n_looks ? json_string(sim_spending_name(an->spending))
+                              : json_null()));
     json_t *items = json_object();
     for (size_t p = 0; p < st->n_pools; p++) {
         json_object_set_new(
