@@ -15,6 +15,7 @@
 #include "stimuli/designctx.h"
 #include "stimuli/uiparse.h"
 #include "stimuli/online.h"
+#include "stimuli/primary.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -737,6 +738,7 @@ void design_parse(Loader *L, json_t *root)
                                         "language_file",
                                         "ui",
                                         "online",
+                                        "analysis",
                                         "participant_title",
                                         NULL};
     jreject_unknown(L, &at, root, known);
@@ -797,6 +799,7 @@ void design_parse(Loader *L, json_t *root)
     check_deadlines(&D);
     validate_blocks(&D);
     validate_conditions(&D, &at);
+    primary_parse(&D, &at);
     read_pages(&D);
 
     design_quiz_free(D.quiz, D.n_quiz);
