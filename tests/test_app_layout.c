@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/harness.h"
 #include "tests/test_app_env.h"
+#include "tests/test_walk.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -224,60 +225,16 @@ static void check_view(Walk *w, const SessionView *v0)
     }
 }
 
+static void on_view(void *ctx, const SessionView *v, int64_t onset_ns)
+{
+    (void)onset_ns;
+    check_view(ctx, v);
+}
+
 /* One participant of condition c through the whole run. */
 static void walk_condition(Walk *w, Store *store, size_t c)
 {
-    const Study *st = w->st;
-    SimError err;
-    EnrollSpec es;
-    memset(&es, 0, sizeof es);
-    es.condition = st->conditions[c].id;
-    es.seed = 17 + c;
-    es.assign_seed = 3;
-    es.simulated = 1;
-    es.wall_ms = 1000;
-    ParticipantInfo info;
-    if (store_enroll(store, &es, &info, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", w->bundle, err.msg);
-        CHECK(0);
-        return;
-    }
-    Session *s = NULL;
-    if (session_open(store, st, info.id, 1000, &s, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", w->bundle, err.msg);
-        CHECK(0);
-        return;
-    }
-    Policy pol;
-    policy_init(&pol, POLICY_MODEL, st, &st->simulation, 1, es.seed);
-    int64_t now = 1000000000LL;
-    unsigned seen = (unsigned)-1;
-    for (int guard = 0; guard < 20000 && !session_finished(s); guard++) {
-        const SessionView *v = session_view(s);
-        if (!v->onset_marked) {
-            now += 16000000;
-            session_mark_onset(s, now);
-            v = session_view(s);
-        }
-        if (v->screen_serial != seen) {
-            seen = v->screen_serial;
-            check_view(w, v);
-        }
-        if (v->screen == SCREEN_TIMEOUT) {
-            now += SESSION_TIMEOUT_SHOW_NS;
-            session_tick(s, now, 2000, &err);
-            continue;
-        }
-        SimInput in;
-        if (policy_next_input(&pol, v, &now, &in) != 0) {
-            break;
-        }
-        in.wall_ms = 2000;
-        session_tick(s, in.t_ns, in.wall_ms, &err);
-        session_handle(s, &in, NULL, &err);
-    }
-    CHECK(session_finished(s));
-    session_close(s);
+    CHECK(test_walk_condition(store, w->st, c, 17 + c, w->bundle, on_view, w));
 }
 
 static void check_bundle(Env *e, const char *dir)
