@@ -47,7 +47,7 @@ typedef struct Live {
     unsigned epoch_serial;   /* screen_serial the epoch was counted for */
     const Session *epoch_of; /* and its session */
     unsigned long group;     /* the last commit group that wrote for it */
-    char onset_method[80];   /* how the browser last said it took an onset
+    char onset_method[128];  /* how the browser last said it took an onset
                                 (logged as an event when it changes) */
     int enrolled_in_group;   /* its enrolment is in that group */
 } Live;

@@ -299,7 +299,7 @@ function paintedOnset() {
         done = true;
         clearTimeout(fallback);
         const f = frameInterval(t2 - t1);
-        resolve({ t: performance.timeOrigin + t2 - f / 2, method: `the middle of the frame that presented the screen: the next requestAnimationFrame less half a frame (${f.toFixed(1)} ms)` });
+        resolve({ t: performance.timeOrigin + t2 - f / 2, method: `frame middle: second requestAnimationFrame less half of ${f.toFixed(1)} ms` });
       })
     );
   });
