@@ -157,7 +157,8 @@ static void input_model(const M *b, ScreenInput *o, const ItemInput *in,
         o->title_a = in->title_a ? in->title_a : tr(b, UI_EXPL_TEXT_A);
         o->title_b = in->title_b ? in->title_b : tr(b, UI_EXPL_TEXT_B);
         o->runs_b = text_runs(b, in->text_b, 1, edits, n_edits, &o->n_runs_b);
-        /* fall through */
+        o->runs = text_runs(b, in->text, 0, edits, n_edits, &o->n_runs);
+        break;
     case MODALITY_TEXT:
         o->runs = text_runs(b, in->text, 0, edits, n_edits, &o->n_runs);
         break;

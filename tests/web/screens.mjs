@@ -8,7 +8,7 @@
 // and every explanation kind must have been shot in every language.
 
 import { join, basename } from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { check, report, tempDir, bundleCopy, startServer, browser, link, screen, answer, changed, sqlite } from "./lib.mjs";
 
 const out = process.env.SIMLAB_WEB_SHOTS || tempDir("shots");
@@ -28,6 +28,21 @@ const kindsOf = (e, into) => {
   for (const p of e.parts || []) kindsOf(p, into);
 };
 
+// valid-all's items hold an explanation of every kind, most under methods
+// no condition uses: for the subset, the condition's method shows all of an
+// item's explanations, as parts of a composite.
+function showEveryMethod(dir) {
+  const p = join(dir, "items.jsonl");
+  const lines = readFileSync(p, "utf8").split("\n").filter(Boolean);
+  const all = lines.map((line) => {
+    const it = JSON.parse(line);
+    const ex = Object.values(it.explanations || {});
+    if (ex.length > 1) it.explanations.mix = { kind: "composite", title: "Every method", parts: ex };
+    return JSON.stringify(it);
+  });
+  writeFileSync(p, all.join("\n") + "\n");
+}
+
 for (const src of studies) {
   const name = basename(src);
   for (const lang of langs) {
@@ -41,6 +56,7 @@ for (const src of studies) {
       delete j.language_file;
       delete j.ui;
     });
+    if (process.env.COVER_ALL === "1" && name === "valid-all") showEveryMethod(study);
     const db = join(tempDir("db"), "shots.db");
     const srv = await startServer(study, db);
     const n = JSON.parse((await import("node:fs")).readFileSync(join(study, "study.json"), "utf8")).conditions.length;
