@@ -13,6 +13,22 @@
 #include "experiment/session.h"
 #include "experiment/simulate.h"
 #include "experiment/store.h"
+#include "stimuli/study.h"
+
+/* The study of bundle dir, or NULL when it does not load (a bundle whose
+** data are not here). */
+static inline Study *test_walk_load(const char *dir)
+{
+    Study *st = NULL;
+    SimError err;
+    StudyReport rep;
+    study_report_init(&rep);
+    if (study_load(dir, &st, &rep, &err) != SIM_OK) {
+        st = NULL;
+    }
+    study_report_free(&rep);
+    return st;
+}
 
 /* Called once per screen (and once more for the finished run's last
 ** screen) with the onset the screen got. */
