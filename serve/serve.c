@@ -20,6 +20,7 @@
 
 #include "serve/serve_http.h"
 #include "serve/serve_live.h"
+#include "serve/serve_view.h"
 #include "common/sim_clock.h"
 #include "common/sim_escape.h"
 #include "experiment/export.h"
@@ -211,6 +212,7 @@ int serve_main(int argc, char **argv)
     SyncWorker *worker = NULL;
     Serve *sv = NULL;
     ServeHttp *http = NULL;
+    char *strings = NULL; /* web/strings.json */
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     StudyReport rep;
     study_report_init(&rep);
@@ -270,12 +272,16 @@ int serve_main(int argc, char **argv)
         sim_escape_print(stderr, "simlab serve: ", err.msg);
         goto cleanup;
     }
+    json_t *sj = serve_strings_json(study);
+    strings = sj ? json_dumps(sj, JSON_COMPACT) : NULL;
+    json_decref(sj);
     ServeHttpConfig hc = {.host = o.host,
                           .port = o.port,
                           .serve = sv,
                           .store = store,
                           .lock = &lock,
-                          .data_dir = data};
+                          .data_dir = data,
+                          .strings = strings};
     int port = 0;
     if (serve_http_start(&hc, &http, &port, &err) != SIM_OK) {
         fprintf(stderr, "simlab serve: %s\n", err.msg);
@@ -316,6 +322,7 @@ int serve_main(int argc, char **argv)
             known, acked);
 cleanup:
     serve_http_stop(http);
+    free(strings);
     serve_free(sv);
     if (worker) {
         SyncWorkerStatus ws;

@@ -29,6 +29,9 @@ typedef struct ServeHttpConfig {
     Store *store;          /* their database (borrowed), for commit groups */
     pthread_mutex_t *lock; /* held around every call into serve and store */
     const char *data_dir;  /* simlab's data folder (web/ and fonts/ in it) */
+    const char *strings;   /* served as web/strings.json: the study's
+                              participant strings (serve_strings_json), for
+                              the page before it reaches the API; copied */
     int max_connections;   /* 0: 4000 */
     int threads;           /* request threads; 0: 16 (the most requests
                               one commit group holds) */

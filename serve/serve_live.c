@@ -10,6 +10,7 @@
 #include "serve/serve_live.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -46,6 +47,8 @@ typedef struct Live {
     unsigned epoch_serial;   /* screen_serial the epoch was counted for */
     const Session *epoch_of; /* and its session */
     unsigned long group;     /* the last commit group that wrote for it */
+    char onset_method[128];  /* how the browser last said it took an onset
+                                (logged as an event when it changes) */
     int enrolled_in_group;   /* its enrolment is in that group */
 } Live;
 
@@ -74,6 +77,7 @@ struct Serve {
     unsigned long group; /* the commit group open now (serve_group_*) */
     Live **touched;      /* participants written for in the open group */
     size_t n_touched, cap_touched;
+    ServeView *views; /* the study's screens as the browser draws them */
 };
 
 /* ------------------------------------------------------------------- map */
@@ -333,12 +337,13 @@ static int live_open(Serve *sv, Live *l, int64_t wall_ms, SimError *err)
 
 /* ------------------------------------------------------------ the reply */
 
-/* The completion code and link once the participant's last response is
-** committed: their status in the store says so. */
-static void add_completion(Serve *sv, Live *l, json_t *body)
+/* Whether the completion code or link is shown: the participant's last
+** response is committed (their status in the store says so) and the
+** study has one. */
+static int shows_completion(Serve *sv, Live *l)
 {
     if (!session_finished(l->s)) {
-        return;
+        return 0;
     }
     if (!l->completed) {
         ParticipantInfo info;
@@ -349,7 +354,15 @@ static void add_completion(Serve *sv, Live *l, json_t *body)
         }
     }
     const OnlineSpec *on = &sv->cfg.study->online;
-    if (!l->completed || (!on->completion_code && !on->completion_url)) {
+    return l->completed && (on->completion_code || on->completion_url);
+}
+
+/* The completion code and link once the participant's last response is
+** committed. */
+static void add_completion(Serve *sv, Live *l, json_t *body)
+{
+    const OnlineSpec *on = &sv->cfg.study->online;
+    if (!shows_completion(sv, l)) {
         return;
     }
     json_t *c = json_object();
@@ -373,8 +386,8 @@ static void reply_state(Serve *sv, Live *l, int status, ServeReply *out)
     char prefix[80];
     /* relative: the page may sit under a path prefix of a proxy */
     snprintf(prefix, sizeof prefix, "media/%s/%u/", l->token, l->epoch);
-    json_t *view =
-        serve_view_json(session_view(l->s), sv->cfg.study, prefix, &l->media);
+    json_t *view = serve_view_json(sv->views, session_view(l->s),
+                                   shows_completion(sv, l), prefix, &l->media);
     json_t *body =
         json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1], l->pos[2],
                   "applied", l->applied, "view", view ? view : json_null());
@@ -403,7 +416,9 @@ static void log_start(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
         d, "timing",
         json_pack("{s:s,s:s,s:s}", "clock",
                   "performance.timeOrigin + performance.now()", "onset",
-                  "requestAnimationFrame after the screen's first paint",
+                  "the presentation time of the frame that shows the screen "
+                  "(Element Timing renderTime; else requestAnimationFrame; "
+                  "each screen's: onset_method events)",
                   "response", "the input event's timeStamp"));
     char *text = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(d);
@@ -501,13 +516,37 @@ void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
             json_array_append_new(cl, json_string(lab ? lab : ""));
         }
         json_object_set_new(out->body, "classes", cl);
-        json_object_set_new(
-            out->body, "study_title",
-            json_string(sv->cfg.study->title ? sv->cfg.study->title : ""));
+        /* the study's title is the experimenter's: a participant sees
+        ** the participant_title, if any */
+        if (sv->cfg.study->participant_title) {
+            json_object_set_new(out->body, "participant_title",
+                                json_string(sv->cfg.study->participant_title));
+        }
     }
 }
 
 /* ------------------------------------------------------------ /api/input */
+
+/* How the browser took the onset it reports (its "onset_method"): stored
+** as an "onset_method" event whenever it changes for the participant, so
+** that every onset in the data says how it was taken. */
+static void log_onset_method(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
+{
+    const char *m = json_string_value(json_object_get(body, "onset_method"));
+    if (!m || strlen(m) >= sizeof l->onset_method ||
+        strcmp(m, l->onset_method) == 0) {
+        return;
+    }
+    json_t *d = json_pack("{s:s,s:i}", "method", m, "step", l->pos[0]);
+    char *text = d ? json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(d);
+    SimError err;
+    if (text && store_log_event(sv->cfg.store, l->pid, "onset_method", text,
+                                wall_ms, 0, &err) == SIM_OK) {
+        snprintf(l->onset_method, sizeof l->onset_method, "%s", m);
+    }
+    free(text);
+}
 
 /* A checked input of a request. */
 typedef struct In {
@@ -633,7 +672,8 @@ static int apply(Serve *sv, Live *l, const In *in, SimError *err)
         return session_tick(l->s, in->in.t_ns, in->in.wall_ms, err);
     }
     if (in->scroll) {
-        session_report_scroll(l->s, in->in.value & 1, (in->in.value >> 1) & 1);
+        session_report_scroll(l->s, SESSION_SCROLL_OVERFLOW(in->in.value),
+                              SESSION_SCROLL_AT_END(in->in.value));
         return SIM_OK;
     }
     (void)sv;
@@ -725,6 +765,7 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
         v->screen != SCREEN_STORE_ERROR) {
         if (onset_ns > 0 && !v->onset_marked) {
             session_mark_onset(l->s, onset_ns);
+            log_onset_method(sv, l, body, wall_ms);
         }
         for (size_t i = 0; i < n_in && rc == SIM_OK; i++) {
             if (ins[i].n < l->applied) {
@@ -802,9 +843,14 @@ int serve_new(const ServeConfig *cfg, int64_t wall_ms, Serve **out,
     c->enroll_burst = c->enroll_burst > 0 ? c->enroll_burst : 200;
     sv->enroll_bucket = c->enroll_burst;
     sv->enroll_ms = wall_ms;
+    int rc = serve_view_new(c->study, &sv->views, err);
+    if (rc != SIM_OK) {
+        serve_free(sv);
+        return rc;
+    }
     ParticipantInfo *list = NULL;
     size_t n = 0;
-    int rc = store_list_participants(c->store, 0, &list, &n, err);
+    rc = store_list_participants(c->store, 0, &list, &n, err);
     for (size_t i = 0; rc == SIM_OK && i < n; i++) {
         if (!id_valid(list[i].code) || map_get(&sv->by_ext, list[i].code)) {
             continue; /* not a link's id, or the first one has it */
@@ -836,6 +882,7 @@ void serve_free(Serve *sv)
     sim_free(sv->by_ext.v);
     sim_free(sv->by_token.v);
     sim_free(sv->touched);
+    serve_view_free(sv->views);
     sim_free(sv);
 }
 
