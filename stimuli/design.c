@@ -15,6 +15,7 @@
 #include "stimuli/designctx.h"
 #include "stimuli/uiparse.h"
 #include "stimuli/online.h"
+#include "stimuli/metrics.h"
 #include "stimuli/primary.h"
 
 #include <math.h>
@@ -718,11 +719,12 @@ void design_parse(Loader *L, json_t *root)
         return;
     }
     static const char *const known[] = {
-        "simlab_study", "id",         "title",    "domain",        "classes",
-        "conditions",   "baseline",   "protocol", "blocks",        "assignment",
-        "screening",    "pages",      "quiz",     "rating",        "items",
-        "explanations", "simulation", "language", "language_file", "ui",
-        "online",       "analysis",   NULL};
+        "simlab_study", "id",         "title",         "domain",
+        "classes",      "conditions", "baseline",      "protocol",
+        "blocks",       "assignment", "screening",     "pages",
+        "quiz",         "rating",     "items",         "explanations",
+        "simulation",   "language",   "language_file", "ui",
+        "online",       "analysis",   "metrics",       NULL};
     jreject_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
@@ -779,6 +781,7 @@ void design_parse(Loader *L, json_t *root)
     validate_blocks(&D);
     validate_conditions(&D, &at);
     primary_parse(&D, &at);
+    metrics_parse(&D, &at);
     read_pages(&D);
 
     design_quiz_free(D.quiz, D.n_quiz);
