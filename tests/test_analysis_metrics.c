@@ -182,8 +182,7 @@ static void test_against_r(void)
         for (int q = 0; q < t->n_rows; q++) {
             const char *lv = table_cell(t, q, 1)->text;
             const char *cd = table_cell(t, q, 2)->text;
-            if (strcmp(lv, "item") == 0 && cd &&
-                strcmp(cd, methods[k]) == 0 &&
+            if (strcmp(lv, "item") == 0 && cd && strcmp(cd, methods[k]) == 0 &&
                 strcmp(table_cell(t, q, 0)->text, "mass_in_mask") == 0) {
                 i = q;
             }
@@ -254,6 +253,7 @@ static void test_files(void)
     snprintf(mpath, sizeof mpath, "%s/three.csv", g_dir);
     write_file(mpath, "method,metric,value\nalpha,f,3\nbeta,f,1\ngamma,f,2\n");
     o.metrics_file = mpath;
+    o.plots = PLOT_PNG | PLOT_SVG;
     const char *csvs[1] = {DATA "data.csv"};
     SimError err;
     CHECK_INT(analyze_main(&o, NULL, 0, csvs, 1, out, &err), SIM_OK);
@@ -299,6 +299,14 @@ static void test_files(void)
     CHECK(md && strstr(md, "\n## Automated metrics against people\n"));
     CHECK(md && strstr(md, "With 3 methods the intervals are wide"));
     free(md);
+    /* the picture: one panel per metric, labelled points */
+    snprintf(path, sizeof path, "%s/metrics_vs_human.png", out);
+    struct stat pb;
+    CHECK(stat(path, &pb) == 0 && pb.st_size > 1000);
+    snprintf(path, sizeof path, "%s/metrics_vs_human.svg", out);
+    char *svg = slurp(path);
+    CHECK(svg && strstr(svg, "<svg") != NULL);
+    free(svg);
     /* a bad file: a located error, nothing written */
     char out2[700];
     snprintf(out2, sizeof out2, "%s/out2", g_dir);
