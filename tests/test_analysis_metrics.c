@@ -83,25 +83,6 @@ static void options(AnalyzeOptions *o)
     o->baseline = "baseline";
 }
 
-/* The row of table key whose column col is value (text), or -1. */
-static int row_of(const Table *t, const char *col, const char *value)
-{
-    int j = table_column(t, col);
-    for (int i = 0; t && j >= 0 && i < t->n_rows; i++) {
-        const char *s = table_cell(t, i, j)->text;
-        if (s && strcmp(s, value) == 0) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-static double num(const Table *t, int i, const char *col)
-{
-    int j = table_column(t, col);
-    return i >= 0 && j >= 0 ? table_cell(t, i, j)->x : (double)NAN;
-}
-
 static int computed(const char *metrics, AnalyzeOptions *o, Report *r,
                     SimMetrics **m)
 {
@@ -147,8 +128,8 @@ static void test_against_r(void)
         int hits = 0;
         for (int i = 0; i < pt->n_rows; i++) {
             if (strcmp(table_cell(pt, i, 1)->text, methods[k]) == 0) {
-                CHECK_NEAR(num(pt, i, "human_effect"), want, 1e-3);
-                CHECK(num(pt, i, "effect_ci") < want);
+                CHECK_NEAR(test_num(pt, i, "human_effect"), want, 1e-3);
+                CHECK(test_num(pt, i, "effect_ci") < want);
                 CHECK(table_cell(pt, i, 4)->y > want);
                 hits++;
             }
@@ -160,18 +141,18 @@ static void test_against_r(void)
     for (int k = 0; k < 3; k++) {
         double tau = NAN, rho = NAN;
         CHECK(golden("cor", metrics[k], &tau, &rho));
-        int i = row_of(t, "metric", metrics[k]);
+        int i = test_row(t, "metric", metrics[k]);
         CHECK(i >= 0);
         CHECK_STR(table_cell(t, i, 1)->text, "method");
-        CHECK_NEAR(num(t, i, "n_methods"), 5, 0);
-        CHECK_NEAR(num(t, i, "kendall_tau"), tau, 1e-9);
-        CHECK_NEAR(num(t, i, "spearman_rho"), rho, 1e-9);
+        CHECK_NEAR(test_num(t, i, "n_methods"), 5, 0);
+        CHECK_NEAR(test_num(t, i, "kendall_tau"), tau, 1e-9);
+        CHECK_NEAR(test_num(t, i, "spearman_rho"), rho, 1e-9);
         const TableCell *ci = table_cell(t, i, table_column(t, "tau_ci"));
         CHECK(ci->x >= -1 && ci->x <= ci->y && ci->y <= 1);
         CHECK(ci->x < ci->y); /* the bootstrap moves the ranks */
         ci = table_cell(t, i, table_column(t, "rho_ci"));
         CHECK(ci->x >= -1 && ci->x <= ci->y && ci->y <= 1);
-        double top = num(t, i, "top_agreement");
+        double top = test_num(t, i, "top_agreement");
         CHECK(top >= 0 && top <= 1);
     }
     /* the item level: glmer's slopes per method, estimate 1e-3, SE 1 % */
@@ -188,12 +169,12 @@ static void test_against_r(void)
             }
         }
         CHECK(i >= 0);
-        double b = log(num(t, i, "odds_ratio_per_sd"));
+        double b = log(test_num(t, i, "odds_ratio_per_sd"));
         const TableCell *ci = table_cell(t, i, table_column(t, "ci"));
         double s = (log(ci->y) - log(ci->x)) / (2 * 1.959963984540054);
         CHECK_NEAR(b, est, 1e-3);
         CHECK_NEAR(s / se, 1, 0.01);
-        double p = num(t, i, "p");
+        double p = test_num(t, i, "p");
         CHECK_NEAR(p, erfc(fabs(est / se) / sqrt(2)), 1e-3);
     }
     /* method-level metrics have no item rows */
@@ -204,8 +185,10 @@ static void test_against_r(void)
     CHECK_INT(items, 5);
     /* alpha is the people's best by far; faithfulness ranks it first too,
     ** sparsity (lower is better) puts eps first */
-    CHECK(num(t, row_of(t, "metric", "faithfulness"), "top_agreement") > 0.8);
-    CHECK(num(t, row_of(t, "metric", "sparsity"), "top_agreement") < 0.2);
+    CHECK(test_num(t, test_row(t, "metric", "faithfulness"), "top_agreement") >
+          0.8);
+    CHECK(test_num(t, test_row(t, "metric", "sparsity"), "top_agreement") <
+          0.2);
     /* the same seed gives the same intervals */
     Report r2;
     SimMetrics *m2 = NULL;
