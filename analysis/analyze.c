@@ -18,6 +18,7 @@
 
 #include "analysis/compute.h"
 #include "analysis/interactions.h"
+#include "analysis/metrics.h"
 #include "analysis/questionnaire.h"
 #include "common/sim_alloc.h"
 
@@ -98,6 +99,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK && !o->change_only && !o->null_study) {
         rc = primary_tables(r, err);
     }
+    if (rc == SIM_OK && !o->change_only && !o->null_study) {
+        rc = compute_metrics(ds, o, &sc, r, err);
+    }
     screen_free(&sc);
     return rc;
 }
@@ -151,6 +155,12 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     if (rc == SIM_OK && ds->n_rows == 0) {
         rc = sim_fail(err, SIM_ERR_INVALID, "no responses in the input");
     }
+    SimMetrics *metrics = NULL; /* a bad file stops the run before analysis */
+    if (rc == SIM_OK && o->metrics_file) {
+        rc = metrics_load(o->metrics_file, ds, o, &metrics, err);
+        oo.metrics = metrics;
+        o = &oo;
+    }
     if (rc == SIM_OK) {
         rc = analyze_compute(ds, o, &r, err);
     }
@@ -191,6 +201,7 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     report_free(&r);
     dataset_free(ds);
     sim_free(plan);
+    sim_metrics_free(metrics);
     return rc;
 }
 

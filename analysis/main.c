@@ -77,6 +77,9 @@ static void help(FILE *f)
         "                          decide at its boundary\n"
         "  --plan FILE             compare with preregistration.json (simlab\n"
         "                          plan): confirmatory or exploratory\n"
+        "  --metrics FILE          explanation metrics (method, item, metric,\n"
+        "                          value): how they rank the methods\n"
+        "                          against people\n"
         "  --quiet                 no summary on stdout\n"
         "  --help                  this text\n"
         "  --version               the version\n"
@@ -258,6 +261,8 @@ static int set_value(AnalyzeOptions *o, const char *a, const char *v,
         o->look = (int)x;
     } else if (strcmp(a, "--plan") == 0) {
         o->plan_file = v;
+    } else if (strcmp(a, "--metrics") == 0) {
+        o->metrics_file = v;
     } else if (strcmp(a, "--max-catch-failures") == 0) {
         bad = parse_int_arg(a, v, 0, 1000000, &x);
         o->max_catch_failures = (int)x;
@@ -330,7 +335,8 @@ int main(int argc, char **argv)
             "--threads",   "--baseline", "--items",      "--p-method",
             "--bootstrap", "--accuracy", "--utility",    "--max-catch-failures",
             "--format",    "--plots",    "--delimiter",  "--encoding",
-            "--calibrate", "--primary",  "--look",       "--plan"};
+            "--calibrate", "--primary",  "--look",       "--plan",
+            "--metrics"};
         int known = 0;
         for (size_t q = 0; q < sizeof valued / sizeof valued[0]; q++) {
             known |= strcmp(a, valued[q]) == 0;

@@ -628,6 +628,9 @@ int report_write_plots(const Report *r, const char *dir, unsigned kinds,
     if (rc == SIM_OK) {
         rc = plot_primary(r, dir, kinds, err);
     }
+    if (rc == SIM_OK) {
+        rc = plot_metrics(r, dir, kinds, err);
+    }
     return rc;
 }
 

@@ -54,4 +54,9 @@ void plot_colour(cairo_t *cr, int k);
 int plot_primary(const Report *r, const char *dir, unsigned kinds,
                  SimError *err);
 
+/* Per metric, the methods' human effect against the metric value,
+** metrics_vs_human.* (plot_metrics.c); none without metrics. */
+int plot_metrics(const Report *r, const char *dir, unsigned kinds,
+                 SimError *err);
+
 #endif

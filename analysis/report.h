@@ -62,6 +62,9 @@ typedef struct AnalyzeOptions {
     const struct Plan *plan;  /* its contents, read by analyze_main() */
     int null_study;           /* library use (calibration): only the tested
                               ** tables, no descriptive ones */
+    const char *metrics_file; /* --metrics FILE (explanation metrics) */
+    const struct SimMetrics *metrics; /* its contents, read by
+                                      ** analyze_main() (or the caller's) */
 } AnalyzeOptions;
 
 typedef struct ExclusionRow {

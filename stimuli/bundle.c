@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "common/sim_alloc.h"
+#include "common/sim_metrics.h"
 #include "common/sim_text.h"
 #include "stimuli/page.h"
 
@@ -86,6 +87,7 @@ void study_free(Study *st)
     sim_free(st->test_type);
     sim_free(st->domain);
     sim_free(st->json_text);
+    sim_metrics_free(st->metrics);
     ui_strings_free(st->ui_strings);
     for (size_t i = 0; i < st->n_text_files; i++) {
         sim_free(st->text_files[i].rel);

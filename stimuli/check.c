@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "common/sim_alloc.h"
+#include "common/sim_metrics.h"
+#include "stimuli/metrics.h"
 #include "common/sim_text.h"
 
 static const char *const type_names[4] = {"TP", "FP", "TN", "FN"};
@@ -329,6 +331,11 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                     count_method(st, st->methods[m]));
         }
         fprintf(out, "%s\n", st->n_methods ? "" : " none");
+        if (st->metrics) {
+            char mbuf[4000];
+            metrics_describe(st, mbuf, sizeof mbuf);
+            fprintf(out, "metrics      %d\n%s", st->metrics->n_metrics, mbuf);
+        }
     }
     if (rep->n_pools) {
         fprintf(out,
@@ -512,6 +519,7 @@ static json_t *study_json(const Study *st, const CheckOrders *orders)
             json_integer((json_int_t)count_method(st, st->methods[m])));
     }
     json_object_set_new(o, "explanations", ex);
+    json_object_set_new(o, "metrics", metrics_json(st));
     return o;
 }
 

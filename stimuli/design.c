@@ -15,6 +15,7 @@
 #include "stimuli/designctx.h"
 #include "stimuli/uiparse.h"
 #include "stimuli/online.h"
+#include "stimuli/metrics.h"
 #include "stimuli/primary.h"
 
 #include <math.h>
@@ -740,6 +741,7 @@ void design_parse(Loader *L, json_t *root)
                                         "online",
                                         "analysis",
                                         "participant_title",
+                                        "metrics",
                                         NULL};
     jreject_unknown(L, &at, root, known);
     int version = 0;
@@ -800,6 +802,7 @@ void design_parse(Loader *L, json_t *root)
     validate_blocks(&D);
     validate_conditions(&D, &at);
     primary_parse(&D, &at);
+    metrics_parse(&D, &at);
     read_pages(&D);
 
     design_quiz_free(D.quiz, D.n_quiz);

@@ -81,6 +81,9 @@ void item_clear(Item *it)
     sim_free(it->pool);
     sim_free(it->domain);
     sim_free(it->source_file);
+    sim_free(it->mask);
+    sim_free(it->mask_file);
+    sim_free(it->rationale);
     input_clear(&it->input);
     cf_free(it->cf);
     for (size_t i = 0; i < it->n_expl; i++) {
@@ -1141,6 +1144,49 @@ static void cf_from_json(Loader *L, const JLoc *at, json_t *v, Item *it)
     }
 }
 
+/* "mask" (an image item's ground-truth region, a bundle PNG) and
+** "rationale" (gold token indices) of record o. */
+static void truth_from_json(Loader *L, const JLoc *at, json_t *o, Item *it)
+{
+    const char *mask = NULL;
+    if (jget_str(L, at, o, "mask", 0, &mask) == 1) {
+        char why[512];
+        it->mask = ld_strdup(L, mask);
+        if (it->input.modality != MODALITY_IMAGE) {
+            jl_error(L, at, "mask",
+                     "a ground-truth mask belongs to an image item; use "
+                     "\"rationale\" (token indices) for a text");
+        } else if (bpath_file(L, mask, &it->mask_file, why, sizeof why) != 0) {
+            jl_error_file(L, at, "mask", "%s", why);
+        }
+    }
+    json_t *r = json_object_get(o, "rationale");
+    if (!r || json_is_null(r)) {
+        return;
+    }
+    if (!json_is_array(r) || json_array_size(r) == 0) {
+        jl_error(L, at, "rationale",
+                 "must be a non-empty list of token indices (0-based)");
+        return;
+    }
+    it->rationale = ld_calloc(L, json_array_size(r), sizeof *it->rationale);
+    size_t i;
+    json_t *v;
+    json_array_foreach(r, i, v)
+    {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > 1000000) {
+            char key[64];
+            snprintf(key, sizeof key, "rationale/%zu", i);
+            jl_error(L, at, key, "expected a token index (0, 1, 2, ...)");
+            continue;
+        }
+        if (it->rationale) {
+            it->rationale[it->n_rationale++] = (int)json_integer_value(v);
+        }
+    }
+}
+
 static void item_from_json(Loader *L, const JLoc *at, json_t *o,
                            const BankDefaults *d)
 {
@@ -1149,8 +1195,9 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
         return;
     }
     static const char *const known[] = {
-        "id",         "pool",           "modality", "input",        "label",
-        "prediction", "counterfactual", "domain",   "explanations", NULL};
+        "id",           "pool",       "modality",       "input",
+        "label",        "prediction", "counterfactual", "domain",
+        "explanations", "mask",       "rationale",      NULL};
     jreject_unknown(L, at, o, known);
     char *id = NULL;
     const char *pool = d->pool, *mod = NULL, *domain = d->domain;
@@ -1198,6 +1245,7 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
     if (cf && !json_is_null(cf)) {
         cf_from_json(L, at, cf, it);
     }
+    truth_from_json(L, at, o, it);
     json_t *ex = json_object_get(o, "explanations");
     if (ex && !json_is_object(ex)) {
         jl_error(L, at, "explanations",

@@ -241,6 +241,12 @@ typedef struct Item {
     Counterfactual *cf;    /* NULL when the item has none */
     ItemExplanation *expl; /* per method */
     size_t n_expl;
+    char *mask;      /* "mask": bundle-relative PNG of the ground-truth
+                        region of an image item (white inside), or NULL */
+    char *mask_file; /* its absolute path as resolved at load; NULL when
+                        it failed */
+    int *rationale;  /* "rationale": gold token indices (0-based), or NULL */
+    size_t n_rationale;
 } Item;
 
 /* ---------------------------------------------------------------- design */
@@ -528,9 +534,11 @@ typedef struct Study {
     Assignment assignment;
     RatingSpec rating;
     SimulationSpec simulation;
-    OnlineSpec online;        /* "online" (simlab serve); zero when absent */
-    SimAnalysisSpec analysis; /* "analysis": the primary test, alpha,
-                                 correction, sequential looks */
+    OnlineSpec online;          /* "online" (simlab serve); zero when absent */
+    SimAnalysisSpec analysis;   /* "analysis": the primary test, alpha,
+                                   correction, sequential looks */
+    struct SimMetrics *metrics; /* "metrics": explanation metrics
+                                   (common/sim_metrics.h), NULL when none */
     Page **pages; /* every page read at load time (stimuli/page.h): the
                      page files, then blocks' inline texts */
     size_t n_pages;

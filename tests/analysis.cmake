@@ -77,3 +77,7 @@ endif()
 # looks, --plan, the size from --calibrate, the order of the report.
 simlab_add_test(test_analysis_primary SOURCES test_analysis_primary.c
                 LIBS simlab_analysis PkgConfig::JANSSON)
+# Explanation metrics against people: rank correlations and glmer's effects
+# against R (tests/data/metrics goldens), the report, bad --metrics files.
+simlab_add_test(test_analysis_metrics SOURCES test_analysis_metrics.c
+                LIBS simlab_analysis)

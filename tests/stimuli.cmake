@@ -28,3 +28,6 @@ simlab_add_test(test_stimuli_authoring SOURCES test_stimuli_authoring.c
 # study.json "analysis": the primary test, alpha, looks; located errors.
 simlab_add_test(test_stimuli_primary SOURCES test_stimuli_primary.c
                 LIBS simlab_stimuli PkgConfig::JANSSON)
+# study.json "metrics": explanation metrics read and checked; located errors.
+simlab_add_test(test_stimuli_metrics SOURCES test_stimuli_metrics.c
+                LIBS simlab_stimuli PkgConfig::JANSSON)

@@ -12,7 +12,9 @@
 
 #include "stimuli/gen/genio.h"
 #include "common/sim_alloc.h"
+#include "common/sim_relevance.h"
 #include "common/sim_rng.h"
+#include "common/sim_text.h"
 
 static const char *const CLASS_ID[2] = {"rabbit", "bird"};
 
@@ -386,6 +388,7 @@ static json_t *study_json(void)
     genio_set(
         s, "items",
         json_pack("[{s:s, s:s}]", "file", "items.jsonl", "format", "jsonl"));
+    genio_set(s, "metrics", json_pack("[{s:s}]", "file", "metrics.csv"));
     return s;
 }
 
@@ -427,8 +430,55 @@ static int write_example(const ImgStudy *st, const char *path, SimError *err)
     return rc;
 }
 
+/* The metrics the generator computes from the animal masks: per method the
+** sums over the explained items. */
+typedef struct MaskScores {
+    double sum[N_METHODS][SIM_RELEVANCE_N];
+    int n[N_METHODS][SIM_RELEVANCE_N];
+} MaskScores;
+
+/* The item's ground-truth mask (the animal: coverage >= 0.5, white) as
+** media/ID-mask.png, its pixels into inside (1: animal). */
+static int write_mask(const ImgItem *it, const Scene *sc, const char *media,
+                      unsigned char *inside, SimError *err)
+{
+    char name[64], path[1024];
+    snprintf(name, sizeof name, "%s-mask.png", it->id);
+    int rc = genio_join(path, sizeof path, media, name, err);
+    unsigned char *rgb = sim_malloc((size_t)SCENE_PX * SCENE_PX * 3);
+    if (rc == SIM_OK && !rgb) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
+    }
+    for (int i = 0; rc == SIM_OK && i < SCENE_PX * SCENE_PX; i++) {
+        inside[i] = sc->mask[i] >= 0.5f;
+        memset(rgb + 3 * i, inside[i] ? 255 : 0, 3);
+    }
+    rc = rc ? rc : scene_write_rgb_png(rgb, SCENE_PX, SCENE_PX, path, err);
+    sim_free(rgb);
+    return rc;
+}
+
+/* Scores method k's map against the item's mask into ms. */
+static void score_map(int k, const float *map, int side,
+                      const unsigned char *inside, MaskScores *ms)
+{
+    double rel[CNN_SIDE * CNN_SIDE], cells[CNN_SIDE * CNN_SIDE];
+    for (int c = 0; c < side * side; c++) {
+        rel[c] = map[c];
+    }
+    sim_relevance_cells(inside, SCENE_PX, SCENE_PX, side, side, cells);
+    SimRelevance r;
+    sim_relevance_score(rel, cells, side * side, &r);
+    for (int q = 0; q < SIM_RELEVANCE_N; q++) {
+        if (isfinite(r.v[q])) {
+            ms->sum[k][q] += r.v[q];
+            ms->n[k][q]++;
+        }
+    }
+}
+
 static int write_item(const ImgStudy *st, const ImgItem *it, const char *media,
-                      json_t *lines, SimError *err)
+                      json_t *lines, MaskScores *ms, SimError *err)
 {
     char name[64], path[1024];
     Scene sc;
@@ -439,6 +489,11 @@ static int write_item(const ImgStudy *st, const ImgItem *it, const char *media,
         return rc;
     }
     rc = scene_write_png(&sc, path, err);
+    unsigned char *inside = sim_malloc((size_t)SCENE_PX * SCENE_PX);
+    if (rc == SIM_OK && !inside) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "%s: out of memory", path);
+    }
+    rc = rc ? rc : write_mask(it, &sc, media, inside, err);
     scene_free(&sc);
     json_t *o = json_object();
     char input[64];
@@ -449,6 +504,9 @@ static int write_item(const ImgStudy *st, const ImgItem *it, const char *media,
     genio_set(o, "input", json_string(input));
     genio_set(o, "label", json_string(CLASS_ID[it->spec.animal]));
     genio_set(o, "prediction", json_string(CLASS_ID[it->prediction]));
+    char mask[64];
+    snprintf(mask, sizeof mask, "media/%s-mask.png", it->id);
+    genio_set(o, "mask", json_string(mask));
     if (it->explained) {
         json_t *expl = json_object();
         for (int k = 0; k < N_METHODS && rc == SIM_OK; k++) {
@@ -461,6 +519,9 @@ static int write_item(const ImgStudy *st, const ImgItem *it, const char *media,
             rc = imgstudy_item_map(st, it, m, map, err);
             rc = rc ? rc : genio_join(path, sizeof path, media, file, err);
             rc = rc ? rc : genio_write_npy(path, map, side, side, err);
+            if (rc == SIM_OK) {
+                score_map(k, map, side, inside, ms);
+            }
             snprintf(file, sizeof file, "media/%s-%s.npy", it->id,
                      attr_method_name(m));
             genio_set(expl, attr_method_name(m),
@@ -470,7 +531,33 @@ static int write_item(const ImgStudy *st, const ImgItem *it, const char *media,
         }
         genio_set(o, "explanations", expl);
     }
+    sim_free(inside);
     genio_append(lines, o);
+    return rc;
+}
+
+/* metrics.csv: per method the mean of each score over the explained items,
+** a method-level value (the test items people answer carry no explanation;
+** `simlab check` scores each explained item from its mask itself). */
+static int write_metrics(const MaskScores *ms, const char *path, SimError *err)
+{
+    SimBuf b;
+    sim_buf_init(&b);
+    sim_buf_puts(&b, "method,item,metric,value,higher_is_better,description\n");
+    for (int k = 0; k < N_METHODS; k++) {
+        for (int q = 0; q < SIM_RELEVANCE_N; q++) {
+            if (ms->n[k][q] > 0) {
+                sim_buf_printf(
+                    &b,
+                    "%s,,%s,%.6f,1,%s; mean over the "
+                    "explained items\n",
+                    attr_method_name(METHODS[k]), SIM_RELEVANCE_NAMES[q],
+                    ms->sum[k][q] / ms->n[k][q], SIM_RELEVANCE_TEXT[q]);
+            }
+        }
+    }
+    int rc = genio_write_text(path, sim_buf_cstr(&b), err);
+    sim_buf_free(&b);
     return rc;
 }
 
@@ -479,11 +566,16 @@ int imgstudy_write(const ImgStudy *st, const char *dir, SimError *err)
     char media[1024], path[1024];
     json_t *lines = json_array();
     json_t *study = study_json();
-    int rc = genio_join(media, sizeof media, dir, "media", err);
+    MaskScores *ms = sim_calloc(1, sizeof *ms);
+    int rc = ms ? genio_join(media, sizeof media, dir, "media", err)
+                : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     rc = rc ? rc : genio_mkdirs(media, err);
     for (int i = 0; i < st->n_items && rc == SIM_OK; i++) {
-        rc = write_item(st, &st->items[i], media, lines, err);
+        rc = write_item(st, &st->items[i], media, lines, ms, err);
     }
+    rc = rc ? rc : genio_join(path, sizeof path, dir, "metrics.csv", err);
+    rc = rc ? rc : write_metrics(ms, path, err);
+    sim_free(ms);
     rc = rc ? rc : genio_join(path, sizeof path, media, "example.png", err);
     rc = rc ? rc : write_example(st, path, err);
     rc = rc ? rc : genio_join(path, sizeof path, dir, "items.jsonl", err);
