@@ -54,6 +54,9 @@ typedef struct GlmmModel {
     ** (stopped = 1, vcov and se NaN, converged 0), for a caller that
     ** fits a simpler structure then; 0: every fit is completed. */
     int stop_singular_term;
+    /* Threads of the passes over the responses and of the factorisation
+    ** (0 or 1: the caller's alone). The fit does not depend on it. */
+    int threads;
 } GlmmModel;
 
 /* The number of covariance parameters of term t (k(k+1)/2, or k when

@@ -113,6 +113,7 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
         if (have_start) {
             start_from(m, fit->theta, &mm, start);
             mm.theta_start = start;
+            mm.beta_start = fit->beta;
         }
         if (warm && warm->have[st] && warm->p == d->p &&
             warm->n_theta[st] == glmm_n_theta(&mm)) {
@@ -121,8 +122,7 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
             mm.hess_start = warm->hess[st];
         }
         /* 1: term 0, the participant's (participant_singular()) */
-        mm.stop_singular_term =
-            fo && fo->kept_only && !record && has_simpler(d, st) ? 1 : 0;
+        mm.stop_singular_term = !record && has_simpler(d, st) ? 1 : 0;
         if ((rc = glmm_fit(&mm, &f, err)) != SIM_OK) {
             break;
         }
