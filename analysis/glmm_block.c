@@ -215,66 +215,74 @@ static double chol_small(double *a, int k)
     return ld;
 }
 
+#define INLINE static inline __attribute__((always_inline))
+
 /* The levels of chunk t: each row's state at x->u; with GLMM_FACTOR A_j
 ** assembled and factored, C_j L_j^-T and the R diagonal's sums (log det
 ** A_j summed into the chunk's part[0]); with GLMM_SCORE the score, B's in
-** w->rhs, R's in the chunk's buffer; the deviance into part[1]. */
-static void state_levels(void *ctx, int t)
+** w->rhs, R's in the chunk's buffer; the deviance into part[1]. kb: B's
+** effects per level, nr: R columns per row, zb: where B's columns start
+** in a row (constants for the common shapes, see state_levels()). */
+INLINE void state_pass(BlockCtx *x, int t, const int kb, const int nr,
+                       const int zb)
 {
-    BlockCtx *x = ctx;
     GlmmWork *w = x->w;
     GlmmBlock *b = w->blk;
-    int kb = b->kb, cols[GLMM_MAX_TERMS * GLMM_MAX_K];
+    const int s = kb + nr;
+    int cols[GLMM_MAX_TERMS * GLMM_MAX_K];
+    r_columns(w, cols);
     int factor = x->flags & GLMM_FACTOR, score = x->flags & GLMM_SCORE;
-    int with_dev = x->flags & GLMM_DEV;
-    size_t s = (size_t)w->s, nr = (size_t)r_columns(w, cols);
-    int zb = w->z_at[w->big], qb = b->nb * kb;
+    int with_dev = x->flags & GLMM_DEV, dense = b->dense;
+    int qb = b->nb * kb;
+    const double *u = x->u;
     double *rest = w->rbuf + (size_t)t * (size_t)b->qr;
     if (score) {
         memset(rest, 0, (size_t)b->qr * sizeof(double));
     }
     double ld = 0, dev = 0;
     for (int j = w->chunk_lev[t]; j < w->chunk_lev[t + 1]; j++) {
-        double *la = b->la + (size_t)j * (size_t)(kb * kb);
         size_t m = b->lev_rp[j + 1] - b->lev_rp[j];
         double *lc = b->lc + (size_t)kb * b->lev_rp[j];
         double *dd = b->dd + b->lev_rp[j];
-        double sb[GLMM_MAX_K] = {0};
-        if (factor) {
-            memset(la, 0, (size_t)(kb * kb) * sizeof(double));
-            for (int c = 0; c < kb; c++) {
-                la[c * kb + c] = 1;
+        double A[GLMM_MAX_K * GLMM_MAX_K], sb[GLMM_MAX_K];
+        for (int c = 0; c < kb; c++) {
+            sb[c] = 0;
+            for (int d = 0; d < kb; d++) {
+                A[c * kb + d] = c == d;
             }
+        }
+        if (factor) {
             memset(lc, 0, m * (size_t)kb * sizeof(double));
             memset(dd, 0, m * sizeof(double));
         }
         for (size_t i = b->lev_row[j]; i < b->lev_row[j + 1]; i++) {
-            dev += glmm_row_state(w, i, x->u, with_dev);
-            const double *gi = w->g + i * s, *gp = gi + zb;
+            dev += glmm_row_state(w, i, u, with_dev, s);
+            const double *gi = w->g + i * (size_t)s, *gp = gi + zb;
+            const int *si = w->supp + i * (size_t)s;
             if (score) {
                 double ri = w->res[i];
-                const int *si = w->supp + i * s;
                 for (int c = 0; c < kb; c++) {
                     sb[c] += gp[c] * ri;
                 }
-                for (size_t a = 0; a < nr; a++) {
+                for (int a = 0; a < nr; a++) {
                     rest[si[cols[a]] - qb] += gi[cols[a]] * ri;
                 }
             }
             if (!factor) {
                 continue;
             }
-            const int *slot = b->row_slot + i * nr;
             double wi = w->w[i];
             for (int r = 0; r < kb; r++) {
                 double wg = wi * gp[r];
                 for (int c = 0; c <= r; c++) {
-                    la[r * kb + c] += wg * gp[c];
+                    A[r * kb + c] += wg * gp[c];
                 }
             }
-            for (size_t a = 0; a < nr; a++) {
+            for (int a = 0; a < nr; a++) {
                 double wg = wi * gi[cols[a]];
-                size_t sl = (size_t)slot[a];
+                size_t sl =
+                    dense ? (size_t)(si[cols[a]] - qb)
+                          : (size_t)b->row_slot[i * (size_t)nr + (size_t)a];
                 for (int c = 0; c < kb; c++) {
                     lc[(size_t)c * m + sl] += wg * gp[c];
                 }
@@ -284,12 +292,14 @@ static void state_levels(void *ctx, int t)
         if (score) {
             for (int c = 0; c < kb; c++) {
                 size_t e = (size_t)j * (size_t)kb + (size_t)c;
-                w->rhs[e] = sb[c] - x->u[e];
+                w->rhs[e] = sb[c] - u[e];
             }
         }
         if (!factor) {
             continue;
         }
+        double *la = b->la + (size_t)j * (size_t)(kb * kb);
+        memcpy(la, A, (size_t)(kb * kb) * sizeof(double));
         double l = chol_small(la, kb);
         if (isnan(l)) {
             x->failed = 1;
@@ -309,6 +319,26 @@ static void state_levels(void *ctx, int t)
     }
     w->part[(size_t)t * (size_t)w->part_n] = ld;
     w->part[(size_t)t * (size_t)w->part_n + 1] = dev;
+}
+
+/* Whether w has the shape of simlab's models: B first in a row with kb
+** columns, then one R column (a term without slopes). */
+static int simple_shape(const GlmmWork *w, int kb)
+{
+    return w->blk->kb == kb && w->z_at[w->big] == 0 && w->s == kb + 1;
+}
+
+static void state_levels(void *ctx, int t)
+{
+    BlockCtx *x = ctx;
+    GlmmWork *w = x->w;
+    if (simple_shape(w, 1)) {
+        state_pass(x, t, 1, 1, 0);
+    } else if (simple_shape(w, 2)) {
+        state_pass(x, t, 2, 1, 0);
+    } else {
+        state_pass(x, t, w->blk->kb, w->s - w->blk->kb, w->z_at[w->big]);
+    }
 }
 
 /* Rows band[t]..band[t+1] of S's lower triangle: 1 + the R diagonal's sums
@@ -667,35 +697,99 @@ int glmm_block_selinv(GlmmWork *w)
     return 0;
 }
 
-void glmm_block_row_sigma(const GlmmWork *w, size_t i, double *sl)
+/* The levels of chunk t after glmm_block_selinv(): for each row h_i =
+** g_i' M^-1 g_i and hm_i = M^-1 g_i on its support; sv = G'(w' h) (w' =
+** w (1 - 2 mu)), B's in w->sv, R's in the chunk's buffer. */
+INLINE void sigma_pass(BlockCtx *x, int t, const int kb, const int nr,
+                       const int zb)
 {
+    GlmmWork *w = x->w;
     const GlmmBlock *b = w->blk;
-    int kb = b->kb, s = w->s, zb = w->z_at[w->big];
-    size_t nr = (size_t)(s - kb), qr = (size_t)b->qr;
-    int j = w->supp[i * (size_t)s + (size_t)zb] / kb;
-    size_t m = b->lev_rp[j + 1] - b->lev_rp[j];
-    const int *er = b->lev_r + b->lev_rp[j];
-    const double *srb = b->sig_rb + (size_t)kb * b->lev_rp[j];
-    const double *sbb = b->sig_bb + (size_t)j * (size_t)(kb * kb);
-    const int *slot = b->row_slot + i * nr;
-    int kind[GLMM_MAX_TERMS * GLMM_MAX_K]; /* B column, or -1 - R index */
-    for (int a = 0, r = 0; a < s; a++) {
-        kind[a] = a >= zb && a < zb + kb ? a - zb : -1 - r++;
-    }
-    for (int a = 0; a < s; a++) {
-        for (int c = 0; c <= a; c++) {
-            double v;
-            if (kind[a] >= 0 && kind[c] >= 0) {
-                v = sbb[kind[a] * kb + kind[c]];
-            } else if (kind[a] >= 0 || kind[c] >= 0) {
-                int bc = kind[a] >= 0 ? kind[a] : kind[c];
-                int rr = kind[a] >= 0 ? -1 - kind[c] : -1 - kind[a];
-                v = srb[(size_t)bc * m + (size_t)slot[rr]];
-            } else {
-                v = b->sig_rr[(size_t)er[slot[-1 - kind[a]]] * qr +
-                              (size_t)er[slot[-1 - kind[c]]]];
+    const int s = kb + nr;
+    int cols[GLMM_MAX_TERMS * GLMM_MAX_K];
+    r_columns(w, cols);
+    int qb = b->nb * kb, dense = b->dense;
+    size_t qr = (size_t)b->qr;
+    double *rest = w->rbuf + (size_t)t * qr;
+    memset(rest, 0, qr * sizeof(double));
+    for (int j = w->chunk_lev[t]; j < w->chunk_lev[t + 1]; j++) {
+        size_t m = b->lev_rp[j + 1] - b->lev_rp[j];
+        const double *srb = b->sig_rb + (size_t)kb * b->lev_rp[j];
+        const double *sbb = b->sig_bb + (size_t)j * (size_t)(kb * kb);
+        double svb[GLMM_MAX_K] = {0};
+        for (size_t i = b->lev_row[j]; i < b->lev_row[j + 1]; i++) {
+            const double *gi = w->g + i * (size_t)s, *gp = gi + zb;
+            const int *si = w->supp + i * (size_t)s;
+            double *hm = w->hm + i * (size_t)s;
+            size_t sl[GLMM_MAX_TERMS * GLMM_MAX_K],
+                e[GLMM_MAX_TERMS * GLMM_MAX_K];
+            for (int a = 0; a < nr; a++) {
+                e[a] = (size_t)(si[cols[a]] - qb);
+                sl[a] = dense ? e[a]
+                              : (size_t)b->row_slot[i * (size_t)nr + (size_t)a];
             }
-            sl[a * s + c] = sl[c * s + a] = v;
+            double h = 0;
+            for (int c = 0; c < kb; c++) {
+                double v = 0;
+                for (int d = 0; d < kb; d++) {
+                    v += sbb[c * kb + d] * gp[d];
+                }
+                for (int a = 0; a < nr; a++) {
+                    v += srb[(size_t)c * m + sl[a]] * gi[cols[a]];
+                }
+                hm[zb + c] = v;
+                h += gp[c] * v;
+            }
+            for (int a = 0; a < nr; a++) {
+                double v = 0;
+                for (int c = 0; c < kb; c++) {
+                    v += srb[(size_t)c * m + sl[a]] * gp[c];
+                }
+                for (int a2 = 0; a2 < nr; a2++) {
+                    v += b->sig_rr[e[a] * qr + e[a2]] * gi[cols[a2]];
+                }
+                hm[cols[a]] = v;
+                h += gi[cols[a]] * v;
+            }
+            w->h[i] = h;
+            double wd = w->w[i] * (1 - 2 * w->mu[i]) * h;
+            for (int c = 0; c < kb; c++) {
+                svb[c] += gp[c] * wd;
+            }
+            for (int a = 0; a < nr; a++) {
+                rest[e[a]] += gi[cols[a]] * wd;
+            }
         }
+        for (int c = 0; c < kb; c++) {
+            w->sv[(size_t)j * (size_t)kb + (size_t)c] = svb[c];
+        }
+    }
+}
+
+static void sigma_levels(void *ctx, int t)
+{
+    BlockCtx *x = ctx;
+    GlmmWork *w = x->w;
+    if (simple_shape(w, 1)) {
+        sigma_pass(x, t, 1, 1, 0);
+    } else if (simple_shape(w, 2)) {
+        sigma_pass(x, t, 2, 1, 0);
+    } else {
+        sigma_pass(x, t, w->blk->kb, w->s - w->blk->kb, w->z_at[w->big]);
+    }
+}
+
+void glmm_block_sigma(GlmmWork *w)
+{
+    GlmmBlock *b = w->blk;
+    BlockCtx x = {w, NULL, NULL, NULL, 0, 0};
+    glmm_pool_run(w->pool, sigma_levels, &x, w->n_chunks);
+    size_t qr = (size_t)b->qr, qb = (size_t)(b->nb * b->kb);
+    for (size_t e = 0; e < qr; e++) {
+        double v = 0;
+        for (int t = 0; t < w->n_chunks; t++) {
+            v += w->rbuf[(size_t)t * qr + e];
+        }
+        w->sv[qb + e] = v;
     }
 }

@@ -117,25 +117,23 @@ struct GlmmWork {
     double *u;  /* q: conditional modes (warm start of the next run) */
     double *u2; /* q: a PIRLS step */
     double *ut; /* q: trial modes */
-    double *eta, *mu, *w, *res; /* n: linear predictor, mean, weight,
-                                ** y - mu */
-    double *ex;                 /* n: exp(-|eta|) */
-    double *rhs;                /* q */
-    double *beta;    /* p: the fixed effects of the last evaluation */
-    double dev;      /* the Bernoulli deviance at the state's eta */
-    int dev_valid;   /* dev is that of the state */
-    double pdev;     /* deviance + |u|^2 at u */
-    double ldl2;     /* log det M at the last factorisation */
-    GlmmBlock *blk;  /* the factor: blocked, or */
-    GlmmChol *chol;  /* CHOLMOD's */
-    int factored;    /* a factor of M is held */
-    double *hm;      /* n x s: M^-1 g_i on supp */
-    double *h;       /* n: g_i' M^-1 g_i */
-    double *sv, *v;  /* q: the adjoint right-hand side and solution */
-    double *S;       /* p x p: Schur complement X'WX - X'WG M^-1 G'WX */
-    double *bp, *xp; /* q x p (column j at j q): G'WX, M^-1 G'WX */
-    double *dudx;    /* n_par x q: derivatives of the modes (predictor) */
-    double *pbuf;    /* 4 p + 2 p x p scratch */
+    double *mu, *w, *res; /* n: mean, weight, y - mu */
+    double *rhs;          /* q */
+    double *beta;         /* p: the fixed effects of the last evaluation */
+    double dev;           /* the Bernoulli deviance at the state's eta */
+    int dev_valid;        /* dev is that of the state */
+    double pdev;          /* deviance + |u|^2 at u */
+    double ldl2;          /* log det M at the last factorisation */
+    GlmmBlock *blk;       /* the factor: blocked, or */
+    GlmmChol *chol;       /* CHOLMOD's */
+    int factored;         /* a factor of M is held */
+    double *hm;           /* n x s: M^-1 g_i on supp */
+    double *h;            /* n: g_i' M^-1 g_i */
+    double *sv, *v;       /* q: the adjoint right-hand side and solution */
+    double *S;            /* p x p: Schur complement X'WX - X'WG M^-1 G'WX */
+    double *bp, *xp;      /* q x p (column j at j q): G'WX, M^-1 G'WX */
+    double *dudx;         /* n_par x q: derivatives of the modes (predictor) */
+    double *pbuf;         /* 4 p + 2 p x p scratch */
     GlmmPool *pool;
     int n_evals;
 };
@@ -152,21 +150,20 @@ enum {
 ** over the rows. Returns 0, or -1 when the factorisation fails. */
 int glmm_state(GlmmWork *w, const double *u, int flags);
 
-/* Row i's eta, mu, weight and residual at u; returns -log P(y_i | eta). */
-static inline double glmm_row_state(GlmmWork *w, size_t i, const double *u,
-                                    int with_dev)
+/* Row i's mu, weight and residual at u (s: w->s, a constant where the
+** caller's shape is known); returns -log P(y_i | eta) with with_dev. */
+static inline __attribute__((always_inline)) double
+glmm_row_state(GlmmWork *w, size_t i, const double *u, int with_dev,
+               const int s)
 {
-    size_t s = (size_t)w->s;
-    const double *gi = w->g + i * s;
-    const int *si = w->supp + i * s;
+    const double *gi = w->g + i * (size_t)s;
+    const int *si = w->supp + i * (size_t)s;
     double e = w->xbr[w->xrow[i]];
-    for (size_t a = 0; a < s; a++) {
+    for (int a = 0; a < s; a++) {
         e += gi[a] * u[si[a]];
     }
     double ex = exp(-fabs(e)), den = 1 + ex;
     double mu = e >= 0 ? 1 / den : ex / den;
-    w->eta[i] = e;
-    w->ex[i] = ex;
     w->mu[i] = mu;
     w->w[i] = ex / (den * den);
     w->res[i] = w->y[i] - mu;
@@ -195,16 +192,15 @@ int glmm_solve(GlmmWork *w, const double *b, double *x, int ncol);
 ** or -1. */
 int glmm_selinv(GlmmWork *w);
 
-/* After glmm_selinv(): the s x s block of M^-1 on row i's effects. */
-void glmm_row_sigma(const GlmmWork *w, size_t i, double *sl);
-
 /* The blocked state pass: per chunk of levels, the rows' state, and with
 ** GLMM_FACTOR each level's block assembled and factored, with
 ** GLMM_SCORE its score; then S and its factor. */
 int glmm_block_state(GlmmWork *w, const double *u, int flags);
 int glmm_block_solve(GlmmWork *w, const double *b, double *x, int ncol);
 int glmm_block_selinv(GlmmWork *w);
-void glmm_block_row_sigma(const GlmmWork *w, size_t i, double *sl);
+/* After glmm_block_selinv(): w->h, w->hm and w->sv of the gradient's first
+** pass (glmm_pirls.c) for the blocked factor. */
+void glmm_block_sigma(GlmmWork *w);
 
 /* S[a][b] -= sum_r L[r][a] L[r][b] for a0 <= a < a1 (a < n), b <= a: L has
 ** nrows rows ld apart, S rows lds apart. Reads up to 3 values past a row
@@ -222,6 +218,7 @@ void glmm_dense_gemm(const double *A, size_t lda, int n, const double *L,
 int glmm_chol_factor(GlmmWork *w);
 int glmm_chol_solve(GlmmWork *w, const double *b, double *x, int ncol);
 int glmm_chol_selinv(GlmmWork *w);
+/* After glmm_chol_selinv(): the s x s block of M^-1 on row i's effects. */
 void glmm_chol_row_sigma(const GlmmWork *w, size_t i, double *sl);
 
 /* ------------------------------------------------------------------ */

@@ -55,15 +55,6 @@ int glmm_selinv(GlmmWork *w)
     return w->blk ? glmm_block_selinv(w) : glmm_chol_selinv(w);
 }
 
-void glmm_row_sigma(const GlmmWork *w, size_t i, double *sl)
-{
-    if (w->blk) {
-        glmm_block_row_sigma(w, i, sl);
-    } else {
-        glmm_chol_row_sigma(w, i, sl);
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* Passes                                                               */
 
@@ -151,15 +142,15 @@ static void sum_parts(const GlmmWork *w, int k, double *out)
     }
 }
 
-static void theta_rows(void *ctx, int t)
+/* G's rows from Lambda (s: w->s, a constant for the common shapes). */
+static inline __attribute__((always_inline)) void theta_pass(Pass *ps, int t,
+                                                             const int s)
 {
-    Pass *ps = ctx;
     GlmmWork *w = ps->w;
     const GlmmModel *m = w->m;
-    size_t s = (size_t)w->s;
     for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
-        double *gi = w->g + i * s;
-        const double *zi = w->zs + i * s;
+        double *gi = w->g + i * (size_t)s;
+        const double *zi = w->zs + i * (size_t)s;
         for (int tt = 0; tt < m->n_terms; tt++) {
             const double *lam = w->lam[tt];
             int k = m->term[tt].k, z0 = w->z_at[tt];
@@ -171,6 +162,19 @@ static void theta_rows(void *ctx, int t)
                 gi[z0 + b] = x;
             }
         }
+    }
+}
+
+static void theta_rows(void *ctx, int t)
+{
+    Pass *ps = ctx;
+    int s = ps->w->s;
+    if (s == 2) {
+        theta_pass(ps, t, 2);
+    } else if (s == 3) {
+        theta_pass(ps, t, 3);
+    } else {
+        theta_pass(ps, t, s);
     }
 }
 
@@ -218,7 +222,7 @@ static void eta_rows(void *ctx, int t)
     GlmmWork *w = ps->w;
     double dev = 0;
     for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
-        dev += glmm_row_state(w, i, ps->u, ps->with_dev);
+        dev += glmm_row_state(w, i, ps->u, ps->with_dev, w->s);
     }
     w->part[(size_t)t * (size_t)w->part_n] = dev;
 }
@@ -580,8 +584,9 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
 /* ------------------------------------------------------------------ */
 /* The gradient                                                         */
 
-/* First pass: h_i = g_i' M^-1 g_i, hm_i = M^-1 g_i on the row's support,
-** and sv = G' (w' h) (w' = w (1 - 2 mu)). */
+/* First pass (CHOLMOD's factor; glmm_block_sigma() for the blocked): h_i =
+** g_i' M^-1 g_i, hm_i = M^-1 g_i on the row's support, and sv = G' (w' h)
+** (w' = w (1 - 2 mu)). */
 static void sigma_rows(void *ctx, int t)
 {
     Pass *ps = ctx;
@@ -594,7 +599,7 @@ static void sigma_rows(void *ctx, int t)
         const double *gi = w->g + i * s;
         const int *si = w->supp + i * s;
         double *hm = w->hm + i * s;
-        glmm_row_sigma(w, i, sl);
+        glmm_chol_row_sigma(w, i, sl);
         double h = 0;
         for (size_t a = 0; a < s; a++) {
             double x = 0;
@@ -612,22 +617,22 @@ static void sigma_rows(void *ctx, int t)
     }
 }
 
-/* Second pass: the gradient's sums over rows into the chunk's part. */
-static void grad_rows(void *ctx, int t)
+/* Second pass: the gradient's sums over rows into the chunk's part (s:
+** w->s, a constant for the common shapes). */
+static inline __attribute__((always_inline)) void grad_pass(Pass *ps, int t,
+                                                            const int s)
 {
-    Pass *ps = ctx;
     GlmmWork *w = ps->w;
     const GlmmModel *m = w->m;
-    size_t s = (size_t)w->s;
     double *grad = w->part + (size_t)t * (size_t)w->part_n;
     memset(grad, 0, (size_t)w->n_par * sizeof(double));
     double *gb = grad + w->n_theta;
     const double *u = w->u, *v = w->v;
     for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
-        const double *gi = w->g + i * s, *zi = w->zs + i * s;
-        const int *si = w->supp + i * s;
+        const double *gi = w->g + i * (size_t)s, *zi = w->zs + i * (size_t)s;
+        const int *si = w->supp + i * (size_t)s;
         double gv = 0;
-        for (size_t a = 0; a < s; a++) {
+        for (int a = 0; a < s; a++) {
             gv += gi[a] * v[si[a]];
         }
         double wi = w->w[i], ri = w->res[i];
@@ -636,7 +641,7 @@ static void grad_rows(void *ctx, int t)
         for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
             gb[w->xr_j[k]] += w->xr_v[k] * c;
         }
-        const double *hm = w->hm + i * s;
+        const double *hm = w->hm + i * (size_t)s;
         for (int tt = 0; tt < m->n_terms; tt++) {
             const GlmmTerm *tm = &m->term[tt];
             int k = tm->k, z0 = w->z_at[tt];
@@ -653,13 +658,30 @@ static void grad_rows(void *ctx, int t)
     }
 }
 
+static void grad_rows(void *ctx, int t)
+{
+    Pass *ps = ctx;
+    int s = ps->w->s;
+    if (s == 2) {
+        grad_pass(ps, t, 2);
+    } else if (s == 3) {
+        grad_pass(ps, t, 3);
+    } else {
+        grad_pass(ps, t, s);
+    }
+}
+
 int glmm_gradient(GlmmWork *w, double *grad)
 {
     if (glmm_selinv(w) != 0) {
         return -1;
     }
     Pass ps = {w, NULL, w->sv, 1, 0, 0};
-    scatter(w, sigma_rows, &ps);
+    if (w->blk) {
+        glmm_block_sigma(w);
+    } else {
+        scatter(w, sigma_rows, &ps);
+    }
     if (glmm_solve(w, w->sv, w->v, 1) != 0) {
         return -1;
     }

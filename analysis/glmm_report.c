@@ -123,6 +123,7 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
         }
         /* 1: term 0, the participant's (participant_singular()) */
         mm.stop_singular_term = !record && has_simpler(d, st) ? 1 : 0;
+        mm.threads = fo ? fo->threads : 0;
         if ((rc = glmm_fit(&mm, &f, err)) != SIM_OK) {
             break;
         }
@@ -242,7 +243,8 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     GlmmFit kept;
     GlmmModel km;
     int kept_st = -1;
-    rc = glmm_fit_design(&d, NULL, &kept, &km, &kept_st, g->tried, &g->n_tried,
+    GlmmFitOptions fo = {.threads = o->threads};
+    rc = glmm_fit_design(&d, &fo, &kept, &km, &kept_st, g->tried, &g->n_tried,
                          err);
     if (rc == SIM_OK && kept_st >= 0) {
         snprintf(g->baseline, sizeof g->baseline, "%s",

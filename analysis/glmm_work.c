@@ -22,11 +22,11 @@ void glmm_work_free(GlmmWork *w)
     glmm_block_free(w->blk);
     glmm_chol_free(w->chol);
     void *arrays[] = {
-        w->order,  w->y,    w->supp, w->zs,   w->g,     w->xw,        w->xrow,
-        w->xr_off, w->xr_j, w->xr_v, w->xbr,  w->chunk, w->chunk_lev, w->part,
-        w->rbuf,   w->u,    w->u2,   w->ut,   w->eta,   w->mu,        w->w,
-        w->res,    w->ex,   w->rhs,  w->beta, w->hm,    w->h,         w->sv,
-        w->v,      w->S,    w->bp,   w->xp,   w->dudx,  w->pbuf};
+        w->order,  w->y,    w->supp, w->zs,  w->g,     w->xw,        w->xrow,
+        w->xr_off, w->xr_j, w->xr_v, w->xbr, w->chunk, w->chunk_lev, w->part,
+        w->rbuf,   w->u,    w->u2,   w->ut,  w->mu,    w->w,         w->res,
+        w->rhs,    w->beta, w->hm,   w->h,   w->sv,    w->v,         w->S,
+        w->bp,     w->xp,   w->dudx, w->pbuf};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         sim_free(arrays[i]);
     }
@@ -254,11 +254,9 @@ int glmm_work_new(const GlmmModel *m, GlmmWork **out, SimError *err)
     w->u = sim_calloc(q, sizeof(double));
     w->u2 = sim_malloc(q * sizeof(double));
     w->ut = sim_malloc(q * sizeof(double));
-    w->eta = sim_malloc(n * sizeof(double));
     w->mu = sim_malloc(n * sizeof(double));
     w->w = sim_malloc(n * sizeof(double));
     w->res = sim_malloc(n * sizeof(double));
-    w->ex = sim_malloc(n * sizeof(double));
     w->rhs = sim_malloc(q * sizeof(double));
     w->beta = sim_calloc(p, sizeof(double));
     w->hm = sim_malloc(n * s * sizeof(double));
@@ -271,9 +269,9 @@ int glmm_work_new(const GlmmModel *m, GlmmWork **out, SimError *err)
     w->pbuf = sim_malloc((4 * p + 2 * p * p) * sizeof(double));
     w->dudx = sim_malloc(np * q * sizeof(double));
     int ok = w->order && w->y && w->supp && w->zs && w->g && w->xrow && w->u &&
-             w->u2 && w->ut && w->eta && w->mu && w->w && w->res && w->ex &&
-             w->rhs && w->beta && w->hm && w->h && w->sv && w->v && w->S &&
-             w->bp && w->xp && w->pbuf && w->dudx;
+             w->u2 && w->ut && w->mu && w->w && w->res && w->rhs && w->beta &&
+             w->hm && w->h && w->sv && w->v && w->S && w->bp && w->xp &&
+             w->pbuf && w->dudx;
     ok = ok && sort_rows(w) == 0 && distinct_x(w) == 0 && make_chunks(w) == 0;
     if (ok) {
         lay_out(w);

@@ -377,7 +377,7 @@ static void check_warm(const char *pilot, const char *target)
     SimError err;
     GlmmWarm warm;
     memset(&warm, 0, sizeof warm);
-    GlmmFitOptions rec = {NULL, &warm, 0};
+    GlmmFitOptions rec = {.record = &warm};
     GlmmFit pf, pc, cold, hot;
     GlmmModel m;
     int sp, spc, sc, sh, n_tried = 0;
@@ -393,7 +393,7 @@ static void check_warm(const char *pilot, const char *target)
     }
     CHECK_INT(glmm_fit_design(&b.d, NULL, &cold, &m, &sc, NULL, NULL, &err),
               SIM_OK);
-    GlmmFitOptions use = {&warm, NULL, 1};
+    GlmmFitOptions use = {.warm = &warm, .kept_only = 1};
     GlmmTryRow tried[GLMM_N_STRUCTURES];
     CHECK_INT(glmm_fit_design(&b.d, &use, &hot, &m, &sh, tried, &n_tried, &err),
               SIM_OK);
