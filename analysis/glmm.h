@@ -84,7 +84,8 @@ typedef struct GlmmFit {
                       ** fallback when that Hessian is not positive
                       ** definite */
     double *hessian;  /* (n_theta + p)^2: the Hessian of the deviance in
-                      ** (theta, beta) at the optimum (NULL when stopped) */
+                      ** (theta, beta) at the optimum (when stopped, the
+                      ** quasi-Newton search's approximation of it) */
     int stopped;      /* 1: stopped singular (GlmmModel.stop_singular_term) */
     int n_evals;      /* deviance evaluations (PIRLS runs) */
     double max_grad;  /* largest |gradient| of the deviance at the end */
@@ -107,6 +108,13 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err);
 /* glmm_work_new(), glmm_work_fit(), glmm_work_free() in one call. */
 int glmm_fit(const GlmmModel *m, GlmmFit *fit, SimError *err);
 void glmm_fit_free(GlmmFit *f); /* frees the arrays; NULL is a no-op */
+
+/* The Hessian hess of a fit of model `from` restricted to the parameters
+** of `to`, a model with the same terms and fixed effects and no richer
+** (fewer slopes, or no correlations): a start for `to`'s search
+** (GlmmModel.hess_start). out: (glmm_n_theta(to) + p)^2 values. */
+void glmm_hess_from(const GlmmModel *from, const double *hess,
+                    const GlmmModel *to, double *out);
 
 /* lme4's isSingular() tolerance on a diagonal entry of Lambda. */
 #define GLMM_SINGULAR_TOL 1e-4

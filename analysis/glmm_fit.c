@@ -360,21 +360,76 @@ static void bfgs_update(double *H, const double *x, const double *xn,
     }
 }
 
-/* The warm start instead of stage 1: x = (theta, beta) of the model's
-** start, a diagonal entry at least WARM_FLOOR: at 0 the deviance's
-** gradient in it is 0 (the deviance is even in a column's sign), and a
-** quasi-Newton search could never leave a start that another data set's
-** fit found singular. */
-static void warm_start(const GlmmWork *w, double *x)
+/* Where stage 2 starts when not from lme4's start: (theta, beta) and the
+** Hessian there (NULL: differences at the start) times scale. */
+typedef struct Start {
+    const double *theta, *beta, *hess;
+    double scale;
+} Start;
+
+/* The warm start instead of the cold one: x = (theta, beta) of st, a
+** diagonal entry at least WARM_FLOOR: at 0 the deviance's gradient in it
+** is 0 (the deviance is even in a column's sign), and a quasi-Newton
+** search could never leave a start that another data set's fit found
+** singular. */
+static void warm_start(const GlmmWork *w, const Start *st, double *x)
 {
-    const GlmmModel *m = w->m;
     for (int j = 0; j < w->n_theta; j++) {
-        double t = m->theta_start[j];
+        double t = st->theta[j];
         x[j] = !theta_is_diag(w, j)   ? t
                : fabs(t) < WARM_FLOOR ? WARM_FLOOR
                                       : fabs(t);
     }
-    memcpy(x + w->n_theta, m->beta_start, (size_t)w->p * sizeof(double));
+    memcpy(x + w->n_theta, st->beta, (size_t)w->p * sizeof(double));
+}
+
+/* Where entry (a, b), a >= b, of term t's Lambda is in m's theta; -1 when
+** the term has no such entry (a diagonal term's off-diagonal). */
+static int theta_index(const GlmmModel *m, int t, int a, int b)
+{
+    int at = 0;
+    for (int j = 0; j < t; j++) {
+        at += glmm_term_n_theta(&m->term[j]);
+    }
+    const GlmmTerm *tm = &m->term[t];
+    if (a >= tm->k || b >= tm->k || (tm->diagonal && a != b)) {
+        return -1;
+    }
+    if (tm->diagonal) {
+        return at + b;
+    }
+    for (int c = 0; c < b; c++) {
+        at += tm->k - c;
+    }
+    return at + a - b;
+}
+
+void glmm_hess_from(const GlmmModel *from, const double *hess,
+                    const GlmmModel *to, double *out)
+{
+    int nf = glmm_n_theta(from), nt = glmm_n_theta(to), p = to->p;
+    int N = nf + p, M = nt + p;
+    int map[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2 + 1];
+    for (int t = 0; t < to->n_terms; t++) {
+        const GlmmTerm *tm = &to->term[t];
+        for (int b = 0; b < tm->k; b++) {
+            for (int a = b; a < tm->k; a++) {
+                int j = theta_index(to, t, a, b);
+                if (j >= 0) {
+                    map[j] = theta_index(from, t, a, b);
+                }
+            }
+        }
+    }
+    for (int i = 0; i < M; i++) {
+        int fi = i < nt ? map[i] : nf + i - nt;
+        for (int j = 0; j < M; j++) {
+            int fj = j < nt ? map[j] : nf + j - nt;
+            out[i * M + j] = fi >= 0 && fj >= 0 ? hess[fi * N + fj]
+                             : i == j           ? 1
+                                                : 0;
+        }
+    }
 }
 
 int glmm_term_below(const GlmmModel *m, const double *theta, int t, double tol)
@@ -453,14 +508,17 @@ static int line_search(GlmmWork *w, Newton *nw, const double *x, double f,
 
 /* Stage 2 and the results; x holds stage 1's (theta, beta) or the warm
 ** start's (then the start's Hessian replaces the first differences). */
-static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
+static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
+                  const Start *st)
 {
     int N = w->n_par, nt = w->n_theta;
     size_t q = (size_t)w->q;
     double *H = nw->H, *g = nw->g, *gn = nw->gn, *xn = nw->xn, *d = nw->d;
     double f;
-    if (warm && w->m->hess_start) {
-        memcpy(H, w->m->hess_start, (size_t)N * (size_t)N * sizeof(double));
+    if (st->hess) {
+        for (size_t j = 0; j < (size_t)N * (size_t)N; j++) {
+            H[j] = st->scale * st->hess[j];
+        }
         f = glmm_work_deviance(w, x, g);
         if (isnan(f) || glmm_mode_derivatives(w) != 0) {
             return -1;
@@ -580,8 +638,10 @@ static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw)
     int stop = w->m->stop_singular_term;
     if (stop > 0 && stop <= w->m->n_terms &&
         glmm_term_below(w->m, x, stop - 1, GLMM_SINGULAR_TOL)) {
-        /* converged as below, on the quasi-Newton Hessian */
+        /* converged as below, on the quasi-Newton Hessian, which is the
+        ** fit's Hessian then */
         fit->stopped = 1;
+        memcpy(fit->hessian, H, (size_t)N * (size_t)N * sizeof(double));
         int pd = newton_direction(H, g, N, d, nw->work);
         fit->converged = pd >= 0 && max_abs(d, N) < CONVERGED_TOL;
         fit->max_grad = max_abs(g, N);
@@ -663,12 +723,26 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
     }
     int rc = SIM_OK;
     const GlmmModel *m = w->m;
-    int warm = m->theta_start && m->beta_start;
-    if (!fit->beta || !fit->se || !fit->vcov || !fit->theta || !fit->hessian ||
-        !x || !buf) {
+    Start st = {m->theta_start, m->beta_start, m->hess_start, 1};
+    GlmmFit sf; /* a subsample's fit, the start of a large one */
+    int sub = 0;
+    if (!st.theta || !st.beta) {
+        st.theta = st.beta = st.hess = NULL;
+        rc = glmm_sub_fit(w, &sf, &st.scale, &sub, err);
+        if (sub) {
+            st.theta = sf.theta;
+            st.beta = sf.beta;
+            st.hess = sf.hessian;
+        }
+    }
+    if (rc != SIM_OK) {
+        /* the subsample's error */
+    } else if (!fit->beta || !fit->se || !fit->vcov || !fit->theta ||
+               !fit->hessian || !x || !buf) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    } else if ((warm ? (warm_start(w, x), 0) : cold_start(w, x)) != 0 ||
-               stage2(w, x, fit, &nw, warm) != 0) {
+    } else if ((st.theta ? (warm_start(w, &st, x), 0) : cold_start(w, x)) !=
+                   0 ||
+               stage2(w, x, fit, &nw, &st) != 0) {
         int status = w->chol ? glmm_chol_status(w->chol) : 0;
         rc = status != 0 ? sim_fail(err, SIM_ERR_INVALID,
                                     "glmm: the factorisation failed (CHOLMOD "
@@ -677,11 +751,10 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
                          : sim_fail(err, SIM_ERR_INVALID,
                                     "glmm: the factorisation failed");
     }
-    fit->n_evals = w->n_evals;
-    if (fit->stopped) {
-        sim_free(fit->hessian);
-        fit->hessian = NULL;
+    if (sub) {
+        glmm_fit_free(&sf);
     }
+    fit->n_evals = w->n_evals;
     sim_free(x);
     sim_free(buf);
     if (rc != SIM_OK) {

@@ -222,6 +222,17 @@ int glmm_chol_selinv(GlmmWork *w);
 void glmm_chol_row_sigma(const GlmmWork *w, size_t i, double *sl);
 
 /* ------------------------------------------------------------------ */
+/* The start of a large fit (glmm_sub.c)                                */
+
+/* Fits w's model to every k-th level of its largest term when the data
+** are large (and that subsample keeps every distinct row of X): *used = 1
+** and sf holds the fit (free with glmm_fit_free()), *scale the ratio of
+** the rows (the Hessians' ratio, roughly); else *used = 0. Returns
+** SIM_OK, or the subsample fit's error. */
+int glmm_sub_fit(GlmmWork *w, GlmmFit *sf, double *scale, int *used,
+                 SimError *err);
+
+/* ------------------------------------------------------------------ */
 /* The deviance and its derivatives (glmm_pirls.c)                      */
 
 /* Sets Lambda and the rows of G from theta (n_theta values). */

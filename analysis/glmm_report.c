@@ -103,6 +103,12 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
     /* a simpler structure starts from the SDs of the richer one's fit */
     double start[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
     int have_start = 0, kept = 0;
+    size_t nh =
+        (size_t)(GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2 + d->p);
+    double *hess = sim_malloc(nh * nh * sizeof(double)); /* and its Hessian */
+    if (!hess) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
     for (int st = 0; st < GLMM_N_STRUCTURES && rc == SIM_OK; st++) {
         if (!glmm_design_has(d, st)) {
             continue;
@@ -114,6 +120,8 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
             start_from(m, fit->theta, &mm, start);
             mm.theta_start = start;
             mm.beta_start = fit->beta;
+            glmm_hess_from(m, fit->hessian, &mm, hess);
+            mm.hess_start = hess;
         }
         if (warm && warm->have[st] && warm->p == d->p &&
             warm->n_theta[st] == glmm_n_theta(&mm)) {
@@ -156,6 +164,7 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
             break;
         }
     }
+    sim_free(hess);
     return rc;
 }
 
