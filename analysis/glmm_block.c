@@ -712,12 +712,17 @@ INLINE void sigma_pass(BlockCtx *x, int t, const int kb, const int nr,
     size_t qr = (size_t)b->qr;
     double *rest = w->rbuf + (size_t)t * qr;
     memset(rest, 0, qr * sizeof(double));
+    int with_state = x->flags & GLMM_DEV;
+    double dev = 0;
     for (int j = w->chunk_lev[t]; j < w->chunk_lev[t + 1]; j++) {
         size_t m = b->lev_rp[j + 1] - b->lev_rp[j];
         const double *srb = b->sig_rb + (size_t)kb * b->lev_rp[j];
         const double *sbb = b->sig_bb + (size_t)j * (size_t)(kb * kb);
         double svb[GLMM_MAX_K] = {0};
         for (size_t i = b->lev_row[j]; i < b->lev_row[j + 1]; i++) {
+            if (with_state) {
+                dev += glmm_row_state(w, i, x->u, 1, s);
+            }
             const double *gi = w->g + i * (size_t)s, *gp = gi + zb;
             const int *si = w->supp + i * (size_t)s;
             double *hm = w->hm + i * (size_t)s;
@@ -764,6 +769,7 @@ INLINE void sigma_pass(BlockCtx *x, int t, const int kb, const int nr,
             w->sv[(size_t)j * (size_t)kb + (size_t)c] = svb[c];
         }
     }
+    w->part[(size_t)t * (size_t)w->part_n + 1] = dev;
 }
 
 static void sigma_levels(void *ctx, int t)
@@ -779,11 +785,18 @@ static void sigma_levels(void *ctx, int t)
     }
 }
 
-void glmm_block_sigma(GlmmWork *w)
+void glmm_block_sigma(GlmmWork *w, int with_state)
 {
     GlmmBlock *b = w->blk;
-    BlockCtx x = {w, NULL, NULL, NULL, 0, 0};
+    BlockCtx x = {w, NULL, NULL, w->u, with_state ? GLMM_DEV : 0, 0};
     glmm_pool_run(w->pool, sigma_levels, &x, w->n_chunks);
+    if (with_state) {
+        double dev = 0;
+        for (int t = 0; t < w->n_chunks; t++) {
+            dev += w->part[(size_t)t * (size_t)w->part_n + 1];
+        }
+        w->dev = 2 * dev;
+    }
     size_t qr = (size_t)b->qr, qb = (size_t)(b->nb * b->kb);
     for (size_t e = 0; e < qr; e++) {
         double v = 0;

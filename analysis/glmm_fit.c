@@ -31,11 +31,11 @@
 double glmm_work_deviance(GlmmWork *w, const double *x, double *grad)
 {
     glmm_set_theta(w, x);
-    double d = glmm_pirls(w, x + w->n_theta);
+    double d = glmm_pirls(w, x + w->n_theta, grad != NULL);
     if (isnan(d) || !grad) {
         return d;
     }
-    return glmm_gradient(w, grad) == 0 ? d : NAN;
+    return glmm_gradient(w, grad) == 0 ? w->pdev + w->ldl2 : NAN;
 }
 
 /* Whether theta j of w is a diagonal entry of its Lambda (bounded by 0). */

@@ -122,6 +122,8 @@ struct GlmmWork {
     double *beta;         /* p: the fixed effects of the last evaluation */
     double dev;           /* the Bernoulli deviance at the state's eta */
     int dev_valid;        /* dev is that of the state */
+    int stale;            /* u took a step since the state (mu, w, res, dev) was
+                          ** computed: glmm_gradient() computes it */
     double pdev;          /* deviance + |u|^2 at u */
     double ldl2;          /* log det M at the last factorisation */
     GlmmBlock *blk;       /* the factor: blocked, or */
@@ -199,8 +201,9 @@ int glmm_block_state(GlmmWork *w, const double *u, int flags);
 int glmm_block_solve(GlmmWork *w, const double *b, double *x, int ncol);
 int glmm_block_selinv(GlmmWork *w);
 /* After glmm_block_selinv(): w->h, w->hm and w->sv of the gradient's first
-** pass (glmm_pirls.c) for the blocked factor. */
-void glmm_block_sigma(GlmmWork *w);
+** pass (glmm_pirls.c) for the blocked factor; with_state: each row's state
+** at w->u first, and w->dev. */
+void glmm_block_sigma(GlmmWork *w, int with_state);
 
 /* S[a][b] -= sum_r L[r][a] L[r][b] for a0 <= a < a1 (a < n), b <= a: L has
 ** nrows rows ld apart, S rows lds apart. Reads up to 3 values past a row
@@ -239,10 +242,12 @@ int glmm_sub_fit(GlmmWork *w, GlmmFit *sf, double *scale, int *used,
 void glmm_set_theta(GlmmWork *w, const double *theta);
 
 /* Conditional modes u for the current theta and fixed effects beta (PIRLS,
-** warm-started at w->u): leaves w->u, eta, mu, w, res, pdev, ldl2 and the
+** warm-started at w->u): leaves w->u, mu, w, res, pdev, ldl2 and the
 ** factor at the mode. Returns the Laplace deviance pdev + ldl2, or NAN
-** when the factorisation fails. */
-double glmm_pirls(GlmmWork *w, const double *beta);
+** when the factorisation fails. lazy: the gradient follows, and the state
+** at the modes' last tiny step may be left to its first pass (w->stale;
+** then the deviance is w->pdev + w->ldl2 after glmm_gradient()). */
+double glmm_pirls(GlmmWork *w, const double *beta, int lazy);
 
 /* Joint modes (u, beta) for the current theta (lme4's nAGQ = 0 step):
 ** beta in/out. Returns pdev + ldl2 at the joint mode, or NAN. */

@@ -246,6 +246,7 @@ static void score_rows(void *ctx, int t)
 int glmm_state(GlmmWork *w, const double *u, int flags)
 {
     int rc = 0;
+    w->stale = 0;
     if (flags & GLMM_FACTOR) {
         w->factored = 0;
     }
@@ -286,7 +287,7 @@ static double pen_deviance(GlmmWork *w, const double *u)
     return w->dev + uu;
 }
 
-double glmm_pirls(GlmmWork *w, const double *beta)
+double glmm_pirls(GlmmWork *w, const double *beta, int lazy)
 {
     int q = w->q;
     w->n_evals++;
@@ -314,6 +315,10 @@ double glmm_pirls(GlmmWork *w, const double *beta)
             }
             pdev = NAN;
             if (dec < TOL_APPLY) { /* the factor stays */
+                if (lazy) {
+                    w->stale = 1; /* glmm_gradient()'s first pass */
+                    return 0;
+                }
                 glmm_state(w, w->u, GLMM_DEV);
                 break;
             }
@@ -678,9 +683,17 @@ int glmm_gradient(GlmmWork *w, double *grad)
     }
     Pass ps = {w, NULL, w->sv, 1, 0, 0};
     if (w->blk) {
-        glmm_block_sigma(w);
+        glmm_block_sigma(w, w->stale);
     } else {
+        if (w->stale) {
+            glmm_state(w, w->u, GLMM_DEV);
+        }
         scatter(w, sigma_rows, &ps);
+    }
+    if (w->stale) {
+        w->stale = 0;
+        w->dev_valid = 1;
+        w->pdev = pen_deviance(w, w->u);
     }
     if (glmm_solve(w, w->sv, w->v, 1) != 0) {
         return -1;

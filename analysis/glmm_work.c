@@ -85,9 +85,11 @@ static int sort_rows(GlmmWork *w)
 static uint64_t hash_row(const double *x, int p)
 {
     uint64_t h = 1469598103934665603ull;
-    const unsigned char *b = (const unsigned char *)x;
-    for (size_t k = 0; k < (size_t)p * sizeof(double); k++) {
-        h = (h ^ b[k]) * 1099511628211ull;
+    for (int k = 0; k < p; k++) {
+        uint64_t v;
+        memcpy(&v, &x[k], sizeof v);
+        h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
     }
     return h;
 }

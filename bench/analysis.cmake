@@ -22,3 +22,19 @@ add_executable(glmm_bench ${SIMLAB_BENCH_ANALYSIS}/glmm_bench.c)
 target_compile_definitions(glmm_bench PRIVATE
                            SIMLAB_BENCH_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 target_link_libraries(glmm_bench PRIVATE simlab_analysis simlab_warnings)
+# The mixed model at the scale of online studies, against a reference
+# build in the same run (glmm_scale REF_BUILD [ROUNDS] [PARTS]).
+add_executable(glmm_scale ${SIMLAB_BENCH_ANALYSIS}/glmm_scale.c
+               ${SIMLAB_BENCH_ANALYSIS}/simstudy.c)
+target_compile_definitions(glmm_scale PRIVATE
+                           SIMLAB_ANALYZE_BIN="$<TARGET_FILE:simlab-analyze>"
+                           SIMLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+if(TARGET simlab)
+  target_compile_definitions(glmm_scale PRIVATE
+                             SIMLAB_BIN="$<TARGET_FILE:simlab>")
+  add_dependencies(glmm_scale simlab)
+else()
+  target_compile_definitions(glmm_scale PRIVATE SIMLAB_BIN="")
+endif()
+add_dependencies(glmm_scale simlab-analyze)
+target_link_libraries(glmm_scale PRIVATE simlab_analysis simlab_warnings)
