@@ -57,6 +57,9 @@ typedef struct GlmmModel {
     /* Threads of the passes over the responses and of the factorisation
     ** (0 or 1: the caller's alone). The fit does not depend on it. */
     int threads;
+    /* 1: CHOLMOD's general factor even where the blocked one applies (for
+    ** the tests of both). */
+    int general;
 } GlmmModel;
 
 /* The number of covariance parameters of term t (k(k+1)/2, or k when

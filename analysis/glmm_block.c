@@ -123,7 +123,7 @@ int glmm_block_new(GlmmWork *w)
 {
     const GlmmTerm *tb = &w->m->term[w->big];
     int qr = w->q - tb->n_levels * tb->k;
-    if (qr > GLMM_DENSE_MAX) {
+    if (qr > GLMM_DENSE_MAX || w->m->general) {
         return 0;
     }
     GlmmBlock *b = sim_calloc(1, sizeof *b);
@@ -160,7 +160,7 @@ int glmm_block_new(GlmmWork *w)
     b->dd = sim_malloc((nm + 1) * sizeof(double));
     b->ls = sim_malloc((q2 * q2 + 1) * sizeof(double));
     b->sig_rr = sim_calloc(q2 * q2 + 4, sizeof(double));
-    b->tmp = sim_malloc((cols * q2 + 1) * sizeof(double));
+    b->tmp = sim_malloc((2 * cols * q2 + 1) * sizeof(double));
     b->dense = nm == nb * q2;
     /* bands of S's rows (multiples of 4, the tiles' height) with equal
     ** shares of its lower triangle */
@@ -321,20 +321,13 @@ INLINE void state_pass(BlockCtx *x, int t, const int kb, const int nr,
     w->part[(size_t)t * (size_t)w->part_n + 1] = dev;
 }
 
-/* Whether w has the shape of simlab's models: B first in a row with kb
-** columns, then one R column (a term without slopes). */
-static int simple_shape(const GlmmWork *w, int kb)
-{
-    return w->blk->kb == kb && w->z_at[w->big] == 0 && w->s == kb + 1;
-}
-
 static void state_levels(void *ctx, int t)
 {
     BlockCtx *x = ctx;
     GlmmWork *w = x->w;
-    if (simple_shape(w, 1)) {
+    if (w->shape == 1) {
         state_pass(x, t, 1, 1, 0);
-    } else if (simple_shape(w, 2)) {
+    } else if (w->shape == 2) {
         state_pass(x, t, 2, 1, 0);
     } else {
         state_pass(x, t, w->blk->kb, w->s - w->blk->kb, w->z_at[w->big]);
@@ -468,19 +461,14 @@ int glmm_block_state(GlmmWork *w, const double *u, int flags)
 /* ------------------------------------------------------------------ */
 /* Solves                                                               */
 
-/* x = M^-1 b for one column (x may be b); tmp: qr doubles. */
-static void solve_one(const GlmmWork *w, const double *bv, double *xv,
-                      double *tmp)
+/* The forward solve of chunk t's levels: y_j = L_j^-1 b_j in place in xv,
+** and acc = -sum_j (C_j L_j^-T) y_j over them (qr values). */
+static void forward_levels(const GlmmWork *w, int t, double *xv, double *acc)
 {
     const GlmmBlock *b = w->blk;
     int kb = b->kb;
-    size_t qr = (size_t)b->qr, qb = (size_t)(b->nb * kb);
-    if (xv != bv) {
-        memcpy(xv, bv, (size_t)w->q * sizeof(double));
-    }
-    memcpy(tmp, xv + qb, qr * sizeof(double));
-    /* forward: y_j = L_j^-1 b_j; t = b_R - sum_j (C_j L_j^-T) y_j */
-    for (int j = 0; j < b->nb; j++) {
+    memset(acc, 0, (size_t)b->qr * sizeof(double));
+    for (int j = w->chunk_lev[t]; j < w->chunk_lev[t + 1]; j++) {
         const double *la = b->la + (size_t)j * (size_t)(kb * kb);
         double *y = xv + (size_t)j * (size_t)kb;
         for (int c = 0; c < kb; c++) {
@@ -494,14 +482,62 @@ static void solve_one(const GlmmWork *w, const double *bv, double *xv,
         const int *er = b->lev_r + b->lev_rp[j];
         const double *lc = b->lc + (size_t)kb * b->lev_rp[j];
         for (int c = 0; c < kb; c++) {
-            const double *lcc = lc + (size_t)c * m;
+            const double *restrict lcc = lc + (size_t)c * m;
             double yc = y[c];
-            for (size_t a = 0; a < m; a++) {
-                tmp[er[a]] -= lcc[a] * yc;
+            if (b->dense) {
+                for (size_t a = 0; a < m; a++) {
+                    acc[a] -= lcc[a] * yc;
+                }
+            } else {
+                for (size_t a = 0; a < m; a++) {
+                    acc[er[a]] -= lcc[a] * yc;
+                }
             }
         }
     }
-    /* the R block: L_S L_S' x_R = t */
+}
+
+/* The back solve of chunk t's levels: x_j = L_j^-T (y_j - (C_j L_j^-T)'
+** x_R), x_R = xr. */
+static void back_levels(const GlmmWork *w, int t, double *xv, const double *xr)
+{
+    const GlmmBlock *b = w->blk;
+    int kb = b->kb;
+    for (int j = w->chunk_lev[t]; j < w->chunk_lev[t + 1]; j++) {
+        const double *la = b->la + (size_t)j * (size_t)(kb * kb);
+        double *y = xv + (size_t)j * (size_t)kb;
+        size_t m = b->lev_rp[j + 1] - b->lev_rp[j];
+        const int *er = b->lev_r + b->lev_rp[j];
+        const double *lc = b->lc + (size_t)kb * b->lev_rp[j];
+        for (int c = 0; c < kb; c++) {
+            const double *restrict lcc = lc + (size_t)c * m;
+            double v0 = 0, v1 = 0;
+            size_t a = 0;
+            if (b->dense) {
+                for (; a + 1 < m; a += 2) {
+                    v0 += lcc[a] * xr[a];
+                    v1 += lcc[a + 1] * xr[a + 1];
+                }
+            }
+            for (; a < m; a++) {
+                v0 += lcc[a] * xr[er[a]];
+            }
+            y[c] -= v0 + v1;
+        }
+        for (int c = kb - 1; c >= 0; c--) {
+            double v = y[c];
+            for (int e = c + 1; e < kb; e++) {
+                v -= la[e * kb + c] * y[e];
+            }
+            y[c] = v / la[c * kb + c];
+        }
+    }
+}
+
+/* tmp (b_R with the chunks' sums added) = L_S^-T L_S^-1 tmp. */
+static void solve_r(const GlmmBlock *b, double *tmp)
+{
+    size_t qr = (size_t)b->qr;
     const double *ls = b->ls;
     for (size_t r = 0; r < qr; r++) {
         double v = tmp[r];
@@ -517,29 +553,31 @@ static void solve_one(const GlmmWork *w, const double *bv, double *xv,
         }
         tmp[r] = v / ls[r * qr + r];
     }
+}
+
+/* x = M^-1 b for one column (x may be b) on the caller's thread; the
+** chunks' sums are added in chunk order, as solve_parallel() adds them.
+** tmp: 2 qr doubles. */
+static void solve_one(const GlmmWork *w, const double *bv, double *xv,
+                      double *tmp)
+{
+    const GlmmBlock *b = w->blk;
+    size_t qr = (size_t)b->qr, qb = (size_t)(b->nb * b->kb);
+    double *acc = tmp + qr;
+    if (xv != bv) {
+        memcpy(xv, bv, (size_t)w->q * sizeof(double));
+    }
+    memcpy(tmp, xv + qb, qr * sizeof(double));
+    for (int t = 0; t < w->n_chunks; t++) {
+        forward_levels(w, t, xv, acc);
+        for (size_t e = 0; e < qr; e++) {
+            tmp[e] += acc[e];
+        }
+    }
+    solve_r(b, tmp);
     memcpy(xv + qb, tmp, qr * sizeof(double));
-    /* back: x_j = L_j^-T (y_j - (C_j L_j^-T)' x_R) */
-    for (int j = 0; j < b->nb; j++) {
-        const double *la = b->la + (size_t)j * (size_t)(kb * kb);
-        double *y = xv + (size_t)j * (size_t)kb;
-        size_t m = b->lev_rp[j + 1] - b->lev_rp[j];
-        const int *er = b->lev_r + b->lev_rp[j];
-        const double *lc = b->lc + (size_t)kb * b->lev_rp[j];
-        for (int c = 0; c < kb; c++) {
-            const double *lcc = lc + (size_t)c * m;
-            double v = 0;
-            for (size_t a = 0; a < m; a++) {
-                v += lcc[a] * tmp[er[a]];
-            }
-            y[c] -= v;
-        }
-        for (int c = kb - 1; c >= 0; c--) {
-            double v = y[c];
-            for (int e = c + 1; e < kb; e++) {
-                v -= la[e * kb + c] * y[e];
-            }
-            y[c] = v / la[c * kb + c];
-        }
+    for (int t = 0; t < w->n_chunks; t++) {
+        back_levels(w, t, xv, xv + qb);
     }
 }
 
@@ -549,13 +587,48 @@ static void solve_column(void *ctx, int t)
     const GlmmWork *w = x->w;
     size_t q = (size_t)w->q;
     solve_one(w, x->b + (size_t)t * q, x->x + (size_t)t * q,
-              w->blk->tmp + (size_t)t * (size_t)w->blk->qr);
+              w->blk->tmp + (size_t)t * 2 * (size_t)w->blk->qr);
+}
+
+static void forward_chunk(void *ctx, int t)
+{
+    BlockCtx *x = ctx;
+    forward_levels(x->w, t, x->x,
+                   x->w->rbuf + (size_t)t * (size_t)x->w->blk->qr);
+}
+
+static void back_chunk(void *ctx, int t)
+{
+    BlockCtx *x = ctx;
+    size_t qb = (size_t)(x->w->blk->nb * x->w->blk->kb);
+    back_levels(x->w, t, x->x, x->x + qb);
 }
 
 int glmm_block_solve(GlmmWork *w, const double *b, double *x, int ncol)
 {
     BlockCtx c = {w, b, x, NULL, 0, 0};
-    glmm_pool_run(w->pool, solve_column, &c, ncol);
+    if (ncol > 1 || !w->pool) {
+        glmm_pool_run(w->pool, solve_column, &c, ncol);
+        return 0;
+    }
+    /* one column: its levels in chunks on the threads */
+    GlmmBlock *bk = w->blk;
+    size_t qr = (size_t)bk->qr, qb = (size_t)(bk->nb * bk->kb);
+    if (x != b) {
+        memcpy(x, b, (size_t)w->q * sizeof(double));
+    }
+    glmm_pool_run(w->pool, forward_chunk, &c, w->n_chunks);
+    double *tmp = bk->tmp;
+    memcpy(tmp, x + qb, qr * sizeof(double));
+    for (int t = 0; t < w->n_chunks; t++) {
+        const double *acc = w->rbuf + (size_t)t * qr;
+        for (size_t e = 0; e < qr; e++) {
+            tmp[e] += acc[e];
+        }
+    }
+    solve_r(bk, tmp);
+    memcpy(x + qb, tmp, qr * sizeof(double));
+    glmm_pool_run(w->pool, back_chunk, &c, w->n_chunks);
     return 0;
 }
 
@@ -776,9 +849,9 @@ static void sigma_levels(void *ctx, int t)
 {
     BlockCtx *x = ctx;
     GlmmWork *w = x->w;
-    if (simple_shape(w, 1)) {
+    if (w->shape == 1) {
         sigma_pass(x, t, 1, 1, 0);
-    } else if (simple_shape(w, 2)) {
+    } else if (w->shape == 2) {
         sigma_pass(x, t, 2, 1, 0);
     } else {
         sigma_pass(x, t, w->blk->kb, w->s - w->blk->kb, w->z_at[w->big]);

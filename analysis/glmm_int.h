@@ -85,6 +85,9 @@ struct GlmmWork {
     int th_off[GLMM_MAX_TERMS]; /* first theta of a term */
     int z_at[GLMM_MAX_TERMS];   /* first supp slot of a term in a row */
     int big;                    /* B: the term the rows are sorted by */
+    int shape; /* 1 or 2: simlab's models (B first with that many columns,
+               ** then one term without slopes): the passes' specialised
+               ** code; 0: any other */
     double lam[GLMM_MAX_TERMS][GLMM_MAX_K * GLMM_MAX_K]; /* Lambda */
     /* the theta that G was computed for (the differences of the Hessian
     ** in beta keep it) */

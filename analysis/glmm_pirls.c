@@ -165,16 +165,36 @@ static inline __attribute__((always_inline)) void theta_pass(Pass *ps, int t,
     }
 }
 
+/* theta_pass() for simlab's models (w->shape kb): B's kb columns, then the
+** other term's intercept. */
+static inline __attribute__((always_inline)) void theta_simple(Pass *ps, int t,
+                                                               const int kb)
+{
+    GlmmWork *w = ps->w;
+    const double *l0 = w->lam[0];
+    double li = w->lam[1][0];
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        double *gi = w->g + i * (size_t)(kb + 1);
+        const double *zi = w->zs + i * (size_t)(kb + 1);
+        if (kb == 1) {
+            gi[0] = zi[0] * l0[0];
+        } else {
+            gi[0] = zi[0] * l0[0] + zi[1] * l0[2];
+            gi[1] = zi[1] * l0[3];
+        }
+        gi[kb] = zi[kb] * li;
+    }
+}
+
 static void theta_rows(void *ctx, int t)
 {
     Pass *ps = ctx;
-    int s = ps->w->s;
-    if (s == 2) {
-        theta_pass(ps, t, 2);
-    } else if (s == 3) {
-        theta_pass(ps, t, 3);
+    if (ps->w->shape == 1) {
+        theta_simple(ps, t, 1);
+    } else if (ps->w->shape == 2) {
+        theta_simple(ps, t, 2);
     } else {
-        theta_pass(ps, t, s);
+        theta_pass(ps, t, ps->w->s);
     }
 }
 
@@ -663,16 +683,82 @@ static inline __attribute__((always_inline)) void grad_pass(Pass *ps, int t,
     }
 }
 
+/* grad_pass() for simlab's models (w->shape kb; diag: B's term without
+** correlations): the sums of the fixed effects' gradient per distinct row
+** of X first (w->xw), when there are few. */
+static inline __attribute__((always_inline)) void
+grad_simple(Pass *ps, int t, const int kb, const int diag)
+{
+    GlmmWork *w = ps->w;
+    const int s = kb + 1;
+    double *grad = w->part + (size_t)t * (size_t)w->part_n;
+    memset(grad, 0, (size_t)w->n_par * sizeof(double));
+    double *gb = grad + w->n_theta;
+    double *cx = w->xw ? w->xw + (size_t)t * (size_t)w->n_xr : NULL;
+    if (cx) {
+        memset(cx, 0, (size_t)w->n_xr * sizeof(double));
+    }
+    const double *u = w->u, *v = w->v;
+    double t0 = 0, t1 = 0, t2 = 0, ti = 0; /* B's theta, the item's */
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        const double *gi = w->g + i * (size_t)s, *zi = w->zs + i * (size_t)s;
+        const double *hm = w->hm + i * (size_t)s;
+        const int *si = w->supp + i * (size_t)s;
+        double gv = 0;
+        for (int a = 0; a < s; a++) {
+            gv += gi[a] * v[si[a]];
+        }
+        double wi = w->w[i], ri = w->res[i];
+        double c = -2 * ri + wi * (1 - 2 * w->mu[i]) * w->h[i] - wi * gv;
+        int r = w->xrow[i];
+        if (cx) {
+            cx[r] += c;
+        } else {
+            for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+                gb[w->xr_j[k]] += w->xr_v[k] * c;
+            }
+        }
+        double cb[3];
+        for (int a = 0; a < s; a++) {
+            cb[a] = c * u[si[a]] + ri * v[si[a]] + 2 * wi * hm[a];
+        }
+        t0 += zi[0] * cb[0];
+        if (kb == 2 && !diag) {
+            t1 += zi[1] * cb[0];
+            t2 += zi[1] * cb[1];
+        } else if (kb == 2) {
+            t1 += zi[1] * cb[1];
+        }
+        ti += zi[kb] * cb[kb];
+    }
+    grad[0] = t0;
+    if (kb == 2) {
+        grad[1] = t1;
+        if (!diag) {
+            grad[2] = t2;
+        }
+    }
+    grad[w->th_off[1]] = ti;
+    for (int r = 0; cx && r < w->n_xr; r++) {
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            gb[w->xr_j[k]] += w->xr_v[k] * cx[r];
+        }
+    }
+}
+
 static void grad_rows(void *ctx, int t)
 {
     Pass *ps = ctx;
-    int s = ps->w->s;
-    if (s == 2) {
-        grad_pass(ps, t, 2);
-    } else if (s == 3) {
-        grad_pass(ps, t, 3);
+    GlmmWork *w = ps->w;
+    int diag = w->m->term[0].diagonal;
+    if (w->shape == 1) {
+        grad_simple(ps, t, 1, 0);
+    } else if (w->shape == 2 && !diag) {
+        grad_simple(ps, t, 2, 0);
+    } else if (w->shape == 2) {
+        grad_simple(ps, t, 2, 1);
     } else {
-        grad_pass(ps, t, s);
+        grad_pass(ps, t, w->s);
     }
 }
 
@@ -682,15 +768,16 @@ int glmm_gradient(GlmmWork *w, double *grad)
         return -1;
     }
     Pass ps = {w, NULL, w->sv, 1, 0, 0};
+    int stale = w->stale;
     if (w->blk) {
-        glmm_block_sigma(w, w->stale);
+        glmm_block_sigma(w, stale);
     } else {
-        if (w->stale) {
+        if (stale) {
             glmm_state(w, w->u, GLMM_DEV);
         }
         scatter(w, sigma_rows, &ps);
     }
-    if (w->stale) {
+    if (stale) {
         w->stale = 0;
         w->dev_valid = 1;
         w->pdev = pen_deviance(w, w->u);

@@ -245,6 +245,10 @@ int glmm_work_new(const GlmmModel *m, GlmmWork **out, SimError *err)
         }
     }
     w->n_par = w->n_theta + w->p;
+    w->shape =
+        m->n_terms == 2 && w->big == 0 && m->term[1].k == 1 && m->term[0].k <= 2
+            ? m->term[0].k
+            : 0;
     size_t n = (size_t)w->n, q = (size_t)w->q, s = (size_t)w->s,
            p = (size_t)w->p, np = (size_t)w->n_par;
     w->order = sim_malloc(n * sizeof(size_t));
