@@ -155,11 +155,11 @@ int glmm_block_new(GlmmWork *w)
     size_t cols = (size_t)(w->n_par > w->p ? w->n_par : w->p);
     b->la = sim_malloc((nb * kb * kb + 1) * sizeof(double));
     b->sig_bb = sim_malloc((nb * kb * kb + 1) * sizeof(double));
-    b->lc = sim_calloc(nm * kb + 4, sizeof(double)); /* read past: 3 */
+    b->lc = sim_calloc(nm * kb + 8, sizeof(double)); /* read past: 7 */
     b->sig_rb = sim_malloc((nm * kb + 1) * sizeof(double));
     b->dd = sim_malloc((nm + 1) * sizeof(double));
     b->ls = sim_malloc((q2 * q2 + 1) * sizeof(double));
-    b->sig_rr = sim_calloc(q2 * q2 + 4, sizeof(double));
+    b->sig_rr = sim_calloc(q2 * q2 + 8, sizeof(double));
     b->tmp = sim_malloc((2 * cols * q2 + 1) * sizeof(double));
     b->dense = nm == nb * q2;
     /* bands of S's rows (multiples of 4, the tiles' height) with equal

@@ -209,13 +209,13 @@ int glmm_block_selinv(GlmmWork *w);
 void glmm_block_sigma(GlmmWork *w, int with_state);
 
 /* S[a][b] -= sum_r L[r][a] L[r][b] for a0 <= a < a1 (a < n), b <= a: L has
-** nrows rows ld apart, S rows lds apart. Reads up to 3 values past a row
+** nrows rows ld apart, S rows lds apart. Reads up to 7 values past a row
 ** of L (and past its end). */
 void glmm_dense_syrk(const double *L, size_t ld, size_t nrows, int n, double *S,
                      size_t lds, int a0, int a1);
 
 /* T[r][a] = sum_b A[b][a] L[r][b] for r0 <= r < r1 and a, b < n: A is n x n
-** (rows lda apart; reads up to 3 values past a row and its end), L's rows
+** (rows lda apart; reads up to 7 values past a row and its end), L's rows
 ** ld apart, T's ldt apart. */
 void glmm_dense_gemm(const double *A, size_t lda, int n, const double *L,
                      size_t ld, size_t r0, size_t r1, double *T, size_t ldt);
