@@ -60,6 +60,10 @@ typedef struct GlmmModel {
     /* 1: CHOLMOD's general factor even where the blocked one applies (for
     ** the tests of both). */
     int general;
+    /* Called after each deviance evaluation with the fit's count so far
+    ** (NULL: none), for a progress line. */
+    void (*progress)(void *ctx, int n_evals);
+    void *progress_ctx;
 } GlmmModel;
 
 /* The number of covariance parameters of term t (k(k+1)/2, or k when

@@ -307,10 +307,19 @@ static double pen_deviance(GlmmWork *w, const double *u)
     return w->dev + uu;
 }
 
+/* One deviance evaluation more (GlmmModel.progress). */
+static void count_eval(GlmmWork *w)
+{
+    w->n_evals++;
+    if (w->m->progress) {
+        w->m->progress(w->m->progress_ctx, w->n_evals);
+    }
+}
+
 double glmm_pirls(GlmmWork *w, const double *beta, int lazy)
 {
     int q = w->q;
-    w->n_evals++;
+    count_eval(w);
     memcpy(w->beta, beta, (size_t)w->p * sizeof(double));
     compute_xb(w, beta);
     double pdev = NAN; /* computed when a step must be checked */
@@ -511,7 +520,7 @@ static void xres_rows(void *ctx, int t)
 double glmm_pirls_joint(GlmmWork *w, double *beta)
 {
     size_t q = (size_t)w->q, p = (size_t)w->p;
-    w->n_evals++;
+    count_eval(w);
     compute_xb(w, beta);
     double pdev = NAN;
     double *du = w->u2, *rb = w->pbuf, *db = rb + p, *b0 = db + p,

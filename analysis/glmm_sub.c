@@ -63,6 +63,7 @@ static int sub_model(const GlmmWork *w, int k, Sub *sb)
     sb->m.n = (int)ns;
     sb->m.theta_start = sb->m.beta_start = sb->m.hess_start = NULL;
     sb->m.stop_singular_term = 0;
+    sb->m.progress = NULL; /* the whole fit's line counts its own */
     sb->y = sim_malloc(ns);
     sb->X = sim_malloc(ns * p * sizeof(double));
     int ok = sb->y && sb->X;
