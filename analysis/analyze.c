@@ -59,7 +59,7 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_utility(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
-        rc = compute_anova(ds, &sc, r, err);
+        rc = compute_anova(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_paired(ds, &sc, r, err);
