@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/analysis/timing.h"
 #include "bench/analysis/simstudy.h"
 #include "common/sim_rng.h"
 
@@ -43,31 +44,12 @@ typedef struct Run {
     long peak_kb;
 } Run;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); /* clock-ok: benchmark */
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
 /* Runs argv (stdout and stderr to /dev/null); exits on failure. */
 static Run run(const char *const *argv)
 {
     Run r;
     fflush(stdout); /* the child must not write it again */
-    double t0 = now_s();
+    double t0 = bench_now_s();
     pid_t pid = fork();
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stdout) ||
@@ -85,7 +67,7 @@ static Run run(const char *const *argv)
                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         exit(1);
     }
-    r.wall = now_s() - t0;
+    r.wall = bench_now_s() - t0;
     r.cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
             (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
     r.peak_kb = ru.ru_maxrss;
@@ -113,7 +95,7 @@ static double ratio(const Series *a, const Series *b)
     for (int i = 0; i < a->n; i++) {
         r[i] = a->wall[i] / b->wall[i];
     }
-    return median(r, a->n);
+    return bench_median(r, a->n);
 }
 
 /* Median of the per-round ratios a/b (CPU): on a loaded machine the wall
@@ -124,7 +106,7 @@ static double ratio_cpu(const Series *a, const Series *b)
     for (int i = 0; i < a->n; i++) {
         r[i] = a->cpu[i] / b->cpu[i];
     }
-    return median(r, a->n);
+    return bench_median(r, a->n);
 }
 
 static void print(const char *what, Series *s)
@@ -133,7 +115,8 @@ static void print(const char *what, Series *s)
     memcpy(w, s->wall, sizeof w);
     memcpy(c, s->cpu, sizeof c);
     printf("  %-34s %8.2f s wall %8.2f s CPU  peak %7.1f MB\n", what,
-           median(w, s->n), median(c, s->n), (double)s->peak / 1024.0);
+           bench_median(w, s->n), bench_median(c, s->n),
+           (double)s->peak / 1024.0);
 }
 
 /* The largest difference between two report.json files' numbers under
@@ -188,6 +171,37 @@ static void compare_reports(const char *a, const char *b, const char *key)
     json_decref(jb);
 }
 
+/* Rounds of bins[b] (reference, this build) on csv, without (g 0) and
+** with (g 1) extra[g] after "--quiet", into outs[b][g]; prints
+** the four series (labels) and the ratios with / without what. */
+static void run_2x2(const char *csv, const char *const bins[2],
+                    const char *const outs[2][2], const char *const *extra[2],
+                    int rounds, const char *const labels[4], const char *what,
+                    Series s[2][2])
+{
+    for (int r = 0; r < rounds; r++) {
+        for (int b = 0; b < 2; b++) {
+            for (int g = 0; g < 2; g++) {
+                const char *argv[16] = {bins[b], "--csv",    csv,
+                                        "--out", outs[b][g], "--quiet"};
+                int n = 6;
+                for (int e = 0; extra[g][e] && n < 15; e++) {
+                    argv[n++] = extra[g][e];
+                }
+                argv[n] = NULL;
+                add(&s[b][g], run(argv));
+            }
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        print(labels[i], &s[i / 2][i % 2]);
+    }
+    printf("  with / without %s: reference %.1f x, this build %.1f x "
+           "(wall, per round); CPU %.1f x, %.1f x\n",
+           what, ratio(&s[0][1], &s[0][0]), ratio(&s[1][1], &s[1][0]),
+           ratio_cpu(&s[0][1], &s[0][0]), ratio_cpu(&s[1][1], &s[1][0]));
+}
+
 static int large_part(const char *ref, int rounds)
 {
     const char *csv = "glmm_scale_large.csv";
@@ -216,26 +230,13 @@ static int large_part(const char *ref, int rounds)
     printf("large: 10 conditions x 1,000 participants x 64 items x pre/post "
            "(1.28 M responses), 10,000 replicates, 2 threads; median of %d\n",
            rounds);
-    for (int r = 0; r < rounds; r++) {
-        for (int b = 0; b < 2; b++) {
-            for (int g = 0; g < 2; g++) {
-                const char *argv[] = {
-                    bins[b], "--csv",    csv,
-                    "--out", outs[b][g], "--threads",
-                    "2",     "--quiet",  g ? NULL : "--no-glmm",
-                    NULL};
-                add(&s[b][g], run(argv));
-            }
-        }
-    }
-    print("reference, --no-glmm", &s[0][0]);
-    print("reference, with the mixed model", &s[0][1]);
-    print("this build, --no-glmm", &s[1][0]);
-    print("this build, with the mixed model", &s[1][1]);
-    printf("  with / without the model: reference %.1f x, this build %.1f x "
-           "(wall, per round); CPU %.1f x, %.1f x\n",
-           ratio(&s[0][1], &s[0][0]), ratio(&s[1][1], &s[1][0]),
-           ratio_cpu(&s[0][1], &s[0][0]), ratio_cpu(&s[1][1], &s[1][0]));
+    static const char *const without[] = {"--threads", "2", "--no-glmm", NULL},
+                             *with[] = {"--threads", "2", NULL};
+    const char *const *extra[2] = {without, with};
+    static const char *const labels[4] = {
+        "reference, --no-glmm", "reference, with the mixed model",
+        "this build, --no-glmm", "this build, with the mixed model"};
+    run_2x2(csv, bins, outs, extra, rounds, labels, "the model", s);
     printf("  this build / reference, with the model: %.3f (wall), %.3f "
            "(CPU)\n",
            ratio(&s[1][1], &s[0][1]), ratio_cpu(&s[1][1], &s[0][1]));
@@ -294,30 +295,13 @@ static int calibrate_part(const char *ref, int rounds)
     printf("calibrate: test-only, 3 conditions x 20 participants, 3 sessions "
            "x 10 items (1,800 responses), default replicates; median of %d\n",
            rounds);
-    for (int r = 0; r < rounds; r++) {
-        for (int b = 0; b < 2; b++) {
-            for (int g = 0; g < 2; g++) {
-                const char *argv[] = {bins[b],
-                                      "--csv",
-                                      csv,
-                                      "--out",
-                                      outs[b][g],
-                                      "--quiet",
-                                      g ? "--calibrate" : NULL,
-                                      "200",
-                                      NULL};
-                add(&s[b][g], run(argv));
-            }
-        }
-    }
-    print("reference, the analysis", &s[0][0]);
-    print("reference, --calibrate 200", &s[0][1]);
-    print("this build, the analysis", &s[1][0]);
-    print("this build, --calibrate 200", &s[1][1]);
-    printf("  with / without --calibrate 200: reference %.1f x, this build "
-           "%.1f x (wall, per round); CPU %.1f x, %.1f x\n",
-           ratio(&s[0][1], &s[0][0]), ratio(&s[1][1], &s[1][0]),
-           ratio_cpu(&s[0][1], &s[0][0]), ratio_cpu(&s[1][1], &s[1][0]));
+    static const char *const plain[] = {NULL},
+                             *cal[] = {"--calibrate", "200", NULL};
+    const char *const *extra[2] = {plain, cal};
+    static const char *const labels[4] = {
+        "reference, the analysis", "reference, --calibrate 200",
+        "this build, the analysis", "this build, --calibrate 200"};
+    run_2x2(csv, bins, outs, extra, rounds, labels, "--calibrate 200", s);
     compare_reports(outs[0][1], outs[1][1], "calibration");
     compare_reports(outs[0][1], outs[1][1], "tukey");
     remove(csv);
@@ -437,9 +421,9 @@ static int sizes_part(int rounds)
         printf("  | %d | %d | %d | %.2f s | %.2f s | %.1f, %.1f | %.0f MB, "
                "%.0f MB |\n",
                10 * size[k][0], size[k][1], 20 * size[k][0] * size[k][1],
-               median(w0, rounds), median(w1, rounds), ratio(&s[1], &s[0]),
-               ratio_cpu(&s[1], &s[0]), (double)s[0].peak / 1024.0,
-               (double)s[1].peak / 1024.0);
+               bench_median(w0, rounds), bench_median(w1, rounds),
+               ratio(&s[1], &s[0]), ratio_cpu(&s[1], &s[0]),
+               (double)s[0].peak / 1024.0, (double)s[1].peak / 1024.0);
         remove(csv);
     }
     return 0;
