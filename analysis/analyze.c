@@ -19,6 +19,7 @@
 #include "analysis/compute.h"
 #include "analysis/interactions.h"
 #include "analysis/metrics.h"
+#include "analysis/progress.h"
 #include "analysis/questionnaire.h"
 #include "common/sim_alloc.h"
 
@@ -59,7 +60,7 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_utility(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
-        rc = compute_anova(ds, &sc, r, err);
+        rc = compute_anova(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_paired(ds, &sc, r, err);
@@ -111,6 +112,24 @@ int analyze_write(const Report *r, const char *out_dir, SimError *err)
     return report_write_dir(r, out_dir, err); /* swapped into place whole */
 }
 
+/* The reading's progress line: sources read of n, and the share of the
+** one being read. */
+typedef struct ReadLine {
+    Progress p;
+    int at, n;
+    const char *path;
+} ReadLine;
+
+static void read_line(void *ctx, double share)
+{
+    ReadLine *l = ctx;
+    const char *base = strrchr(l->path, '/');
+    char detail[64];
+    snprintf(detail, sizeof detail, "%d of %d: %.40s", l->at + 1, l->n,
+             base ? base + 1 : l->path);
+    progress_set(&l->p, (l->at + share) / l->n, detail);
+}
+
 int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
                  const char *const *csvs, int n_csvs, const char *out_dir,
                  SimError *err)
@@ -131,7 +150,16 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     if (rc == SIM_OK) {
         rc = dataset_new(&ds, err);
     }
+    ReadLine line = {{0}, 0, n_dbs + n_csvs, ""};
+    progress_begin(&line.p, o->progress ? o->clk : NULL, "reading");
+    if (rc == SIM_OK) {
+        ds->progress = read_line;
+        ds->progress_ctx = &line;
+    }
     for (int i = 0; rc == SIM_OK && i < n_dbs; i++) {
+        line.at = i;
+        line.path = dbs[i];
+        read_line(&line, 0);
         rc = sim_url_is_server(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
                                        : dataset_load_db(ds, dbs[i], err);
         /* a server's answers come with its copy (dataset_load_pg) */
@@ -144,6 +172,9 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     }
     DatasetCsvDialect dialect = {o->csv_delimiter, o->csv_encoding};
     for (int i = 0; rc == SIM_OK && i < n_csvs; i++) {
+        line.at = n_dbs + i;
+        line.path = csvs[i];
+        read_line(&line, 0);
         rc = dataset_load_csv_dialect(ds, csvs[i], &dialect, err);
         if (rc == SIM_OK) {
             rc = questionnaire_load_csv(ds, csvs[i], err);
@@ -151,6 +182,10 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
         if (rc == SIM_OK) {
             rc = interactions_load_csv(ds, csvs[i], err);
         }
+    }
+    progress_end(&line.p);
+    if (ds) {
+        ds->progress = NULL;
     }
     if (rc == SIM_OK && ds->n_rows == 0) {
         rc = sim_fail(err, SIM_ERR_INVALID, "no responses in the input");

@@ -41,7 +41,8 @@ static int participant_accuracy(const Dataset *ds, const Screen *sc, int phase,
     return m;
 }
 
-int compute_anova(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
+int compute_anova(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
+                  Report *r, SimError *err)
 {
     if (sc->within) {
         return anova_within(ds, sc, r, err);
@@ -108,7 +109,9 @@ int compute_anova(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
     if (!pairs) {
         goto nomem;
     }
-    int npairs = stats_tukey(y, g, m, C, 0.95, pairs);
+    /* a null study of --calibrate needs the decisions only */
+    int npairs = o->null_study ? stats_tukey_p(y, g, m, C, pairs)
+                               : stats_tukey(y, g, m, C, 0.95, pairs);
     r->tukey = sim_calloc((size_t)(npairs > 0 ? npairs : 1), sizeof *r->tukey);
     if (!r->tukey) {
         goto nomem;

@@ -6,13 +6,13 @@
 ** popcount. libc, pthreads and common/ only.
 */
 #include "analysis/boot.h"
+#include "analysis/progress.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
@@ -788,21 +788,15 @@ typedef struct Job {
     int b0, b1;
     int failed;
     atomic_int *done;
-    int show_progress;
+    Progress *progress; /* the line this job updates (job 0's), or NULL */
 } Job;
 
-static void draw_progress(const BootRun *run, int done)
+static void draw_progress(const BootRun *run, Progress *p, int done)
 {
-    int width = 40;
-    int filled = (int)((long long)done * width / run->replicates);
-    char bar[64];
-    for (int i = 0; i < width; i++) {
-        bar[i] = i < filled ? '#' : '.';
-    }
-    bar[width] = '\0';
-    fprintf(stderr, "\r%-12s [%s] %d/%d", run->label ? run->label : "bootstrap",
-            bar, done, run->replicates);
-    fflush(stderr);
+    char detail[64];
+    snprintf(detail, sizeof detail, "%d of %d replicates", done,
+             run->replicates);
+    progress_set(p, (double)done / run->replicates, detail);
 }
 
 static void *job_main(void *arg)
@@ -822,11 +816,11 @@ static void *job_main(void *arg)
         call_stat(job->run, &w,
                   job->out + (size_t)b * (size_t)job->run->n_stats);
         int done = atomic_fetch_add(job->done, 1) + 1;
-        if (job->show_progress) {
+        if (job->progress) {
             int step = job->run->replicates / 100 + 1;
             if (done / step != last_drawn) {
                 last_drawn = done / step;
-                draw_progress(job->run, done);
+                draw_progress(job->run, job->progress, done);
             }
         }
     }
@@ -864,7 +858,9 @@ int boot_run(const BootDesign *d, const BootRun *run, double **out,
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     atomic_int done = 0;
-    int show = run->progress && isatty(2) && run->replicates >= 1000;
+    Progress line;
+    progress_begin(&line, run->progress ? run->clock : NULL,
+                   run->label ? run->label : "bootstrap");
     int failed = 0, started = 0;
     for (int t = 0; t < threads; t++) {
         jobs[t].L = &L;
@@ -873,7 +869,7 @@ int boot_run(const BootDesign *d, const BootRun *run, double **out,
         jobs[t].b0 = (int)((long long)run->replicates * t / threads);
         jobs[t].b1 = (int)((long long)run->replicates * (t + 1) / threads);
         jobs[t].done = &done;
-        jobs[t].show_progress = show && t == 0;
+        jobs[t].progress = t == 0 ? &line : NULL;
     }
     for (int t = 1; t < threads; t++) {
         if (pthread_create(&tids[t], NULL, job_main, &jobs[t]) != 0) {
@@ -891,10 +887,7 @@ int boot_run(const BootDesign *d, const BootRun *run, double **out,
     for (int t = 0; t < threads; t++) {
         failed |= jobs[t].failed;
     }
-    if (show) {
-        draw_progress(run, atomic_load(&done));
-        fputc('\n', stderr);
-    }
+    progress_end(&line);
     sim_free(jobs);
     sim_free(tids);
     layout_free(&L);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/sim_clock.h"
 #include "common/sim_error.h"
 
 #define BOOT_MAX_CELLS 64
@@ -73,8 +74,9 @@ typedef struct BootRun {
     uint64_t seed;
     int replicates;
     int threads;
-    int progress;      /* 1: draw a progress bar on stderr */
-    const char *label; /* shown before the progress bar */
+    int progress;              /* 1: a progress line on stderr (progress.h) */
+    const SimWallClock *clock; /* its clock; NULL: none */
+    const char *label;         /* the line's stage */
     BootStatFn stat;
     const void *ctx;
     size_t scratch_size; /* bytes of per-thread scratch for stat */

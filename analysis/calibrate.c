@@ -9,12 +9,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "analysis/analyze.h"
 #include "analysis/glmm_design.h"
+#include "analysis/progress.h"
 #include "analysis/primary.h"
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
@@ -320,17 +320,12 @@ int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
     so.progress = 0;
     uint64_t seed = sim_mix64(o->seed ^ sim_hash_str("calibrate"));
     int prim_studies = 0, prim_rejected = 0; /* the primary test's */
-    int show = o->progress && isatty(2);     /* as the bootstrap's bar */
+    Progress line;
+    progress_begin(&line, o->progress ? o->clk : NULL, "calibration");
     for (int s = 0; s < N && rc == SIM_OK; s++) {
-        if (show) {
-            char bar[41];
-            for (int i = 0; i < 40; i++) {
-                bar[i] = i < (int)((long long)s * 40 / N) ? '#' : '.';
-            }
-            bar[40] = '\0';
-            fprintf(stderr, "\r%-12s [%s] %d/%d", "calibrate", bar, s, N);
-            fflush(stderr);
-        }
+        char detail[64];
+        snprintf(detail, sizeof detail, "%d of %d null studies", s, N);
+        progress_set(&line, (double)s / N, detail);
         SimRng rng;
         sim_rng_seed_stream(&rng, seed, (uint64_t)s);
         simulate(ds, &d, &m, r->glmm.theta, eta0, &rng, bp, bi, rows);
@@ -356,9 +351,7 @@ int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
         }
         report_free(&nr);
     }
-    if (show) {
-        fprintf(stderr, "\r%-12s %d null studies%30s\n", "calibrate", N, "");
-    }
+    progress_end(&line);
     for (int i = 0; i < n_cal; i++) {
         CalibrationRow *c = &cal[i];
         c->rate = c->studies > 0 ? (double)c->rejected / c->studies : NAN;

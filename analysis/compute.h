@@ -72,8 +72,8 @@ int compute_change(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
                    Report *r, SimError *err);
 int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
                     const Screen *sc, Report *r, SimError *err);
-int compute_anova(const Dataset *ds, const Screen *sc, Report *r,
-                  SimError *err);
+int compute_anova(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
+                  Report *r, SimError *err);
 int compute_ratings(const Dataset *ds, const AnalyzeOptions *o,
                     const Screen *sc, Report *r, SimError *err);
 int compute_rt(const Dataset *ds, const Screen *sc, Report *r, SimError *err);

@@ -85,6 +85,10 @@ typedef struct Dataset {
     struct KeyMap *pindex;    /* participant index by name id */
     int n_sources;            /* files and databases read */
     struct DatasetLoad *load; /* reader state (private to dataset.c) */
+    /* Called now and then while a CSV file is read, with the share of it
+    ** read (NULL: none): simlab-analyze's progress line. */
+    void (*progress)(void *ctx, double share);
+    void *progress_ctx;
     /* The rating scale: 1..rating_points (2..11); 0 when no source said it
     ** and no rating was read. rating_from says where it came from: "study"
     ** (the study definition in a database), "sidecar" (the JSON sidecar of

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 #include <nettle/sha2.h>
@@ -376,10 +377,15 @@ static int csv_read(CsvReader *R, FILE *f)
                        &R->sha};
     int rc = sim_csv_open_file(&R->csv, f, R->path, &o, R->err);
     SimCsvRecord rec;
-    while (rc == SIM_OK) {
+    struct stat st;
+    double size = stat(R->path, &st) == 0 ? (double)st.st_size : 0;
+    for (long recs = 0; rc == SIM_OK; recs++) {
         int got = sim_csv_next(R->csv, &rec, R->err);
         if (got == 0) {
             break;
+        }
+        if (R->ds->progress && recs % 65536 == 0 && size > 0) {
+            R->ds->progress(R->ds->progress_ctx, (double)ftell(f) / size);
         }
         if (got != 1) {
             return got == SIM_ERR_PARSE ? csv_problem(R) : got;

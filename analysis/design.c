@@ -307,6 +307,7 @@ BootRun design_run(const AnalyzeOptions *o, uint64_t seed, const char *label)
     run.replicates = o->replicates;
     run.threads = o->threads;
     run.progress = o->progress;
+    run.clock = o->clk;
     run.label = label;
     return run;
 }

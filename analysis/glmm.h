@@ -54,6 +54,16 @@ typedef struct GlmmModel {
     ** (stopped = 1, vcov and se NaN, converged 0), for a caller that
     ** fits a simpler structure then; 0: every fit is completed. */
     int stop_singular_term;
+    /* Threads of the passes over the responses and of the factorisation
+    ** (0 or 1: the caller's alone). The fit does not depend on it. */
+    int threads;
+    /* 1: CHOLMOD's general factor even where the blocked one applies (for
+    ** the tests of both). */
+    int general;
+    /* Called after each deviance evaluation with the fit's count so far
+    ** (NULL: none), for a progress line. */
+    void (*progress)(void *ctx, int n_evals);
+    void *progress_ctx;
 } GlmmModel;
 
 /* The number of covariance parameters of term t (k(k+1)/2, or k when
@@ -81,7 +91,8 @@ typedef struct GlmmFit {
                       ** fallback when that Hessian is not positive
                       ** definite */
     double *hessian;  /* (n_theta + p)^2: the Hessian of the deviance in
-                      ** (theta, beta) at the optimum (NULL when stopped) */
+                      ** (theta, beta) at the optimum (when stopped, the
+                      ** quasi-Newton search's approximation of it) */
     int stopped;      /* 1: stopped singular (GlmmModel.stop_singular_term) */
     int n_evals;      /* deviance evaluations (PIRLS runs) */
     double max_grad;  /* largest |gradient| of the deviance at the end */
@@ -104,6 +115,13 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err);
 /* glmm_work_new(), glmm_work_fit(), glmm_work_free() in one call. */
 int glmm_fit(const GlmmModel *m, GlmmFit *fit, SimError *err);
 void glmm_fit_free(GlmmFit *f); /* frees the arrays; NULL is a no-op */
+
+/* The Hessian hess of a fit of model `from` restricted to the parameters
+** of `to`, a model with the same terms and fixed effects and no richer
+** (fewer slopes, or no correlations): a start for `to`'s search
+** (GlmmModel.hess_start). out: (glmm_n_theta(to) + p)^2 values. */
+void glmm_hess_from(const GlmmModel *from, const double *hess,
+                    const GlmmModel *to, double *out);
 
 /* lme4's isSingular() tolerance on a diagonal entry of Lambda. */
 #define GLMM_SINGULAR_TOL 1e-4

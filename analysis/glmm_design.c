@@ -64,7 +64,7 @@ static int drop_aliased(GlmmDesign *d)
     for (size_t i = 0; i < n; i++) {
         const double *x = d->X + i * p;
         for (size_t a = 0; a < p; a++) {
-            for (size_t b = 0; b <= a; b++) {
+            for (size_t b = 0; b <= a && x[a] != 0; b++) { /* dummies */
                 xtx[a * p + b] += x[a] * x[b];
             }
         }

@@ -107,6 +107,13 @@ typedef struct GlmmFitOptions {
     ** singular stops before its standard errors: for a caller that needs
     ** only the fit kept (tried rows then say converged 0). */
     int kept_only;
+    /* Threads of each fit's passes (GlmmModel.threads); 0 or 1: the
+    ** caller's alone. */
+    int threads;
+    /* Called after each deviance evaluation with the structure being
+    ** fitted and its evaluations so far (NULL: none). */
+    void (*progress)(void *ctx, int structure, int n_evals);
+    void *progress_ctx;
 } GlmmFitOptions;
 
 /* Fits the structures d tries, richest first, and keeps the first that is

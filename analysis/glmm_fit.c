@@ -12,7 +12,6 @@
 
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
-#include <nlopt.h>
 
 #include "analysis/glmm_int.h"
 #include "common/sim_alloc.h"
@@ -24,6 +23,7 @@
 #define DONE_FALL     1e-11 /* ... when converged */
 #define GROW_FALL     1e-8  /* ... worth a longer step */
 #define WARM_FLOOR    0.05  /* a warm start's least diagonal of Lambda */
+#define TRUST_START   0.25  /* the first steps' largest change of theta */
 #define BOUNDARY_TOL  1e-5  /* lme4's check.boundary() */
 #define CONVERGED_TOL 0.002 /* lme4's check.conv.grad on H^-1 g */
 
@@ -31,11 +31,11 @@
 double glmm_work_deviance(GlmmWork *w, const double *x, double *grad)
 {
     glmm_set_theta(w, x);
-    double d = glmm_pirls(w, x + w->n_theta);
+    double d = glmm_pirls(w, x + w->n_theta, grad != NULL);
     if (isnan(d) || !grad) {
         return d;
     }
-    return glmm_gradient(w, grad) == 0 ? d : NAN;
+    return glmm_gradient(w, grad) == 0 ? w->pdev + w->ldl2 : NAN;
 }
 
 /* Whether theta j of w is a diagonal entry of its Lambda (bounded by 0). */
@@ -85,63 +85,20 @@ static void fold_theta(const GlmmWork *w, double *theta)
     }
 }
 
-typedef struct Stage1 {
-    GlmmWork *w;
-    double *beta;
-    int failed;
-} Stage1;
-
-static double stage1_objective(unsigned n, const double *x, double *grad,
-                               void *data)
-{
-    (void)n;
-    (void)grad;
-    Stage1 *st = data;
-    glmm_set_theta(st->w, x);
-    double d = glmm_pirls_joint(st->w, st->beta);
-    if (isnan(d)) {
-        st->failed = 1;
-        return HUGE_VAL;
-    }
-    return d;
-}
-
-/* Stage 1: theta by BOBYQA, beta at the joint mode; x = (theta, beta). */
-static int stage1(GlmmWork *w, double *x)
+/* The cold start: theta at the model's start (lme4's: 1 on Lambda's
+** diagonal, 0 below) and beta at the joint modes of (u, beta) there (lme4's
+** nAGQ = 0 step at that theta); x = (theta, beta). */
+static int cold_start(GlmmWork *w, double *x)
 {
     int nt = w->n_theta;
-    double lb[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
     const double *start = w->m->theta_start;
     for (int j = 0; j < nt; j++) {
         int diag = theta_is_diag(w, j);
         x[j] = start ? (diag ? fabs(start[j]) : start[j]) : diag ? 1 : 0;
-        lb[j] = diag ? 0 : -HUGE_VAL;
     }
-    double *beta = x + nt;
-    memset(beta, 0, (size_t)w->p * sizeof(double));
-    Stage1 st = {w, beta, 0};
-    nlopt_opt opt =
-        nlopt_create(nt >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_COBYLA, (unsigned)nt);
-    if (!opt) {
-        return -1;
-    }
-    nlopt_set_lower_bounds(opt, lb);
-    nlopt_set_min_objective(opt, stage1_objective, &st);
-    nlopt_set_initial_step1(opt, 0.2);
-    /* stage 2's quasi-Newton steps on the exact gradient finish the
-    ** search: tighter tolerances here cost evaluations, not accuracy */
-    nlopt_set_xtol_abs1(opt, 1e-2);
-    nlopt_set_ftol_abs(opt, 1e-4);
-    nlopt_set_maxeval(opt, 2000);
-    double fmin;
-    nlopt_result r = nlopt_optimize(opt, x, &fmin);
-    nlopt_destroy(opt);
-    if (st.failed || r < 0) {
-        return st.failed ? -1 : 0; /* start stage 2 where it got */
-    }
-    /* the joint modes at the optimum (BOBYQA's last call may differ) */
-    stage1_objective((unsigned)nt, x, NULL, &st);
-    return st.failed ? -1 : 0;
+    memset(x + nt, 0, (size_t)w->p * sizeof(double));
+    glmm_set_theta(w, x);
+    return isnan(glmm_pirls_joint(w, x + nt)) ? -1 : 0;
 }
 
 /* Scratch of stage 2 (Newton) beside its N x N Hessian. */
@@ -403,21 +360,76 @@ static void bfgs_update(double *H, const double *x, const double *xn,
     }
 }
 
-/* The warm start instead of stage 1: x = (theta, beta) of the model's
-** start, a diagonal entry at least WARM_FLOOR: at 0 the deviance's
-** gradient in it is 0 (the deviance is even in a column's sign), and a
-** quasi-Newton search could never leave a start that another data set's
-** fit found singular. */
-static void warm_start(const GlmmWork *w, double *x)
+/* Where stage 2 starts when not from lme4's start: (theta, beta) and the
+** Hessian there (NULL: differences at the start) times scale. */
+typedef struct Start {
+    const double *theta, *beta, *hess;
+    double scale;
+} Start;
+
+/* The warm start instead of the cold one: x = (theta, beta) of st, a
+** diagonal entry at least WARM_FLOOR: at 0 the deviance's gradient in it
+** is 0 (the deviance is even in a column's sign), and a quasi-Newton
+** search could never leave a start that another data set's fit found
+** singular. */
+static void warm_start(const GlmmWork *w, const Start *st, double *x)
 {
-    const GlmmModel *m = w->m;
     for (int j = 0; j < w->n_theta; j++) {
-        double t = m->theta_start[j];
+        double t = st->theta[j];
         x[j] = !theta_is_diag(w, j)   ? t
                : fabs(t) < WARM_FLOOR ? WARM_FLOOR
                                       : fabs(t);
     }
-    memcpy(x + w->n_theta, m->beta_start, (size_t)w->p * sizeof(double));
+    memcpy(x + w->n_theta, st->beta, (size_t)w->p * sizeof(double));
+}
+
+/* Where entry (a, b), a >= b, of term t's Lambda is in m's theta; -1 when
+** the term has no such entry (a diagonal term's off-diagonal). */
+static int theta_index(const GlmmModel *m, int t, int a, int b)
+{
+    int at = 0;
+    for (int j = 0; j < t; j++) {
+        at += glmm_term_n_theta(&m->term[j]);
+    }
+    const GlmmTerm *tm = &m->term[t];
+    if (a >= tm->k || b >= tm->k || (tm->diagonal && a != b)) {
+        return -1;
+    }
+    if (tm->diagonal) {
+        return at + b;
+    }
+    for (int c = 0; c < b; c++) {
+        at += tm->k - c;
+    }
+    return at + a - b;
+}
+
+void glmm_hess_from(const GlmmModel *from, const double *hess,
+                    const GlmmModel *to, double *out)
+{
+    int nf = glmm_n_theta(from), nt = glmm_n_theta(to), p = to->p;
+    int N = nf + p, M = nt + p;
+    int map[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2 + 1];
+    for (int t = 0; t < to->n_terms; t++) {
+        const GlmmTerm *tm = &to->term[t];
+        for (int b = 0; b < tm->k; b++) {
+            for (int a = b; a < tm->k; a++) {
+                int j = theta_index(to, t, a, b);
+                if (j >= 0) {
+                    map[j] = theta_index(from, t, a, b);
+                }
+            }
+        }
+    }
+    for (int i = 0; i < M; i++) {
+        int fi = i < nt ? map[i] : nf + i - nt;
+        for (int j = 0; j < M; j++) {
+            int fj = j < nt ? map[j] : nf + j - nt;
+            out[i * M + j] = fi >= 0 && fj >= 0 ? hess[fi * N + fj]
+                             : i == j           ? 1
+                                                : 0;
+        }
+    }
 }
 
 int glmm_term_below(const GlmmModel *m, const double *theta, int t, double tol)
@@ -496,14 +508,17 @@ static int line_search(GlmmWork *w, Newton *nw, const double *x, double f,
 
 /* Stage 2 and the results; x holds stage 1's (theta, beta) or the warm
 ** start's (then the start's Hessian replaces the first differences). */
-static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
+static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
+                  const Start *st)
 {
     int N = w->n_par, nt = w->n_theta;
     size_t q = (size_t)w->q;
     double *H = nw->H, *g = nw->g, *gn = nw->gn, *xn = nw->xn, *d = nw->d;
     double f;
-    if (warm) {
-        memcpy(H, w->m->hess_start, (size_t)N * (size_t)N * sizeof(double));
+    if (st->hess) {
+        for (size_t j = 0; j < (size_t)N * (size_t)N; j++) {
+            H[j] = st->scale * st->hess[j];
+        }
         f = glmm_work_deviance(w, x, g);
         if (isnan(f) || glmm_mode_derivatives(w) != 0) {
             return -1;
@@ -525,6 +540,7 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
         }
     }
     int done = 0, it, since_fd = 0;
+    double radius = TRUST_START;
     double fell = HUGE_VAL, fell_before = HUGE_VAL; /* the last steps'
                                                     ** predicted falls */
     for (it = 0; it < MAX_NEWTON && !done; it++) {
@@ -534,7 +550,7 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
         int converging = fell < NEAR_FALL || fell < 0.1 * fell_before;
         if (since_fd >= REFRESH_EVERY &&
             (!converging || since_fd >= 2 * REFRESH_EVERY)) {
-            if (fd_hessian(w, x, nw, FD_FULL) != 0) {
+            if (fd_hessian(w, x, nw, FD_START) != 0) {
                 return -1;
             }
             since_fd = 0;
@@ -542,6 +558,18 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
         since_fd++;
         if (newton_direction(H, g, N, d, nw->work) < 0) {
             return -1;
+        }
+        /* a trust region on theta: the deviance is far from quadratic
+        ** away from the optimum, where Newton steps overshoot */
+        double big = 0, clip = 1;
+        for (int j = 0; j < nt; j++) {
+            big = fabs(d[j]) > big ? fabs(d[j]) : big;
+        }
+        if (radius > 0 && big > radius) {
+            clip = radius / big;
+            for (int j = 0; j < N; j++) {
+                d[j] *= clip;
+            }
         }
         memcpy(nw->u0, w->u, q * sizeof(double));
         double slope = 0;
@@ -556,6 +584,9 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw, int warm)
         double step = 0;
         for (int j = 0; j < N; j++) {
             step = fabs(t * d[j]) > step ? fabs(t * d[j]) : step;
+        }
+        if (radius > 0) {
+            radius = t < 1 ? t * big * clip : clip < 1 ? 2 * radius : radius;
         }
         bfgs_update(H, x, xn, g, gn, N, nw->gp, nw->gm);
         memcpy(x, xn, (size_t)N * sizeof(double));
@@ -607,7 +638,12 @@ static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw)
     int stop = w->m->stop_singular_term;
     if (stop > 0 && stop <= w->m->n_terms &&
         glmm_term_below(w->m, x, stop - 1, GLMM_SINGULAR_TOL)) {
+        /* converged as below, on the quasi-Newton Hessian, which is the
+        ** fit's Hessian then */
         fit->stopped = 1;
+        memcpy(fit->hessian, H, (size_t)N * (size_t)N * sizeof(double));
+        int pd = newton_direction(H, g, N, d, nw->work);
+        fit->converged = pd >= 0 && max_abs(d, N) < CONVERGED_TOL;
         fit->max_grad = max_abs(g, N);
         for (int j = 0; j < p * p; j++) {
             fit->vcov[j] = NAN;
@@ -650,7 +686,10 @@ static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw)
 int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
 {
     memset(fit, 0, sizeof *fit);
-    w->y = y ? y : w->m->y;
+    const uint8_t *ys = y ? y : w->m->y;
+    for (size_t i = 0; i < (size_t)w->n; i++) {
+        w->y[i] = ys[w->order[i]];
+    }
     w->n_evals = 0;
     memset(w->u, 0, (size_t)w->q * sizeof(double));
     int N = w->n_par, p = w->p, nt = w->n_theta;
@@ -684,24 +723,38 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
     }
     int rc = SIM_OK;
     const GlmmModel *m = w->m;
-    int warm = m->theta_start && m->beta_start && m->hess_start;
-    if (!fit->beta || !fit->se || !fit->vcov || !fit->theta || !fit->hessian ||
-        !x || !buf) {
+    Start st = {m->theta_start, m->beta_start, m->hess_start, 1};
+    GlmmFit sf; /* a subsample's fit, the start of a large one */
+    int sub = 0;
+    if (!st.theta || !st.beta) {
+        st.theta = st.beta = st.hess = NULL;
+        rc = glmm_sub_fit(w, &sf, &st.scale, &sub, err);
+        if (sub) {
+            st.theta = sf.theta;
+            st.beta = sf.beta;
+            st.hess = sf.hessian;
+        }
+    }
+    if (rc != SIM_OK) {
+        /* the subsample's error */
+    } else if (!fit->beta || !fit->se || !fit->vcov || !fit->theta ||
+               !fit->hessian || !x || !buf) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    } else if ((warm ? (warm_start(w, x), 0) : stage1(w, x)) != 0 ||
-               stage2(w, x, fit, &nw, warm) != 0) {
-        rc = w->cm.status == CHOLMOD_OUT_OF_MEMORY
-                 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
-                 : sim_fail(err, SIM_ERR_INVALID,
-                            "glmm: the factorisation failed (CHOLMOD status "
-                            "%d)",
-                            w->cm.status);
+    } else if ((st.theta ? (warm_start(w, &st, x), 0) : cold_start(w, x)) !=
+                   0 ||
+               stage2(w, x, fit, &nw, &st) != 0) {
+        int status = w->chol ? glmm_chol_status(w->chol) : 0;
+        rc = status != 0 ? sim_fail(err, SIM_ERR_INVALID,
+                                    "glmm: the factorisation failed (CHOLMOD "
+                                    "status %d)",
+                                    status)
+                         : sim_fail(err, SIM_ERR_INVALID,
+                                    "glmm: the factorisation failed");
+    }
+    if (sub) {
+        glmm_fit_free(&sf);
     }
     fit->n_evals = w->n_evals;
-    if (fit->stopped) {
-        sim_free(fit->hessian);
-        fit->hessian = NULL;
-    }
     sim_free(x);
     sim_free(buf);
     if (rc != SIM_OK) {

@@ -1,9 +1,11 @@
 /*
 ** The Laplace deviance of a logistic mixed model and its gradient: PIRLS
-** for the conditional modes on a CHOLMOD factor of M = G'WG + I, the
-** selected inverse of M on the factor's pattern (Takahashi's recurrence)
-** and the adjoint of the mode equation for the exact gradient in (theta,
-** beta). The optimisation that uses them is in glmm_fit.c.
+** for the conditional modes on the factor of M = G'WG + I (glmm_block.c
+** or glmm_cholmod.c), the selected inverse of M and the adjoint of the
+** mode equation for the exact gradient in (theta, beta). The passes over
+** the rows run as chunks on the fit's threads (glmm_pool.c); sums over
+** rows are added chunk by chunk in order, so no result depends on the
+** number of threads. The optimisation that uses them is in glmm_fit.c.
 */
 #include <math.h>
 #include <string.h>
@@ -39,9 +41,161 @@ int glmm_n_theta(const GlmmModel *m)
     return n;
 }
 
-static double zval(const GlmmTerm *t, size_t i, int c)
+/* ------------------------------------------------------------------ */
+/* Backends                                                             */
+
+int glmm_solve(GlmmWork *w, const double *b, double *x, int ncol)
 {
-    return t->z ? t->z[i * (size_t)t->k + (size_t)c] : 1.0;
+    return w->blk ? glmm_block_solve(w, b, x, ncol)
+                  : glmm_chol_solve(w, b, x, ncol);
+}
+
+int glmm_selinv(GlmmWork *w)
+{
+    return w->blk ? glmm_block_selinv(w) : glmm_chol_selinv(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* Passes                                                               */
+
+/* What a pass's chunks read and write. */
+typedef struct Pass {
+    GlmmWork *w;
+    const double *u; /* modes (eta) */
+    double *out;     /* scatter: ncol columns of q */
+    int ncol;
+    int with_dev; /* eta: the deviance too */
+    int failed;
+} Pass;
+
+/* Where chunk t's scatter adds effect e of column col: B's effects into
+** out, the others into the chunk's buffer (CHOLMOD: out alone). */
+typedef struct Dst {
+    double *out, *rest;
+    size_t q, qr;
+    int qb;
+} Dst;
+
+static inline double *at(const Dst *d, int col, int e)
+{
+    return e < d->qb ? d->out + (size_t)col * d->q + (size_t)e
+                     : d->rest + (size_t)col * d->qr + (size_t)(e - d->qb);
+}
+
+static Dst dst_of(const GlmmWork *w, double *out, int t, int ncol)
+{
+    Dst d;
+    d.out = out;
+    d.q = (size_t)w->q;
+    if (w->blk) {
+        d.qb = w->blk->nb * w->blk->kb;
+        d.qr = (size_t)w->blk->qr;
+        d.rest = w->rbuf + (size_t)t * (size_t)ncol * d.qr;
+        memset(d.rest, 0, (size_t)ncol * d.qr * sizeof(double));
+    } else {
+        d.qb = 0;
+        d.qr = d.q;
+        d.rest = out;
+    }
+    return d;
+}
+
+/* Runs a scatter pass: out (ncol columns of q) zeroed, fn over the
+** chunks, their buffers of R's sums added in chunk order. */
+static void scatter(GlmmWork *w, void (*fn)(void *ctx, int t), Pass *ps)
+{
+    memset(ps->out, 0, (size_t)ps->ncol * (size_t)w->q * sizeof(double));
+    glmm_pool_run(w->pool, fn, ps, w->scatter);
+    if (!w->blk) {
+        return;
+    }
+    size_t qr = (size_t)w->blk->qr, qb = (size_t)(w->blk->nb * w->blk->kb);
+    for (int t = 0; t < w->scatter; t++) {
+        const double *rest = w->rbuf + (size_t)t * (size_t)ps->ncol * qr;
+        for (int c = 0; c < ps->ncol; c++) {
+            double *o = ps->out + (size_t)c * (size_t)w->q + qb;
+            for (size_t e = 0; e < qr; e++) {
+                o[e] += rest[(size_t)c * qr + e];
+            }
+        }
+    }
+}
+
+/* The rows of chunk t of a scatter pass (all rows with CHOLMOD's). */
+static void rows_of(const GlmmWork *w, int t, size_t *r0, size_t *r1)
+{
+    *r0 = w->blk ? w->chunk[t] : 0;
+    *r1 = w->blk ? w->chunk[t + 1] : (size_t)w->n;
+}
+
+/* Sums the first k partial sums of the chunks, in chunk order. */
+static void sum_parts(const GlmmWork *w, int k, double *out)
+{
+    for (int j = 0; j < k; j++) {
+        out[j] = 0;
+    }
+    for (int t = 0; t < w->n_chunks; t++) {
+        const double *pt = w->part + (size_t)t * (size_t)w->part_n;
+        for (int j = 0; j < k; j++) {
+            out[j] += pt[j];
+        }
+    }
+}
+
+/* G's rows from Lambda (s: w->s, a constant for the common shapes). */
+static inline __attribute__((always_inline)) void theta_pass(Pass *ps, int t,
+                                                             const int s)
+{
+    GlmmWork *w = ps->w;
+    const GlmmModel *m = w->m;
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        double *gi = w->g + i * (size_t)s;
+        const double *zi = w->zs + i * (size_t)s;
+        for (int tt = 0; tt < m->n_terms; tt++) {
+            const double *lam = w->lam[tt];
+            int k = m->term[tt].k, z0 = w->z_at[tt];
+            for (int b = 0; b < k; b++) {
+                double x = 0;
+                for (int a = b; a < k; a++) {
+                    x += zi[z0 + a] * lam[a * k + b];
+                }
+                gi[z0 + b] = x;
+            }
+        }
+    }
+}
+
+/* theta_pass() for simlab's models (w->shape kb): B's kb columns, then the
+** other term's intercept. */
+static inline __attribute__((always_inline)) void theta_simple(Pass *ps, int t,
+                                                               const int kb)
+{
+    GlmmWork *w = ps->w;
+    const double *l0 = w->lam[0];
+    double li = w->lam[1][0];
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        double *gi = w->g + i * (size_t)(kb + 1);
+        const double *zi = w->zs + i * (size_t)(kb + 1);
+        if (kb == 1) {
+            gi[0] = zi[0] * l0[0];
+        } else {
+            gi[0] = zi[0] * l0[0] + zi[1] * l0[2];
+            gi[1] = zi[1] * l0[3];
+        }
+        gi[kb] = zi[kb] * li;
+    }
+}
+
+static void theta_rows(void *ctx, int t)
+{
+    Pass *ps = ctx;
+    if (ps->w->shape == 1) {
+        theta_simple(ps, t, 1);
+    } else if (ps->w->shape == 2) {
+        theta_simple(ps, t, 2);
+    } else {
+        theta_pass(ps, t, ps->w->s);
+    }
 }
 
 void glmm_set_theta(GlmmWork *w, const double *theta)
@@ -67,241 +221,114 @@ void glmm_set_theta(GlmmWork *w, const double *theta)
             }
         }
     }
-    size_t s = (size_t)w->s;
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        double *gi = w->g + i * s;
-        for (int t = 0; t < m->n_terms; t++) {
-            const GlmmTerm *tm = &m->term[t];
-            const double *lam = w->lam[t];
-            int k = tm->k;
-            for (int b = 0; b < k; b++) {
-                double x = 0;
-                for (int a = b; a < k; a++) {
-                    x += zval(tm, i, a) * lam[a * k + b];
-                }
-                gi[w->z_at[t] + b] = x;
-            }
-        }
-    }
+    Pass ps = {w, NULL, NULL, 0, 0, 0};
+    glmm_pool_run(w->pool, theta_rows, &ps, w->n_chunks);
 }
 
 static void compute_xb(GlmmWork *w, const double *beta)
 {
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const int *xj = w->xj + w->xoff[i];
-        const double *xv = w->xv + w->xoff[i];
+    for (int r = 0; r < w->n_xr; r++) {
         double x = 0;
-        for (int k = 0; k < w->xn[i]; k++) {
-            x += xv[k] * beta[xj[k]];
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            x += w->xr_v[k] * beta[w->xr_j[k]];
         }
-        w->xb[i] = x;
+        w->xbr[r] = x;
     }
 }
 
-/* eta = X beta + G u; mu, the weights and the residuals there. */
-static void eta_state(GlmmWork *w, const double *u)
+static void eta_rows(void *ctx, int t)
 {
-    size_t s = (size_t)w->s;
-    for (size_t i = 0; i < (size_t)w->n; i++) {
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
+    double dev = 0;
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        dev += glmm_row_state(w, i, ps->u, ps->with_dev, w->s);
+    }
+    w->part[(size_t)t * (size_t)w->part_n] = dev;
+}
+
+static void score_rows(void *ctx, int t)
+{
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
+    Dst d = dst_of(w, ps->out, t, 1);
+    size_t s = (size_t)w->s, r0, r1;
+    rows_of(w, t, &r0, &r1);
+    for (size_t i = r0; i < r1; i++) {
         const double *gi = w->g + i * s;
         const int *si = w->supp + i * s;
-        double e = w->xb[i];
         for (size_t a = 0; a < s; a++) {
-            e += gi[a] * u[si[a]];
+            *at(&d, 0, si[a]) += gi[a] * w->res[i];
         }
-        double ex = exp(-fabs(e)), den = 1 + ex;
-        double mu = e >= 0 ? 1 / den : ex / den;
-        w->eta[i] = e;
-        w->ex[i] = ex;
-        w->mu[i] = mu;
-        w->w[i] = ex / (den * den);
-        w->res[i] = w->y[i] - mu;
     }
 }
 
-/* The Bernoulli deviance at the state's eta plus |u|^2. */
-static double pen_deviance(const GlmmWork *w, const double *u)
+int glmm_state(GlmmWork *w, const double *u, int flags)
 {
-    double dev = 0, uu = 0;
+    int rc = 0;
+    w->stale = 0;
+    if (flags & GLMM_FACTOR) {
+        w->factored = 0;
+    }
+    if (w->blk) {
+        rc = glmm_block_state(w, u, flags);
+    } else {
+        Pass ps = {w, u, NULL, 0, flags & GLMM_DEV, 0};
+        glmm_pool_run(w->pool, eta_rows, &ps, w->n_chunks);
+        sum_parts(w, 1, &w->dev);
+        w->dev *= 2;
+        if (flags & GLMM_SCORE) { /* rhs = G' (y - mu) - u */
+            Pass sc = {w, NULL, w->rhs, 1, 0, 0};
+            scatter(w, score_rows, &sc);
+            for (int j = 0; j < w->q; j++) {
+                w->rhs[j] -= u[j];
+            }
+        }
+        rc = flags & GLMM_FACTOR ? glmm_chol_factor(w) : 0;
+    }
+    w->dev_valid = rc == 0 && (flags & GLMM_DEV);
+    if (flags & GLMM_FACTOR) {
+        w->factored = rc == 0;
+    }
+    return rc;
+}
+
+/* The Bernoulli deviance at the state's eta plus |u|^2 (the state must be
+** that of u). */
+static double pen_deviance(GlmmWork *w, const double *u)
+{
+    if (!w->dev_valid) {
+        glmm_state(w, u, GLMM_DEV);
+    }
+    double uu = 0;
     for (int j = 0; j < w->q; j++) {
         uu += u[j] * u[j];
     }
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        /* log1p is slower and no more exact in this sum */
-        double e = w->eta[i], l1 = log(1 + w->ex[i]);
-        /* -log P(y | eta) without overflow */
-        dev += w->y[i] ? (e >= 0 ? l1 : l1 - e) : (e >= 0 ? l1 + e : l1);
-    }
-    return 2 * dev + uu;
+    return w->dev + uu;
 }
 
-/* w->run for the factor's pattern: Takahashi's recurrence for column j
-** reads, for each row R[a] of it, the entries of column R[a] in the rows
-** R[a+1..] of column j; where they are contiguous (as in a nested
-** pattern) it reads them as a vector. */
-static void find_runs(GlmmWork *w)
+/* One deviance evaluation more (GlmmModel.progress). */
+static void count_eval(GlmmWork *w)
 {
-    const cholmod_factor *L = w->L;
-    const int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
-    for (int j = 0; j < w->q; j++) {
-        int p0 = Lp[j], m = Lnz[j] - 1;
-        const int *R = Li + p0 + 1;
-        for (int a = 0; a < m; a++) {
-            int ca = R[a], lo = Lp[ca] + 1, end = Lp[ca] + Lnz[ca];
-            int len = m - a - 1, at = -1;
-            if (len == 0) {
-                at = lo;
-            } else {
-                for (int k = lo; k < end && at < 0; k++) {
-                    at = Li[k] == R[a + 1] ? k : -1;
-                }
-                for (int k = 1; at >= 0 && k < len; k++) {
-                    if (at + k >= end || Li[at + k] != R[a + 1 + k]) {
-                        at = -1;
-                    }
-                }
-            }
-            w->run[p0 + 1 + a] = at;
-        }
+    w->n_evals++;
+    if (w->m->progress) {
+        w->m->progress(w->m->progress_ctx, w->n_evals);
     }
 }
 
-/* Positions of Sigma_ab (a <= b in a row's support) in the factor's
-** arrays, once per pattern. */
-static int find_positions(GlmmWork *w)
-{
-    const cholmod_factor *L = w->L;
-    const int *Lp = L->p, *Li = L->i, *Lnz = L->nz, *perm = L->Perm;
-    if (w->n_sigma < L->nzmax) {
-        sim_free(w->sigma);
-        sim_free(w->run);
-        w->sigma = sim_malloc(L->nzmax * sizeof(double));
-        w->run = sim_malloc(L->nzmax * sizeof(int));
-        if (!w->sigma || !w->run) {
-            w->n_sigma = 0;
-            return -1;
-        }
-        w->n_sigma = L->nzmax;
-    }
-    find_runs(w);
-    for (int k = 0; k < w->q; k++) {
-        w->pinv[perm[k]] = k;
-    }
-    int s = w->s, ns = s * (s + 1) / 2;
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const int *si = w->supp + i * (size_t)s;
-        int *pos = w->spos + i * (size_t)ns, at = 0;
-        for (int a = 0; a < s; a++) {
-            for (int b = a; b < s; b++) {
-                int pa = w->pinv[si[a]], pb = w->pinv[si[b]];
-                int c = pa < pb ? pa : pb, r = pa < pb ? pb : pa;
-                int lo = Lp[c] + 1, hi = Lp[c] + Lnz[c] - 1, found = -1;
-                if (r == c) {
-                    found = Lp[c];
-                }
-                while (found < 0 && lo <= hi) {
-                    int mid = lo + (hi - lo) / 2;
-                    if (Li[mid] == r) {
-                        found = mid;
-                    } else if (Li[mid] < r) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid - 1;
-                    }
-                }
-                if (found < 0) {
-                    return -1; /* not a Cholesky pattern */
-                }
-                pos[at++] = found;
-            }
-        }
-    }
-    w->pos_ready = 1;
-    w->pos_x = L->x;
-    return 0;
-}
-
-/* M = G'WG + I assembled in its pattern and factored (LDL'). */
-static int factorize(GlmmWork *w)
-{
-    size_t s = (size_t)w->s, ns = s * (s + 1) / 2;
-    double *mx = w->M->x;
-    memset(mx, 0, w->M->nzmax * sizeof(double));
-    for (int j = 0; j < w->q; j++) {
-        mx[w->mdiag[j]] = 1;
-    }
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const double *gi = w->g + i * s;
-        const int *pos = w->mpos + i * ns;
-        double wi = w->w[i];
-        for (size_t a = 0; a < s; a++) {
-            double wg = wi * gi[a];
-            for (size_t b = a; b < s; b++) {
-                mx[*pos++] += wg * gi[b];
-            }
-        }
-    }
-    if (!cholmod_factorize(w->M, w->L, &w->cm) || w->cm.status != CHOLMOD_OK ||
-        w->L->is_super || w->L->is_ll) {
-        return -1;
-    }
-    const int *Lp = w->L->p;
-    const double *Lx = w->L->x;
-    double ld = 0;
-    for (int j = 0; j < w->q; j++) {
-        ld += log(Lx[Lp[j]]);
-    }
-    w->ldl2 = ld;
-    if (!w->pos_ready || w->pos_x != w->L->x) {
-        return find_positions(w);
-    }
-    return 0;
-}
-
-/* x = M^-1 b (q values; x may be b). */
-static int solve(GlmmWork *w, const double *b, double *x)
-{
-    size_t q = (size_t)w->q;
-    memcpy(w->B->x, b, q * sizeof(double));
-    if (!cholmod_solve2(CHOLMOD_A, w->L, w->B, NULL, &w->Xs, NULL, &w->Ys,
-                        &w->Es, &w->cm)) {
-        return -1;
-    }
-    memcpy(x, w->Xs->x, q * sizeof(double));
-    return 0;
-}
-
-/* rhs = G' (y - mu) - u */
-static void score_u(GlmmWork *w, double *rhs)
-{
-    size_t s = (size_t)w->s;
-    for (int j = 0; j < w->q; j++) {
-        rhs[j] = -w->u[j];
-    }
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const double *gi = w->g + i * s;
-        const int *si = w->supp + i * s;
-        for (size_t a = 0; a < s; a++) {
-            rhs[si[a]] += gi[a] * w->res[i];
-        }
-    }
-}
-
-double glmm_pirls(GlmmWork *w, const double *beta)
+double glmm_pirls(GlmmWork *w, const double *beta, int lazy)
 {
     int q = w->q;
-    w->n_evals++;
+    count_eval(w);
     memcpy(w->beta, beta, (size_t)w->p * sizeof(double));
     compute_xb(w, beta);
-    eta_state(w, w->u);
     double pdev = NAN; /* computed when a step must be checked */
-    double *delta = w->u2, *trial = w->rhs;
+    double *delta = w->u2, *trial = w->ut;
+    if (glmm_state(w, w->u, GLMM_FACTOR | GLMM_SCORE) != 0) {
+        return NAN;
+    }
     for (int it = 0; it < MAX_PIRLS; it++) {
-        if (factorize(w) != 0) {
-            return NAN;
-        }
-        score_u(w, w->rhs);
-        if (solve(w, w->rhs, delta) != 0) {
+        if (glmm_solve(w, w->rhs, delta, 1) != 0) {
             return NAN;
         }
         double dec = 0;
@@ -315,10 +342,17 @@ double glmm_pirls(GlmmWork *w, const double *beta)
             for (int j = 0; j < q; j++) {
                 w->u[j] += delta[j];
             }
-            eta_state(w, w->u);
             pdev = NAN;
-            if (dec < TOL_APPLY) {
+            if (dec < TOL_APPLY) { /* the factor stays */
+                if (lazy) {
+                    w->stale = 1; /* glmm_gradient()'s first pass */
+                    return 0;
+                }
+                glmm_state(w, w->u, GLMM_DEV);
                 break;
+            }
+            if (glmm_state(w, w->u, GLMM_FACTOR | GLMM_SCORE) != 0) {
+                return NAN;
             }
             continue;
         }
@@ -330,15 +364,18 @@ double glmm_pirls(GlmmWork *w, const double *beta)
             for (int j = 0; j < q; j++) {
                 trial[j] = w->u[j] + step * delta[j];
             }
-            eta_state(w, trial);
+            if (glmm_state(w, trial, GLMM_DEV | GLMM_FACTOR | GLMM_SCORE) !=
+                0) {
+                return NAN;
+            }
             got = pen_deviance(w, trial);
             if (got <= pdev + 1e-13 * fabs(pdev)) {
                 break;
             }
         }
         if (!(got <= pdev + 1e-13 * fabs(pdev))) {
-            eta_state(w, w->u); /* no progress: stay */
-            if (factorize(w) != 0) {
+            /* no progress: stay */
+            if (glmm_state(w, w->u, GLMM_DEV | GLMM_FACTOR | GLMM_SCORE) != 0) {
                 return NAN;
             }
             break;
@@ -350,34 +387,86 @@ double glmm_pirls(GlmmWork *w, const double *beta)
     return w->pdev + w->ldl2;
 }
 
-int glmm_schur(GlmmWork *w)
+/* ------------------------------------------------------------------ */
+/* The fixed effects' block                                             */
+
+static void bp_rows(void *ctx, int t)
 {
-    size_t q = (size_t)w->q, p = (size_t)w->p, s = (size_t)w->s;
-    double *bp = w->Bp->x;
-    memset(bp, 0, q * p * sizeof(double));
-    double *S = w->S;
-    memset(S, 0, p * p * sizeof(double));
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const double *gi = w->g + i * s, *xv = w->xv + w->xoff[i];
-        const int *si = w->supp + i * s, *xj = w->xj + w->xoff[i];
-        for (int k = 0; k < w->xn[i]; k++) {
-            size_t j = (size_t)xj[k];
-            double wx = w->w[i] * xv[k];
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
+    Dst d = dst_of(w, ps->out, t, w->p);
+    size_t s = (size_t)w->s, r0, r1;
+    rows_of(w, t, &r0, &r1);
+    for (size_t i = r0; i < r1; i++) {
+        const double *gi = w->g + i * s;
+        const int *si = w->supp + i * s;
+        int r = w->xrow[i];
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            double wx = w->w[i] * w->xr_v[k];
             for (size_t a = 0; a < s; a++) {
-                bp[j * q + (size_t)si[a]] += gi[a] * wx;
-            }
-            for (int l = 0; l < w->xn[i]; l++) { /* the lower triangle */
-                if ((size_t)xj[l] <= j) {
-                    S[j * p + (size_t)xj[l]] += wx * xv[l];
-                }
+                *at(&d, w->xr_j[k], si[a]) += gi[a] * wx;
             }
         }
     }
-    if (!cholmod_solve2(CHOLMOD_A, w->L, w->Bp, NULL, &w->Xp, NULL, &w->Yp,
-                        &w->Ep, &w->cm)) {
+}
+
+static void xw_rows(void *ctx, int t)
+{
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
+    double *xw = w->xw + (size_t)t * (size_t)w->n_xr;
+    memset(xw, 0, (size_t)w->n_xr * sizeof(double));
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        xw[w->xrow[i]] += w->w[i];
+    }
+}
+
+/* S = X'WX (lower and upper). */
+static void xwx(GlmmWork *w, double *S)
+{
+    size_t p = (size_t)w->p;
+    memset(S, 0, p * p * sizeof(double));
+    if (w->xw) { /* by distinct rows: their weight sums */
+        Pass ps = {w, NULL, NULL, 0, 0, 0};
+        glmm_pool_run(w->pool, xw_rows, &ps, w->n_chunks);
+        for (int r = 0; r < w->n_xr; r++) {
+            double ws = 0;
+            for (int t = 0; t < w->n_chunks; t++) {
+                ws += w->xw[(size_t)t * (size_t)w->n_xr + (size_t)r];
+            }
+            for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+                double wx = ws * w->xr_v[k];
+                for (size_t l = w->xr_off[r]; l < w->xr_off[r + 1]; l++) {
+                    S[(size_t)w->xr_j[k] * p + (size_t)w->xr_j[l]] +=
+                        wx * w->xr_v[l];
+                }
+            }
+        }
+        return;
+    }
+    for (size_t i = 0; i < (size_t)w->n; i++) {
+        int r = w->xrow[i];
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            double wx = w->w[i] * w->xr_v[k];
+            for (size_t l = w->xr_off[r]; l < w->xr_off[r + 1]; l++) {
+                S[(size_t)w->xr_j[k] * p + (size_t)w->xr_j[l]] +=
+                    wx * w->xr_v[l];
+            }
+        }
+    }
+}
+
+int glmm_schur(GlmmWork *w)
+{
+    size_t q = (size_t)w->q, p = (size_t)w->p;
+    Pass ps = {w, NULL, w->bp, w->p, 0, 0};
+    scatter(w, bp_rows, &ps);
+    xwx(w, w->S);
+    if (glmm_solve(w, w->bp, w->xp, w->p) != 0) {
         return -1;
     }
-    const double *xp = w->Xp->x;
+    double *S = w->S;
+    const double *bp = w->bp, *xp = w->xp;
     for (size_t j = 0; j < p; j++) {
         for (size_t k = 0; k <= j; k++) {
             double x = 0;
@@ -414,34 +503,43 @@ static void solve_small(const double *S, int p, double *b, double *work)
     gsl_permutation_free(perm);
 }
 
+static void xres_rows(void *ctx, int t)
+{
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
+    double *rb = w->part + (size_t)t * (size_t)w->part_n;
+    memset(rb, 0, (size_t)w->p * sizeof(double));
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        int r = w->xrow[i];
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            rb[w->xr_j[k]] += w->xr_v[k] * w->res[i];
+        }
+    }
+}
+
 double glmm_pirls_joint(GlmmWork *w, double *beta)
 {
-    size_t q = (size_t)w->q, p = (size_t)w->p, n = (size_t)w->n;
-    w->n_evals++;
+    size_t q = (size_t)w->q, p = (size_t)w->p;
+    count_eval(w);
     compute_xb(w, beta);
-    eta_state(w, w->u);
     double pdev = NAN;
     double *du = w->u2, *rb = w->pbuf, *db = rb + p, *b0 = db + p,
-           *work = b0 + p;
+           *work = b0 + p, *trial = w->ut;
+    if (glmm_state(w, w->u, GLMM_FACTOR | GLMM_SCORE) != 0) {
+        return NAN;
+    }
     for (int it = 0; it < MAX_PIRLS; it++) {
-        if (factorize(w) != 0 || glmm_schur(w) != 0) {
+        if (glmm_schur(w) != 0) {
             return NAN;
         }
-        score_u(w, w->rhs);
-        for (size_t j = 0; j < p; j++) {
-            rb[j] = 0;
-        }
-        for (size_t i = 0; i < n; i++) {
-            for (int k = 0; k < w->xn[i]; k++) {
-                rb[w->xj[w->xoff[i] + (size_t)k]] +=
-                    w->xv[w->xoff[i] + (size_t)k] * w->res[i];
-            }
-        }
-        if (solve(w, w->rhs, du) != 0) {
+        Pass ps = {w, NULL, NULL, 0, 0, 0};
+        glmm_pool_run(w->pool, xres_rows, &ps, w->n_chunks);
+        sum_parts(w, w->p, rb);
+        if (glmm_solve(w, w->rhs, du, 1) != 0) {
             return NAN;
         }
         /* db = S^-1 (rb - B' M^-1 rhs); du = M^-1 rhs - M^-1 B db */
-        const double *bp = w->Bp->x, *xp = w->Xp->x;
+        const double *bp = w->bp, *xp = w->xp;
         for (size_t j = 0; j < p; j++) {
             double x = 0;
             for (size_t r = 0; r < q; r++) {
@@ -473,7 +571,9 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
                 beta[j] += db[j];
             }
             compute_xb(w, beta);
-            eta_state(w, w->u);
+            if (glmm_state(w, w->u, GLMM_FACTOR | GLMM_SCORE) != 0) {
+                return NAN;
+            }
             pdev = NAN;
             continue;
         }
@@ -482,7 +582,6 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
         }
         memcpy(b0, beta, p * sizeof(double));
         double step = 1, got = NAN;
-        double *trial = w->rhs;
         for (int half = 0; half < 40; half++, step /= 2) {
             for (size_t r = 0; r < q; r++) {
                 trial[r] = w->u[r] + step * du[r];
@@ -491,7 +590,10 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
                 beta[j] = b0[j] + step * db[j];
             }
             compute_xb(w, beta);
-            eta_state(w, trial);
+            if (glmm_state(w, trial, GLMM_DEV | GLMM_FACTOR | GLMM_SCORE) !=
+                0) {
+                return NAN;
+            }
             got = pen_deviance(w, trial);
             if (got <= pdev + 1e-13 * fabs(pdev)) {
                 break;
@@ -500,8 +602,7 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
         if (!(got <= pdev + 1e-13 * fabs(pdev))) {
             memcpy(beta, b0, p * sizeof(double));
             compute_xb(w, beta);
-            eta_state(w, w->u);
-            if (factorize(w) != 0) {
+            if (glmm_state(w, w->u, GLMM_DEV | GLMM_FACTOR | GLMM_SCORE) != 0) {
                 return NAN;
             }
             break;
@@ -514,104 +615,30 @@ double glmm_pirls_joint(GlmmWork *w, double *beta)
     return w->pdev + w->ldl2;
 }
 
-/* Takahashi's step over a contiguous run of len rows: tb += la sc, and
-** the dot product of lb and sc (four sums: the additions overlap). */
-static double run_step(const double *restrict sc, const double *restrict lb,
-                       double la, double *restrict tb, int len)
-{
-    double x0 = 0, x1 = 0, x2 = 0, x3 = 0;
-    int b = 0;
-    for (; b + 3 < len; b += 4) {
-        x0 += lb[b] * sc[b];
-        x1 += lb[b + 1] * sc[b + 1];
-        x2 += lb[b + 2] * sc[b + 2];
-        x3 += lb[b + 3] * sc[b + 3];
-        tb[b] += la * sc[b];
-        tb[b + 1] += la * sc[b + 1];
-        tb[b + 2] += la * sc[b + 2];
-        tb[b + 3] += la * sc[b + 3];
-    }
-    for (; b < len; b++) {
-        x0 += lb[b] * sc[b];
-        tb[b] += la * sc[b];
-    }
-    return (x0 + x1) + (x2 + x3);
-}
+/* ------------------------------------------------------------------ */
+/* The gradient                                                         */
 
-/* Sigma = M^-1 on the pattern of the factor (in its permuted order), by
-** Takahashi's recurrence on L D L': for column j from the last,
-** Sigma_rj = -sum_k L_kj Sigma_rk and Sigma_jj = 1/D_j - sum_k L_kj
-** Sigma_kj over the rows k > j of column j. */
-static int selected_inverse(GlmmWork *w)
+/* First pass (CHOLMOD's factor; glmm_block_sigma() for the blocked): h_i =
+** g_i' M^-1 g_i, hm_i = M^-1 g_i on the row's support, and sv = G' (w' h)
+** (w' = w (1 - 2 mu)). */
+static void sigma_rows(void *ctx, int t)
 {
-    const cholmod_factor *L = w->L;
-    const int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
-    const double *Lx = L->x;
-    double *S = w->sigma, *tk = w->tk;
-    for (int j = w->q - 1; j >= 0; j--) {
-        int p0 = Lp[j], m = Lnz[j] - 1;
-        const int *R = Li + p0 + 1;
-        const double *lj = Lx + p0 + 1;
-        for (int a = 0; a < m; a++) {
-            tk[a] = 0;
-        }
-        for (int a = 0; a < m; a++) {
-            int ca = R[a], ptr = Lp[ca] + 1, end = Lp[ca] + Lnz[ca];
-            double la = lj[a];
-            tk[a] += la * S[Lp[ca]];
-            int run = w->run[p0 + 1 + a];
-            if (run >= 0) { /* rows R[a+1..] in a row in column ca */
-                tk[a] +=
-                    run_step(S + run, lj + a + 1, la, tk + a + 1, m - a - 1);
-                continue;
-            }
-            for (int b = a + 1; b < m; b++) {
-                while (ptr < end && Li[ptr] < R[b]) {
-                    ptr++;
-                }
-                if (ptr >= end || Li[ptr] != R[b]) {
-                    return -1;
-                }
-                double sab = S[ptr];
-                tk[a] += lj[b] * sab;
-                tk[b] += la * sab;
-            }
-        }
-        double d = 1 / Lx[p0];
-        for (int a = 0; a < m; a++) {
-            S[p0 + 1 + a] = -tk[a];
-            d += lj[a] * tk[a];
-        }
-        S[p0] = d;
-    }
-    return 0;
-}
-
-int glmm_gradient(GlmmWork *w, double *grad)
-{
-    const GlmmModel *m = w->m;
-    size_t s = (size_t)w->s, ns = s * (s + 1) / 2;
-    if (selected_inverse(w) != 0) {
-        return -1;
-    }
-    double Sl[GLMM_MAX_TERMS * GLMM_MAX_K * GLMM_MAX_TERMS * GLMM_MAX_K];
-    memset(w->sv, 0, (size_t)w->q * sizeof(double));
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const int *pos = w->spos + i * ns;
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
+    Dst d = dst_of(w, ps->out, t, 1);
+    size_t s = (size_t)w->s, r0, r1;
+    rows_of(w, t, &r0, &r1);
+    double sl[GLMM_MAX_TERMS * GLMM_MAX_K * GLMM_MAX_TERMS * GLMM_MAX_K];
+    for (size_t i = r0; i < r1; i++) {
         const double *gi = w->g + i * s;
         const int *si = w->supp + i * s;
         double *hm = w->hm + i * s;
-        size_t at = 0;
-        for (size_t a = 0; a < s; a++) {
-            for (size_t b = a; b < s; b++) {
-                Sl[a * s + b] = Sl[b * s + a] = w->sigma[pos[at++]];
-            }
-        }
+        glmm_chol_row_sigma(w, i, sl);
         double h = 0;
         for (size_t a = 0; a < s; a++) {
             double x = 0;
             for (size_t b = 0; b < s; b++) {
-                x += Sl[a * s + b] * gi[b];
+                x += sl[a * s + b] * gi[b];
             }
             hm[a] = x;
             h += gi[a] * x;
@@ -619,92 +646,208 @@ int glmm_gradient(GlmmWork *w, double *grad)
         w->h[i] = h;
         double wd = w->w[i] * (1 - 2 * w->mu[i]) * h;
         for (size_t a = 0; a < s; a++) {
-            w->sv[si[a]] += gi[a] * wd;
+            *at(&d, 0, si[a]) += gi[a] * wd;
         }
     }
-    if (solve(w, w->sv, w->v) != 0) {
-        return -1;
-    }
+}
+
+/* Second pass: the gradient's sums over rows into the chunk's part (s:
+** w->s, a constant for the common shapes). */
+static inline __attribute__((always_inline)) void grad_pass(Pass *ps, int t,
+                                                            const int s)
+{
+    GlmmWork *w = ps->w;
+    const GlmmModel *m = w->m;
+    double *grad = w->part + (size_t)t * (size_t)w->part_n;
     memset(grad, 0, (size_t)w->n_par * sizeof(double));
     double *gb = grad + w->n_theta;
     const double *u = w->u, *v = w->v;
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const double *gi = w->g + i * s;
-        const int *si = w->supp + i * s;
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        const double *gi = w->g + i * (size_t)s, *zi = w->zs + i * (size_t)s;
+        const int *si = w->supp + i * (size_t)s;
         double gv = 0;
-        for (size_t a = 0; a < s; a++) {
+        for (int a = 0; a < s; a++) {
             gv += gi[a] * v[si[a]];
         }
         double wi = w->w[i], ri = w->res[i];
         double c = -2 * ri + wi * (1 - 2 * w->mu[i]) * w->h[i] - wi * gv;
-        for (int k = 0; k < w->xn[i]; k++) {
-            gb[w->xj[w->xoff[i] + (size_t)k]] +=
-                w->xv[w->xoff[i] + (size_t)k] * c;
+        int r = w->xrow[i];
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            gb[w->xr_j[k]] += w->xr_v[k] * c;
         }
-        const double *hm = w->hm + i * s;
-        for (int t = 0; t < m->n_terms; t++) {
-            const GlmmTerm *tm = &m->term[t];
-            int k = tm->k;
-            const int *st = si + w->z_at[t]; /* the term's effects */
-            double *gt = grad + w->th_off[t];
-            int at = 0;
+        const double *hm = w->hm + i * (size_t)s;
+        for (int tt = 0; tt < m->n_terms; tt++) {
+            const GlmmTerm *tm = &m->term[tt];
+            int k = tm->k, z0 = w->z_at[tt];
+            const int *st = si + z0; /* the term's effects */
+            double *gt = grad + w->th_off[tt];
+            int n_at = 0;
             for (int b = 0; b < k; b++) {
-                double cb =
-                    c * u[st[b]] + ri * v[st[b]] + 2 * wi * hm[w->z_at[t] + b];
+                double cb = c * u[st[b]] + ri * v[st[b]] + 2 * wi * hm[z0 + b];
                 for (int a = b; a < (tm->diagonal ? b + 1 : k); a++) {
-                    gt[at++] += zval(tm, i, a) * cb;
+                    gt[n_at++] += zi[z0 + a] * cb;
                 }
             }
         }
     }
+}
+
+/* grad_pass() for simlab's models (w->shape kb; diag: B's term without
+** correlations): the sums of the fixed effects' gradient per distinct row
+** of X first (w->xw), when there are few. */
+static inline __attribute__((always_inline)) void
+grad_simple(Pass *ps, int t, const int kb, const int diag)
+{
+    GlmmWork *w = ps->w;
+    const int s = kb + 1;
+    double *grad = w->part + (size_t)t * (size_t)w->part_n;
+    memset(grad, 0, (size_t)w->n_par * sizeof(double));
+    double *gb = grad + w->n_theta;
+    double *cx = w->xw ? w->xw + (size_t)t * (size_t)w->n_xr : NULL;
+    if (cx) {
+        memset(cx, 0, (size_t)w->n_xr * sizeof(double));
+    }
+    const double *u = w->u, *v = w->v;
+    double t0 = 0, t1 = 0, t2 = 0, ti = 0; /* B's theta, the item's */
+    for (size_t i = w->chunk[t]; i < w->chunk[t + 1]; i++) {
+        const double *gi = w->g + i * (size_t)s, *zi = w->zs + i * (size_t)s;
+        const double *hm = w->hm + i * (size_t)s;
+        const int *si = w->supp + i * (size_t)s;
+        double gv = 0;
+        for (int a = 0; a < s; a++) {
+            gv += gi[a] * v[si[a]];
+        }
+        double wi = w->w[i], ri = w->res[i];
+        double c = -2 * ri + wi * (1 - 2 * w->mu[i]) * w->h[i] - wi * gv;
+        int r = w->xrow[i];
+        if (cx) {
+            cx[r] += c;
+        } else {
+            for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+                gb[w->xr_j[k]] += w->xr_v[k] * c;
+            }
+        }
+        double cb[3];
+        for (int a = 0; a < s; a++) {
+            cb[a] = c * u[si[a]] + ri * v[si[a]] + 2 * wi * hm[a];
+        }
+        t0 += zi[0] * cb[0];
+        if (kb == 2 && !diag) {
+            t1 += zi[1] * cb[0];
+            t2 += zi[1] * cb[1];
+        } else if (kb == 2) {
+            t1 += zi[1] * cb[1];
+        }
+        ti += zi[kb] * cb[kb];
+    }
+    grad[0] = t0;
+    if (kb == 2) {
+        grad[1] = t1;
+        if (!diag) {
+            grad[2] = t2;
+        }
+    }
+    grad[w->th_off[1]] = ti;
+    for (int r = 0; cx && r < w->n_xr; r++) {
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            gb[w->xr_j[k]] += w->xr_v[k] * cx[r];
+        }
+    }
+}
+
+static void grad_rows(void *ctx, int t)
+{
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
+    int diag = w->m->term[0].diagonal;
+    if (w->shape == 1) {
+        grad_simple(ps, t, 1, 0);
+    } else if (w->shape == 2 && !diag) {
+        grad_simple(ps, t, 2, 0);
+    } else if (w->shape == 2) {
+        grad_simple(ps, t, 2, 1);
+    } else {
+        grad_pass(ps, t, w->s);
+    }
+}
+
+int glmm_gradient(GlmmWork *w, double *grad)
+{
+    if (glmm_selinv(w) != 0) {
+        return -1;
+    }
+    Pass ps = {w, NULL, w->sv, 1, 0, 0};
+    int stale = w->stale;
+    if (w->blk) {
+        glmm_block_sigma(w, stale);
+    } else {
+        if (stale) {
+            glmm_state(w, w->u, GLMM_DEV);
+        }
+        scatter(w, sigma_rows, &ps);
+    }
+    if (stale) {
+        w->stale = 0;
+        w->dev_valid = 1;
+        w->pdev = pen_deviance(w, w->u);
+    }
+    if (glmm_solve(w, w->sv, w->v, 1) != 0) {
+        return -1;
+    }
+    glmm_pool_run(w->pool, grad_rows, &ps, w->n_chunks);
+    sum_parts(w, w->n_par, grad);
     return 0;
 }
 
-int glmm_mode_derivatives(GlmmWork *w)
+static void dudx_rows(void *ctx, int t)
 {
+    Pass *ps = ctx;
+    GlmmWork *w = ps->w;
     const GlmmModel *m = w->m;
-    size_t s = (size_t)w->s, q = (size_t)w->q;
-    size_t nt = (size_t)w->n_theta;
-    double *D = w->dudx;
-    memset(D, 0, (size_t)w->n_par * q * sizeof(double));
+    Dst d = dst_of(w, ps->out, t, w->n_par);
+    size_t s = (size_t)w->s, r0, r1;
+    rows_of(w, t, &r0, &r1);
+    int nt = w->n_theta;
     const double *u = w->u;
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const double *gi = w->g + i * s;
+    for (size_t i = r0; i < r1; i++) {
+        const double *gi = w->g + i * s, *zi = w->zs + i * s;
         const int *si = w->supp + i * s;
         double wi = w->w[i], ri = w->res[i];
         /* beta_j: -G'W X_j */
-        for (int k = 0; k < w->xn[i]; k++) {
-            double *col = D + (nt + (size_t)w->xj[w->xoff[i] + (size_t)k]) * q;
-            double f = -wi * w->xv[w->xoff[i] + (size_t)k];
+        int r = w->xrow[i];
+        for (size_t k = w->xr_off[r]; k < w->xr_off[r + 1]; k++) {
+            int col = nt + w->xr_j[k];
+            double f = -wi * w->xr_v[k];
             for (size_t a = 0; a < s; a++) {
-                col[si[a]] += gi[a] * f;
+                *at(&d, col, si[a]) += gi[a] * f;
             }
         }
         /* theta (a, b) of term t: A' r - G'W A u, A = Z dLambda */
-        for (int t = 0; t < m->n_terms; t++) {
-            const GlmmTerm *tm = &m->term[t];
-            const int *st = si + w->z_at[t];
-            int at = w->th_off[t];
+        for (int tt = 0; tt < m->n_terms; tt++) {
+            const GlmmTerm *tm = &m->term[tt];
+            int z0 = w->z_at[tt];
+            const int *st = si + z0;
+            int col = w->th_off[tt];
             for (int b = 0; b < tm->k; b++) {
                 int last = tm->diagonal ? b + 1 : tm->k;
-                for (int a = b; a < last; a++, at++) {
-                    double *col = D + (size_t)at * q;
-                    double za = zval(tm, i, a);
-                    col[st[b]] += za * ri;
+                for (int a = b; a < last; a++, col++) {
+                    double za = zi[z0 + a];
+                    *at(&d, col, st[b]) += za * ri;
                     double f = -wi * za * u[st[b]];
                     for (size_t c = 0; c < s; c++) {
-                        col[si[c]] += gi[c] * f;
+                        *at(&d, col, si[c]) += gi[c] * f;
                     }
                 }
             }
         }
     }
-    for (int j = 0; j < w->n_par; j++) {
-        if (solve(w, D + (size_t)j * q, D + (size_t)j * q) != 0) {
-            return -1;
-        }
-    }
-    return 0;
+}
+
+int glmm_mode_derivatives(GlmmWork *w)
+{
+    Pass ps = {w, NULL, w->dudx, w->n_par, 0, 0};
+    scatter(w, dudx_rows, &ps);
+    return glmm_solve(w, w->dudx, w->dudx, w->n_par);
 }
 
 void glmm_predict(GlmmWork *w, const double *u0, const double *dx)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/glmm_design.h"
+#include "analysis/progress.h"
 #include "common/sim_alloc.h"
 
 #define Z975 1.959963984540054 /* qnorm(0.975) */
@@ -76,6 +77,18 @@ static int warm_keep(GlmmWarm *w, int st, const GlmmFit *f)
     return 0;
 }
 
+/* GlmmModel.progress of structure st: GlmmFitOptions.progress's. */
+typedef struct FitProgress {
+    const GlmmFitOptions *fo;
+    int st;
+} FitProgress;
+
+static void fit_progress(void *ctx, int n_evals)
+{
+    const FitProgress *fp = ctx;
+    fp->fo->progress(fp->fo->progress_ctx, fp->st, n_evals);
+}
+
 /* Whether d tries a structure simpler than st. */
 static int has_simpler(const GlmmDesign *d, int st)
 {
@@ -103,6 +116,12 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
     /* a simpler structure starts from the SDs of the richer one's fit */
     double start[GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2];
     int have_start = 0, kept = 0;
+    size_t nh =
+        (size_t)(GLMM_MAX_TERMS * GLMM_MAX_K * (GLMM_MAX_K + 1) / 2 + d->p);
+    double *hess = sim_malloc(nh * nh * sizeof(double)); /* and its Hessian */
+    if (!hess) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
     for (int st = 0; st < GLMM_N_STRUCTURES && rc == SIM_OK; st++) {
         if (!glmm_design_has(d, st)) {
             continue;
@@ -113,6 +132,9 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
         if (have_start) {
             start_from(m, fit->theta, &mm, start);
             mm.theta_start = start;
+            mm.beta_start = fit->beta;
+            glmm_hess_from(m, fit->hessian, &mm, hess);
+            mm.hess_start = hess;
         }
         if (warm && warm->have[st] && warm->p == d->p &&
             warm->n_theta[st] == glmm_n_theta(&mm)) {
@@ -121,8 +143,14 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
             mm.hess_start = warm->hess[st];
         }
         /* 1: term 0, the participant's (participant_singular()) */
-        mm.stop_singular_term =
-            fo && fo->kept_only && !record && has_simpler(d, st) ? 1 : 0;
+        mm.stop_singular_term = !record && has_simpler(d, st) ? 1 : 0;
+        mm.threads = fo ? fo->threads : 0;
+        FitProgress fp = {fo, st};
+        if (fo && fo->progress) {
+            mm.progress = fit_progress;
+            mm.progress_ctx = &fp;
+            fo->progress(fo->progress_ctx, st, 0);
+        }
         if ((rc = glmm_fit(&mm, &f, err)) != SIM_OK) {
             break;
         }
@@ -148,6 +176,8 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
         *m = mm;
         m->theta_start = m->beta_start = m->hess_start = NULL;
         m->stop_singular_term = 0;
+        m->progress = NULL;
+        m->progress_ctx = NULL;
         *chosen = st;
         have_start = 1;
         kept = f.converged && !participant_singular(&mm, &f);
@@ -155,6 +185,7 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
             break;
         }
     }
+    sim_free(hess);
     return rc;
 }
 
@@ -218,6 +249,30 @@ static int store_fit(const GlmmDesign *d, int st, const GlmmModel *m,
     return 0;
 }
 
+/* The mixed model's progress line: the structures the design tries, each
+** a share, within it the evaluations (a fit takes tens). */
+typedef struct GlmmLine {
+    const GlmmDesign *d;
+    Progress p;
+} GlmmLine;
+
+static void glmm_line(void *ctx, int st, int n_evals)
+{
+    GlmmLine *l = ctx;
+    int k = 0, n = 0;
+    for (int s = 0; s < GLMM_N_STRUCTURES; s++) {
+        if (glmm_design_has(l->d, s)) {
+            k += s < st;
+            n++;
+        }
+    }
+    char detail[64];
+    snprintf(detail, sizeof detail, "%s structure, %d evaluation%s",
+             glmm_structure_name(st), n_evals, n_evals == 1 ? "" : "s");
+    progress_set(&l->p, (k + n_evals / (n_evals + 25.0)) / (n > 0 ? n : 1),
+                 detail);
+}
+
 int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
                  Report *r, SimError *err)
 {
@@ -242,8 +297,13 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     GlmmFit kept;
     GlmmModel km;
     int kept_st = -1;
-    rc = glmm_fit_design(&d, NULL, &kept, &km, &kept_st, g->tried, &g->n_tried,
+    GlmmLine line = {&d, {0}};
+    progress_begin(&line.p, o->progress ? o->clk : NULL, "mixed model");
+    GlmmFitOptions fo = {
+        .threads = o->threads, .progress = glmm_line, .progress_ctx = &line};
+    rc = glmm_fit_design(&d, &fo, &kept, &km, &kept_st, g->tried, &g->n_tried,
                          err);
+    progress_end(&line.p);
     if (rc == SIM_OK && kept_st >= 0) {
         snprintf(g->baseline, sizeof g->baseline, "%s",
                  dataset_str(ds, sc->conds[d.base]));

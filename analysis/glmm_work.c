@@ -1,37 +1,32 @@
 /*
-** The workspace of a GLMM fit: the design checked and laid out per row, the
-** random effects renumbered in the fill-reducing order CHOLMOD's AMD picks
-** for M = G'WG + I, the pattern of M with where each row adds to it, and
-** the symbolic factorisation. Numerics in glmm_pirls.c.
+** The workspace of a GLMM fit: the design checked and laid out per row --
+** the rows sorted by their level of the term with the most effects and cut
+** into chunks of whole levels (the tasks of the passes), X as its distinct
+** rows -- and the factor of M = G'WG + I set up (glmm_block.c when the
+** design allows, else glmm_cholmod.c). Numerics in glmm_pirls.c.
 */
 #include <string.h>
 
 #include "analysis/glmm_int.h"
 #include "common/sim_alloc.h"
 
+#define CHUNK_ROWS 16384 /* rows of a pass's task */
+#define MAX_CHUNKS 256
+
 void glmm_work_free(GlmmWork *w)
 {
     if (!w) {
         return;
     }
-    if (w->cm_started) {
-        cholmod_free_sparse(&w->M, &w->cm);
-        cholmod_free_factor(&w->L, &w->cm);
-        cholmod_free_dense(&w->B, &w->cm);
-        cholmod_free_dense(&w->Xs, &w->cm);
-        cholmod_free_dense(&w->Ys, &w->cm);
-        cholmod_free_dense(&w->Es, &w->cm);
-        cholmod_free_dense(&w->Bp, &w->cm);
-        cholmod_free_dense(&w->Xp, &w->cm);
-        cholmod_free_dense(&w->Yp, &w->cm);
-        cholmod_free_dense(&w->Ep, &w->cm);
-        cholmod_finish(&w->cm);
-    }
-    void *arrays[] = {w->supp, w->g,    w->xb,    w->u,    w->u2,    w->eta,
-                      w->mu,   w->w,    w->res,   w->rhs,  w->beta,  w->pinv,
-                      w->spos, w->mpos, w->mdiag, w->tk,   w->hm,    w->h,
-                      w->sv,   w->v,    w->S,     w->pbuf, w->sigma, w->run,
-                      w->dudx, w->ex,   w->xj,    w->xv,   w->xn,    w->xoff};
+    glmm_pool_close(w->pool);
+    glmm_block_free(w->blk);
+    glmm_chol_free(w->chol);
+    void *arrays[] = {
+        w->order,  w->y,    w->supp, w->zs,  w->g,     w->xw,        w->xrow,
+        w->xr_off, w->xr_j, w->xr_v, w->xbr, w->chunk, w->chunk_lev, w->part,
+        w->rbuf,   w->u,    w->u2,   w->ut,  w->mu,    w->w,         w->res,
+        w->rhs,    w->beta, w->hm,   w->h,   w->sv,    w->v,         w->S,
+        w->bp,     w->xp,   w->dudx, w->pbuf};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         sim_free(arrays[i]);
     }
@@ -66,110 +61,160 @@ static int check_model(const GlmmModel *m, SimError *err)
     return SIM_OK;
 }
 
-/* The position of (row r, column c), r <= c, in the sorted upper-triangle
-** matrix A; -1 when absent. */
-static int find_entry(const cholmod_sparse *A, int r, int c)
+/* The rows sorted (stably) by their level of term big: w->order. */
+static int sort_rows(GlmmWork *w)
 {
-    const int *Ap = A->p, *Ai = A->i;
-    int lo = Ap[c], hi = Ap[c + 1] - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (Ai[mid] == r) {
-            return mid;
-        }
-        if (Ai[mid] < r) {
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
+    const GlmmTerm *tb = &w->m->term[w->big];
+    size_t *start = sim_calloc((size_t)tb->n_levels + 1, sizeof(size_t));
+    if (!start) {
+        return -1;
     }
-    return -1;
+    for (int i = 0; i < w->n; i++) {
+        start[tb->level[i] + 1]++;
+    }
+    for (int j = 0; j < tb->n_levels; j++) {
+        start[j + 1] += start[j];
+    }
+    for (int i = 0; i < w->n; i++) {
+        w->order[start[tb->level[i]]++] = (size_t)i;
+    }
+    sim_free(start);
+    return 0;
 }
 
-/* The upper triangle of the pattern of M for the current numbering of the
-** effects (supp): a pair for every two effects of a row, and the
-** diagonal. */
-static cholmod_sparse *pattern_of_m(GlmmWork *w)
+static uint64_t hash_row(const double *x, int p)
 {
-    size_t s = (size_t)w->s, ns = s * (s + 1) / 2;
-    size_t nz = (size_t)w->n * ns + (size_t)w->q;
-    cholmod_triplet *T = cholmod_allocate_triplet((size_t)w->q, (size_t)w->q,
-                                                  nz, 1, CHOLMOD_REAL, &w->cm);
-    if (!T) {
-        return NULL;
+    uint64_t h = 1469598103934665603ull;
+    for (int k = 0; k < p; k++) {
+        uint64_t v;
+        memcpy(&v, &x[k], sizeof v);
+        h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
     }
-    int *ti = T->i, *tj = T->j;
-    double *tx = T->x;
-    size_t k = 0;
-    for (int j = 0; j < w->q; j++, k++) {
-        ti[k] = tj[k] = j;
-        tx[k] = 1;
+    return h;
+}
+
+/* X as its distinct rows (simlab's designs have a few: intercept, phase,
+** condition and session dummies) and each row's index into them. */
+static int distinct_x(GlmmWork *w)
+{
+    const GlmmModel *m = w->m;
+    size_t n = (size_t)w->n, p = (size_t)w->p, cap = 64;
+    while (cap < 2 * n) {
+        cap *= 2;
     }
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const int *si = w->supp + i * s;
-        for (size_t a = 0; a < s; a++) {
-            for (size_t b = a; b < s; b++, k++) {
-                ti[k] = si[a] < si[b] ? si[a] : si[b];
-                tj[k] = si[a] < si[b] ? si[b] : si[a];
-                tx[k] = 1;
+    int *slot = sim_malloc(cap * sizeof(int));
+    size_t *first = sim_malloc(n * sizeof(size_t)); /* a distinct row's
+                                                     ** model row */
+    if (!slot || !first) {
+        sim_free(slot);
+        sim_free(first);
+        return -1;
+    }
+    memset(slot, -1, cap * sizeof(int));
+    size_t nnz = 0;
+    w->n_xr = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *x = m->X + w->order[i] * p;
+        size_t h = (size_t)hash_row(x, w->p) & (cap - 1);
+        while (slot[h] >= 0 &&
+               memcmp(m->X + first[slot[h]] * p, x, p * sizeof(double)) != 0) {
+            h = (h + 1) & (cap - 1);
+        }
+        if (slot[h] < 0) {
+            slot[h] = w->n_xr;
+            first[w->n_xr++] = w->order[i];
+            for (size_t j = 0; j < p; j++) {
+                nnz += x[j] != 0;
+            }
+        }
+        w->xrow[i] = slot[h];
+    }
+    sim_free(slot);
+    w->xr_off = sim_malloc(((size_t)w->n_xr + 1) * sizeof(size_t));
+    w->xr_j = sim_malloc((nnz + 1) * sizeof(int));
+    w->xr_v = sim_malloc((nnz + 1) * sizeof(double));
+    w->xbr = sim_malloc(((size_t)w->n_xr + 1) * sizeof(double));
+    if (!w->xr_off || !w->xr_j || !w->xr_v || !w->xbr) {
+        sim_free(first);
+        return -1;
+    }
+    nnz = 0;
+    for (int r = 0; r < w->n_xr; r++) {
+        const double *x = m->X + first[r] * p;
+        w->xr_off[r] = nnz;
+        for (size_t j = 0; j < p; j++) {
+            if (x[j] != 0) {
+                w->xr_j[nnz] = (int)j;
+                w->xr_v[nnz++] = x[j];
             }
         }
     }
-    T->nnz = k;
-    cholmod_sparse *A = cholmod_triplet_to_sparse(T, 0, &w->cm);
-    cholmod_free_triplet(&T, &w->cm);
-    return A;
+    w->xr_off[w->n_xr] = nnz;
+    sim_free(first);
+    return 0;
 }
 
-/* Orders the effects (AMD on the pattern of M), renumbers supp in that
-** order, builds M's pattern and the positions rows add to, and analyses
-** it with the natural order. Returns 0, or -1 when CHOLMOD fails. */
-static int structure(GlmmWork *w)
+/* The chunks: about CHUNK_ROWS rows each, of whole levels of B (a chunk
+** owns its levels' effects), fixed by the data alone. */
+static int make_chunks(GlmmWork *w)
 {
-    cholmod_sparse *A = pattern_of_m(w);
-    if (!A) {
+    const GlmmTerm *tb = &w->m->term[w->big];
+    size_t n = (size_t)w->n;
+    size_t want = (n + CHUNK_ROWS / 2) / CHUNK_ROWS;
+    want = want < 1 ? 1 : want > MAX_CHUNKS ? MAX_CHUNKS : want;
+    size_t per = (n + want - 1) / want;
+    w->chunk = sim_malloc((want + 2) * sizeof(size_t));
+    w->chunk_lev = sim_malloc((want + 2) * sizeof(int));
+    if (!w->chunk || !w->chunk_lev) {
         return -1;
     }
-    w->cm.nmethods = 1;
-    w->cm.method[0].ordering = CHOLMOD_AMD;
-    w->cm.postorder = 1;
-    cholmod_factor *L0 = cholmod_analyze(A, &w->cm);
-    cholmod_free_sparse(&A, &w->cm);
-    if (!L0) {
-        return -1;
+    int c = 0;
+    w->chunk[0] = 0;
+    w->chunk_lev[0] = tb->level[w->order[0]];
+    for (size_t i = 1; i < n; i++) {
+        int lev = tb->level[w->order[i]];
+        if (lev != tb->level[w->order[i - 1]] && i - w->chunk[c] >= per &&
+            (size_t)c + 1 < want) {
+            w->chunk[++c] = i;
+            w->chunk_lev[c] = lev;
+        }
     }
-    const int *perm = L0->Perm;
-    for (int k = 0; k < w->q; k++) {
-        w->pinv[perm[k]] = k;
-    }
-    cholmod_free_factor(&L0, &w->cm);
-    size_t s = (size_t)w->s, ns = s * (s + 1) / 2;
-    for (size_t i = 0; i < (size_t)w->n * s; i++) {
-        w->supp[i] = w->pinv[w->supp[i]];
-    }
-    w->M = pattern_of_m(w);
-    if (!w->M) {
-        return -1;
-    }
-    for (int j = 0; j < w->q; j++) {
-        w->mdiag[j] = find_entry(w->M, j, j);
-    }
-    for (size_t i = 0; i < (size_t)w->n; i++) {
-        const int *si = w->supp + i * s;
-        int *pos = w->mpos + i * ns;
-        for (size_t a = 0; a < s; a++) {
-            for (size_t b = a; b < s; b++) {
-                int r = si[a] < si[b] ? si[a] : si[b];
-                int c = si[a] < si[b] ? si[b] : si[a];
-                *pos++ = find_entry(w->M, r, c);
+    w->n_chunks = c + 1;
+    w->chunk[w->n_chunks] = n;
+    w->chunk_lev[w->n_chunks] = tb->n_levels;
+    w->chunk_lev[0] = 0;
+    w->part_n = w->n_par + w->p + 8;
+    w->part =
+        sim_calloc((size_t)w->n_chunks * (size_t)w->part_n, sizeof(double));
+    return w->part ? 0 : -1;
+}
+
+/* The rows' effects and covariates (sorted order); B's effects first. */
+static void lay_out(GlmmWork *w)
+{
+    const GlmmModel *m = w->m;
+    int q = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int t = 0; t < m->n_terms; t++) {
+            if ((t == w->big) == (pass == 0)) {
+                w->off[t] = q;
+                q += m->term[t].n_levels * m->term[t].k;
             }
         }
     }
-    /* already in a fill-reducing, postordered order: factor as it is */
-    w->cm.method[0].ordering = CHOLMOD_NATURAL;
-    w->cm.postorder = 0;
-    w->L = cholmod_analyze(w->M, &w->cm);
-    return w->L ? 0 : -1;
+    size_t s = (size_t)w->s;
+    for (size_t i = 0; i < (size_t)w->n; i++) {
+        size_t r = w->order[i];
+        for (int t = 0; t < m->n_terms; t++) {
+            const GlmmTerm *tm = &m->term[t];
+            for (int c = 0; c < tm->k; c++) {
+                size_t at = i * s + (size_t)(w->z_at[t] + c);
+                w->supp[at] = w->off[t] + tm->level[r] * tm->k + c;
+                w->zs[at] = tm->z ? tm->z[r * (size_t)tm->k + (size_t)c] : 1.0;
+            }
+        }
+    }
 }
 
 int glmm_work_new(const GlmmModel *m, GlmmWork **out, SimError *err)
@@ -184,95 +229,90 @@ int glmm_work_new(const GlmmModel *m, GlmmWork **out, SimError *err)
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     w->m = m;
-    w->y = m->y;
     w->n = m->n;
     w->p = m->p;
+    size_t most = 0;
     for (int t = 0; t < m->n_terms; t++) {
-        w->off[t] = w->q;
+        size_t qt = (size_t)m->term[t].n_levels * (size_t)m->term[t].k;
         w->th_off[t] = w->n_theta;
         w->z_at[t] = w->s;
-        w->q += m->term[t].n_levels * m->term[t].k;
+        w->q += (int)qt;
         w->n_theta += glmm_term_n_theta(&m->term[t]);
         w->s += m->term[t].k;
+        if (qt > most) {
+            most = qt;
+            w->big = t;
+        }
     }
     w->n_par = w->n_theta + w->p;
+    w->shape =
+        m->n_terms == 2 && w->big == 0 && m->term[1].k == 1 && m->term[0].k <= 2
+            ? m->term[0].k
+            : 0;
     size_t n = (size_t)w->n, q = (size_t)w->q, s = (size_t)w->s,
-           p = (size_t)w->p, ns = s * (s + 1) / 2, np = (size_t)w->n_par;
+           p = (size_t)w->p, np = (size_t)w->n_par;
+    w->order = sim_malloc(n * sizeof(size_t));
+    w->y = sim_malloc(n);
     w->supp = sim_malloc(n * s * sizeof(int));
+    w->zs = sim_malloc(n * s * sizeof(double));
     w->g = sim_malloc(n * s * sizeof(double));
-    w->xb = sim_malloc(n * sizeof(double));
+    w->xrow = sim_malloc(n * sizeof(int));
     w->u = sim_calloc(q, sizeof(double));
     w->u2 = sim_malloc(q * sizeof(double));
-    w->eta = sim_malloc(n * sizeof(double));
+    w->ut = sim_malloc(q * sizeof(double));
     w->mu = sim_malloc(n * sizeof(double));
     w->w = sim_malloc(n * sizeof(double));
     w->res = sim_malloc(n * sizeof(double));
     w->rhs = sim_malloc(q * sizeof(double));
     w->beta = sim_calloc(p, sizeof(double));
-    w->pinv = sim_malloc(q * sizeof(int));
-    w->spos = sim_malloc(n * ns * sizeof(int));
-    w->mpos = sim_malloc(n * ns * sizeof(int));
-    w->mdiag = sim_malloc(q * sizeof(int));
-    w->tk = sim_malloc(q * sizeof(double));
     w->hm = sim_malloc(n * s * sizeof(double));
     w->h = sim_malloc(n * sizeof(double));
     w->sv = sim_malloc(q * sizeof(double));
     w->v = sim_malloc(q * sizeof(double));
     w->S = sim_malloc(p * p * sizeof(double));
+    w->bp = sim_malloc(q * p * sizeof(double));
+    w->xp = sim_malloc(q * p * sizeof(double));
     w->pbuf = sim_malloc((4 * p + 2 * p * p) * sizeof(double));
     w->dudx = sim_malloc(np * q * sizeof(double));
-    w->ex = sim_malloc(n * sizeof(double));
-    size_t nnz = 0; /* X is mostly dummies: keep its nonzeros */
-    for (size_t i = 0; i < n * p; i++) {
-        nnz += m->X[i] != 0;
-    }
-    w->xj = sim_malloc((nnz + 1) * sizeof(int));
-    w->xv = sim_malloc((nnz + 1) * sizeof(double));
-    w->xn = sim_malloc(n * sizeof(int));
-    w->xoff = sim_malloc(n * sizeof(size_t));
-    if (!w->ex || !w->xj || !w->xv || !w->xn || !w->xoff || !w->supp || !w->g ||
-        !w->xb || !w->u || !w->u2 || !w->eta || !w->mu || !w->w || !w->res ||
-        !w->rhs || !w->beta || !w->pinv || !w->spos || !w->mpos || !w->mdiag ||
-        !w->tk || !w->hm || !w->h || !w->sv || !w->v || !w->S || !w->pbuf ||
-        !w->dudx) {
-        glmm_work_free(w);
-        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    }
-    nnz = 0;
-    for (size_t i = 0; i < n; i++) {
-        w->xoff[i] = nnz;
-        for (size_t j = 0; j < p; j++) {
-            if (m->X[i * p + j] != 0) {
-                w->xj[nnz] = (int)j;
-                w->xv[nnz++] = m->X[i * p + j];
-            }
-        }
-        w->xn[i] = (int)(nnz - w->xoff[i]);
-        for (int t = 0; t < m->n_terms; t++) {
-            const GlmmTerm *tm = &m->term[t];
-            for (int c = 0; c < tm->k; c++) {
-                w->supp[i * s + (size_t)(w->z_at[t] + c)] =
-                    w->off[t] + tm->level[i] * tm->k + c;
-            }
+    int ok = w->order && w->y && w->supp && w->zs && w->g && w->xrow && w->u &&
+             w->u2 && w->ut && w->mu && w->w && w->res && w->rhs && w->beta &&
+             w->hm && w->h && w->sv && w->v && w->S && w->bp && w->xp &&
+             w->pbuf && w->dudx;
+    ok = ok && sort_rows(w) == 0 && distinct_x(w) == 0 && make_chunks(w) == 0;
+    if (ok) {
+        lay_out(w);
+        for (size_t i = 0; i < n; i++) {
+            w->y[i] = m->y[w->order[i]];
         }
     }
-    cholmod_start(&w->cm);
-    w->cm_started = 1;
-    w->cm.print = 0;
-    w->cm.supernodal = CHOLMOD_SIMPLICIAL; /* the selected inverse reads
-                                           ** L's columns */
-    w->cm.final_ll = 0;
-    int ok = structure(w) == 0;
-    w->B = ok ? cholmod_zeros(q, 1, CHOLMOD_REAL, &w->cm) : NULL;
-    w->Bp = ok ? cholmod_zeros(q, p, CHOLMOD_REAL, &w->cm) : NULL;
-    if (!ok || !w->B || !w->Bp) {
-        int status = w->cm.status;
+    int blocked = ok ? glmm_block_new(w) : -1;
+    ok = blocked == 1 || (blocked == 0 && glmm_chol_new(w) == 0);
+    if (ok) {
+        /* the chunks' buffers of R's sums (scatter passes) */
+        int qr = w->blk ? w->blk->qr : 0;
+        w->scatter = w->blk ? w->n_chunks : 1;
+        w->rbuf_cols = w->n_par > w->p ? w->n_par : w->p;
+        w->rbuf = sim_malloc(
+            ((size_t)w->scatter * (size_t)w->rbuf_cols * (size_t)qr + 1) *
+            sizeof(double));
+        ok = w->rbuf != NULL;
+    }
+    if (ok && (size_t)w->n_xr <= 4096) { /* else X'WX row by row */
+        w->xw =
+            sim_malloc((size_t)w->n_chunks * (size_t)w->n_xr * sizeof(double));
+        ok = w->xw != NULL;
+    }
+    if (ok && glmm_pool_open(m->threads, &w->pool) != 0) {
+        w->pool = NULL; /* no threads: the caller's alone */
+    }
+    if (!ok) {
+        int status = w->chol ? glmm_chol_status(w->chol) : 0;
         glmm_work_free(w);
-        return status == CHOLMOD_OUT_OF_MEMORY
-                   ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
-                   : sim_fail(err, SIM_ERR_INVALID,
+        return status != 0
+                   ? sim_fail(err, SIM_ERR_INVALID,
                               "glmm: CHOLMOD analysis failed (status %d)",
-                              status);
+                              status)
+                   : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     *out = w;
     return SIM_OK;

@@ -8,6 +8,7 @@
 
 #include "analysis/analyze.h"
 #include "common/sim_alloc.h"
+#include "common/sim_clock.h"
 #include "common/sim_escape.h"
 #include "common/sim_text.h"
 
@@ -80,7 +81,11 @@ static void help(FILE *f)
         "  --metrics FILE          explanation metrics (method, item, metric,\n"
         "                          value): how they rank the methods\n"
         "                          against people\n"
-        "  --quiet                 no summary on stdout\n"
+        "  --quiet                 no summary on stdout, no progress "
+        "lines on\n"
+        "                          stderr (drawn when it is a terminal and a "
+        "stage\n"
+        "                          runs over 2 s)\n"
         "  --help                  this text\n"
         "  --version               the version\n"
         "\n"
@@ -367,6 +372,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "simlab-analyze: %s\n", err.msg);
         goto done;
     }
+    /* progress lines on stderr when it is a terminal, not with --quiet */
+    o.progress = !o.quiet;
+    o.clk = sim_clock_real();
     int rc = analyze_main(&o, dbs, n_dbs, csvs, n_csvs, out, &err);
     if (rc != SIM_OK) {
         sim_escape_print(stderr, "simlab-analyze: ", err.msg);

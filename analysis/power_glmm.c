@@ -150,7 +150,8 @@ int power_glmm_test(const PowerTestCtx *x, const PowerBuf *b, double *estimate,
     if (rc == SIM_OK && g.n > 0) {
         GlmmModel m;
         int chosen = -1;
-        GlmmFitOptions fo = {b->glmm_warm, b->glmm_record, 1};
+        GlmmFitOptions fo = {
+            .warm = b->glmm_warm, .record = b->glmm_record, .kept_only = 1};
         rc = glmm_fit_design(&g, &fo, &fit, &m, &chosen, NULL, NULL, err);
         if (rc == SIM_OK && chosen >= 0) {
             contrasts(x, ds, &sc, &g, &fit, estimate, lo, hi, p);

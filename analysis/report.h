@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common/sim_analysis.h"
+#include "common/sim_clock.h"
 #include "common/sim_decode.h"
 #include "common/sim_error.h"
 #include "analysis/stats.h"
@@ -47,7 +48,10 @@ typedef struct AnalyzeOptions {
                               ** quote before = + - @ tab CR) */
     unsigned formats;         /* --format: FORMAT_* bits */
     unsigned plots;           /* --plots: PLOT_* bits */
-    int progress;             /* progress bar on stderr when it is a tty */
+    int progress;             /* progress lines on stderr (progress.h)
+                              ** when it is a terminal and clock is set */
+    const SimWallClock *clk;  /* their clock (simlab-analyze's main.c);
+                              ** NULL: none */
     int quiet;                /* no summary on stdout */
     int change_only;          /* library use (simulations): the change table
                               ** only, no utility, ANOVA or ratings */

@@ -32,6 +32,9 @@ simlab_add_test(test_analysis_encodings SOURCES test_analysis_encodings.c
                 LIBS simlab_analysis)
 simlab_add_test(test_analysis_layout SOURCES test_analysis_layout.c
                 LIBS simlab_analysis)
+# simlab-analyze's progress lines on a clock the test moves.
+simlab_add_test(test_analysis_progress SOURCES test_analysis_progress.c
+                LIBS simlab_analysis)
 # Timeouts and confidence (hand-computed fixture, goldens from R).
 simlab_add_test(test_analysis_timeouts SOURCES test_analysis_timeouts.c
                 LIBS simlab_analysis)

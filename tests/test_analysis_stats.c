@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_cdf.h>
+
 #define DATA      SIMLAB_TEST_DATA "/analysis/"
 #define MAX_LINES 64
 #define MAX_WORDS 32
@@ -237,6 +239,55 @@ static void test_anova_tukey(void)
         }
         CHECK(found);
     }
+    /* a null study's pairs: the same differences, decision-grade p-values,
+    ** no intervals */
+    TukeyPair fast[6];
+    CHECK_INT(stats_tukey_p(y, g, n, 4, fast), 6);
+    for (int i = 0; i < 6; i++) {
+        CHECK_INT(fast[i].g, pairs[i].g);
+        CHECK_INT(fast[i].h, pairs[i].h);
+        CHECK(fast[i].diff == pairs[i].diff);
+        CHECK(isnan(fast[i].lwr) && isnan(fast[i].upr));
+        CHECK_NEAR(fast[i].p_adj, pairs[i].p_adj, 1e-6);
+    }
+}
+
+/* stats_ptukey_fast against R's ptukey (make_ptukey_fast.R): 1e-6 absolute
+** where P(Q > q) <= 0.1, what a decision at 0.05 needs; 1e-5 above. k = 2
+** against the t distribution. */
+static void test_ptukey_fast(void)
+{
+    FILE *f = fopen(DATA "ptukey_fast.txt", "r");
+    CHECK(f != NULL);
+    if (!f) {
+        return;
+    }
+    char line[256], df_s[32];
+    int n = 0, small = 0;
+    double q, p;
+    int k;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "ptukey_fast %lf %d %31s %lf", &q, &k, df_s, &p) !=
+            4) {
+            continue;
+        }
+        double df = strcmp(df_s, "inf") == 0 ? INFINITY : atof(df_s);
+        double got = stats_ptukey_fast(q, k, df);
+        CHECK_NEAR(got, p, p <= 0.1 ? 1e-6 : 1e-5);
+        if (fabs(got - p) > (p <= 0.1 ? 1e-6 : 1e-5)) {
+            fprintf(stderr, "  ptukey_fast(%g, %d, %s)\n", q, k, df_s);
+        }
+        n++;
+        small += p <= 0.1;
+    }
+    fclose(f);
+    CHECK_INT(n, 672);
+    CHECK(small > 300);
+    CHECK_NEAR(stats_ptukey_fast(3.1, 2, 12.0),
+               2 * gsl_cdf_tdist_Q(3.1 / sqrt(2.0), 12.0), 1e-15);
+    CHECK_NEAR(stats_ptukey_fast(3.1, 2, INFINITY),
+               stats_ptukey_upper(3.1, 2, INFINITY), 1e-9);
+    CHECK_NEAR(stats_ptukey_fast(0, 5, 10.0), 1.0, 0);
 }
 
 /* Data without any variation (every participant all correct) have no F
@@ -343,6 +394,7 @@ int main(void)
     test_re_golden();
     test_re_singular();
     test_tukey_dist();
+    test_ptukey_fast();
     test_anova_degenerate();
     test_tukey_nomem();
     test_anova_tukey();

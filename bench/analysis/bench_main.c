@@ -27,34 +27,9 @@
 #include <unistd.h>
 
 #include "analysis/analyze.h"
+#include "bench/analysis/timing.h"
 #include "bench/analysis/simstudy.h"
 #include "bench/analysis/storewrite.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); /* clock-ok: benchmark */
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* clock-ok: benchmark */
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 /* Wall seconds for analyze_compute (change table only); *cpu (may be NULL)
 ** gets the process CPU seconds, which other load on the machine does not
@@ -69,11 +44,11 @@ static double time_analysis(const Dataset *ds, int B, int threads, double *cpu)
     o.change_only = 1;
     Report r;
     SimError err;
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = bench_now_s(), c0 = bench_cpu_s();
     int rc = analyze_compute(ds, &o, &r, &err);
-    double t = now_s() - t0;
+    double t = bench_now_s() - t0;
     if (cpu) {
-        *cpu = cpu_s() - c0;
+        *cpu = bench_cpu_s() - c0;
     }
     report_free(&r);
     if (rc != SIM_OK) {
@@ -124,18 +99,18 @@ static double time_load(int (*load)(Dataset *, const char *, SimError *),
         Dataset *ds;
         SimError err;
         dataset_new(&ds, &err);
-        double t0 = now_s(), c0 = cpu_s();
+        double t0 = bench_now_s(), c0 = bench_cpu_s();
         if (load(ds, path, &err) != SIM_OK) {
             fprintf(stderr, "%s\n", err.msg);
             exit(1);
         }
-        t[i] = now_s() - t0;
-        c[i] = cpu_s() - c0;
+        t[i] = bench_now_s() - t0;
+        c[i] = bench_cpu_s() - c0;
         *rows = ds->n_rows;
         dataset_free(ds);
     }
-    *cpu = median(c, n);
-    return median(t, n);
+    *cpu = bench_median(c, n);
+    return bench_median(t, n);
 }
 
 static int load_tables(Dataset *ds, const char *path, SimError *err)
@@ -156,14 +131,14 @@ static double cpu_load(int (*load)(Dataset *, const char *, SimError *),
     Dataset *ds;
     SimError err;
     dataset_new(&ds, &err);
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = bench_now_s(), c0 = bench_cpu_s();
     if (load(ds, path, &err) != SIM_OK) {
         fprintf(stderr, "%s\n", err.msg);
         exit(1);
     }
-    double c = cpu_s() - c0;
+    double c = bench_cpu_s() - c0;
     if (wall) {
-        *wall = now_s() - t0;
+        *wall = bench_now_s() - t0;
     }
     *rows = ds->n_rows;
     dataset_free(ds);
@@ -199,7 +174,7 @@ static double step_tables(const char *path, int cols)
                                 NULL) != SQLITE_OK) {
         return -1;
     }
-    double c0 = cpu_s();
+    double c0 = bench_cpu_s();
     for (int t = 0; t < 2; t++) {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(db, sql[cols][t], -1, &st, NULL) != SQLITE_OK) {
@@ -211,7 +186,7 @@ static double step_tables(const char *path, int cols)
         }
         sqlite3_finalize(st);
     }
-    double c = cpu_s() - c0;
+    double c = bench_cpu_s() - c0;
     sqlite3_close(db);
     return sum > 0 ? c : -1;
 }
@@ -238,19 +213,19 @@ static void bench_store(const char *dbp, int n)
                 vrows);
         exit(1);
     }
-    double mt = median(tab, n), mv = median(view, n);
-    double mc = median(cols, n), mb = median(bare, n);
+    double mt = bench_median(tab, n), mv = bench_median(view, n);
+    double mc = bench_median(cols, n), mb = bench_median(bare, n);
     double M = 1e-6 * (double)rows;
-    double mw = median(wall, n);
+    double mw = bench_median(wall, n);
     printf("  read store, tables: %7.4f s CPU %5.2f M rows/s | %7.4f s wall "
            "%5.2f M rows/s\n",
            mt, M / mt, mw, M / mw);
     printf("  read store, view:   %7.4f s CPU %5.2f M rows/s "
            "(tables %.1f x faster, median of per-round ratios)\n",
-           mv, M / mv, median(r_view, n));
+           mv, M / mv, bench_median(r_view, n));
     printf("  (SQLite stepping the two tables, the columns the reader "
            "needs: %7.4f s CPU, %.2f x the tables reader)\n",
-           mc, median(r_cols, n));
+           mc, bench_median(r_cols, n));
     printf("  (SQLite stepping the two tables, no column: %7.4f s CPU)\n", mb);
 }
 
@@ -261,7 +236,7 @@ static double run_analyze(const char *csv, int B, double *cpu, long *peak_kb)
 {
     char reps[32];
     snprintf(reps, sizeof reps, "%d", B);
-    double t0 = now_s();
+    double t0 = bench_now_s();
     pid_t pid = fork();
     if (pid == 0) {
         /* the pipeline the numpy reference also does; the mixed model
@@ -281,7 +256,7 @@ static double run_analyze(const char *csv, int B, double *cpu, long *peak_kb)
     *peak_kb = ru.ru_maxrss;
     *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
            (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-    return now_s() - t0;
+    return bench_now_s() - t0;
 }
 
 static SimStudy study_of(int conds, int users, int items)
@@ -354,8 +329,8 @@ static int ingest_and_end_to_end(int repeats, int ingest_only)
     for (int i = 0; i < n; i++) {
         peak_max = peak[i] > peak_max ? peak[i] : peak_max;
     }
-    double me = median(te, n), mc = median(ce, n);
-    double mr = median(tr, n), mrc = median(cr, n);
+    double me = bench_median(te, n), mc = bench_median(ce, n);
+    double mr = bench_median(tr, n), mrc = bench_median(cr, n);
     printf("  simlab-analyze, everything (%d replicates, 2 threads): "
            "%.3f s wall, %.3f s CPU, peak memory %.1f MB (%.2f x the CSV)\n",
            B, me, mc, (double)peak_max / 1024.0,
@@ -424,15 +399,16 @@ int main(int argc, char **argv)
             t2[i] = time_analysis(ds, B, 2, NULL) - t0[i];
             ref[i] = time_reference(csv, sc[s].ref_replicates);
         }
-        double m1 = median(t1, n), m2 = median(t2, n), mr = median(ref, n);
+        double m1 = bench_median(t1, n), m2 = bench_median(t2, n),
+               mr = bench_median(ref, n);
         printf("%s\n", sc[s].name);
-        printf("  setup (B = 0):             %8.4f s\n", median(t0, n));
+        printf("  setup (B = 0):             %8.4f s\n", bench_median(t0, n));
         printf("  bootstrap, 1 thread:       %8.4f s  (%.2f us/replicate)\n",
                m1, 1e6 * m1 / B);
         printf("  bootstrap, 2 threads:      %8.4f s  (%.2f us/replicate)\n",
                m2, 1e6 * m2 / B);
         printf("  bootstrap CPU time:        %8.4f s  (1 thread)\n",
-               median(c1, n));
+               bench_median(c1, n));
         if (mr > 0) {
             printf("  numpy reference:           %8.4f s  (%.2f us/replicate, "
                    "%d replicates timed)\n",

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/analysis/timing.h"
 #include "analysis/glmm.h"
 #include "common/sim_rng.h"
 
@@ -21,32 +22,6 @@
 #define NI 24
 #define N  (NP * NI * 2)
 #define P  6
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts); /* clock-ok: benchmark */
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* clock-ok: benchmark */
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 static const char *const CONDS[] = {"baseline", "lime", "shap"};
 
@@ -118,18 +93,19 @@ int main(int argc, char **argv)
     GlmmFit fit;
     SimError err;
     for (int r = 0; r < repeats; r++) {
-        double w0 = now_s(), c0 = cpu_s();
+        double w0 = bench_now_s(), c0 = bench_cpu_s();
         if (glmm_fit(&m, &fit, &err) != SIM_OK) {
             fprintf(stderr, "glmm_bench: %s\n", err.msg);
             return 1;
         }
-        cpu[r] = cpu_s() - c0;
-        wall[r] = now_s() - w0;
+        cpu[r] = bench_cpu_s() - c0;
+        wall[r] = bench_now_s() - w0;
         if (r + 1 < repeats) {
             glmm_fit_free(&fit);
         }
     }
-    double c_med = median(cpu, repeats), w_med = median(wall, repeats);
+    double c_med = bench_median(cpu, repeats),
+           w_med = bench_median(wall, repeats);
     printf("simlab GLMM fit, %d responses (%d participants x %d items x 2 "
            "phases): median of %d: %.1f ms CPU, %.1f ms wall; %d deviance "
            "evaluations; log L %.6f; converged %d\n",
@@ -158,7 +134,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "glmm_bench: the R reference failed (needs "
                             "Rscript with lme4)\n");
         } else {
-            double e_med = median(re, nr), u_med = median(ru, nr);
+            double e_med = bench_median(re, nr), u_med = bench_median(ru, nr);
             printf("lme4 glmer, same data: median of %d: %.1f ms user CPU, "
                    "%.1f ms elapsed; log L %.6f (difference %.2g)\n",
                    nr, 1e3 * u_med, 1e3 * e_med, rl, loglik - rl);
