@@ -9,9 +9,10 @@ import { draw, patch, tick, continueReady } from "./screens.js";
 import { setLanguage, w } from "./i18n.js";
 import { el } from "./dom.js";
 import { revealKey } from "./reveal.js";
+import { kept, keep, codeNotice, resumePage } from "./access.js";
 
 const params = new URLSearchParams(location.search);
-const ext = params.get("PROLIFIC_PID") || params.get("participant") || "";
+const ext = params.get("PROLIFIC_PID") || params.get("workerId") || params.get("participant") || "";
 
 const S = {
   token: null,
@@ -31,6 +32,7 @@ const S = {
   superseded: false,
   scrollSent: -1,
   classes: [],
+  notice: null, // the resume code's notice on this screen, or null
 };
 
 // The clock of onsets and inputs: ms since 1970 at the resolution of
@@ -72,7 +74,8 @@ async function post(path, body) {
     } catch (e) {
       json = null;
     }
-    return { status: res.status, json };
+    const after = Number(res.headers.get("Retry-After"));
+    return { status: res.status, json, retryMs: after > 0 ? after * 1000 : (json && json.retry_ms) || 1000 };
   } catch (e) {
     return { status: 0, json: null };
   } finally {
@@ -105,7 +108,16 @@ function backOnline() {
 
 // ---------------------------------------------------------------- start
 
-async function start() {
+// The page of an id started in another browser (a 409 "resume").
+function resumeNeeded(json) {
+  S.superseded = true;
+  document.getElementById("head").hidden = true;
+  document.getElementById("foot").hidden = true;
+  document.getElementById("body").replaceChildren(resumePage(json.mode || "code", !!json.wrong, (code) => start(code)));
+  document.getElementById("resume-code")?.focus();
+}
+
+async function start(code) {
   if (!ext) {
     fullMessage(w("no_id_title"), w("no_id_text"));
     return false;
@@ -118,15 +130,17 @@ async function start() {
       lang: navigator.language,
     },
   };
-  for (const k of ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "participant"]) {
+  for (const k of ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "participant", "workerId", "assignmentId", "hitId", "pilot"]) {
     if (params.get(k)) body[k] = params.get(k);
   }
-  if (params.get("pilot") === "1") body.pilot = true;
+  if (kept(ext).key) body.key = kept(ext).key;
+  if (code) body.code = code;
   S.token = null;
   for (;;) {
     const r = await post("api/start", body);
     if (r.status === 200 && r.json) {
       backOnline();
+      keep(ext, r.json);
       S.token = r.json.token;
       S.classes = r.json.classes || [];
       setLanguage(r.json.lang, r.json.strings);
@@ -141,9 +155,18 @@ async function start() {
       fullMessage(w("no_id_title"), w("no_id_text"));
       return false;
     }
+    if (r.status === 409 && r.json && r.json.error === "resume") {
+      resumeNeeded(r.json);
+      return false;
+    }
     if (r.status >= 400 && r.status < 500 && r.status !== 429) {
       fullMessage(w("error_title"), (r.json && r.json.message) || String(r.status));
       return false;
+    }
+    if (r.status === 429 || r.status === 503) {
+      banner(w("wait_server"));
+      await new Promise((res) => setTimeout(res, r.retryMs));
+      continue;
     }
     wentOffline();
     clearTimeout(S.retryTimer);
@@ -167,6 +190,13 @@ async function accept(reply) {
   S.applied = reply.applied;
   S.completion = reply.completion || null;
   const v = reply.view;
+  if (moved) S.notice = null;
+  if (reply.resume_code && kept(ext).code !== reply.resume_code) {
+    // a new code: shown on this screen, kept for this browser
+    keep(ext, reply);
+    S.notice = codeNotice(reply.resume_code);
+    document.getElementById("body").prepend(S.notice);
+  }
   if (moved) {
     await journal.prune(ext, S.pos);
     const stored = await journal.getOnset(ext, S.pos);
@@ -213,6 +243,7 @@ async function show(v) {
   const c = ctx();
   main.style.visibility = "hidden";
   draw(v, c);
+  if (S.notice) main.prepend(S.notice);
   await Promise.all(c.pending);
   if (S.view !== v) return; // a newer screen came meanwhile
   main.style.visibility = "visible";
@@ -327,6 +358,10 @@ async function flush() {
         if (!(await start())) return;
         continue;
       }
+      if (r.status === 409 && r.json && r.json.error === "resume") {
+        resumeNeeded(r.json);
+        return;
+      }
       if (r.status === 409 && r.json && r.json.error === "superseded") {
         S.superseded = true;
         fullMessage(w("other_title"), w("other_text"), el("button", { class: "primary", onclick: () => start() }, w("continue_here")));
@@ -334,7 +369,7 @@ async function flush() {
       }
       if (r.status === 503 || r.status === 429) {
         banner(w("wait_server"));
-        retryLater((r.json && r.json.retry_ms) || 1000);
+        retryLater(r.retryMs);
         return;
       }
       if (r.status === 400) {
