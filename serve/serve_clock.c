@@ -36,20 +36,22 @@ int64_t serve_clock_onset(ServeClock *c, int64_t browser_ns, int64_t now_ns,
 }
 
 int64_t serve_clock_input(const ServeClock *c, int64_t browser_ns,
-                          int64_t now_ns, int deadline)
+                          int64_t now_ns, int64_t deadline_ns)
 {
     if (c->off_ns == INT64_MAX) {
         return browser_ns; /* no onset yet: the session ignores it */
     }
     int64_t latest = now_ns + c->off_ns;
     int64_t t = browser_ns < latest ? browser_ns : latest;
-    if (deadline && c->step_onset_ns) {
+    if (deadline_ns && c->step_onset_ns) {
+        /* by the server's clock the answer came this long after the
+        ** step's onset at least; only lateness the server can tell
+        ** overrides the stamp */
         int64_t earliest =
             c->step_onset_ns + (now_ns - c->step_ns) - SERVE_CLOCK_GRACE_NS;
-        if (earliest > latest) {
-            earliest = latest;
+        if (earliest >= deadline_ns && earliest > t) {
+            t = earliest < latest ? earliest : latest;
         }
-        t = t > earliest ? t : earliest;
     }
     return t;
 }

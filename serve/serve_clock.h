@@ -11,10 +11,10 @@
 ** offset, an onset at least S plus it. An honest browser's stamps are
 ** never changed (the ties hold for every true stamp); a forged one is
 ** moved to the latest time the server can vouch for. While a deadline
-** runs, an input is also at least the server's time on the step minus
-** SERVE_CLOCK_GRACE_NS after the step's onset: an answer that reaches the
-** server more than that after the deadline is too late, whatever its
-** stamp says. Pure functions: the caller passes every time (ns).
+** runs, an answer that reaches the server more than SERVE_CLOCK_GRACE_NS
+** after the deadline (by the server's time on the step) is too late,
+** whatever its stamp says: it gets that time; earlier ones keep their
+** stamps. Pure functions: the caller passes every time (ns).
 */
 #ifndef SIMLAB_SERVE_SERVE_CLOCK_H
 #define SIMLAB_SERVE_SERVE_CLOCK_H
@@ -48,8 +48,9 @@ int64_t serve_clock_onset(ServeClock *c, int64_t browser_ns, int64_t now_ns,
                           int first_of_step);
 
 /* The time to hand to the session for an input stamped browser_ns,
-** received at now_ns; deadline: 1 while the step's deadline runs. */
+** received at now_ns; deadline_ns: when the step's running deadline is
+** due (the session's, on the browser's clock), 0 none. */
 int64_t serve_clock_input(const ServeClock *c, int64_t browser_ns,
-                          int64_t now_ns, int deadline);
+                          int64_t now_ns, int64_t deadline_ns);
 
 #endif

@@ -880,8 +880,8 @@ static void log_clock(Serve *sv, Live *l, const char *what, int64_t browser_ns,
 ** clock; SIM_OK or the store's error. */
 int apply_one(Serve *sv, Live *l, In *in, int64_t now_ns, SimError *err)
 {
-    int deadline = session_view(l->s)->deadline_ns != 0;
-    int64_t t = serve_clock_input(&l->clock, in->in.t_ns, now_ns, deadline);
+    int64_t t = serve_clock_input(&l->clock, in->in.t_ns, now_ns,
+                                  session_view(l->s)->deadline_ns);
     if (llabs(t - in->in.t_ns) > 1000000) {
         log_clock(sv, l, in->tick ? "tick" : "input", in->in.t_ns, t, now_ns);
     }

@@ -181,8 +181,13 @@ static inline int answer(Serve *sv, Client *c)
     json_t *quiz = json_object_get(v, "quiz");
     json_t *cont = json_object_get(v, "continue");
     json_t *wait = cont ? json_object_get(cont, "wait_s") : NULL;
-    if (wait && json_is_number(wait)) {
-        wait_ms(1000 * json_number_value(wait)); /* reads as long as asked */
+    json_t *after = cont ? json_object_get(cont, "after_ms") : NULL;
+    double until = after && json_is_number(after) ? json_number_value(after)
+                   : wait && json_is_number(wait)
+                       ? c->onset + 1000 * json_number_value(wait)
+                       : 0;
+    if (until > bms()) {
+        wait_ms(until - bms()); /* reads as long as asked */
     }
     if (quiz) {
         char k[4];
