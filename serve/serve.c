@@ -265,28 +265,22 @@ static int open_store(const StoreOpenSpec *os, Store **store, SimError *err)
 /* Housekeeping once a second while serving: idle sessions, the lease.
 ** A write the disk refuses is said once and tried again; a lost lease
 ** ends the server (returns 1). */
-static int tick(Serve *sv, pthread_mutex_t *lock, Store *store, int *failing)
+static int tick(Serve *sv, ServeHttp *http, pthread_mutex_t *lock,
+                Store *store)
 {
     SimError err;
+    sim_error_clear(&err);
     pthread_mutex_lock(lock);
     int rc = serve_tick(sv, sim_clock_real_ns(), &err);
     int lost = rc != SIM_OK && store_lease_lost(store);
+    if (rc != SIM_OK && !lost) {
+        serve_http_writes(http, 0, err.msg); /* commits say when it ends */
+    }
     pthread_mutex_unlock(lock);
     if (lost) {
         /* another process holds the file: this one must not write */
         sim_escape_print(stderr, "simlab serve: ", err.msg);
         return 1;
-    }
-    if (rc != SIM_OK && !*failing) {
-        sim_escape_print(stderr,
-                         "simlab serve: writes fail (answers wait with 503 "
-                         "and are kept in the browsers until a write "
-                         "succeeds): ",
-                         err.msg);
-        *failing = 1;
-    } else if (rc == SIM_OK && *failing) {
-        fprintf(stderr, "simlab serve: writes succeed again\n");
-        *failing = 0;
     }
     return 0;
 }
@@ -443,7 +437,6 @@ int serve_main(int argc, char **argv)
     }
     print_link(&o, port, serve_pilot_secret(sv));
     status = 0;
-    int failing = 0;
     int64_t last = 0;
     while (!stop_flag) {
         struct timespec ts = {0, 250000000};
@@ -454,7 +447,7 @@ int serve_main(int argc, char **argv)
             continue;
         }
         last = t;
-        if (tick(sv, &lock, store, &failing) != 0) {
+        if (tick(sv, http, &lock, store) != 0) {
             status = 1;
             break;
         }

@@ -28,6 +28,7 @@
 #include "serve/serve_conn.h"
 #include "common/sim_alloc.h"
 #include "common/sim_clock.h"
+#include "common/sim_escape.h"
 
 /* A file of the front end, read at start. */
 typedef struct Static {
@@ -63,6 +64,7 @@ struct ServeHttp {
     Committer cm;
     ConnTable conns;
     int conns_ready;
+    int writes_failing; /* under cfg.lock: the last write failed */
 };
 
 /* A request under way: its body so far, and the server assignment it
@@ -280,6 +282,21 @@ static const char *request_token(struct MHD_Connection *c)
     return NULL;
 }
 
+void serve_http_writes(ServeHttp *h, int ok, const char *msg)
+{
+    if (!ok && !h->writes_failing) {
+        sim_escape_print(stderr,
+                         "simlab serve: writes fail (answers wait with 503 "
+                         "and are kept in the browsers until a write "
+                         "succeeds): ",
+                         msg);
+        h->writes_failing = 1;
+    } else if (ok && h->writes_failing) {
+        fprintf(stderr, "simlab serve: writes succeed again\n");
+        h->writes_failing = 0;
+    }
+}
+
 /* The answer of a server assignment (a worker thread): the request waits
 ** suspended; it goes on. */
 static void job_done(SyncAssignJob *job, void *ctx)
@@ -348,6 +365,7 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
         if (rc != SIM_OK) {
             serve_group_failed(h->cfg.serve);
         }
+        serve_http_writes(h, rc == SIM_OK, err.msg);
         cm->open = 0;
         cm->members = 0;
         cm->result[my % 64] = rc;

@@ -60,6 +60,11 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
 ** mono_ns: the monotonic clock. */
 void serve_http_sweep(ServeHttp *h, int64_t mono_ns);
 
+/* Says on stderr, once, that writes fail (ok 0, msg the store's error),
+** and once that they succeed again (ok 1). Call with cfg.lock held (the
+** commits and the lease's heartbeat do). */
+void serve_http_writes(ServeHttp *h, int ok, const char *msg);
+
 /* Connections open now, and closed by a deadline or refused by the
 ** per-address cap since the start. */
 void serve_http_counts(ServeHttp *h, long *open, long *timed_out,

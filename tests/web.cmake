@@ -16,6 +16,28 @@ add_test(NAME serve_cli_test
                  $<TARGET_FILE:simlab>
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
 set_tests_properties(serve_cli_test PROPERTIES SKIP_RETURN_CODE 77)
+# a stranger's tricks over HTTP (serve_guard_test.py): the pilot link's
+# secret, a bundle image swapped for a link, trickling connections, the
+# per-address cap, the raised limit of open files; a full disk on a small
+# tmpfs (serve_disk_test.py, in a user and mount namespace of its own)
+find_program(SIMLAB_PYTHON3 python3)
+if(SIMLAB_PYTHON3)
+  add_test(NAME serve_guard_test
+           COMMAND ${SIMLAB_PYTHON3}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/serve_guard_test.py
+                   $<TARGET_FILE:simlab>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward
+                   ${CMAKE_SOURCE_DIR}/assets/studies/image-meta/media/example.png)
+  set_tests_properties(serve_guard_test PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 120)
+  add_test(NAME serve_disk_test
+           COMMAND ${SIMLAB_PYTHON3}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/serve_disk_test.py
+                   $<TARGET_FILE:simlab>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
+  set_tests_properties(serve_disk_test PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 180)
+endif()
 set(SIMLAB_WEB_WORK ${CMAKE_BINARY_DIR}/web-node)
 set(SIMLAB_WEB_ENV
   "STUDY_FORWARD=${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward"
