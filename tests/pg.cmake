@@ -54,3 +54,16 @@ if(TARGET simlab AND TARGET simlab_serve)
   set_tests_properties(test_pg_web PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                        RUN_SERIAL TRUE)
 endif()
+
+# simlab serve --sync while PostgreSQL holds the assignment lock and while
+# it is stopped (tests/pg/web_enroll.py): ten consents at once each
+# answered within 2 s, a participant already in the study unaffected.
+if(TARGET simlab AND TARGET simlab_serve)
+  add_test(NAME test_pg_enroll
+           COMMAND sh -c "command -v pg_virtualenv >/dev/null && command -v python3 >/dev/null || { echo 'skipped: pg_virtualenv or python3 missing'; exit 77; }; exec pg_virtualenv -t python3 \"$0\" \"$1\" \"$2\""
+                   ${CMAKE_CURRENT_SOURCE_DIR}/pg/web_enroll.py
+                   $<TARGET_FILE:simlab>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
+  set_tests_properties(test_pg_enroll PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 300 RUN_SERIAL TRUE)
+endif()

@@ -33,12 +33,14 @@ class Server:
     """simlab serve STUDY --db DB --port 0 EXTRA..., once it printed its
     link."""
 
-    def __init__(self, simlab, study, db, extra=(), wait=True, logs=None):
+    def __init__(self, simlab, study, db, extra=(), wait=True, logs=None,
+                 env=None):
         self.err_path = (logs or db) + ".err"
         self.out_path = (logs or db) + ".out"
         self.proc = subprocess.Popen(
             [simlab, "serve", study, "--db", db, "--port", "0", *extra],
-            stdout=open(self.out_path, "w"), stderr=open(self.err_path, "w"))
+            stdout=open(self.out_path, "w"), stderr=open(self.err_path, "w"),
+            env=env)
         self.port = None
         if wait:
             self.wait_listening(20)
