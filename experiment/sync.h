@@ -149,8 +149,8 @@ int sync_enroll(SyncConn *c, Store *store, const Study *study,
 ** answer, then the caller enrolls with sync_enroll_assigned(). */
 typedef struct SyncAssignJob {
     /* the request (sync_assign_job_init) */
-    char id[37];   /* the participant's UUID, made here */
-    char code[64]; /* participant code, "" none */
+    char id[37];      /* the participant's UUID, made here */
+    char code[64];    /* participant code, "" none */
     char station[64]; /* "" the store's */
     int pilot, simulated;
     uint64_t seed;        /* the participant's (63 bits, not 0) */
@@ -198,9 +198,9 @@ typedef struct SyncAssigner SyncAssigner;
 ** it was submitted (by clock) is answered "assign locally". So arrivals
 ** while the server is slow wait at most that long each, side by side. */
 int sync_assigner_start(const char *url, const char *db_path,
-                        const Study *study, const char *station,
-                        int workers, const SyncClock *clock,
-                        SyncAssigner **out, SimError *err);
+                        const Study *study, const char *station, int workers,
+                        const SyncClock *clock, SyncAssigner **out,
+                        SimError *err);
 
 /* Queues job (sync_assign_job_init'ed, done set); job->done is called
 ** exactly once, from a worker thread (or from sync_assigner_stop). */

@@ -76,8 +76,8 @@ static int close_ghosts(SyncConn *c, const SyncLocal *L, const char *origin,
     sim_buf_init(&ids);
     sqlite3_stmt *s = NULL;
     if (rc == SIM_OK &&
-        sqlite3_prepare_v2(L->db, "SELECT 1 FROM participant WHERE id = ?",
-                           -1, &s, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(L->db, "SELECT 1 FROM participant WHERE id = ?", -1,
+                           &s, NULL) != SQLITE_OK) {
         rc = sync_local_fail(L->db, L->path, "participant", err);
     }
     for (int i = 0; rc == SIM_OK && i < PQntuples(res); i++) {
@@ -140,9 +140,9 @@ static void counts_sql(SyncConn *c, SimBuf *b, const Study *study, int pilot,
 /* One attempt of the server transaction for jobs[0..n-1]: lock, count,
 ** choose each in turn (counting the ones chosen before it), insert. */
 static int assign_once(SyncConn *c, const Study *study,
-                       SyncAssignJob *const *jobs,
-                       size_t n, const char *origin, const char *station,
-                       const char *hash, int64_t deadline, SimError *err)
+                       SyncAssignJob *const *jobs, size_t n, const char *origin,
+                       const char *station, const char *hash, int64_t deadline,
+                       SimError *err)
 {
     AssignCount *counts = sim_calloc(study->n_conditions + 1, sizeof *counts);
     if (!counts) {
@@ -173,9 +173,9 @@ static int assign_once(SyncConn *c, const Study *study,
                 (size_t)snprintf(jobs[j]->condition, sizeof jobs[j]->condition,
                                  "%s",
                                  choice.id) >= sizeof jobs[j]->condition) {
-                rc = sim_fail(err, SIM_ERR_STATE,
-                              "%s: no condition could be assigned",
-                              c->redacted);
+                rc =
+                    sim_fail(err, SIM_ERR_STATE,
+                             "%s: no condition could be assigned", c->redacted);
                 break;
             }
             snprintf(jobs[j]->assigned_by, sizeof jobs[j]->assigned_by, "%s",
@@ -200,10 +200,10 @@ static int assign_once(SyncConn *c, const Study *study,
             snprintf(wall, sizeof wall, "%lld", (long long)e->wall_ms);
             sim_buf_puts(&sql, j ? ", (" : "(");
             const char *at = e->station[0] ? e->station : station;
-            const char *v[8] = {origin,       e->id,          hash,
-                                e->code[0] ? e->code : NULL,
-                                e->condition, e->assigned_by, "server",
-                                at};
+            const char *v[8] = {origin,       e->id,
+                                hash,         e->code[0] ? e->code : NULL,
+                                e->condition, e->assigned_by,
+                                "server",     at};
             for (int i = 0; i < 8; i++) {
                 sync_literal(c, &sql, v[i]);
                 sim_buf_puts(&sql, ", ");

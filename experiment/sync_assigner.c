@@ -108,8 +108,7 @@ static void run_batch(Worker *w, SyncAssignJob **batch, size_t n)
             w->conn->ghosts_done = 1;
             pthread_mutex_unlock(&a->ghost_mu);
         }
-        rc = sync_assign_batch(w->conn, &L, a->study, batch, n, deadline,
-                               &err);
+        rc = sync_assign_batch(w->conn, &L, a->study, batch, n, deadline, &err);
         if (hold) {
             a->ghosts_done = w->conn->ghosts_done;
             pthread_mutex_unlock(&a->ghost_mu);

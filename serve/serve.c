@@ -265,8 +265,7 @@ static int open_store(const StoreOpenSpec *os, Store **store, SimError *err)
 /* Housekeeping once a second while serving: idle sessions, the lease.
 ** A write the disk refuses is said once and tried again; a lost lease
 ** ends the server (returns 1). */
-static int tick(Serve *sv, ServeHttp *http, pthread_mutex_t *lock,
-                Store *store)
+static int tick(Serve *sv, ServeHttp *http, pthread_mutex_t *lock, Store *store)
 {
     SimError err;
     sim_error_clear(&err);
@@ -379,8 +378,7 @@ int serve_main(int argc, char **argv)
     }
     if (o.sync_url) {
         if (sync_assigner_start(o.sync_url, o.db, study, o.station, 4,
-                                sim_clock_real(), &assigner,
-                                &err) != SIM_OK ||
+                                sim_clock_real(), &assigner, &err) != SIM_OK ||
             sync_worker_start(o.sync_url, o.db, o.accept_changed, 2000,
                               sim_clock_real(), &worker, &err) != SIM_OK) {
             sim_escape_print(stderr, "simlab serve: ", err.msg);

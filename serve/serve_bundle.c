@@ -155,8 +155,7 @@ static int open_nofollow(const char *path)
     return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 }
 
-int serve_bundle_file(ServeBundle *b, const char *path, int *fd,
-                      uint64_t *size)
+int serve_bundle_file(ServeBundle *b, const char *path, int *fd, uint64_t *size)
 {
     *fd = -1;
     Ident key = {.path = (char *)path};

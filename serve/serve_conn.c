@@ -20,8 +20,7 @@ static uint64_t addr_key(const struct sockaddr *sa, socklen_t len)
         const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
         return 0x100000000ULL | ntohl(a->sin_addr.s_addr);
     }
-    if (sa && sa->sa_family == AF_INET6 &&
-        len >= sizeof(struct sockaddr_in6)) {
+    if (sa && sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
         const unsigned char *b =
             ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
         static const unsigned char mapped[12] = {0, 0, 0, 0, 0,    0,
@@ -137,8 +136,7 @@ Conn *conn_started(ConnTable *t, int fd, const struct sockaddr *addr,
     c->since_ns = now_ns;
     c->addr = addr_key(addr, len);
     pthread_mutex_lock(&t->mu);
-    if (t->cap && !is_proxy(t, c->addr) &&
-        t->n < (long)(t->n_slots / 2)) {
+    if (t->cap && !is_proxy(t, c->addr) && t->n < (long)(t->n_slots / 2)) {
         size_t i = slot_of(t, c->addr);
         t->slots[i].addr = c->addr;
         t->slots[i].n++;

@@ -65,7 +65,6 @@ void conn_closed(ConnTable *t, Conn *c);
 
 /* Shuts down the connections idle longer than idle_ns or reading longer
 ** than read_ns. */
-void conn_sweep(ConnTable *t, int64_t now_ns, int64_t idle_ns,
-                int64_t read_ns);
+void conn_sweep(ConnTable *t, int64_t now_ns, int64_t idle_ns, int64_t read_ns);
 
 #endif

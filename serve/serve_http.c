@@ -315,9 +315,9 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     json_t *body = NULL;
     if (!rq->job) {
         json_error_t jerr;
-        body = rq->len
-                   ? json_loadb(rq->body, rq->len, JSON_REJECT_DUPLICATES, &jerr)
-                   : json_object();
+        body = rq->len ? json_loadb(rq->body, rq->len, JSON_REJECT_DUPLICATES,
+                                    &jerr)
+                       : json_object();
         if (!body) {
             return send_error(c, 400, "bad_json");
         }
@@ -551,8 +551,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 }
 
 /* A request's first line arrived: its read deadline runs. */
-static void *request_began(void *cls, const char *uri,
-                           struct MHD_Connection *c)
+static void *request_began(void *cls, const char *uri, struct MHD_Connection *c)
 {
     ServeHttp *h = cls;
     (void)uri;
@@ -602,8 +601,7 @@ void serve_http_sweep(ServeHttp *h, int64_t mono_ns)
     conn_sweep(&h->conns, mono_ns, idle * 1000000000LL, read * 1000000000LL);
 }
 
-void serve_http_counts(ServeHttp *h, long *open, long *timed_out,
-                       long *refused)
+void serve_http_counts(ServeHttp *h, long *open, long *timed_out, long *refused)
 {
     pthread_mutex_lock(&h->conns.mu);
     *open = h->conns.n;
@@ -687,8 +685,8 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
     }
     unsigned limit =
         (unsigned)(cfg->max_connections > 0 ? cfg->max_connections : 4000);
-    unsigned idle = (unsigned)(cfg->idle_timeout_s > 0 ? cfg->idle_timeout_s
-                                                       : 30);
+    unsigned idle =
+        (unsigned)(cfg->idle_timeout_s > 0 ? cfg->idle_timeout_s : 30);
     h->d = MHD_start_daemon(
         flags, (uint16_t)cfg->port, admit, h, handle, h, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, limit,

@@ -30,13 +30,13 @@
 typedef struct ServeHttp ServeHttp;
 
 typedef struct ServeHttpConfig {
-    const char *host;       /* address to bind ("127.0.0.1", "::1", "0.0.0.0") */
-    int port;               /* 0: any free port */
-    Serve *serve;           /* the participants (borrowed) */
-    Store *store;           /* their database (borrowed), for commit groups */
-    pthread_mutex_t *lock;  /* held around every call into serve and store */
-    const char *data_dir;   /* simlab's data folder (web/ and fonts/ in it) */
-    ServeBundle *bundle;    /* the study's files (borrowed) */
+    const char *host;      /* address to bind ("127.0.0.1", "::1", "0.0.0.0") */
+    int port;              /* 0: any free port */
+    Serve *serve;          /* the participants (borrowed) */
+    Store *store;          /* their database (borrowed), for commit groups */
+    pthread_mutex_t *lock; /* held around every call into serve and store */
+    const char *data_dir;  /* simlab's data folder (web/ and fonts/ in it) */
+    ServeBundle *bundle;   /* the study's files (borrowed) */
     SyncAssigner *assigner; /* server assignments (borrowed), or NULL */
     int max_connections;    /* 0: 4000 */
     int max_per_address;    /* connections of one client address (an IPv6

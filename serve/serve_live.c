@@ -107,7 +107,8 @@ void map_del(Map *m, const char *key)
     for (size_t j = (i + 1) & mask; m->v[j].live; j = (j + 1) & mask) {
         size_t home = hash_str(m->v[j].key) & mask;
         /* j's entry may fill the gap at i when its home is not in (i, j] */
-        int between = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        int between =
+            i <= j ? (home > i && home <= j) : (home > i || home <= j);
         if (!between) {
             m->v[i] = m->v[j];
             m->v[j].live = NULL;
@@ -381,7 +382,8 @@ void reply_state(Serve *sv, Live *l, int status, int64_t now_ns,
     const SessionView *v = session_view(l->s);
     /* a waiting browser's session is made again for each request: its
     ** screen is the same while the serial is */
-    const void *of = l->waiting ? (const void *)sv->scratch : (const void *)l->s;
+    const void *of =
+        l->waiting ? (const void *)sv->scratch : (const void *)l->s;
     if (l->epoch_of != of || l->epoch_serial != v->screen_serial) {
         l->epoch++;
         l->epoch_of = of;
@@ -473,8 +475,7 @@ static char *start_detail(json_t *body)
         copy_str(cd, "lang", c, "lang", 35);
         json_t *dpr = json_object_get(c, "dpr");
         if (json_is_number(dpr) && isfinite(json_number_value(dpr))) {
-            json_object_set_new(cd, "dpr",
-                                json_real(json_number_value(dpr)));
+            json_object_set_new(cd, "dpr", json_real(json_number_value(dpr)));
         }
         json_object_set_new(d, "client", cd);
     }
@@ -688,10 +689,9 @@ void serve_start(Serve *sv, json_t *body, int64_t now_ns, ServeReply *out)
         /* tried with a code: counted per id, and for ids no one has all
         ** together, so that codes cannot be guessed */
         int ok = l ? bucket_take(&l->code_bucket, &l->code_ms,
-                                 CODE_TRIES / CODE_WINDOW_S, CODE_TRIES,
-                                 now_ms)
-                   : bucket_take(&sv->code_bucket, &sv->code_ms,
-                                 CODE_ANY_RATE, CODE_ANY_RATE * 10, now_ms);
+                                 CODE_TRIES / CODE_WINDOW_S, CODE_TRIES, now_ms)
+                   : bucket_take(&sv->code_bucket, &sv->code_ms, CODE_ANY_RATE,
+                                 CODE_ANY_RATE * 10, now_ms);
         if (!ok) {
             reply_error(out, 429, "rate", "too many codes tried");
             return;
@@ -1198,10 +1198,10 @@ int serve_new(const ServeConfig *cfg, int64_t now_ns, Serve **out,
     c->rate_burst = c->rate_burst > 0 ? c->rate_burst : 60;
     c->enroll_per_s = c->enroll_per_s > 0 ? c->enroll_per_s : 20;
     c->enroll_burst = c->enroll_burst > 0 ? c->enroll_burst : 200;
-    c->arrive_per_s = c->arrive_per_s > 0 ? c->arrive_per_s
-                                          : 5 * c->enroll_per_s;
-    c->arrive_burst = c->arrive_burst > 0 ? c->arrive_burst
-                                          : 5 * c->enroll_burst;
+    c->arrive_per_s =
+        c->arrive_per_s > 0 ? c->arrive_per_s : 5 * c->enroll_per_s;
+    c->arrive_burst =
+        c->arrive_burst > 0 ? c->arrive_burst : 5 * c->enroll_burst;
     c->max_waiting = c->max_waiting > 0 ? c->max_waiting : 16384;
     int64_t now_ms = now_ns / 1000000;
     sv->enroll_bucket = c->enroll_burst;

@@ -41,52 +41,52 @@ typedef struct In {
 } In;
 
 typedef struct Live {
-    char pid[37];         /* participant UUID; "" while waiting */
-    char ext[ID_MAX + 1]; /* the link's id (participant code) */
-    char token[33];       /* current session token, "" none yet */
-    char prev[33];        /* the token it superseded, "" none */
-    Session *s;           /* open session, or NULL (closed while idle);
-                             while waiting: the scratch session of the
-                             request under way */
-    int pos[3];           /* position the applied count refers to */
-    int applied;          /* inputs applied at pos */
-    int sent[3];          /* position of the last screen sent */
-    int completed;        /* the last response is committed (status) */
-    int64_t last_ms;      /* last request */
-    double bucket;        /* rate limit: requests available */
-    int64_t bucket_ms;    /* when the bucket was last filled */
-    ServeMediaList media; /* files of the screen last sent */
-    unsigned epoch;       /* names this screen's media: a browser keeps an
-                             image by its URL for the whole page, so every
-                             screen's media get URLs of their own */
-    unsigned epoch_serial;  /* screen_serial the epoch was counted for */
-    const void *epoch_of;   /* and its session */
-    unsigned long group;    /* the last commit group that wrote for it */
-    int enrolled_in_group;  /* its enrolment is in that group */
-    ServeClock clock;       /* the server's times of this browser */
-    int clock_events;       /* client_clock events logged */
+    char pid[37];          /* participant UUID; "" while waiting */
+    char ext[ID_MAX + 1];  /* the link's id (participant code) */
+    char token[33];        /* current session token, "" none yet */
+    char prev[33];         /* the token it superseded, "" none */
+    Session *s;            /* open session, or NULL (closed while idle);
+                              while waiting: the scratch session of the
+                              request under way */
+    int pos[3];            /* position the applied count refers to */
+    int applied;           /* inputs applied at pos */
+    int sent[3];           /* position of the last screen sent */
+    int completed;         /* the last response is committed (status) */
+    int64_t last_ms;       /* last request */
+    double bucket;         /* rate limit: requests available */
+    int64_t bucket_ms;     /* when the bucket was last filled */
+    ServeMediaList media;  /* files of the screen last sent */
+    unsigned epoch;        /* names this screen's media: a browser keeps an
+                              image by its URL for the whole page, so every
+                              screen's media get URLs of their own */
+    unsigned epoch_serial; /* screen_serial the epoch was counted for */
+    const void *epoch_of;  /* and its session */
+    unsigned long group;   /* the last commit group that wrote for it */
+    int enrolled_in_group; /* its enrolment is in that group */
+    ServeClock clock;      /* the server's times of this browser */
+    int clock_events;      /* client_clock events logged */
     /* who may continue (serve_access.h) */
     OnlineResume mode;
     char key_hash[65], session_hash[65], code_hash[65];
-    char key[33];     /* the browser's key: handed out in the next start
-                         reply when new; the waiting browser's (by_key) */
-    int key_new;      /* key is new: the next start reply carries it */
-    char code[10];    /* the resume code to show, "" none (this run) */
+    char key[33];       /* the browser's key: handed out in the next start
+                           reply when new; the waiting browser's (by_key) */
+    int key_new;        /* key is new: the next start reply carries it */
+    char code[10];      /* the resume code to show, "" none (this run) */
     double code_bucket; /* resume codes that may be tried */
     int64_t code_ms;
     uint64_t clients[CLIENTS_MAX]; /* online_start details logged */
     int n_clients;
     /* waiting before the consent (nothing stored) */
     int waiting;
-    int shadow;       /* its id is a participant's whose check it failed */
-    int pilot;        /* came with the pilot link */
-    int64_t w_onset;  /* onset marked on the first page, 0 none */
-    int w_scroll;     /* last scroll report + 1, 0 none */
-    int w_declined;   /* declined the consent */
-    int has_accept;   /* passed the first page with this input: */
-    In accept;        /* (its key in accept.key) */
-    int from_start;   /* enrolled at its start (no first page to pass) */
-    char *start_info; /* the first visit's online_start detail */
+    int shadow;         /* its id is a participant's whose check it failed */
+    int pilot;          /* came with the pilot link */
+    int64_t w_onset;    /* onset marked on the first page, 0 none */
+    int w_scroll;       /* last scroll report + 1, 0 none */
+    int w_declined;     /* declined the consent */
+    int has_accept;     /* passed the first page with this input: */
+    In accept;          /* (its key in accept.key) */
+    int from_start;     /* enrolled at its start (no first page to pass) */
+    char *start_info;   /* the first visit's online_start detail */
     SyncAssignJob *job; /* the server assignment (assign_later), or NULL */
     int job_state;      /* JOB_NONE, JOB_ASKED or JOB_ANSWERED */
     int paid;           /* took its place in the enrolment rate */

@@ -203,9 +203,8 @@ static int scratch_open(Serve *sv, Live *l, int64_t now_ns, SimError *err)
                               ((l->w_scroll - 1) >> 1) & 1);
     }
     if (l->w_declined) {
-        SimInput dec = {.kind = SIM_IN_DECLINE,
-                        .t_ns = l->w_onset,
-                        .wall_ms = now_ms};
+        SimInput dec = {
+            .kind = SIM_IN_DECLINE, .t_ns = l->w_onset, .wall_ms = now_ms};
         session_handle(l->s, &dec, NULL, err);
     }
     int now[3];
@@ -388,10 +387,10 @@ void wait_enroll(Serve *sv, Live *l, int64_t now_ns, ServeReply *out)
     spec.pilot = l->pilot;
     spec.wall_ms = now_ms;
     ParticipantInfo info;
-    int rc = l->job_state == JOB_ANSWERED
-                 ? sync_enroll_assigned(sv->cfg.store, l->job, &spec, &info,
-                                        &err)
-                 : store_enroll(sv->cfg.store, &spec, &info, &err);
+    int rc =
+        l->job_state == JOB_ANSWERED
+            ? sync_enroll_assigned(sv->cfg.store, l->job, &spec, &info, &err)
+            : store_enroll(sv->cfg.store, &spec, &info, &err);
     if (rc == SIM_OK) {
         rc = promote(sv, l, &info, now_ns, &err);
     }

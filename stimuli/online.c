@@ -86,8 +86,7 @@ static void parse_resume(Loader *L, const JLoc *at, json_t *o)
     if (jget_str(L, at, o, "resume", 0, &v) != 1) {
         return;
     }
-    static const char *const names[] = {"token", "session", "code", "id",
-                                        NULL};
+    static const char *const names[] = {"token", "session", "code", "id", NULL};
     for (int i = 0; names[i]; i++) {
         if (strcmp(v, names[i]) == 0) {
             L->st->online.resume = (OnlineResume)(ONLINE_RESUME_TOKEN + i);

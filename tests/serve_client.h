@@ -141,7 +141,8 @@ static inline int start(Serve *sv, Client *c)
 }
 
 /* Sends inputs (a JSON array, stolen) at pos with the screen's onset. */
-static inline int send_at(Serve *sv, Client *c, const int pos[3], json_t *inputs)
+static inline int send_at(Serve *sv, Client *c, const int pos[3],
+                          json_t *inputs)
 {
     ServeReply r;
     json_t *b = json_pack("{s:[i,i,i],s:f,s:o}", "pos", pos[0], pos[1], pos[2],

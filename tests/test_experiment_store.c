@@ -119,8 +119,7 @@ static void test_new_and_newer(const Study *fwd)
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
                   15);
-        CHECK_INT(sql_int(db, "SELECT length(secret) FROM online_secret"),
-                  64);
+        CHECK_INT(sql_int(db, "SELECT length(secret) FROM online_secret"), 64);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);

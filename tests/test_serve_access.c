@@ -37,13 +37,12 @@ static char *shape(const Client *c)
     json_t *v;
     json_object_foreach(c->last, k, v)
     {
-        json_object_set_new(o, k, json_string(json_typeof(v) == JSON_STRING
-                                                  ? "s"
-                                                  : "x"));
+        json_object_set_new(
+            o, k, json_string(json_typeof(v) == JSON_STRING ? "s" : "x"));
     }
     json_object_set(o, "the view", c->view);
-    json_object_set_new(o, "the pos", json_pack("[i,i,i]", c->pos[0],
-                                                 c->pos[1], c->pos[2]));
+    json_object_set_new(o, "the pos",
+                        json_pack("[i,i,i]", c->pos[0], c->pos[1], c->pos[2]));
     char *text = json_dumps(o, JSON_SORT_KEYS);
     json_decref(o);
     return text;
@@ -93,8 +92,7 @@ static void test_takeover(void)
     CHECK_INT(answer(e.sv, &real), 200);
     CHECK(real.pos[0] > at);
     CHECK_INT(count(e.store, "SELECT count(*) FROM participant"), 1);
-    CHECK_INT(count(e.store, "SELECT count(*) FROM response"),
-              responses + 2);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM response"), responses + 2);
     /* the real participant's platform session in a fresh browser (another
     ** device) continues where they are */
     Client device;
@@ -157,8 +155,7 @@ static void test_codes(void)
     for (char *q = typed; *q; q++) {
         *q = (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
     }
-    CHECK_INT(start_with(e.sv, &other, json_pack("{s:s}", "code", typed)),
-              200);
+    CHECK_INT(start_with(e.sv, &other, json_pack("{s:s}", "code", typed)), 200);
     CHECK_INT(other.pos[0], at);
     CHECK(other.key[0]);
     /* and from then on with its key, without the code */
@@ -236,8 +233,10 @@ static void test_bounded(void)
     if (env_fresh(&e, "mini-forward", "serve-bounded") != 0) {
         return;
     }
-    ServeConfig cfg = {.max_waiting = 50, .rate_per_s = 1000,
-                       .rate_burst = 1000, .arrive_per_s = 1000,
+    ServeConfig cfg = {.max_waiting = 50,
+                       .rate_per_s = 1000,
+                       .rate_burst = 1000,
+                       .arrive_per_s = 1000,
                        .arrive_burst = 1000};
     CHECK_INT(env_open_cfg(&e, &cfg), 0);
     /* made-up ids: nothing stored before the consent */

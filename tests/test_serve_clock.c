@@ -63,7 +63,8 @@ static void test_pure(void)
     /* before any onset the stamp passes (the session ignores it) */
     CHECK(serve_clock_input(&k, 5, S, 0) == 5);
     /* an honest onset 40 ms after the screen was sent */
-    int64_t on = serve_clock_onset(&k, S + off + 40000000LL, S + 900000000LL, 1);
+    int64_t on =
+        serve_clock_onset(&k, S + off + 40000000LL, S + 900000000LL, 1);
     CHECK(on == S + off + 40000000LL);
     /* an input 700 ms after it, received 20 ms later: unchanged */
     int64_t t = S + off + 740000000LL;
@@ -112,9 +113,9 @@ int main(void)
     /* Continue 0.3 s after the page was sent, stamped 20.5 s after its
     ** onset: refused like an early input, and logged */
     wait_ms(300);
-    CHECK_INT(send_one(e.sv, &c, stamped(&c, "continue", NULL,
-                                         c.onset + 20500)),
-              200);
+    CHECK_INT(
+        send_one(e.sv, &c, stamped(&c, "continue", NULL, c.onset + 20500)),
+        200);
     CHECK(memcmp(c.pos, page, sizeof page) == 0);
     CHECK_INT(c.applied, 1);
     CHECK_INT(count(e.store, "SELECT count(*) FROM event WHERE kind = "
@@ -144,13 +145,13 @@ int main(void)
     double t = bms();
     double rt = t - c.onset;
     char key[32];
-    snprintf(key, sizeof key, "%s",
-             json_string_value(json_object_get(
-                 json_array_get(json_object_get(json_object_get(c.view,
-                                                                "choice"),
-                                                "classes"),
-                                0),
-                 "key")));
+    snprintf(
+        key, sizeof key, "%s",
+        json_string_value(json_object_get(
+            json_array_get(
+                json_object_get(json_object_get(c.view, "choice"), "classes"),
+                0),
+            "key")));
     CHECK_INT(send_one(e.sv, &c, stamped(&c, "key", key, t)), 200);
     CHECK(c.pos[0] > pred[0]);
     char sql[256];
@@ -160,8 +161,8 @@ int main(void)
              "'clock-1' AND seq = %d",
              pred[0]);
     CHECK_NEAR(sql_real(e.store, sql), rt, 0.01);
-    snprintf(sql, sizeof sql,
-             "SELECT timed_out FROM response WHERE seq = %d", pred[0]);
+    snprintf(sql, sizeof sql, "SELECT timed_out FROM response WHERE seq = %d",
+             pred[0]);
     CHECK_INT(count(e.store, sql), 0);
 
     /* the next prediction: an answer stamped 1 s after the onset that
@@ -225,12 +226,12 @@ int main(void)
             json_array_append_new(a, stamped(&bot, "key", "1", at));
         } else if (ch) {
             json_array_append_new(
-                a, stamped(&bot, "key",
-                           json_string_value(json_object_get(
-                               json_array_get(json_object_get(ch, "classes"),
-                                              0),
-                               "key")),
-                           at));
+                a,
+                stamped(&bot, "key",
+                        json_string_value(json_object_get(
+                            json_array_get(json_object_get(ch, "classes"), 0),
+                            "key")),
+                        at));
         } else {
             json_array_append_new(a, stamped(&bot, "continue", NULL, at));
         }
