@@ -43,7 +43,7 @@ set(SIMLAB_WEB_ENV
   "STUDY_FORWARD=${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward"
   "SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots"
   "STUDY_EXPLANATIONS=${CMAKE_SOURCE_DIR}/examples/explanation-methods")
-foreach(t whole resume offline kill two export reveal)
+foreach(t whole resume offline kill two export reveal access)
   add_test(NAME web_${t}
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh ${t}
                    $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})

@@ -8,7 +8,8 @@ import { el } from "./dom.js";
 
 const TEXT = {
   en: {
-    code_notice: "Your resume code: %s. Write it down: with it you can continue on another device.",
+    code_title: "Your resume code",
+    code_keep: "Write it down: with it you can continue on another device.",
     resume_title: "This study was started in another browser",
     resume_code: "To continue here, enter the resume code you were shown after the consent.",
     resume_other: "Please continue in the browser where you started, or open the study again from the platform's page (the same link).",
@@ -17,7 +18,8 @@ const TEXT = {
     wrong: "This code does not continue this study. Please check it and try again.",
   },
   de: {
-    code_notice: "Ihr Fortsetzungscode: %s. Notieren Sie ihn: Damit können Sie auf einem anderen Gerät weitermachen.",
+    code_title: "Ihr Fortsetzungscode",
+    code_keep: "Notieren Sie ihn: Damit können Sie auf einem anderen Gerät weitermachen.",
     resume_title: "Diese Studie wurde in einem anderen Browser begonnen",
     resume_code: "Um hier weiterzumachen, geben Sie den Fortsetzungscode ein, der Ihnen nach der Einwilligung angezeigt wurde.",
     resume_other: "Bitte machen Sie in dem Browser weiter, in dem Sie begonnen haben, oder öffnen Sie die Studie erneut über die Seite der Plattform (derselbe Link).",
@@ -26,7 +28,8 @@ const TEXT = {
     wrong: "Mit diesem Code lässt sich die Studie nicht fortsetzen. Bitte prüfen Sie ihn und versuchen Sie es erneut.",
   },
   fr: {
-    code_notice: "Votre code de reprise : %s. Notez-le : il vous permet de continuer sur un autre appareil.",
+    code_title: "Votre code de reprise",
+    code_keep: "Notez-le : il vous permet de continuer sur un autre appareil.",
     resume_title: "Cette étude a été commencée dans un autre navigateur",
     resume_code: "Pour continuer ici, saisissez le code de reprise qui vous a été affiché après le consentement.",
     resume_other: "Veuillez continuer dans le navigateur où vous avez commencé, ou rouvrir l'étude depuis la page de la plateforme (le même lien).",
@@ -35,7 +38,8 @@ const TEXT = {
     wrong: "Ce code ne permet pas de reprendre cette étude. Vérifiez-le et réessayez.",
   },
   es: {
-    code_notice: "Su código de reanudación: %s. Anótelo: con él puede continuar en otro dispositivo.",
+    code_title: "Su código de reanudación",
+    code_keep: "Anótelo: con él puede continuar en otro dispositivo.",
     resume_title: "Este estudio se inició en otro navegador",
     resume_code: "Para continuar aquí, introduzca el código de reanudación que se le mostró después del consentimiento.",
     resume_other: "Continúe en el navegador donde empezó, o vuelva a abrir el estudio desde la página de la plataforma (el mismo enlace).",
@@ -44,7 +48,8 @@ const TEXT = {
     wrong: "Este código no permite continuar este estudio. Compruébelo e inténtelo de nuevo.",
   },
   "zh-Hans": {
-    code_notice: "您的续答码：%s。请记下：凭此码可在其他设备上继续。",
+    code_title: "您的续答码",
+    code_keep: "请记下：凭此码可在其他设备上继续。",
     resume_title: "本研究已在另一个浏览器中开始",
     resume_code: "要在此继续，请输入同意之后向您显示的续答码。",
     resume_other: "请在您开始时使用的浏览器中继续，或从平台页面重新打开本研究（同一链接）。",
@@ -53,7 +58,8 @@ const TEXT = {
     wrong: "此代码无法继续本研究。请检查后重试。",
   },
   ja: {
-    code_notice: "再開コード：%s。控えておいてください。別の端末で続けるときに使います。",
+    code_title: "再開コード",
+    code_keep: "控えておいてください。別の端末で続けるときに使います。",
     resume_title: "この研究は別のブラウザで開始されています",
     resume_code: "ここで続けるには、同意の後に表示された再開コードを入力してください。",
     resume_other: "開始したブラウザで続けるか、プラットフォームのページから（同じリンクで）研究を開き直してください。",
@@ -62,7 +68,8 @@ const TEXT = {
     wrong: "このコードではこの研究を再開できません。確認してもう一度お試しください。",
   },
   ar: {
-    code_notice: "رمز المتابعة الخاص بك: %s. دوّنه: تستطيع به المتابعة على جهاز آخر.",
+    code_title: "رمز المتابعة الخاص بك",
+    code_keep: "دوّنه: تستطيع به المتابعة على جهاز آخر.",
     resume_title: "بدأت هذه الدراسة في متصفح آخر",
     resume_code: "للمتابعة هنا، أدخل رمز المتابعة الذي عُرض عليك بعد الموافقة.",
     resume_other: "يُرجى المتابعة في المتصفح الذي بدأت فيه، أو افتح الدراسة مجددًا من صفحة المنصة (الرابط نفسه).",
@@ -106,8 +113,7 @@ export function keep(ext, reply) {
 
 // The notice of the resume code, shown above the screen after the consent.
 export function codeNotice(code) {
-  const [before, after] = text("code_notice").split("%s");
-  return el("p", { class: "resume-code", role: "note" }, before, el("strong", { class: "code", dir: "ltr" }, code), after);
+  return el("div", { class: "resume-code", role: "note" }, el("span", { class: "muted" }, text("code_title")), el("strong", { class: "resume-value", dir: "ltr" }, code), el("span", {}, text("code_keep")));
 }
 
 // The page of an id started in another browser: mode "code" asks for the
@@ -118,7 +124,7 @@ export function resumePage(mode, wrong, go) {
     body.push(el("p", { class: "muted" }, text("resume_other")));
     return el("div", { class: "content message" }, body);
   }
-  const input = el("input", { type: "text", class: "field resume-input", id: "resume-code", autocomplete: "off", spellcheck: "false", dir: "ltr", maxlength: "20" });
+  const input = el("input", { type: "text", class: "resume-input", id: "resume-code", autocomplete: "off", spellcheck: "false", dir: "ltr", maxlength: "20" });
   const submit = (ev) => {
     ev.preventDefault();
     if (input.value.trim()) go(input.value.trim());
