@@ -22,6 +22,10 @@
 #define INPUTS_MAX 64
 /* Longest questionnaire answer a request may carry, in bytes. */
 #define ANSWER_MAX 16384
+/* Browsers other than the last one a participant may continue in, per
+** run (each is given a key, written to the file, and reopens the
+** session). */
+#define BROWSERS_MAX 16
 /* Resume codes one id may be tried with: this many at once, refilled over
 ** CODE_WINDOW_S seconds; and for ids no one has (all of them together). */
 #define CODE_TRIES    10
@@ -613,8 +617,15 @@ static void resume(Serve *sv, Live *l, json_t *body, int how, int64_t now_ns,
         return;
     }
     touch(sv, l);
+    if (how != 'k' && l->browsers >= BROWSERS_MAX) {
+        reply_error(out, 429, "browsers",
+                    "this run was continued in too many browsers: continue "
+                    "in the last one");
+        return;
+    }
     if (how != 'k') {
         /* another browser proved who it is: it gets the key from now on */
+        l->browsers++;
         char key[33];
         if (serve_random_hex(key, 16) != 0) {
             reply_error(out, 500, "token", "no key could be made");
@@ -633,11 +644,16 @@ static void resume(Serve *sv, Live *l, json_t *body, int how, int64_t now_ns,
         return;
     }
     l->last_ms = now_ms;
-    serve_clock_reset(&l->clock);
-    if (live_open(sv, l, now_ns, &err) != SIM_OK) {
-        reply_error(out, err.code == SIM_ERR_STATE ? 409 : 503, "open",
-                    err.msg);
-        return;
+    /* the same browser (its key) goes on with the session as it is (a
+    ** reload: its clock and journal are the same); another one starts the
+    ** screen afresh from the file, on its own clock */
+    if (how != 'k' || !l->s) {
+        serve_clock_reset(&l->clock);
+        if (live_open(sv, l, now_ns, &err) != SIM_OK) {
+            reply_error(out, err.code == SIM_ERR_STATE ? 409 : 503, "open",
+                        err.msg);
+            return;
+        }
     }
     char *detail = start_detail(body);
     int logged = log_start(sv, l, detail, now_ns);

@@ -76,6 +76,7 @@ typedef struct Live {
     int64_t code_ms;
     uint64_t clients[CLIENTS_MAX]; /* online_start details logged */
     int n_clients;
+    int browsers; /* other browsers it continued in this run */
     /* waiting before the consent (nothing stored) */
     int waiting;
     int shadow;         /* its id is a participant's whose check it failed */
