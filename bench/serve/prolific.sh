@@ -49,7 +49,7 @@ serve() { # station port: simlab serve in the background, its pid in $last
         >>"$work/$1.log" 2>>"$work/$1.err" &
     last=$!
     i=0
-    while [ "$(grep -c "listening on" "$work/$1.log")" -lt "$3" ] && [ $i -lt 200 ]; do
+    while [ "$(grep -c "listening on" "$work/$1.log" 2>/dev/null || echo 0)" -lt "$3" ] && [ $i -lt 200 ]; do
         sleep 0.1; i=$((i + 1))
     done
 }
