@@ -105,10 +105,10 @@ void serve_code_normalize(const char *in, char out[9])
     out[k == 8 ? 8 : 0] = '\0';
 }
 
-int serve_session_valid(const char *s)
+int serve_name_valid(const char *s, size_t max)
 {
     size_t n = s ? strlen(s) : 0;
-    if (n == 0 || n > 128 || strcmp(s, "ASSIGNMENT_ID_NOT_AVAILABLE") == 0) {
+    if (n == 0 || n > max) {
         return 0;
     }
     for (size_t i = 0; i < n; i++) {
@@ -119,4 +119,10 @@ int serve_session_valid(const char *s)
         }
     }
     return 1;
+}
+
+int serve_session_valid(const char *s)
+{
+    return serve_name_valid(s, 128) &&
+           strcmp(s, "ASSIGNMENT_ID_NOT_AVAILABLE") != 0;
 }

@@ -45,6 +45,10 @@ int serve_resume_code(char out[10]);
 ** for 1) as the 8 characters it names, or "" when it cannot be one. */
 void serve_code_normalize(const char *in, char out[9]);
 
+/* 1 when s is 1 to max letters, digits, '-', '_', '.' (an id or a
+** platform session as a link carries it). */
+int serve_name_valid(const char *s, size_t max);
+
 /* 1 when s is a platform session as a link carries it: 1 to 128 letters,
 ** digits, '-', '_', '.' (MTurk's preview placeholder is none). */
 int serve_session_valid(const char *s);

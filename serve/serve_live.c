@@ -139,18 +139,7 @@ void reply_error(ServeReply *out, int status, const char *code,
 
 static int id_valid(const char *s)
 {
-    size_t n = s ? strlen(s) : 0;
-    if (n == 0 || n > ID_MAX) {
-        return 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-              (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
-            return 0;
-        }
-    }
-    return 1;
+    return serve_name_valid(s, ID_MAX);
 }
 
 /* Token bucket: 1 when a request may go ahead now. */

@@ -9,41 +9,10 @@
 // usage: node load.mjs BASE K SECONDS INTERVAL_MS
 // Only node's built-in modules.
 
-import http from "node:http";
+import { requester } from "./client.mjs";
 
 const [base, K, seconds, interval] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])];
-const url = new URL(base);
-const agent = new http.Agent({ keepAlive: true, maxSockets: K + 8 });
-
-function request(method, path, body, token) {
-  return new Promise((resolve) => {
-    const data = body ? Buffer.from(JSON.stringify(body)) : null;
-    const headers = {};
-    if (data) {
-      headers["Content-Type"] = "application/json";
-      headers["Content-Length"] = data.length;
-    }
-    if (token) headers.Authorization = "Bearer " + token;
-    const t0 = process.hrtime.bigint();
-    const req = http.request({ host: url.hostname, port: url.port, path, method, agent, headers }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        let json = null;
-        try {
-          json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch (e) {
-          json = null;
-        }
-        resolve({ status: res.statusCode, json, ms });
-      });
-    });
-    req.on("error", () => resolve({ status: 0, json: null, ms: Number(process.hrtime.bigint() - t0) / 1e6 }));
-    if (data) req.write(data);
-    req.end();
-  });
-}
+const { request, close } = requester(base, K + 8);
 
 const ack = []; // ms from sending an answer to its acknowledgement
 const health = [];
@@ -158,4 +127,4 @@ console.log(
     health_ms: { p50: q(health, 0.5), p99: q(health, 0.99), n: health.length },
   })
 );
-agent.destroy();
+close();

@@ -13,45 +13,14 @@
 // check). usage: node prolific.mjs BASE N LAUNCH INTERVAL_MS KILL_AT
 // Only node's built-in modules.
 
-import https from "node:https";
+import { requester } from "./client.mjs";
 
 const [base, N, launch, interval, killAt] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6])];
-const url = new URL(base);
-const agent = new https.Agent({ keepAlive: true, maxSockets: N + 16, rejectUnauthorized: false });
+const { request, close } = requester(base, N + 16);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const now = () => performance.timeOrigin + performance.now();
 const t0 = Date.now();
 const phase = () => (Date.now() - t0 < killAt * 1000 ? "launch" : "kills");
-
-function request(method, path, body, token) {
-  return new Promise((resolve) => {
-    const data = body ? Buffer.from(JSON.stringify(body)) : null;
-    const headers = {};
-    if (data) {
-      headers["Content-Type"] = "application/json";
-      headers["Content-Length"] = data.length;
-    }
-    if (token) headers.Authorization = "Bearer " + token;
-    const t = process.hrtime.bigint();
-    const req = https.request({ host: url.hostname, port: url.port, path, method, agent, headers, timeout: 20000 }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        let json = null;
-        try {
-          json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch (e) {
-          json = null;
-        }
-        resolve({ status: res.statusCode, json, location: res.headers.location, ms: Number(process.hrtime.bigint() - t) / 1e6 });
-      });
-    });
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve({ status: 0, json: null, ms: Number(process.hrtime.bigint() - t) / 1e6 }));
-    if (data) req.write(data);
-    req.end();
-  });
-}
 
 const lat = { launch: { start: [], enrol: [], answer: [], health: [] }, kills: { start: [], enrol: [], answer: [], health: [] } };
 const counts = { retried: 0, restarted: 0, refused: 0, errors: {} };
@@ -184,4 +153,4 @@ const out = { participants: N, launch_s: launch, interval_ms: interval, kill_at_
 for (const ph of ["launch", "kills"]) out[ph] = Object.fromEntries(Object.entries(lat[ph]).map(([k, a]) => [k, sum(a)]));
 out.acked = Object.fromEntries(people.map((p) => [p.id, [p.server, p.acked]]));
 console.log(JSON.stringify(out));
-agent.destroy();
+close();

@@ -9,35 +9,12 @@
 // usage: node restarts.mjs BASE PID DB SECONDS IDS RATE
 // Only node's built-in modules.
 
-import http from "node:http";
 import { readFileSync, statSync } from "node:fs";
+import { requester } from "./client.mjs";
 
 const [base, pid, db, seconds, ids, rate] = [process.argv[2], process.argv[3], process.argv[4], Number(process.argv[5]), Number(process.argv[6]), Number(process.argv[7])];
-const url = new URL(base);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-function post(path, body, token) {
-  return new Promise((resolve) => {
-    const data = Buffer.from(JSON.stringify(body));
-    const headers = { "Content-Type": "application/json", "Content-Length": data.length };
-    if (token) headers.Authorization = "Bearer " + token;
-    const req = http.request({ host: url.hostname, port: url.port, path, method: "POST", agent, headers }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        let json = null;
-        try {
-          json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch (e) {
-          json = null;
-        }
-        resolve({ status: res.statusCode, json });
-      });
-    });
-    req.on("error", () => resolve({ status: 0, json: null }));
-    req.end(data);
-  });
-}
+const { request, close } = requester(base, 64);
+const post = (path, body, token) => request("POST", path, body, token);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
@@ -120,4 +97,4 @@ console.log(
     samples,
   })
 );
-agent.destroy();
+close();
