@@ -364,6 +364,29 @@ int store_group_commit(Store *store, SimError *err)
     return rc;
 }
 
+int store_autocheckpoint(Store *store, int pages, SimError *err)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA wal_autocheckpoint=%d", pages);
+    return store_exec(store, sql, err);
+}
+
+int store_checkpoint(const char *path, SimError *err)
+{
+    sqlite3 *db = NULL;
+    int rc = SIM_OK;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        rc = sim_fail(err, SIM_ERR_DB, "%s: cannot open: %s", path,
+                      db ? sqlite3_errmsg(db) : "no memory");
+    } else if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+                                         NULL, NULL) != SQLITE_OK) {
+        rc = sim_fail(err, SIM_ERR_DB, "%s: checkpoint: %s", path,
+                      sqlite3_errmsg(db));
+    }
+    sqlite3_close(db);
+    return rc;
+}
+
 void store_group_rollback(Store *store)
 {
     if (store->group) {

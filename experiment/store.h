@@ -338,6 +338,16 @@ void store_rollback(Store *store);
 int store_group_begin(Store *store, SimError *err);
 int store_group_commit(Store *store, SimError *err);
 
+/* Sets the pages of WAL after which a commit of this connection copies
+** the WAL back into the file (SQLite's wal_autocheckpoint, 1000 by
+** default); 0: never (store_checkpoint does it from elsewhere). */
+int store_autocheckpoint(Store *store, int pages, SimError *err);
+
+/* A passive checkpoint of the database at path on a connection of its own
+** (writers and readers go on meanwhile): for a thread that is not the
+** writer's, so that no commit waits for the copy and its sync. */
+int store_checkpoint(const char *path, SimError *err);
+
 /* Undoes everything written since store_group_begin and closes the group
 ** (a scratch store whose writes are only tried out). No-op without a
 ** group. */

@@ -381,6 +381,12 @@ int serve_main(int argc, char **argv)
     if (store_warning(store)[0]) {
         fprintf(stderr, "simlab serve: warning: %s\n", store_warning(store));
     }
+    /* the WAL is copied back into the file by this thread (below), not by
+    ** the commits that answer participants */
+    if (store_autocheckpoint(store, 0, &err) != SIM_OK) {
+        sim_escape_print(stderr, "simlab serve: ", err.msg);
+        goto cleanup;
+    }
     if (o.sync_url) {
         if (sync_assigner_start(o.sync_url, o.db, study, o.station, 4,
                                 sim_clock_real(), &assigner, &err) != SIM_OK ||
@@ -454,6 +460,7 @@ int serve_main(int argc, char **argv)
             status = 1;
             break;
         }
+        store_checkpoint(o.db, &err); /* a full disk: tried next second */
     }
     ServeStats sst;
     serve_stats(sv, &sst);

@@ -49,7 +49,9 @@ serve() { # station port: simlab serve in the background, its pid in $last
         >>"$work/$1.log" 2>>"$work/$1.err" &
     last=$!
     i=0
-    while [ "$(grep -c "listening on" "$work/$1.log" 2>/dev/null || echo 0)" -lt "$3" ] && [ $i -lt 200 ]; do
+    while [ $i -lt 200 ]; do
+        k=$(grep -c "listening on" "$work/$1.log" 2>/dev/null) || true
+        [ "${k:-0}" -ge "$3" ] && break
         sleep 0.1; i=$((i + 1))
     done
 }
