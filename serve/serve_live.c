@@ -26,10 +26,8 @@
 ** run (each is given a key, written to the file, and reopens the
 ** session). */
 #define BROWSERS_MAX 16
-/* Resume codes one id may be tried with: this many at once, refilled over
-** CODE_WINDOW_S seconds; and for ids no one has (all of them together). */
-#define CODE_TRIES    10
-#define CODE_WINDOW_S 600.0
+/* Resume codes tried for ids no one has, per second (all of them
+** together; CODE_TRIES for each id that is someone's). */
 #define CODE_ANY_RATE 5.0
 
 /* ------------------------------------------------------------------- map */

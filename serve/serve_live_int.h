@@ -19,6 +19,10 @@
 /* client_clock events (a stamp the server's clock moved) per participant
 ** and run. */
 #define CLOCK_EVENTS_MAX 16
+/* Resume codes one id may be tried with: this many at once, refilled over
+** CODE_WINDOW_S seconds. */
+#define CODE_TRIES    10
+#define CODE_WINDOW_S 600.0
 /* Longest online_start detail stored (bytes). */
 #define START_INFO_MAX 1024
 

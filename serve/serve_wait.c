@@ -328,7 +328,7 @@ static int promote(Serve *sv, Live *l, const ParticipantInfo *info,
     l->waiting = 0;
     touch(sv, l);
     l->enrolled_in_group = 1;
-    l->code_bucket = 10;
+    l->code_bucket = CODE_TRIES;
     serve_keys_hash(&sv->keys, "key", l->ext, l->key, l->key_hash);
     if (l->mode == ONLINE_RESUME_CODE) {
         char plain[9];
