@@ -159,7 +159,11 @@ async function start(code) {
       resumeNeeded(r.json);
       return false;
     }
-    if (r.status >= 400 && r.status < 500 && r.status !== 429) {
+    if (r.status === 429 && code) {
+      resumeNeeded({ mode: "code", wrong: true }); // too many codes tried
+      return false;
+    }
+    if (r.status >= 400 && r.status < 500 && (r.status !== 429 || (r.json && r.json.error === "browsers"))) {
       fullMessage(w("error_title"), (r.json && r.json.message) || String(r.status));
       return false;
     }
