@@ -7,6 +7,7 @@
 #include "analysis/analyze.h"
 
 #include "analysis/pg_source.h"
+#include "analysis/plan.h"
 #include "common/sim_escape.h"
 #include "common/sim_url.h"
 
@@ -28,6 +29,7 @@ void analyze_options_default(AnalyzeOptions *o)
     o->threads = 1;
     o->utility_rule = UTILITY_MEAN;
     o->max_catch_failures = -1;
+    o->primary = -1;
     o->formats = FORMAT_MD | FORMAT_TEX | FORMAT_CSV | FORMAT_JSON;
     o->plots = PLOT_PNG | PLOT_SVG | PLOT_PDF;
     o->progress = 1;
@@ -87,8 +89,14 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK && descriptive) {
         rc = compute_interactions(ds, &sc, r, err);
     }
+    if (rc == SIM_OK && !o->change_only) {
+        rc = compute_primary(ds, o, &sc, r, err);
+    }
     if (rc == SIM_OK && o->calibrate > 0 && !o->null_study) {
         rc = calibrate_report(ds, o, &sc, r, err);
+    }
+    if (rc == SIM_OK && !o->change_only && !o->null_study) {
+        rc = primary_tables(r, err);
     }
     screen_free(&sc);
     return rc;
@@ -106,7 +114,19 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     Dataset *ds = NULL;
     Report r;
     memset(&r, 0, sizeof r);
-    int rc = dataset_new(&ds, err);
+    AnalyzeOptions oo = *o;
+    Plan *plan = NULL;
+    int rc = SIM_OK;
+    if (o->plan_file) { /* a bad plan stops the run before the data */
+        plan = sim_malloc(sizeof *plan);
+        rc = plan ? plan_read(o->plan_file, plan, err)
+                  : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        oo.plan = plan;
+        o = &oo;
+    }
+    if (rc == SIM_OK) {
+        rc = dataset_new(&ds, err);
+    }
     for (int i = 0; rc == SIM_OK && i < n_dbs; i++) {
         rc = sim_url_is_server(dbs[i]) ? dataset_load_pg(ds, dbs[i], err)
                                        : dataset_load_db(ds, dbs[i], err);
@@ -170,6 +190,7 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     }
     report_free(&r);
     dataset_free(ds);
+    sim_free(plan);
     return rc;
 }
 
@@ -192,6 +213,61 @@ static void summary_ci_p(double lo, double hi, double p, int sign, char *ci,
     }
 }
 
+/* The primary test: its rows, decisions and measured size. */
+static void print_primary(const Report *r)
+{
+    const PrimaryResult *pr = &r->primary;
+    char e1[256], e2[256], note[2000];
+    if (pr->test < 0) {
+        return;
+    }
+    printf("primary test: %s, %s (%s); alpha %g, %s\n",
+           sim_primary_name(pr->test), sim_primary_title(pr->test), pr->source,
+           pr->alpha, pr->holm ? "Holm" : "no correction");
+    if (pr->formula[0]) {
+        printf("  %s\n", pr->formula);
+    }
+    if (pr->n_rows > 0) {
+        printf("%-14s %-26s %9s %20s %7s %7s  %s\n", "condition", "contrast",
+               "estimate", "95% CI", "p", "p adj", "decision");
+    }
+    for (int i = 0; i < pr->n_rows; i++) {
+        const PrimaryRow *x = &pr->rows[i];
+        char ci[64], p[32], pa[32];
+        summary_ci_p(x->ci_low, x->ci_high, x->p, 0, ci, sizeof ci, p,
+                     sizeof p);
+        summary_ci_p(NAN, NAN, x->p_adjusted, 0, e1, sizeof e1, pa, sizeof pa);
+        printf("%-14s %-26s %9.3f %20s %7s %7s  %s\n",
+               sim_escape_term(x->condition, e1, sizeof e1),
+               sim_escape_term(x->contrast, e2, sizeof e2), x->estimate, ci, p,
+               pa, x->decision ? x->decision : "-");
+    }
+    if (pr->look > 0) {
+        printf("look %d of %d: critical |z| %.3f, alpha spent %.4g; "
+               "decision: %s\n",
+               pr->look, pr->n_looks, pr->critical_z, pr->alpha_spent,
+               pr->decision);
+    }
+    if (pr->size_source && pr->size_studies > 0) {
+        printf("size on this design: %.1f %% of %d null studies (95%% CI "
+               "%.1f-%.1f %%; %s)\n",
+               100 * pr->size_rate, pr->size_studies, 100 * pr->size_low,
+               100 * pr->size_high, pr->size_source);
+    }
+    if (pr->planned) {
+        printf("%s\n", pr->matches ? "confirmatory: as planned"
+                                   : "exploratory: departs from the plan:");
+        for (int i = 0; i < pr->n_deviations; i++) {
+            printf("  - %s\n",
+                   sim_escape_term(pr->deviations[i], note, sizeof note));
+        }
+    }
+    if (r->n_change > 0 || r->n_utility > 0) {
+        printf("\npublished methods (Hase & Bansal's Change, Colin et al.'s "
+               "Utility; crossed bootstrap):\n");
+    }
+}
+
 void analyze_print_summary(const Report *r)
 {
     char ci[64], p[32], e1[256], e2[256]; /* names escaped */
@@ -201,6 +277,7 @@ void analyze_print_summary(const Report *r)
            r->baseline ? "'" : "",
            sim_escape_term(r->baseline_from ? r->baseline_from : "", from,
                            sizeof from));
+    print_primary(r);
     if (r->n_change > 0) {
         printf("%-22s %-14s %6s %7s %7s %7s %8s %18s %7s\n", "subset",
                "condition", "n", "pre", "pre_re", "post", "change", "95% CI",

@@ -15,6 +15,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/glmm_design.h"
+#include "analysis/primary.h"
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
 
@@ -36,36 +37,16 @@ static const TestSpec TESTS[] = {
 };
 #define N_TESTS ((int)(sizeof TESTS / sizeof TESTS[0]))
 
-static const Table *find_table(const Report *r, const char *key)
-{
-    for (int i = 0; i < r->n_tables; i++) {
-        if (strcmp(r->tables[i]->key, key) == 0) {
-            return r->tables[i];
-        }
-    }
-    return NULL;
-}
-
-static int find_col(const Table *t, const char *name)
-{
-    for (int j = 0; name && j < t->n_cols; j++) {
-        if (strcmp(t->cols[j].name, name) == 0) {
-            return j;
-        }
-    }
-    return -1;
-}
-
 /* Whether row i of a test's table is a test whose null the simulated
 ** studies satisfy, and its name. */
 static int row_tested(const TestSpec *s, const Table *t, int i, char *name,
                       size_t size)
 {
-    int c1 = find_col(t, s->name_col), c2 = find_col(t, s->name_col2);
+    int c1 = table_column(t, s->name_col), c2 = table_column(t, s->name_col2);
     const char *a = c1 >= 0 ? table_cell(t, i, c1)->text : NULL;
     const char *b = c2 >= 0 ? table_cell(t, i, c2)->text : NULL;
     if (strcmp(s->test, "change") == 0) {
-        int cs = find_col(t, "subset");
+        int cs = table_column(t, "subset");
         const char *sub = cs >= 0 ? table_cell(t, i, cs)->text : NULL;
         if (!sub || strcmp(sub, "all") != 0) {
             return 0;
@@ -76,7 +57,7 @@ static int row_tested(const TestSpec *s, const Table *t, int i, char *name,
         return 0; /* their truth is the fitted value, not 0 */
     }
     if (strcmp(s->test, "tukey") == 0) {
-        int cb = find_col(t, "vs_baseline");
+        int cb = table_column(t, "vs_baseline");
         if (cb < 0 || table_cell(t, i, cb)->x == 0) {
             return 0;
         }
@@ -92,8 +73,8 @@ static int row_tested(const TestSpec *s, const Table *t, int i, char *name,
 /* The p-value of the test named name in report r; NaN when it has none. */
 static double find_p(const Report *r, const TestSpec *s, const char *name)
 {
-    const Table *t = find_table(r, s->key);
-    int cp = t ? find_col(t, s->p_col) : -1;
+    const Table *t = report_table(r, s->key);
+    int cp = t ? table_column(t, s->p_col) : -1;
     char got[160];
     for (int i = 0; cp >= 0 && i < t->n_rows; i++) {
         if (row_tested(s, t, i, got, sizeof got) && strcmp(got, name) == 0) {
@@ -109,8 +90,8 @@ static int list_tests(Report *r, CalibrationRow **out, int *n_out)
     int cap = 0, n = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (int k = 0; k < N_TESTS; k++) {
-            const Table *t = find_table(r, TESTS[k].key);
-            int cp = t ? find_col(t, TESTS[k].p_col) : -1;
+            const Table *t = report_table(r, TESTS[k].key);
+            int cp = t ? table_column(t, TESTS[k].p_col) : -1;
             for (int i = 0; cp >= 0 && i < t->n_rows; i++) {
                 char name[160];
                 if (!row_tested(&TESTS[k], t, i, name, sizeof name) ||
@@ -338,7 +319,8 @@ int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
     so.quiet = 1;
     so.progress = 0;
     uint64_t seed = sim_mix64(o->seed ^ sim_hash_str("calibrate"));
-    int show = o->progress && isatty(2); /* as the bootstrap's bar */
+    int prim_studies = 0, prim_rejected = 0; /* the primary test's */
+    int show = o->progress && isatty(2);     /* as the bootstrap's bar */
     for (int s = 0; s < N && rc == SIM_OK; s++) {
         if (show) {
             char bar[41];
@@ -367,6 +349,11 @@ int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
                 cal[i].rejected += p < ALPHA;
             }
         }
+        int rejected;
+        if (rc == SIM_OK && primary_null_outcome(&nr, &rejected)) {
+            prim_studies++;
+            prim_rejected += rejected;
+        }
         report_free(&nr);
     }
     if (show) {
@@ -381,6 +368,9 @@ int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
         }
     }
     if (rc == SIM_OK) {
+        if (prim_studies > 0) {
+            primary_set_size(r, prim_studies, prim_rejected, "calibrate");
+        }
         r->calibration = cal;
         r->n_calibration = n_cal;
         cal = NULL;

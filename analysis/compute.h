@@ -22,7 +22,8 @@ typedef struct Screen {
     int base;        /* condition index of the baseline (0), or -1 */
     int *cond_index; /* string id -> condition index, or -1 */
     int n_strings;
-    int within; /* 1: within-subjects design (screen_design) */
+    int within;     /* 1: within-subjects design (screen_design) */
+    int incomplete; /* within: participants not in every condition */
 } Screen;
 
 /* Screens the participants of ds under o into s (free with screen_free()
@@ -39,9 +40,10 @@ void screen_free(Screen *s);
 int screen_none_left(const Report *r, SimError *err);
 
 /* Classifies the screened participants' design (within.c): between-subjects
-** (each in one condition) or within-subjects (each in every condition, two
-** or more) -- sets s->within and appends the "design" table -- or refuses a
-** mixed design with SIM_ERR_INVALID and a message that says why. */
+** (each in one condition, or fewer than half in several: a warning) or
+** within-subjects (at least half in several conditions; those in fewer
+** than all are counted in s->incomplete) -- sets s->within and appends
+** the "design" table. */
 int screen_design(const Dataset *ds, Screen *s, Report *r, SimError *err);
 
 /* Participant accuracy per condition for within designs: on test trials
@@ -111,6 +113,17 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
 ** rate of each test goes under its table and into "calibration". */
 int calibrate_report(const Dataset *ds, const AnalyzeOptions *o,
                      const Screen *sc, Report *r, SimError *err);
+
+/* The primary test (primary.c): the study's (or --primary's, or the
+** default mixed model's) contrasts from the tables computed before, Holm's
+** adjustment and the decisions, at a sequential look with its boundary;
+** compared with --plan. A test the data cannot have is an error. */
+int compute_primary(const Dataset *ds, const AnalyzeOptions *o,
+                    const Screen *sc, Report *r, SimError *err);
+/* The primary test's tables (primary_tables.c), put first in the report;
+** the published tables (Change, Utility) under their own heading with
+** their measured size. After --calibrate. */
+int primary_tables(Report *r, SimError *err);
 
 /* 64-bit key of two ints. */
 static inline uint64_t compute_key2(int a, int b)

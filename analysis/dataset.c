@@ -242,6 +242,10 @@ void dataset_free(Dataset *ds)
     sim_free(ds->baseline);
     sim_free(ds->baseline_from);
     sim_free(ds->baseline_conflict);
+    sim_free(ds->analysis);
+    sim_free(ds->analysis_from);
+    sim_free(ds->analysis_conflict);
+    sim_free(ds->study_hashes);
     sim_free(ds);
 }
 
@@ -1011,11 +1015,63 @@ static int state_baseline(Dataset *ds, json_t *def, const char *who)
     return ds->baseline_conflict ? 0 : -1;
 }
 
-int dataset_state_study(Dataset *ds, json_t *def, const char *from,
-                        const char *who, SimError *err)
+/* Keeps the first definition's "analysis" block as JSON text; another
+** definition with a different block is remembered as a conflict. */
+static int state_analysis(Dataset *ds, json_t *def, const char *who)
+{
+    json_t *a = json_object_get(def, "analysis");
+    if (!a || ds->analysis_conflict) {
+        return 0;
+    }
+    char *text = json_dumps(a, JSON_SORT_KEYS | JSON_COMPACT);
+    if (!text) {
+        return -1;
+    }
+    int rc = 0;
+    if (!ds->analysis) {
+        ds->analysis = sim_strdup(text);
+        ds->analysis_from = sim_strdup(who);
+        rc = ds->analysis && ds->analysis_from ? 0 : -1;
+    } else if (strcmp(ds->analysis, text) != 0) {
+        char msg[1200];
+        snprintf(msg, sizeof msg,
+                 "the study definitions hold different \"analysis\" blocks "
+                 "(%.400s and %.400s); the first is used",
+                 ds->analysis_from, who);
+        ds->analysis_conflict = sim_strdup(msg);
+        rc = ds->analysis_conflict ? 0 : -1;
+    }
+    free(text); /* jansson's allocator */
+    return rc;
+}
+
+/* Remembers a study's bundle hash (distinct ones, in order). */
+static int state_hash(Dataset *ds, const char *hash)
+{
+    if (!hash || strlen(hash) != 64) {
+        return 0;
+    }
+    for (int i = 0; i < ds->n_study_hashes; i++) {
+        if (strcmp(ds->study_hashes[i], hash) == 0) {
+            return 0;
+        }
+    }
+    size_t cap = (size_t)ds->n_study_hashes;
+    if (sim_grow((void **)&ds->study_hashes, &cap, cap + 1,
+                 sizeof *ds->study_hashes) != 0) {
+        return -1;
+    }
+    snprintf(ds->study_hashes[ds->n_study_hashes++], 65, "%s", hash);
+    return 0;
+}
+
+int dataset_state_study(Dataset *ds, json_t *def, const char *hash,
+                        const char *from, const char *who, SimError *err)
 {
     int rc = dataset_state_scale(ds, definition_points(def), from, who, err);
-    if (rc == SIM_OK && state_baseline(ds, def, who) != 0) {
+    if (rc == SIM_OK &&
+        (state_baseline(ds, def, who) != 0 ||
+         state_analysis(ds, def, who) != 0 || state_hash(ds, hash) != 0)) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     return rc;

@@ -106,6 +106,17 @@ typedef struct Dataset {
     char *baseline;
     char *baseline_from;
     char *baseline_conflict;
+    /* The study definitions' "analysis" block (the primary test, alpha,
+    ** correction, looks: common/sim_analysis.h) as JSON text, NULL when
+    ** none has one; analysis_from says where it was read, and
+    ** analysis_conflict that two definitions hold different blocks. */
+    char *analysis;
+    char *analysis_from;
+    char *analysis_conflict;
+    /* The bundle hashes (SHA-256, hex) of the studies the sources name,
+    ** distinct, in order of reading; none for a CSV without sidecar. */
+    char (*study_hashes)[65];
+    int n_study_hashes;
 } Dataset;
 
 /* The test type, domain and session of a response. */

@@ -84,7 +84,8 @@ static int sidecar_open(Sidecar *sc, Dataset *ds, const char *csv_path,
         const char *id = json_string_value(json_object_get(study, "id"));
         char who[4200];
         snprintf(who, sizeof who, "%s (study '%s')", sc->path, id ? id : "?");
-        int rc = dataset_state_study(ds, def, "sidecar", who, err);
+        const char *hash = json_string_value(json_object_get(study, "hash"));
+        int rc = dataset_state_study(ds, def, hash, "sidecar", who, err);
         if (rc != SIM_OK) {
             return rc;
         }

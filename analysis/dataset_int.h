@@ -142,9 +142,10 @@ int dataset_state_scale(Dataset *ds, int points, const char *from,
 
 /* A source (who: "FILE (study 'ID')", from: "study" or "sidecar") gives
 ** a study definition: its rating scale ("rating"."points", or the study
-** format's default of 7 points) is stated and its "baseline" recorded. */
-int dataset_state_study(Dataset *ds, json_t *def, const char *from,
-                        const char *who, SimError *err);
+** format's default of 7 points) is stated, its "baseline" and "analysis"
+** recorded, and its bundle hash (hex, NULL when unknown) kept. */
+int dataset_state_study(Dataset *ds, json_t *def, const char *hash,
+                        const char *from, const char *who, SimError *err);
 
 /* The step budget of a database's queries: a base plus 16 virtual-machine
 ** steps per byte of the file (dataset_sqlite.c says why). */

@@ -110,8 +110,11 @@ static int db_studies(Dataset *ds, sqlite3 *db, const char *path, Budget *b,
                       SimError *err)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT study_id, definition FROM study", -1,
-                           &st, NULL) != SQLITE_OK) {
+    /* the bundle hash when the table has one (every engine store does) */
+    if (sqlite3_prepare_v2(db, "SELECT study_id, definition, hash FROM study",
+                           -1, &st, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT study_id, definition, NULL FROM study",
+                           -1, &st, NULL) != SQLITE_OK) {
         return SIM_OK; /* not an engine database: the data say the scale */
     }
     int rc = SIM_OK, step;
@@ -125,7 +128,9 @@ static int db_studies(Dataset *ds, sqlite3 *db, const char *path, Budget *b,
             rc = sim_fail(err, SIM_ERR_PARSE,
                           "%s: the study definition is not a JSON object", who);
         } else {
-            rc = dataset_state_study(ds, def, "study", who, err);
+            rc = dataset_state_study(ds, def,
+                                     (const char *)sqlite3_column_text(st, 2),
+                                     "study", who, err);
         }
         json_decref(def);
     }

@@ -336,6 +336,43 @@ void glmm_design_model(const GlmmDesign *d, int st, GlmmModel *m)
     m->term[1] = (GlmmTerm){d->item, d->n_item, 1, NULL, 0};
 }
 
+void glmm_r_name(const char *name, char *out, size_t size)
+{
+    static const char *const reserved[] = {
+        "if",          "else",     "repeat",        "while",      "function",
+        "for",         "next",     "break",         "TRUE",       "FALSE",
+        "NULL",        "Inf",      "NaN",           "NA",         "in",
+        "NA_integer_", "NA_real_", "NA_character_", "NA_complex_"};
+    int ok = (name[0] >= 'A' && name[0] <= 'Z') ||
+             (name[0] >= 'a' && name[0] <= 'z') ||
+             (name[0] == '.' && !(name[1] >= '0' && name[1] <= '9'));
+    for (const char *c = name; ok && *c; c++) {
+        ok = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+             (*c >= '0' && *c <= '9') || *c == '.' || *c == '_';
+    }
+    for (size_t k = 0; ok && k < sizeof reserved / sizeof *reserved; k++) {
+        ok = strcmp(name, reserved[k]) != 0;
+    }
+    if (ok) {
+        snprintf(out, size, "%s", name);
+        return;
+    }
+    size_t n = 0;
+    if (size < 3) {
+        out[0] = '\0';
+        return;
+    }
+    out[n++] = '`';
+    for (const char *c = name; *c && n + 3 < size; c++) {
+        if (*c == '`' || *c == '\\') {
+            out[n++] = '\\';
+        }
+        out[n++] = *c;
+    }
+    out[n++] = '`';
+    out[n] = '\0';
+}
+
 void glmm_design_formula(const GlmmDesign *d, int st, char *buf, size_t size)
 {
     int conds = 0, sessions = 0;
@@ -343,7 +380,7 @@ void glmm_design_formula(const GlmmDesign *d, int st, char *buf, size_t size)
         conds |= d->col_kind[j] == GLMM_COL_CONDITION;
         sessions |= d->col_kind[j] == GLMM_COL_SESSION;
     }
-    char fixed[64], slopes[64] = "";
+    char fixed[64];
     if (d->kind == GLMM_PREPOST) {
         snprintf(fixed, sizeof fixed, "%s",
                  conds ? "phase * condition" : "phase");
@@ -351,12 +388,15 @@ void glmm_design_formula(const GlmmDesign *d, int st, char *buf, size_t size)
         snprintf(fixed, sizeof fixed, "%s%s", conds ? "condition" : "1",
                  sessions ? " + session" : "");
     }
-    if (st != GLMM_INTERCEPTS && d->kz > 1) {
-        snprintf(slopes, sizeof slopes, " +%s%s",
-                 d->kind == GLMM_PREPOST ? " phase" : "",
-                 d->within
-                     ? (d->kind == GLMM_PREPOST ? " + condition" : " condition")
-                     : "");
+    /* the slopes as the numeric dummies of the R script (lme4's || splits
+    ** a factor's columns into a correlated block, a different model) */
+    char slopes[600] = "";
+    size_t at = 0;
+    for (int a = 1; st != GLMM_INTERCEPTS && a < d->kz; a++) {
+        char nm[2 * GLMM_NAME_MAX + 4];
+        glmm_r_name(d->znames[a], nm, sizeof nm);
+        int w = snprintf(slopes + at, sizeof slopes - at, " + %s", nm);
+        at += w > 0 && (size_t)w < sizeof slopes - at ? (size_t)w : 0;
     }
     snprintf(buf, size, "correct ~ %s + (1%s %s participant) + (1 | item)",
              fixed, slopes, st == GLMM_UNCORRELATED ? "||" : "|");

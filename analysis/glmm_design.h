@@ -69,8 +69,13 @@ int glmm_design_has(const GlmmDesign *d, int st);
 void glmm_design_model(const GlmmDesign *d, int st, GlmmModel *m);
 
 /* The formula in lme4's syntax, e.g. "correct ~ phase * condition + (1 +
-** phase | participant) + (1 | item)". */
+** phasepost | participant) + (1 | item)": the slopes are the numeric
+** dummies of the report's R script (glmm_r.c). */
 void glmm_design_formula(const GlmmDesign *d, int st, char *buf, size_t size);
+
+/* name as R code: as it is when it is a syntactic name, else in
+** backquotes ("`conditiontext-only`"). */
+void glmm_r_name(const char *name, char *out, size_t size);
 
 /* The optimum of each structure fitted to one data set, (theta, beta) and
 ** the Hessian there: where the fits of data sets like it start (simlab
@@ -114,6 +119,12 @@ typedef struct GlmmFitOptions {
 int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
                     GlmmModel *m, int *chosen, GlmmTryRow *tried, int *n_tried,
                     SimError *err);
+
+/* An R script (glmm_r.c) that refits the model of r->glmm (fitted to d
+** under run o) with lme4 from the exported CSV of ds; *out owns it
+** (sim_free). Returns 0, or -1 when out of memory. */
+int glmm_r_script(const Dataset *ds, const Screen *sc, const GlmmDesign *d,
+                  const AnalyzeOptions *o, const Report *r, char **out);
 
 /* "full", "uncorrelated" or "intercepts". */
 const char *glmm_structure_name(int st);

@@ -247,7 +247,9 @@ int compute_glmm(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     if (rc == SIM_OK && kept_st >= 0) {
         snprintf(g->baseline, sizeof g->baseline, "%s",
                  dataset_str(ds, sc->conds[d.base]));
-        if (store_fit(&d, kept_st, &km, &kept, r) != 0) {
+        if (store_fit(&d, kept_st, &km, &kept, r) != 0 ||
+            (!o->null_study &&
+             glmm_r_script(ds, sc, &d, o, r, &g->r_script) != 0)) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         } else if (g->n_tried > 1) {
             SimBuf b;
@@ -291,6 +293,7 @@ static const TableColumn GLMM_COLS[] = {
     {"singular", NULL, NULL, TABLE_BOOL, "", 0, 0, 0},
     {"vcov", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
     {"dropped_columns", NULL, NULL, TABLE_INT, "columns", 0, 0, 0},
+    {"r", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
 };
 
 /* md, csv glmm_terms.csv, json glmm.terms */
@@ -350,9 +353,13 @@ static char *model_note(const Report *r)
         "lme4's glmer(nAGQ = 1) on %d responses (analysed participants, "
         "answered trials, no catch trials) of %d participants and %d items. "
         "Estimates on the log-odds scale; OR = odds ratio exp(estimate); "
-        "95 %% Wald intervals; conditions against the baseline '%s'. "
+        "95 %% Wald intervals; conditions against %s '%s'%s. "
         "log L = %.3f, AIC = %.2f%s%s.",
-        g->formula, g->n_obs, g->n_participants, g->n_items, g->baseline,
+        g->formula, g->n_obs, g->n_participants, g->n_items,
+        r->baseline ? "the baseline" : "the reference level", g->baseline,
+        r->baseline ? ""
+                    : ", the first condition of the data (no baseline is "
+                      "known: study.json \"baseline\", or --baseline NAME)",
         g->loglik, g->aic,
         g->converged ? "" : "; the optimiser did not converge",
         g->singular ? "; singular fit (a variance estimated at 0 or a "
@@ -385,7 +392,8 @@ static int object_table(Report *r)
                    "The mixed-effects logistic model: formula, the "
                    "random-effect structure taken and why (fallback), fit "
                    "statistics; terms, random_effects, correlations and "
-                   "tried below.");
+                   "tried below; r: an R script that refits the model with "
+                   "lme4 from the exported CSV (Rscript glmm.R export.csv).");
     if (!g->fitted) {
         return 0;
     }
@@ -403,6 +411,7 @@ static int object_table(Report *r)
     table_put_num(t, g->singular);
     table_put_text(t, g->vcov_hessian ? "hessian" : "rx");
     table_put_num(t, g->n_dropped);
+    table_put_text(t, g->r_script);
     return 0;
 }
 

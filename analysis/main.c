@@ -9,6 +9,7 @@
 #include "analysis/analyze.h"
 #include "common/sim_alloc.h"
 #include "common/sim_escape.h"
+#include "common/sim_text.h"
 
 static const char SYNOPSIS[] =
     "Usage: simlab-analyze [DB|URL ...] [--csv FILE ...] --out DIR "
@@ -68,6 +69,14 @@ static void help(FILE *f)
         "  --no-glmm               skip the mixed-effects logistic model\n"
         "  --calibrate N           measure each test's size on N null\n"
         "                          studies simulated from the fitted model\n"
+        "  --primary NAME          the primary test instead of the study's\n"
+        "                          (glmm, paired_t, anova, change_bootstrap,\n"
+        "                          utility_bootstrap); a deviation from a "
+        "plan\n"
+        "  --look K                sequential look K of the study's looks:\n"
+        "                          decide at its boundary\n"
+        "  --plan FILE             compare with preregistration.json (simlab\n"
+        "                          plan): confirmatory or exploratory\n"
         "  --quiet                 no summary on stdout\n"
         "  --help                  this text\n"
         "  --version               the version\n"
@@ -76,7 +85,8 @@ static void help(FILE *f)
         "  simlab-analyze data/study.db --out report\n"
         "  simlab-analyze --csv other-lab.csv --delimiter ';' --out report\n"
         "\n"
-        "Documentation: docs/analysis.md in simlab's source.\n",
+        "Documentation: analysis.md in /usr/share/doc/simlab (docs/ in\n"
+        "simlab's source); report.json from Python: python.md there.\n",
         f);
 }
 
@@ -228,6 +238,26 @@ static int set_value(AnalyzeOptions *o, const char *a, const char *v,
     } else if (strcmp(a, "--calibrate") == 0) {
         bad = parse_int_arg(a, v, 0, 1000000, &x);
         o->calibrate = (int)x;
+    } else if (strcmp(a, "--primary") == 0) {
+        o->primary = sim_primary_from_name(v);
+        if (o->primary < 0) {
+            static const char *const names[] = {"glmm", "paired_t", "anova",
+                                                "change_bootstrap",
+                                                "utility_bootstrap"};
+            const char *near = sim_suggest(v, names, 5);
+            fprintf(stderr,
+                    "simlab-analyze: --primary: '%s' is not one of glmm, "
+                    "paired_t, anova, change_bootstrap, utility_bootstrap%s%s"
+                    "%s\n",
+                    v, near ? " (did you mean '" : "", near ? near : "",
+                    near ? "'?)" : "");
+            bad = 1;
+        }
+    } else if (strcmp(a, "--look") == 0) {
+        bad = parse_int_arg(a, v, 1, SIM_MAX_LOOKS, &x);
+        o->look = (int)x;
+    } else if (strcmp(a, "--plan") == 0) {
+        o->plan_file = v;
     } else if (strcmp(a, "--max-catch-failures") == 0) {
         bad = parse_int_arg(a, v, 0, 1000000, &x);
         o->max_catch_failures = (int)x;
@@ -300,7 +330,7 @@ int main(int argc, char **argv)
             "--threads",   "--baseline", "--items",      "--p-method",
             "--bootstrap", "--accuracy", "--utility",    "--max-catch-failures",
             "--format",    "--plots",    "--delimiter",  "--encoding",
-            "--calibrate"};
+            "--calibrate", "--primary",  "--look",       "--plan"};
         int known = 0;
         for (size_t q = 0; q < sizeof valued / sizeof valued[0]; q++) {
             known |= strcmp(a, valued[q]) == 0;

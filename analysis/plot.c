@@ -7,6 +7,7 @@
 ** vectors. No statistics here.
 */
 #include "analysis/plot.h"
+#include "analysis/plot_int.h"
 #include "analysis/report.h"
 #include "common/sim_alloc.h"
 
@@ -21,10 +22,7 @@
 
 #define TWO_PI   6.283185307179586
 #define PT_WIDTH PLOT_WIDTH_PT
-#define FONT     "DejaVu Sans"
-
-/* Draws data (a Report, or PlotCurves) on a w x h point canvas. */
-typedef void (*DrawFn)(cairo_t *cr, const void *data, double w, double h);
+#define FONT     PLOT_FONT
 
 /* Okabe-Ito colours, readable by colour-blind readers (their yellow is
 ** replaced by grey, which stays visible on white). */
@@ -33,8 +31,8 @@ static const double palette[8][3] = {
     {0.800, 0.475, 0.655}, {0.337, 0.706, 0.914}, {0.902, 0.624, 0.000},
     {0.45, 0.45, 0.45},    {0.0, 0.0, 0.0}};
 
-static void text_at(cairo_t *cr, double x, double y, const char *s,
-                    double align_x, double align_y)
+void plot_text_at(cairo_t *cr, double x, double y, const char *s,
+                  double align_x, double align_y)
 {
     cairo_text_extents_t e;
     cairo_text_extents(cr, s, &e);
@@ -43,8 +41,53 @@ static void text_at(cairo_t *cr, double x, double y, const char *s,
     cairo_show_text(cr, s);
 }
 
+double plot_x(const PlotXAxis *a, double v)
+{
+    return a->left + (v - a->lo) / (a->hi - a->lo) * (a->right - a->left);
+}
+
+void plot_x_axis(cairo_t *cr, const PlotXAxis *a)
+{
+    cairo_set_font_size(cr, 7.0);
+    cairo_set_line_width(cr, 0.4);
+    for (double t = a->lo; t <= a->hi + a->step / 2; t += a->step) {
+        double x = plot_x(a, t), v = a->log ? exp(t) : t;
+        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+        cairo_move_to(cr, x, a->top);
+        cairo_line_to(cr, x, a->bottom);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        char lab[32];
+        if (fabs(v) < 1e-9) {
+            snprintf(lab, sizeof lab, "0");
+        } else if (a->plus) {
+            snprintf(lab, sizeof lab, "%+g", v);
+        } else {
+            snprintf(lab, sizeof lab, "%g",
+                     fabs(v - round(v)) < 1e-9 ? round(v) : v);
+        }
+        plot_text_at(cr, x, a->bottom + 3, lab, 0.5, 0);
+    }
+    plot_text_at(cr, (a->left + a->right) / 2, a->bottom + 14, a->title, 0.5,
+                 0);
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    cairo_set_line_width(cr, 0.8);
+    double dash[1] = {2.0};
+    cairo_set_dash(cr, dash, 1, 0);
+    cairo_move_to(cr, plot_x(a, a->ref), a->top);
+    cairo_line_to(cr, plot_x(a, a->ref), a->bottom);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
+void plot_colour(cairo_t *cr, int k)
+{
+    const double *c = palette[k & 7];
+    cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+}
+
 /* A "nice" tick step for a span. */
-static double tick_step(double span, int target)
+double plot_tick_step(double span, int target)
 {
     double raw = span / target;
     double mag = pow(10, floor(log10(raw)));
@@ -117,7 +160,8 @@ static void draw_forest(cairo_t *cr, const void *data, double w, double h)
     double left = label_w, right = w - 8, top = 18, bottom = h - 40;
     /* about one tick label per 32 points */
     int ticks = (int)((right - left) / 32);
-    double step = tick_step(hi - lo > 0 ? hi - lo : 10, ticks > 2 ? ticks : 2);
+    double step =
+        plot_tick_step(hi - lo > 0 ? hi - lo : 10, ticks > 2 ? ticks : 2);
     lo = floor(lo / step) * step;
     hi = ceil(hi / step) * step;
     if (hi <= lo) {
@@ -126,36 +170,21 @@ static void draw_forest(cairo_t *cr, const void *data, double w, double h)
 #define XPOS(v) (left + ((v)-lo) / (hi - lo) * (right - left))
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 8.0);
-    text_at(cr, (left + right) / 2, 4, "Change in accuracy (Post - Pre RE)",
-            0.5, 0);
-    cairo_set_font_size(cr, 7.0);
-    /* grid and axis */
-    cairo_set_line_width(cr, 0.4);
-    for (double t = lo; t <= hi + step / 2; t += step) {
-        double x = XPOS(t);
-        cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-        cairo_move_to(cr, x, top);
-        cairo_line_to(cr, x, bottom);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        char lab[32];
-        if (fabs(t) < 1e-9) {
-            snprintf(lab, sizeof lab, "0");
-        } else {
-            snprintf(lab, sizeof lab, "%+g", t);
-        }
-        text_at(cr, x, bottom + 3, lab, 0.5, 0);
-    }
-    text_at(cr, (left + right) / 2, bottom + 14,
-            "percentage points, 95 % bootstrap CI", 0.5, 0);
-    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-    cairo_set_line_width(cr, 0.8);
-    double dash[1] = {2.0};
-    cairo_set_dash(cr, dash, 1, 0);
-    cairo_move_to(cr, XPOS(0), top);
-    cairo_line_to(cr, XPOS(0), bottom);
-    cairo_stroke(cr);
-    cairo_set_dash(cr, NULL, 0, 0);
+    plot_text_at(cr, (left + right) / 2, 4,
+                 "Change in accuracy (Post - Pre RE)", 0.5, 0);
+    PlotXAxis axis = {lo,
+                      hi,
+                      step,
+                      left,
+                      right,
+                      top,
+                      bottom,
+                      0.0,
+                      0,
+                      1,
+                      "percentage points, 95 % "
+                      "bootstrap CI"};
+    plot_x_axis(cr, &axis);
     double y = top + 4;
     for (int s = 0; s < r->n_re; s++) {
         if (r->re[s].same_as) {
@@ -164,7 +193,7 @@ static void draw_forest(cairo_t *cr, const void *data, double w, double h)
         cairo_set_source_rgb(cr, 0, 0, 0);
         cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
                                CAIRO_FONT_WEIGHT_BOLD);
-        text_at(cr, 4, y, r->re[s].subset, 0, 0);
+        plot_text_at(cr, 4, y, r->re[s].subset, 0, 0);
         cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
                                CAIRO_FONT_WEIGHT_NORMAL);
         y += 12;
@@ -177,7 +206,7 @@ static void draw_forest(cairo_t *cr, const void *data, double w, double h)
             cairo_set_source_rgb(cr, 0, 0, 0);
             char lab[96];
             snprintf(lab, sizeof lab, "%.22s", c->condition);
-            text_at(cr, 10, y, lab, 0, 0);
+            plot_text_at(cr, 10, y, lab, 0, 0);
             int sig = isfinite(c->p) && c->p < 0.05;
             const double *col = palette[sig ? 1 : 0];
             cairo_set_source_rgb(cr, col[0], col[1], col[2]);
@@ -209,7 +238,7 @@ static void draw_forest(cairo_t *cr, const void *data, double w, double h)
         cairo_arc(cr, lx + 2, ly + 3.5, 2.2, 0, TWO_PI);
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        text_at(cr, lx + 7, ly, k ? "p < .05" : "p \u2265 .05", 0, 0);
+        plot_text_at(cr, lx + 7, ly, k ? "p < .05" : "p \u2265 .05", 0, 0);
     }
 }
 
@@ -249,7 +278,7 @@ static void draw_curves(cairo_t *cr, const void *data, double w, double h)
             lo = 0;
             hi = 1;
         }
-        step = tick_step(hi - lo > 0 ? hi - lo : 0.5, 5);
+        step = plot_tick_step(hi - lo > 0 ? hi - lo : 0.5, 5);
         lo = floor(lo / step) * step;
         hi = ceil(hi / step) * step;
     }
@@ -262,7 +291,7 @@ static void draw_curves(cairo_t *cr, const void *data, double w, double h)
 #define YPOS(v) (bottom - ((v)-lo) / (hi - lo) * (bottom - top))
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 8.0);
-    text_at(cr, (left + right) / 2, 4, p->title, 0.5, 0);
+    plot_text_at(cr, (left + right) / 2, 4, p->title, 0.5, 0);
     cairo_set_font_size(cr, 7.0);
     cairo_set_line_width(cr, 0.4);
     for (double v = lo; v <= hi + step / 2; v += step) {
@@ -273,17 +302,17 @@ static void draw_curves(cairo_t *cr, const void *data, double w, double h)
         cairo_set_source_rgb(cr, 0, 0, 0);
         char lab[32];
         snprintf(lab, sizeof lab, "%.*f", p->y_decimals, v);
-        text_at(cr, left - 3, YPOS(v), lab, 1, 0.5);
+        plot_text_at(cr, left - 3, YPOS(v), lab, 1, 0.5);
     }
     for (int t = 0; t < T; t++) {
-        text_at(cr, XPOS(t), bottom + 3, p->x_labels[t], 0.5, 0);
+        plot_text_at(cr, XPOS(t), bottom + 3, p->x_labels[t], 0.5, 0);
     }
-    text_at(cr, (left + right) / 2, bottom + 12, p->x_title, 0.5, 0);
+    plot_text_at(cr, (left + right) / 2, bottom + 12, p->x_title, 0.5, 0);
     /* y axis title, rotated */
     cairo_save(cr);
     cairo_translate(cr, 7, (top + bottom) / 2);
     cairo_rotate(cr, -TWO_PI / 4);
-    text_at(cr, 0, -4, p->y_title, 0.5, 0);
+    plot_text_at(cr, 0, -4, p->y_title, 0.5, 0);
     cairo_restore(cr);
     /* reference levels */
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
@@ -344,7 +373,7 @@ static void draw_curves(cairo_t *cr, const void *data, double w, double h)
         cairo_rectangle(cr, lx, ly + 1.5, 8, 3);
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        text_at(cr, lx + 11, ly, p->legend[line], 0, 0);
+        plot_text_at(cr, lx + 11, ly, p->legend[line], 0, 0);
     }
 #undef XPOS
 #undef YPOS
@@ -370,7 +399,7 @@ static void draw_items(cairo_t *cr, const void *data, double w, double h)
             no_r++;
         }
     }
-    double ystep = tick_step(yhi - ylo, 4);
+    double ystep = plot_tick_step(yhi - ylo, 4);
     ylo = floor(ylo / ystep) * ystep;
     yhi = ceil(yhi / ystep) * ystep;
     double left = 34, right = w - 8, top = 18, bottom = h - 56;
@@ -378,8 +407,8 @@ static void draw_items(cairo_t *cr, const void *data, double w, double h)
 #define YPOS(v) (bottom - ((v)-ylo) / (yhi - ylo) * (bottom - top))
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 8.0);
-    text_at(cr, (left + right) / 2, 4, "Items: accuracy and item-rest r", 0.5,
-            0);
+    plot_text_at(cr, (left + right) / 2, 4, "Items: accuracy and item-rest r",
+                 0.5, 0);
     cairo_set_font_size(cr, 7.0);
     cairo_set_line_width(cr, 0.4);
     for (int t = 0; t <= 100; t += 25) {
@@ -390,7 +419,7 @@ static void draw_items(cairo_t *cr, const void *data, double w, double h)
         cairo_set_source_rgb(cr, 0, 0, 0);
         char lab[16];
         snprintf(lab, sizeof lab, "%d", t);
-        text_at(cr, XPOS(t), bottom + 3, lab, 0.5, 0);
+        plot_text_at(cr, XPOS(t), bottom + 3, lab, 0.5, 0);
     }
     for (double v = ylo; v <= yhi + ystep / 2; v += ystep) {
         cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
@@ -400,13 +429,13 @@ static void draw_items(cairo_t *cr, const void *data, double w, double h)
         cairo_set_source_rgb(cr, 0, 0, 0);
         char lab[16];
         snprintf(lab, sizeof lab, "%.2f", fabs(v) < 1e-9 ? 0.0 : v);
-        text_at(cr, left - 3, YPOS(v), lab, 1, 0.5);
+        plot_text_at(cr, left - 3, YPOS(v), lab, 1, 0.5);
     }
-    text_at(cr, (left + right) / 2, bottom + 12, "accuracy (%)", 0.5, 0);
+    plot_text_at(cr, (left + right) / 2, bottom + 12, "accuracy (%)", 0.5, 0);
     cairo_save(cr);
     cairo_translate(cr, 7, (top + bottom) / 2);
     cairo_rotate(cr, -TWO_PI / 4);
-    text_at(cr, 0, -4, "item-rest r", 0.5, 0);
+    plot_text_at(cr, 0, -4, "item-rest r", 0.5, 0);
     cairo_restore(cr);
     /* chance and ceiling */
     cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
@@ -455,18 +484,19 @@ static void draw_items(cairo_t *cr, const void *data, double w, double h)
         cairo_arc(cr, lx + 2, y + 3.5, 1.8, 0, TWO_PI);
         cairo_fill(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        text_at(cr, lx + 6, y, names[k], 0, 0);
+        plot_text_at(cr, lx + 6, y, names[k], 0, 0);
     }
     if (no_r > 0) {
         char lab[96];
         snprintf(lab, sizeof lab, "hollow on the axis: %d item%s without r",
                  no_r, no_r == 1 ? "" : "s");
-        text_at(cr, left, ly + 18, lab, 0, 0);
+        plot_text_at(cr, left, ly + 18, lab, 0, 0);
     }
 }
 
-static int render(const char *dir, const char *stem, unsigned kinds, DrawFn fn,
-                  const void *data, double w, double h, SimError *err)
+int plot_render(const char *dir, const char *stem, unsigned kinds,
+                PlotDrawFn fn, const void *data, double w, double h,
+                SimError *err)
 {
     char path[4096];
     const char *ext[3] = {"png", "svg", "pdf"};
@@ -514,7 +544,7 @@ static int render(const char *dir, const char *stem, unsigned kinds, DrawFn fn,
 int plot_write_curves(const char *dir, const char *stem, unsigned kinds,
                       const PlotCurves *p, double w, double h, SimError *err)
 {
-    return render(dir, stem, kinds, draw_curves, p, w, h, err);
+    return plot_render(dir, stem, kinds, draw_curves, p, w, h, err);
 }
 
 /* The Utility-K curves: one line per condition but the baseline, against
@@ -569,8 +599,8 @@ static int write_utility(const Report *r, const char *dir, unsigned kinds,
                     .refs = one,
                     .n_refs = 1};
     int lines = r->n_utility - 1;
-    rc = render(dir, "utility_k", kinds, draw_curves, &p, PLOT_WIDTH_PT,
-                170.0 + 10.0 * ((lines + 1) / 2), err);
+    rc = plot_render(dir, "utility_k", kinds, draw_curves, &p, PLOT_WIDTH_PT,
+                     170.0 + 10.0 * ((lines + 1) / 2), err);
 done:
     sim_free(y);
     sim_free(xl);
@@ -585,14 +615,18 @@ int report_write_plots(const Report *r, const char *dir, unsigned kinds,
 {
     int rc = SIM_OK;
     if (r->n_change > 0) {
-        rc = render(dir, "change_forest", kinds, draw_forest, r, PT_WIDTH,
-                    forest_height(r), err);
+        rc = plot_render(dir, "change_forest", kinds, draw_forest, r, PT_WIDTH,
+                         forest_height(r), err);
     }
     if (rc == SIM_OK && r->n_utility > 0 && r->n_sessions > 0) {
         rc = write_utility(r, dir, kinds, err);
     }
     if (rc == SIM_OK && r->n_items > 0) {
-        rc = render(dir, "items", kinds, draw_items, r, PT_WIDTH, 210.0, err);
+        rc = plot_render(dir, "items", kinds, draw_items, r, PT_WIDTH, 210.0,
+                         err);
+    }
+    if (rc == SIM_OK) {
+        rc = plot_primary(r, dir, kinds, err);
     }
     return rc;
 }

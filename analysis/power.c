@@ -9,6 +9,8 @@
 #include "analysis/power.h"
 
 #include "analysis/power_int.h"
+#include "analysis/sequential.h"
+#include "analysis/stats.h"
 #include "common/sim_alloc.h"
 #include "common/sim_rng.h"
 
@@ -130,6 +132,18 @@ int power_check_options(const PowerOptions *o, SimError *err)
         return sim_fail(err, SIM_ERR_USAGE,
                         "--alpha: must lie strictly between 0 and 1");
     }
+    if (o->n_looks > 0) {
+        int same = o->n_looks == o->n_sizes;
+        for (int j = 0; same && j < o->n_looks; j++) {
+            same = o->looks[j] == o->sizes[j];
+        }
+        if (!same) {
+            return sim_fail(err, SIM_ERR_USAGE,
+                            "--participants: a study with sequential looks "
+                            "is simulated at its looks (the sizes must be "
+                            "them)");
+        }
+    }
     if (o->replicates < 1 || reject_bound(o->alpha, o->replicates) < 0) {
         return sim_fail(err, SIM_ERR_USAGE,
                         "--replicates %d: too few to reject at alpha %g "
@@ -183,7 +197,7 @@ int power_tested(const PowerDesign *d, int *tested)
 {
     int n = 0;
     for (int c = 0; c < d->n_conds; c++) {
-        if (d->test == POWER_TEST_CHANGE || c != d->base) {
+        if ((d->test == POWER_TEST_CHANGE && !d->vs_baseline) || c != d->base) {
             tested[n++] = c;
         }
     }
@@ -201,6 +215,8 @@ typedef struct Ctx {
     ** studies [(size * null_studies + k) * n_tests + c] */
     unsigned char *reject, *covered, *null_reject;
     double *estimate, *null_estimate;
+    double *pval, *null_pval; /* the p-values, when the decisions are
+                                 made from them (correction, looks) */
     int *reps_used;
     atomic_int next, done, failed;
     pthread_mutex_t lock;
@@ -238,45 +254,119 @@ static void draw_progress(int done, int total)
     fflush(stderr);
 }
 
-/* Simulates and tests task number task of x with the buffers b. */
-static int run_task(Ctx *x, PowerBuf *b, int task, SimError *err)
+/* Where study k of size si keeps its outcome. */
+static void outcome_at(const Ctx *x, int si, int k, PowerOutcome *out)
 {
-    const PowerOptions *o = x->t.o;
-    int C = x->t.n_tests, S = o->studies, NS = x->null_studies;
-    /* the largest studies first, for an even load */
-    int si = o->n_sizes - 1 - task / x->per_size, k = task % x->per_size;
-    int null_study = k >= S;
-    uint64_t seed = study_seed_of(o, si, null_study ? k - S : k);
-    PowerOutcome out;
-    if (null_study) {
-        seed = sim_mix64(seed ^ UINT64_C(0x6e756c6c));
+    int C = x->t.n_tests, S = x->t.o->studies, NS = x->null_studies;
+    if (k >= S) {
         size_t at = ((size_t)si * (size_t)NS + (size_t)(k - S)) * (size_t)C;
-        out.reject = x->null_reject + at;
-        out.estimate = x->null_estimate + at;
-        out.covered = NULL;
-        out.reps_used = NULL;
+        out->reject = x->null_reject + at;
+        out->estimate = x->null_estimate + at;
+        out->p = x->null_pval ? x->null_pval + at : NULL;
+        out->covered = NULL;
+        out->reps_used = NULL;
     } else {
         size_t at = ((size_t)si * (size_t)S + (size_t)k) * (size_t)C;
-        out.reject = x->reject + at;
-        out.estimate = x->estimate + at;
-        out.covered = x->covered + at;
-        out.reps_used = x->reps_used + (size_t)si * (size_t)S + (size_t)k;
+        out->reject = x->reject + at;
+        out->estimate = x->estimate + at;
+        out->p = x->pval ? x->pval + at : NULL;
+        out->covered = x->covered + at;
+        out->reps_used = x->reps_used + (size_t)si * (size_t)S + (size_t)k;
     }
-    b->table.n_rows = 0;
-    b->table.n_participants = 0;
+}
+
+/* The decisions of one study from its p-values: Holm's step-down over the
+** tested conditions, or each at alpha. */
+static void decide_from_p(const PowerTestCtx *t, PowerOutcome *out)
+{
+    int C = t->n_tests;
+    if (!out->p || t->o->correction == POWER_CORRECTION_OWN) {
+        return;
+    }
+    double adj[POWER_MAX_CELLS];
+    if (t->o->correction == POWER_CORRECTION_HOLM) {
+        stats_p_holm(out->p, C, adj);
+    } else {
+        memcpy(adj, out->p, (size_t)C * sizeof(double));
+    }
+    for (int c = 0; c < C; c++) {
+        out->reject[c] = isfinite(adj[c]) && adj[c] <= t->o->alpha;
+    }
+}
+
+/* The mixed model's warm starts of study k at size (or look) si. */
+static void set_warm(Ctx *x, PowerBuf *b, int si, int k)
+{
+    int S = x->t.o->studies;
     b->glmm_warm = NULL;
     b->glmm_record = NULL;
     if (x->warm) {
-        struct GlmmWarm *w = power_glmm_warm_at(x->warm, si * 2 + null_study);
+        struct GlmmWarm *w = power_glmm_warm_at(x->warm, si * 2 + (k >= S));
         if (k == 0 || k == S) {
             b->glmm_record = w;
         } else {
             b->glmm_warm = w;
         }
     }
-    int rc = x->fn(x->fctx, o->sizes[si], seed, null_study, &b->table, err);
-    if (rc == SIM_OK) {
+}
+
+/* b->table = the participants of b->full at a look of n per condition
+** (within-subject: the first n participants), renumbered. */
+static int truncate_study(const PowerDesign *d, PowerBuf *b, int n)
+{
+    PowerTable *f = &b->full, *t = &b->table;
+    t->n_rows = 0;
+    t->n_participants = 0;
+    if (sim_grow((void **)&b->rank, &b->cap_rank, (size_t)f->n_participants + 1,
+                 sizeof *b->rank) != 0) {
+        return -1;
+    }
+    int seen[POWER_MAX_CELLS] = {0};
+    for (int u = 0; u < f->n_participants; u++) {
+        int rank = d->within ? u : seen[f->cond_of[u]]++;
+        b->rank[u] = rank < n ? power_table_participant(t, f->cond_of[u]) : -1;
+        if (rank < n && b->rank[u] < 0) {
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const PowerAnswer *a = &f->rows[i];
+        int u = b->rank[a->participant];
+        if (u >= 0 && power_table_add(t, u, a->condition, a->item, a->phase,
+                                      a->cell, a->y) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Simulates and tests task number task of x with the buffers b. */
+static int run_task(Ctx *x, PowerBuf *b, int task, SimError *err)
+{
+    const PowerOptions *o = x->t.o;
+    int S = o->studies;
+    /* the largest studies first, for an even load; with looks, every
+    ** study is simulated at the last look and tested at each */
+    int si = o->n_sizes - 1 - task / x->per_size, k = task % x->per_size;
+    int null_study = k >= S;
+    uint64_t seed = study_seed_of(o, si, null_study ? k - S : k);
+    if (null_study) {
+        seed = sim_mix64(seed ^ UINT64_C(0x6e756c6c));
+    }
+    PowerTable *into = o->n_looks > 0 ? &b->full : &b->table;
+    into->n_rows = 0;
+    into->n_participants = 0;
+    int rc = x->fn(x->fctx, o->sizes[si], seed, null_study, into, err);
+    int first = o->n_looks > 0 ? 0 : si;
+    for (int j = first; rc == SIM_OK && j <= si; j++) {
+        PowerOutcome out;
+        outcome_at(x, j, k, &out);
+        set_warm(x, b, j, k);
+        if (o->n_looks > 0 && truncate_study(x->t.d, b, o->sizes[j]) != 0) {
+            return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
         rc = power_test_study(&x->t, b, seed, null_study, &out, err);
+        decide_from_p(&x->t, &out);
     }
     return rc;
 }
@@ -406,7 +496,7 @@ static int crossing(const int *sizes, const double *y, int n, double target,
     return 1;
 }
 
-static void recommend(PowerResult *r, int c, double target, PowerN *out)
+static void recommend(const PowerResult *r, int c, double target, PowerN *out)
 {
     int n = r->opt.n_sizes;
     double y[POWER_MAX_SIZES], ylo[POWER_MAX_SIZES], yhi[POWER_MAX_SIZES];
@@ -421,6 +511,11 @@ static void recommend(PowerResult *r, int c, double target, PowerN *out)
     out->above = k > 0;
     out->low_below = crossing(r->opt.sizes, yhi, n, target, &out->low) < 0;
     crossing(r->opt.sizes, ylo, n, target, &out->high);
+}
+
+void power_n_for(const PowerResult *r, int c, double target, PowerN *out)
+{
+    recommend(r, c, target, out);
 }
 
 static int summarise(PowerResult *r, const Ctx *x, SimError *err)
@@ -473,10 +568,145 @@ static int summarise(PowerResult *r, const Ctx *x, SimError *err)
                          &row->fpr_high);
         }
     }
+    for (int si = 0; si < Z; si++) {
+        PowerFamily *f = &r->family[si];
+        f->null_studies = NS;
+        for (int k = 0; k < NS; k++) {
+            int any = 0;
+            for (int c = 0; c < C; c++) {
+                any |= x->null_reject[((size_t)si * (size_t)NS + (size_t)k) *
+                                          (size_t)C +
+                                      (size_t)c];
+            }
+            f->null_any += any;
+        }
+        f->fwer = NS > 0 ? (double)f->null_any / NS : NAN;
+        power_wilson(f->null_any, NS, &f->fwer_low, &f->fwer_high);
+    }
     for (int c = 0; c < C; c++) {
         recommend(r, c, 0.8, &r->conds[c].n80);
         recommend(r, c, 0.9, &r->conds[c].n90);
     }
+    return SIM_OK;
+}
+
+/* One study's sequential procedure over the looks (p-values pv at look j:
+** pv + j * stride): at each look the contrasts not yet rejected, largest
+** |z| first, each against the boundary at alpha / (contrasts left) with
+** Holm's adjustment (Ye et al. 2013) or at alpha; the study stops at the
+** look where every contrast is rejected. Sets rej[c] (rejected at some
+** look) and returns the look it stopped at. */
+static int seq_study(const PowerSeq *q, const SeqDesign *lv, int C, int holm,
+                     const double *pv, size_t stride, unsigned char *rej)
+{
+    memset(rej, 0, (size_t)C);
+    int done = 0;
+    for (int j = 0; j < q->n_looks; j++) {
+        const double *p = pv + (size_t)j * stride;
+        int order[POWER_MAX_CELLS], m = 0;
+        for (int c = 0; c < C; c++) {
+            if (!rej[c] && isfinite(p[c])) {
+                order[m++] = c;
+            }
+        }
+        for (int a = 1; a < m; a++) { /* smallest p (largest |z|) first */
+            for (int b = a; b > 0 && p[order[b]] < p[order[b - 1]]; b--) {
+                int t = order[b];
+                order[b] = order[b - 1];
+                order[b - 1] = t;
+            }
+        }
+        int left = C - done;
+        for (int i = 0; i < m; i++) {
+            /* the level's boundary: lv[left - i - 1] is at alpha / (left -
+            ** i) with Holm, lv[0] (alpha) without */
+            const SeqDesign *d = holm ? &lv[left - i - 1] : &lv[0];
+            if (p[order[i]] <= d->nominal[j]) {
+                rej[order[i]] = 1;
+                done++;
+            } else if (holm) {
+                break;
+            }
+        }
+        if (done == C) {
+            return j;
+        }
+    }
+    return q->n_looks - 1;
+}
+
+/* The sequential procedure over all power and null studies. */
+static int summarise_seq(PowerResult *r, const Ctx *x, SimError *err)
+{
+    const PowerOptions *o = &r->opt;
+    int C = x->t.n_tests, S = o->studies, NS = x->null_studies;
+    int holm = o->correction != POWER_CORRECTION_NONE && C > 1;
+    PowerSeq *q = sim_calloc(1, sizeof *q);
+    SeqDesign *lv = sim_calloc((size_t)C + 1, sizeof *lv);
+    if (!q || !lv) {
+        sim_free(q);
+        sim_free(lv);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    r->seq = q;
+    q->n_looks = o->n_looks;
+    memcpy(q->looks, o->looks, sizeof q->looks);
+    q->spending = o->spending;
+    int rc = SIM_OK;
+    /* lv[i]: the boundaries at alpha / (i + 1) */
+    for (int i = 0; rc == SIM_OK && i < (holm ? C : 1); i++) {
+        rc = seq_design(o->looks, o->n_looks, o->alpha / (holm ? i + 1 : 1),
+                        o->spending, &lv[i], err);
+    }
+    if (rc != SIM_OK) {
+        sim_free(lv);
+        return rc;
+    }
+    memcpy(q->crit, lv[0].crit, sizeof q->crit);
+    memcpy(q->spent, lv[0].spent, sizeof q->spent);
+    int hits[POWER_MAX_CELLS] = {0};
+    unsigned char rej[POWER_MAX_CELLS];
+    double n1 = 0, n0 = 0;
+    for (int pass = 0; pass < 2; pass++) { /* power studies, null studies */
+        int n = pass ? NS : S;
+        const double *pv = pass ? x->null_pval : x->pval;
+        for (int k = 0; k < n; k++) {
+            size_t stride = (size_t)n * (size_t)C;
+            int stop = seq_study(q, lv, C, holm, pv + (size_t)k * (size_t)C,
+                                 stride, rej);
+            int any = 0;
+            for (int c = 0; c < C; c++) {
+                hits[c] += !pass && rej[c];
+                any |= rej[c];
+            }
+            if (pass) {
+                q->null_any += any;
+                q->stop_h0[stop] += 1.0 / n;
+                n0 += (double)o->looks[stop] / n;
+            } else {
+                q->stop_h1[stop] += 1.0 / n;
+                n1 += (double)o->looks[stop] / n;
+            }
+        }
+    }
+    q->studies = S;
+    q->null_studies = NS;
+    q->fpr = NS > 0 ? (double)q->null_any / NS : NAN;
+    power_wilson(q->null_any, NS, &q->fpr_low, &q->fpr_high);
+    q->expected_n_h1 = S > 0 ? n1 : NAN;
+    q->expected_n_h0 = NS > 0 ? n0 : NAN;
+    for (int c = 0; c < C; c++) {
+        q->power[c] = (double)hits[c] / S;
+        double y[POWER_MAX_SIZES];
+        for (int si = 0; si < o->n_sizes; si++) {
+            y[si] = r->rows[si * C + c].power;
+        }
+        if (crossing(o->sizes, y, o->n_sizes, q->power[c], &q->fixed_n[c]) <
+            0) {
+            q->fixed_n[c] = o->sizes[0]; /* the first look already */
+        }
+    }
+    sim_free(lv);
     return SIM_OK;
 }
 
@@ -494,6 +724,7 @@ void power_free(PowerResult *r)
     sim_free(r->baseline);
     sim_free(r->baseline_from);
     sim_free(r->screening);
+    sim_free(r->seq);
     sim_free(r);
 }
 
@@ -510,6 +741,7 @@ static int new_result(const PowerDesign *d, const PowerOptions *o, const Ctx *x,
     r->test = d->test;
     r->method = x->t.method;
     r->within = d->within;
+    r->vs_baseline = d->vs_baseline;
     r->n_design_conds = d->n_conds;
     r->n_sessions = d->test == POWER_TEST_UTILITY ? d->n_cells : 0;
     r->study_id = sim_strdup(d->study_id ? d->study_id : "");
@@ -551,15 +783,11 @@ static int choose_method(const PowerDesign *d, const PowerOptions *o,
                         "the mixed model (--test glmm)",
                         power_method_name(*m), d->study_id);
     }
-    if (d->test != POWER_TEST_PAIRED &&
-        (*m == POWER_METHOD_T || *m == POWER_METHOD_ANOVA)) {
+    if (d->test != POWER_TEST_PAIRED && *m == POWER_METHOD_T) {
         return sim_fail(err, SIM_ERR_USAGE,
-                        "--test %s: the %s is for within-subject studies; "
-                        "study '%s' is between-subject (--test bootstrap, "
-                        "users or glmm)",
-                        power_method_name(*m),
-                        *m == POWER_METHOD_T ? "paired t test"
-                                             : "repeated-measures ANOVA",
+                        "--test t: the paired t test is for within-subject "
+                        "studies; study '%s' is between-subject (--test "
+                        "bootstrap, users, glmm or anova)",
                         d->study_id);
     }
     return SIM_OK;
@@ -574,7 +802,8 @@ static int check_design(const PowerDesign *d, SimError *err)
                         d->n_conds, POWER_MAX_CELLS);
     }
     if (d->base >= d->n_conds ||
-        (d->test != POWER_TEST_CHANGE && (d->base < 0 || d->n_conds < 2))) {
+        ((d->test != POWER_TEST_CHANGE || d->vs_baseline) &&
+         (d->base < 0 || d->n_conds < 2))) {
         return sim_fail(err, SIM_ERR_USAGE,
                         "study '%s': its test compares each condition with "
                         "the baseline; it needs a baseline and at least one "
@@ -616,7 +845,8 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
     }
     x.null_studies = o->null_studies < 0 ? o->studies : o->null_studies;
     x.per_size = o->studies + x.null_studies;
-    x.total = o->n_sizes * x.per_size;
+    /* with looks every study is simulated once, at the last */
+    x.total = o->n_looks > 0 ? x.per_size : o->n_sizes * x.per_size;
     PowerResult *r = NULL;
     rc = new_result(d, o, &x, &r, err);
     size_t n_res =
@@ -631,8 +861,14 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
         x.null_estimate = sim_calloc(n_null + 1, sizeof(double));
         x.reps_used = sim_calloc((size_t)o->n_sizes * (size_t)o->studies + 1,
                                  sizeof(int));
+        if (o->correction != POWER_CORRECTION_OWN || o->n_looks > 0) {
+            x.pval = sim_malloc((n_res + 1) * sizeof(double));
+            x.null_pval = sim_malloc((n_null + 1) * sizeof(double));
+        }
         if (!x.reject || !x.covered || !x.estimate || !x.null_reject ||
-            !x.null_estimate || !x.reps_used) {
+            !x.null_estimate || !x.reps_used ||
+            ((o->correction != POWER_CORRECTION_OWN || o->n_looks > 0) &&
+             (!x.pval || !x.null_pval))) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
     }
@@ -644,6 +880,11 @@ int power_run(const PowerDesign *d, const PowerOptions *o, PowerSimulateFn fn,
     if (rc == SIM_OK) {
         rc = summarise(r, &x, err);
     }
+    if (rc == SIM_OK && o->n_looks > 0) {
+        rc = summarise_seq(r, &x, err);
+    }
+    sim_free(x.pval);
+    sim_free(x.null_pval);
     sim_free(x.reject);
     sim_free(x.covered);
     sim_free(x.estimate);
@@ -716,7 +957,7 @@ int power_estimate(const PowerDesign *d, const PowerTable *t, double *est,
     PowerBuf b;
     memset(&b, 0, sizeof b);
     b.table = *t; /* borrowed: not freed below */
-    PowerOutcome out = {NULL, est, NULL, NULL};
+    PowerOutcome out = {NULL, est, NULL, NULL, NULL};
     rc = power_test_study(&x, &b, 0, 0, &out, err);
     memset(&b.table, 0, sizeof b.table);
     power_buf_free(&b);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/sim_analysis.h"
 #include "common/sim_error.h"
 
 #define POWER_MAX_SIZES 32
@@ -76,7 +77,22 @@ typedef struct PowerOptions {
                             null) is fitted so, and the others start at its
                             optima (the same optima, about a third of the
                             work) */
+    int correction;      /* the decisions over the tested conditions of a
+                            study: POWER_CORRECTION_OWN (each test's own: the
+                            t tests Holm's, the others none), _HOLM or _NONE
+                            from the p-values (a bootstrap then draws all B
+                            replicates) */
+    /* Sequential looks (a study's primary test): n_looks > 0 simulates
+    ** each study at the last look and tests it at every look (the first
+    ** looks[j] participants per condition); sizes must be the looks. The
+    ** rows per size are then the looks' fixed-design tests of the same
+    ** studies, and PowerResult.seq the whole procedure's. */
+    int n_looks;
+    int looks[SIM_MAX_LOOKS];
+    SimSpending spending;
 } PowerOptions;
+
+enum { POWER_CORRECTION_OWN = 0, POWER_CORRECTION_HOLM, POWER_CORRECTION_NONE };
 
 /* Fills o with the defaults above (no sizes). */
 void power_options_default(PowerOptions *o);
@@ -104,6 +120,10 @@ typedef struct PowerDesign {
                                  plain test) */
     int n_items;              /* responses name items 0..n_items-1 */
     int within;               /* 1: participants in every condition */
+    int vs_baseline;          /* 1: every test compares a condition with the
+                                 reference, pre/post designs too (the mixed
+                                 model's phase x condition interaction: the
+                                 primary test's contrast) */
     /* per tested condition (power_tested() order), or NULL: the true value
     ** of the statistic (Change, Utility, difference) and of the mixed
     ** model's contrast (log-odds), for the coverage of the intervals */
@@ -219,6 +239,31 @@ typedef struct PowerScreening {
     double timeout_rate;  /* timeouts / deadline_trials; NaN without */
 } PowerScreening;
 
+/* The false-positive rate of a study's family of tests at one size: the
+** null studies in which any tested condition was rejected. */
+typedef struct PowerFamily {
+    int null_studies, null_any;
+    double fwer, fwer_low, fwer_high; /* Wilson 95 % */
+} PowerFamily;
+
+/* The whole sequential procedure (PowerOptions.n_looks > 0): boundaries at
+** alpha, and over the simulated studies the rejections at any look and
+** the analysed participants at which the studies stopped. */
+typedef struct PowerSeq {
+    int n_looks;
+    int looks[SIM_MAX_LOOKS];
+    SimSpending spending;
+    double crit[SIM_MAX_LOOKS], spent[SIM_MAX_LOOKS]; /* at alpha */
+    double power[POWER_MAX_CELLS];   /* per tested condition: any look */
+    double fixed_n[POWER_MAX_CELLS]; /* the fixed design's N for the same
+                                        power (NaN: not within the looks) */
+    int studies, null_studies, null_any;
+    double fpr, fpr_low, fpr_high;       /* any rejection at any look */
+    double expected_n_h1, expected_n_h0; /* analysed per condition */
+    double stop_h1[SIM_MAX_LOOKS], stop_h0[SIM_MAX_LOOKS]; /* share of the
+                                        studies that stopped at each look */
+} PowerSeq;
+
 typedef struct PowerResult {
     char *study_id;
     PowerTest test;
@@ -237,6 +282,11 @@ typedef struct PowerResult {
     int within; /* 1: within-subject (participants in every condition) */
     PowerScreening *screening; /* power_set_screening(), or NULL */
     int n_screening;
+    int vs_baseline;                     /* the design's (PowerDesign) */
+    PowerFamily family[POWER_MAX_SIZES]; /* per size (null studies) */
+    PowerSeq *seq;                       /* sequential looks, or NULL */
+    const char *primary; /* the study's primary test this is ("glmm"), or
+                            NULL: --test's or the design's default */
 } PowerResult;
 
 /* Simulates o->studies studies per size with fn and tests each. On
@@ -259,7 +309,8 @@ int power_estimate(const PowerDesign *d, const PowerTable *t, double *est,
                    int n_est, SimError *err);
 
 /* The tested conditions of d (indices into d->conds) into tested; returns
-** their number: every condition for Change, all but the baseline else.
+** their number: every condition for Change (but with vs_baseline), all but
+** the baseline else.
 ** (The F test of POWER_METHOD_ANOVA has one row, "all conditions".) */
 int power_tested(const PowerDesign *d, int *tested);
 
@@ -281,6 +332,15 @@ int power_read_pilots(const char *const *dbs, int n_dbs,
 /* Writes power.json, power.md and power.{png,svg,pdf} into dir (created
 ** when missing). */
 int power_write(const PowerResult *r, const char *dir, SimError *err);
+
+/* The N at which tested condition c (an index into r->conds) reaches
+** power target, as n80 and n90 are found. */
+void power_n_for(const PowerResult *r, int c, double target, PowerN *out);
+
+/* The tested condition with an effect whose sequential power is the
+** smallest (the one a sequential design's size answers to); -1 without
+** looks or when no condition has an effect. */
+int power_seq_weakest(const PowerResult *r);
 
 /* "<= 10", "> 80" or "34.5 (28.1 to 41.0)": n as power.md prints it. */
 void power_n_text(const PowerResult *r, const PowerN *n, char *out,

@@ -76,7 +76,9 @@ static int column(const GlmmDesign *g, int kind, int s)
 
 /* The contrasts of the fitted model: Post against Pre in each condition
 ** (phasepost, plus its interaction for a condition other than the
-** model's reference), or each condition against the reference. */
+** model's reference) -- or, vs_baseline (the primary test), the
+** interaction alone: how much more it learns than the reference -- or
+** each condition against the reference. */
 static void contrasts(const PowerTestCtx *x, const Dataset *ds,
                       const Screen *sc, const GlmmDesign *g, const GlmmFit *f,
                       double *estimate, double *lo, double *hi, double *p)
@@ -85,7 +87,11 @@ static void contrasts(const PowerTestCtx *x, const Dataset *ds,
         int id = dataset_find(ds, x->d->conds[x->tested[k]]);
         int s = id >= 0 && id < sc->n_strings ? sc->cond_index[id] : -1;
         int cols[2] = {-1, -1}, n = 1;
-        if (g->kind == GLMM_PREPOST) {
+        if (g->kind == GLMM_PREPOST && x->d->vs_baseline) {
+            /* the primary test: learning against the reference's */
+            cols[0] = s != g->base ? column(g, GLMM_COL_INTERACTION, s)
+                                   : column(g, GLMM_COL_PHASE, -1);
+        } else if (g->kind == GLMM_PREPOST) {
             cols[0] = column(g, GLMM_COL_PHASE, -1);
             if (s != g->base) {
                 cols[1] = column(g, GLMM_COL_INTERACTION, s);

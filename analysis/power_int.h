@@ -22,6 +22,11 @@ struct GlmmWarm; /* glmm_design.h */
 /* One worker's buffers, grown as needed. */
 typedef struct PowerBuf {
     PowerTable table;
+    PowerTable full; /* sequential looks: the study at the last look, of
+                        which table holds a look's participants */
+    int *rank;       /* per participant of full: its rank in its
+                        condition (within: its index) */
+    size_t cap_rank;
     /* the mixed model's searches of this study: start at glmm_warm (a
     ** pilot study's optima; NULL: lme4's start); record: this is a pilot,
     ** keep its optima there */
@@ -49,6 +54,8 @@ typedef struct PowerOutcome {
     unsigned char *covered; /* 1: the 95 % interval held the truth, 2: not
                                measured (may be NULL) */
     int *reps_used;         /* bootstrap replicates drawn (may be NULL) */
+    double *p; /* two-sided p per tested condition, NaN when none (may be
+                  NULL); exact when PowerOptions.correction asks for it */
 } PowerOutcome;
 
 /* Tests the study in b->table with x's method; study_seed seeds its

@@ -26,6 +26,8 @@ static double reject_bound(double alpha, int B)
 void power_buf_free(PowerBuf *b)
 {
     power_table_free(&b->table);
+    power_table_free(&b->full);
+    sim_free(b->rank);
     sim_free(b->pre);
     sim_free(b->post);
     sim_free(b->unit_off);
@@ -118,7 +120,7 @@ static void change_stat(const void *vctx, const BootSums *s, void *scratch,
 static int sequential_test(const PowerTestCtx *x, const BootDesign *bd,
                            BootRun *run, uint64_t study_seed, double null,
                            int positive, double *keep, unsigned char *reject,
-                           int *reps_used, SimError *err)
+                           double *p_out, int *reps_used, SimError *err)
 {
     int K = run->n_stats, B = x->o->replicates;
     int lo[POWER_MAX_CELLS] = {0}, hi[POWER_MAX_CELLS] = {0},
@@ -156,7 +158,7 @@ static int sequential_test(const PowerTestCtx *x, const BootDesign *bd,
         for (int c = 0; c < K; c++) {
             open |= (lo[c] < hi[c] ? lo[c] : hi[c]) <= bound;
         }
-        if (!open && !x->o->full_replicates && !keep) {
+        if (!open && !x->o->full_replicates && !keep && !p_out) {
             break;
         }
     }
@@ -164,6 +166,9 @@ static int sequential_test(const PowerTestCtx *x, const BootDesign *bd,
         int m = lo[c] < hi[c] ? lo[c] : hi[c];
         double p = valid[c] > 0 ? 2.0 * (1.0 + m) / (valid[c] + 1.0) : 1.0;
         reject[c] = used == B && p <= x->o->alpha;
+        if (p_out) { /* every replicate was drawn: the exact p */
+            p_out[c] = valid[c] > 0 ? fmin(1.0, p) : NAN;
+        }
     }
     if (reps_used) {
         *reps_used = used;
@@ -398,7 +403,56 @@ static int test_anova(const PowerTestCtx *x, const PowerTable *t,
     if (out->reject) {
         out->reject[0] = ok && a.p <= x->o->alpha; /* NaN: not detected */
     }
+    if (out->p) { /* the report's primary test: Greenhouse-Geisser */
+        out->p[0] = !ok ? NAN : isfinite(a.p_gg) ? a.p_gg : a.p;
+    }
     sim_free(acc);
+    return SIM_OK;
+}
+
+/* The one-way ANOVA of a between-subject study (simlab-analyze's, the
+** primary test "anova"): participant accuracy on the test answers, or on
+** the Post answers of a pre/post design, against the condition.
+** estimate: eta squared. */
+static int test_anova_between(const PowerTestCtx *x, const PowerTable *t,
+                              PowerOutcome *out, SimError *err)
+{
+    int n = t->n_participants;
+    double *y = sim_calloc(2 * ((size_t)n + 1), sizeof(double));
+    int *g = sim_malloc(((size_t)n + 1) * sizeof(int));
+    if (!y || !g) {
+        sim_free(y);
+        sim_free(g);
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    double *cnt = y + n + 1;
+    int want =
+        x->d->test == POWER_TEST_CHANGE ? POWER_PHASE_POST : POWER_PHASE_TEST;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const PowerAnswer *r = &t->rows[i];
+        if (r->phase == want) {
+            y[r->participant] += r->y;
+            cnt[r->participant] += 1;
+        }
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (cnt[i] > 0) {
+            y[m] = y[i] / cnt[i];
+            g[m++] = t->cond_of[i];
+        }
+    }
+    AnovaResult a;
+    int ok = stats_anova(y, g, m, x->d->n_conds, &a) == 0;
+    out->estimate[0] = ok ? a.eta_sq : NAN;
+    if (out->reject) {
+        out->reject[0] = ok && a.p <= x->o->alpha;
+    }
+    if (out->p) {
+        out->p[0] = ok ? a.p : NAN;
+    }
+    sim_free(y);
+    sim_free(g);
     return SIM_OK;
 }
 
@@ -430,6 +484,9 @@ static int test_paired(const PowerTestCtx *x, const PowerTable *t,
         if (out->reject) {
             out->reject[k] = ph[k] <= x->o->alpha; /* NaN: not detected */
         }
+        if (out->p) {
+            out->p[k] = p[k];
+        }
         if (out->covered) {
             out->covered[k] =
                 holds(res[k].lo, res[k].hi, truth_of(x, k, null_study, 0));
@@ -449,6 +506,9 @@ static int test_glmm(const PowerTestCtx *x, const PowerBuf *b, int null_study,
     for (int k = 0; rc == SIM_OK && k < x->n_tests; k++) {
         if (out->reject) {
             out->reject[k] = p[k] <= x->o->alpha; /* NaN: not detected */
+        }
+        if (out->p) {
+            out->p[k] = p[k];
         }
         if (out->covered) {
             out->covered[k] =
@@ -494,7 +554,8 @@ int power_test_study(const PowerTestCtx *x, PowerBuf *b, uint64_t study_seed,
         return test_glmm(x, b, null_study, out, err);
     }
     if (x->method == POWER_METHOD_ANOVA) {
-        return test_anova(x, &b->table, out, err);
+        return pd->within ? test_anova(x, &b->table, out, err)
+                          : test_anova_between(x, &b->table, out, err);
     }
     if (pd->test == POWER_TEST_PAIRED) {
         return test_paired(x, &b->table, null_study, out, err);
@@ -540,8 +601,8 @@ int power_test_study(const PowerTestCtx *x, PowerBuf *b, uint64_t study_seed,
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     rc = sequential_test(x, &d, &run, study_seed, utility ? 1.0 : 0.0, utility,
-                         keep ? b->reps : NULL, out->reject, out->reps_used,
-                         err);
+                         keep ? b->reps : NULL, out->reject, out->p,
+                         out->reps_used, err);
     if (rc == SIM_OK && keep) {
         rc = bootstrap_coverage(x, b, null_study, out->covered, err);
     }

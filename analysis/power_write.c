@@ -58,6 +58,10 @@ static json_t *n_json(const PowerResult *r, const PowerN *n)
 /* The hypothesis in words (unicode: for power.md). */
 static const char *test_text(const PowerResult *r, int unicode)
 {
+    if (r->method == POWER_METHOD_ANOVA && !r->within) {
+        return "participant accuracy differs between the conditions "
+               "(one-way ANOVA)";
+    }
     if (r->method == POWER_METHOD_ANOVA) {
         return unicode ? "participant accuracy differs between the "
                          "conditions (within-subject: each participant in "
@@ -66,6 +70,15 @@ static const char *test_text(const PowerResult *r, int unicode)
                          "conditions (within-subject)";
     }
     if (r->method == POWER_METHOD_GLMM) {
+        if (r->test == POWER_TEST_CHANGE && r->vs_baseline) {
+            return unicode ? "log odds ratio of learning (Post against Pre) "
+                             "in the condition against the reference's ≠ 0 "
+                             "(the mixed model's phasepost:condition term)"
+                           : "log odds ratio of learning (Post against Pre) "
+                             "in the condition against the reference's != "
+                             "0 (the mixed model's phasepost:condition "
+                             "term)";
+        }
         if (r->test == POWER_TEST_CHANGE) {
             return unicode ? "log-odds of Post − Pre ≠ 0 per condition (the "
                              "mixed model's phase effect in that condition: "
@@ -99,12 +112,28 @@ static const char *test_text(const PowerResult *r, int unicode)
     }
 }
 
+/* How the tested conditions of a study are decided together, in words. */
+static const char *correction_text(const PowerResult *r)
+{
+    if (r->n_conds < 2 || r->opt.correction == POWER_CORRECTION_OWN) {
+        return "";
+    }
+    return r->opt.correction == POWER_CORRECTION_HOLM
+               ? "; Holm's adjustment over the tested conditions"
+               : "; no correction over the tested conditions";
+}
+
 /* How each simulated study is tested, in words (unicode: for power.md). */
 static void method_text(const PowerResult *r, int unicode, char *out,
                         size_t size)
 {
     const char *a = unicode ? "α =" : "alpha", *le = unicode ? "≤" : "<=";
-    if (r->method == POWER_METHOD_GLMM) {
+    if (r->method == POWER_METHOD_ANOVA && !r->within) {
+        snprintf(out, size,
+                 "F test of simlab-analyze's one-way ANOVA of participant "
+                 "accuracy over the %d conditions, %s %g",
+                 r->n_design_conds, a, r->opt.alpha);
+    } else if (r->method == POWER_METHOD_GLMM) {
         snprintf(out, size,
                  "Wald z test of simlab-analyze's mixed-effects logistic "
                  "model (Laplace fit; the random-effect structures tried "
@@ -131,6 +160,9 @@ static void method_text(const PowerResult *r, int unicode, char *out,
                        : "crossed bootstrap",
                  le, r->opt.replicates, a, r->opt.alpha);
     }
+    size_t n = strlen(out);
+    snprintf(out + n, size > n ? size - n : 0, "%s%s", correction_text(r),
+             r->primary ? " (the study's primary test)" : "");
 }
 
 /* The design's statistic (the truth's), whatever the test. */
@@ -209,6 +241,74 @@ static double timeout_total(const PowerResult *r, long *n, long *late)
         *late += r->screening[i].timeouts;
     }
     return *n > 0 ? (double)*late / (double)*n : NAN;
+}
+
+/* The null studies of each size in which any tested condition was
+** rejected: the family's false-positive rate. */
+static json_t *family_json(const PowerResult *r)
+{
+    json_t *a = json_array();
+    for (int si = 0; si < r->opt.n_sizes; si++) {
+        const PowerFamily *f = &r->family[si];
+        if (f->null_studies == 0) {
+            continue;
+        }
+        json_array_append_new(
+            a,
+            json_pack("{s:i,s:i,s:i,s:f,s:f,s:f}", "participants",
+                      r->opt.sizes[si], "null_studies", f->null_studies,
+                      "null_rejected", f->null_any, "false_positive_rate",
+                      f->fwer, "ci_low", f->fwer_low, "ci_high", f->fwer_high));
+    }
+    return a;
+}
+
+/* The tested condition with an effect and the smallest sequential power:
+** the one the study's size answers to (-1: none has an effect). */
+int power_seq_weakest(const PowerResult *r)
+{
+    int w = -1;
+    for (int c = 0; r->seq && c < r->n_conds; c++) {
+        if (!r->conds[c].null_effect &&
+            (w < 0 || r->seq->power[c] < r->seq->power[w])) {
+            w = c;
+        }
+    }
+    return w;
+}
+
+static json_t *seq_json(const PowerResult *r)
+{
+    const PowerSeq *q = r->seq;
+    json_t *looks = json_array(), *crit = json_array(), *spent = json_array(),
+           *s1 = json_array(), *s0 = json_array(), *conds = json_array();
+    for (int j = 0; j < q->n_looks; j++) {
+        json_array_append_new(looks, json_integer(q->looks[j]));
+        json_array_append_new(crit, json_real(q->crit[j]));
+        json_array_append_new(spent, json_real(q->spent[j]));
+        json_array_append_new(s1, json_real(q->stop_h1[j]));
+        json_array_append_new(s0, json_real(q->stop_h0[j]));
+    }
+    for (int c = 0; c < r->n_conds; c++) {
+        json_array_append_new(
+            conds, json_pack("{s:s,s:f,s:o,s:b}", "condition", r->conds[c].id,
+                             "power", q->power[c], "fixed_n_same_power",
+                             num_or_null(q->fixed_n[c]), "null_effect",
+                             r->conds[c].null_effect));
+    }
+    int w = power_seq_weakest(r);
+    return json_pack(
+        "{s:o,s:s,s:o,s:o,s:o,s:i,s:i,s:i,s:f,s:f,s:f,s:o,s:f,s:f,s:o,s:o,"
+        "s:o}",
+        "looks", looks, "spending", sim_spending_name(q->spending),
+        "critical_z", crit, "alpha_spent", spent, "power",
+        w >= 0 ? json_real(q->power[w]) : json_null(), "studies", q->studies,
+        "null_studies", q->null_studies, "null_rejected", q->null_any,
+        "false_positive_rate", q->fpr, "false_positive_ci_low", q->fpr_low,
+        "false_positive_ci_high", q->fpr_high, "fixed_n_same_power",
+        w >= 0 ? num_or_null(q->fixed_n[w]) : json_null(), "expected_n_h0",
+        q->expected_n_h0, "expected_n_h1", q->expected_n_h1, "stop_h1", s1,
+        "stop_h0", s0, "conditions", conds);
 }
 
 static int write_json(const PowerResult *r, const char *path, SimError *err)
@@ -302,9 +402,20 @@ static int write_json(const PowerResult *r, const char *path, SimError *err)
         json_object_set_new(root, "screening", screening_json(r));
         json_object_set_new(root, "timeout_rate", num_or_null(rate));
     }
+    json_object_set_new(method, "primary",
+                        r->primary ? json_string(r->primary) : json_null());
+    json_object_set_new(
+        method, "correction",
+        r->opt.correction == POWER_CORRECTION_HOLM   ? json_string("holm")
+        : r->opt.correction == POWER_CORRECTION_NONE ? json_string("none")
+                                                     : json_null());
     json_object_set_new(root, "truth", conds);
     json_object_set_new(root, "rows", rows);
     json_object_set_new(root, "recommendation", rec);
+    json_object_set_new(root, "family", family_json(r));
+    if (r->seq) {
+        json_object_set_new(root, "sequential", seq_json(r));
+    }
     int bad =
         json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
@@ -406,6 +517,63 @@ static void write_truth_md(FILE *f, const PowerResult *r)
                    "population accuracy under the random effects above is "
                    "that value (the study's simulation block where the pilot "
                    "has no responses).\n");
+    }
+}
+
+/* The family's false-positive rate per size (several tested conditions). */
+static void write_family_md(FILE *f, const PowerResult *r)
+{
+    if (r->n_conds < 2 || r->family[0].null_studies == 0) {
+        return;
+    }
+    fprintf(f,
+            "\nAny false positive (the null studies in which any of the "
+            "%d tested conditions was rejected%s):",
+            r->n_conds, correction_text(r));
+    for (int si = 0; si < r->opt.n_sizes; si++) {
+        const PowerFamily *g = &r->family[si];
+        fprintf(f, "%s N = %d: %.3f (%.3f–%.3f)", si ? ";" : "",
+                r->opt.sizes[si], g->fwer, g->fwer_low, g->fwer_high);
+    }
+    fprintf(f, ".\n");
+}
+
+/* The whole sequential procedure. */
+static void write_seq_md(FILE *f, const PowerResult *r)
+{
+    const PowerSeq *q = r->seq;
+    fprintf(f,
+            "\n## Sequential looks\n\nThe study analyses at %d looks "
+            "(%s alpha spending, two-sided α = %g); every simulated study "
+            "was simulated at the last look and analysed at each, and stops "
+            "for rejection at the first look where every tested condition "
+            "is rejected (with Holm's adjustment each at the boundary of α "
+            "/ the conditions left).\n\n"
+            "| look | N | critical abs(z) | α spent | stopped (effect) | "
+            "stopped (null) |\n| --- | --- | --- | --- | --- | --- |\n",
+            q->n_looks, sim_spending_name(q->spending), r->opt.alpha);
+    for (int j = 0; j < q->n_looks; j++) {
+        fprintf(f, "| %d | %d | %.3f | %.5f | %.3f | %.3f |\n", j + 1,
+                q->looks[j], q->crit[j], q->spent[j], q->stop_h1[j],
+                q->stop_h0[j]);
+    }
+    fprintf(f,
+            "\nFalse positives at any look: %.3f (%d of %d null studies; "
+            "%.3f–%.3f). Expected N per condition: %.1f with the simulated "
+            "effects, %.1f without.\n\n"
+            "| condition | power (any look) | fixed design's N for the same "
+            "power |\n| --- | --- | --- |\n",
+            q->fpr, q->null_any, q->null_studies, q->fpr_low, q->fpr_high,
+            q->expected_n_h1, q->expected_n_h0);
+    for (int c = 0; c < r->n_conds; c++) {
+        char n[48];
+        if (isfinite(q->fixed_n[c])) {
+            snprintf(n, sizeof n, "%.1f", q->fixed_n[c]);
+        } else {
+            snprintf(n, sizeof n, "> %d", q->looks[q->n_looks - 1]);
+        }
+        fprintf(f, "| %s | %.3f%s | %s |\n", r->conds[c].id, q->power[c],
+                r->conds[c].null_effect ? " (no effect)" : "", n);
     }
 }
 
@@ -512,6 +680,10 @@ static int write_md(const PowerResult *r, const char *path, SimError *err)
     if (enrol) {
         write_screening_md(f, r);
     }
+    write_family_md(f, r);
+    if (r->seq) {
+        write_seq_md(f, r);
+    }
     fprintf(f, "\n| condition | N for 80 %% power | N for 90 %% power |\n"
                "| --- | --- | --- |\n");
     for (int c = 0; c < r->n_conds; c++) {
@@ -562,7 +734,10 @@ static int write_plot(const PowerResult *r, const char *dir, SimError *err)
         double refs[2] = {0.8, r->opt.alpha};
         char title[160];
         snprintf(title, sizeof title, "Power of %s (95 %% Wilson intervals)",
-                 r->test == POWER_TEST_UTILITY      ? "Utility"
+                 r->method == POWER_METHOD_GLMM     ? "the mixed model"
+                 : r->method == POWER_METHOD_ANOVA  ? "the ANOVA's F test"
+                 : r->test == POWER_TEST_PAIRED     ? "the paired difference"
+                 : r->test == POWER_TEST_UTILITY    ? "Utility"
                  : r->test == POWER_TEST_DIFFERENCE ? "the difference"
                                                     : "Change");
         PlotCurves p = {.title = title,

@@ -98,12 +98,29 @@ void report_free(Report *r)
     sim_free(r->glmm.terms);
     sim_free(r->glmm.corr);
     sim_free(r->glmm.theta);
+    sim_free(r->glmm.r_script);
+    sim_free(r->primary.rows);
+    sim_free(r->primary.note);
+    for (int i = 0; i < r->primary.n_deviations; i++) {
+        sim_free(r->primary.deviations[i]);
+    }
+    sim_free(r->primary.deviations);
     sim_free(r->calibration);
     for (int i = 0; i < r->n_tables; i++) {
         table_free(r->tables[i]);
     }
     sim_free(r->tables);
     memset(r, 0, sizeof *r);
+}
+
+Table *report_table(const Report *r, const char *key)
+{
+    for (int i = 0; i < r->n_tables; i++) {
+        if (strcmp(r->tables[i]->key, key) == 0) {
+            return r->tables[i];
+        }
+    }
+    return NULL;
 }
 
 const char *report_utility_rule_name(int rule)
@@ -718,6 +735,14 @@ static json_t *json_table(const Table *t)
     }
     if (t->object) {
         return t->n_rows > 0 ? json_row(t, 0) : json_null();
+    }
+    if (t->scalars) {
+        json_t *a = json_array();
+        for (int i = 0; i < t->n_rows; i++) {
+            const TableCell *c = table_cell(t, i, 0);
+            json_array_append_new(a, json_value(&t->cols[0], c->text, c->x));
+        }
+        return a;
     }
     json_t *a = json_array();
     for (int i = 0; i < t->n_rows; i++) {

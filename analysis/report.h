@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "common/sim_analysis.h"
 #include "common/sim_decode.h"
 #include "common/sim_error.h"
 #include "analysis/stats.h"
@@ -54,6 +55,11 @@ typedef struct AnalyzeOptions {
     SimEncoding csv_encoding; /* --encoding of every --csv file (UTF-8) */
     int no_glmm;              /* --no-glmm: skip the mixed model */
     int calibrate;            /* --calibrate N: null studies (0: none) */
+    int primary;              /* --primary NAME (SimPrimaryTest); -1: the
+                              ** study's, or the default */
+    int look;                 /* --look K (1-based); 0: none */
+    const char *plan_file;    /* --plan FILE (preregistration.json) */
+    const struct Plan *plan;  /* its contents, read by analyze_main() */
     int null_study;           /* library use (calibration): only the tested
                               ** tables, no descriptive ones */
 } AnalyzeOptions;
@@ -162,19 +168,20 @@ typedef struct GlmmCorrRow {
 
 typedef struct GlmmTryRow {
     const char *structure; /* static: "full", "uncorrelated", "intercepts" */
-    char formula[200];
+    char formula[256];
     int converged, singular;
     double loglik;
 } GlmmTryRow;
 
 typedef struct GlmmResult {
     int fitted;
-    char formula[200];
+    char formula[256];
     char baseline[REPORT_GLMM_NAME]; /* the reference condition */
-    const char *structure;           /* the structure taken (static) */
-    int chosen;                      /* its index (GLMM_FULL, ...) */
-    char *fallback; /* why a simpler structure was taken, or NULL */
-    char *note;     /* why there is no model, or NULL */
+    char *r_script;        /* an R script refitting the model with lme4 */
+    const char *structure; /* the structure taken (static) */
+    int chosen;            /* its index (GLMM_FULL, ...) */
+    char *fallback;        /* why a simpler structure was taken, or NULL */
+    char *note;            /* why there is no model, or NULL */
     int n_obs, n_participants, n_items, n_dropped;
     double loglik, aic;
     int converged, singular, vcov_hessian;
@@ -200,6 +207,50 @@ typedef struct CalibrationRow {
     int rejected;      /* of them, p < 0.05 */
     double rate, ci_low, ci_high; /* Clopper-Pearson 95 % */
 } CalibrationRow;
+
+/* One contrast of the primary test (analysis/primary.c). */
+typedef struct PrimaryRow {
+    char condition[128];
+    char contrast[200]; /* "phasepost:conditionLIME", "LIME - baseline" */
+    double estimate;    /* on the result's scale */
+    double ci_low, ci_high;
+    double z;             /* the signed standardised statistic */
+    double p, p_adjusted; /* p_adjusted: Holm's, or p without correction */
+    double critical_z;    /* sequential: the boundary |z| was held to */
+    const char *decision; /* static: "reject", "retain", "stop: reject",
+                          ** "continue", "final: retain"; NULL: no test */
+} PrimaryRow;
+
+/* The primary test: the study's conclusion, decided before its data. */
+typedef struct PrimaryResult {
+    int test;           /* SimPrimaryTest; -1: none computed */
+    const char *source; /* static: "study", "default for this design",
+                        ** "command line" */
+    double alpha;
+    int holm;
+    char formula[256]; /* "" when the test has none */
+    const char *scale; /* static: "odds ratio", "points", "ratio", ... */
+    char *note;        /* what the rows are, and why some are missing */
+    PrimaryRow *rows;
+    int n_rows;
+    int any_reject; /* some row rejected */
+    /* its size on this design: from --calibrate or the plan */
+    const char *size_source; /* static: "calibrate", "plan", NULL */
+    int size_studies, size_rejected;
+    double size_rate, size_low, size_high;
+    /* sequential looks of the study; look: --look K (0: none) */
+    int n_looks;
+    int looks[SIM_MAX_LOOKS];
+    const char *spending; /* static */
+    int look;
+    double critical_z, alpha_spent;
+    const char *decision; /* static: the study's decision at this look */
+    /* --plan: the comparison with preregistration.json */
+    int planned;       /* a plan was given */
+    int matches;       /* no deviation */
+    char **deviations; /* one sentence each */
+    int n_deviations;
+} PrimaryResult;
 
 typedef struct RtRow {
     char *condition;
@@ -265,6 +316,7 @@ typedef struct Report {
     int n_rt;
 
     GlmmResult glmm;
+    PrimaryResult primary;
 
     /* --calibrate N: the measured size of each test (analysis/calibrate.c) */
     CalibrationRow *calibration;
@@ -282,6 +334,9 @@ void report_free(Report *r); /* frees the contents; NULL is a no-op */
 /* Appends a table to r (see table_new()); NULL when out of memory. */
 Table *report_add_table(Report *r, const char *key, unsigned formats,
                         const TableColumn *cols, int n_cols);
+
+/* The table of r with key key (the first), or NULL. */
+Table *report_table(const Report *r, const char *key);
 
 /* The name of a --utility rule ("mean", "trapezoid", "ratio"). */
 const char *report_utility_rule_name(int rule);

@@ -254,6 +254,16 @@ void table_hide_last(Table *t, unsigned cell_flags)
         cell_flags;
 }
 
+int table_column(const Table *t, const char *name)
+{
+    for (int j = 0; name && j < t->n_cols; j++) {
+        if (strcmp(t->cols[j].name, name) == 0) {
+            return j;
+        }
+    }
+    return -1;
+}
+
 const char *table_column_json(const TableColumn *c)
 {
     return c->json ? c->json : c->name;

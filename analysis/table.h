@@ -76,6 +76,8 @@ typedef struct Table {
                      ** the key. A dot nests it in an object. */
     unsigned formats;
     int object;    /* json: the first row as an object, null without rows */
+    int scalars;   /* json: the first column of each row, as an array of
+                   ** values (a list of sentences, of numbers) */
     int level;     /* md heading level of the title (2: ##, 3: ###) */
     char *title;   /* md heading, or NULL */
     char *note;    /* what the table counts: md paragraph before it, json
@@ -125,6 +127,9 @@ void table_put_series_interval(Table *t, const double *low, const double *high);
 void table_skip(Table *t); /* leaves the cell missing */
 /* Hides the cell just put in md and/or tex (TABLE_CELL_* bits). */
 void table_hide_last(Table *t, unsigned cell_flags);
+
+/* The index of the column named name, or -1. */
+int table_column(const Table *t, const char *name);
 
 /* The column's key in json (its json name or its name). */
 const char *table_column_json(const TableColumn *c);

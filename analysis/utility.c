@@ -112,13 +112,19 @@ int compute_utility(const Dataset *ds, const AnalyzeOptions *o,
         return utility_tables(r, err);
     }
     if (base < 0) {
-        char note[256];
-        snprintf(note, sizeof note,
-                 "no Utility table: %s%.100s%s has no data (choose the "
-                 "reference with --baseline)",
-                 r->baseline ? "the baseline condition '" : "",
-                 r->baseline ? r->baseline : "no baseline condition",
-                 r->baseline ? "'" : "");
+        char note[400];
+        if (r->baseline) {
+            snprintf(note, sizeof note,
+                     "no Utility table: the baseline condition '%.100s' has "
+                     "no data (choose the reference with --baseline)",
+                     r->baseline);
+        } else {
+            snprintf(note, sizeof note,
+                     "no Utility table: Utility divides each condition's "
+                     "accuracy by the baseline's, and no baseline is known "
+                     "(no study definition names one and no condition is "
+                     "called 'baseline'); choose one with --baseline NAME");
+        }
         r->utility_note = sim_strdup(note);
         return utility_tables(r, err);
     }

@@ -1,6 +1,6 @@
 /*
 ** Within-subject designs: which design the screened participants form
-** (between, within, or a refused mixed design), participant accuracy per
+** (between, or within: complete or not), participant accuracy per
 ** condition, and paired t tests of every condition against the baseline
 ** with Holm's adjustment. The repeated-measures ANOVA is in anova.c; the
 ** bootstraps draw participants as blocks through boot.c.
@@ -22,9 +22,11 @@ static const TableColumn DESIGN_COLS[] = {
     {"kind", NULL, "design", TABLE_TEXT, "", 0, 0, 0},
     {"participants", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
     {"conditions", NULL, NULL, TABLE_INT, "conditions", 0, 0, 0},
+    {"incomplete", NULL, NULL, TABLE_INT, "participants", 0, 0, 0},
 };
 
-static int design_table(Report *r, int within, int n_part, int n_cond)
+static int design_table(Report *r, int within, int n_part, int n_cond,
+                        int incomplete)
 {
     Table *t =
         report_add_table(r, "design", (within ? TABLE_MD : 0) | TABLE_JSON,
@@ -36,18 +38,31 @@ static int design_table(Report *r, int within, int n_part, int n_cond)
     if (!within) {
         table_set_note(t, "Between-subjects: every participant saw one "
                           "condition.");
-    } else {
+    } else if (incomplete == 0) {
         table_set_title(t, 2, "Design");
         table_set_note(t, "Within-subjects: every participant saw every "
                           "condition. The bootstraps draw participants with "
                           "all their conditions; the ANOVA is a "
                           "repeated-measures ANOVA and each condition is "
                           "compared with the baseline by a paired t test.");
+    } else {
+        table_set_title(t, 2, "Design");
+        table_set_note(t,
+                       "Within-subjects, incomplete: %d of the %d "
+                       "participants saw some but not all of the %d "
+                       "conditions. The mixed model uses every answer of "
+                       "every participant; the repeated-measures ANOVA "
+                       "needs participants with every condition, and each "
+                       "paired t test those with both of its conditions "
+                       "(their notes say how many); the bootstraps draw "
+                       "participants with all the conditions they saw.",
+                       incomplete, n_part, n_cond);
     }
     table_add_row(t);
     table_put_text(t, within ? "within" : "between");
     table_put_num(t, n_part);
     table_put_num(t, n_cond);
+    table_put_num(t, incomplete);
     return t->bad ? -1 : 0;
 }
 
@@ -113,26 +128,21 @@ int screen_design(const Dataset *ds, Screen *s, Report *r, SimError *err)
         hi = hi < 0 || n_cond[p] > n_cond[hi] ? p : hi;
     }
     /* A few participants in several conditions of a between-subjects study
-    ** (fewer than half) are a warning (screen.c), not a mixed design. */
-    if (rc == SIM_OK && n_part > 0 && n_cond[hi] > 1 &&
-        n_cond[lo] < n_present && 2 * n_multi >= n_part) {
-        rc = sim_fail(
-            err, SIM_ERR_INVALID,
-            "mixed design: participant '%.100s' has rows in %d of the %d "
-            "conditions and '%.100s' in %d; simlab-analyze analyses "
-            "between-subjects designs (every participant in one condition) "
-            "and within-subjects designs (every participant in every "
-            "condition), so exclude or analyse separately the participants "
-            "that do not fit",
-            dataset_str(ds, ds->participants[lo].name), n_cond[lo], n_present,
-            dataset_str(ds, ds->participants[hi].name), n_cond[hi]);
+    ** (fewer than half) are a warning (screen.c); otherwise a within design,
+    ** complete or not: a participant who saw some of the conditions is
+    ** fitted by the mixed model with the others (lme4 does the same), and
+    ** left out of the tables that need complete participants. */
+    int incomplete = 0;
+    for (int p = 0; p < np; p++) {
+        incomplete += n_cond[p] > 0 && n_cond[p] < n_present;
     }
     if (rc == SIM_OK) {
-        s->within = n_part > 0 && n_cond[lo] > 1;
+        s->within = n_part > 0 && n_cond[hi] > 1 && 2 * n_multi >= n_part;
+        s->incomplete = s->within ? incomplete : 0;
         if (s->within) {
             recount(r, enrolled, analysed);
         }
-        if (design_table(r, s->within, n_part, n_present) != 0) {
+        if (design_table(r, s->within, n_part, n_present, s->incomplete) != 0) {
             rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
         }
     }

@@ -10,6 +10,9 @@
 
 #include <stdio.h>
 
+#include "common/sim_text.h"
+#include "stimuli/study.h"
+
 /* Runs `simlab run DIR [options]`; argv[0] is "run". Returns the exit
 ** status. */
 int app_run(int argc, char **argv);
@@ -20,11 +23,11 @@ int app_run(int argc, char **argv);
 ** Returns the exit status. */
 int app_selftest(int argc, char **argv);
 
-/* `simlab check`'s layout report (app/layout_check.c): the item screens of
-** the valid bundle in dir laid out without a window at 1280x720 and
+/* `simlab check`'s layout report (app/layout_check.c, a CheckLayoutFn): the
+** item screens of a valid study laid out without a window at 1280x720 and
 ** 1920x1080, the explanation area and the reservoir as every condition
-** gets them, and a warning line for what must scroll, to out. Returns the
-** warnings printed (a build without SDL2 prints nothing: 0). */
-int app_check_layout(const char *dir, FILE *out);
+** gets them, appended to lines, and a warning in rep for what must scroll
+** (a build without SDL2 adds nothing). */
+void app_check_layout(const Study *st, SimBuf *lines, StudyReport *rep);
 
 #endif

@@ -2,7 +2,8 @@
 ** `simlab check`'s layout report: the study's item screens laid out, with
 ** no window, at 1280x720 and 1920x1080 (screen_plan_build), where the
 ** explanation area and the reservoir go (the same in every condition) and
-** a warning for each that must scroll. SDL's dummy video driver.
+** a warning for each that must scroll, among check's warnings. SDL's dummy
+** video driver.
 */
 #include "app/app.h"
 
@@ -13,13 +14,16 @@
 #include "app/assets.h"
 #include "app/gfx.h"
 #include "app/screens.h"
+#include "stimuli/check.h"
 #include "stimuli/study.h"
 
 /* The window sizes the report covers. */
 static const int SIZES[][2] = {{1280, 720}, {1920, 1080}};
 
-/* Prints the plan of study at w x h; returns the warnings printed. */
-static int report_size(const Study *st, int w, int h, FILE *out, SimError *err)
+/* Appends the plan of study at w x h to lines and a warning to rep for
+** each part that must scroll; -1 when the screens cannot be laid out. */
+static int report_size(const Study *st, int w, int h, SimBuf *lines,
+                       StudyReport *rep, SimError *err)
 {
     Gfx g;
     GfxOptions go = {"simlab check", 1, w, h, 0, 0, 1};
@@ -49,26 +53,27 @@ static int report_size(const Study *st, int w, int h, FILE *out, SimError *err)
     assets_init(&assets, g.renderer);
     ScreenPlan p;
     screen_plan_build(&p, st, &ui, &assets, st->ui_strings);
-    int warnings = 0;
     float pad = roundf(ui.u); /* a card's padding */
     float avail = p.view_h - roundf(ui.u * 2.4f);
     if (p.any_method) {
-        fprintf(out,
-                "layout %dx%d: explanation area %.0f px high beside the item "
-                "in every condition (the tallest: item '%s', method '%s')\n",
-                w, h, (double)(p.expl_side_h + 2 * pad),
-                p.expl_item ? p.expl_item->key : "?",
-                p.expl_method ? p.expl_method : "?");
+        sim_buf_printf(
+            lines,
+            "layout %dx%d: explanation area %.0f px high beside the item "
+            "in every condition (the tallest: item '%s', method '%s')\n",
+            w, h, (double)(p.expl_side_h + 2 * pad),
+            p.expl_item ? p.expl_item->key : "?",
+            p.expl_method ? p.expl_method : "?");
     }
     if (p.res_h > 0) {
-        fprintf(out,
-                "layout %dx%d: reservoir %s the item in every condition, "
-                "%.0f px high (cards %.0f px high; the tallest: item '%s', "
-                "%s%s%s)\n",
-                w, h, p.res_top ? "above" : "below", (double)p.res_h,
-                (double)p.res_card_h, p.res_item ? p.res_item->key : "?",
-                p.res_method ? "method '" : "no explanation",
-                p.res_method ? p.res_method : "", p.res_method ? "'" : "");
+        sim_buf_printf(
+            lines,
+            "layout %dx%d: reservoir %s the item in every condition, "
+            "%.0f px high (cards %.0f px high; the tallest: item '%s', "
+            "%s%s%s)\n",
+            w, h, p.res_top ? "above" : "below", (double)p.res_h,
+            (double)p.res_card_h, p.res_item ? p.res_item->key : "?",
+            p.res_method ? "method '" : "no explanation",
+            p.res_method ? p.res_method : "", p.res_method ? "'" : "");
     }
     /* the reservoir above counts against the explanation only on screens
     ** that show both */
@@ -78,49 +83,46 @@ static int report_size(const Study *st, int w, int h, FILE *out, SimError *err)
         both |= blk->reservoir && blk->show.reservoir && blk->show.explanation;
     }
     float above = p.res_top && both ? p.res_h + roundf(ui.u * 0.4f) : 0;
+    char msg[512];
+    int rc = 0;
     if (p.any_method && above + p.expl_side_h + 2 * pad > avail) {
-        fprintf(out,
-                "warning: layout %dx%d: the explanation of item '%s' "
-                "(method '%s') needs %.0f px but the screen has %.0f px: "
-                "participants must scroll to see all of it\n",
-                w, h, p.expl_item ? p.expl_item->key : "?",
-                p.expl_method ? p.expl_method : "?",
-                (double)(above + p.expl_side_h + 2 * pad), (double)avail);
-        warnings++;
+        snprintf(msg, sizeof msg,
+                 "layout %dx%d: the explanation of item '%s' (method '%s') "
+                 "needs %.0f px but the screen has %.0f px: participants "
+                 "must scroll to see all of it",
+                 w, h, p.expl_item ? p.expl_item->key : "?",
+                 p.expl_method ? p.expl_method : "?",
+                 (double)(above + p.expl_side_h + 2 * pad), (double)avail);
+        rc |= check_report_add(rep, 1, "", "", msg);
     }
     if (p.res_h > 0 && !p.res_top) {
-        fprintf(out,
-                "warning: layout %dx%d: the reservoir (%.0f px) does not fit "
-                "above the item, so it is drawn below it: participants must "
-                "scroll down to it\n",
-                w, h, (double)p.res_h);
-        warnings++;
+        snprintf(msg, sizeof msg,
+                 "layout %dx%d: the reservoir (%.0f px) does not fit above "
+                 "the item, so it is drawn below it: participants must "
+                 "scroll down to it",
+                 w, h, (double)p.res_h);
+        rc |= check_report_add(rep, 1, "", "", msg);
     }
     assets_free(&assets);
     fonts_free(&fonts);
     gfx_close(&g);
-    return warnings;
+    if (rc != 0) {
+        sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
-int app_check_layout(const char *dir, FILE *out)
+void app_check_layout(const Study *st, SimBuf *lines, StudyReport *rep)
 {
-    Study *st = NULL;
     SimError err;
-    if (study_load(dir, &st, NULL, &err) != SIM_OK) {
-        return 0; /* check said why */
-    }
     /* no window: the dummy driver lays the screens out (the environment
     ** variable: SDL 2.26 reads no hint for the driver) */
     SDL_setenv("SDL_VIDEODRIVER", "dummy", 1);
-    int warnings = 0;
     for (size_t i = 0; i < sizeof SIZES / sizeof *SIZES; i++) {
-        int n = report_size(st, SIZES[i][0], SIZES[i][1], out, &err);
-        if (n < 0) {
-            fprintf(out, "layout not checked: %s\n", err.msg);
+        if (report_size(st, SIZES[i][0], SIZES[i][1], lines, rep, &err) != 0) {
+            sim_buf_printf(lines, "layout not checked: %s\n", err.msg);
             break;
         }
-        warnings += n;
     }
-    study_free(st);
-    return warnings;
 }

@@ -7,6 +7,7 @@
 */
 #include "app/app.h"
 #include "app/help.h"
+#include "app/plan_cmd.h"
 #include "app/power_cmd.h"
 #include "serve/serve.h"
 #include "app/sync_cmd.h"
@@ -89,12 +90,8 @@ static int cmd_check(int argc, char **argv)
     /* a latin square's orders come from experiment/assign.h */
     static const CheckOrders orders = {assign_williams_rows,
                                        assign_williams_row};
-    int rc = check_bundle_orders(dir, json, stdout, &orders);
-    if (rc == 0 && !json) {
-        /* where item screens put the explanation, in every condition */
-        app_check_layout(dir, stdout);
-    }
-    return rc;
+    /* where item screens put the explanation, in every condition */
+    return check_bundle_with(dir, json, stdout, &orders, app_check_layout);
 }
 
 static int cmd_new(int argc, char **argv)
@@ -298,6 +295,8 @@ int main(int argc, char **argv)
         return cmd_export(argc - 1, argv + 1);
     } else if (strcmp(cmd, "power") == 0) {
         return power_main(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "plan") == 0) {
+        return plan_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "sync") == 0) {
         return sync_cmd_main(argc - 1, argv + 1);
     } else if (strcmp(cmd, "status") == 0) {

@@ -17,7 +17,7 @@
 
 /* ----------------------------------------------------------------- argv */
 
-static int parse_int(const char *s, long lo, long hi, long *out)
+int power_cmd_parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
@@ -49,7 +49,8 @@ static int fail(const char *msg, const char *arg)
           "         [--item-sd SD] [--pilot DB]... "
           "[--items global|per-condition|none]\n"
           "         [--drop-singular] [--baseline NAME] [--screening N]\n"
-          "         [--test bootstrap|users|glmm|t|anova] [--null-studies S]\n"
+          "         [--test primary|bootstrap|users|glmm|t|anova]\n"
+          "         [--null-studies S]\n"
           "         [--coverage] [--quiet]\n",
           stderr);
     return 2;
@@ -102,22 +103,22 @@ int power_main(int argc, char **argv)
             }
             have_sizes = 1;
         } else if (strcmp(a, "--studies") == 0) {
-            if (parse_int(v, 1, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 1000000, &n) != 0) {
                 return fail("--studies: expected 1 to 1000000, got", v);
             }
             o->studies = (int)n;
         } else if (strcmp(a, "--replicates") == 0) {
-            if (parse_int(v, 1, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 1000000, &n) != 0) {
                 return fail("--replicates: expected 1 to 1000000, got", v);
             }
             o->replicates = (int)n;
         } else if (strcmp(a, "--threads") == 0) {
-            if (parse_int(v, 1, 256, &n) != 0) {
+            if (power_cmd_parse_long(v, 1, 256, &n) != 0) {
                 return fail("--threads: expected 1 to 256, got", v);
             }
             o->threads = (int)n;
         } else if (strcmp(a, "--seed") == 0) {
-            if (parse_int(v, 0, 0x7fffffffL, &n) != 0) {
+            if (power_cmd_parse_long(v, 0, 0x7fffffffL, &n) != 0) {
                 return fail("--seed: expected a non-negative integer, got", v);
             }
             o->seed = (uint64_t)n;
@@ -156,20 +157,21 @@ int power_main(int argc, char **argv)
             }
             pilots[s->n_pilots++] = v;
         } else if (strcmp(a, "--test") == 0) {
-            int m = power_parse_method(v);
+            int m = strcmp(v, "primary") == 0 ? 0 : power_parse_method(v);
             if (m < 0) {
-                return fail("--test: expected bootstrap, users, glmm, t or "
-                            "anova, got",
+                return fail("--test: expected primary, bootstrap, users, "
+                            "glmm, t or anova, got",
                             v);
             }
             o->method = (PowerMethod)m;
+            s->primary = m == 0;
         } else if (strcmp(a, "--null-studies") == 0) {
-            if (parse_int(v, 0, 1000000, &n) != 0) {
+            if (power_cmd_parse_long(v, 0, 1000000, &n) != 0) {
                 return fail("--null-studies: expected 0 to 1000000, got", v);
             }
             o->null_studies = (int)n;
         } else if (strcmp(a, "--screening") == 0) {
-            if (parse_int(v, 0, 100000, &n) != 0) {
+            if (power_cmd_parse_long(v, 0, 100000, &n) != 0) {
                 return fail("--screening: expected 0 to 100000, got", v);
             }
             s->screening = (int)n;
@@ -181,10 +183,12 @@ int power_main(int argc, char **argv)
             return fail("unknown option", a);
         }
     }
-    if (!s->bundle_dir || !have_sizes || !out) {
-        return fail("DIR, --participants and --out are required; got",
+    if (!s->bundle_dir || !out) {
+        return fail("DIR and --out are required (and --participants, but for "
+                    "a study with sequential looks); got",
                     s->bundle_dir ? s->bundle_dir : "");
     }
+    (void)have_sizes; /* no sizes: the study's looks, or an error */
     SimError err;
     sim_error_clear(&err);
     PowerResult *r = NULL;

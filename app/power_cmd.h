@@ -28,6 +28,11 @@ typedef struct PowerStudyOptions {
     int screening;         /* participants per condition simulated through
                               the real session for the exclusion and
                               timeout rates (enrol); 0: not measured */
+    /* The study's primary test (study.json "analysis": its test, alpha,
+    ** correction and sequential looks) instead of --test's or the
+    ** design's: 1 with --test primary; -1 (the default) when the study
+    ** has an "analysis" block and no --test was given. */
+    int primary;
 } PowerStudyOptions;
 
 /* Fills o with the defaults (power_options_default, the study's SDs). */
@@ -57,6 +62,14 @@ int power_study_estimate_db(const char *bundle_dir, const char *db, double *est,
 int power_enrol_measure(const Study *st, const SimulationSpec *spec, int within,
                         int n, uint64_t seed, PowerScreening **out, int *n_out,
                         SimError *err);
+
+/* s as a whole decimal number in [lo, hi] into *out: 0, or -1 (*out
+** untouched). For the commands' options. */
+int power_cmd_parse_long(const char *s, long lo, long hi, long *out);
+
+/* Loads and checks the study bundle dir (its errors printed to stderr,
+** located); on success *st owns it (study_free). */
+int power_study_load(const char *dir, Study **st, SimError *err);
 
 /* `simlab power` argv (argv[0] is "power"); returns the exit status. */
 int power_main(int argc, char **argv);

@@ -28,6 +28,7 @@ void power_study_options_default(PowerStudyOptions *o)
     o->participant_sd = -1;
     o->item_sd = -1;
     o->screening = 100;
+    o->primary = -1;
 }
 
 /* The study and what the simulation of one study needs (read-only while
@@ -224,6 +225,68 @@ static int detect_design(const Study *st, const char *baseline, StudyCtx *x,
     }
     sim_free(cell_of);
     return SIM_OK;
+}
+
+/* The study's primary test (study.json "analysis") as the engine's test:
+** the method, alpha, correction, the contrasts against the reference (the
+** mixed model's interaction in a pre/post design) and the sequential
+** looks as the sizes. *name: the test's name, or NULL when the study's
+** primary test is not the one simulated (no "analysis" block, or --test
+** other than primary). */
+static int apply_primary(const PowerStudyOptions *o, const Study *st,
+                         StudyCtx *x, PowerOptions *po, const char **name,
+                         SimError *err)
+{
+    const SimAnalysisSpec *a = &st->analysis;
+    PowerDesign *d = &x->design;
+    *name = NULL;
+    if (o->primary == 0 || (o->primary < 0 && !a->present)) {
+        return po->n_sizes > 0 ? SIM_OK
+                               : sim_fail(err, SIM_ERR_USAGE,
+                                          "--participants: no sizes given");
+    }
+    po->alpha = a->alpha;
+    po->correction = a->holm ? POWER_CORRECTION_HOLM : POWER_CORRECTION_NONE;
+    static const PowerMethod methods[SIM_PRIMARY_COUNT] = {
+        POWER_METHOD_GLMM, POWER_METHOD_T, POWER_METHOD_ANOVA,
+        POWER_METHOD_BOOTSTRAP, POWER_METHOD_BOOTSTRAP};
+    po->method = methods[a->primary];
+    int ok = a->primary == SIM_PRIMARY_CHANGE_BOOTSTRAP
+                 ? d->test == POWER_TEST_CHANGE
+             : a->primary == SIM_PRIMARY_UTILITY_BOOTSTRAP
+                 ? d->test == POWER_TEST_UTILITY
+             : a->primary == SIM_PRIMARY_PAIRED_T ? d->within
+                                                  : 1;
+    if (!ok) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "study '%s': its primary test %s does not fit its "
+                        "design (simlab check says why)",
+                        st->id, sim_primary_name(a->primary));
+    }
+    if (a->primary == SIM_PRIMARY_GLMM && d->test == POWER_TEST_CHANGE) {
+        d->vs_baseline = 1; /* the phase x condition interaction */
+    }
+    if (d->vs_baseline && d->base < 0) {
+        d->base = 0;
+        snprintf(x->base_from, sizeof x->base_from,
+                 "the first condition (the study names no baseline and no "
+                 "condition is called 'baseline'), as simlab-analyze's "
+                 "mixed model takes it");
+    }
+    if (a->n_looks > 0) {
+        if (po->n_sizes == 0) {
+            memcpy(po->sizes, a->looks, (size_t)a->n_looks * sizeof(int));
+            po->n_sizes = a->n_looks;
+        }
+        po->n_looks = a->n_looks;
+        memcpy(po->looks, a->looks, sizeof po->looks);
+        po->spending = a->spending;
+    }
+    if (po->n_sizes == 0) {
+        return sim_fail(err, SIM_ERR_USAGE, "--participants: no sizes given");
+    }
+    *name = sim_primary_name(a->primary);
+    return power_check_options(po, err);
 }
 
 /* The phase and cell a trial counts in, or -1 when it does not count:
@@ -553,6 +616,13 @@ static void design_truth(StudyCtx *x)
                           policy_true_accuracy(&x->spec, id, "pre");
             x->truth_logit[k] =
                 cell_logit(x, id, "post") - cell_logit(x, id, "pre");
+            if (d->vs_baseline) { /* against the reference's learning */
+                const char *base = d->conds[d->base];
+                x->truth[k] -= policy_true_accuracy(&x->spec, base, "post") -
+                               policy_true_accuracy(&x->spec, base, "pre");
+                x->truth_logit[k] -=
+                    cell_logit(x, base, "post") - cell_logit(x, base, "pre");
+            }
             continue;
         }
         const char *base = d->conds[d->base];
@@ -570,9 +640,13 @@ static void fill_truth(const StudyCtx *x, PowerResult *r)
 {
     const PowerDesign *d = &x->design;
     if (r->method == POWER_METHOD_ANOVA) { /* one F test of all conditions */
-        const char *ph = sim_phase_name(x->phase);
+        /* the ANOVA's phase: the paired one, Post (pre/post) or test */
+        const char *ph = d->within ? sim_phase_name(x->phase)
+                         : d->test == POWER_TEST_CHANGE ? "post"
+                                                        : "test";
         PowerCondition *pc = &r->conds[0];
-        pc->true_pre = policy_true_accuracy(&x->spec, d->conds[d->base], ph);
+        pc->true_pre = policy_true_accuracy(
+            &x->spec, d->conds[d->base >= 0 ? d->base : 0], ph);
         pc->null_effect = 1;
         for (int c = 0; c < d->n_conds; c++) {
             double a = policy_true_accuracy(&x->spec, d->conds[c], ph);
@@ -584,7 +658,17 @@ static void fill_truth(const StudyCtx *x, PowerResult *r)
     for (int k = 0; k < r->n_conds; k++) {
         PowerCondition *pc = &r->conds[k];
         const char *id = pc->id;
-        if (d->test == POWER_TEST_CHANGE) {
+        if (d->test == POWER_TEST_CHANGE && d->vs_baseline) {
+            /* Change of the reference and of the condition */
+            const char *base = d->conds[d->base];
+            pc->true_pre = policy_true_accuracy(&x->spec, base, "post") -
+                           policy_true_accuracy(&x->spec, base, "pre");
+            pc->true_post = policy_true_accuracy(&x->spec, id, "post") -
+                            policy_true_accuracy(&x->spec, id, "pre");
+            pc->true_change = pc->true_post - pc->true_pre;
+            pc->null_effect = fabs(pc->true_logit) < 1e-12;
+            continue;
+        } else if (d->test == POWER_TEST_CHANGE) {
             pc->true_pre = policy_true_accuracy(&x->spec, id, "pre");
             pc->true_post = policy_true_accuracy(&x->spec, id, "post");
             pc->true_change = pc->true_post - pc->true_pre;
@@ -601,7 +685,7 @@ static void fill_truth(const StudyCtx *x, PowerResult *r)
     }
 }
 
-static int load_study(const char *dir, Study **st, SimError *err)
+int power_study_load(const char *dir, Study **st, SimError *err)
 {
     StudyReport rep;
     study_report_init(&rep);
@@ -617,10 +701,11 @@ int power_study_run(const PowerStudyOptions *o, PowerResult **out,
                     SimError *err)
 {
     *out = NULL;
-    int rc = power_check_options(&o->power, err);
+    int rc = o->power.n_sizes > 0 ? power_check_options(&o->power, err)
+                                  : SIM_OK; /* sizes: maybe the looks */
     Study *st = NULL;
     if (rc == SIM_OK) {
-        rc = load_study(o->bundle_dir, &st, err);
+        rc = power_study_load(o->bundle_dir, &st, err);
     }
     if (rc != SIM_OK) {
         return rc;
@@ -652,10 +737,18 @@ int power_study_run(const PowerStudyOptions *o, PowerResult **out,
     if (rc == SIM_OK) {
         rc = build_spec(o, st, &pilot, &x.spec, &cells, &texts, err);
     }
+    PowerOptions po = o->power;
+    const char *primary = NULL;
+    if (rc == SIM_OK) {
+        rc = apply_primary(o, st, &x, &po, &primary, err);
+    }
     if (rc == SIM_OK) {
         build_null_spec(&x);
         design_truth(&x);
-        rc = power_run(&x.design, &o->power, simulate_study, &x, &r, err);
+        rc = power_run(&x.design, &po, simulate_study, &x, &r, err);
+    }
+    if (rc == SIM_OK) {
+        r->primary = primary;
     }
     if (rc == SIM_OK) {
         r->participant_sd = x.spec.participant_sd;
@@ -702,7 +795,7 @@ int power_study_estimate_db(const char *bundle_dir, const char *db, double *est,
                             int n_est, SimError *err)
 {
     Study *st = NULL;
-    int rc = load_study(bundle_dir, &st, err);
+    int rc = power_study_load(bundle_dir, &st, err);
     if (rc != SIM_OK) {
         return rc;
     }

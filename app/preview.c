@@ -3,7 +3,8 @@
 ** screen and explanation kind, preview_shots.c) and writes one PNG per
 ** screen, so the look can be judged without a study bundle or a database.
 **   simlab-preview OUTDIR [WIDTHxHEIGHT] [--font-scale F] [--language TAG]
-** --language draws the runner's strings in a shipped language ("de").
+** --language draws the runner's strings in a shipped language ("de");
+** --help is the text of the manual page simlab-preview(1).
 */
 #include <SDL2/SDL.h>
 #include <stdio.h>
@@ -35,8 +36,38 @@ typedef struct Env {
     int incomplete; /* screens that lost commands for want of memory */
 } Env;
 
+static const char USAGE[] =
+    "Usage: simlab-preview OUTDIR [WIDTHxHEIGHT] [--font-scale F] "
+    "[--language TAG]\n"
+    "  or:  simlab-preview --help | --version\n";
+
+/* The text of --help; the manual page simlab-preview(1) is made from it. */
+static const char HELP[] =
+    "\n"
+    "Draws every screen of simlab's runner and every explanation kind from\n"
+    "built-in examples (no study, no database) and writes one PNG per "
+    "screen\n"
+    "into OUTDIR, so that the look can be judged in any shipped language.\n"
+    "Fails when a screen or an explanation kind has no example.\n"
+    "\n"
+    "Options:\n"
+    "  WIDTHxHEIGHT            the window's size (1280x720)\n"
+    "  --font-scale F          text size (1)\n"
+    "  --language TAG          the runner's texts in a shipped language (en,\n"
+    "                          de, fr, es, zh-Hans, ja, ar); the examples'\n"
+    "                          words in en, de, zh-Hans or ar\n"
+    "  --help                  this text\n"
+    "  --version               the version\n"
+    "\n"
+    "Examples:\n"
+    "  simlab-preview shots\n"
+    "  simlab-preview shots-ar 1920x1080 --language ar\n"
+    "\n"
+    "Documentation: runner.md and study-format.md in /usr/share/doc/simlab\n"
+    "(docs/ in simlab's source).\n";
+
 /* Reads the command line into o; 2 on a usage error (said), -1 after
-** --help, else 0. */
+** --help or --version, else 0. */
 static int parse_args(int argc, char **argv, Options *o)
 {
     memset(o, 0, sizeof *o);
@@ -45,10 +76,15 @@ static int parse_args(int argc, char **argv, Options *o)
     o->font_scale = 1;
     int help = argc >= 2 &&
                (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("simlab-preview %s\n", SIMLAB_VERSION);
+        return -1;
+    }
     if (argc < 2 || argv[1][0] == '-') {
-        fprintf(help ? stdout : stderr,
-                "usage: simlab-preview OUTDIR [WxH] [--font-scale F] "
-                "[--language TAG]\n");
+        fputs(USAGE, help ? stdout : stderr);
+        if (help) {
+            fputs(HELP, stdout);
+        }
         return help ? -1 : 2;
     }
     o->out = argv[1];

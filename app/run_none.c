@@ -21,11 +21,11 @@ int app_run(int argc, char **argv)
     return 1;
 }
 
-int app_check_layout(const char *dir, FILE *out)
+void app_check_layout(const Study *st, SimBuf *lines, StudyReport *rep)
 {
-    (void)dir;
-    (void)out;
-    return 0;
+    (void)st;
+    (void)lines;
+    (void)rep;
 }
 
 int app_selftest(int argc, char **argv)

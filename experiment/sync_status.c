@@ -5,6 +5,7 @@
 */
 #include "experiment/sync_int.h"
 
+#include "experiment/looks.h"
 #include "experiment/sync_tables.h"
 #include "common/sim_escape.h"
 
@@ -34,6 +35,43 @@ static void counts_header(FILE *out)
 {
     fprintf(out, "%-20s %-16s %-16s %-9s %8s %9s %8s\n", "study", "condition",
             "station", "kind", "enrolled", "completed", "excluded");
+}
+
+/* The looks of every study on the server that plans sequential looks
+** (looks.h); a server that cannot answer is passed over. */
+static void server_looks(SyncConn *c, FILE *out)
+{
+    PGresult *res = NULL;
+    SimError err;
+    if (sync_exec_params(
+            c, "looks",
+            "SELECT s.hash, s.study_id, s.definition, p.condition, "
+            "sum((p.status = 'completed' AND p.excluded = 0 AND p.pilot = 0 "
+            "AND p.simulated = 0)::int), sum((p.status = 'completed' AND "
+            "p.excluded = 0 AND p.pilot = 0 AND p.simulated = 1)::int) FROM "
+            "study s JOIN participant p ON p.study_hash = s.hash GROUP BY 1, "
+            "2, 3, 4 ORDER BY 1, 4",
+            0, NULL, &res, &err) != SIM_OK) {
+        return;
+    }
+    int rows = PQntuples(res);
+    for (int i = 0; i < rows;) {
+        LooksCount counts[64];
+        int n = 0, first = i;
+        while (i < rows &&
+               strcmp(PQgetvalue(res, i, 0), PQgetvalue(res, first, 0)) == 0) {
+            if (n < 64) {
+                counts[n].condition = PQgetvalue(res, i, 3);
+                counts[n].real = atol(PQgetvalue(res, i, 4));
+                counts[n].simulated = atol(PQgetvalue(res, i, 5));
+                n++;
+            }
+            i++;
+        }
+        looks_print(out, PQgetvalue(res, first, 1), PQgetvalue(res, first, 2),
+                    counts, n);
+    }
+    PQclear(res);
 }
 
 int sync_status_print(SyncConn *c, FILE *out, SimError *err)
@@ -77,6 +115,7 @@ int sync_status_print(SyncConn *c, FILE *out, SimError *err)
     }
     PQclear(res);
     res = NULL;
+    server_looks(c, out);
     /* the conflict log of a server from before version 2 is missing */
     rc = sync_exec_params(
         c, "status",
@@ -107,6 +146,46 @@ int sync_status_print(SyncConn *c, FILE *out, SimError *err)
     }
     PQclear(res);
     return SIM_OK;
+}
+
+/* The looks of every study of a station file that plans sequential looks
+** (looks.h). */
+static void local_looks(sqlite3 *db, FILE *out)
+{
+    sqlite3_stmt *st = NULL, *cn = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT id, study_id, definition FROM study "
+                           "ORDER BY id",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            db,
+            "SELECT condition, sum(status = 'completed' AND excluded = 0 AND "
+            "pilot = 0 AND simulated = 0), sum(status = 'completed' AND "
+            "excluded = 0 AND pilot = 0 AND simulated = 1) FROM participant "
+            "WHERE study = ? GROUP BY condition",
+            -1, &cn, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        LooksCount counts[64];
+        char names[64][128];
+        int n = 0;
+        sqlite3_bind_int64(cn, 1, sqlite3_column_int64(st, 0));
+        while (sqlite3_step(cn) == SQLITE_ROW && n < 64) {
+            const char *c = (const char *)sqlite3_column_text(cn, 0);
+            snprintf(names[n], sizeof names[n], "%s", c ? c : "");
+            counts[n].condition = names[n];
+            counts[n].real = (long)sqlite3_column_int64(cn, 1);
+            counts[n].simulated = (long)sqlite3_column_int64(cn, 2);
+            n++;
+        }
+        sqlite3_reset(cn);
+        looks_print(out, (const char *)sqlite3_column_text(st, 1),
+                    (const char *)sqlite3_column_text(st, 2), counts, n);
+    }
+    sqlite3_finalize(cn);
+    sqlite3_finalize(st);
 }
 
 int sync_status_print_local(const char *db_path, FILE *out, SimError *err)
@@ -177,6 +256,7 @@ int sync_status_print_local(const char *db_path, FILE *out, SimError *err)
         }
     }
     sqlite3_finalize(s);
+    local_looks(db, out);
     sqlite3_close(db);
     return SIM_OK;
 }

@@ -3,7 +3,7 @@
 # and makes its Debian package in build/ (or $SIMLAB_BUILD_DIR): programs in
 # /usr/bin, data and demo studies in /usr/share/simlab, manual pages. Its
 # Depends come from dpkg-shlibdeps. Prints the package's path; install it
-# with `sudo apt-get install ./PATH`.
+# with scripts/install.sh PATH (or apt-get install PATH as root).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SIMLAB_BUILD_DIR:-$root/build}

@@ -13,8 +13,13 @@
 # model, docs/analysis.md; help2man: the manual pages, made from --help when
 # building; libmicrohttpd-dev: `simlab serve`, and chromium, nginx-light,
 # nodejs and npm its browser tests and the reverse proxy of docs/online.md
-# (openssl makes the nginx test's certificate);
-# npm and nodejs are left alone when a node with npm is installed already.)
+# (openssl makes the nginx test's certificate); r-base-core with
+# r-cran-lme4, r-cran-rpact and r-cran-jsonlite: the tests that run R
+# against simlab-analyze's mixed model (report.json glmm.r) and the
+# sequential boundaries (they skip without R), docs/analysis.md;
+# npm and nodejs are left alone when a node with npm is installed already;
+# python3-numpy and python3-pandas: simlab's Python package and its tests,
+# docs/python.md.)
 # Uses sudo when not run as root. Safe to run again.
 set -eu
 PACKAGES="build-essential cmake pkg-config git
@@ -22,14 +27,15 @@ PACKAGES="build-essential cmake pkg-config git
   libsqlite3-dev libjansson-dev libcsv-dev libgsl-dev libcairo2-dev
   libpng-dev libjpeg62-turbo-dev libfontconfig-dev
   nettle-dev uuid-dev
-  xvfb xauth libxtst-dev clang-format python3-numpy
+  xvfb xauth libxtst-dev clang-format python3-numpy python3-pandas
   clang libclang-rt-14-dev sqlite3
   fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
   libpq-dev postgresql postgresql-common
   libxi-dev libxdamage-dev
   libfribidi-dev help2man
   libsuitesparse-dev libnlopt-dev
-  libmicrohttpd-dev chromium nginx-light openssl curl"
+  libmicrohttpd-dev chromium nginx-light openssl curl
+  r-base-core r-cran-lme4 r-cran-rpact r-cran-jsonlite"
 if ! command -v npm >/dev/null 2>&1; then
     PACKAGES="$PACKAGES nodejs npm"
 fi
@@ -42,14 +48,12 @@ done
 if [ -z "$missing" ]; then
     exit 0
 fi
-if [ "$(id -u)" -eq 0 ]; then
-    SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo"
-else
+. "$(dirname "$0")/as_root.sh"
+if ! root_possible; then
     echo "simlab setup: these packages are missing and there is no sudo:$missing" >&2
     exit 1
 fi
 echo "simlab setup: installing$missing"
-$SUDO apt-get update
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
+as_root apt-get update
+as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends $missing

@@ -44,12 +44,14 @@ static const BlockKindDesc kinds[] = {
                       .phase = SIM_PHASE_LEARN,
                       .show = {.prediction = 1, .explanation = 1},
                       .rating = 1},
-    [BLOCK_BREAK] = {.name = "break", .fields = 0, .phase = SIM_PHASE_NONE},
+    [BLOCK_BREAK] = {.name = "break",
+                     .fields = BF_ONCE,
+                     .phase = SIM_PHASE_NONE},
     [BLOCK_DEBRIEF] = {.name = "debrief",
                        .fields = BF_PAGES,
                        .phase = SIM_PHASE_NONE},
     [BLOCK_QUESTIONNAIRE] = {.name = "questionnaire",
-                             .fields = BF_SURVEY,
+                             .fields = BF_SURVEY | BF_ONCE,
                              .phase = SIM_PHASE_NONE},
 };
 
@@ -78,6 +80,7 @@ static const struct {
     {BF_DEADLINE,
      (const char *const[]){"time_limit_ms", "timeout_message",
                            "deadline_display", "confidence", NULL}},
+    {BF_ONCE, (const char *const[]){"once", NULL}},
 };
 static const char *const no_keys[] = {NULL};
 

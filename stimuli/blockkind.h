@@ -25,7 +25,9 @@ enum {
     BF_EXPLAINS = 1u << 6,  /* always shows the condition's explanation
                                (not a field: its items need payloads) */
     BF_SURVEY = 1u << 7,    /* questions of a questionnaire (questionnaire.c) */
-    BF_DEADLINE = 1u << 8   /* time_limit_ms, timeout_message, confidence */
+    BF_DEADLINE = 1u << 8,  /* time_limit_ms, timeout_message, confidence */
+    BF_ONCE = 1u << 9       /* once: shown once after the repeated blocks of
+                               a within-subject study, on purpose */
 };
 
 /* What a test block asks (the study's test type, for the export). */

@@ -354,6 +354,13 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
                  "only blocks with pages or items scroll");
     }
     jget_bool(L, bl, o, "require_scroll", &b->require_scroll);
+    if (!(kd->fields & BF_ONCE) && json_object_get(o, "once")) {
+        only_error(L, bl, "once", BF_ONCE, "only ",
+                   " blocks are marked as shown once after the repeated "
+                   "blocks");
+    } else {
+        jget_bool(L, bl, o, "once", &b->once);
+    }
     json_t *pages = json_object_get(o, "pages");
     int page_kind = (kd->fields & BF_PAGES) != 0;
     if (pages && !page_kind) {

@@ -9,6 +9,7 @@
 #include "stimuli/items_int.h"
 #include "stimuli/bundle.h"
 #include "stimuli/uistrings.h"
+#include "stimuli/primary.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +42,9 @@ static void shows_text(const Block *b, char *out, size_t size)
 void study_diag_print(FILE *out, const char *prefix, const Diag *d)
 {
     fputs(prefix, out);
-    if (d->line > 0 && d->column > 0) {
+    if (!d->file[0] && !d->pointer) {
+        /* a problem of no file (check's layout report) */
+    } else if (d->line > 0 && d->column > 0) {
         fprintf(out, "%s:%d:%d: ", d->file, d->line, d->column);
     } else if (d->line > 0) {
         fprintf(out, "%s:%d: ", d->file, d->line);
@@ -56,29 +59,38 @@ void study_diag_print(FILE *out, const char *prefix, const Diag *d)
     fprintf(out, "%s\n", d->message);
 }
 
+int check_report_add(StudyReport *rep, int warn, const char *file,
+                     const char *field, const char *message)
+{
+    Diag **arr = warn ? &rep->warnings : &rep->errors;
+    size_t *n = warn ? &rep->n_warnings : &rep->n_errors;
+    size_t cap = *n;
+    if (sim_grow((void **)arr, &cap, *n + 1, sizeof **arr) != 0) {
+        return -1;
+    }
+    Diag *d = &(*arr)[*n];
+    memset(d, 0, sizeof *d);
+    d->file = sim_strdup(file);
+    d->field = sim_strdup(field);
+    d->message = sim_strdup(message);
+    if (d->file && d->field && d->message) {
+        (*n)++;
+        return 0;
+    }
+    sim_free(d->file);
+    sim_free(d->field);
+    sim_free(d->message);
+    return -1;
+}
+
 /* A load that failed without a located problem (e.g. the folder cannot be
 ** resolved) still gets one error, so that the verdict and the exit status
 ** agree. */
 static void add_unlocated_error(StudyReport *rep, const char *dir,
                                 const char *msg)
 {
-    size_t cap = rep->n_errors;
-    if (sim_grow((void **)&rep->errors, &cap, rep->n_errors + 1,
-                 sizeof *rep->errors) != 0) {
-        return;
-    }
-    Diag *d = &rep->errors[rep->n_errors];
-    memset(d, 0, sizeof *d);
-    d->file = sim_strdup(dir);
-    d->field = sim_strdup("");
-    d->message = sim_strdup(msg[0] ? msg : "the bundle could not be read");
-    if (d->file && d->field && d->message) {
-        rep->n_errors++;
-    } else {
-        sim_free(d->file);
-        sim_free(d->field);
-        sim_free(d->message);
-    }
+    check_report_add(rep, 0, dir, "",
+                     msg[0] ? msg : "the bundle could not be read");
 }
 
 static size_t count_method(const Study *st, const char *m)
@@ -182,7 +194,8 @@ static void print_within(FILE *out, const Study *st, const CheckOrders *orders)
 }
 
 static void print_text(FILE *out, const char *dir, const Study *st,
-                       const StudyReport *rep, const CheckOrders *orders)
+                       const StudyReport *rep, const CheckOrders *orders,
+                       const char *layout)
 {
     fprintf(out, "bundle       %s\n", dir);
     if (st) {
@@ -241,6 +254,9 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                 s->max_catch_failures, s->min_total_seconds,
                 s->stop_on_failure ? ", stop on failure" : "");
         print_rating(out, st);
+        char primary[512];
+        primary_describe(st, primary, sizeof primary);
+        fprintf(out, "primary      %s\n", primary);
         fprintf(out, "blocks       %zu\n", st->n_blocks);
         fprintf(out,
                 "  %-3s %-14s %-14s %-8s %-3s %-14s %-4s %-30s %-6s "
@@ -339,6 +355,7 @@ static void print_text(FILE *out, const char *dir, const Study *st,
             fprintf(out, "\n");
         }
     }
+    fputs(layout, out);
     if (rep->n_warnings) {
         fprintf(out, "warnings     %zu\n", rep->n_warnings);
         for (size_t i = 0; i < rep->n_warnings; i++) {
@@ -467,6 +484,20 @@ static json_t *study_json(const Study *st, const CheckOrders *orders)
                   s->quiz_all_first_try, "max_catch_failures",
                   s->max_catch_failures, "min_total_seconds",
                   s->min_total_seconds, "stop_on_failure", s->stop_on_failure));
+    const SimAnalysisSpec *an = &st->analysis;
+    json_t *looks = json_array();
+    for (int i = 0; i < an->n_looks; i++) {
+        json_array_append_new(looks, json_integer(an->looks[i]));
+    }
+    json_object_set_new(
+        o, "analysis",
+        json_pack("{s:s,s:s,s:f,s:s,s:o,s:o}", "primary",
+                  sim_primary_name(an->primary), "source",
+                  an->primary_set ? "study" : "default for this design",
+                  "alpha", an->alpha, "correction", an->holm ? "holm" : "none",
+                  "looks", looks, "spending",
+                  an->n_looks ? json_string(sim_spending_name(an->spending))
+                              : json_null()));
     json_t *items = json_object();
     for (size_t p = 0; p < st->n_pools; p++) {
         json_object_set_new(
@@ -646,6 +677,12 @@ int check_bundle(const char *dir, int json, FILE *out)
 int check_bundle_orders(const char *dir, int json, FILE *out,
                         const CheckOrders *orders)
 {
+    return check_bundle_with(dir, json, out, orders, NULL);
+}
+
+int check_bundle_with(const char *dir, int json, FILE *out,
+                      const CheckOrders *orders, CheckLayoutFn layout)
+{
     StudyReport rep;
     study_report_init(&rep);
     Study *st = NULL;
@@ -674,11 +711,18 @@ int check_bundle_orders(const char *dir, int json, FILE *out,
         glyphs_check_bundle(dir, chain, st, &rep);
         glyph_chain_free(chain);
     }
+    SimBuf lines;
+    sim_buf_init(&lines);
+    if (layout && st && rc == SIM_OK && rep.n_errors == 0) {
+        layout(st, &lines, &rep);
+    }
     if (json) {
         print_json(out, dir ? dir : "", st, &rep, orders);
     } else {
-        print_text(out, dir ? dir : "", st, &rep, orders);
+        print_text(out, dir ? dir : "", st, &rep, orders,
+                   lines.oom ? "" : sim_buf_cstr(&lines));
     }
+    sim_buf_free(&lines);
     int valid = rep.n_errors == 0 && rc == SIM_OK;
     study_free(st);
     study_report_free(&rep);

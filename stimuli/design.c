@@ -15,6 +15,7 @@
 #include "stimuli/designctx.h"
 #include "stimuli/uiparse.h"
 #include "stimuli/online.h"
+#include "stimuli/primary.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -721,7 +722,7 @@ void design_parse(Loader *L, json_t *root)
         "conditions",   "baseline",   "protocol", "blocks",        "assignment",
         "screening",    "pages",      "quiz",     "rating",        "items",
         "explanations", "simulation", "language", "language_file", "ui",
-        "online",       NULL};
+        "online",       "analysis",   NULL};
     jreject_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
@@ -777,6 +778,7 @@ void design_parse(Loader *L, json_t *root)
     check_deadlines(&D);
     validate_blocks(&D);
     validate_conditions(&D, &at);
+    primary_parse(&D, &at);
     read_pages(&D);
 
     design_quiz_free(D.quiz, D.n_quiz);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/sim_alloc.h"
+#include "common/sim_text.h"
 #include "stimuli/page.h"
 
 void expl_edits_free(Edit *e, size_t n)
@@ -314,6 +315,23 @@ size_t expl_hover_targets(const Explanation *e, ExplTargetFn fn, void *ctx)
     return n;
 }
 
+/* The reveal named r (on_request also spelled on-request, as `simlab new
+** --explanation` names it), or -1. */
+static int reveal_from_name(const char *r)
+{
+    for (int k = 0; k < 3; k++) {
+        const char *n = reveal_names[k];
+        size_t i = 0;
+        while (r[i] && n[i] && (r[i] == n[i] || (r[i] == '-' && n[i] == '_'))) {
+            i++;
+        }
+        if (!r[i] && !n[i]) {
+            return k;
+        }
+    }
+    return -1;
+}
+
 /* "reveal" of the payload at depth: only the whole explanation is revealed
 ** (top level), and hovering needs values to hover. */
 static void parse_reveal(Loader *L, const JLoc *at, json_t *v, int depth,
@@ -323,11 +341,14 @@ static void parse_reveal(Loader *L, const JLoc *at, json_t *v, int depth,
     if (jget_str(L, at, v, "reveal", 0, &r) != 1) {
         return;
     }
-    int k = 0;
-    while (k < 3 && strcmp(r, reveal_names[k]) != 0) {
-        k++;
-    }
-    if (k == 3) {
+    int k = reveal_from_name(r);
+    const char *near = k < 0 ? sim_suggest(r, reveal_names, 3) : NULL;
+    if (near) {
+        jl_error(L, at, "reveal",
+                 "'%s' is not always, on_request or hover (did you mean "
+                 "'%s'?)",
+                 r, near);
+    } else if (k < 0) {
         jl_error(L, at, "reveal", "'%s' is not always, on_request or hover", r);
     } else if (depth > 0 && k != EXPL_REVEAL_ALWAYS) {
         jl_error(L, at, "reveal",
@@ -352,6 +373,15 @@ int expl_kind_from_name(const char *name)
         }
     }
     return -1;
+}
+
+const char *expl_kind_suggest(const char *name)
+{
+    const char *names[EXPL_KIND_COUNT];
+    for (int k = 0; k < EXPL_KIND_COUNT; k++) {
+        names[k] = kinds[k].name;
+    }
+    return name ? sim_suggest(name, names, EXPL_KIND_COUNT) : NULL;
 }
 
 static void reject_unknown_payload(Loader *L, const JLoc *at, json_t *o,
@@ -421,6 +451,13 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
         return -1;
     }
     int kind = expl_kind_from_name(kind_name);
+    const char *near = kind < 0 ? expl_kind_suggest(kind_name) : NULL;
+    if (near) {
+        jl_error(L, at, "kind",
+                 "unknown explanation kind '%s' (did you mean '%s'?)",
+                 kind_name, near);
+        return -1;
+    }
     if (kind < 0) {
         char names[400];
         size_t len = 0;

@@ -26,6 +26,8 @@ void expl_clear(Explanation *e);
 int expl_attach(Loader *L, Item *item, const char *method, Explanation *e);
 /* Whether item's payload for method was given but had errors. */
 int expl_item_failed(const Item *item, const char *method);
+/* The kind name nearest to name for a "did you mean", or NULL. */
+const char *expl_kind_suggest(const char *name);
 
 /* Deepest nesting of layouts (a top-level payload is depth 0). */
 #define EXPL_MAX_DEPTH 4

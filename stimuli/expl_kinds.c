@@ -35,11 +35,11 @@ int expl_map_read(Loader *L, const JLoc *at, json_t *o, Explanation *e)
                  "file",
                  file);
     } else if (bpath_file(L, file, &abs, why, sizeof why) != 0) {
-        jl_error(L, at, "file", "%s", why);
+        jl_error_file(L, at, "file", "%s", why);
     } else if (is_npy) {
         e->file_is_npy = 1;
         if (media_probe_npy(abs, &e->map_h, &e->map_w, why, sizeof why) != 0) {
-            jl_error(L, at, "file", "'%s': %s", file, why);
+            jl_error_file(L, at, "file", "'%s': %s", file, why);
         } else {
             ok = 1;
         }
@@ -47,10 +47,10 @@ int expl_map_read(Loader *L, const JLoc *at, json_t *o, Explanation *e)
         int png = 0;
         if (media_probe_image(abs, &e->map_w, &e->map_h, &png, why,
                               sizeof why) != 0) {
-            jl_error(L, at, "file", "'%s': %s", file, why);
+            jl_error_file(L, at, "file", "'%s': %s", file, why);
         } else if (!png) {
-            jl_error(L, at, "file", "'%s': not a PNG file (bad signature)",
-                     file);
+            jl_error_file(L, at, "file", "'%s': not a PNG file (bad signature)",
+                          file);
         } else {
             ok = 1;
         }

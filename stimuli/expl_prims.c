@@ -50,11 +50,11 @@ static void read_image(Loader *L, const JLoc *at, const char *key,
     }
     char why[512], *abs = NULL;
     if (bpath_file(L, file, &abs, why, sizeof why) != 0) {
-        jl_error(L, at, key, "%s", why);
+        jl_error_file(L, at, key, "%s", why);
         return;
     }
     if (media_probe_image(abs, &im->w, &im->h, NULL, why, sizeof why) != 0) {
-        jl_error(L, at, key, "'%s': %s", file, why);
+        jl_error_file(L, at, key, "'%s': %s", file, why);
         sim_free(abs);
         return;
     }

@@ -327,12 +327,12 @@ static void image_input(Loader *L, const JLoc *at, const char *key,
     char why[512], *abs = NULL;
     in->text = ld_strdup(L, path);
     if (bpath_file(L, path, &abs, why, sizeof why) != 0) {
-        jl_error(L, at, key, "%s", why);
+        jl_error_file(L, at, key, "%s", why);
         return;
     }
     if (media_probe_image(abs, &in->image_w, &in->image_h, NULL, why,
                           sizeof why) != 0) {
-        jl_error(L, at, key, "'%s': %s", path, why);
+        jl_error_file(L, at, key, "'%s': %s", path, why);
         sim_free(abs);
         return;
     }
@@ -1045,7 +1045,7 @@ static void cf_from_json(Loader *L, const JLoc *at, json_t *v, Item *it)
         char why[512];
         cf->region = ld_strdup(L, region);
         if (bpath_file(L, region, NULL, why, sizeof why) != 0) {
-            jl_error(L, &cl, "region", "%s", why);
+            jl_error_file(L, &cl, "region", "%s", why);
         }
     }
     if (!edits) {

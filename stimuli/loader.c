@@ -71,12 +71,14 @@ static uint64_t diag_hash(int warn, const char *file, const char *field,
 /* The entry of an earlier problem with the same warn, file, field and
 ** message, or NULL. Adds (file, field, msg) as new when absent: *is_new is
 ** then 1 and the caller appends the Diag. */
-static DiagRepeat *repeat_find(Loader *L, int warn, const char *file,
-                               const char *field, const char *msg, int *is_new)
+static DiagRepeat *repeat_find(Loader *L, int warn, int anywhere,
+                               const char *file, const char *field,
+                               const char *msg, int *is_new)
 {
     *is_new = 1;
     StudyReport *r = L->rep;
-    uint64_t h = diag_hash(warn, file, field, msg);
+    uint64_t h = anywhere ? diag_hash(warn, "", "\x01", msg)
+                          : diag_hash(warn, file, field, msg);
     if (L->n_repeats * 2 >= L->n_repeat_slots) {
         size_t n = L->n_repeat_slots ? L->n_repeat_slots * 2 : 64;
         size_t *slots = sim_calloc(n, sizeof *slots);
@@ -103,8 +105,9 @@ static DiagRepeat *repeat_find(Loader *L, int warn, const char *file,
             continue; /* its Diag was never appended (out of memory) */
         }
         const Diag *d = e->warn ? &r->warnings[e->index] : &r->errors[e->index];
-        if (e->hash == h && e->warn == warn && strcmp(d->file, file) == 0 &&
-            strcmp(d->field, field) == 0 &&
+        if (e->hash == h && e->warn == warn && e->anywhere == anywhere &&
+            (anywhere ||
+             (strcmp(d->file, file) == 0 && strcmp(d->field, field) == 0)) &&
             strncmp(d->message, msg, e->msg_len) == 0 &&
             msg[e->msg_len] == '\0') {
             *is_new = 0;
@@ -122,19 +125,30 @@ static DiagRepeat *repeat_find(Loader *L, int warn, const char *file,
     memset(e, 0, sizeof *e);
     e->hash = h;
     e->warn = warn;
+    e->anywhere = anywhere;
     e->index = warn ? r->n_warnings : r->n_errors;
     e->msg_len = strlen(msg);
     L->repeat_slots[k] = ++L->n_repeats;
     return e;
 }
 
-/* Notes one more place of a repeated problem (the first few are named). */
-static void repeat_add(Loader *L, DiagRepeat *e, int line, const char *pointer)
+/* Notes one more place of a repeated problem (the first few are named);
+** first is its first report. */
+static void repeat_add(Loader *L, DiagRepeat *e, const Diag *first,
+                       const char *file, int line, const char *pointer,
+                       const char *field)
 {
+    int other = e->anywhere && (strcmp(first->file, file) != 0 ||
+                                strcmp(first->field, field) != 0);
+    e->mixed |= other;
     if (e->n_more < DIAG_REPEAT_NAMED) {
         e->lines[e->n_more] = line;
         if (pointer) {
             e->pointers[e->n_more] = ld_strdup(L, pointer);
+        }
+        if (e->anywhere) {
+            e->files[e->n_more] = ld_strdup(L, file);
+            e->fields[e->n_more] = ld_strdup(L, field);
         }
     }
     e->n_more++;
@@ -218,12 +232,13 @@ static int same_place(const Diag *d, int line, const char *pointer)
 }
 
 /* fmt and ap as vprintf takes them (the callers' formats are checked) */
-static void vdiag(Loader *L, int warn, const char *file, int line, int column,
-                  const char *pointer, const char *field, const char *fmt,
-                  va_list ap) __attribute__((format(printf, 8, 0)));
-static void vdiag(Loader *L, int warn, const char *file, int line, int column,
-                  const char *pointer, const char *field, const char *fmt,
-                  va_list ap)
+static void vdiag(Loader *L, int warn, int anywhere, const char *file, int line,
+                  int column, const char *pointer, const char *field,
+                  const char *fmt, va_list ap)
+    __attribute__((format(printf, 9, 0)));
+static void vdiag(Loader *L, int warn, int anywhere, const char *file, int line,
+                  int column, const char *pointer, const char *field,
+                  const char *fmt, va_list ap)
 {
     L->n_raised += !warn;
     StudyReport *r = L->rep;
@@ -242,12 +257,13 @@ static void vdiag(Loader *L, int warn, const char *file, int line, int column,
     ** same file (a misspelled class in every row, a misspelled pool in
     ** every block) is counted on its first report (ld_repeats_finish). */
     int is_new = 1;
-    DiagRepeat *rep = repeat_find(L, warn, file, field, msg, &is_new);
+    DiagRepeat *rep = repeat_find(L, warn, anywhere, file, field, msg, &is_new);
     if (!is_new) {
         const Diag *first =
             rep->warn ? &r->warnings[rep->index] : &r->errors[rep->index];
-        if (!same_place(first, line, pointer)) { /* else a duplicate */
-            repeat_add(L, rep, line, pointer);
+        if (!same_place(first, line, pointer) ||
+            strcmp(first->file, file) != 0) { /* else a duplicate */
+            repeat_add(L, rep, first, file, line, pointer, field);
         }
         return;
     }
@@ -278,6 +294,22 @@ static void vdiag(Loader *L, int warn, const char *file, int line, int column,
     (*n)++;
 }
 
+/* Appends sep and further place k of a problem named in several files or
+** fields: "items.jsonl:9 field 'x'" or "study.json:/pages/consent". */
+static void repeat_place(SimBuf *b, const char *sep, const DiagRepeat *e,
+                         size_t k)
+{
+    sim_buf_printf(b, "%s%s", sep, e->files[k] ? e->files[k] : "");
+    if (e->lines[k] > 0) {
+        sim_buf_printf(b, ":%d", e->lines[k]);
+    } else if (e->pointers[k]) {
+        sim_buf_printf(b, ":%s", e->pointers[k]);
+    }
+    if (e->fields[k] && e->fields[k][0]) {
+        sim_buf_printf(b, " field '%s'", e->fields[k]);
+    }
+}
+
 void ld_repeats_finish(Loader *L)
 {
     StudyReport *r = L->rep;
@@ -290,7 +322,7 @@ void ld_repeats_finish(Loader *L)
         d->n_more = e->n_more;
         SimBuf b;
         sim_buf_init(&b);
-        int lines = d->line > 0;
+        int lines = d->line > 0 && !e->mixed;
         sim_buf_printf(&b, "%s (and %zu more %s", d->message, e->n_more,
                        lines ? (e->n_more == 1 ? "row" : "rows")
                              : (e->n_more == 1 ? "place" : "places"));
@@ -298,7 +330,9 @@ void ld_repeats_finish(Loader *L)
             e->n_more < DIAG_REPEAT_NAMED ? e->n_more : DIAG_REPEAT_NAMED;
         for (size_t k = 0; k < named; k++) {
             const char *sep = k == 0 ? ": " : ", ";
-            if (lines) {
+            if (e->mixed) {
+                repeat_place(&b, sep, e, k);
+            } else if (lines) {
                 sim_buf_printf(&b, "%s%s%d", sep,
                                k > 0        ? ""
                                : named == 1 ? "line "
@@ -320,6 +354,8 @@ void ld_repeats_finish(Loader *L)
     for (size_t i = 0; i < L->n_repeats; i++) {
         for (size_t k = 0; k < DIAG_REPEAT_NAMED; k++) {
             sim_free(L->repeats[i].pointers[k]);
+            sim_free(L->repeats[i].files[k]);
+            sim_free(L->repeats[i].fields[k]);
         }
     }
     sim_free(L->repeats);
@@ -337,7 +373,7 @@ void ld_diag(Loader *L, int warn, const char *file, int line, int column,
 {
     va_list ap;
     va_start(ap, fmt);
-    vdiag(L, warn, file, line, column, pointer, field, fmt, ap);
+    vdiag(L, warn, 0, file, line, column, pointer, field, fmt, ap);
     va_end(ap);
 }
 
@@ -415,14 +451,14 @@ static void field_of(const char *ptr, int dotted, char *out, size_t size)
     }
 }
 
-static void vjl(Loader *L, int warn, const JLoc *at, const char *key,
-                const char *fmt, va_list ap)
-    __attribute__((format(printf, 5, 0)));
-static void vjl(Loader *L, int warn, const JLoc *at, const char *key,
-                const char *fmt, va_list ap)
+static void vjl(Loader *L, int warn, int anywhere, const JLoc *at,
+                const char *key, const char *fmt, va_list ap)
+    __attribute__((format(printf, 6, 0)));
+static void vjl(Loader *L, int warn, int anywhere, const JLoc *at,
+                const char *key, const char *fmt, va_list ap)
 {
     if (at->csv) {
-        vdiag(L, warn, at->file, at->line, 0, NULL, key, fmt, ap);
+        vdiag(L, warn, anywhere, at->file, at->line, 0, NULL, key, fmt, ap);
         return;
     }
     JLoc here = *at;
@@ -431,15 +467,24 @@ static void vjl(Loader *L, int warn, const JLoc *at, const char *key,
     }
     char field[256];
     field_of(here.ptr, at->line > 0, field, sizeof field);
-    vdiag(L, warn, at->file, at->line, 0, here.ptr[0] ? here.ptr : "/", field,
-          fmt, ap);
+    vdiag(L, warn, anywhere, at->file, at->line, 0,
+          here.ptr[0] ? here.ptr : "/", field, fmt, ap);
 }
 
 void jl_error(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vjl(L, 0, at, key, fmt, ap);
+    vjl(L, 0, 0, at, key, fmt, ap);
+    va_end(ap);
+}
+
+void jl_error_file(Loader *L, const JLoc *at, const char *key, const char *fmt,
+                   ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vjl(L, 0, 1, at, key, fmt, ap);
     va_end(ap);
 }
 
@@ -447,7 +492,7 @@ void jl_warn(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vjl(L, 1, at, key, fmt, ap);
+    vjl(L, 1, 0, at, key, fmt, ap);
     va_end(ap);
 }
 

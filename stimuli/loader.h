@@ -13,17 +13,22 @@
 
 #include "stimuli/study.h"
 
-/* A problem reported more than once (same warn, file, field and message):
+/* A problem reported more than once (same warn, file, field and message;
+** for a problem of a bundle file, jl_error_file, the same message anywhere):
 ** the first report stays, the others are counted on it. */
 #define DIAG_REPEAT_NAMED 3 /* places named in the message */
 typedef struct DiagRepeat {
     uint64_t hash;
     int warn;
+    int anywhere;   /* keyed by the message alone (jl_error_file) */
+    int mixed;      /* anywhere: a further place has another file or field */
     size_t index;   /* in StudyReport.errors or .warnings */
     size_t msg_len; /* of the first message (before "and N more") */
     size_t n_more;  /* further reports */
     int lines[DIAG_REPEAT_NAMED];      /* of the first further reports */
     char *pointers[DIAG_REPEAT_NAMED]; /* owned; NULL in line files */
+    char *files[DIAG_REPEAT_NAMED];    /* owned; anywhere only */
+    char *fields[DIAG_REPEAT_NAMED];   /* owned; anywhere only */
 } DiagRepeat;
 
 typedef struct Loader {
@@ -79,6 +84,12 @@ void jl_error(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void jl_warn(Loader *L, const JLoc *at, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* jl_error() for a problem of one bundle file (missing, outside the bundle,
+** corrupt) whose message names it: one error wherever the file is named,
+** counted as "(and N more places: items.jsonl:9 field 'x', ...)" when the
+** other places are other fields or files. */
+void jl_error_file(Loader *L, const JLoc *at, const char *key, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
 /* Appends "(and N more rows: line 4, 5, 6, ...)" to each problem reported
 ** more than once and frees the bookkeeping; call once, after the last
 ** problem of a load. */

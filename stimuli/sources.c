@@ -325,7 +325,10 @@ void load_expl_sources(Loader *L, json_t *sources, const JLoc *at)
         jget_str(L, &sl, src, "kind", 0, &ctx.kind);
         if (ctx.kind && strcmp(ctx.kind, "json") != 0 &&
             expl_kind_from_name(ctx.kind) < 0) {
-            jl_error(L, &sl, "kind", "unknown explanation kind '%s'", ctx.kind);
+            const char *near = expl_kind_suggest(ctx.kind);
+            jl_error(L, &sl, "kind", "unknown explanation kind '%s'%s%s%s",
+                     ctx.kind, near ? " (did you mean '" : "", near ? near : "",
+                     near ? "'?)" : "");
             continue;
         }
         if (jget_str(L, &sl, src, "file", 1, &file) != 1) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "common/sim_analysis.h"
 #include "common/sim_decode.h"
 #include "common/sim_error.h"
 #include "common/sim_phase.h"
@@ -390,6 +391,10 @@ typedef struct Block {
     SurveyQuestion *survey; /* its questions, in order shown */
     size_t n_survey;
 
+    /* questionnaire, break: shown once after the blocks a within-subject
+    ** study repeats per condition, on purpose ("once": true) */
+    int once;
+
     /* predict, counterfactual: an answer deadline and a confidence scale */
     int time_limit_ms;      /* 0 = none; else 100..600000 from the onset */
     char *timeout_message;  /* shown briefly after a timeout; NULL = none */
@@ -535,9 +540,11 @@ typedef struct Study {
     Assignment assignment;
     RatingSpec rating;
     SimulationSpec simulation;
-    OnlineSpec online; /* "online" (simlab serve); zero when absent */
-    Page **pages;      /* every page read at load time (stimuli/page.h): the
-                          page files, then blocks' inline texts */
+    OnlineSpec online;        /* "online" (simlab serve); zero when absent */
+    SimAnalysisSpec analysis; /* "analysis": the primary test, alpha,
+                                 correction, sequential looks */
+    Page **pages; /* every page read at load time (stimuli/page.h): the
+                     page files, then blocks' inline texts */
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
@@ -607,6 +614,18 @@ void study_report_free(StudyReport *report);
 
 /* Fills report->pools from the items of study (study_load does this). */
 int study_balance(const Study *study, StudyReport *report, SimError *err);
+
+/* What a study's assignment and blocks say about its data, for the tests
+** that may analyse it (stimuli/primary.c): within-subject, how many
+** blocks of the pre, post and test phases, the largest session of its
+** test blocks (0: none in sessions). */
+typedef struct StudyFacts {
+    int within;
+    int pre, post, test;
+    int sessions;
+} StudyFacts;
+
+void study_facts(const Study *st, StudyFacts *f);
 
 /* Lookups; return NULL / -1 when absent. Borrowed pointers. */
 const Item *study_find_item(const Study *study, const char *key);

@@ -30,6 +30,22 @@ static long block_index(const Study *st, const char *id, size_t before)
     return -1;
 }
 
+/* The block id nearest to id for a "did you mean", or NULL. */
+static const char *block_suggest(const Study *st, const char *id)
+{
+    const char *best = NULL;
+    size_t best_d = sim_suggest_limit(id) + 1;
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        const char *b = st->blocks[i].id;
+        size_t d = b ? sim_edit_distance(id, b) : best_d;
+        if (d < best_d) {
+            best = b;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
 /* Reports a block problem at the field's source. */
 static void block_error(Design *D, size_t bi, const char *key, const char *fmt,
                         ...) __attribute__((format(printf, 4, 5)));
@@ -296,6 +312,13 @@ static int resolve_repeat(Design *D, const JLoc *al)
     int items = 0;
     for (size_t i = 0; i < a->n_repeat; i++) {
         long bi = block_index(st, a->repeat[i], st->n_blocks);
+        const char *near = bi < 0 ? block_suggest(st, a->repeat[i]) : NULL;
+        if (near) {
+            jl_error(L, al, "repeat",
+                     "'%s' is not a block id (did you mean '%s'?)",
+                     a->repeat[i], near);
+            return 0;
+        }
         if (bi < 0) {
             char ids[512];
             size_t len = 0;
@@ -393,14 +416,27 @@ static void validate_within(Design *D, const JLoc *root)
                  "no block shows items: nothing to repeat per condition");
         return;
     }
+    for (size_t bi = first; bi <= last; bi++) {
+        if (st->blocks[bi].once) {
+            jl_error(L, &D->src[bi].at, "once",
+                     "block '%s' is one of the blocks repeated per condition "
+                     "(%s .. %s), so it is shown once per condition",
+                     st->blocks[bi].id ? st->blocks[bi].id : "",
+                     st->blocks[first].id ? st->blocks[first].id : "",
+                     st->blocks[last].id ? st->blocks[last].id : "");
+        }
+    }
     if (last + 1 < st->n_blocks) {
         const Block *after = &st->blocks[last + 1];
-        if (after->kind == BLOCK_QUESTIONNAIRE || after->kind == BLOCK_BREAK) {
+        if ((after->kind == BLOCK_QUESTIONNAIRE ||
+             after->kind == BLOCK_BREAK) &&
+            !after->once) {
             jl_warn(L, &al, st->assignment.repeat_set ? "repeat" : "mode",
                     "%s '%s' comes after the blocks repeated per condition "
                     "(%s .. %s): it is shown once, after the last condition%s; "
                     "to show it once per condition, name it in "
-                    "assignment.repeat",
+                    "assignment.repeat, or mark it \"once\": true when that "
+                    "is meant",
                     block_kind_name(after->kind), after->id ? after->id : "",
                     st->blocks[first].id ? st->blocks[first].id : "",
                     st->blocks[last].id ? st->blocks[last].id : "",

@@ -53,3 +53,27 @@ if(TARGET simlab_experiment)
                   SOURCES test_analysis_interactions.c
                   LIBS simlab_analysis simlab_experiment)
 endif()
+# Group-sequential boundaries against rpact (tests/data/sequential goldens);
+# the second runs rpact itself when R has it, and skips otherwise.
+simlab_add_test(test_analysis_sequential SOURCES test_analysis_sequential.c
+                LIBS simlab_analysis)
+add_test(NAME test_analysis_sequential_rpact
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/sequential_rpact.sh
+                 $<TARGET_FILE:test_analysis_sequential>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/sequential/make_boundaries.R)
+set_tests_properties(test_analysis_sequential_rpact PROPERTIES
+                     SKIP_RETURN_CODE 77)
+# report.json's glmm.r run with R's lme4 on every fixture and two exports;
+# skips without R.
+if(TARGET simlab AND TARGET simlab-analyze)
+  add_test(NAME glmm_r_test
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/glmm_r_test.sh
+                   $<TARGET_FILE:simlab> $<TARGET_FILE:simlab-analyze>
+                   ${CMAKE_SOURCE_DIR})
+  set_tests_properties(glmm_r_test PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 900)
+endif()
+# The primary test of the report: its rows, --primary, the study's block,
+# looks, --plan, the size from --calibrate, the order of the report.
+simlab_add_test(test_analysis_primary SOURCES test_analysis_primary.c
+                LIBS simlab_analysis PkgConfig::JANSSON)

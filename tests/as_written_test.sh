@@ -1,7 +1,8 @@
 #!/bin/sh
 # The study as the lab wrote it, end to end on examples/kredit-de (German,
 # within-subject, its own baseline 'ohne' listed last, per-condition trust
-# questionnaires through assignment.repeat, a counted-down deadline with
+# questionnaires through assignment.repeat, a closing questionnaire asked
+# once after them ("once": true), a counted-down deadline with
 # confidence, an attention block of catch trials only): `simlab check`
 # prints the design, `simlab simulate` and the real window with the
 # autopilot (SDL's dummy driver) record participants, the export carries
@@ -26,8 +27,9 @@ grep -q "^  5   predict        achtung .* 0    reservoir" "$tmp/check" ||
     fail "check: the attention block shows no items"
 grep -q "counted down on screen" "$tmp/check" || fail "check: countdown"
 grep -q "^rating       none (no block asks a rating)" "$tmp/check" || fail "check: rating line"
-grep -q "questionnaire 'person' comes after the blocks repeated" "$tmp/check" ||
-    fail "check: no warning about the once-only questionnaire"
+# the closing questionnaire after the repeated run is marked "once": meant
+! grep -q "questionnaire 'person' comes after the blocks repeated" "$tmp/check" ||
+    fail "check: warns about the questionnaire marked once"
 "$simlab" check --json "$bundle" >"$tmp/check.json" 2>&1 || fail "check --json"
 tr -d ' \n' <"$tmp/check.json" >"$tmp/cflat"
 grep -q '"repeat":\["lernen","test","achtung","vertrauen","pause"\]' "$tmp/cflat" ||

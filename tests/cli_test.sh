@@ -51,7 +51,7 @@ expect 2 "new with an unknown preset" "$simlab" new "$tmp/starter2" --preset has
 expect 0 "new from a worked example" "$simlab" new "$tmp/concepts" --preset hase-forward --modality image --explanation concepts
 grep -q '"kind": *"gallery"' "$tmp/concepts/explanations.jsonl" || { echo "FAIL: new --explanation concepts writes no gallery"; fails=$((fails + 1)); }
 expect 0 "check the worked-example starter" "$simlab" check "$tmp/concepts"
-grep -q "^warning" "$tmp/out" && { echo "FAIL: the worked-example starter has warnings"; cat "$tmp/out"; fails=$((fails + 1)); }
+grep -q "^warnings" "$tmp/out" && { echo "FAIL: the worked-example starter has warnings"; cat "$tmp/out"; fails=$((fails + 1)); }
 expect 0 "new meta-predictor from a worked example" "$simlab" new "$tmp/proto" --preset meta-predictor --modality image --explanation prototype
 expect 0 "check the meta-predictor worked-example starter" "$simlab" check "$tmp/proto"
 # check's layout lines (a build with the runner): a reservoir above the item
@@ -60,9 +60,12 @@ expect 0 "new meta-predictor image" "$simlab" new "$tmp/meta" --preset meta-pred
 expect 0 "check the meta-predictor image starter" "$simlab" check "$tmp/meta"
 if grep -q "^layout 1280x720: explanation area" "$tmp/out"; then
     grep -q "^layout 1280x720: reservoir above the item" "$tmp/out" || { echo "FAIL: check does not place the reservoir"; fails=$((fails + 1)); }
-    grep -q "^warning" "$tmp/out" && { echo "FAIL: check warns of scrolling on screens that fit"; cat "$tmp/out"; fails=$((fails + 1)); }
+    grep -q "warning: layout" "$tmp/out" && { echo "FAIL: check warns of scrolling on screens that fit"; cat "$tmp/out"; fails=$((fails + 1)); }
     expect 0 "check the worked examples" "$simlab" check "$data/../../examples/explanation-methods"
-    grep -q "^warning: layout 1280x720: the reservoir ([0-9]* px) does not fit above the item" "$tmp/out" || { echo "FAIL: check does not warn of a reservoir below the item"; fails=$((fails + 1)); }
+    grep -q "^  warning: layout 1280x720: the reservoir ([0-9]* px) does not fit above the item" "$tmp/out" || { echo "FAIL: check does not warn of a reservoir below the item"; fails=$((fails + 1)); }
+    # the layout's warnings are counted with the others, before the verdict
+    [ "$(sed -n 's/^warnings  *//p' "$tmp/out")" = "$(grep -c '^  warning: ' "$tmp/out")" ] || { echo "FAIL: check's warning count leaves out warnings it prints"; cat "$tmp/out"; fails=$((fails + 1)); }
+    tail -1 "$tmp/out" | grep -qx valid || { echo "FAIL: check prints after its verdict"; fails=$((fails + 1)); }
 fi
 expect 2 "new with an image method on text" "$simlab" new "$tmp/starter2" --preset hase-forward --modality text --explanation concepts
 expect 2 "new with an unknown method" "$simlab" new "$tmp/starter2" --preset hase-forward --modality image --explanation shap

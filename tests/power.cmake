@@ -5,6 +5,11 @@ if(TARGET simlab_power)
   simlab_add_test(test_power SOURCES test_power.c LIBS simlab_power)
   simlab_add_test(test_power_design SOURCES test_power_design.c
                   LIBS simlab_power)
+  # A study's primary test: sequential looks, Holm, the mixed model's
+  # contrast against the reference, the one-way ANOVA.
+  simlab_add_test(test_power_primary SOURCES test_power_primary.c
+                  LIBS simlab_power PkgConfig::JANSSON)
+  set_tests_properties(test_power_primary PROPERTIES TIMEOUT 600)
 endif()
 
 # The command line: a tiny end-to-end run and located usage errors.
@@ -66,5 +71,13 @@ if(TARGET simlab)
            COMMAND simlab power ${CMAKE_SOURCE_DIR}/examples/within
                    --participants 4 --test lme4 --out unused)
   set_tests_properties(power_cli_unknown_test PROPERTIES
-    PASS_REGULAR_EXPRESSION "--test: expected bootstrap, users, glmm, t or anova, got 'lme4'")
+    PASS_REGULAR_EXPRESSION "--test: expected primary, bootstrap, users, glmm, t or anova, got 'lme4'")
+endif()
+# `simlab plan`, `simlab status` on looks, simlab-analyze --look --plan.
+if(TARGET simlab AND TARGET simlab-analyze)
+  add_test(NAME plan_cli_test
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/plan_cli_test.sh
+                   $<TARGET_FILE:simlab> $<TARGET_FILE:simlab-analyze>
+                   ${CMAKE_SOURCE_DIR})
+  set_tests_properties(plan_cli_test PROPERTIES TIMEOUT 900)
 endif()

@@ -25,3 +25,6 @@ simlab_add_test(test_stimuli_glyphs SOURCES test_stimuli_glyphs.c
                 LIBS simlab_stimuli PkgConfig::JANSSON)
 simlab_add_test(test_stimuli_authoring SOURCES test_stimuli_authoring.c
                 LIBS simlab_stimuli)
+# study.json "analysis": the primary test, alpha, looks; located errors.
+simlab_add_test(test_stimuli_primary SOURCES test_stimuli_primary.c
+                LIBS simlab_stimuli PkgConfig::JANSSON)

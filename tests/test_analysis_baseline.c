@@ -159,7 +159,7 @@ static void test_between(void)
     const char *plain = write_study("plain", NULL, 0);
     CHECK_INT(analyse(&plain, 1, NULL, &r, &err), SIM_OK);
     CHECK(r.baseline == NULL);
-    CHECK(r.utility_note && strstr(r.utility_note, "no baseline condition"));
+    CHECK(r.utility_note && strstr(r.utility_note, "no baseline is known"));
     CHECK(r.baseline_from && strstr(r.baseline_from, "--baseline"));
     t = test_table(&r, "tukey");
     for (int i = 0; t && i < t->n_rows; i++) {

@@ -171,8 +171,9 @@ static void test_primitives(void)
     study_free(st);
     free(out);
 
-    /* markdown: italic runs and a hard break */
-    st = load("{\"kind\": \"markdown\", \"reveal\": \"on_request\", \"text\": "
+    /* markdown: italic runs and a hard break; on-request as `simlab new
+    ** --explanation` spells it */
+    st = load("{\"kind\": \"markdown\", \"reveal\": \"on-request\", \"text\": "
               "\"The model saw **stripes** and *fur*.\\\\\\nNot the "
               "_background_.\\n\\n- one\\n- two\"}",
               &out);
@@ -303,6 +304,22 @@ static void test_mistakes(void)
         "\"text\": \"x\", \"reveal\": \"on_request\"}]}",
         "a part is revealed with its explanation");
     bad("{\"kind\": \"sketch\"}", "unknown explanation kind 'sketch'");
+    /* as a newcomer writes them */
+    bad("{\"kind\": \"barz\", \"bars\": [[\"a\", 1]]}",
+        "field 'explanations.m.kind': unknown explanation kind 'barz' (did "
+        "you mean 'bars'?)");
+    bad("{\"kind\": \"markdown\", \"text\": \"x\", \"reveal\": \"on "
+        "request\"}",
+        "'on request' is not always, on_request or hover (did you mean "
+        "'on_request'?)");
+    /* one missing file is one error, wherever it is named */
+    bad("{\"kind\": \"layout\", \"parts\": [{\"kind\": \"image\", "
+        "\"file\": \"media/gone.png\"}, {\"kind\": \"gallery\", "
+        "\"images\": [\"media/gone.png\", {\"file\": \"media/gone.png\"}]}]}",
+        "items.jsonl:1: field 'explanations.m.parts.0.file': "
+        "'media/gone.png': no such file (and 2 more places: items.jsonl:1 "
+        "field 'explanations.m.parts.1.images.0', items.jsonl:1 field "
+        "'explanations.m.parts.1.images.1.file')");
 }
 
 /* An image payload of a text item needs a file; a class may not answer

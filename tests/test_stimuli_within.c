@@ -18,9 +18,11 @@
 
 static char tmp[256];
 
-/* Copies bundle src to tmp/b with study.json's first `from` replaced by
-** `to` (from NULL: unchanged); returns the copy's path (static). */
-static const char *variant(const char *src, const char *from, const char *to)
+/* Copies bundle src to tmp/b with, in study.json, the first from[i]
+** replaced by to[i] for each of the n edits; returns the copy's path
+** (static), NULL when a from is missing. */
+static const char *variant_n(const char *src, size_t n, const char *const *from,
+                             const char *const *to)
 {
     static char dir[512];
     snprintf(dir, sizeof dir, "%s/b", tmp);
@@ -31,43 +33,101 @@ static const char *variant(const char *src, const char *from, const char *to)
     char *path = fs_join(dir, "study.json");
     size_t len = 0;
     char *text = path ? fs_read(path, &len) : NULL;
-    char *at = text && from ? strstr(text, from) : NULL;
-    if (from && !at) {
-        fprintf(stderr, "'%s' not in %s\n", from, path);
-        free(text);
-        free(path);
-        return NULL;
-    }
-    if (at) {
-        size_t head = (size_t)(at - text), nf = strlen(from), nt = strlen(to);
+    for (size_t i = 0; text && i < n; i++) {
+        char *at = strstr(text, from[i]);
+        if (!at) {
+            fprintf(stderr, "'%s' not in %s\n", from[i], path);
+            free(text);
+            free(path);
+            return NULL;
+        }
+        size_t head = (size_t)(at - text), nf = strlen(from[i]);
+        size_t nt = strlen(to[i]);
         char *out = malloc(len - nf + nt + 1);
         memcpy(out, text, head);
-        memcpy(out + head, to, nt);
+        memcpy(out + head, to[i], nt);
         memcpy(out + head + nt, at + nf, len - head - nf + 1);
-        fs_write(path, out, strlen(out));
-        free(out);
+        free(text);
+        text = out;
+        len = strlen(out);
+    }
+    if (text) {
+        fs_write(path, text, len);
     }
     free(text);
     free(path);
     return dir;
 }
 
-/* check of bundle variant: exit status want, output containing line. */
-static void expect(const char *src, const char *from, const char *to, int want,
-                   const char *line)
+/* variant_n() with one edit, or none when from is NULL. */
+static const char *variant(const char *src, const char *from, const char *to)
 {
-    const char *dir = variant(src, from, to);
+    return variant_n(src, from ? 1 : 0, &from, &to);
+}
+
+/* check of dir: exit status want, output containing line (and not
+** containing absent, when not NULL). */
+static void expect_dir(const char *dir, int want, const char *line,
+                       const char *absent)
+{
     CHECK(dir != NULL);
     if (!dir) {
         return;
     }
     char *out = NULL;
     CHECK_INT(fs_check(dir, 0, &out), want);
-    if (!out || !strstr(out, line)) {
-        fprintf(stderr, "missing: %s\nin:\n%s\n", line, out ? out : "");
+    if (!out || !strstr(out, line) || (absent && strstr(out, absent))) {
+        fprintf(stderr, "want: %s\nnot: %s\nin:\n%s\n", line,
+                absent ? absent : "", out ? out : "");
         CHECK(0);
     }
     free(out);
+}
+
+/* check of bundle variant: exit status want, output containing line. */
+static void expect(const char *src, const char *from, const char *to, int want,
+                   const char *line)
+{
+    expect_dir(variant(src, from, to), want, line, NULL);
+}
+
+/* A misspelt block id in assignment.repeat gets a "did you mean"; a
+** questionnaire or break after the repeated run warns unless it is marked
+** "once"; "once" is refused on other kinds and inside the run. */
+static void test_repeat_run(const char *example)
+{
+    const char *assign = "\"order\": \"latin-square\"}";
+    const char *brk = "{\"kind\": \"break\", \"id\": \"next\",";
+    const char *from[] = {assign, brk};
+    const char *typo[] = {
+        "\"order\": \"latin-square\", \"repeat\": [\"learn\", \"tset\"]}", brk};
+    expect_dir(variant_n(example, 2, from, typo), 1,
+               "error: study.json:/assignment/repeat: field 'repeat': 'tset' "
+               "is not a block id (did you mean 'test'?)\ninvalid: 1 error\n",
+               NULL);
+    const char *run[] = {
+        "\"order\": \"latin-square\", \"repeat\": [\"learn\", \"test\"]}", brk};
+    expect_dir(variant_n(example, 2, from, run), 0,
+               "warning: study.json:/assignment/repeat: field 'repeat': "
+               "break 'next' comes after the blocks repeated per condition "
+               "(learn .. test): it is shown once, after the last condition; "
+               "to show it once per condition, name it in assignment.repeat, "
+               "or mark it \"once\": true when that is meant\n",
+               NULL);
+    const char *once[] = {
+        run[0], "{\"kind\": \"break\", \"id\": \"next\", \"once\": true,"};
+    expect_dir(variant_n(example, 2, from, once), 0, "valid\n",
+               "comes after the blocks repeated");
+    /* without repeat the break after the last item block is the pause
+    ** between conditions, repeated with them */
+    expect(example, brk, once[1], 1,
+           "error: study.json:/blocks/4/once: field 'once': block 'next' is "
+           "one of the blocks repeated per condition (learn .. next), so it "
+           "is shown once per condition\ninvalid: 1 error\n");
+    expect(example, "\"id\": \"test\",", "\"id\": \"test\", \"once\": true,", 1,
+           "error: study.json:/blocks/3/once: field 'once': only break and "
+           "questionnaire blocks are marked as shown once after the repeated "
+           "blocks\ninvalid: 1 error\n");
 }
 
 static size_t n_rows(size_t n)
@@ -166,6 +226,7 @@ int main(void)
            "'practice_train_pool': practice block 'practice' shows its "
            "examples with the explanations of each participant's first "
            "condition\n");
+    test_repeat_run(example);
     fs_remove_tree(tmp);
     return TEST_REPORT();
 }

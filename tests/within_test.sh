@@ -46,7 +46,7 @@ done
 "$analyze" "$tmp/w.db" --out "$tmp/out" --include-simulated --replicates 200 \
     >"$tmp/an" 2>&1 || fail "analyze: $(cat "$tmp/an")"
 tr -d ' \n' <"$tmp/out/report.json" >"$tmp/flat"
-grep -q '"design":{"kind":"within","participants":12,"conditions":3}' "$tmp/flat" ||
+grep -q '"design":{"kind":"within","participants":12,"conditions":3,"incomplete":0}' "$tmp/flat" ||
     fail "analysis: not a within design of 12 x 3"
 grep -q '"paired":' "$tmp/flat" || fail "analysis: no paired tests"
 grep -q "Paired comparisons with the baseline" "$tmp/out/report.md" || fail "report: no paired section"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the worked examples of docs/study-format.md "Showing a new
-explanation method": one meta-predictor study whose conditions show five
-explanation methods built from simlab's primitives, on pictures of the demo
-image study (assets/studies/image-meta, whose model reads the background):
+explanation method" with simlab's Python package: one meta-predictor study
+whose conditions show five explanation methods built from simlab's
+primitives, on pictures of the demo image study (assets/studies/image-meta,
+whose model reads the background):
 
   concepts      labelled concept patches (a gallery with weights)
   prototype     "this looks like that": the region the model used beside a
@@ -13,17 +14,28 @@ image study (assets/studies/image-meta, whose model reads the background):
                 (markdown)
   on_request    the rationale behind a "Show explanation" button
 
-Run from this folder after changing it; the outputs are committed.
-Standard library only (PNG read and written with zlib).
+Usage: make_bundle.py [OUT]  (default: this folder; the outputs are
+committed, and the tests check that this script writes them byte for
+byte). Needs numpy.
 """
 import json
 import os
 import shutil
-import struct
-import zlib
+import sys
+
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEMO = os.path.join(HERE, "..", "..", "assets", "studies", "image-meta")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+import simlab  # noqa: E402
+
+# the demo study: in the source tree, or installed beside these examples
+# (/usr/share/doc/simlab/examples -> /usr/share/simlab/studies)
+DEMO = next(d for d in (
+    os.path.join(HERE, "..", "..", "assets", "studies", "image-meta"),
+    os.path.join(HERE, "..", "..", "..", "..", "simlab", "studies",
+                 "image-meta"))
+    if os.path.isdir(d))
 
 # Items taken from the demo: pool -> ids (balanced per pool as the
 # meta-predictor preset asks: as many TP, FP, TN and FN).
@@ -34,101 +46,77 @@ PICK = {
     "test": ["te01", "te02", "te08", "te04", "te06", "te03", "te10", "te05"],
 }
 
-
-# ---------------------------------------------------------------- PNG
-
-def png_read(path):
-    """An 8-bit RGB, non-interlaced PNG as (w, h, rows of bytes)."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    pos, idat, w = 8, b"", 0
-    while pos < len(data):
-        n, tag = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if tag == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype == 2, path
-        elif tag == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride, rows, prev = w * 3, [], bytearray(w * 3)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - 3] if i >= 3 else 0
-            b = prev[i]
-            c = prev[i - 3] if i >= 3 else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
-                line[i] = (line[i] + pr) & 255
-        rows.append(line)
-        prev = line
-    return w, h, rows
-
-
-def png_write(path, w, h, rows):
-    def chunk(tag, body):
-        return (struct.pack(">I", len(body)) + tag + body
-                + struct.pack(">I", zlib.crc32(tag + body)))
-    raw = b"".join(b"\x00" + bytes(r) for r in rows)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n"
-                + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-                + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
-
-
-def crop(rows, x0, y0, x1, y1):
-    return [bytearray(r[x0 * 3:x1 * 3]) for r in rows[y0:y1]]
-
-
-def npy_read(path):
-    data = open(path, "rb").read()
-    hlen = struct.unpack("<H", data[8:10])[0]
-    header = data[10:10 + hlen].decode()
-    shape = tuple(int(s) for s in header.split("(")[1].split(")")[0].split(",")
-                  if s.strip())
-    vals = struct.unpack("<%df" % (shape[0] * shape[1]), data[10 + hlen:])
-    return shape, vals
+STUDY = dict(
+    id="explanation-methods",
+    title="Worked examples: five explanation methods built from primitives",
+    notes="docs/study-format.md, \"Showing a new explanation method\". The "
+          "pictures and attribution maps are the demo image study's "
+          "(assets/studies/image-meta); make_bundle.py writes this bundle "
+          "from them with simlab's Python package.",
+    domain="image",
+    classes=[{"id": "rabbit", "label": "Rabbit", "key": "f"},
+             {"id": "bird", "label": "Bird", "key": "j"}],
+    conditions={"baseline": None, "concepts": "concepts",
+                "prototype": "prototype", "counterfactual": "counterfactual",
+                "rationale": "rationale", "on_request": "on_request"},
+    baseline="baseline",
+    protocol={"preset": "meta-predictor", "sessions": 2, "n_train": 4,
+              "n_test": 4, "n_catch": 0, "n_practice": 4},
+    pages={"consent": "pages/consent.md",
+           "instructions": "pages/instructions.md",
+           "debrief": "pages/debrief.md"},
+    quiz={"questions": [
+        {"text": "In the test, what do you predict?",
+         "options": ["Which animal is really in the picture",
+                     "What the model answers for the picture"],
+         "answer": 1},
+        {"text": "Is the model always right?",
+         "options": ["No, it is often wrong", "Yes, it is always right"],
+         "answer": 0}]},
+    simulation={
+        "_about": "Assumed accuracies of simulated participants; reveal_p: "
+                  "how often a simulated participant opens an explanation "
+                  "given on request.",
+        "p": 0.6,
+        "cells": [
+            {"condition": None, "phase": "test", "p": 0.55},
+            {"condition": "concepts", "phase": "test", "p": 0.7},
+            {"condition": "prototype", "phase": "test", "p": 0.62},
+            {"condition": "counterfactual", "phase": "test", "p": 0.74},
+            {"condition": "rationale", "phase": "test", "p": 0.72},
+            {"condition": "on_request", "phase": "test", "p": 0.68},
+            {"condition": None, "phase": "practice", "p": 0.85}],
+        "reveal_p": 0.7},
+)
 
 
 # ------------------------------------------------------------- the ground
 
-def snowy(rows):
+def snowy(rgb):
     """Whether the ground (bottom quarter) is snow: bright and grey."""
-    h = len(rows)
-    n = bright = 0
-    for r in rows[h * 3 // 4:]:
-        for i in range(0, len(r), 3):
-            red, green, blue = r[i], r[i + 1], r[i + 2]
-            n += 1
-            bright += min(red, green, blue) > 170
-    return bright > n // 2
+    h = rgb.shape[0]
+    bright = rgb[h * 3 // 4:].min(axis=2) > 170
+    return int(bright.sum()) > bright.size // 2
 
 
-def other_ground(rows, snow):
+def other_ground(rgb, snow):
     """The same picture on the other ground: on snow, the snow-like pixels
     of the lower half become grass; on grass, the grass-like ones snow (the
     animal, neither, is kept)."""
-    h = len(rows)
-    out = [bytearray(r) for r in rows]
-    for y in range(h // 2, h):
-        r = out[y]
-        for i in range(0, len(r), 3):
-            red, green, blue = r[i], r[i + 1], r[i + 2]
-            if snow and min(red, green, blue) > 170 and blue >= red:
-                r[i:i + 3] = bytes((86 + (y * 7 + i) % 17, 158, 70))
-            elif not snow and green > red + 40 and green > blue + 40:
-                r[i:i + 3] = bytes((236, 238, 246 - (y + i) % 9))
+    out = rgb.copy()
+    h, w = rgb.shape[:2]
+    y, x = np.mgrid[0:h, 0:w]
+    i = x * 3  # the byte of the pixel in its row
+    r, g, b = (rgb[..., k].astype(int) for k in range(3))
+    lower = y >= h // 2
+    if snow:
+        m = lower & (rgb.min(axis=2) > 170) & (b >= r)
+        out[m] = np.stack([86 + (y * 7 + i) % 17, np.full_like(y, 158),
+                           np.full_like(y, 70)], axis=-1)[m]
+    else:
+        m = lower & (g > r + 40) & (g > b + 40)
+        out[m] = np.stack([np.full_like(y, 236), np.full_like(y, 238),
+                           246 - (y + i) % 9], axis=-1)[m]
     return out
 
 
@@ -155,116 +143,65 @@ def rationale(pred, snow):
         % (label(pred), ground, ground))
 
 
-def main():
-    media = os.path.join(HERE, "media")
-    pages = os.path.join(HERE, "pages")
-    for d in (media, pages):
-        shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
-    demo = {}
-    for line in open(os.path.join(DEMO, "items.jsonl")):
-        item = json.loads(line)
-        demo[item["id"]] = item
-    # the prototypes: the first training picture of each answer
-    protos = {}
-    for iid in PICK["train"]:
-        protos.setdefault(demo[iid]["prediction"], iid)
-    out_items = []
-    for pool, ids in PICK.items():
-        for iid in ids:
-            d = demo[iid]
-            src = os.path.join(DEMO, d["input"])
-            shutil.copy(src, os.path.join(media, iid + ".png"))
-            item = {"id": iid, "pool": pool, "modality": "image",
-                    "input": "media/%s.png" % iid, "label": d["label"],
-                    "prediction": d["prediction"]}
-            out_items.append(item)
-            if pool not in ("practice_train", "train"):
-                continue  # only examples are shown with explanations
-            gradcam = "media/%s-gradcam.npy" % iid
-            shutil.copy(os.path.join(DEMO, gradcam),
-                        os.path.join(media, iid + "-gradcam.npy"))
-            w, h, rows = png_read(src)
-            snow = snowy(rows)
-            pred = d["prediction"]
-            # concept patches: sky, animal, ground, with the share of the
-            # attribution map inside each
-            (mh, mw), vals = npy_read(os.path.join(DEMO, gradcam))
-            regions = {"sky": (0, 0, w, h // 4),
-                       "animal": (w // 4, h // 4, 3 * w // 4, 3 * h // 4),
-                       "ground": (0, 3 * h // 4, w, h)}
-            heat = {}
-            for name, (x0, y0, x1, y1) in regions.items():
-                s = 0.0
-                for my in range(mh):
-                    for mx in range(mw):
-                        px, py = (mx + 0.5) * w / mw, (my + 0.5) * h / mh
-                        if x0 <= px < x1 and y0 <= py < y1:
-                            s += max(vals[my * mw + mx], 0.0)
-                heat[name] = s
-            total = sum(heat.values()) or 1.0
-            captions = {"sky": "the sky",
-                        "animal": "the animal",
-                        "ground": "snow on the ground" if snow
-                        else "grass on the ground"}
-            patches = []
-            for name in ("ground", "animal", "sky"):
-                x0, y0, x1, y1 = regions[name]
-                f = "%s-%s.png" % (iid, name)
-                png_write(os.path.join(media, f), x1 - x0, y1 - y0,
-                          crop(rows, x0, y0, x1, y1))
-                patches.append({"file": "media/" + f,
-                                "caption": captions[name],
-                                "weight": round(heat[name] / total, 2)})
-            # the counterfactual: the other ground
-            cf = iid + "-other-ground.png"
-            png_write(os.path.join(media, cf), w, h, other_ground(rows, snow))
-            proto = protos[pred]
-            shutil.copy(os.path.join(DEMO, demo[proto]["input"]),
-                        os.path.join(media, "prototype-%s.png" % pred))
-            text = rationale(pred, snow)
-            expl = {
-                "concepts": {
-                    "kind": "gallery",
-                    "title": "Concepts the model found, and how much each "
-                             "counted",
-                    "columns": 3, "images": patches},
-                "prototype": {
-                    "kind": "layout", "direction": "row",
-                    "title": "This looks like that",
-                    "parts": [
-                        {"kind": "image",
-                         "caption": "The region the model used in this "
-                                    "picture",
-                         "overlay": {"file": "media/" + iid + "-gradcam.npy",
-                                     "colormap": "magma", "opacity": 0.55}},
-                        {"kind": "image",
-                         "file": "media/prototype-%s.png" % pred,
-                         "caption": "looks like this prototype of %s"
-                                    % label(pred)}]},
-                "counterfactual": {
-                    "kind": "layout", "direction": "row",
-                    "title": "The smallest change that flips the answer",
-                    "parts": [
-                        {"kind": "image", "file": "media/%s.png" % iid,
-                         "caption": "As it is: the model says %s"
-                                    % label(pred)},
-                        {"kind": "image", "file": "media/" + cf,
-                         "caption": "On %s: the model says %s"
-                                    % ("grass" if snow else "snow",
-                                       label(other(pred)))}]},
-                "rationale": {"kind": "markdown", "text": text},
-                "on_request": {"kind": "markdown", "text": text,
-                               "reveal": "on_request"},
-            }
-            item["explanations"] = expl
-    with open(os.path.join(HERE, "items.jsonl"), "w") as f:
-        for item in out_items:
-            f.write(json.dumps(item, ensure_ascii=False) + "\n")
-    for page in ("consent.md", "debrief.md"):
-        shutil.copy(os.path.join(DEMO, "pages", page), os.path.join(pages, page))
-    with open(os.path.join(pages, "instructions.md"), "w") as f:
-        f.write(INSTRUCTIONS)
+def concept_weights(gradcam, w, h, regions):
+    """The share of the attribution map's positive mass whose cell centres
+    lie inside each region."""
+    mh, mw = gradcam.shape
+    cy, cx = np.mgrid[0:mh, 0:mw]
+    px, py = (cx + 0.5) * w / mw, (cy + 0.5) * h / mh
+    heat = {}
+    for name, (x0, y0, x1, y1) in regions.items():
+        inside = (x0 <= px) & (px < x1) & (y0 <= py) & (py < y1)
+        heat[name] = sum(max(v, 0.0) for v in gradcam[inside].tolist())
+    total = sum(heat.values()) or 1.0
+    return {name: round(v / total, 2) for name, v in heat.items()}
+
+
+def explanations(iid, src, pred, protos):
+    rgb = simlab.read_png(src)
+    h, w = rgb.shape[:2]
+    snow = snowy(rgb)
+    gradcam_file = os.path.join(DEMO, "media", iid + "-gradcam.npy")
+    regions = {"sky": (0, 0, w, h // 4),
+               "animal": (w // 4, h // 4, 3 * w // 4, 3 * h // 4),
+               "ground": (0, 3 * h // 4, w, h)}
+    weight = concept_weights(np.load(gradcam_file), w, h, regions)
+    captions = {"sky": "the sky", "animal": "the animal",
+                "ground": "snow on the ground" if snow
+                else "grass on the ground"}
+    patches = []
+    for name in ("ground", "animal", "sky"):
+        x0, y0, x1, y1 = regions[name]
+        patches.append({"file": simlab.media(rgb[y0:y1, x0:x1],
+                                             "%s-%s.png" % (iid, name)),
+                        "caption": captions[name], "weight": weight[name]})
+    text = rationale(pred, snow)
+    return {
+        "concepts": simlab.gallery(
+            patches, columns=3,
+            title="Concepts the model found, and how much each counted"),
+        "prototype": simlab.layout("row", [
+            simlab.image(caption="The region the model used in this picture",
+                         overlay=simlab.heatmap(gradcam_file,
+                                                colormap="magma",
+                                                opacity=0.55)),
+            simlab.image(simlab.media(protos[pred],
+                                      "prototype-%s.png" % pred),
+                         caption="looks like this prototype of %s"
+                                 % label(pred))],
+            title="This looks like that"),
+        "counterfactual": simlab.layout("row", [
+            simlab.image(src, caption="As it is: the model says %s"
+                                      % label(pred)),
+            simlab.image(simlab.media(other_ground(rgb, snow),
+                                      iid + "-other-ground.png"),
+                         caption="On %s: the model says %s"
+                                 % ("grass" if snow else "snow",
+                                    label(other(pred))))],
+            title="The smallest change that flips the answer"),
+        "rationale": simlab.markdown(text),
+        "on_request": simlab.markdown(text, reveal="on_request"),
+    }
 
 
 INSTRUCTIONS = """# Your task
@@ -284,5 +221,35 @@ A computer program, **the model**, looks at a picture and decides whether it sho
 Depending on your group, an explanation shows how the model came to its answer: parts of the picture it relied on, a training picture the answer resembles, a change that would flip the answer, or a short text. In one group the explanation is hidden until you press **Show explanation** (or the E key); look at it as often as you like.
 """
 
+
+def main(out):
+    demo = {}
+    for line in open(os.path.join(DEMO, "items.jsonl")):
+        item = json.loads(line)
+        demo[item["id"]] = item
+    # the prototypes: the first training picture of each answer
+    protos = {}
+    for iid in PICK["train"]:
+        protos.setdefault(demo[iid]["prediction"],
+                          os.path.join(DEMO, demo[iid]["input"]))
+    study = simlab.Study(**STUDY)
+    for pool, ids in PICK.items():
+        for iid in ids:
+            d = demo[iid]
+            src = os.path.join(DEMO, d["input"])
+            # only examples are shown with explanations
+            expl = (explanations(iid, src, d["prediction"], protos)
+                    if pool in ("practice_train", "train") else None)
+            study.add_item(iid, pool=pool, input=src, label=d["label"],
+                           prediction=d["prediction"], explanations=expl)
+    for page in ("consent.md", "debrief.md"):
+        study.add_file("pages/" + page,
+                       source=os.path.join(DEMO, "pages", page))
+    study.add_page("pages/instructions.md", INSTRUCTIONS)
+    for d in ("media", "pages"):
+        shutil.rmtree(os.path.join(out, d), ignore_errors=True)
+    return study.write(out, overwrite=True)
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else HERE)
