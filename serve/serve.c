@@ -270,7 +270,7 @@ static int tick(Serve *sv, ServeHttp *http, pthread_mutex_t *lock, Store *store)
 {
     SimError err;
     sim_error_clear(&err);
-    pthread_mutex_lock(lock);
+    serve_http_hold(http);
     int rc = serve_tick(sv, sim_clock_real_ns(), &err);
     int lost = rc != SIM_OK && store_lease_lost(store);
     if (rc != SIM_OK && !lost) {

@@ -42,10 +42,13 @@ typedef struct Static {
 
 /* Group commit: requests applied while a group is open are answered
 ** once it committed. The first request of a group (its leader) lets the
-** requests already waiting for the lock join, then commits. */
+** requests already waiting for the lock join, then commits without the
+** lock: meanwhile requests that write nothing (a browser waiting at the
+** first page, media) are answered, and those that write wait for it. */
 typedef struct Committer {
     pthread_cond_t done;
     int open;              /* a group is open in the store */
+    int committing;        /* its COMMIT runs (the lock released) */
     unsigned long id;      /* the open (or last) group */
     unsigned long done_id; /* the last group committed or failed */
     int result[64];        /* SIM_OK or the error, by group id % 64 */
@@ -282,6 +285,14 @@ static const char *request_token(struct MHD_Connection *c)
     return NULL;
 }
 
+void serve_http_hold(ServeHttp *h)
+{
+    pthread_mutex_lock(h->cfg.lock);
+    while (h->cm.committing) {
+        pthread_cond_wait(&h->cm.done, h->cfg.lock);
+    }
+}
+
 void serve_http_writes(ServeHttp *h, int ok, const char *msg)
 {
     if (!ok && !h->writes_failing) {
@@ -325,9 +336,20 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     ServeReply rep;
     Committer *cm = &h->cm;
     SimError err;
+    int start = !rq->job && strcmp(url, "/api/start") == 0;
     __atomic_add_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_lock(h->cfg.lock);
     __atomic_sub_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
+    if (start && !serve_start_stores(h->cfg.serve, body)) {
+        /* answered from memory: no group to wait for */
+        serve_start(h->cfg.serve, body, sim_clock_real_ns(), &rep);
+        pthread_mutex_unlock(h->cfg.lock);
+        json_decref(body);
+        return send_json_retry(c, rep.status, rep.body, rep.retry_s);
+    }
+    while (cm->committing) {
+        pthread_cond_wait(&cm->done, h->cfg.lock);
+    }
     if (!cm->open) {
         if (store_group_begin(h->cfg.store, &err) != SIM_OK) {
             if (rq->job) {
@@ -346,7 +368,7 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     int64_t now = sim_clock_real_ns();
     if (rq->job) {
         serve_enroll_finish(h->cfg.serve, rq->job, now, &rep);
-    } else if (strcmp(url, "/api/start") == 0) {
+    } else if (start) {
         serve_start(h->cfg.serve, body, now, &rep);
     } else {
         serve_input(h->cfg.serve, request_token(c), body, now, &rep);
@@ -361,7 +383,11 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
             sched_yield();
             pthread_mutex_lock(h->cfg.lock);
         }
+        cm->committing = 1;
+        pthread_mutex_unlock(h->cfg.lock);
         int rc = store_group_commit(h->cfg.store, &err);
+        pthread_mutex_lock(h->cfg.lock);
+        cm->committing = 0;
         if (rc != SIM_OK) {
             serve_group_failed(h->cfg.serve);
         }

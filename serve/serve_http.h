@@ -60,6 +60,11 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
 ** mono_ns: the monotonic clock. */
 void serve_http_sweep(ServeHttp *h, int64_t mono_ns);
 
+/* Takes cfg.lock once no commit runs (a commit releases the lock while
+** it syncs): for writes to the store between the requests' commits (the
+** lease's heartbeat). Unlock cfg.lock as usual. */
+void serve_http_hold(ServeHttp *h);
+
 /* Says on stderr, once, that writes fail (ok 0, msg the store's error),
 ** and once that they succeed again (ok 1). Call with cfg.lock held (the
 ** commits and the lease's heartbeat do). */

@@ -662,6 +662,49 @@ static void wrong_code(ServeReply *out)
     }
 }
 
+/* Who a start names: its id (NULL when there is none valid), what it
+** brings, the id's participant and how this browser may continue them
+** (access_by; 0: it may not, or no one has the id). Nothing changes. */
+static int start_who(Serve *sv, json_t *body, const char **ext, Proof *p,
+                     Live **l)
+{
+    *ext = NULL;
+    *l = NULL;
+    memset(p, 0, sizeof *p);
+    if (!json_is_object(body)) {
+        return 0;
+    }
+    const char *e = json_string_value(json_object_get(body, "PROLIFIC_PID"));
+    if (!e) {
+        e = json_string_value(json_object_get(body, "workerId"));
+    }
+    if (!e) {
+        e = json_string_value(json_object_get(body, "participant"));
+    }
+    if (!id_valid(e)) {
+        return 0;
+    }
+    *ext = e;
+    proof_of(body, p);
+    *l = map_get(&sv->by_ext, e);
+    return *l ? access_by(sv, *l, p) : 0;
+}
+
+int serve_start_stores(Serve *sv, json_t *body)
+{
+    const char *ext;
+    Proof p;
+    Live *l;
+    int how = start_who(sv, body, &ext, &p, &l);
+    if (!ext) {
+        return 0; /* refused */
+    }
+    /* a run continued writes its access and start; a study without a
+    ** first page enrols at the first visit; every other start waits at
+    ** the first page, in memory */
+    return how != 0 || !sv->scratch;
+}
+
 void serve_start(Serve *sv, json_t *body, int64_t now_ns, ServeReply *out)
 {
     memset(out, 0, sizeof *out);
@@ -670,24 +713,17 @@ void serve_start(Serve *sv, json_t *body, int64_t now_ns, ServeReply *out)
         reply_error(out, 400, "bad_request", "expected a JSON object");
         return;
     }
-    const char *ext = json_string_value(json_object_get(body, "PROLIFIC_PID"));
+    const char *ext;
+    Proof p;
+    Live *l;
+    int how = start_who(sv, body, &ext, &p, &l);
     if (!ext) {
-        ext = json_string_value(json_object_get(body, "workerId"));
-    }
-    if (!ext) {
-        ext = json_string_value(json_object_get(body, "participant"));
-    }
-    if (!id_valid(ext)) {
         reply_error(out, 400, "no_id",
                     "the link lacks a valid participant id (PROLIFIC_PID, "
                     "workerId or participant: 1 to 63 letters, digits, '-', "
                     "'_', '.')");
         return;
     }
-    Proof p;
-    proof_of(body, &p);
-    Live *l = map_get(&sv->by_ext, ext);
-    int how = l ? access_by(sv, l, &p) : 0;
     if (p.code_given && how != 'c' && how != 'k') {
         /* tried with a code: counted per id, and for ids no one has all
         ** together, so that codes cannot be guessed */

@@ -93,6 +93,13 @@ typedef struct ServeReply {
 ** the current screen. */
 void serve_start(Serve *sv, json_t *body, int64_t now_ns, ServeReply *out);
 
+/* Whether serve_start with this body may write the station file (a run
+** continued, or a study without a first page enrolling at the first
+** visit); 0 when it is answered from memory alone (a browser waiting at
+** the first page, a refusal), so that it need not wait for a commit.
+** Changes nothing. */
+int serve_start_stores(Serve *sv, json_t *body);
+
 /* POST /api/input with the token: body {"pos": [seq, attempt, phase],
 ** "onset": ms or null, "onset_method": text, "inputs": [{"n", "kind",
 ** "t", ...}]}. Inputs at the current position with n from the number

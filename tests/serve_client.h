@@ -111,9 +111,9 @@ static inline int take(Client *c, ServeReply *r)
 
 /* POST /api/start with the link (and the key the page keeps); extra
 ** (stolen, may be NULL) adds members. */
-static inline int start_with(Serve *sv, Client *c, json_t *extra)
+/* The body of c's start: its id, platform session and key. */
+static inline json_t *start_body(const Client *c)
 {
-    ServeReply r;
     json_t *b = json_object();
     json_object_set_new(b, c->session ? "PROLIFIC_PID" : "participant",
                         json_string(c->ext));
@@ -124,6 +124,13 @@ static inline int start_with(Serve *sv, Client *c, json_t *extra)
     if (c->key[0]) {
         json_object_set_new(b, "key", json_string(c->key));
     }
+    return b;
+}
+
+static inline int start_with(Serve *sv, Client *c, json_t *extra)
+{
+    ServeReply r;
+    json_t *b = start_body(c);
     if (extra) {
         json_object_update(b, extra);
         json_decref(extra);

@@ -48,6 +48,15 @@ static char *shape(const Client *c)
     return text;
 }
 
+/* serve_start_stores for c's start. */
+static int stores(Serve *sv, const Client *c)
+{
+    json_t *b = start_body(c);
+    int r = serve_start_stores(sv, b);
+    json_decref(b);
+    return r;
+}
+
 static void test_takeover(void)
 {
     Env e;
@@ -68,9 +77,18 @@ static void test_takeover(void)
     /* the stranger: the same id, another SESSION_ID, a fresh browser */
     Client thief;
     client_init(&thief, real.ext, "sessX");
+    /* only a start that continues a run writes (and waits for a commit);
+    ** a stranger's and a new id's are answered from memory */
+    CHECK_INT(stores(e.sv, &thief), 0);
+    CHECK_INT(stores(e.sv, &real), 1);
+    Client same;
+    client_init(&same, real.ext, "sessA");
+    CHECK_INT(stores(e.sv, &same), 1);
+    client_free(&same);
     CHECK_INT(start(e.sv, &thief), 200);
     Client fresh;
     client_init(&fresh, "5f1a2b3c4d5e6f7a8b9c0dBB", "sessB");
+    CHECK_INT(stores(e.sv, &fresh), 0);
     CHECK_INT(start(e.sv, &fresh), 200);
     char *a = shape(&thief), *b = shape(&fresh);
     CHECK(strcmp(a, b) == 0); /* the same answer as for a new id */

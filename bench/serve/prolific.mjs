@@ -111,6 +111,7 @@ async function participant(k) {
   }
   p.server = p.prefix.replaceAll("/", "");
   await start(p);
+  p.started = (Date.now() - t0) / 1000;
   await sleep(1000 + Math.random() * 2000); // reads the consent
   inputs(p);
   await flush(p, "enrol");
@@ -142,14 +143,17 @@ const sum = (a) => ({ n: a.length, p50: q(a, 0.5), p90: q(a, 0.9), p99: q(a, 0.9
 
 const pr = probe();
 const all = [];
+// arrivals on a fixed timetable (a timer that fires late does not push
+// the later ones back), the k-th at k * LAUNCH / N seconds
 for (let k = 0; k < N; k++) {
+  const due = t0 + (k * launch * 1000) / N;
+  if (due > Date.now()) await sleep(due - Date.now());
   all.push(participant(k).catch((e) => console.error(e.message)));
-  await sleep((launch * 1000) / N);
 }
 await Promise.all(all);
 probing = false;
 await pr;
-const out = { participants: N, launch_s: launch, interval_ms: interval, kill_at_s: killAt, seconds: (Date.now() - t0) / 1000, finished: people.filter((p) => p.done).length, ...counts };
+const out = { participants: N, launch_s: launch, interval_ms: interval, kill_at_s: killAt, seconds: (Date.now() - t0) / 1000, finished: people.filter((p) => p.done).length, last_started_s: Math.max(...people.map((p) => p.started || Infinity)), ...counts };
 for (const ph of ["launch", "kills"]) out[ph] = Object.fromEntries(Object.entries(lat[ph]).map(([k, a]) => [k, sum(a)]));
 out.acked = Object.fromEntries(people.map((p) => [p.id, [p.server, p.acked]]));
 console.log(JSON.stringify(out));
