@@ -337,11 +337,13 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     Committer *cm = &h->cm;
     SimError err;
     int start = !rq->job && strcmp(url, "/api/start") == 0;
+    /* counted as arriving until it can join a group: waiting for the lock
+    ** or for the commit under way, so that the next leader gathers it */
     __atomic_add_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_lock(h->cfg.lock);
-    __atomic_sub_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
     if (start && !serve_start_stores(h->cfg.serve, body)) {
         /* answered from memory: no group to wait for */
+        __atomic_sub_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
         serve_start(h->cfg.serve, body, sim_clock_real_ns(), &rep);
         pthread_mutex_unlock(h->cfg.lock);
         json_decref(body);
@@ -350,6 +352,7 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
     while (cm->committing) {
         pthread_cond_wait(&cm->done, h->cfg.lock);
     }
+    __atomic_sub_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
     if (!cm->open) {
         if (store_group_begin(h->cfg.store, &err) != SIM_OK) {
             if (rq->job) {
