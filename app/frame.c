@@ -37,11 +37,17 @@ int frame_open(Frame *f, const GfxOptions *go, float font_scale,
     ui_update_metrics(&f->ui);
     assets_init(&f->assets, f->gfx.renderer);
     scene_init(&f->scene);
+    f->model = screen_model_new();
+    if (!f->model) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
     return SIM_OK;
 }
 
 void frame_close(Frame *f)
 {
+    screen_model_free(f->model);
+    f->model = NULL;
     scene_free(&f->scene);
     assets_free(&f->assets);
     fonts_free(&f->fonts);
@@ -180,6 +186,22 @@ static const ScreenPlan *frame_plan(Frame *f, const FrameView *fv)
     return &f->plan;
 }
 
+/* The participant's screen of view v into the frame's scene. */
+static void build_view(Frame *f, const FrameView *fv, const SessionView *v)
+{
+    ScreenCtx sx;
+    memset(&sx, 0, sizeof sx);
+    sx.plan = frame_plan(f, fv);
+    sx.ui = &f->ui;
+    sx.assets = &f->assets;
+    sx.view = v;
+    sx.now_ns = fv->now_ns;
+    sx.strings = fv->strings;
+    sx.study = fv->study;
+    sx.model = f->model;
+    screen_build(&f->scene, &sx);
+}
+
 int frame_build(Frame *f, const FrameView *fv)
 {
     /* participant screens in the study's direction; experimenter's LTR */
@@ -193,16 +215,8 @@ int frame_build(Frame *f, const FrameView *fv)
                                "Quit");
         }
     } else if (fv->session) {
-        ScreenCtx sx;
-        memset(&sx, 0, sizeof sx);
-        sx.plan = frame_plan(f, fv);
-        sx.ui = &f->ui;
-        sx.assets = &f->assets;
-        sx.view = session_view(fv->session);
-        sx.now_ns = fv->now_ns;
-        sx.strings = fv->strings;
-        screen_build(&f->scene, &sx);
-        questionnaire_text_input(f, sx.view);
+        build_view(f, fv, session_view(fv->session));
+        questionnaire_text_input(f, session_view(fv->session));
         char note[1600];
         experimenter_note(fv, note, sizeof note);
         if (note[0]) {
@@ -414,6 +428,41 @@ static void shot_name(Frame *f, const SessionView *v, char *out, size_t n)
              f->shot_nn, extra[0] && extra[0] != '-' ? "-" : "", extra);
 }
 
+/* A screen whose explanation is given on request and hidden (the item's
+** or a reservoir card's) is shot a second time, name + "-revealed", with
+** every such explanation shown: what the screen looks like once asked
+** for. The session is not told (no reveal is recorded); the scene is the
+** screen as shown again afterwards. */
+static void shot_revealed(Frame *f, const FrameView *fv, const char *name)
+{
+    if (!fv->session) {
+        return;
+    }
+    const SessionView *v = session_view(fv->session);
+    int hidden = v->explanation &&
+                 v->explanation->reveal == EXPL_REVEAL_ON_REQUEST &&
+                 !v->revealed;
+    unsigned char shown[512];
+    for (size_t i = 0; i < v->n_reservoir; i++) {
+        const Explanation *e = v->reservoir_expl[i];
+        hidden |= e && e->reveal == EXPL_REVEAL_ON_REQUEST &&
+                  !(v->res_revealed && v->res_revealed[i]);
+    }
+    if (!hidden || v->n_reservoir > sizeof shown) {
+        return;
+    }
+    memset(shown, 1, sizeof shown);
+    SessionView r = *v;
+    r.revealed = 1;
+    r.res_revealed = shown;
+    build_view(f, fv, &r);
+    render_at(f, 0);
+    char more[240];
+    snprintf(more, sizeof more, "%s-revealed", name);
+    screenshot(f, more);
+    frame_build(f, fv); /* the screen as shown */
+}
+
 /* The screenshot due for this frame, if any, named into name. */
 static int shot_due(Frame *f, const FrameView *fv, char *name, size_t n)
 {
@@ -448,7 +497,8 @@ int64_t frame_draw(Frame *f, const FrameView *fv, const Stamps *clock,
     scene_render(&f->scene, g, f->scroll, f->hover);
     char name[200];
     if (shot_due(f, fv, name, sizeof name)) {
-        screenshot(f, name);     /* read back before present: buffer is valid */
+        screenshot(f, name); /* read back before present: buffer is valid */
+        shot_revealed(f, fv, name);
         render_at(f, f->scroll); /* the capture drew other offsets */
     }
     SDL_RenderPresent(g->renderer);

@@ -41,6 +41,8 @@ typedef struct Frame {
     ** at the window and text size it names */
     ScreenPlan plan;
     const Study *plan_study;
+    ScreenModel *model; /* the screen model each participant screen is
+                           built in (frame_open) */
 } Frame;
 
 /* What is to be shown. */

@@ -353,6 +353,16 @@ static const char *fallback_file(Font *f, int k, int *index)
     return o->fb_paths[k];
 }
 
+/* A fallback font of the oblique face (*emphasis*): the fallback fonts
+** (CJK, Arabic) have no oblique face of their own, so their glyphs are
+** slanted (SDL_ttf's synthetic italic), or emphasis would not show. */
+static void oblique_fallback(const Font *f, TTF_Font *ttf)
+{
+    if (f->face == FACE_ITALIC) {
+        TTF_SetFontStyle(ttf, TTF_STYLE_ITALIC);
+    }
+}
+
 /* Fallback font k of f's face, opened at f's size on first use. */
 static TTF_Font *fallback_ttf(Font *f, int k)
 {
@@ -362,6 +372,7 @@ static TTF_Font *fallback_ttf(Font *f, int k)
         f->fallback[k] = TTF_OpenFontIndex(path, f->px, index);
         if (f->fallback[k]) {
             TTF_SetFontHinting(f->fallback[k], TTF_HINTING_LIGHT);
+            oblique_fallback(f, f->fallback[k]);
         }
     }
     return f->fallback[k];
@@ -679,6 +690,9 @@ static TTF_Font *shape_font(Font *f, uint32_t cp, int rtl)
         int index = 0;
         const char *path = fallback_file(f, src - 1, &index);
         ttf = TTF_OpenFontIndex(path, f->px, index);
+        if (ttf) {
+            oblique_fallback(f, ttf);
+        }
     }
     if (ttf) {
         TTF_SetFontHinting(ttf, TTF_HINTING_LIGHT);

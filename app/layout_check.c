@@ -54,26 +54,28 @@ static int report_size(const Study *st, int w, int h, SimBuf *lines,
     ScreenPlan p;
     screen_plan_build(&p, st, &ui, &assets, st->ui_strings);
     float pad = roundf(ui.u); /* a card's padding */
-    float avail = p.view_h - roundf(ui.u * 2.4f);
-    if (p.any_method) {
+    float avail = (float)p.slots.view_h - roundf(ui.u * 2.4f);
+    if (p.slots.any_method) {
         sim_buf_printf(
             lines,
             "layout %dx%d: explanation area %.0f px high beside the item "
             "in every condition (the tallest: item '%s', method '%s')\n",
-            w, h, (double)(p.expl_side_h + 2 * pad),
-            p.expl_item ? p.expl_item->key : "?",
-            p.expl_method ? p.expl_method : "?");
+            w, h, (double)((float)p.slots.expl_side_h + 2 * pad),
+            p.slots.expl_item ? p.slots.expl_item->key : "?",
+            p.slots.expl_method ? p.slots.expl_method : "?");
     }
-    if (p.res_h > 0) {
+    if (p.slots.res_h > 0) {
         sim_buf_printf(
             lines,
             "layout %dx%d: reservoir %s the item in every condition, "
             "%.0f px high (cards %.0f px high; the tallest: item '%s', "
             "%s%s%s)\n",
-            w, h, p.res_top ? "above" : "below", (double)p.res_h,
-            (double)p.res_card_h, p.res_item ? p.res_item->key : "?",
-            p.res_method ? "method '" : "no explanation",
-            p.res_method ? p.res_method : "", p.res_method ? "'" : "");
+            w, h, p.slots.res_top ? "above" : "below", (double)p.slots.res_h,
+            (double)p.slots.res_card_h,
+            p.slots.res_item ? p.slots.res_item->key : "?",
+            p.slots.res_method ? "method '" : "no explanation",
+            p.slots.res_method ? p.slots.res_method : "",
+            p.slots.res_method ? "'" : "");
     }
     /* the reservoir above counts against the explanation only on screens
     ** that show both */
@@ -82,25 +84,29 @@ static int report_size(const Study *st, int w, int h, SimBuf *lines,
         const Block *blk = &st->blocks[b];
         both |= blk->reservoir && blk->show.reservoir && blk->show.explanation;
     }
-    float above = p.res_top && both ? p.res_h + roundf(ui.u * 0.4f) : 0;
+    float above = p.slots.res_top && both
+                      ? (float)p.slots.res_h + roundf(ui.u * 0.4f)
+                      : 0;
     char msg[512];
     int rc = 0;
-    if (p.any_method && above + p.expl_side_h + 2 * pad > avail) {
+    if (p.slots.any_method &&
+        above + (float)p.slots.expl_side_h + 2 * pad > avail) {
         snprintf(msg, sizeof msg,
                  "layout %dx%d: the explanation of item '%s' (method '%s') "
                  "needs %.0f px but the screen has %.0f px: participants "
                  "must scroll to see all of it",
-                 w, h, p.expl_item ? p.expl_item->key : "?",
-                 p.expl_method ? p.expl_method : "?",
-                 (double)(above + p.expl_side_h + 2 * pad), (double)avail);
+                 w, h, p.slots.expl_item ? p.slots.expl_item->key : "?",
+                 p.slots.expl_method ? p.slots.expl_method : "?",
+                 (double)(above + (float)p.slots.expl_side_h + 2 * pad),
+                 (double)avail);
         rc |= check_report_add(rep, 1, "", "", msg);
     }
-    if (p.res_h > 0 && !p.res_top) {
+    if (p.slots.res_h > 0 && !p.slots.res_top) {
         snprintf(msg, sizeof msg,
                  "layout %dx%d: the reservoir (%.0f px) does not fit above "
                  "the item, so it is drawn below it: participants must "
                  "scroll down to it",
-                 w, h, (double)p.res_h);
+                 w, h, (double)p.slots.res_h);
         rc |= check_report_add(rep, 1, "", "", msg);
     }
     assets_free(&assets);

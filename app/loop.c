@@ -568,7 +568,8 @@ static void autopilot_turn(App *a)
 static int report_scroll(App *a)
 {
     const Frame *f = a->d->frame;
-    float max = f->scene.body_h - f->scene.body.h;
+    /* the content to scroll to: an area kept empty does not count */
+    float max = scene_content_h(&f->scene) - f->scene.body.h;
     session_report_scroll(a->session, max > 1.0f, f->scroll >= max - 1.0f);
     return session_view(a->session)->scroll_gate;
 }

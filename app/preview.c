@@ -173,8 +173,8 @@ static void draw_shots(Env *e, const Options *o, const PreviewShot *shots,
 {
     fonts_set_rtl(&e->fonts, ui_strings_rtl(o->strings));
     for (int i = 0; i < n; i++) {
-        ScreenCtx sx = {&e->ui, &e->assets, &shots[i].v, 0,
-                        NULL,   o->strings, NULL};
+        ScreenCtx sx = {&e->ui,     &e->assets, &shots[i].v, 0,   NULL,
+                        o->strings, NULL,       NULL,        NULL};
         screen_build(&e->sc, &sx);
         if (shots[i].v.screen == SCREEN_STORE_ERROR) {
             screen_add_note(&e->sc, &e->ui,
@@ -187,9 +187,9 @@ static void draw_shots(Env *e, const Options *o, const PreviewShot *shots,
     }
 }
 
-/* The experimenter's start screen, a confirmation dialog over it and the
-** start screen of a station whose sync server is down (English, left to
-** right), numbered from nn. */
+/* The experimenter's start screen, a confirmation dialog over it, the
+** start screen of a station whose sync server is down and that of a
+** within-subject study (English, left to right), numbered from nn. */
 static void draw_start(Env *e, const Options *o, int nn)
 {
     fonts_set_rtl(&e->fonts, 0);
@@ -241,6 +241,20 @@ static void draw_start(Env *e, const Options *o, int nn)
     st.sync_bad = 1;
     screen_build_start(&e->sc, &e->ui, &st);
     save(e, o->out, nn + 2, "start-sync");
+    /* a within-subject study: the order the participant does */
+    const char *within[] = {"control", "contrastive", "contrastive_req"};
+    st.conditions = within;
+    st.n_conditions = 3;
+    st.cond_index = st.assigned_index = 0;
+    st.assign_rule = "within-subject latin-square";
+    snprintf(st.order, sizeof st.order,
+             "control \xE2\x86\x92 contrastive \xE2\x86\x92 "
+             "contrastive_req");
+    st.order_row = 0;
+    st.sync_line[0] = 0;
+    st.sync_bad = 0;
+    screen_build_start(&e->sc, &e->ui, &st);
+    save(e, o->out, nn + 3, "start-within");
 }
 
 int main(int argc, char **argv)

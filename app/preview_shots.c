@@ -642,6 +642,7 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->feedback_correct = 0;
     v->feedback_final = 1;
     v->feedback_answer = 1;
+    v->need_continue = 1;
     v = SHOT("learn-blackbox-text");
     v->screen = SCREEN_EXAMPLE;
     v->title = "Learning: the model's answers";
@@ -769,6 +770,7 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->feedback_correct = 1;
     v->feedback_answer = 0;
     v->feedback_final = 1;
+    v->need_continue = 1;
     v = SHOT("break");
     v->screen = SCREEN_BREAK;
     v->need_continue = 1;
@@ -887,6 +889,10 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->show_label = v->show_prediction = 1;
     v->need_continue = 1;
     v->hover_target = 5;
+    /* Continue as the session would enable it */
+    for (int i = 0; i < ns; i++) {
+        shots[i].v.continue_ready = session_continue_ready(&shots[i].v);
+    }
     return ns;
 }
 

@@ -15,7 +15,7 @@ typedef struct Q {
     const RenderCtx *rc;
     Ui *ui;
     const Theme *th;
-    const SessionView *v;
+    const ScreenQuestionnaire *qs;
 } Q;
 
 /* Mirrored layout (right-to-left study): see render_mx, render_align. */
@@ -31,7 +31,7 @@ static int al(const Q *q, int align)
 
 static const char *answer(const Q *q, size_t i)
 {
-    return q->v->answers && q->v->answers[i] ? q->v->answers[i] : "";
+    return q->qs->questions[i].answer;
 }
 
 /* A field's text with a caret at its end when focused. */
@@ -54,25 +54,14 @@ static float field_text(const Q *q, Scene *sc, const char *text, int focused,
     return text_flow(sc, spans, n, x, y, w, 1.2f, al(q, ALIGN_LEFT), NULL);
 }
 
-/* A number question's bound as the study writes numbers (decimal mark,
-** U+2212), with as many decimals as it has (at most 6). */
-static void hint_num(const Q *q, double v, char *out, size_t n)
-{
-    int d = 0;
-    while (d < 6 && fabs(v * pow(10, d) - round(v * pow(10, d))) > 1e-9) {
-        d++;
-    }
-    render_num(q->rc, v, d, 0, out, n);
-}
-
 /* A number or text field: a framed box that takes the focus when clicked.
 ** Text fields are at least four lines high and grow with their text. */
 static float field(const Q *q, Scene *sc, size_t i, float x, float y, float w)
 {
     Ui *ui = q->ui;
     const Theme *th = q->th;
-    const SurveyQuestion *sq = &q->v->block->survey[i];
-    int focused = q->v->focus == (int)i;
+    const SurveyQuestion *sq = q->qs->questions[i].question;
+    int focused = q->qs->focus == (int)i;
     int multi = sq->type == QTYPE_TEXT;
     float pad = roundf(ui->u * 0.6f);
     float fw = multi ? w : fminf(w, roundf(ui->u * 12));
@@ -92,11 +81,8 @@ static float field(const Q *q, Scene *sc, size_t i, float x, float y, float w)
     }
     float yy = y + fh;
     char hint[128] = "";
-    if (sq->type == QTYPE_NUMBER && isfinite(sq->min) && isfinite(sq->max)) {
-        char lo[48], hi[48];
-        hint_num(q, sq->min, lo, sizeof lo);
-        hint_num(q, sq->max, hi, sizeof hi);
-        snprintf(hint, sizeof hint, "%s \xe2\x80\x93 %s", lo, hi);
+    if (q->qs->questions[i].range) {
+        snprintf(hint, sizeof hint, "%s", q->qs->questions[i].range);
     } else if (multi) {
         snprintf(hint, sizeof hint, "%zu / %d",
                  questionnaire_utf8_len(answer(q, i)), sq->max_length);
@@ -114,7 +100,7 @@ static float radios(const Q *q, Scene *sc, size_t i, float x, float y, float w)
 {
     Ui *ui = q->ui;
     const Theme *th = q->th;
-    const SurveyQuestion *sq = &q->v->block->survey[i];
+    const SurveyQuestion *sq = q->qs->questions[i].question;
     float d = roundf(ui->u * 1.3f);
     float pad = roundf(ui->u * 0.45f);
     float yy = y;
@@ -154,7 +140,7 @@ static float points_row(const Q *q, Scene *sc, size_t i, float x, float y,
 {
     Ui *ui = q->ui;
     const Theme *th = q->th;
-    const SurveyQuestion *sq = &q->v->block->survey[i];
+    const SurveyQuestion *sq = q->qs->questions[i].question;
     int points = sq->points;
     int chosen = 0;
     sscanf(answer(q, i), "%d", &chosen);
@@ -222,14 +208,14 @@ static float question(const Q *q, Scene *sc, size_t i, float x, float y,
 {
     Ui *ui = q->ui;
     const Theme *th = q->th;
-    const SurveyQuestion *sq = &q->v->block->survey[i];
+    const SurveyQuestion *sq = q->qs->questions[i].question;
     float yy = y;
     yy += text_marked(sc, ui->h2, ui->h2, sq->text ? sq->text : "", x, yy, w,
                       th->text, al(q, ALIGN_LEFT));
-    if (!sq->required) {
-        yy += text_para(sc, ui->small,
-                        ui_str(q->rc->strings, UI_QUESTIONNAIRE_OPTIONAL), x,
-                        yy, w, th->muted, al(q, ALIGN_LEFT));
+    const ScreenQuestion *mq = &q->qs->questions[i];
+    if (mq->optional) {
+        yy += text_para(sc, ui->small, mq->optional, x, yy, w, th->muted,
+                        al(q, ALIGN_LEFT));
     }
     yy += roundf(ui->u * 0.6f);
     switch (sq->type) {
@@ -244,16 +230,7 @@ static float question(const Q *q, Scene *sc, size_t i, float x, float y,
         yy += points_row(q, sc, i, x, yy, w);
         break;
     }
-    char problem[160];
-    const char *why = NULL;
-    if (q->v->answer_problems && q->v->answer_problems[i] != ANSWER_OK) {
-        questionnaire_problem_text(q->rc->strings, sq, q->v->answer_problems[i],
-                                   problem, sizeof problem);
-        why = problem;
-    }
-    if (!why && q->v->answers_tried && sq->required && !answer(q, i)[0]) {
-        why = ui_str(q->rc->strings, UI_QUESTIONNAIRE_MISSING);
-    }
+    const char *why = mq->problem;
     if (why) {
         yy += roundf(ui->u * 0.3f);
         yy += text_para(sc, ui->small_bold, why, x, yy, w, th->bad,
@@ -262,22 +239,22 @@ static float question(const Q *q, Scene *sc, size_t i, float x, float y,
     return yy - y;
 }
 
-float qscreen_body(const RenderCtx *rc, const SessionView *v, Scene *sc,
-                   float x, float y, float w)
+float qscreen_body(const RenderCtx *rc, const ScreenQuestionnaire *qs,
+                   Scene *sc, float x, float y, float w)
 {
-    Q q = {rc, rc->ui, &rc->ui->th, v};
-    if (!v->block || v->block->kind != BLOCK_QUESTIONNAIRE) {
+    Q q = {rc, rc->ui, &rc->ui->th, qs};
+    if (!qs) {
         return 0;
     }
     float yy = y;
     float gap = roundf(q.ui->u * 1.8f);
-    if (v->page_text && v->page_text[0]) {
+    if (qs->intro) {
         /* the block's "text": an introduction above the questions */
-        yy += text_marked(sc, q.ui->body, q.ui->bold, v->page_text, x, yy, w,
+        yy += text_marked(sc, q.ui->body, q.ui->bold, qs->intro, x, yy, w,
                           q.th->text, al(&q, ALIGN_LEFT));
         yy += gap;
     }
-    for (size_t i = 0; i < v->block->n_survey; i++) {
+    for (size_t i = 0; i < qs->n_questions; i++) {
         if (i > 0) {
             yy += gap;
             if (sc) {

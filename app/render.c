@@ -34,84 +34,12 @@ int render_align(const RenderCtx *rc, int align)
                                   : align;
 }
 
-const char *render_arrow(const RenderCtx *rc, const char *from, const char *to)
-{
-    /* The arrow itself is neutral: the line takes the direction of the
-    ** first strong character of from, else of to, else the study's. */
-    int d = from ? text_direction(from, strlen(from)) : -1;
-    if (d < 0 && to) {
-        d = text_direction(to, strlen(to));
-    }
-    if (d < 0) {
-        d = render_rtl(rc);
-    }
-    return d == 1 ? "\xE2\x86\x90" : "\xE2\x86\x92";
-}
-
-const char *render_class_label(const RenderCtx *rc, int c)
-{
-    if (c >= 0 && (size_t)c < rc->n_classes && rc->classes[c].label) {
-        return rc->classes[c].label;
-    }
-    return "?";
-}
-
 /* ---------------------------------------------------------- numbers */
 
 void render_num(const RenderCtx *rc, double v, int decimals, int sign,
                 char *out, size_t n)
 {
-    if (decimals < 0) {
-        decimals = 0;
-    } else if (decimals > 9) {
-        decimals = 9;
-    }
-    if (!isfinite(v)) {
-        snprintf(out, n, "?");
-        return;
-    }
-    char digits[64];
-    snprintf(digits, sizeof digits, "%.*f", decimals, fabs(v));
-    /* a value that rounds to zero carries no sign */
-    int zero = 1;
-    for (const char *p = digits; *p; p++) {
-        zero &= *p == '0' || *p == '.';
-    }
-    const char *dec = ui_str(rc ? rc->strings : NULL, UI_NUMBER_DECIMAL);
-    if (!dec || !*dec) {
-        dec = ".";
-    }
-    const char *pre = zero ? "" : v < 0 ? "\xE2\x88\x92" : sign ? "+" : "";
-    char *dot = strchr(digits, '.');
-    if (dot) {
-        *dot = '\0';
-        snprintf(out, n, "%s%s%s%s", pre, digits, dec, dot + 1);
-    } else {
-        snprintf(out, n, "%s%s", pre, digits);
-    }
-}
-
-void render_subst(const char *fmt, const char *spec, const char *value,
-                  char *out, size_t n)
-{
-    const char *p = spec && *spec ? strstr(fmt, spec) : NULL;
-    if (!p) {
-        snprintf(out, n, "%s", fmt);
-        return;
-    }
-    snprintf(out, n, "%.*s%s%s", (int)(p - fmt), fmt, value, p + strlen(spec));
-}
-
-void render_percent(char *text)
-{
-    char *w = text;
-    for (const char *r = text; *r; r++) {
-        *w++ = *r;
-        if (r[0] == '%' && r[1] == '%') {
-            r++;
-        }
-    }
-    *w = '\0';
+    screen_format_num(rc ? rc->strings : NULL, v, decimals, sign, out, n);
 }
 
 /* -------------------------------------------------------- fitted text */
@@ -157,22 +85,17 @@ float render_fit_text(const RenderCtx *rc, Scene *sc, Font *font,
     return (float)font->line_h;
 }
 
-int render_hover_base(const RenderCtx *rc, const Scene *sc, size_t n)
+int render_value_shown(const RenderCtx *rc, int hover)
 {
-    if (!sc || !rc->hover_next) {
-        return -1;
-    }
-    int base = *rc->hover_next;
-    *rc->hover_next += (int)n;
-    return base;
+    return !rc->hover_mode || (hover >= 0 && rc->hover_target == hover);
 }
 
-int render_value_shown(const RenderCtx *rc, int base, size_t k)
+void render_hover_region(const RenderCtx *rc, Scene *sc, SDL_FRect r, int hover)
 {
-    if (!rc->hover_mode) {
-        return 1;
+    if (sc && rc->hover_mode && hover >= 0) {
+        scene_begin_hit(sc, r, ACT_HOVER, hover, 1);
+        scene_end_hit(sc);
     }
-    return base >= 0 && rc->hover_target == base + (int)k;
 }
 
 /* Upper case of UTF-8 text into out (n bytes, NUL-terminated, never cut
@@ -422,60 +345,44 @@ float render_image_fit(const RenderCtx *rc, Scene *sc, const Tex *t, float x,
     return dh;
 }
 
-static const Edit *edit_for_feature(const Edit *edits, size_t n,
-                                    const char *name)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (edits[i].feature && name && strcmp(edits[i].feature, name) == 0) {
-            return &edits[i];
-        }
-    }
-    return NULL;
-}
-
-static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
-                          const Edit *edits, size_t n_edits, float x, float y,
-                          float w)
+static float render_table(const RenderCtx *rc, Scene *sc, const ScreenInput *in,
+                          float x, float y, float w)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
     float name_w = 0;
-    for (size_t i = 0; i < in->n_features; i++) {
-        const char *nm = in->features[i].name ? in->features[i].name : "";
+    for (size_t i = 0; i < in->n_rows; i++) {
+        const char *nm = in->rows[i].name;
         name_w = fmaxf(name_w, font_width(ui->small, nm, strlen(nm)));
     }
     float pad = roundf(ui->u * 0.4f);
     name_w = fminf(name_w + 2 * pad, w * 0.42f);
     float val_w = w - name_w;
     float yy = y;
-    for (size_t i = 0; i < in->n_features; i++) {
-        const Feature *f = &in->features[i];
-        const Edit *e =
-            n_edits ? edit_for_feature(edits, n_edits, f->name) : NULL;
-        const char *val = f->value ? f->value : "";
+    for (size_t i = 0; i < in->n_rows; i++) {
+        const ScreenRow *r = &in->rows[i];
         Span vs[3];
         size_t nv = 0;
-        char arrow[8];
-        if (e && e->from) {
+        char arrow[16];
+        if (r->edit && r->from) {
             /* the arrow points the way the line reads */
-            snprintf(arrow, sizeof arrow, "  %s  ",
-                     render_arrow(rc, e->from, e->to ? e->to : val));
-            vs[nv++] = (Span){e->from,   strlen(e->from), ui->small,
+            snprintf(arrow, sizeof arrow, "  %s  ", r->arrow ? r->arrow : "");
+            vs[nv++] = (Span){r->from,   strlen(r->from), ui->small,
                               th->faint, NO_BG,           2};
             vs[nv++] =
                 (Span){arrow, strlen(arrow), ui->small, th->muted, NO_BG, 0};
         }
-        if (e) {
-            const char *to = e->to ? e->to : val;
-            vs[nv++] = (Span){
-                to, strlen(to), ui->bold, th->highlight_text, th->highlight, 0};
+        if (r->edit) {
+            vs[nv++] = (Span){r->value,           strlen(r->value), ui->bold,
+                              th->highlight_text, th->highlight,    0};
         } else {
-            vs[nv++] = (Span){val, strlen(val), ui->body, th->text, NO_BG, 0};
+            vs[nv++] = (Span){
+                r->value, strlen(r->value), ui->body, th->text, NO_BG, 0};
         }
         float vh = text_flow(NULL, vs, nv, 0, 0, val_w - 2 * pad, 1.15f,
                              ALIGN_LEFT, NULL);
-        float nh = text_para(NULL, ui->small, f->name ? f->name : "", 0, 0,
-                             name_w - 2 * pad, th->muted, ALIGN_LEFT);
+        float nh = text_para(NULL, ui->small, r->name, 0, 0, name_w - 2 * pad,
+                             th->muted, ALIGN_LEFT);
         float rh = fmaxf(vh, nh) + pad;
         if (sc) {
             if (i % 2 == 0) {
@@ -484,7 +391,7 @@ static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
             float ny = yy + pad / 2 +
                        ((float)ui->body->ascent - (float)ui->small->ascent);
             /* the name column at the start side, values after it */
-            text_para(sc, ui->small, f->name ? f->name : "",
+            text_para(sc, ui->small, r->name,
                       render_mx(rc, x, w, x + pad, name_w - 2 * pad), ny,
                       name_w - 2 * pad, th->muted,
                       render_align(rc, ALIGN_LEFT));
@@ -495,49 +402,28 @@ static float render_table(const RenderCtx *rc, Scene *sc, const ItemInput *in,
         }
         yy += rh;
     }
-    if (sc && in->n_features) {
+    if (sc && in->n_rows) {
         scene_rect(sc, (SDL_FRect){x, y, w, 1}, th->border);
         scene_rect(sc, (SDL_FRect){x, yy, w, 1}, th->border);
     }
     return yy - y;
 }
 
-static float render_text_with_edits(const RenderCtx *rc, Scene *sc,
-                                    const char *text, int segment,
-                                    const Edit *edits, size_t n_edits,
-                                    Font *font, float x, float y, float w)
+/* Text in runs, the edited ones highlighted. */
+static float render_runs(const RenderCtx *rc, Scene *sc, const ScreenRun *runs,
+                         size_t n_runs, Font *font, float x, float y, float w)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
-    size_t len = strlen(text);
     Span spans[130];
     size_t n = 0;
-    size_t pos = 0;
-    while (pos < len && n + 2 < sizeof spans / sizeof spans[0]) {
-        /* The next edit starting at or after pos. */
-        const Edit *next = NULL;
-        for (size_t i = 0; i < n_edits; i++) {
-            const Edit *e = &edits[i];
-            if (e->feature || e->segment != segment || e->end <= e->start ||
-                e->end > len || e->start < pos) {
-                continue;
-            }
-            if (!next || e->start < next->start) {
-                next = e;
-            }
-        }
-        size_t stop = next ? next->start : len;
-        if (stop > pos) {
-            spans[n++] =
-                (Span){text + pos, stop - pos, font, th->text, NO_BG, 0};
-        }
-        if (!next) {
-            break;
-        }
-        spans[n++] =
-            (Span){text + next->start, next->end - next->start, ui->bold,
-                   th->highlight_text, th->highlight,           1};
-        pos = next->end;
+    for (size_t i = 0; i < n_runs && n < sizeof spans / sizeof spans[0]; i++) {
+        const ScreenRun *r = &runs[i];
+        spans[n++] = r->edit ? (Span){r->text,       strlen(r->text),
+                                      ui->bold,      th->highlight_text,
+                                      th->highlight, 1}
+                             : (Span){r->text,  strlen(r->text), font,
+                                      th->text, NO_BG,           0};
     }
     if (n == 0) {
         return 0;
@@ -545,14 +431,18 @@ static float render_text_with_edits(const RenderCtx *rc, Scene *sc,
     return text_flow(sc, spans, n, x, y, w, 1.4f, ALIGN_LEFT, NULL);
 }
 
-float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
-                   const Edit *edits, size_t n_edits, float x, float y, float w)
+float render_input(const RenderCtx *rc, Scene *sc, const ScreenInput *in,
+                   float x, float y, float w)
 {
     Ui *ui = rc->ui;
     Font *big = fonts_get(ui->fonts, FACE_REGULAR, ui->u * 1.12f);
-    switch (in->modality) {
+    const ItemInput *src = in->source;
+    if (!src) {
+        return 0;
+    }
+    switch (src->modality) {
     case MODALITY_IMAGE: {
-        const Tex *t = assets_image(rc->assets, in->image_file);
+        const Tex *t = assets_image(rc->assets, src->image_file);
         float iw;
         float h = render_image_fit(rc, NULL, t, 0, 0, w, rc->max_image_h, &iw);
         render_image_fit(rc, sc, t, x + floorf((w - iw) / 2), y, w,
@@ -560,23 +450,20 @@ float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
         return h;
     }
     case MODALITY_TEXT:
-        return render_text_with_edits(rc, sc, in->text ? in->text : "", 0,
-                                      edits, n_edits, big, x, y, w);
+        return render_runs(rc, sc, in->runs, in->n_runs, big, x, y, w);
     case MODALITY_TEXT_PAIR: {
         float yy = y;
-        const char *ta = in->title_a ? in->title_a : tr(rc, UI_EXPL_TEXT_A);
-        const char *tb = in->title_b ? in->title_b : tr(rc, UI_EXPL_TEXT_B);
-        yy += render_section_label(rc, sc, x, yy, w, ta) + ui->u * 0.2f;
-        yy += render_text_with_edits(rc, sc, in->text ? in->text : "", 0, edits,
-                                     n_edits, big, x, yy, w);
+        yy +=
+            render_section_label(rc, sc, x, yy, w, in->title_a) + ui->u * 0.2f;
+        yy += render_runs(rc, sc, in->runs, in->n_runs, big, x, yy, w);
         yy += ui->u * 0.8f;
-        yy += render_section_label(rc, sc, x, yy, w, tb) + ui->u * 0.2f;
-        yy += render_text_with_edits(rc, sc, in->text_b ? in->text_b : "", 1,
-                                     edits, n_edits, big, x, yy, w);
+        yy +=
+            render_section_label(rc, sc, x, yy, w, in->title_b) + ui->u * 0.2f;
+        yy += render_runs(rc, sc, in->runs_b, in->n_runs_b, big, x, yy, w);
         return yy - y;
     }
     case MODALITY_TABULAR:
-        return render_table(rc, sc, in, edits, n_edits, x, y, w);
+        return render_table(rc, sc, in, x, y, w);
     }
     return 0;
 }

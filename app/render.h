@@ -14,22 +14,20 @@
 
 #include "app/assets.h"
 #include "app/scene.h"
+#include "experiment/screen_model.h"
 #include "stimuli/study.h"
 
 typedef struct RenderCtx {
     Ui *ui;
     Assets *assets;
-    const StudyClass *classes;
-    size_t n_classes;
     float max_image_h;        /* tallest an image may be drawn, px */
-    int compact;              /* small cards: no colour-bar legends */
+    int compact;              /* small cards */
     const UiStrings *strings; /* participant-facing texts; NULL: English */
     /* "reveal": "hover": values (token colours, bars, weights, numbers)
-    ** are drawn only for the hovered or focused one */
+    ** are drawn only for the hovered or focused one, and each value is a
+    ** hover region (its number: ScreenValue.hover) */
     int hover_mode;
     int hover_target; /* the hovered or focused value, -1 none */
-    int *hover_next;  /* while drawing: the number of the next value (in
-                         expl_hover_targets' order); NULL: no hover regions */
 } RenderCtx;
 
 /* ------------------------------------------------ mirrored (RTL) layout */
@@ -49,32 +47,12 @@ float render_mx(const RenderCtx *rc, float cx, float cw, float x, float w);
 ** left (the start side) and right swap in a mirrored layout. */
 int render_align(const RenderCtx *rc, int align);
 
-/* The arrow of the line "from -> to" as the wrapper sets it (text_flow,
-** app/scene.h): U+2190 when that line runs right to left, else U+2192. The
-** line's direction is that of its first strong character (digits and
-** punctuation do not count) in from, else in to, else the study's
-** (render_rtl): "40 -> 50" points left in an Arabic study. from and to are
-** NUL-terminated (NULL: empty). A UTF-8 string. */
-const char *render_arrow(const RenderCtx *rc, const char *from, const char *to);
-
 /* ---------------------------------------------------------- numbers */
 
-/* v with decimals digits after the study's decimal separator ("number.
-** decimal": a comma in de, fr, es), a true minus sign (U+2212) when
-** negative and, with sign set, "+" when positive. A UTF-8 string in out. In
-** a line of right-to-left text the sign stays before the digits (the bidi
-** layer keeps a sign with its number). */
+/* v as the screen model writes numbers (screen_format_num): for measuring
+** the widest a column of them can be. */
 void render_num(const RenderCtx *rc, double v, int decimals, int sign,
                 char *out, size_t n);
-
-/* fmt (a format of the string table, e.g. "evidence %+.2f") with its first
-** conversion spec (e.g. "%+.2f") replaced by value, into out: fill the
-** placeholders one by one, in their order, then render_percent. A fmt
-** without spec is copied. */
-void render_subst(const char *fmt, const char *spec, const char *value,
-                  char *out, size_t n);
-/* Turns every "%%" of text into "%" (in place). */
-void render_percent(char *text);
 
 /* -------------------------------------------------------- fitted text */
 
@@ -91,29 +69,22 @@ float render_fit_text(const RenderCtx *rc, Scene *sc, Font *font,
                       const char *text, float x, float y, float w, SDL_Color c,
                       int align);
 
-/* Numbers hover regions: the first number of a payload's n values while
-** drawing (sc not NULL and rc->hover_next set; the counter moves on by n),
-** else -1. */
-int render_hover_base(const RenderCtx *rc, const Scene *sc, size_t n);
-
-/* Whether value k (numbered from base, render_hover_base) is drawn: always
+/* Whether a value numbered hover (ScreenValue.hover) is drawn: always
 ** outside hover mode, else when it is the hovered one. */
-int render_value_shown(const RenderCtx *rc, int base, size_t k);
+int render_value_shown(const RenderCtx *rc, int hover);
 
-/* The class label for index c ("?" when out of range). */
-const char *render_class_label(const RenderCtx *rc, int c);
+/* A hover region for value hover over r (in hover mode, while drawing). */
+void render_hover_region(const RenderCtx *rc, Scene *sc, SDL_FRect r,
+                         int hover);
 
-/* An item's input. edits (may be NULL) are highlighted (perturbations);
-** orig, when given for a tabular perturbation, supplies old values. */
-float render_input(const RenderCtx *rc, Scene *sc, const ItemInput *in,
-                   const Edit *edits, size_t n_edits, float x, float y,
-                   float w);
+/* An item's input as the screen model gives it: its image, its text runs
+** (edits highlighted), the rows of a table. */
+float render_input(const RenderCtx *rc, Scene *sc, const ScreenInput *in,
+                   float x, float y, float w);
 
-/* An explanation, with its title above it. input is the item's input (an
-** image payload without a file and a heatmap draw its image; pairs name
-** its texts), or NULL. */
-float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                         const ItemInput *input, float x, float y, float w);
+/* An explanation of the screen model, with its title above it. */
+float render_explanation(const RenderCtx *rc, Scene *sc, const ScreenExpl *x,
+                         float x0, float y, float w);
 
 /* A labelled value chip ("Model output  Positive") at most max_w wide: its
 ** texts shrink to fit, and a chip that still does not fit puts the label

@@ -11,27 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* How bar_chart draws its rows. */
-typedef struct BarOpts {
-    int signed_axis;  /* an axis at 0: negative left (blue), positive right */
-    int decimals;     /* digits after the decimal separator */
-    const char *unit; /* written after each value, or NULL */
-    int base;         /* number of the first row's hover region, -1 none */
-} BarOpts;
-
-/* A row's value as text: in the study's number format, signed on a signed
-** axis, with the unit. */
-static void bar_value(const RenderCtx *rc, double v, const BarOpts *o,
-                      char *out, size_t n)
-{
-    char num[48];
-    render_num(rc, v, o->decimals, o->signed_axis, num, sizeof num);
-    snprintf(out, n, "%s%s", num, o->unit ? o->unit : "");
-}
-
 /* A horizontal bar chart; rows are "name = value" (value when given). */
-static float bar_chart(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
-                       size_t n, float x, float y, float w, const BarOpts *o)
+static float bar_chart(const RenderCtx *rc, Scene *sc, const ScreenValue *fs,
+                       size_t n, float x, float y, float w, int signed_axis)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
@@ -46,14 +28,12 @@ static float bar_chart(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
         m = 1;
     }
     float pad = roundf(ui->u * 0.45f);
-    char label[400], val[64];
     float label_w = 0, val_w = 0;
     for (size_t i = 0; i < n; i++) {
-        snprintf(label, sizeof label, "%s%s%s", fs[i].name ? fs[i].name : "",
-                 fs[i].value ? " = " : "", fs[i].value ? fs[i].value : "");
+        const char *label = fs[i].label ? fs[i].label : "";
         label_w = fmaxf(label_w, font_width(ui->small, label, strlen(label)));
-        bar_value(rc, fs[i].weight, o, val, sizeof val);
-        val_w = fmaxf(val_w, value_width(ui->small_bold, val));
+        val_w = fmaxf(
+            val_w, value_width(ui->small_bold, fs[i].text ? fs[i].text : ""));
     }
     label_w = fminf(label_w + pad, w * 0.45f);
     val_w += pad;
@@ -66,7 +46,6 @@ static float bar_chart(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
     if (chart_w < ui->u * 3) {
         chart_w = ui->u * 3;
     }
-    int signed_axis = o->signed_axis;
     int two_sided = signed_axis && any_neg && any_pos;
     float zero_x = two_sided                ? chart_x + val_w + chart_w / 2
                    : any_neg && signed_axis ? chart_x + val_w + chart_w
@@ -75,16 +54,11 @@ static float bar_chart(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
     float yy = y;
     float row_top = yy;
     for (size_t i = 0; i < n; i++) {
-        snprintf(label, sizeof label, "%s%s%s", fs[i].name ? fs[i].name : "",
-                 fs[i].value ? " = " : "", fs[i].value ? fs[i].value : "");
+        const char *label = fs[i].label ? fs[i].label : "";
         float lh = text_para(NULL, ui->small, label, 0, 0, label_w, th->text,
                              ALIGN_LEFT);
         float rh = fmaxf(lh, (float)ui->small->line_h) + pad;
-        if (sc && o->base >= 0) {
-            scene_begin_hit(sc, (SDL_FRect){x, yy, w, rh}, ACT_HOVER,
-                            o->base + (int)i, 1);
-            scene_end_hit(sc);
-        }
+        render_hover_region(rc, sc, (SDL_FRect){x, yy, w, rh}, fs[i].hover);
         if (sc) {
             /* beside the chart; mirrored, at the reading start */
             scene_box_begin(sc, (SDL_FRect){label_x, yy, label_w, rh}, "cell");
@@ -92,14 +66,14 @@ static float bar_chart(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
                       th->text, ALIGN_RIGHT);
             scene_box_end(sc);
         }
-        if (sc && render_value_shown(rc, o->base, i)) {
+        if (sc && render_value_shown(rc, fs[i].hover)) {
             double v = fs[i].weight;
+            const char *val = fs[i].text ? fs[i].text : "";
             float len = (float)(fabs(v) * scale);
             float bh = fminf((float)ui->small->line_h * 0.75f, rh - pad / 2);
             float by = yy + (rh - bh) / 2;
             SDL_Color c = v >= 0 || !signed_axis ? colormap_diverging(0.8)
                                                  : colormap_diverging(-0.85);
-            bar_value(rc, v, o, val, sizeof val);
             float vw = value_width(ui->small_bold, val);
             float ty = yy + (rh - (float)ui->small_bold->line_h) / 2;
             if (v >= 0 || !signed_axis) {
@@ -123,35 +97,24 @@ static float bar_chart(const RenderCtx *rc, Scene *sc, const ExplFeature *fs,
     return yy - y;
 }
 
-/* Rows "name   value" under a chart (LIME's intercept, sum and output; a
+/* Lines "name   value" under a chart (LIME's intercept, sum and output; a
 ** bars payload's sum): names wrapped in their column at the start side,
 ** values right-aligned at the end of the rows, a line above the last row
-** when rule_last is set. rows with a NaN value are left out. */
-typedef struct SumRow {
-    const char *name;
-    double v;
-} SumRow;
-
-static float sum_rows(const RenderCtx *rc, Scene *sc, const SumRow *rows, int n,
-                      int rule_last, int decimals, const char *unit, int full,
-                      float x, float y, float w)
+** when rule_last is set. */
+static float sum_rows(const RenderCtx *rc, Scene *sc, const ScreenLine *rows,
+                      size_t n, int rule_last, int full, float x, float y,
+                      float w)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
     float pad = roundf(ui->u * 0.4f);
     float gap = ui->u;
-    char val[64], num[48];
     float name_w = 0, val_w = 0;
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(rows[i].v)) {
-            continue;
-        }
+    for (size_t i = 0; i < n; i++) {
         Font *f = rule_last && i == n - 1 ? ui->small_bold : ui->small;
-        render_num(rc, rows[i].v, decimals, 1, num, sizeof num);
-        snprintf(val, sizeof val, "%s%s", num, unit ? unit : "");
         name_w =
-            fmaxf(name_w, font_width(f, rows[i].name, strlen(rows[i].name)));
-        val_w = fmaxf(val_w, value_width(ui->small_bold, val));
+            fmaxf(name_w, font_width(f, rows[i].label, strlen(rows[i].label)));
+        val_w = fmaxf(val_w, value_width(ui->small_bold, rows[i].text));
     }
     /* as wide as LIME's printout, wider for long names, never wider than
     ** the column; full: as wide as the chart above it, the value at its end
@@ -161,16 +124,12 @@ static float sum_rows(const RenderCtx *rc, Scene *sc, const SumRow *rows, int n,
                                      name_w + gap + val_w));
     float col = rw - val_w - gap;
     float yy = y;
-    for (int i = 0; i < n; i++) {
-        if (!isfinite(rows[i].v)) {
-            continue;
-        }
+    for (size_t i = 0; i < n; i++) {
         int last = rule_last && i == n - 1;
         Font *f = last ? ui->small_bold : ui->small;
-        render_num(rc, rows[i].v, decimals, 1, num, sizeof num);
-        snprintf(val, sizeof val, "%s%s", num, unit ? unit : "");
+        const char *val = rows[i].text;
         float nh =
-            text_para(NULL, f, rows[i].name, 0, 0, col, th->text, ALIGN_LEFT);
+            text_para(NULL, f, rows[i].label, 0, 0, col, th->text, ALIGN_LEFT);
         if (sc) {
             if (last) {
                 scene_rect(sc,
@@ -181,7 +140,7 @@ static float sum_rows(const RenderCtx *rc, Scene *sc, const SumRow *rows, int n,
             /* the name stays in its column, clear of the value */
             SDL_FRect cell = {render_mx(rc, x, w, x, col), yy, col, nh};
             scene_box_begin(sc, cell, "cell");
-            text_para(sc, f, rows[i].name, cell.x, yy, col,
+            text_para(sc, f, rows[i].label, cell.x, yy, col,
                       last ? th->text : th->muted,
                       render_align(rc, ALIGN_LEFT));
             scene_box_end(sc);
@@ -194,79 +153,46 @@ static float sum_rows(const RenderCtx *rc, Scene *sc, const SumRow *rows, int n,
     return yy - y;
 }
 
-float rnd_bars(const RenderCtx *rc, Scene *sc, const Explanation *e,
-               const ItemInput *input, float x, float y, float w)
+float rnd_bars(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+               float y, float w)
 {
-    (void)input;
-    BarOpts o = {e->bars_signed, e->decimals, e->unit,
-                 render_hover_base(rc, sc, e->n_features)};
     float yy = y;
-    yy += bar_chart(rc, sc, e->features, e->n_features, x, yy, w, &o);
-    if (e->show_sum && !rc->hover_mode) {
-        double sum = 0;
-        for (size_t i = 0; i < e->n_features; i++) {
-            sum += e->features[i].weight;
-        }
-        SumRow row = {tr(rc, UI_EXPL_BARS_SUM), sum};
+    yy += bar_chart(rc, sc, nd->values, nd->n_values, x, yy, w,
+                    nd->payload->bars_signed);
+    if (nd->n_lines) {
         yy += rc->ui->u * 0.6f;
-        yy += sum_rows(rc, sc, &row, 1, 1, e->decimals, e->unit, 1, x, yy, w);
+        yy += sum_rows(rc, sc, nd->lines, nd->n_lines, nd->line_rule, 1, x, yy,
+                       w);
     }
     return yy - y;
 }
 
-float rnd_features(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                   const ItemInput *input, float x, float y, float w)
+float rnd_features(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                   float x, float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
     float yy = y;
-    BarOpts o = {1, 2, NULL, render_hover_base(rc, sc, e->n_features)};
-    yy += bar_chart(rc, sc, e->features, e->n_features, x, yy, w, &o);
-    if (rc->hover_mode) {
+    yy += bar_chart(rc, sc, nd->values, nd->n_values, x, yy, w, 1);
+    if (!nd->n_lines) {
         return yy - y; /* the values show on hover only */
     }
     yy += ui->u * 0.6f;
     /* Intercept + sum = output, as LIME prints them. */
-    SumRow rows[3] = {{tr(rc, UI_EXPL_BASELINE), e->intercept},
-                      {tr(rc, UI_EXPL_SUM), e->sum},
-                      {tr(rc, UI_EXPL_TOTAL), e->output}};
-    if (!isfinite(e->sum)) {
-        double sum = 0;
-        for (size_t i = 0; i < e->n_features; i++) {
-            sum += e->features[i].weight;
-        }
-        rows[1].v = sum;
-    }
-    yy += sum_rows(rc, sc, rows, 3, isfinite(e->output), 2, NULL, 0, x, yy, w);
+    yy += sum_rows(rc, sc, nd->lines, nd->n_lines, nd->line_rule, 0, x, yy, w);
     return yy - y;
 }
 
 /* ------------------------------------------------------------ prototype */
 
-float rnd_prototype(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                    const ItemInput *input, float x, float y, float w)
+float rnd_prototype(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                    float x, float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
+    const Explanation *e = nd->payload;
     float yy = y;
-    char head[600];
-    const char *lab = e->prototype_label ? e->prototype_label : "?";
-    if (isfinite(e->prototype_evidence)) {
-        char num[48], part[600];
-        render_num(rc, e->prototype_evidence, 2, 1, num, sizeof num);
-        render_subst(ui_str(rc->strings, UI_EXPL_PROTOTYPE_EVIDENCE), "%s", lab,
-                     part, sizeof part);
-        render_subst(part, "%+.2f", num, head, sizeof head);
-        render_percent(head);
-    } else {
-        snprintf(head, sizeof head,
-                 ui_fmt(rc->strings, UI_EXPL_PROTOTYPE,
-                        "Most similar prototype: label **%s**"),
-                 lab);
-    }
-    yy += text_marked(sc, ui->body, ui->bold, head, x, yy, w, th->text,
-                      render_align(rc, ALIGN_LEFT));
+    yy += text_marked(sc, ui->body, ui->bold, nd->head ? nd->head : "", x, yy,
+                      w, th->text, render_align(rc, ALIGN_LEFT));
     yy += ui->u * 0.5f;
     if (e->n_rows) {
         float pad = roundf(ui->u * 0.4f);
@@ -276,10 +202,8 @@ float rnd_prototype(const RenderCtx *rc, Scene *sc, const Explanation *e,
         float cx2 = render_mx(rc, x, w, x + c1, c2) + pad;
         float cx3 = render_mx(rc, x, w, x + c1 + c2, c3) + pad;
         int al = render_align(rc, ALIGN_LEFT);
+        const char *const *cols = nd->columns;
         if (sc) {
-            const char *cols[3] = {tr(rc, UI_EXPL_COL_FEATURE),
-                                   tr(rc, UI_EXPL_COL_PROTOTYPE),
-                                   tr(rc, UI_EXPL_COL_INPUT)};
             float at[3] = {cx1, cx2, cx3};
             float cw[3] = {c1 - 2 * pad, c2 - 2 * pad, c3 - 2 * pad};
             for (int k = 0; k < 3; k++) {
@@ -289,9 +213,6 @@ float rnd_prototype(const RenderCtx *rc, Scene *sc, const Explanation *e,
         }
         float head_h = 0;
         {
-            const char *cols[3] = {tr(rc, UI_EXPL_COL_FEATURE),
-                                   tr(rc, UI_EXPL_COL_PROTOTYPE),
-                                   tr(rc, UI_EXPL_COL_INPUT)};
             float cw[3] = {c1 - 2 * pad, c2 - 2 * pad, c3 - 2 * pad};
             for (int k = 0; k < 3; k++) {
                 head_h = fmaxf(head_h, render_fit_text(rc, NULL, ui->small_bold,
@@ -329,18 +250,15 @@ float rnd_prototype(const RenderCtx *rc, Scene *sc, const Explanation *e,
             }
             yy += rh;
         }
-        yy += text_para(sc, ui->caption, tr(rc, UI_EXPL_DIFFER), x,
+        yy += text_para(sc, ui->caption, nd->note ? nd->note : "", x,
                         yy + pad * 0.5f, w, th->faint, al) +
               pad;
     }
-    if (e->n_features) {
+    if (nd->section) {
         yy += ui->u * 0.4f;
         yy +=
-            render_section_label(rc, sc, x, yy, w, tr(rc, UI_EXPL_IMPORTANT)) +
-            ui->u * 0.3f;
-        size_t n = e->n_features < 6 ? e->n_features : 6;
-        BarOpts o = {1, 2, NULL, render_hover_base(rc, sc, n)};
-        yy += bar_chart(rc, sc, e->features, n, x, yy, w, &o);
+            render_section_label(rc, sc, x, yy, w, nd->section) + ui->u * 0.3f;
+        yy += bar_chart(rc, sc, nd->values, nd->n_values, x, yy, w, 1);
     }
     return yy - y;
 }
@@ -359,43 +277,32 @@ static void step_label_sample(const char *fmt, char *out, size_t n)
     snprintf(out, n, "%.*s00%s", (int)(p - fmt), fmt, p + 3);
 }
 
-float rnd_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
-               const ItemInput *input, float x, float y, float w)
+float rnd_path(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+               float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
     float yy = y;
-    char head[800];
-    if (e->predicted >= 0) {
-        snprintf(head, sizeof head,
-                 ui_fmt(rc->strings, UI_EXPL_PATH_TOWARD,
-                        "Edits that move the model toward **%s**, with the "
-                        "evidence margin after each step (the model changes "
-                        "its answer where the margin crosses 0)."),
-                 render_class_label(rc, e->predicted));
-    } else {
-        snprintf(head, sizeof head, "%s", tr(rc, UI_EXPL_PATH));
-    }
-    yy += text_marked(sc, ui->small, ui->small_bold, head, x, yy, w, th->muted,
-                      render_align(rc, ALIGN_LEFT));
+    yy += text_marked(sc, ui->small, ui->small_bold, nd->head ? nd->head : "",
+                      x, yy, w, th->muted, render_align(rc, ALIGN_LEFT));
     yy += ui->u * 0.5f;
-    int has_start = isfinite(e->start_margin); /* a "Start" row first */
-    double m = fabs(has_start ? e->start_margin : 0);
-    for (size_t i = 0; i < e->n_steps; i++) {
-        m = fmax(m, fabs(e->steps[i].margin));
+    double m = 0;
+    for (size_t i = 0; i < nd->n_lines; i++) {
+        m = fmax(m, fabs(nd->lines[i].weight));
     }
     if (m <= 0) {
         m = 1;
     }
     float pad = roundf(ui->u * 0.4f);
+    /* the label column as wide as "Step 00" or "Start" (the widths the
+    ** string table's labels can take) */
     char widest[64];
     step_label_sample(tr(rc, UI_EXPL_STEP), widest, sizeof widest);
     const char *start_lab = tr(rc, UI_EXPL_START);
     float label_w =
         fmaxf(font_width(ui->small_bold, widest, strlen(widest)),
-              font_width(ui->small_bold, start_lab, strlen(start_lab))) +
-        pad;
+              font_width(ui->small_bold, start_lab, strlen(start_lab)));
+    label_w += pad;
     float bar_w = fminf(w * 0.3f, ui->u * 9);
     char num_w[48];
     render_num(rc, -88.88, 2, 1, num_w, sizeof num_w);
@@ -407,41 +314,14 @@ float rnd_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
         edits_w = w - label_w;
         edits_x = x + label_w;
     }
-    size_t n_rows = e->n_steps + (has_start ? 1 : 0);
-    for (size_t row = 0; row < n_rows; row++) {
+    int has_start = nd->n_lines > 0 && isfinite(nd->payload->start_margin);
+    for (size_t row = 0; row < nd->n_lines; row++) {
+        const ScreenLine *ln = &nd->lines[row];
         int is_start = has_start && row == 0;
-        /* Steps count from 1 whether or not a Start row comes first. */
-        size_t step = row + (has_start ? 0 : 1);
-        const ExplStep *st = is_start ? NULL : &e->steps[step - 1];
-        double margin = is_start ? e->start_margin : st->margin;
-        char lab[96], val[32];
-        if (is_start) {
-            snprintf(lab, sizeof lab, "%s", start_lab);
-        } else {
-            snprintf(lab, sizeof lab,
-                     ui_fmt(rc->strings, UI_EXPL_STEP, "Step %zu"), step);
-        }
-        render_num(rc, margin, 2, 1, val, sizeof val);
-        /* Edits text. */
-        char edits[1200] = "";
-        size_t L = 0;
-        for (size_t k = 0; st && k < st->n_edits && L + 1 < sizeof edits; k++) {
-            const Edit *ed = &st->edits[k];
-            char from[600];
-            snprintf(from, sizeof from, "%s%s%s",
-                     ed->feature ? ed->feature : "", ed->feature ? ": " : "",
-                     ed->from ? ed->from : "");
-            int c = snprintf(
-                edits + L, sizeof edits - L, "%s%s %s **%s**", L ? "\n" : "",
-                from, render_arrow(rc, from, ed->to), ed->to ? ed->to : "");
-            if (c < 0 || (size_t)c >= sizeof edits - L) {
-                break;
-            }
-            L += (size_t)c;
-        }
-        if (is_start) {
-            snprintf(edits, sizeof edits, "%s", tr(rc, UI_EXPL_AS_IS));
-        }
+        double margin = ln->weight;
+        const char *lab = ln->label;
+        const char *val = ln->text ? ln->text : "";
+        const char *edits = ln->note ? ln->note : "";
         float eh = text_marked(NULL, ui->small, ui->small_bold, edits, 0, 0,
                                edits_w, th->text, ALIGN_LEFT);
         float bar_row = (float)ui->small_bold->line_h;

@@ -26,13 +26,14 @@ static const RenderFn kind_render[] = {
 _Static_assert(sizeof kind_render / sizeof *kind_render == EXPL_KIND_COUNT,
                "one row per ExplKind");
 
-static float render_one(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                        const ItemInput *input, float x, float y, float w)
+static float render_one(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                        float x, float y, float w)
 {
+    const Explanation *e = nd->payload;
     if ((unsigned)e->kind >= EXPL_KIND_COUNT || !kind_render[e->kind]) {
         return 0;
     }
-    return kind_render[e->kind](rc, sc, e, input, x, y, w);
+    return kind_render[e->kind](rc, sc, nd, x, y, w);
 }
 
 /* Payloads of parts (composites, layouts) draw a title of their own in
@@ -42,45 +43,45 @@ static int is_container(const Explanation *e)
     return e->kind == EXPL_COMPOSITE || e->kind == EXPL_LAYOUT;
 }
 
-float render_explanation(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                         const ItemInput *input, float x, float y, float w)
+float render_explanation(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                         float x, float y, float w)
 {
-    if (!e) {
+    if (!nd) {
         return 0;
     }
     Ui *ui = rc->ui;
     float yy = y;
-    if (e->title && *e->title) {
-        int big = is_container(e);
-        yy += text_para(sc, big ? ui->bold : ui->small_bold, e->title, x, yy, w,
-                        ui->th.text, render_align(rc, ALIGN_LEFT));
+    if (nd->title) {
+        int big = is_container(nd->payload);
+        yy += text_para(sc, big ? ui->bold : ui->small_bold, nd->title, x, yy,
+                        w, ui->th.text, render_align(rc, ALIGN_LEFT));
         yy += ui->u * (big ? 0.4f : 0.3f);
     }
-    yy += render_one(rc, sc, e, input, x, yy, w);
+    yy += render_one(rc, sc, nd, x, yy, w);
     return yy - y;
 }
 
 /* A part of a composite or layout: its title as a section label, then the
 ** part. */
-static float render_part(const RenderCtx *rc, Scene *sc, const Explanation *p,
-                         const ItemInput *input, float x, float y, float w)
+static float render_part(const RenderCtx *rc, Scene *sc, const ScreenExpl *p,
+                         float x, float y, float w)
 {
     Ui *ui = rc->ui;
     float yy = y;
-    if (p->title && *p->title) {
+    if (p->title) {
         yy += render_section_label(rc, sc, x, yy, w, p->title);
         yy += ui->u * 0.3f;
     }
-    yy += render_one(rc, sc, p, input, x, yy, w);
+    yy += render_one(rc, sc, p, x, yy, w);
     return yy - y;
 }
 
-float rnd_composite(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                    const ItemInput *input, float x, float y, float w)
+float rnd_composite(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                    float x, float y, float w)
 {
     Ui *ui = rc->ui;
     float yy = y;
-    for (size_t i = 0; i < e->n_parts; i++) {
+    for (size_t i = 0; i < nd->n_parts; i++) {
         if (i > 0) {
             yy += ui->u * 0.6f;
             if (sc) {
@@ -88,10 +89,10 @@ float rnd_composite(const RenderCtx *rc, Scene *sc, const Explanation *e,
             }
             yy += ui->u * 0.6f;
         }
-        if (e->parts[i].kind == EXPL_COMPOSITE) {
+        if (nd->parts[i].payload->kind == EXPL_COMPOSITE) {
             continue; /* the loader refuses nested composites */
         }
-        yy += render_part(rc, sc, &e->parts[i], input, x, yy, w);
+        yy += render_part(rc, sc, &nd->parts[i], x, yy, w);
     }
     return yy - y;
 }
@@ -99,12 +100,13 @@ float rnd_composite(const RenderCtx *rc, Scene *sc, const Explanation *e,
 /* The narrowest a part of a row may be before the row stacks. */
 #define ROW_MIN_CELL_U 7.0f
 
-float rnd_layout(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                 const ItemInput *input, float x, float y, float w)
+float rnd_layout(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                 float y, float w)
 {
     Ui *ui = rc->ui;
+    const Explanation *e = nd->payload;
     float gap = roundf(ui->u * 0.9f);
-    size_t n = e->n_parts;
+    size_t n = nd->n_parts;
     float cw = n ? floorf((w - gap * (float)(n - 1)) / (float)n) : w;
     /* small cards (the reservoir) keep rows down to narrower parts */
     float min_cell =
@@ -114,19 +116,19 @@ float rnd_layout(const RenderCtx *rc, Scene *sc, const Explanation *e,
         float yy = y;
         for (size_t i = 0; i < n; i++) {
             yy += i ? gap : 0;
-            yy += render_part(rc, sc, &e->parts[i], input, x, yy, w);
+            yy += render_part(rc, sc, &nd->parts[i], x, yy, w);
         }
         return yy - y;
     }
     float h = 0;
     for (size_t i = 0; i < n; i++) {
-        h = fmaxf(h, render_part(rc, NULL, &e->parts[i], input, 0, 0, cw));
+        h = fmaxf(h, render_part(rc, NULL, &nd->parts[i], 0, 0, cw));
     }
     for (size_t i = 0; sc && i < n; i++) {
         /* parts from the start side */
         float cx = render_mx(rc, x, w, x + (float)i * (cw + gap), cw);
         scene_box_begin(sc, (SDL_FRect){cx, y, cw, h}, "cell");
-        render_part(rc, sc, &e->parts[i], input, cx, y, cw);
+        render_part(rc, sc, &nd->parts[i], cx, y, cw);
         scene_box_end(sc);
     }
     return h;
@@ -135,12 +137,13 @@ float rnd_layout(const RenderCtx *rc, Scene *sc, const Explanation *e,
 /* ------------------------------------------------------------- images */
 
 /* The colour bar of a map under a picture pic_w wide. */
-static float map_legend(const RenderCtx *rc, Scene *sc, const Explanation *e,
+static float map_legend(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
                         float pic_w, float x, float y, float w)
 {
     Ui *ui = rc->ui;
-    const char *lo = tr(rc, UI_EXPL_LESS_IMPORTANT);
-    const char *hi = tr(rc, UI_EXPL_MORE_IMPORTANT);
+    const Explanation *e = nd->payload;
+    const char *lo = nd->legend_lo;
+    const char *hi = nd->legend_hi;
     float low = font_width(ui->caption, lo, strlen(lo));
     float hiw = font_width(ui->caption, hi, strlen(hi));
     float bw = fminf(fmaxf(pic_w * 0.6f, ui->u * 10), w * 0.8f);
@@ -150,18 +153,18 @@ static float map_legend(const RenderCtx *rc, Scene *sc, const Explanation *e,
                          hi, x, y, w, bw);
 }
 
-float rnd_image(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                const ItemInput *input, float x, float y, float w)
+float rnd_image(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                float y, float w)
 {
     Ui *ui = rc->ui;
+    const Explanation *e = nd->payload;
     const ExplImage *own =
         e->kind == EXPL_IMAGE && e->n_images && e->images[0].file
             ? &e->images[0]
             : NULL;
     const Tex *img = own ? assets_image(rc->assets, own->image_file)
-                     : input && input->modality == MODALITY_IMAGE
-                         ? assets_image(rc->assets, input->image_file)
-                         : NULL;
+                     : nd->image_file ? assets_image(rc->assets, nd->image_file)
+                                      : NULL;
     int with_map = e->kind == EXPL_HEATMAP || e->has_overlay;
     const Tex *map = with_map ? assets_heatmap(rc->assets, e->map_file,
                                                e->file_is_npy, e->colormap)
@@ -214,12 +217,12 @@ float rnd_image(const RenderCtx *rc, Scene *sc, const Explanation *e,
         yy +=
             text_para(sc, ui->small, cap, x, yy, w, ui->th.muted, ALIGN_CENTER);
     }
-    if (!map || rc->compact) {
+    if (!map || !nd->legend_lo) {
         return yy - y;
     }
     yy += ui->u * 0.5f;
     /* Colour bar legend, as wide as the picture (within reason). */
-    yy += map_legend(rc, sc, e, pic_w, x, yy, w);
+    yy += map_legend(rc, sc, nd, pic_w, x, yy, w);
     return yy - y;
 }
 
@@ -247,8 +250,9 @@ static int gallery_columns(const RenderCtx *rc, const Explanation *e, float w,
 ** returns the height. img_h: the tallest an image may be; weight_row: the
 ** height kept for weights (0: the gallery has none). */
 static float gallery_cell(const RenderCtx *rc, Scene *sc, const ExplImage *im,
-                          double max_abs, int shown, float x, float y, float cw,
-                          float img_h, float weight_row)
+                          const ScreenValue *val, double max_abs, int shown,
+                          float x, float y, float cw, float img_h,
+                          float weight_row)
 {
     Ui *ui = rc->ui;
     const Tex *t = assets_image(rc->assets, im->image_file);
@@ -268,11 +272,9 @@ static float gallery_cell(const RenderCtx *rc, Scene *sc, const ExplImage *im,
     }
     if (weight_row > 0) {
         yy += roundf(ui->u * 0.25f);
-        if (sc && shown && isfinite(im->weight)) {
-            char val[48];
-            render_num(rc, im->weight, 2, 1, val, sizeof val);
+        if (sc && shown && isfinite(im->weight) && val->text) {
             Font *f = ui->small_bold;
-            float vw = value_width(f, val);
+            float vw = value_width(f, val->text);
             float bar_max = fmaxf(cw - vw - ui->u, ui->u);
             float len = (float)(fabs(im->weight) / max_abs) * bar_max * 0.8f;
             float bh = (float)f->line_h * 0.5f;
@@ -285,18 +287,18 @@ static float gallery_cell(const RenderCtx *rc, Scene *sc, const ExplImage *im,
                                     fmaxf(len, 2), bh},
                         2, c);
             value_draw(sc, f, render_mx(rc, x, cw, bx + len + ui->u * 0.3f, vw),
-                       yy, val, ui->th.text);
+                       yy, val->text, ui->th.text);
         }
         yy += weight_row;
     }
     return yy - y;
 }
 
-float rnd_gallery(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                  const ItemInput *input, float x, float y, float w)
+float rnd_gallery(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                  float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
+    const Explanation *e = nd->payload;
     float gap = roundf(ui->u * 0.6f);
     int cols = gallery_columns(rc, e, w, gap);
     float cw = floorf((w - gap * (float)(cols - 1)) / (float)cols);
@@ -312,27 +314,24 @@ float rnd_gallery(const RenderCtx *rc, Scene *sc, const Explanation *e,
     if (max_abs <= 0) {
         max_abs = 1;
     }
-    int base = render_hover_base(rc, sc, n);
     float yy = y;
     for (size_t r = 0; r < n; r += (size_t)cols) {
         float row_h = 0;
         for (size_t k = 0; k < (size_t)cols && r + k < n; k++) {
-            row_h =
-                fmaxf(row_h, gallery_cell(rc, NULL, &e->images[r + k], max_abs,
-                                          1, 0, 0, cw, img_h, weight_row));
+            row_h = fmaxf(row_h, gallery_cell(rc, NULL, &e->images[r + k],
+                                              &nd->values[r + k], max_abs, 1, 0,
+                                              0, cw, img_h, weight_row));
         }
         for (size_t k = 0; sc && k < (size_t)cols && r + k < n; k++) {
             size_t i = r + k;
             /* from the start side */
             float cx = render_mx(rc, x, w, x + (float)k * (cw + gap), cw);
             SDL_FRect cell = {cx, yy, cw, row_h};
-            if (base >= 0) {
-                scene_begin_hit(sc, cell, ACT_HOVER, base + (int)i, 1);
-                scene_end_hit(sc);
-            }
+            const ScreenValue *val = &nd->values[i];
+            render_hover_region(rc, sc, cell, val->hover);
             scene_box_begin(sc, cell, "cell");
-            gallery_cell(rc, sc, &e->images[i], max_abs,
-                         render_value_shown(rc, base, i), cx, yy, cw, img_h,
+            gallery_cell(rc, sc, &e->images[i], val, max_abs,
+                         render_value_shown(rc, val->hover), cx, yy, cw, img_h,
                          weight_row);
             scene_box_end(sc);
         }

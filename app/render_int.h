@@ -44,42 +44,42 @@ static inline float value_draw(Scene *sc, Font *f, float x, float y,
 float render_image_fit(const RenderCtx *rc, Scene *sc, const Tex *t, float x,
                        float y, float w, float max_h, float *out_w);
 
-/* How an explanation kind is drawn: the payload e at (x, y) within width
-** w, with the item's input (may be NULL); returns the height used. */
-typedef float (*RenderFn)(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                          const ItemInput *input, float x, float y, float w);
+/* How an explanation kind is drawn: the node nd (its payload and its
+** texts) at (x, y) within width w; returns the height used. */
+typedef float (*RenderFn)(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                          float x, float y, float w);
 
 /* render_expl.c: images, galleries, layouts and composites. */
-float rnd_image(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                const ItemInput *input, float x, float y, float w);
-float rnd_gallery(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                  const ItemInput *input, float x, float y, float w);
-float rnd_layout(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                 const ItemInput *input, float x, float y, float w);
-float rnd_composite(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                    const ItemInput *input, float x, float y, float w);
+float rnd_image(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                float y, float w);
+float rnd_gallery(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                  float y, float w);
+float rnd_layout(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                 float y, float w);
+float rnd_composite(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                    float x, float y, float w);
 
 /* render_text.c: texts. */
-float rnd_tokens(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                 const ItemInput *input, float x, float y, float w);
-float rnd_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                const ItemInput *input, float x, float y, float w);
-float rnd_markdown(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                   const ItemInput *input, float x, float y, float w);
-float rnd_pretext(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                  const ItemInput *input, float x, float y, float w);
-float rnd_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                const ItemInput *input, float x, float y, float w);
+float rnd_tokens(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                 float y, float w);
+float rnd_pairs(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                float y, float w);
+float rnd_markdown(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                   float x, float y, float w);
+float rnd_pretext(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                  float y, float w);
+float rnd_rules(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                float y, float w);
 
 /* render_chart.c: values as bars. */
-float rnd_bars(const RenderCtx *rc, Scene *sc, const Explanation *e,
-               const ItemInput *input, float x, float y, float w);
-float rnd_features(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                   const ItemInput *input, float x, float y, float w);
-float rnd_prototype(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                    const ItemInput *input, float x, float y, float w);
-float rnd_path(const RenderCtx *rc, Scene *sc, const Explanation *e,
-               const ItemInput *input, float x, float y, float w);
+float rnd_bars(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+               float y, float w);
+float rnd_features(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                   float x, float y, float w);
+float rnd_prototype(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                    float x, float y, float w);
+float rnd_path(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+               float y, float w);
 
 /* A small box with text above the point (cx, top) (a value shown on
 ** hover), kept inside the column [x, x + w). */

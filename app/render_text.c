@@ -31,37 +31,28 @@ static SDL_Color weight_bg(double t)
     return colormap_diverging(t * 0.8);
 }
 
-static float render_weight_legend(const RenderCtx *rc, Scene *sc, float x,
-                                  float y, float w, double maxabs)
+/* The colour bar of signed weights with the node's captions. */
+static float render_weight_legend(const RenderCtx *rc, Scene *sc,
+                                  const ScreenExpl *nd, float x, float y,
+                                  float w)
 {
-    char lo[200], hi[200], t0[128], t1[128], nlo[48], nhi[48];
-    render_num(rc, -maxabs, 2, 1, nlo, sizeof nlo);
-    render_num(rc, maxabs, 2, 1, nhi, sizeof nhi);
-    if (rc->n_classes == 2) {
-        snprintf(t1, sizeof t1,
-                 ui_fmt(rc->strings, UI_EXPL_TOWARD, "toward %s"),
-                 render_class_label(rc, 1));
-        snprintf(t0, sizeof t0,
-                 ui_fmt(rc->strings, UI_EXPL_TOWARD, "toward %s"),
-                 render_class_label(rc, 0));
-        snprintf(lo, sizeof lo, "%s  %s", nlo, t1);
-        snprintf(hi, sizeof hi, "%s  %s", t0, nhi);
-    } else {
-        snprintf(lo, sizeof lo, "%s", nlo);
-        snprintf(hi, sizeof hi, "%s", nhi);
+    if (!nd->legend_lo) {
+        return 0;
     }
-    return render_legend(rc, sc, assets_colorbar(rc->assets, "diverging"), lo,
-                         hi, x, y, w, fminf(rc->ui->u * 10, w * 0.4f));
+    return render_legend(rc, sc, assets_colorbar(rc->assets, "diverging"),
+                         nd->legend_lo, nd->legend_hi, x, y, w,
+                         fminf(rc->ui->u * 10, w * 0.4f));
 }
 
 /* Tokens of one segment as highlighted flowing text. rects (per token of
 ** the explanation, may be NULL) receive each token's box. */
 static float render_token_segment(const RenderCtx *rc, Scene *sc,
-                                  const Explanation *e, int segment,
-                                  double maxabs, int base, float x, float y,
-                                  float w, SDL_FRect *rects)
+                                  const ScreenExpl *nd, int segment,
+                                  double maxabs, float x, float y, float w,
+                                  SDL_FRect *rects)
 {
     Ui *ui = rc->ui;
+    const Explanation *e = nd->payload;
     size_t n = 0;
     for (size_t i = 0; i < e->n_tokens; i++) {
         n += e->tokens[i].segment == segment;
@@ -90,9 +81,10 @@ static float render_token_segment(const RenderCtx *rc, Scene *sc,
         }
         const char *tx = t->text ? t->text : "";
         double v = t->weight / maxabs;
-        SDL_Color bg = fabs(v) < 0.02 || !render_value_shown(rc, base, i)
-                           ? NO_BG
-                           : weight_bg(v);
+        SDL_Color bg =
+            fabs(v) < 0.02 || !render_value_shown(rc, nd->values[i].hover)
+                ? NO_BG
+                : weight_bg(v);
         SDL_Color fg = bg.a && color_lightness(bg) < 58
                            ? (SDL_Color){255, 255, 255, 255}
                            : ui->th.text;
@@ -104,21 +96,19 @@ static float render_token_segment(const RenderCtx *rc, Scene *sc,
         }
     }
     float h = text_flow(sc, spans, k, x, y, w, 1.55f, ALIGN_LEFT, out);
-    if (sc && base >= 0) {
+    if (sc && rc->hover_mode) {
         /* each token a hover region; the hovered one's value above it */
         for (size_t j = 0; j < k; j++) {
             if (index[j] != (size_t)-1) {
-                scene_begin_hit(sc, out[j], ACT_HOVER, base + (int)index[j], 1);
-                scene_end_hit(sc);
+                render_hover_region(rc, sc, out[j], nd->values[index[j]].hover);
             }
         }
         for (size_t j = 0; j < k; j++) {
             size_t i = index[j];
-            if (i != (size_t)-1 && rc->hover_target == base + (int)i) {
-                char val[48];
-                render_num(rc, e->tokens[i].weight, 2, 1, val, sizeof val);
-                render_tooltip(rc, sc, out[j].x + out[j].w / 2, out[j].y, val,
-                               x, w);
+            if (i != (size_t)-1 && nd->values[i].hover >= 0 &&
+                rc->hover_target == nd->values[i].hover) {
+                render_tooltip(rc, sc, out[j].x + out[j].w / 2, out[j].y,
+                               nd->values[i].text, x, w);
             }
         }
     }
@@ -135,29 +125,23 @@ static float render_token_segment(const RenderCtx *rc, Scene *sc,
     return h;
 }
 
-float rnd_tokens(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                 const ItemInput *input, float x, float y, float w)
+float rnd_tokens(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                 float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
-    double m = max_abs_tokens(e);
-    int base = render_hover_base(rc, sc, e->n_tokens);
-    int pair = 0;
-    for (size_t i = 0; i < e->n_tokens; i++) {
-        pair |= e->tokens[i].segment == 1;
-    }
+    double m = max_abs_tokens(nd->payload);
+    int pair = nd->name_a != NULL;
     float yy = y;
     for (int s = 0; s <= pair; s++) {
         if (pair) {
             yy += render_section_label(rc, sc, x, yy, w,
-                                       s == 0 ? tr(rc, UI_EXPL_TEXT_A)
-                                              : tr(rc, UI_EXPL_TEXT_B));
+                                       s == 0 ? nd->name_a : nd->name_b);
             yy += ui->u * 0.2f;
         }
-        yy += render_token_segment(rc, sc, e, s, m, base, x, yy, w, NULL);
+        yy += render_token_segment(rc, sc, nd, s, m, x, yy, w, NULL);
         yy += ui->u * 0.5f;
     }
-    yy += render_weight_legend(rc, sc, x, yy, w, m);
+    yy += render_weight_legend(rc, sc, nd, x, yy, w);
     return yy - y;
 }
 
@@ -183,31 +167,6 @@ static SDL_FRect union_rects(const SDL_FRect *r, int a, int b, int n)
     return u;
 }
 
-static void token_range_text(const Explanation *e, int a, int b, char *out,
-                             size_t n)
-{
-    size_t len = 0;
-    out[0] = 0;
-    for (int i = a; i < b && i < (int)e->n_tokens; i++) {
-        if (i < 0) {
-            continue;
-        }
-        int k = snprintf(out + len, n - len, "%s%s", len ? " " : "",
-                         e->tokens[i].text ? e->tokens[i].text : "");
-        if (k < 0 || (size_t)k >= n - len) {
-            break;
-        }
-        len += (size_t)k;
-    }
-}
-
-static int cmp_pair_abs(const void *a, const void *b)
-{
-    double x = fabs((*(const ExplPair *const *)a)->weight);
-    double y = fabs((*(const ExplPair *const *)b)->weight);
-    return (x < y) - (x > y);
-}
-
 /* Whether pair p joins token t (t < 0: none). */
 static int pair_touches(const ExplPair *p, int t)
 {
@@ -215,42 +174,34 @@ static int pair_touches(const ExplPair *p, int t)
                       (t >= p->b_start && t < p->b_end));
 }
 
-float rnd_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                const ItemInput *image, float x, float y, float w)
+float rnd_pairs(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                float y, float w)
 {
     Ui *ui = rc->ui;
     const Theme *th = &ui->th;
+    const Explanation *e = nd->payload;
     int nt = (int)e->n_tokens;
     SDL_FRect *rects = sim_calloc(e->n_tokens + 1, sizeof(SDL_FRect));
-    const ExplPair **order = sim_calloc(e->n_pairs + 1, sizeof(ExplPair *));
-    if (!rects || !order) {
-        sim_free(rects);
-        sim_free(order);
+    if (!rects) {
         scene_set_oom(sc);
         return 0;
     }
     double pm = 0;
     for (size_t i = 0; i < e->n_pairs; i++) {
         pm = fmax(pm, fabs(e->pairs[i].weight));
-        order[i] = &e->pairs[i];
     }
     if (pm <= 0) {
         pm = 1;
     }
-    qsort(order, e->n_pairs, sizeof *order, cmp_pair_abs);
-    size_t shown = e->n_pairs < 8 ? e->n_pairs : 8;
-    /* Token weights (if any) tint the tokens; otherwise tokens in a shown
-    ** pair get a neutral tint. */
+    /* Token weights (if any) tint the tokens; the strongest pairs (the
+    ** node's lines) are joined by lines. */
     double m = max_abs_tokens(e);
-    int base = render_hover_base(rc, sc, e->n_tokens);
     float yy = y;
     float pad = roundf(ui->u * 0.4f);
     /* Segment names in a left column keep the space between the rows free
     ** for the interaction lines. */
-    const char *na =
-        image && image->title_a ? image->title_a : tr(rc, UI_EXPL_FIRST);
-    const char *nb =
-        image && image->title_b ? image->title_b : tr(rc, UI_EXPL_SECOND);
+    const char *na = nd->name_a;
+    const char *nb = nd->name_b;
     float col = fmaxf(font_width(ui->small_bold, na, strlen(na)),
                       font_width(ui->small_bold, nb, strlen(nb))) *
                     1.15f +
@@ -261,22 +212,27 @@ float rnd_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
     float seg_w = w - col;
     float tx = render_mx(rc, x, w, x + col, seg_w);
     float nx = render_mx(rc, x, w, x, col); /* the names' column */
-    float ha =
-        render_token_segment(rc, sc, e, 0, m, base, tx, yy, seg_w, rects);
+    float ha = render_token_segment(rc, sc, nd, 0, m, tx, yy, seg_w, rects);
     if (sc) {
         render_section_label(rc, sc, nx, yy + ui->u * 0.35f, col, na);
     }
     yy += ha + ui->u * 3.0f;
-    float hb =
-        render_token_segment(rc, sc, e, 1, m, base, tx, yy, seg_w, rects);
+    float hb = render_token_segment(rc, sc, nd, 1, m, tx, yy, seg_w, rects);
+    int hovered = -1; /* the hovered token, -1 none */
+    for (size_t i = 0; rc->hover_mode && i < nd->n_values; i++) {
+        if (nd->values[i].hover >= 0 &&
+            nd->values[i].hover == rc->hover_target) {
+            hovered = (int)i;
+        }
+    }
     if (sc) {
         render_section_label(rc, sc, nx, yy + ui->u * 0.35f, col, nb);
-        for (size_t k = shown; k-- > 0;) {
-            const ExplPair *p = order[k];
+        for (size_t k = nd->n_lines; k-- > 0;) {
+            const ExplPair *p = &e->pairs[nd->lines[k].pair];
             SDL_FRect ra = union_rects(rects, p->a_start, p->a_end, nt);
             SDL_FRect rb = union_rects(rects, p->b_start, p->b_end, nt);
             if (ra.w == 0 || rb.w == 0 ||
-                (rc->hover_mode && !pair_touches(p, rc->hover_target - base))) {
+                (rc->hover_mode && !pair_touches(p, hovered))) {
                 continue;
             }
             double v = p->weight / pm;
@@ -290,30 +246,20 @@ float rnd_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
         }
     }
     yy += hb;
-    if (rc->hover_mode) {
-        /* the values show on hover: no list of them */
-        sim_free(rects);
-        sim_free(order);
-        return yy - y;
+    sim_free(rects);
+    if (!nd->section) {
+        return yy - y; /* the values show on hover: no list of them */
     }
     yy += ui->u * 0.8f;
     /* The strongest interactions as a list. */
-    yy += render_section_label(rc, sc, x, yy, w, tr(rc, UI_EXPL_INTERACTIONS)) +
-          pad;
+    yy += render_section_label(rc, sc, x, yy, w, nd->section) + pad;
     char widest[48];
     render_num(rc, -0.888, 3, 1, widest, sizeof widest);
     float val_w = value_width(ui->small_bold, widest) + pad;
     float bar_w = fminf(ui->u * 5, w * 0.2f);
-    for (size_t k = 0; k < shown; k++) {
-        const ExplPair *p = order[k];
-        char a[200], b[200], line[420], val[32];
-        token_range_text(e, p->a_start, p->a_end, a, sizeof a);
-        token_range_text(e, p->b_start, p->b_end, b, sizeof b);
-        snprintf(line, sizeof line,
-                 "\xE2\x80\x9C%s\xE2\x80\x9D  \xE2\x86\x94  "
-                 "\xE2\x80\x9C%s\xE2\x80\x9D",
-                 a, b);
-        render_num(rc, p->weight, 2, 1, val, sizeof val);
+    for (size_t k = 0; k < nd->n_lines; k++) {
+        const ScreenLine *l = &nd->lines[k];
+        const char *line = l->label ? l->label : "";
         float tw = w - val_w - bar_w - pad * 2;
         float lh =
             text_para(NULL, ui->small, line, 0, 0, tw, th->text, ALIGN_LEFT);
@@ -322,7 +268,7 @@ float rnd_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
             ** side), its weight */
             text_para(sc, ui->small, line, render_mx(rc, x, w, x, tw), yy, tw,
                       th->text, render_align(rc, ALIGN_LEFT));
-            double v = p->weight / pm;
+            double v = l->weight / pm;
             float bx = x + tw + pad;
             float bh = (float)ui->small->line_h * 0.55f;
             float by = yy + ((float)ui->small->line_h - bh) / 2;
@@ -333,6 +279,7 @@ float rnd_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
             scene_rect(sc,
                        (SDL_FRect){render_mx(rc, x, w, bx, fill), by, fill, bh},
                        colormap_diverging(v > 0 ? 0.7 : -0.7));
+            const char *val = l->text ? l->text : "";
             float vw = value_width(ui->small_bold, val);
             value_draw(sc, ui->small_bold,
                        render_mx(rc, x, w, bx + bar_w + pad, vw), yy, val,
@@ -340,8 +287,6 @@ float rnd_pairs(const RenderCtx *rc, Scene *sc, const Explanation *e,
         }
         yy += lh + pad * 0.5f;
     }
-    sim_free(rects);
-    sim_free(order);
     return yy - y;
 }
 
@@ -397,12 +342,11 @@ static float md_item(const RenderCtx *rc, Scene *sc, const PageBlock *b,
                    w - ind);
 }
 
-float rnd_markdown(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                   const ItemInput *input, float x, float y, float w)
+float rnd_markdown(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd,
+                   float x, float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
-    const Page *pg = e->doc;
+    const Page *pg = nd->payload->doc;
     float yy = y;
     float gap = roundf(ui->u * 0.6f);
     for (size_t i = 0; pg && i < pg->n_blocks; i++) {
@@ -438,11 +382,11 @@ float rnd_markdown(const RenderCtx *rc, Scene *sc, const Explanation *e,
 
 /* --------------------------------------------------------------- text */
 
-float rnd_pretext(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                  const ItemInput *input, float x, float y, float w)
+float rnd_pretext(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                  float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
+    const Explanation *e = nd->payload;
     const Theme *th = &ui->th;
     float pad = roundf(ui->u * 0.7f);
     const char *t = e->text ? e->text : "";
@@ -483,11 +427,11 @@ float rnd_pretext(const RenderCtx *rc, Scene *sc, const Explanation *e,
 
 /* ---------------------------------------------------------------- rules */
 
-float rnd_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
-                const ItemInput *input, float x, float y, float w)
+float rnd_rules(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
+                float y, float w)
 {
-    (void)input;
     Ui *ui = rc->ui;
+    const Explanation *e = nd->payload;
     const Theme *th = &ui->th;
     float yy = y;
     float pad = roundf(ui->u * 0.6f);
@@ -505,8 +449,8 @@ float rnd_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
             }
             cy = top + pad;
             for (size_t c = 0; c < rule->n_conditions; c++) {
-                const char *kw_if = tr(rc, UI_EXPL_IF);
-                const char *kw_and = tr(rc, UI_EXPL_AND);
+                const char *kw_if = nd->word_if;
+                const char *kw_and = nd->word_and;
                 const char *kw = c == 0 ? kw_if : kw_and;
                 float kw_w =
                     fmaxf(font_width(ui->small_bold, kw_if, strlen(kw_if)),
@@ -524,35 +468,13 @@ float rnd_rules(const RenderCtx *rc, Scene *sc, const Explanation *e,
                                 render_align(rc, ALIGN_LEFT));
                 cy += pad * 0.3f;
             }
-            char then[400];
-            snprintf(then, sizeof then,
-                     ui_fmt(rc->strings, UI_EXPL_THEN,
-                            "THEN the model predicts **%s**"),
-                     e->predicted >= 0 ? render_class_label(rc, e->predicted)
-                                       : tr(rc, UI_EXPL_THIS_CLASS));
+            const ScreenValue *rv = &nd->values[r];
             cy += pad * 0.2f;
-            cy += text_marked(s2, ui->body, ui->bold, then, ix, cy, iw,
+            cy += text_marked(s2, ui->body, ui->bold, rv->label, ix, cy, iw,
                               th->text, render_align(rc, ALIGN_LEFT));
-            if (isfinite(rule->precision) || isfinite(rule->coverage)) {
-                char stats[320] = "";
-                size_t L = 0;
-                if (isfinite(rule->precision)) {
-                    L += (size_t)snprintf(stats, sizeof stats,
-                                          ui_fmt(rc->strings, UI_EXPL_PRECISION,
-                                                 "Precision %.0f%%"),
-                                          rule->precision * 100);
-                }
-                if (isfinite(rule->coverage)) {
-                    char cov[160];
-                    snprintf(cov, sizeof cov,
-                             ui_fmt(rc->strings, UI_EXPL_COVERAGE,
-                                    "Coverage %.0f%%"),
-                             rule->coverage * 100);
-                    snprintf(stats + L, sizeof stats - L, "%s%s",
-                             L ? "   \xC2\xB7   " : "", cov);
-                }
+            if (rv->text) {
                 cy += pad * 0.2f;
-                cy += text_para(s2, ui->small, stats, ix, cy, iw, th->muted,
+                cy += text_para(s2, ui->small, rv->text, ix, cy, iw, th->muted,
                                 render_align(rc, ALIGN_LEFT));
             }
             cy += pad;

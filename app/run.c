@@ -115,8 +115,14 @@ static int open_window(const RunOptions *o, const Study *study, Frame *frame)
 {
     GfxOptions go;
     memset(&go, 0, sizeof go);
+    /* the participant's window: the participant_title, never the study's
+    ** own title (the experimenter's; it may name the hypothesis) */
     char title[300];
-    snprintf(title, sizeof title, "simlab \xE2\x80\x94 %s", study->title);
+    if (study->participant_title) {
+        snprintf(title, sizeof title, "%s", study->participant_title);
+    } else {
+        snprintf(title, sizeof title, "simlab");
+    }
     go.title = title;
     go.windowed = o->windowed;
     go.width = o->width;

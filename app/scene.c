@@ -89,6 +89,7 @@ void scene_clear(Scene *sc)
     sc->text_len = 0;
     sc->body = (SDL_FRect){0, 0, 0, 0};
     sc->body_h = 0;
+    sc->content_h = 0;
     sc->layer = LAYER_BODY;
     sc->hit = -1;
     sc->oom = 0;
@@ -425,10 +426,16 @@ static SDL_Rect intersect(SDL_Rect a, SDL_Rect b)
     return o;
 }
 
-/* When the body continues below the view: a fade and a down arrow. */
+float scene_content_h(const Scene *sc)
+{
+    return sc->content_h > 0 ? sc->content_h : sc->body_h;
+}
+
+/* When the body's content continues below the view: a fade and a down
+** arrow. */
 static void draw_scroll_hint(const Scene *sc, Gfx *g, float scroll)
 {
-    float over = sc->body_h - sc->body.h;
+    float over = scene_content_h(sc) - sc->body.h;
     if (over <= 1 || scroll >= over - 1) {
         return;
     }

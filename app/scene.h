@@ -128,6 +128,9 @@ typedef struct Scene {
     size_t text_len, text_cap;
     SDL_FRect body;  /* viewport of LAYER_BODY */
     float body_h;    /* content height of LAYER_BODY (for scrolling) */
+    float content_h; /* the height of what LAYER_BODY draws that must be
+                        scrolled to (an area kept empty does not count);
+                        0: body_h (scene_content_h) */
     uint8_t layer;   /* layer of new commands */
     int16_t hit;     /* hit region of new commands, -1 none */
     SceneBox *boxes; /* every box opened since scene_clear */
@@ -141,6 +144,10 @@ typedef struct Scene {
 void scene_init(Scene *sc);
 /* Empties sc for the next screen (memory kept) and forgets an oom. */
 void scene_clear(Scene *sc);
+
+/* The height of the body's content that counts for scrolling: content_h,
+** or body_h when none was set. */
+float scene_content_h(const Scene *sc);
 void scene_free(Scene *sc);
 
 /* 1 when something meant for sc since the last scene_clear was dropped for

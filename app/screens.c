@@ -5,7 +5,6 @@
 ** ui->u; wide windows get two columns, narrow ones stack.
 */
 #include "app/screens_int.h"
-#include "experiment/session_title.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -108,153 +107,161 @@ static float body_questionnaire(Ctx *c, Scene *sc, float x, float y, float w,
                                 float view_h)
 {
     (void)view_h;
-    return qscreen_body(&c->rc, c->v, sc, x, y, w);
+    return qscreen_body(&c->rc, c->m->questionnaire, sc, x, y, w);
+}
+
+static float body_none(Ctx *c, Scene *sc, float x, float y, float w,
+                       float view_h)
+{
+    (void)c;
+    (void)sc;
+    (void)x;
+    (void)y;
+    (void)w;
+    (void)view_h;
+    return 0;
 }
 
 typedef float (*BodyFn)(Ctx *c, Scene *sc, float x, float y, float w,
                         float view_h);
 
-enum { NO_KEY = -1 };
-
-/* One row per SessionScreen: the body, and for screens that only show a
-** message (no header, no response bar) its heading and text (string keys;
-** NO_KEY for none). The heading of the others: session_title(). */
+/* One row per ScreenBody (experiment/screen_model.h): how it is drawn, and
+** how wide its column is at most (body text sizes; 0: the content width).
+** A message alone is drawn over the window, without header or response
+** bar. */
 static const struct {
     BodyFn body;
-    int msg_head, msg_text;
-} screen_rows[] = {
-    [SCREEN_CONSENT] = {scr_body_page, NO_KEY, NO_KEY},
-    [SCREEN_PAGE] = {scr_body_page, NO_KEY, NO_KEY},
-    [SCREEN_QUIZ] = {scr_body_quiz, NO_KEY, NO_KEY},
-    [SCREEN_EXAMPLE] = {scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_PREDICT] = {scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_COUNTERFACTUAL] = {scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_RATING] = {scr_body_item, NO_KEY, NO_KEY},
-    [SCREEN_FEEDBACK] = {scr_body_feedback, NO_KEY, NO_KEY},
-    [SCREEN_BREAK] = {scr_body_break, NO_KEY, NO_KEY},
-    [SCREEN_PAUSED] = {NULL, UI_PAUSED_TITLE, UI_PAUSED_TEXT},
-    [SCREEN_STORE_ERROR] = {NULL, UI_WAIT_TITLE, UI_WAIT_TEXT},
-    [SCREEN_SCREENED_OUT] = {NULL, UI_SCREENED_OUT_TITLE, UI_SCREENED_OUT_TEXT},
-    [SCREEN_DONE] = {NULL, UI_DONE_TITLE, UI_DONE_TEXT},
-    [SCREEN_QUESTIONNAIRE] = {body_questionnaire, NO_KEY, NO_KEY},
-    [SCREEN_TIMEOUT] = {scr_body_timeout, NO_KEY, NO_KEY},
+    float max_u;
+} body_rows[] = {
+    [BODY_MESSAGE] = {body_none, 0},
+    [BODY_PAGE] = {scr_body_page, 42},
+    [BODY_NOTE] = {scr_body_break, 42},
+    [BODY_LINE] = {scr_body_timeout, 0},
+    [BODY_QUIZ] = {scr_body_quiz, 42},
+    [BODY_FEEDBACK] = {scr_body_feedback, 40},
+    [BODY_ITEM] = {scr_body_item, 0},
+    [BODY_QUESTIONNAIRE] = {body_questionnaire, 0},
 };
 
-_Static_assert(sizeof screen_rows / sizeof *screen_rows == SESSION_SCREEN_COUNT,
-               "one row per SessionScreen");
+_Static_assert(sizeof body_rows / sizeof *body_rows == BODY_KIND_COUNT,
+               "one row per ScreenBody");
 
 /* The body of a scrolling screen at top y; sc NULL measures. Returns the
 ** height. */
 static float body_build(Ctx *c, Scene *sc, float x, float y, float w,
                         float view_h)
 {
-    SessionScreen screen = c->v->screen;
-    if ((unsigned)screen >= SESSION_SCREEN_COUNT || !screen_rows[screen].body) {
+    ScreenBody b = c->m->body_kind;
+    if ((unsigned)b >= BODY_KIND_COUNT) {
         return 0;
     }
-    return screen_rows[screen].body(c, sc, x, y, w, view_h);
-}
-
-/* The text of a table's key; "" for NO_KEY. */
-static const char *tr_opt(const Ctx *c, int k)
-{
-    return k == NO_KEY ? "" : tr(c, (UiKey)k);
-}
-
-/* Screens that only show a message, without header or response bar: 1
-** with their heading and text, else 0. */
-static int message_screen(const Ctx *c, SessionScreen screen, const char **head,
-                          const char **text)
-{
-    if ((unsigned)screen >= SESSION_SCREEN_COUNT ||
-        screen_rows[screen].msg_head == NO_KEY) {
-        return 0;
-    }
-    *head = tr_opt(c, screen_rows[screen].msg_head);
-    *text = tr_opt(c, screen_rows[screen].msg_text);
-    return 1;
+    return body_rows[b].body(c, sc, x, y, w, view_h);
 }
 
 /* ------------------------------------------------------------- assembly */
 
+/* The header: the screen's heading at the start side, its progress at the
+** end side (mirrored: title right, progress left, the bar filling
+** leftwards). */
+static void header(Ctx *c, Scene *sc, float W, float head_h)
+{
+    Ui *ui = c->ui;
+    const Theme *th = c->th;
+    const ScreenModel *m = c->m;
+    float m_ = ui->margin;
+    scene_rect(sc, (SDL_FRect){0, 0, W, head_h}, th->panel);
+    scene_rect(sc, (SDL_FRect){0, head_h - 1, W, 1}, th->border);
+    const char *title = m->title ? m->title : "";
+    float ty = (head_h - (float)ui->bold->line_h) / 2;
+    float right = W - m_;
+    if (m->progress) {
+        const char *prog = m->progress;
+        float pw = font_width(ui->small, prog, strlen(prog));
+        float bw = roundf(ui->u * 8);
+        float bh = roundf(ui->u * 0.35f);
+        float bx = right - bw;
+        float by = (head_h - bh) / 2;
+        float frac = (float)m->progress_done / (float)m->progress_total;
+        float fw = fmaxf(bh, bw * frac);
+        scene_rrect(sc, (SDL_FRect){mx(c, 0, W, bx, bw), by, bw, bh}, bh / 2,
+                    th->disabled);
+        scene_rrect(sc, (SDL_FRect){mx(c, 0, W, bx, fw), by, fw, bh}, bh / 2,
+                    th->accent);
+        scene_text(sc, ui->small, mx(c, 0, W, bx - ui->u * 0.7f - pw, pw),
+                   (head_h - (float)ui->small->line_h) / 2, prog, th->muted);
+        right = bx - ui->u * 1.4f - pw;
+    }
+    scene_clip(sc,
+               (SDL_FRect){mx(c, 0, W, m_, right - m_), 0, right - m_, head_h});
+    float tw =
+        render_rtl(&c->rc) ? font_width(ui->bold, title, strlen(title)) : 0;
+    scene_text(sc, ui->bold, mx(c, 0, W, m_, tw), ty, title, th->text);
+    scene_unclip(sc);
+}
+
 void screen_build(Scene *sc, const ScreenCtx *sx)
 {
+    ScreenModel *own = NULL;
+    ScreenModel *model = sx->model;
+    if (!model) {
+        model = own = screen_model_new();
+    }
+    scene_clear(sc);
+    if (!model) {
+        scene_set_oom(sc);
+        return;
+    }
+    ScreenContext mcx = {sx->study,
+                         sx->strings,
+                         SCREEN_DESKTOP,
+                         sx->plan ? &sx->plan->slots : NULL,
+                         0,
+                         0};
+    if (screen_model_build(model, sx->view, &mcx) != SIM_OK) {
+        scene_set_oom(sc); /* nothing drawn of a model half built */
+        screen_model_free(own);
+        return;
+    }
+    ScreenModel *tall = NULL;
+    if (!sx->plan && model->area && model->area->expl) {
+        /* no slots: the area keeps the room of its tallest state */
+        tall = screen_model_new();
+        mcx.measure = 1;
+        if (!tall || screen_model_build(tall, sx->view, &mcx) != SIM_OK) {
+            scene_set_oom(sc);
+        }
+    }
     Ctx c;
     memset(&c, 0, sizeof c);
     c.sx = sx;
     c.ui = sx->ui;
-    c.v = sx->view;
+    c.m = model;
+    c.tallest = tall && !scene_oom(sc) ? tall->area : NULL;
     c.th = &sx->ui->th;
     c.rc.ui = sx->ui;
     c.rc.assets = sx->assets;
-    c.rc.classes = sx->view->classes;
-    c.rc.n_classes = sx->view->n_classes;
     c.rc.strings = sx->strings;
-    c.plan = sx->plan;
+    c.slots = sx->plan ? &sx->plan->slots : NULL;
     Ui *ui = c.ui;
     const Theme *th = c.th;
-    const SessionView *v = c.v;
+    const ScreenModel *m = c.m;
     Gfx *g = ui->gfx;
-    scene_clear(sc);
     if (sx->assets) {
         assets_scene_begin(sx->assets); /* the old scene's textures may go */
     }
     float W = (float)g->w, H = (float)g->h;
-    float m = ui->margin;
+    float mg = ui->margin;
 
     /* Background and header. */
     sc->layer = LAYER_FIXED;
-    const char *msg_head = NULL, *msg_text = NULL;
-    int plain = message_screen(&c, v->screen, &msg_head, &msg_text);
+    int plain = m->body_kind == BODY_MESSAGE;
     float head_h = plain ? 0 : roundf(ui->u * 3.0f);
     if (head_h > 0) {
-        scene_rect(sc, (SDL_FRect){0, 0, W, head_h}, th->panel);
-        scene_rect(sc, (SDL_FRect){0, head_h - 1, W, 1}, th->border);
-        char tbuf[96];
-        const char *title = session_title(c.v, c.rc.strings, tbuf, sizeof tbuf);
-        float ty = (head_h - (float)ui->bold->line_h) / 2;
-        int item_screen =
-            v->progress_total > 0 &&
-            (v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
-             v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING ||
-             v->screen == SCREEN_FEEDBACK);
-        float right = W - m;
-        if (item_screen) {
-            char prog[64];
-            snprintf(prog, sizeof prog,
-                     ui_fmt(c.rc.strings, UI_PROGRESS, "%d of %d"),
-                     v->progress_done + 1 > v->progress_total
-                         ? v->progress_total
-                         : v->progress_done + 1,
-                     v->progress_total);
-            float pw = font_width(ui->small, prog, strlen(prog));
-            float bw = roundf(ui->u * 8);
-            float bh = roundf(ui->u * 0.35f);
-            float bx = right - bw;
-            float by = (head_h - bh) / 2;
-            /* Title at the start side, progress at the end side (mirrored:
-            ** title right, progress left, the bar filling leftwards). */
-            float frac = (float)v->progress_done / (float)v->progress_total;
-            float fw = fmaxf(bh, bw * frac);
-            scene_rrect(sc, (SDL_FRect){mx(&c, 0, W, bx, bw), by, bw, bh},
-                        bh / 2, th->disabled);
-            scene_rrect(sc, (SDL_FRect){mx(&c, 0, W, bx, fw), by, fw, bh},
-                        bh / 2, th->accent);
-            scene_text(sc, ui->small, mx(&c, 0, W, bx - ui->u * 0.7f - pw, pw),
-                       (head_h - (float)ui->small->line_h) / 2, prog,
-                       th->muted);
-            right = bx - ui->u * 1.4f - pw;
-        }
-        scene_clip(
-            sc, (SDL_FRect){mx(&c, 0, W, m, right - m), 0, right - m, head_h});
-        float tw =
-            render_rtl(&c.rc) ? font_width(ui->bold, title, strlen(title)) : 0;
-        scene_text(sc, ui->bold, mx(&c, 0, W, m, tw), ty, title, th->text);
-        scene_unclip(sc);
+        header(&c, sc, W, head_h);
     }
 
     /* Footer: measured first so the body gets the rest. */
-    float content_w = fminf(W - 2 * m, ui->u * 80);
+    float content_w = fminf(W - 2 * mg, ui->u * 80);
     float cx = (W - content_w) / 2;
     float fpad = roundf(ui->u * 1.0f);
     float foot_h = scr_footer(&c, NULL, cx, 0, content_w);
@@ -277,35 +284,43 @@ void screen_build(Scene *sc, const ScreenCtx *sx)
     c.rc.max_image_h = fmaxf(view_h * 0.62f, ui->u * 6);
     float top = head_h + roundf(ui->u * 1.2f);
     float bw = content_w;
-    if (v->screen == SCREEN_CONSENT || v->screen == SCREEN_PAGE ||
-        v->screen == SCREEN_BREAK || v->screen == SCREEN_QUIZ) {
-        bw = fminf(content_w, ui->u * 42);
-    } else if (v->screen == SCREEN_FEEDBACK) {
-        bw = fminf(content_w, ui->u * 40);
+    ScreenBody bk = m->body_kind;
+    if ((unsigned)bk < BODY_KIND_COUNT && body_rows[bk].max_u > 0) {
+        bw = fminf(content_w, ui->u * body_rows[bk].max_u);
+    }
+    if (bk == BODY_FEEDBACK) {
         c.rc.max_image_h = fmaxf(view_h * 0.4f, ui->u * 6);
     }
     float bx = (W - bw) / 2;
     float h = body_build(&c, NULL, bx, 0, bw, view_h);
     /* Short content sits a little above the middle; long content starts
-    ** at the top and scrolls. Item screens of a study with a plan centre in
-    ** the plan's view, the same in every condition (a rating or confidence
+    ** at the top and scrolls. Item screens of a study with slots centre in
+    ** the slots' view, the same in every condition (a rating or confidence
     ** scale below does not move the item). */
-    int item_screen =
-        v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
-        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING;
-    float centre_h = c.plan && item_screen ? c.plan->view_h : view_h;
+    int item_screen = bk == BODY_ITEM;
+    float centre_h = c.slots && item_screen ? (float)c.slots->view_h : view_h;
     float avail = centre_h - roundf(ui->u * 2.4f);
-    if (h < avail && v->screen != SCREEN_CONSENT && v->screen != SCREEN_PAGE) {
+    if (h < avail && bk != BODY_PAGE) {
         top = head_h + floorf((centre_h - h) * 0.42f);
     }
+    c.content_end = -1;
     body_build(&c, sc, bx, top, bw, view_h);
     if (plain) {
         sc->layer = LAYER_FIXED;
-        scr_body_message(&c, sc, m, H * 0.38f, W - 2 * m, msg_head, msg_text);
+        scr_body_message(&c, sc, mg, H * 0.38f, W - 2 * mg,
+                         m->message_head ? m->message_head : "",
+                         m->message_text ? m->message_text : "");
     }
-    sc->body_h = fmaxf(h + (top - head_h) + roundf(ui->u * 1.6f), view_h);
+    float pad_end = roundf(ui->u * 1.6f);
+    sc->body_h = fmaxf(h + (top - head_h) + pad_end, view_h);
+    if (c.content_end >= 0) {
+        /* an area kept empty is no content to scroll to */
+        sc->content_h = fmaxf(c.content_end - head_h + pad_end, view_h);
+    }
     sc->layer = LAYER_BODY;
     if (sx->assets) {
         assets_scene_end(sx->assets);
     }
+    screen_model_free(tall);
+    screen_model_free(own);
 }

@@ -14,30 +14,13 @@
 #include "experiment/store.h"
 
 /* Where item screens put the item, its explanation and the reservoir, the
-** same for every condition of a study, so that the layout is no confound:
-** the explanation area is as tall as the study's tallest explanation (and
-** kept, empty, in a condition without one), the reservoir's cards as tall
-** as its tallest card, above or below the item alike. Made for one window
-** and text size (screen_plan_build). */
+** same for every condition of a study, so that the layout is no confound
+** (experiment/screen_model.h, ScreenSlots: the rules; here the measuring,
+** in px of one window and text size). */
 typedef struct ScreenPlan {
     int w, h;          /* the output size it was made for, px */
     float u;           /* ... and the body text size */
-    int any_method;    /* some condition shows explanations */
-    float view_h;      /* the body's height on a prediction screen */
-    float max_image_h; /* the tallest an item's image is drawn */
-    float expl_side_h; /* explanation area content beside the item */
-    float expl_full_h; /* ... across the content width (stacked screens,
-                          counterfactuals) */
-    float res_card_h;  /* the tallest reservoir card */
-    float res_h;       /* the reservoir's height, 0 without one */
-    int res_top;       /* the reservoir above the item (else below it, a
-                          scroll away) */
-    float item_h;      /* the tallest item card (stacked beside nothing) */
-    /* what made the areas tallest (for simlab check); NULL none */
-    const Item *expl_item;
-    const char *expl_method;
-    const Item *res_item;
-    const char *res_method;
+    ScreenSlots slots; /* px */
 } ScreenPlan;
 
 typedef struct ScreenCtx {
@@ -49,6 +32,9 @@ typedef struct ScreenCtx {
     const UiStrings *strings; /* the study's runner strings; NULL: English */
     const ScreenPlan *plan;   /* the study's layout (screen_plan_build), or
                                  NULL: item screens measure their own */
+    const Study *study;       /* the study (NULL: a view built by hand) */
+    ScreenModel *model;       /* where the screen's model is built (NULL: a
+                                 model of the call's own) */
 } ScreenCtx;
 
 /* Works out the item-screen layout of study for ui's window and text size
@@ -56,7 +42,8 @@ typedef struct ScreenCtx {
 void screen_plan_build(ScreenPlan *p, const Study *study, Ui *ui,
                        Assets *assets, const UiStrings *strings);
 
-/* Builds the participant screen for ctx->view into sc (cleared first). */
+/* Builds the participant screen for ctx->view into sc (cleared first): its
+** screen model (experiment/screen_model.h), drawn. */
 void screen_build(Scene *sc, const ScreenCtx *ctx);
 
 /* The experimenter's start screen. */
@@ -75,6 +62,11 @@ typedef struct StartState {
     int cond_index;          /* shown condition */
     int assigned_index;      /* what the assignment rule chose */
     const char *assign_rule; /* "balanced" or "hase" */
+    /* a within-subject study: the order of conditions the participant
+    ** would get (the shown condition first), "" none, and its row of the
+    ** latin square (-1: a random or fixed order) */
+    char order[256];
+    int order_row;
     ParticipantInfo *unfinished;
     size_t n_unfinished;
     int n_complete;

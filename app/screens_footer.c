@@ -10,57 +10,35 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *class_key(const SessionView *v, size_t i, char *buf,
-                             size_t n)
+/* When Continue may be pressed: the model's time, or before the onset is
+** known the whole reading time from now, so that the first frame shows
+** it and the screen does not change once the onset is known. */
+static int64_t continue_at(const Ctx *c)
 {
-    if (v->classes && v->classes[i].key && *v->classes[i].key) {
-        return v->classes[i].key;
+    const ScreenContinue *k = c->m->cont;
+    if (!k) {
+        return 0;
     }
-    snprintf(buf, n, "%d", (int)(i % 100) + 1);
-    return buf;
+    if (k->at_ns > 0) {
+        return k->at_ns;
+    }
+    return k->wait_ns > 0 ? c->sx->now_ns + k->wait_ns : 0;
 }
 
-/* When Continue becomes possible. Before the onset is marked the session
-** has no time yet; the first frame then shows the full waiting time so
-** that the screen does not change once the onset is known. */
-static int64_t continue_after(const Ctx *c)
+static int continue_enabled(const Ctx *c)
 {
-    const SessionView *v = c->v;
-    if (v->continue_after_ns > 0) {
-        return v->continue_after_ns;
-    }
-    if (!v->onset_marked && v->block && v->block->min_seconds > 0) {
-        return c->sx->now_ns + (int64_t)v->block->min_seconds * 1000000000LL;
-    }
-    return 0;
-}
-
-static int continue_ready(const Ctx *c)
-{
-    const SessionView *v = c->v;
-    int64_t after = continue_after(c);
-    if (after > 0 && c->sx->now_ns < after) {
-        return 0;
-    }
-    if (v->need_choice && v->choice < 0) {
-        return 0;
-    }
-    if (v->need_rating && v->rating <= 0) {
-        return 0;
-    }
-    if (v->confidence_spec && v->confidence <= 0) {
-        return 0;
-    }
-    return !v->scroll_gate;
+    const ScreenContinue *k = c->m->cont;
+    int64_t at = continue_at(c);
+    return k && k->ready && !(at > 0 && c->sx->now_ns < at);
 }
 
 static void wait_label(const Ctx *c, const char *base, char *out, size_t n)
 {
-    int64_t after = continue_after(c);
-    if (after > 0 && c->sx->now_ns < after) {
-        int64_t left = (after - c->sx->now_ns + 999999999) / 1000000000;
-        snprintf(out, n, ui_fmt(c->rc.strings, UI_CONTINUE_WAIT, "%s (%d s)"),
-                 base, (int)left);
+    const ScreenContinue *k = c->m->cont;
+    int64_t at = continue_at(c);
+    if (k && at > 0 && c->sx->now_ns < at) {
+        int64_t left = (at - c->sx->now_ns + 999999999) / 1000000000;
+        screen_fill(k->wait_format, base, (int)left, out, n);
     } else {
         snprintf(out, n, "%s", base);
     }
@@ -68,37 +46,21 @@ static void wait_label(const Ctx *c, const char *base, char *out, size_t n)
 
 /* ------------------------------------------------------------ the footer */
 
-/* What a row of numbered points asks: the explanation's rating or the
-** confidence in the choice. */
-typedef struct Scale {
-    const RatingSpec *spec;
-    int selected; /* 0 none */
-    int action;   /* ACT_RATE or ACT_CONFIDENCE */
-    int enabled;
-    UiKey question, low, high; /* texts the spec does not give */
-} Scale;
-
+/* A row of numbered points: the explanation's rating or the confidence in
+** the choice, as the model words them. */
 static float likert(Ctx *c, Scene *sc, float x, float y, float w,
-                    const Scale *k)
+                    const ScreenScale *k, int action)
 {
     Ui *ui = c->ui;
     const Theme *th = c->th;
-    const RatingSpec *rs = k->spec;
-    int points = rs && rs->points >= 2 && rs->points <= 11 ? rs->points : 7;
-    /* the study's own texts; the format's English defaults in the study's
-    ** language */
-    const char *q = rs && rs->question
-                        ? ui_fmt(c->rc.strings, k->question, rs->question)
-                        : tr(c, k->question);
+    int points = k->points;
     float yy = y;
-    yy += text_para(sc, ui->bold, q, x, yy, w, th->text, ALIGN_CENTER);
+    yy +=
+        text_para(sc, ui->bold, k->question, x, yy, w, th->text, ALIGN_CENTER);
     yy += roundf(ui->u * 0.5f);
     float d = roundf(ui->u * 2.3f);
     float gap = roundf(ui->u * 0.7f);
-    const char *lo =
-        rs && rs->low ? ui_fmt(c->rc.strings, k->low, rs->low) : tr(c, k->low);
-    const char *hi = rs && rs->high ? ui_fmt(c->rc.strings, k->high, rs->high)
-                                    : tr(c, k->high);
+    const char *lo = k->low, *hi = k->high;
     float low = font_width(ui->small, lo, strlen(lo));
     float hiw = font_width(ui->small, hi, strlen(hi));
     float row = (float)points * d + (float)(points - 1) * gap;
@@ -120,8 +82,8 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w,
         }
         for (int i = 1; i <= points; i++) {
             float bx = mx(c, x, w, x0 + (float)(i - 1) * (d + gap), d);
-            int sel = k->selected == i;
-            scene_begin_hit(sc, (SDL_FRect){bx, yy, d, d}, k->action, i,
+            int sel = k->value == i;
+            scene_begin_hit(sc, (SDL_FRect){bx, yy, d, d}, action, i,
                             k->enabled);
             scene_circle(sc, bx + d / 2, yy + d / 2, d / 2,
                          sel ? th->selected : th->border);
@@ -156,15 +118,14 @@ static float likert(Ctx *c, Scene *sc, float x, float y, float w,
 static float choices(Ctx *c, Scene *sc, float x, float y, float w)
 {
     Ui *ui = c->ui;
-    const SessionView *v = c->v;
-    size_t n = v->n_classes;
+    const ScreenChoice *ch = c->m->choice;
+    size_t n = ch->n_options;
     float gap = roundf(ui->u * 0.8f);
     float bh = roundf(ui->u * 3.0f);
     float bw = 0;
-    char kb[8][16];
     for (size_t i = 0; i < n; i++) {
-        const char *k = class_key(v, i, kb[i % 8], sizeof kb[0]);
-        bw = fmaxf(bw, scr_button_width(c, v->classes[i].label, k));
+        bw = fmaxf(
+            bw, scr_button_width(c, ch->options[i].label, ch->options[i].key));
     }
     bw = fmaxf(bw, ui->u * 11);
     size_t per_row = n;
@@ -179,12 +140,10 @@ static float choices(Ctx *c, Scene *sc, float x, float y, float w)
         float xx = x + (w - row_w) / 2;
         for (size_t k = 0; k < m; k++) {
             size_t i = r + k;
-            char buf[16];
-            const char *key = class_key(v, i, buf, sizeof buf);
-            int sel = v->choice == (int)i;
+            int sel = ch->value == (int)i;
             scr_button(c, sc, mx(c, x, w, xx, bw), yy, bw, bh,
-                       v->classes[i].label, key, ACT_CHOOSE, (int)i, 1,
-                       sel ? 2 : 0);
+                       ch->options[i].label, ch->options[i].key, ACT_CHOOSE,
+                       (int)i, 1, sel ? 2 : 0);
             xx += bw + gap;
         }
         yy += bh + gap;
@@ -197,39 +156,34 @@ static float choices(Ctx *c, Scene *sc, float x, float y, float w)
 ** is known it shows the whole time, so the line does not jump. */
 static float countdown(Ctx *c, Scene *sc, float x, float y, float w)
 {
-    const SessionView *v = c->v;
-    const Block *b = v->block;
-    if (!b || !b->deadline_countdown || b->time_limit_ms <= 0) {
-        return 0;
-    }
-    int64_t left_ns = (int64_t)b->time_limit_ms * 1000000;
-    if (v->deadline_ns > 0) {
-        left_ns = v->deadline_ns - c->sx->now_ns;
-    }
-    int left = left_ns > 0 ? (int)((left_ns + 999999999) / 1000000000) : 0;
-    if (v->choice >= 0) {
+    const ScreenDeadline *d = c->m->deadline;
+    if (!d || !d->countdown || c->m->choice->value >= 0) {
         return 0; /* answered: the deadline no longer counts */
     }
+    int64_t left_ns = d->limit_ns;
+    if (d->at_ns > 0) {
+        left_ns = d->at_ns - c->sx->now_ns;
+    }
+    int left = left_ns > 0 ? (int)((left_ns + 999999999) / 1000000000) : 0;
     char text[64];
-    snprintf(text, sizeof text,
-             ui_fmt(c->rc.strings, UI_DEADLINE_LEFT, "%d s left"), left);
+    screen_fill(d->format, NULL, left, text, sizeof text);
     Ui *ui = c->ui;
     float gap = roundf(ui->u * 0.4f);
     return gap + text_para(sc, ui->small, text, x, y + gap, w, c->th->muted,
                            ALIGN_CENTER);
 }
 
-static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
-                          const char *label, int with_decline)
+static float continue_row(Ctx *c, Scene *sc, float x, float y, float w)
 {
     Ui *ui = c->ui;
+    const ScreenContinue *k = c->m->cont;
     char lab[96];
-    wait_label(c, label, lab, sizeof lab);
+    wait_label(c, k->label, lab, sizeof lab);
     float bh = roundf(ui->u * 2.8f);
-    float bw = scr_button_width(c, lab, "Enter");
-    int ready = continue_ready(c);
-    if (with_decline) {
-        const char *dl = tr(c, UI_CONSENT_DECLINE);
+    float bw = scr_button_width(c, lab, k->key);
+    int ready = continue_enabled(c);
+    if (k->decline) {
+        const char *dl = k->decline;
         float dw = scr_button_width(c, dl, NULL);
         float gap = ui->u;
         float total = dw + gap + bw;
@@ -237,10 +191,10 @@ static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
         scr_button(c, sc, mx(c, x, w, x0, dw), y, dw, bh, dl, NULL, ACT_DECLINE,
                    0, 1, 3);
         scr_button(c, sc, mx(c, x, w, x0 + dw + gap, bw), y, bw, bh, lab,
-                   "Enter", ACT_CONTINUE, 0, ready, 1);
+                   k->key, ACT_CONTINUE, 0, ready, 1);
     } else {
         /* at the end side: the right, or the left when mirrored */
-        scr_button(c, sc, mx(c, x, w, x + w - bw, bw), y, bw, bh, lab, "Enter",
+        scr_button(c, sc, mx(c, x, w, x + w - bw, bw), y, bw, bh, lab, k->key,
                    ACT_CONTINUE, 0, ready, 1);
     }
     return bh;
@@ -250,90 +204,66 @@ static float continue_row(Ctx *c, Scene *sc, float x, float y, float w,
 ** above the Continue row; returns its height (0 without the gate). */
 static float scroll_hint(Ctx *c, Scene *sc, float x, float y, float w)
 {
-    if (!c->v->scroll_gate) {
+    const ScreenContinue *k = c->m->cont;
+    if (!k || !k->scroll_hint) {
         return 0;
     }
     Ui *ui = c->ui;
-    float h = text_para(sc, ui->bold, tr(c, UI_SCROLL_HINT), x, y, w,
-                        c->th->accent, ALIGN_CENTER);
+    float h = text_para(sc, ui->bold, k->scroll_hint, x, y, w, c->th->accent,
+                        ALIGN_CENTER);
     return h + roundf(ui->u * 0.5f);
 }
 
 /* Builds the response bar at the bottom; returns its height. */
 float scr_footer(Ctx *c, Scene *sc, float x, float y, float w)
 {
-    const SessionView *v = c->v;
+    const ScreenModel *m = c->m;
     Ui *ui = c->ui;
     const Theme *th = c->th;
     float yy = y;
     float gap = roundf(ui->u * 0.9f);
     int any = 0;
-    switch (v->screen) {
-    case SCREEN_CONSENT:
+    if (m->body_kind != BODY_ITEM) {
+        /* pages, breaks, questionnaires, feedback: Continue (and the
+        ** scroll hint) alone; a quiz's options are in its body */
+        if (!m->cont) {
+            return 0;
+        }
         yy += scroll_hint(c, sc, x, yy, w);
-        yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONSENT_AGREE), 1);
+        yy += continue_row(c, sc, x, yy, w);
         return yy - y;
-    case SCREEN_PAGE:
-    case SCREEN_BREAK:
-    case SCREEN_QUESTIONNAIRE:
-        yy += scroll_hint(c, sc, x, yy, w);
-        yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONTINUE), 0);
-        return yy - y;
-    case SCREEN_FEEDBACK:
-        yy += continue_row(c, sc, x, yy, w,
-                           v->feedback_final || v->feedback_correct
-                               ? tr(c, UI_CONTINUE)
-                               : tr(c, UI_TRY_AGAIN),
-                           0);
-        return yy - y;
-    case SCREEN_QUIZ:
-        return 0; /* options are in the body */
-    case SCREEN_PREDICT:
-    case SCREEN_COUNTERFACTUAL:
-    case SCREEN_EXAMPLE:
-    case SCREEN_RATING:
-        break;
-    default:
-        return 0;
     }
-    if (v->need_choice) {
-        const char *q = v->screen == SCREEN_COUNTERFACTUAL
-                            ? tr(c, UI_CF_QUESTION)
-                            : tr(c, UI_PREDICT_QUESTION);
-        yy += text_para(sc, ui->h2, q, x, yy, w, th->text, ALIGN_CENTER);
+    if (m->choice) {
+        yy += text_para(sc, ui->h2, m->choice->question, x, yy, w, th->text,
+                        ALIGN_CENTER);
         yy += roundf(ui->u * 0.6f);
         yy += choices(c, sc, x, yy, w);
         yy += countdown(c, sc, x, yy, w);
         any = 1;
     }
-    if (v->confidence_spec) {
+    if (m->confidence) {
         /* asked after the choice: shown from the start, enabled by it */
         yy += gap;
-        Scale k = {v->confidence_spec,     v->confidence,
-                   ACT_CONFIDENCE,         v->choice >= 0,
-                   UI_CONFIDENCE_QUESTION, UI_CONFIDENCE_LOW,
-                   UI_CONFIDENCE_HIGH};
-        yy += likert(c, sc, x, yy, w, &k);
+        yy += likert(c, sc, x, yy, w, m->confidence, ACT_CONFIDENCE);
     }
-    int need_cont = v->need_continue || (v->screen == SCREEN_EXAMPLE &&
-                                         !v->need_choice && !v->need_rating);
-    if (v->need_rating) {
+    int need_cont = m->cont != NULL;
+    if (m->rating) {
         if (any) {
             yy += gap;
         }
-        Scale k = {v->rating_spec,     v->rating,     ACT_RATE,      1,
-                   UI_RATING_QUESTION, UI_RATING_LOW, UI_RATING_HIGH};
-        float lh = likert(c, sc, x, yy, w, &k);
+        float lh = likert(c, sc, x, yy, w, m->rating, ACT_RATE);
         yy += lh;
         any = 1;
         /* Continue shares the rating row when there is room beside it. */
-        char lab[96];
-        wait_label(c, tr(c, UI_CONTINUE), lab, sizeof lab);
-        float bw = scr_button_width(c, lab, "Enter");
-        if (need_cont && w >= ui->u * 40 + 2 * bw) {
-            float bh = roundf(ui->u * 2.8f);
-            continue_row(c, sc, x, yy - bh, w, tr(c, UI_CONTINUE), 0);
-            need_cont = 0;
+        if (need_cont) {
+            char lab[96];
+            wait_label(c, m->cont->label, lab, sizeof lab);
+            float bw = scr_button_width(c, lab, m->cont->key);
+            if (w >= ui->u * 40 + 2 * bw) {
+                float bh = roundf(ui->u * 2.8f);
+                continue_row(c, sc, x, yy - bh, w);
+                need_cont = 0;
+            }
         }
     }
     if (need_cont) {
@@ -341,7 +271,7 @@ float scr_footer(Ctx *c, Scene *sc, float x, float y, float w)
             yy += gap * 0.6f;
         }
         yy += scroll_hint(c, sc, x, yy, w);
-        yy += continue_row(c, sc, x, yy, w, tr(c, UI_CONTINUE), 0);
+        yy += continue_row(c, sc, x, yy, w);
     }
     return yy - y;
 }

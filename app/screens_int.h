@@ -9,14 +9,19 @@
 
 #include "app/screens.h"
 
-/* What every part of a screen reads while it is built. */
+/* What every part of a screen reads while it is built: the screen model
+** and the drawing environment. */
 typedef struct Ctx {
     const ScreenCtx *sx;
-    const ScreenPlan *plan; /* the study's item-screen layout, or NULL */
+    const ScreenSlots *slots; /* the study's item-screen slots, or NULL */
     Ui *ui;
     RenderCtx rc;
-    const SessionView *v;
+    const ScreenModel *m;
     const Theme *th;
+    float content_end;         /* while building the body: the lowest content
+                                  drawn (not an area kept empty), px */
+    const ScreenArea *tallest; /* without slots: the explanation area in
+                                  its tallest state, which it keeps */
 } Ctx;
 
 /* The participant-facing text of key k in the study's language. */
@@ -92,23 +97,19 @@ typedef struct ItemGeom {
 } ItemGeom;
 void scr_item_geom(const Ctx *c, float w, ItemGeom *g);
 
-/* The height of the explanation area's content for e on item (NULL: the
-** explanation is drawn without the item's input) in a card whose content
-** is w wide, in its tallest state (revealed, with its controls). */
-float scr_expl_area_h(Ctx *c, const Explanation *e, const Item *item,
-                      const char *section, float w);
+/* The height of the explanation area a's content (in its tallest state)
+** in a card whose content is w wide. */
+float scr_area_h(Ctx *c, const ScreenArea *a, float w);
 
 /* ---------------------------------------- the reservoir (screens_res.c) */
 
 /* The reservoir across the column [x, x + w) at y: its title and rows of
-** cards (c->v->reservoir); card_h > 0 makes every card that high (the
-** plan's), else each row is as tall as its tallest card. Returns the
+** cards (c->m->reservoir); card_h > 0 makes every card that high (the
+** slots'), else each row is as tall as its tallest card. Returns the
 ** height. */
 float scr_reservoir(Ctx *c, Scene *sc, float x, float y, float w, float card_h);
-/* The height of the reservoir card of item with e (may be NULL) when n
-** cards share the width w. */
-float scr_reservoir_card_h(Ctx *c, const Item *item, const Explanation *e,
-                           size_t n, float w);
+/* The height of reservoir card k when n cards share the width w. */
+float scr_reservoir_card_h(Ctx *c, const ScreenResCard *k, size_t n, float w);
 /* The height of a reservoir of n cards card_h high across w. */
 float scr_reservoir_h(Ctx *c, size_t n, float card_h, float w);
 

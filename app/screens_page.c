@@ -14,7 +14,8 @@
 
 /* ------------------------------------------------------------------ pages */
 
-/* A paragraph or list item: its runs in the body font and its bold face. */
+/* A paragraph or list item: its runs in the body font, its bold face and
+** its oblique face (*emphasis*; CJK and Arabic glyphs slanted, gfx.c). */
 static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
                        float w)
 {
@@ -29,9 +30,9 @@ static float page_runs(Ctx *c, Scene *sc, const PageBlock *b, float x, float y,
     }
     for (size_t i = 0; i < b->n_spans; i++) {
         const PageSpan *ps = &b->spans[i];
-        spans[i] = (Span){
-            b->text + ps->start, ps->len,      ps->strong ? ui->bold : ui->body,
-            c->th->text,         {0, 0, 0, 0}, 0};
+        Font *f = ps->strong ? ui->bold : ps->em ? ui->italic : ui->body;
+        spans[i] = (Span){b->text + ps->start, ps->len,      f,
+                          c->th->text,         {0, 0, 0, 0}, 0};
     }
     float h = text_flow(sc, spans, b->n_spans, x, y, w, 1.3f, al(c, ALIGN_LEFT),
                         NULL);
@@ -145,39 +146,38 @@ static float page_content(Ctx *c, Scene *sc, float x, float y, float w,
 
 static float body_page(Ctx *c, Scene *sc, float x, float y, float w)
 {
-    return page_content(c, sc, x, y, w, c->v->page);
+    return page_content(c, sc, x, y, w, c->m->page);
 }
 
 static float body_quiz(Ctx *c, Scene *sc, float x, float y, float w)
 {
     Ui *ui = c->ui;
     const Theme *th = c->th;
-    const QuizQuestion *q = c->v->question;
+    const ScreenQuiz *q = c->m->quiz;
     float yy = y;
     if (!q) {
         return 0;
     }
-    if (c->v->attempt > 1) {
-        yy += text_para(sc, ui->small, tr(c, UI_QUIZ_RETRY), x, yy, w,
-                        th->muted, al(c, ALIGN_LEFT));
+    if (q->retry) {
+        yy += text_para(sc, ui->small, q->retry, x, yy, w, th->muted,
+                        al(c, ALIGN_LEFT));
         yy += roundf(ui->u * 0.4f);
     }
-    yy += text_marked(sc, ui->h2, ui->h2, q->text ? q->text : "", x, yy, w,
-                      th->text, al(c, ALIGN_LEFT));
+    yy += text_marked(sc, ui->h2, ui->h2, q->text, x, yy, w, th->text,
+                      al(c, ALIGN_LEFT));
     yy += roundf(ui->u * 1.0f);
     float pad = roundf(ui->u * 0.8f);
     for (size_t i = 0; i < q->n_options; i++) {
-        char key[8];
-        snprintf(key, sizeof key, "%d", (int)(i % 100) + 1);
+        const ScreenOption *o = &q->options[i];
         float kh = roundf((float)ui->key->line_h * 1.25f);
-        float kw = render_keycap(&c->rc, NULL, 0, 0, kh, key);
+        float kw = render_keycap(&c->rc, NULL, 0, 0, kh, o->key);
         float tx = x + pad + kw + pad;
         float tw = w - (tx - x) - pad;
-        float th_ = text_para(NULL, ui->body, q->options[i], 0, 0, tw, th->text,
-                              ALIGN_LEFT);
+        float th_ =
+            text_para(NULL, ui->body, o->label, 0, 0, tw, th->text, ALIGN_LEFT);
         float bh = fmaxf(th_, kh) + 2 * pad;
         if (sc) {
-            int sel = c->v->choice == (int)i;
+            int sel = q->value == (int)i;
             scene_begin_hit(sc, (SDL_FRect){x, yy, w, bh}, ACT_CHOOSE, (int)i,
                             1);
             scene_frame(sc, (SDL_FRect){x, yy, w, bh}, ui->u * 0.45f, 1.5f,
@@ -185,8 +185,8 @@ static float body_quiz(Ctx *c, Scene *sc, float x, float y, float w)
             scene_hover_last(sc, th->hover);
             /* key cap, then the option, from the start side */
             render_keycap(&c->rc, sc, mx(c, x, w, x + pad, kw),
-                          yy + (bh - kh) / 2, kh, key);
-            text_para(sc, ui->body, q->options[i], mx(c, x, w, tx, tw),
+                          yy + (bh - kh) / 2, kh, o->key);
+            text_para(sc, ui->body, o->label, mx(c, x, w, tx, tw),
                       yy + (bh - th_) / 2, tw, th->text, al(c, ALIGN_LEFT));
             scene_end_hit(sc);
         }
@@ -216,17 +216,16 @@ float scr_body_page(Ctx *c, Scene *sc, float x, float y, float w, float view_h)
 float scr_body_break(Ctx *c, Scene *sc, float x, float y, float w, float view_h)
 {
     (void)view_h;
-    return scr_body_message(c, sc, x, y, w, tr(c, UI_BREAK_TITLE),
-                            c->v->page_text ? c->v->page_text
-                                            : tr(c, UI_BREAK_TEXT));
+    return scr_body_message(c, sc, x, y, w, c->m->message_head,
+                            c->m->message_text);
 }
 
 float scr_body_timeout(Ctx *c, Scene *sc, float x, float y, float w,
                        float view_h)
 {
     (void)view_h;
-    const char *msg = c->v->timeout_message ? c->v->timeout_message : "";
-    return text_para(sc, c->ui->h1, msg, x, y, w, c->th->text, ALIGN_CENTER);
+    return text_para(sc, c->ui->h1, c->m->message_text, x, y, w, c->th->text,
+                     ALIGN_CENTER);
 }
 
 float scr_body_quiz(Ctx *c, Scene *sc, float x, float y, float w, float view_h)

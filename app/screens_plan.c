@@ -1,8 +1,8 @@
 /*
-** The layout of a study's item screens (ScreenPlan, screens.h), worked out
-** once for a window and text size: every explanation of every condition
-** and every reservoir card measured, so that the explanation area and the
-** reservoir take the same room, in the same place, in every condition.
+** The slots of a study's item screens on the desktop (ScreenPlan,
+** screens.h): the rules are experiment/screen_slots.c's; here every
+** explanation area and reservoir card they name is measured with this
+** window's fonts, in px.
 */
 #include "app/screens_int.h"
 
@@ -25,75 +25,55 @@ static float prediction_view_h(Ctx *c, const Study *st)
     v.need_choice = 1;
     v.choice = -1;
     v.onset_marked = 1;
+    ScreenModel *m = screen_model_new();
+    if (!m) {
+        return H;
+    }
+    ScreenContext cx = {st, c->rc.strings, SCREEN_DESKTOP, NULL, 0, 0};
+    screen_model_build(m, &v, &cx);
     Ctx cc = *c;
-    cc.v = &v;
+    cc.m = m;
     float foot_h = scr_footer(&cc, NULL, 0, 0, content_w) + 2 * roundf(ui->u);
+    screen_model_free(m);
     foot_h = fminf(foot_h, H * 0.6f);
     return H - roundf(ui->u * 3.0f) - foot_h;
 }
 
-/* The methods the conditions show (each once), into out; returns how many. */
-static size_t study_methods(const Study *st, const char **out, size_t cap)
+/* What the measuring callbacks read. */
+typedef struct Measure {
+    Ctx *c;
+    float w; /* the content width */
+    ItemGeom g;
+} Measure;
+
+static double area_h(void *ctx, const ScreenArea *a, const Item *item,
+                     double max_image_h)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < st->n_conditions; i++) {
-        const char *m = st->conditions[i].method;
-        int seen = !m;
-        for (size_t k = 0; k < n && !seen; k++) {
-            seen = strcmp(out[k], m) == 0;
-        }
-        if (!seen && n < cap) {
-            out[n++] = m;
-        }
-    }
-    return n;
+    (void)item;
+    Measure *me = ctx;
+    Ctx *c = me->c;
+    c->rc.max_image_h = (float)max_image_h;
+    /* each measurement holds its own images only (the budget) */
+    assets_scene_begin(c->rc.assets);
+    float h = scr_area_h(
+        c, a, a->across ? me->g.full_content_w : me->g.side_content_w);
+    assets_scene_end(c->rc.assets);
+    return h;
 }
 
-/* The reservoir: every card of every pool a block shows as a reservoir,
-** with every method's explanation and none. */
-static void plan_reservoir(ScreenPlan *p, Ctx *c, const Study *st,
-                           const char **methods, size_t n_methods, float w)
+static double card_h(void *ctx, const ScreenResCard *k, size_t n)
 {
-    for (size_t b = 0; b < st->n_blocks; b++) {
-        const Block *blk = &st->blocks[b];
-        const Block *rb = blk->reservoir && blk->show.reservoir
-                              ? study_find_block(st, blk->reservoir)
-                              : NULL;
-        if (!rb || !rb->pool) {
-            continue;
-        }
-        size_t have = 0;
-        for (size_t i = 0; i < st->n_items; i++) {
-            have += strcmp(st->items[i].pool, rb->pool) == 0;
-        }
-        size_t n = block_item_count(rb, have);
-        if (n == 0) {
-            continue;
-        }
-        for (size_t i = 0; i < st->n_items; i++) {
-            const Item *it = &st->items[i];
-            if (strcmp(it->pool, rb->pool) != 0) {
-                continue;
-            }
-            for (size_t k = 0; k <= n_methods; k++) {
-                const Explanation *e = k < n_methods && rb->show.explanation
-                                           ? item_explanation(it, methods[k])
-                                           : NULL;
-                if (k < n_methods && !e) {
-                    continue;
-                }
-                assets_scene_begin(c->rc.assets); /* one card's images */
-                float h = scr_reservoir_card_h(c, it, e, n, w);
-                assets_scene_end(c->rc.assets);
-                if (h > p->res_card_h) {
-                    p->res_card_h = h;
-                    p->res_item = it;
-                    p->res_method = k < n_methods ? methods[k] : NULL;
-                }
-            }
-        }
-        p->res_h = fmaxf(p->res_h, scr_reservoir_h(c, n, p->res_card_h, w));
-    }
+    Measure *me = ctx;
+    assets_scene_begin(me->c->rc.assets); /* one card's images */
+    float h = scr_reservoir_card_h(me->c, k, n, me->w);
+    assets_scene_end(me->c->rc.assets);
+    return h;
+}
+
+static double res_h(void *ctx, size_t n, double h)
+{
+    Measure *me = ctx;
+    return scr_reservoir_h(me->c, n, (float)h, me->w);
 }
 
 void screen_plan_build(ScreenPlan *p, const Study *st, Ui *ui, Assets *assets,
@@ -103,65 +83,27 @@ void screen_plan_build(ScreenPlan *p, const Study *st, Ui *ui, Assets *assets,
     p->w = ui->gfx->w;
     p->h = ui->gfx->h;
     p->u = ui->u;
-    SessionView v;
-    memset(&v, 0, sizeof v);
-    v.classes = st->classes;
-    v.n_classes = st->n_classes;
-    v.onset_marked = 1;
-    v.reveal_key = ui_str(strings, UI_EXPL_SHOW_KEY);
     ScreenCtx sx;
     memset(&sx, 0, sizeof sx);
     sx.ui = ui;
     sx.assets = assets;
-    sx.view = &v;
     sx.strings = strings;
+    sx.study = st;
     Ctx c;
     memset(&c, 0, sizeof c);
     c.sx = &sx;
     c.ui = ui;
-    c.v = &v;
     c.th = &ui->th;
     c.rc.ui = ui;
     c.rc.assets = assets;
-    c.rc.classes = st->classes;
-    c.rc.n_classes = st->n_classes;
     c.rc.strings = strings;
     float W = (float)ui->gfx->w;
-    float w = fminf(W - 2 * ui->margin, ui->u * 80); /* the content width */
-    const char *methods[64];
-    size_t n_methods = study_methods(st, methods, 64);
-    p->any_method = n_methods > 0;
-    p->view_h = prediction_view_h(&c, st);
-    plan_reservoir(p, &c, st, methods, n_methods, w);
-    p->res_top = p->res_h > 0 && p->res_h <= p->view_h * 0.55f;
-    p->max_image_h = fmaxf(p->view_h * 0.62f, ui->u * 6);
-    if (p->res_top) {
-        p->max_image_h = fmaxf(
-            fminf(p->max_image_h, p->view_h - p->res_h - ui->u * 5), ui->u * 6);
-    }
-    c.rc.max_image_h = p->max_image_h;
-    ItemGeom g;
-    scr_item_geom(&c, w, &g);
-    const char *side = ui_str(strings, UI_ITEM_EXPLANATION);
-    const char *full = ui_str(strings, UI_ITEM_EXPLANATION_ORIGINAL);
-    for (size_t k = 0; k < n_methods; k++) {
-        for (size_t i = 0; i < st->n_items; i++) {
-            const Item *it = &st->items[i];
-            const Explanation *e = item_explanation(it, methods[k]);
-            if (!e) {
-                continue;
-            }
-            /* each measurement holds its own images only (the budget) */
-            assets_scene_begin(assets);
-            float hs = scr_expl_area_h(&c, e, it, side, g.side_content_w);
-            float hf = scr_expl_area_h(&c, e, it, full, g.full_content_w);
-            assets_scene_end(assets);
-            if (hs > p->expl_side_h) {
-                p->expl_side_h = hs;
-                p->expl_item = it;
-                p->expl_method = methods[k];
-            }
-            p->expl_full_h = fmaxf(p->expl_full_h, hf);
-        }
-    }
+    Measure me;
+    memset(&me, 0, sizeof me);
+    me.c = &c;
+    me.w = fminf(W - 2 * ui->margin, ui->u * 80); /* the content width */
+    scr_item_geom(&c, me.w, &me.g);
+    SlotMeasure sm = {&me,  prediction_view_h(&c, st), ui->u, area_h, card_h,
+                      res_h};
+    screen_slots_plan(&p->slots, st, strings, &sm);
 }

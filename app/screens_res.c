@@ -15,56 +15,47 @@
 ** scrolls). */
 #define RES_MAX_COLS 16
 
-typedef struct ResArg {
-    const Item *item;
-    const Explanation *e;
-    int index;    /* the card's place in the reservoir */
-    int revealed; /* its explanation (on request) is shown */
-} ResArg;
-
-/* The small show or hide button of card k's explanation. */
-static float card_button(Ctx *c, Scene *sc, float x, float y, float w, int k,
-                         int show)
+/* The small show or hide button of a card's explanation. */
+static float card_button(Ctx *c, Scene *sc, float x, float y, float w,
+                         const ScreenReveal *r, int show)
 {
-    const char *label = tr(c, show ? UI_EXPL_SHOW : UI_EXPL_HIDE);
+    const char *label = show ? r->show_label : r->hide_label;
     float bh = roundf(c->ui->u * 2.0f);
     float bw = fminf(scr_button_width(c, label, NULL), w);
     scr_button(c, sc, x + (w - bw) / 2, y, bw, bh, label, NULL, ACT_REVEAL,
-               SESSION_REVEAL(k, show), 1, 3);
+               show ? r->show_value : r->hide_value, 1, 3);
     return bh;
 }
 
 static float card_content(Ctx *c, Scene *sc, float x, float y, float w,
                           const void *arg)
 {
-    const ResArg *a = arg;
+    const ScreenResCard *k = arg;
     Ui *ui = c->ui;
     float yy = y;
-    if (!expl_shows_input(a->e)) {
-        yy += render_input(&c->rc, sc, &a->item->input, NULL, 0, x, yy, w);
+    if (k->draws_input) {
+        yy += render_input(&c->rc, sc, &k->input, x, yy, w);
         yy += roundf(ui->u * 0.5f);
     }
-    if (a->e && a->e->reveal == EXPL_REVEAL_ON_REQUEST) {
-        if (!a->revealed) {
-            yy += card_button(c, sc, x, yy, w, a->index, 1);
+    if (k->expl && !strcmp(k->reveal.mode, "on_request")) {
+        if (!k->reveal.shown) {
+            yy += card_button(c, sc, x, yy, w, &k->reveal, 1);
             yy += roundf(ui->u * 0.5f);
         } else {
-            yy +=
-                render_explanation(&c->rc, sc, a->e, &a->item->input, x, yy, w);
+            yy += render_explanation(&c->rc, sc, k->expl, x, yy, w);
             yy += roundf(ui->u * 0.3f);
-            yy += card_button(c, sc, x, yy, w, a->index, 0);
+            yy += card_button(c, sc, x, yy, w, &k->reveal, 0);
             yy += roundf(ui->u * 0.5f);
         }
-    } else if (a->e) {
-        yy += render_explanation(&c->rc, sc, a->e, &a->item->input, x, yy, w);
+    } else if (k->expl) {
+        yy += render_explanation(&c->rc, sc, k->expl, x, yy, w);
         yy += roundf(ui->u * 0.5f);
     }
-    const char *model = tr(c, UI_ITEM_MODEL);
-    const char *out = render_class_label(&c->rc, a->item->prediction);
     float ph;
-    float pw = render_chip(&c->rc, NULL, 0, 0, model, out, 1, w, &ph);
-    render_chip(&c->rc, sc, x + fmaxf(0, (w - pw) / 2), yy, model, out, 1, w,
-                NULL);
+    float pw = render_chip(&c->rc, NULL, 0, 0, k->pill.label, k->pill.value, 1,
+                           w, &ph);
+    render_chip(&c->rc, sc, x + fmaxf(0, (w - pw) / 2), yy, k->pill.label,
+                k->pill.value, 1, w, NULL);
     yy += ph;
     return yy - y;
 }
@@ -95,7 +86,6 @@ static void res_geom(Ctx *c, size_t n, int images, float x, float w, ResGeom *g)
     g->cc.rc.ui = &g->small;
     g->cc.rc.compact = 1;
     g->cc.rc.hover_mode = 0; /* a hover explanation shows its values here */
-    g->cc.rc.hover_next = NULL;
     g->gap = roundf(c->ui->u * 0.6f);
     float min_card = g->small.u * (images ? 9 : 16);
     size_t cols = n < RES_MAX_COLS ? n : RES_MAX_COLS;
@@ -119,14 +109,12 @@ static void res_geom(Ctx *c, size_t n, int images, float x, float w, ResGeom *g)
                : (float)c->ui->gfx->h * 0.15f;
 }
 
-float scr_reservoir_card_h(Ctx *c, const Item *item, const Explanation *e,
-                           size_t n, float w)
+float scr_reservoir_card_h(Ctx *c, const ScreenResCard *k, size_t n, float w)
 {
     ResGeom g;
-    res_geom(c, n, item->input.modality == MODALITY_IMAGE, 0, w, &g);
-    g.cc.v = c->v;
-    ResArg a = {item, e, 0, 1};
-    return scr_card(&g.cc, NULL, 0, 0, g.cw, card_content, &a);
+    const ItemInput *in = k->input.source;
+    res_geom(c, n, in && in->modality == MODALITY_IMAGE, 0, w, &g);
+    return scr_card(&g.cc, NULL, 0, 0, g.cw, card_content, k);
 }
 
 float scr_reservoir_h(Ctx *c, size_t n, float card_h, float w)
@@ -141,23 +129,20 @@ float scr_reservoir_h(Ctx *c, size_t n, float card_h, float w)
 
 float scr_reservoir(Ctx *c, Scene *sc, float x, float y, float w, float card_h)
 {
-    const SessionView *v = c->v;
-    size_t n = v->n_reservoir;
-    int images = n && v->reservoir[0]->input.modality == MODALITY_IMAGE;
+    const ScreenReservoir *res = c->m->reservoir;
+    size_t n = res->n_cards;
+    const ItemInput *in0 = n ? res->cards[0].input.source : NULL;
+    int images = in0 && in0->modality == MODALITY_IMAGE;
     ResGeom g;
     res_geom(c, n, images, x, w, &g);
     float yy = y;
-    yy += render_section_label(&c->rc, sc, x, yy, w, tr(c, UI_RESERVOIR_TITLE));
+    yy += render_section_label(&c->rc, sc, x, yy, w, res->title);
     yy += roundf(c->ui->u * 0.4f);
     for (size_t r = 0; r < n; r += g.cols) {
         float row_h = card_h;
-        ResArg args[RES_MAX_COLS];
         for (size_t k = 0; k < g.cols && r + k < n; k++) {
-            size_t i = r + k;
-            args[k] = (ResArg){v->reservoir[i], v->reservoir_expl[i], (int)i,
-                               v->res_revealed && v->res_revealed[i]};
             row_h = fmaxf(row_h, scr_card(&g.cc, NULL, 0, 0, g.cw, card_content,
-                                          &args[k]));
+                                          &res->cards[r + k]));
         }
         for (size_t k = 0; k < g.cols && r + k < n && sc; k++) {
             float xx = mx(c, x, w, g.row_x + (float)k * (g.cw + g.gap), g.cw);
@@ -167,7 +152,7 @@ float scr_reservoir(Ctx *c, Scene *sc, float x, float y, float w, float card_h)
             scene_box_begin(sc, rect, "card");
             float pad = roundf(g.small.u);
             card_content(&g.cc, sc, xx + pad, yy + pad, g.cw - 2 * pad,
-                         &args[k]);
+                         &res->cards[r + k]);
             scene_box_end(sc);
         }
         yy += row_h + g.gap;

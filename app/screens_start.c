@@ -11,17 +11,12 @@
 
 /* ----------------------------------------------------------- start screen */
 
-/* A context for screens without a session (start screen, dialogs): an
-** empty view whose onset is marked, so buttons are enabled. */
-static void ctx_plain(Ctx *c, ScreenCtx *sx, SessionView *view, Ui *ui)
+/* A context for screens without a session (start screen, dialogs). */
+static void ctx_plain(Ctx *c, ScreenCtx *sx, Ui *ui)
 {
     memset(c, 0, sizeof *c);
     memset(sx, 0, sizeof *sx);
-    memset(view, 0, sizeof *view);
-    view->onset_marked = 1;
-    sx->view = view;
     c->sx = sx;
-    c->v = view;
     c->ui = ui;
     c->th = &ui->th;
     c->rc.ui = ui;
@@ -168,6 +163,20 @@ static void start_new_card(Ctx *c, Scene *sc, Ui *ui, const StartState *st,
     iy += text_para(sc, ui->small, note, ix, iy, iw,
                     st->cond_index == st->assigned_index ? th->muted : th->bad,
                     ALIGN_LEFT);
+    if (st->order[0]) {
+        /* a within-subject study: the whole order the participant does */
+        char order[400];
+        if (st->order_row >= 0) {
+            snprintf(order, sizeof order,
+                     "Order: %s, row %d of the latin square", st->order,
+                     st->order_row + 1);
+        } else {
+            snprintf(order, sizeof order, "Order: %s", st->order);
+        }
+        iy += ui->u * 0.3f;
+        iy += text_para(sc, ui->small_bold, order, ix, iy, iw, th->text,
+                        ALIGN_LEFT);
+    }
     float sbw = iw;
     float sbh = roundf(ui->u * 3.0f);
     float sby = ly + card_h - pad - sbh;
@@ -264,8 +273,7 @@ void screen_build_start(Scene *sc, Ui *ui, const StartState *st)
 {
     Ctx c;
     ScreenCtx sx;
-    SessionView none;
-    ctx_plain(&c, &sx, &none, ui);
+    ctx_plain(&c, &sx, ui);
     const Theme *th = c.th;
     Gfx *g = ui->gfx;
     float W = (float)g->w, H = (float)g->h, m = ui->margin;
@@ -292,8 +300,7 @@ void screen_add_confirm(Scene *sc, Ui *ui, const char *title, const char *body,
 {
     Ctx c;
     ScreenCtx sx;
-    SessionView none;
-    ctx_plain(&c, &sx, &none, ui);
+    ctx_plain(&c, &sx, ui);
     Gfx *g = ui->gfx;
     float W = (float)g->w, H = (float)g->h;
     uint8_t prev = sc->layer;

@@ -105,6 +105,30 @@ static void sync_line(StartCtl *c, int64_t wall_ms)
     }
 }
 
+/* A within-subject study: the order of conditions the participant would
+** get, the shown condition first (an override when the experimenter chose
+** it), into st.order; "" otherwise or when it cannot be said. */
+static void order_preview(StartCtl *c)
+{
+    StartState *st = &c->st;
+    st->order[0] = '\0';
+    st->order_row = -1;
+    if (c->study->assignment.mode != ASSIGN_MODE_WITHIN) {
+        return;
+    }
+    const char *first =
+        st->cond_index != st->assigned_index && st->cond_index >= 0
+            ? st->conditions[st->cond_index]
+            : NULL;
+    SimError err;
+    if (store_preview_order(c->store, first, st->pilot, c->refreshed_ms,
+                            c->assign_seed, st->order, sizeof st->order,
+                            &st->order_row, &err) != SIM_OK) {
+        st->order[0] = '\0';
+        st->order_row = -1;
+    }
+}
+
 void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
 {
     SimError err;
@@ -163,6 +187,8 @@ void start_refresh(StartCtl *c, int64_t wall_ms, uint64_t entropy)
     }
     st->cond_index = st->assigned_index >= 0 ? st->assigned_index : 0;
     st->free_bytes = free_bytes(st->db_path);
+    c->refreshed_ms = wall_ms;
+    order_preview(c);
 }
 
 void start_reset(StartCtl *c, int64_t wall_ms, uint64_t entropy)
@@ -221,6 +247,7 @@ int start_step_condition(StartCtl *c, int forward)
         return 0;
     }
     c->st.cond_index = (c->st.cond_index + (forward ? 1 : n - 1)) % n;
+    order_preview(c);
     return 1;
 }
 

@@ -32,6 +32,7 @@ typedef struct StartCtl {
     int sync_ok;                 /* the last push succeeded */
     char rule_text[48];          /* st.assign_rule with a server: whose
                                     rule it is */
+    int64_t refreshed_ms;        /* the wall time of the last refresh */
 } StartCtl;
 
 /* Fills c for study (borrowed, as are store, db_path and station) with the

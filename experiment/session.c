@@ -264,6 +264,19 @@ static int scroll_held(const Session *s, const Block *b)
     return b->require_scroll && s->scroll_overflow && !s->scroll_seen_end;
 }
 
+/* Whether Continue is accepted on the view (from its continue_after_ns
+** on): nothing it needs is missing (forced choice: nothing can be
+** skipped) and the scroll gate is open. A questionnaire's Continue is
+** accepted with answers missing: it shows what is missing. The one rule:
+** handle_step applies it, and the view says it to the front ends. */
+int session_continue_ready(const SessionView *v)
+{
+    return v->need_continue && !v->scroll_gate &&
+           !(v->need_rating && v->rating == 0) &&
+           !(v->confidence_spec && v->confidence == 0) &&
+           !(v->need_choice && v->choice < 0);
+}
+
 /* ------------------------------------------------------------------ view */
 
 static void build_view(Session *s)
@@ -354,6 +367,7 @@ static void build_view(Session *s)
         v->feedback_final = s->fb_final;
         v->feedback_answer = t->correct_choice;
         v->need_continue = 1;
+        v->continue_ready = 1;
         return;
     }
     if (s->screen != step_screen(s, t)) {
@@ -387,12 +401,15 @@ static void build_view(Session *s)
         v->confidence_spec && s->choice >= 0 && s->confidence == 0;
     v->deadline_ns = deadline(s);
     v->scroll_gate = v->need_continue && scroll_held(s, b);
-    if (s->onset_marked && b->min_seconds > 0 &&
+    if (b->min_seconds > 0 &&
         (t->expects == EXPECT_CONTINUE || t->expects == EXPECT_ACCEPT ||
          t->expects == EXPECT_ANSWERS)) {
-        v->continue_after_ns =
-            s->onset_ns + (int64_t)b->min_seconds * 1000000000LL;
+        v->continue_wait_ns = (int64_t)b->min_seconds * 1000000000LL;
+        if (s->onset_marked) {
+            v->continue_after_ns = s->onset_ns + v->continue_wait_ns;
+        }
     }
+    v->continue_ready = session_continue_ready(v);
 }
 
 /* Applies a transition to screen (for the current step). */
@@ -1006,7 +1023,7 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
         }
         return SIM_OK;
     case SIM_IN_CONTINUE:
-        if (!v->need_continue || v->scroll_gate ||
+        if (!v->continue_ready ||
             (v->continue_after_ns && now < v->continue_after_ns)) {
             return SIM_OK;
         }
@@ -1015,11 +1032,6 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
             s->quest.tried = 1; /* show what is missing or wrong */
             build_view(s);
             return SIM_OK;
-        }
-        if ((v->need_rating && s->rating == 0) ||
-            (v->confidence_spec && s->confidence == 0) ||
-            (v->need_choice && s->choice < 0)) {
-            return SIM_OK; /* forced choice: nothing can be skipped */
         }
         *consumed = 1;
         return answer(s, in, s->screen == SCREEN_CONSENT ? "accept" : NULL,

@@ -61,6 +61,12 @@ int session_tick(Session *s, int64_t t_ns, int64_t wall_ms, SimError *err);
 ** Continue (view.scroll_gate). Without reports there is no gate. */
 void session_report_scroll(Session *s, int overflow, int at_end);
 
+/* Whether Continue is accepted on view v (from its continue_after_ns on):
+** nothing it needs is missing and the scroll gate is open. The one rule:
+** the session applies it to Continue and writes it into its views
+** (continue_ready); for views built by hand (previews, tests). */
+int session_continue_ready(const SessionView *v);
+
 /* What to draw now. Never NULL; valid until the next call on s. */
 const SessionView *session_view(const Session *s);
 

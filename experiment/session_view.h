@@ -79,6 +79,13 @@ typedef enum SimInputKind {
 #define SESSION_REVEAL_CARD(value) ((value) / 2 - 1)
 #define SESSION_REVEAL_SHOW(value) ((value) % 2)
 
+/* session_report_scroll's state as one number (the browser's "scroll"
+** input): bit 0 the content does not fit, bit 1 scrolled to its end. */
+#define SESSION_SCROLL(overflow, at_end)                                       \
+    (((overflow) ? 1 : 0) | ((at_end) ? 2 : 0))
+#define SESSION_SCROLL_OVERFLOW(value) ((value)&1)
+#define SESSION_SCROLL_AT_END(value)   (((value) >> 1) & 1)
+
 typedef struct SimInput {
     SimInputKind kind;
     int value;       /* see SimInputKind */
@@ -122,7 +129,17 @@ typedef struct SessionView {
     int rating;        /* selected rating so far, 0 none */
     const RatingSpec *rating_spec;
     int64_t continue_after_ns; /* Continue is refused before this time
-                                  (minimum reading time); 0 = any time */
+                                  (minimum reading time): the onset +
+                                  continue_wait_ns once the onset is
+                                  marked; 0 = any time */
+    int64_t continue_wait_ns;  /* the screen's minimum reading time from its
+                                  onset, known before the onset; 0 = none */
+    int continue_ready;        /* Continue is accepted (from
+                                  continue_after_ns on): every choice,
+                                  rating and confidence it needs is given
+                                  and the scroll gate is open (a
+                                  questionnaire's Continue is accepted to
+                                  show what is missing) */
     int onset_marked;          /* the app reported the stimulus onset */
     int attempt;               /* 1-based attempt (practice retry, quiz) */
     int feedback_correct;      /* SCREEN_FEEDBACK: was the answer right */

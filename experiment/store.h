@@ -182,6 +182,17 @@ int store_assign_condition(Store *store, int pilot, int simulated,
                            int64_t wall_ms, uint64_t rng_seed, char *out,
                            size_t out_size, SimError *err);
 
+/* A within-subject study: the order of conditions a new participant would
+** get now, as store_enroll() chooses it (override: the condition to start
+** with, or NULL; rng_seed as store_assign_condition's), written as the
+** condition ids joined by " â " into out, with its latin-square
+** row in *row (0-based; -1 outside latin squares). SIM_ERR_STATE outside
+** within-subject studies; SIM_ERR_USAGE when it does not fit in out_size
+** or override names no condition. */
+int store_preview_order(Store *store, const char *override, int pilot,
+                        int64_t wall_ms, uint64_t rng_seed, char *out,
+                        size_t out_size, int *row, SimError *err);
+
 /* A fresh non-zero 64-bit seed from the system's random source (a random
 ** UUID), for a participant's schedule or an assignment draw. */
 uint64_t store_random_seed(void);

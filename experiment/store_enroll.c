@@ -213,6 +213,39 @@ int store_assign_condition(Store *store, int pilot, int simulated,
                   out_size, &assigned_by, err);
 }
 
+int store_preview_order(Store *store, const char *override, int pilot,
+                        int64_t wall_ms, uint64_t rng_seed, char *out,
+                        size_t out_size, int *row, SimError *err)
+{
+    const Study *study = store->study;
+    *row = -1;
+    if (!study || study->assignment.mode != ASSIGN_MODE_WITHIN) {
+        return sim_fail(err, SIM_ERR_STATE, "%s: not a within-subject study",
+                        store->path);
+    }
+    WithinOrderChoice wo = {NULL, -1};
+    int rc =
+        choose_order(store, override, pilot, 0, wall_ms, rng_seed, &wo, err);
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t k = 0; rc == SIM_OK && k < study->n_conditions; k++) {
+        int w = snprintf(out + len, out_size - len, "%s%s",
+                         k ? " \xE2\x86\x92 " : "",
+                         study->conditions[wo.order[k]].id);
+        if (w < 0 || (size_t)w >= out_size - len) {
+            rc = sim_fail(err, SIM_ERR_USAGE, "%s: the order is too long",
+                          store->path);
+        } else {
+            len += (size_t)w;
+        }
+    }
+    if (rc == SIM_OK) {
+        *row = wo.row;
+    }
+    sim_free(wo.order);
+    return rc;
+}
+
 uint64_t store_random_seed(void)
 {
     uuid_t u;

@@ -26,6 +26,7 @@
 
 #include "serve/serve_http.h"
 #include "serve/serve_live.h"
+#include "serve/serve_view.h"
 #include "common/sim_clock.h"
 #include "common/sim_escape.h"
 #include "experiment/export.h"
@@ -349,6 +350,7 @@ int serve_main(int argc, char **argv)
     Serve *sv = NULL;
     ServeHttp *http = NULL;
     ServeBundle *bundle = NULL;
+    char *strings = NULL; /* web/strings.json */
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     StudyReport rep;
     study_report_init(&rep);
@@ -428,6 +430,9 @@ int serve_main(int argc, char **argv)
                 "a link opened with someone else's id is told it is in "
                 "use\n");
     }
+    json_t *sj = serve_strings_json(study);
+    strings = sj ? json_dumps(sj, JSON_COMPACT) : NULL;
+    json_decref(sj);
     ServeHttpConfig hc = {.host = o.host,
                           .port = o.port,
                           .serve = sv,
@@ -438,7 +443,8 @@ int serve_main(int argc, char **argv)
                           .assigner = assigner,
                           .max_connections = o.max_connections,
                           .max_per_address = o.max_per_address,
-                          .proxies = o.proxies};
+                          .proxies = o.proxies,
+                          .strings = strings};
     int port = 0;
     if (serve_http_start(&hc, &http, &port, &err) != SIM_OK) {
         fprintf(stderr, "simlab serve: %s\n", err.msg);
@@ -472,6 +478,7 @@ cleanup:
     /* the assignments under way answer their suspended requests first */
     sync_assigner_stop(assigner);
     serve_http_stop(http);
+    free(strings);
     serve_free(sv);
     if (worker) {
         SyncWorkerStatus ws;

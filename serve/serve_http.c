@@ -678,6 +678,23 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
     if (rc == SIM_OK) {
         rc = load_dir(h, dir, "/fonts/", "DejaVuSans", err);
     }
+    if (rc == SIM_OK && cfg->strings) {
+        if (h->n_files == STATIC_MAX) {
+            rc = sim_fail(err, SIM_ERR_IO, "too many files");
+        } else {
+            Static *st = &h->files[h->n_files];
+            snprintf(st->url, sizeof st->url, "/web/strings.json");
+            st->type = "application/json";
+            st->len = strlen(cfg->strings);
+            st->data = sim_malloc(st->len + 1);
+            if (!st->data) {
+                rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            } else {
+                memcpy(st->data, cfg->strings, st->len + 1);
+                h->n_files++;
+            }
+        }
+    }
     if (rc == SIM_OK && !find_static(h, "/")) {
         rc = sim_fail(err, SIM_ERR_IO, "%s/web/index.html is missing",
                       cfg->data_dir);

@@ -38,6 +38,9 @@ typedef struct ServeHttpConfig {
     const char *data_dir;  /* simlab's data folder (web/ and fonts/ in it) */
     ServeBundle *bundle;   /* the study's files (borrowed) */
     SyncAssigner *assigner; /* server assignments (borrowed), or NULL */
+    const char *strings;    /* served as web/strings.json: the study's
+                               participant strings (serve_strings_json), for
+                               the page before it reaches the API; copied */
     int max_connections;    /* 0: 4000 */
     int max_per_address;    /* connections of one client address (an IPv6
                                /64 counts as one); 0: 64; < 0: no cap */

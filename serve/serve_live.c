@@ -13,6 +13,7 @@
 #include "serve/serve_live_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -338,12 +339,13 @@ int live_open(Serve *sv, Live *l, int64_t now_ns, SimError *err)
 
 /* ------------------------------------------------------------ the reply */
 
-/* The completion code and link once the participant's last response is
-** committed: their status in the store says so. */
-static void add_completion(Serve *sv, Live *l, json_t *body)
+/* Whether the completion code or link is shown: the participant's last
+** response is committed (their status in the store says so) and the
+** study has one. */
+static int shows_completion(Serve *sv, Live *l)
 {
     if (l->waiting || !session_finished(l->s)) {
-        return;
+        return 0;
     }
     if (!l->completed) {
         ParticipantInfo info;
@@ -354,7 +356,15 @@ static void add_completion(Serve *sv, Live *l, json_t *body)
         }
     }
     const OnlineSpec *on = &sv->cfg.study->online;
-    if (!l->completed || (!on->completion_code && !on->completion_url)) {
+    return l->completed && (on->completion_code || on->completion_url);
+}
+
+/* The completion code and link once the participant's last response is
+** committed. */
+static void add_completion(Serve *sv, Live *l, json_t *body)
+{
+    const OnlineSpec *on = &sv->cfg.study->online;
+    if (!shows_completion(sv, l)) {
         return;
     }
     json_t *c = json_object();
@@ -387,7 +397,8 @@ void reply_state(Serve *sv, Live *l, int status, int64_t now_ns,
     char prefix[80];
     /* relative: the page may sit under a path prefix of a proxy */
     snprintf(prefix, sizeof prefix, "media/%s/%u/", l->token, l->epoch);
-    json_t *view = serve_view_json(v, sv->cfg.study, prefix, &l->media);
+    json_t *view = serve_view_json(sv->views, v, shows_completion(sv, l), prefix,
+                                   &l->media);
     json_t *body =
         json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1], l->pos[2],
                   "applied", l->applied, "view", view ? view : json_null());
@@ -424,9 +435,12 @@ void reply_start(Serve *sv, Live *l, int64_t now_ns, ServeReply *out)
         json_array_append_new(cl, json_string(lab ? lab : ""));
     }
     json_object_set_new(out->body, "classes", cl);
-    json_object_set_new(
-        out->body, "study_title",
-        json_string(sv->cfg.study->title ? sv->cfg.study->title : ""));
+    /* the study's title is the experimenter's: a participant sees the
+    ** participant_title, if any */
+    if (sv->cfg.study->participant_title) {
+        json_object_set_new(out->body, "participant_title",
+                            json_string(sv->cfg.study->participant_title));
+    }
 }
 
 /* ------------------------------------------------------------ /api/start */
@@ -474,7 +488,9 @@ static char *start_detail(json_t *body)
         d, "timing",
         json_pack("{s:s,s:s,s:s,s:s}", "clock",
                   "performance.timeOrigin + performance.now()", "onset",
-                  "requestAnimationFrame after the screen's first paint",
+                  "the presentation time of the frame that shows the screen "
+                  "(Element Timing renderTime; else requestAnimationFrame; "
+                  "each screen's: onset_method events)",
                   "response", "the input event's timeStamp", "rules",
                   "bounded by the server's receipt times"));
     char *text = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
@@ -786,6 +802,27 @@ void serve_start(Serve *sv, json_t *body, int64_t now_ns, ServeReply *out)
 
 /* ------------------------------------------------------------ /api/input */
 
+/* How the browser took the onset it reports (its "onset_method"): stored
+** as an "onset_method" event whenever it changes for the participant, so
+** that every onset in the data says how it was taken. */
+static void log_onset_method(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
+{
+    const char *m = json_string_value(json_object_get(body, "onset_method"));
+    if (!m || strlen(m) >= sizeof l->onset_method ||
+        strcmp(m, l->onset_method) == 0) {
+        return;
+    }
+    json_t *d = json_pack("{s:s,s:i}", "method", m, "step", l->pos[0]);
+    char *text = d ? json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(d);
+    SimError err;
+    if (text && store_log_event(sv->cfg.store, l->pid, "onset_method", text,
+                                wall_ms, 0, &err) == SIM_OK) {
+        snprintf(l->onset_method, sizeof l->onset_method, "%s", m);
+    }
+    free(text);
+}
+
 static int ms_to_ns(json_t *v, int64_t *out)
 {
     if (!json_is_number(v)) {
@@ -934,7 +971,8 @@ int apply_one(Serve *sv, Live *l, In *in, int64_t now_ns, SimError *err)
         return session_tick(l->s, si.t_ns, si.wall_ms, err);
     }
     if (in->scroll) {
-        session_report_scroll(l->s, in->in.value & 1, (in->in.value >> 1) & 1);
+        session_report_scroll(l->s, SESSION_SCROLL_OVERFLOW(in->in.value),
+                              SESSION_SCROLL_AT_END(in->in.value));
         return SIM_OK;
     }
     return session_handle(l->s, &si, NULL, err);
@@ -1102,6 +1140,9 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t now_ns,
     }
     int moved_at = -1;
     if (rc == SIM_OK && has_pos) {
+        if (onset_ns > 0 && pos_cmp(pos, l->pos) == 0) {
+            log_onset_method(sv, l, body, now_ms);
+        }
         rc = apply_request(sv, l, pos, ins, n_in, onset_ns, now_ns, &moved_at,
                            &err);
     }
@@ -1249,7 +1290,10 @@ int serve_new(const ServeConfig *cfg, int64_t now_ns, Serve **out,
     sv->arrive_ms = now_ms;
     sv->code_bucket = CODE_ANY_RATE * 10;
     sv->code_ms = now_ms;
-    int rc = serve_keys_load(c->store, &sv->keys, err);
+    int rc = serve_view_new(c->study, &sv->views, err);
+    if (rc == SIM_OK) {
+        rc = serve_keys_load(c->store, &sv->keys, err);
+    }
     if (rc == SIM_OK) {
         rc = load_lives(sv, err);
     }
@@ -1282,6 +1326,7 @@ void serve_free(Serve *sv)
     sim_free(sv->by_token.v);
     sim_free(sv->by_key.v);
     sim_free(sv->touched);
+    serve_view_free(sv->views);
     sim_free(sv);
 }
 

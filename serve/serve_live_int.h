@@ -69,6 +69,8 @@ typedef struct Live {
     int enrolled_in_group; /* its enrolment is in that group */
     ServeClock clock;      /* the server's times of this browser */
     int clock_events;      /* client_clock events logged */
+    char onset_method[128]; /* how the browser last said it took an onset
+                               (logged as an event when it changes) */
     /* who may continue (serve_access.h) */
     OnlineResume mode;
     char key_hash[65], session_hash[65], code_hash[65];
@@ -122,6 +124,7 @@ struct Serve {
     unsigned long group; /* the commit group open now (serve_group_*) */
     Live **touched;      /* participants written for in the open group */
     size_t n_touched, cap_touched;
+    ServeView *views; /* the study's screens as the browser draws them */
     /* waiting browsers (serve_wait.c) */
     Store *scratch;        /* a private store in memory, or NULL: the
                               study's first step is no page */

@@ -199,8 +199,8 @@ static int scratch_open(Serve *sv, Live *l, int64_t now_ns, SimError *err)
         session_mark_onset(l->s, l->w_onset);
     }
     if (l->w_scroll) {
-        session_report_scroll(l->s, (l->w_scroll - 1) & 1,
-                              ((l->w_scroll - 1) >> 1) & 1);
+        session_report_scroll(l->s, SESSION_SCROLL_OVERFLOW(l->w_scroll - 1),
+                              SESSION_SCROLL_AT_END(l->w_scroll - 1));
     }
     if (l->w_declined) {
         SimInput dec = {
@@ -414,8 +414,8 @@ void wait_enroll(Serve *sv, Live *l, int64_t now_ns, ServeReply *out)
         session_mark_onset(l->s, l->w_onset);
     }
     if (l->w_scroll) {
-        session_report_scroll(l->s, (l->w_scroll - 1) & 1,
-                              ((l->w_scroll - 1) >> 1) & 1);
+        session_report_scroll(l->s, SESSION_SCROLL_OVERFLOW(l->w_scroll - 1),
+                              SESSION_SCROLL_AT_END(l->w_scroll - 1));
     }
     SimInput in = l->accept.in;
     in.wall_ms = now_ms;

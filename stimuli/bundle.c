@@ -79,6 +79,7 @@ void study_free(Study *st)
     sim_free(st->dir);
     sim_free(st->id);
     sim_free(st->title);
+    sim_free(st->participant_title);
     sim_free(st->online.completion_code);
     sim_free(st->online.completion_url);
     sim_free(st->preset);

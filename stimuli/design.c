@@ -717,12 +717,30 @@ void design_parse(Loader *L, json_t *root)
         jl_error(L, &at, NULL, "study.json must hold a JSON object");
         return;
     }
-    static const char *const known[] = {
-        "simlab_study", "id",         "title",    "domain",        "classes",
-        "conditions",   "baseline",   "protocol", "blocks",        "assignment",
-        "screening",    "pages",      "quiz",     "rating",        "items",
-        "explanations", "simulation", "language", "language_file", "ui",
-        "online",       "analysis",   NULL};
+    static const char *const known[] = {"simlab_study",
+                                        "id",
+                                        "title",
+                                        "domain",
+                                        "classes",
+                                        "conditions",
+                                        "baseline",
+                                        "protocol",
+                                        "blocks",
+                                        "assignment",
+                                        "screening",
+                                        "pages",
+                                        "quiz",
+                                        "rating",
+                                        "items",
+                                        "explanations",
+                                        "simulation",
+                                        "language",
+                                        "language_file",
+                                        "ui",
+                                        "online",
+                                        "analysis",
+                                        "participant_title",
+                                        NULL};
     jreject_unknown(L, &at, root, known);
     int version = 0;
     if (jget_int(L, &at, root, "simlab_study", 1, 1, 1, &version) < 0) {
@@ -738,6 +756,9 @@ void design_parse(Loader *L, json_t *root)
     }
     if (jget_str(L, &at, root, "title", 1, &s) == 1) {
         st->title = ld_strdup(L, s);
+    }
+    if (jget_str(L, &at, root, "participant_title", 0, &s) == 1) {
+        st->participant_title = ld_strdup(L, s);
     }
     if (jget_str(L, &at, root, "domain", 0, &s) == 1) {
         st->domain = ld_strdup(L, s);

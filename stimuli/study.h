@@ -514,11 +514,14 @@ typedef struct OnlineSpec {
 #define ONLINE_PROLIFIC_URL "https://app.prolific.com/submissions/complete?cc="
 
 typedef struct Study {
-    char *dir; /* bundle directory as given */
-    char *id;  /* short identifier */
-    char *title;
-    char *preset;    /* NULL, "hase-forward", "hase-counterfactual",
-                        "meta-predictor" */
+    char *dir;               /* bundle directory as given */
+    char *id;                /* short identifier */
+    char *title;             /* for the experimenter (start screen, reports) */
+    char *participant_title; /* what a participant's window or browser tab
+                                is called ("participant_title"); NULL:
+                                the screen's heading */
+    char *preset;            /* NULL, "hase-forward", "hase-counterfactual",
+                                "meta-predictor" */
     char *test_type; /* "forward" or "counterfactual" (export), or NULL */
     char *domain;    /* default domain for items, or NULL */
     char *json_text; /* study.json as read (stored with the data) */

@@ -684,7 +684,242 @@ static const struct {
                            "المجموع"}},
     [UI_NUMBER_DECIMAL] = {"number.decimal",
                            {".", ",", ",", ",", ".", ".", "."}},
-
+    [UI_DONE_ONLINE] =
+        {"done.online",
+         {"You have finished the study. Thank you for taking part; you may "
+          "close this page.",
+          "Sie haben die Studie abgeschlossen. Vielen Dank für Ihre Teilnahme; "
+          "Sie können diese Seite schließen.",
+          "Vous avez terminé l'étude. Merci de votre participation ; vous "
+          "pouvez fermer cette page.",
+          "Ha terminado el estudio. Gracias por participar; puede cerrar esta "
+          "página.",
+          "您已完成本研究。感谢您的参与，您可以关闭此页面。",
+          "調査は終了しました。ご参加ありがとうございました。このページを閉じて"
+          "かまいません。",
+          "لقد أنهيت الدراسة. شكرًا لمشاركتك؛ يمكنك إغلاق هذه الصفحة."}},
+    [UI_DONE_ONLINE_CODE] =
+        {"done.online_code",
+         {"You have finished the study. Return to the study platform with the "
+          "completion code below to be credited.",
+          "Sie haben die Studie abgeschlossen. Kehren Sie mit dem "
+          "Abschlusscode unten zur Plattform zurück, damit Ihre Teilnahme "
+          "angerechnet wird.",
+          "Vous avez terminé l'étude. Retournez sur la plateforme avec le code "
+          "de fin ci-dessous pour que votre participation soit validée.",
+          "Ha terminado el estudio. Vuelva a la plataforma con el código de "
+          "finalización de abajo para que se le acredite.",
+          "您已完成本研究。请使用下方的完成码返回研究平台，以便记录您的参与。",
+          "調査は終了しました。下の完了コードを持って調査プラットフォームに戻る"
+          "と、参加が認定されます。",
+          "لقد أنهيت الدراسة. عُد إلى منصة الدراسة برمز الإكمال أدناه لتُحتسب "
+          "مشاركتك."}},
+    [UI_SCREENED_OUT_ONLINE] =
+        {"screened_out.online",
+         {"This part of the study is over. Thank you for taking part; you may "
+          "close this page.",
+          "Dieser Teil der Studie ist beendet. Vielen Dank für Ihre Teilnahme; "
+          "Sie können diese Seite schließen.",
+          "Cette partie de l'étude est terminée. Merci de votre participation "
+          "; vous pouvez fermer cette page.",
+          "Esta parte del estudio ha terminado. Gracias por participar; puede "
+          "cerrar esta página.",
+          "本部分研究已结束。感谢您的参与，您可以关闭此页面。",
+          "調査のこの部分は終了しました。ご参加ありがとうございました。このペー"
+          "ジを閉じてかまいません。",
+          "انتهى هذا الجزء من الدراسة. شكرًا لمشاركتك؛ يمكنك إغلاق هذه "
+          "الصفحة."}},
+    [UI_WEB_LOADING] = {"web.loading",
+                        {"Loading…", "Wird geladen …", "Chargement…",
+                         "Cargando…", "正在加载…", "読み込み中…",
+                         "جارٍ التحميل…"}},
+    [UI_WEB_OFFLINE] =
+        {"web.offline",
+         {"The connection is lost. Your answers are kept on this device and "
+          "sent as soon as it is back.",
+          "Die Verbindung ist unterbrochen. Ihre Antworten bleiben auf diesem "
+          "Gerät und werden gesendet, sobald sie wieder besteht.",
+          "La connexion est perdue. Vos réponses restent sur cet appareil et "
+          "seront envoyées dès son retour.",
+          "Se ha perdido la conexión. Sus respuestas se guardan en este "
+          "dispositivo y se enviarán en cuanto vuelva.",
+          "连接已中断。您的回答保存在本设备上，连接恢复后会立即发送。",
+          "接続が切れました。回答はこの端末に保存され、接続が戻りしだい送信され"
+          "ます。",
+          "انقطع الاتصال. تبقى إجاباتك محفوظة على هذا الجهاز وتُرسل فور "
+          "عودته."}},
+    [UI_WEB_SAVING] = {"web.saving",
+                       {"Saving…", "Wird gespeichert …", "Enregistrement…",
+                        "Guardando…", "正在保存…", "保存中…", "جارٍ الحفظ…"}},
+    [UI_WEB_NOT_TAKEN] =
+        {"web.not_taken",
+         {"Your answer is already taken; this press did not count.",
+          "Ihre Antwort ist bereits angenommen; dieser Klick zählt nicht.",
+          "Votre réponse est déjà prise en compte ; ce clic ne compte pas.",
+          "Su respuesta ya está registrada; esta pulsación no cuenta.",
+          "您的回答已被接收；此次点击不计入。",
+          "回答はすでに受け付けました。この操作は数えられません。",
+          "تم أخذ إجابتك بالفعل؛ لم تُحتسب هذه الضغطة."}},
+    [UI_WEB_OTHER_TITLE] = {"web.other_title",
+                            {"The study continues in another window",
+                             "Die Studie läuft in einem anderen Fenster weiter",
+                             "L'étude continue dans une autre fenêtre",
+                             "El estudio continúa en otra ventana",
+                             "研究在另一个窗口中继续",
+                             "この調査は別のウィンドウで続いています",
+                             "تستمر الدراسة في نافذة أخرى"}},
+    [UI_WEB_OTHER_TEXT] =
+        {"web.other_text",
+         {"You opened this study again in another window or tab. Close this "
+          "one, or continue here.",
+          "Sie haben diese Studie in einem anderen Fenster oder Tab erneut "
+          "geöffnet. Schließen Sie dieses oder machen Sie hier weiter.",
+          "Vous avez rouvert cette étude dans une autre fenêtre ou un autre "
+          "onglet. Fermez celle-ci, ou continuez ici.",
+          "Ha vuelto a abrir este estudio en otra ventana o pestaña. Cierre "
+          "esta o continúe aquí.",
+          "您在另一个窗口或标签页中再次打开了本研究。请关闭此窗口，或在此继续"
+          "。",
+          "この調査を別のウィンドウまたはタブで開き直しました。こちらを閉じるか"
+          "、ここで続けてください。",
+          "لقد فتحت هذه الدراسة مرة أخرى في نافذة أو علامة تبويب أخرى. أغلق "
+          "هذه النافذة أو تابع هنا."}},
+    [UI_WEB_CONTINUE_HERE] = {"web.continue_here",
+                              {"Continue here", "Hier weitermachen",
+                               "Continuer ici", "Continuar aquí", "在此继续",
+                               "ここで続ける", "تابع هنا"}},
+    [UI_WEB_NO_ID_TITLE] = {"web.no_id_title",
+                            {"This link is incomplete",
+                             "Dieser Link ist unvollständig",
+                             "Ce lien est incomplet",
+                             "Este enlace está incompleto", "此链接不完整",
+                             "このリンクは不完全です", "هذا الرابط غير مكتمل"}},
+    [UI_WEB_NO_ID_TEXT] =
+        {"web.no_id_text",
+         {"The link lacks your participant id. Please open the study again "
+          "from the page where you found it.",
+          "Dem Link fehlt Ihre Teilnehmerkennung. Bitte öffnen Sie die Studie "
+          "erneut von der Seite, auf der Sie sie gefunden haben.",
+          "Il manque votre identifiant de participant dans le lien. Veuillez "
+          "rouvrir l'étude depuis la page où vous l'avez trouvée.",
+          "Al enlace le falta su identificador de participante. Vuelva a abrir "
+          "el estudio desde la página donde lo encontró.",
+          "链接中缺少您的参与者编号。请从您找到本研究的页面重新打开。",
+          "リンクに参加者 ID "
+          "がありません。調査を見つけたページからもう一度開いてください。",
+          "ينقص الرابط معرّف المشارك الخاص بك. يُرجى فتح الدراسة مرة أخرى من "
+          "الصفحة التي وجدتها فيها."}},
+    [UI_WEB_ERROR_TITLE] = {"web.error_title",
+                            {"The study cannot be shown",
+                             "Die Studie kann nicht angezeigt werden",
+                             "L'étude ne peut pas être affichée",
+                             "No se puede mostrar el estudio", "无法显示本研究",
+                             "調査を表示できません", "لا يمكن عرض الدراسة"}},
+    [UI_WEB_CODE_TITLE] = {"web.code_title",
+                           {"Your completion code", "Ihr Abschlusscode",
+                            "Votre code de fin", "Su código de finalización",
+                            "您的完成码", "完了コード",
+                            "رمز الإكمال الخاص بك"}},
+    [UI_WEB_CODE_LINK] = {"web.code_link",
+                          {"Complete the study on the platform",
+                           "Studie auf der Plattform abschließen",
+                           "Terminer l'étude sur la plateforme",
+                           "Completar el estudio en la plataforma",
+                           "在平台上完成本研究",
+                           "プラットフォームで調査を完了する",
+                           "أكمل الدراسة على المنصة"}},
+    [UI_WEB_COPY] = {"web.copy",
+                     {"Copy", "Kopieren", "Copier", "Copiar", "复制", "コピー",
+                      "نسخ"}},
+    [UI_WEB_COPIED] = {"web.copied",
+                       {"Copied", "Kopiert", "Copié", "Copiado", "已复制",
+                        "コピーしました", "تم النسخ"}},
+    [UI_WEB_WAIT_SERVER] =
+        {"web.wait_server",
+         {"Please wait a moment; your answer is being saved.",
+          "Einen Moment bitte, Ihre Antwort wird gespeichert.",
+          "Un instant, votre réponse est enregistrée.",
+          "Un momento, se está guardando su respuesta.",
+          "请稍候，正在保存您的回答。",
+          "少々お待ちください。回答を保存しています。",
+          "لحظة من فضلك، يجري حفظ إجابتك."}},
+    [UI_WEB_RESUME_CODE_TITLE] = {"web.resume_code_title",
+                                  {"Your resume code", "Ihr Fortsetzungscode",
+                                   "Votre code de reprise",
+                                   "Su código de reanudación", "您的续答码",
+                                   "再開コード", "رمز المتابعة الخاص بك"}},
+    [UI_WEB_RESUME_CODE_KEEP] =
+        {"web.resume_code_keep",
+         {"Write it down: with it you can continue on another device.",
+          "Notieren Sie ihn: Damit können Sie auf einem anderen Gerät "
+          "weitermachen.",
+          "Notez-le : il vous permet de continuer sur un autre appareil.",
+          "Anótelo: con él puede continuar en otro dispositivo.",
+          "请记下：凭此码可在其他设备上继续。",
+          "控えておいてください。別の端末で続けるときに使います。",
+          "دوّنه: تستطيع به المتابعة على جهاز آخر."}},
+    [UI_WEB_RESUME_TITLE] =
+        {"web.resume_title",
+         {"This study was started in another browser",
+          "Diese Studie wurde in einem anderen Browser begonnen",
+          "Cette étude a été commencée dans un autre navigateur",
+          "Este estudio se inició en otro navegador",
+          "本研究已在另一个浏览器中开始",
+          "この研究は別のブラウザで開始されています",
+          "بدأت هذه الدراسة في متصفح آخر"}},
+    [UI_WEB_RESUME_ASK] =
+        {"web.resume_ask",
+         {"To continue here, enter the resume code you were shown after the "
+          "consent.",
+          "Um hier weiterzumachen, geben Sie den Fortsetzungscode ein, der "
+          "Ihnen nach der Einwilligung angezeigt wurde.",
+          "Pour continuer ici, saisissez le code de reprise qui vous a été "
+          "affiché après le consentement.",
+          "Para continuar aquí, introduzca el código de reanudación que se le "
+          "mostró después del consentimiento.",
+          "要在此继续，请输入同意之后向您显示的续答码。",
+          "ここで続けるには、同意の後に表示された再開コードを入力してください"
+          "。",
+          "للمتابعة هنا، أدخل رمز المتابعة الذي عُرض عليك بعد الموافقة."}},
+    [UI_WEB_RESUME_OTHER] =
+        {"web.resume_other",
+         {"Please continue in the browser where you started, or open the study "
+          "again from the platform's page (the same link).",
+          "Bitte machen Sie in dem Browser weiter, in dem Sie begonnen haben, "
+          "oder öffnen Sie die Studie erneut über die Seite der Plattform "
+          "(derselbe Link).",
+          "Veuillez continuer dans le navigateur où vous avez commencé, ou "
+          "rouvrir l'étude depuis la page de la plateforme (le même lien).",
+          "Continúe en el navegador donde empezó, o vuelva a abrir el estudio "
+          "desde la página de la plataforma (el mismo enlace).",
+          "请在您开始时使用的浏览器中继续，或从平台页面重新打开本研究（同一链接"
+          "）。",
+          "開始したブラウザで続けるか、プラットフォームのページから（同じリンク"
+          "で）研究を開き直してください。",
+          "يُرجى المتابعة في المتصفح الذي بدأت فيه، أو افتح الدراسة مجددًا من "
+          "صفحة المنصة (الرابط نفسه)."}},
+    [UI_WEB_RESUME_LABEL] = {"web.resume_label",
+                             {"Resume code", "Fortsetzungscode",
+                              "Code de reprise", "Código de reanudación",
+                              "续答码", "再開コード", "رمز المتابعة"}},
+    [UI_WEB_RESUME_GO] = {"web.resume_go",
+                          {"Continue", "Weiter", "Continuer", "Continuar",
+                           "继续", "続ける", "متابعة"}},
+    [UI_WEB_RESUME_WRONG] =
+        {"web.resume_wrong",
+         {"This code does not continue this study. Please check it and try "
+          "again.",
+          "Mit diesem Code lässt sich die Studie nicht fortsetzen. Bitte "
+          "prüfen Sie ihn und versuchen Sie es erneut.",
+          "Ce code ne permet pas de reprendre cette étude. Vérifiez-le et "
+          "réessayez.",
+          "Este código no permite continuar este estudio. Compruébelo e "
+          "inténtelo de nuevo.",
+          "此代码无法继续本研究。请检查后重试。",
+          "このコードではこの研究を再開できません。確認してもう一度お試しくださ"
+          "い。",
+          "لا يتيح هذا الرمز متابعة هذه الدراسة. يُرجى التحقق منه والمحاولة مرة "
+          "أخرى."}},
 };
 
 _Static_assert(sizeof ui_rows / sizeof *ui_rows == UI_KEY_COUNT,

@@ -136,3 +136,24 @@ simlab_add_test(test_app_layout SOURCES test_app_layout.c
                 ARGS ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_app_layout PROPERTIES TIMEOUT 900
   ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
+# What the desktop shows of every screen of the bundled and example studies
+# in en, de, ar and ja, beside the browser's JSON of it (the screen model),
+# one line per screen; web_texts (tests/web.cmake) draws the JSON with
+# web/screens.js and compares the two.
+if(TARGET simlab_serve)
+  simlab_add_test(test_screen_texts SOURCES test_screen_texts.c
+                  LIBS simlab_ui simlab_serve simlab_experiment
+                       simlab_stimuli simlab_common PkgConfig::SDL2
+                  ARGS ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/screen-texts.jsonl)
+  set_tests_properties(test_screen_texts PROPERTIES TIMEOUT 900
+    FIXTURES_SETUP screen_texts
+    ENVIRONMENT "SDL_VIDEODRIVER=dummy;SIMLAB_ASSETS=${CMAKE_SOURCE_DIR}/assets")
+  find_program(SIMLAB_NODE node)
+  if(SIMLAB_NODE)
+    add_test(NAME web_texts
+             COMMAND ${SIMLAB_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/web/texts.mjs
+                     ${CMAKE_BINARY_DIR}/screen-texts.jsonl)
+    set_tests_properties(web_texts PROPERTIES FIXTURES_REQUIRED screen_texts
+                         TIMEOUT 300)
+  endif()
+endif()

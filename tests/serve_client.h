@@ -202,7 +202,7 @@ static inline int answer(Serve *sv, Client *c)
         snprintf(k, sizeof k, "%d", c->pos[1] == 1 ? 1 : 2);
         json_array_append_new(a, in_key(c, k));
     } else if (choice) {
-        json_t *cl = json_array_get(json_object_get(choice, "classes"), 0);
+        json_t *cl = json_array_get(json_object_get(choice, "options"), 0);
         json_array_append_new(
             a, in_key(c, json_string_value(json_object_get(cl, "key"))));
     }

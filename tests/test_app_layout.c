@@ -2,17 +2,21 @@
 ** Text always fits: every screen of the demo studies (assets/studies), the
 ** examples (examples/, those whose data are there) and the test bundles
 ** (tests/data/bundles/valid-..., tests/data/experiment/...) laid out without a
-** window in en, de, zh-Hans and ar at 1280x720 and 1920x1080 -- one
+** window in en, de, zh-Hans and ar at 1280x720, 1920x1080 and a 390x844
+** phone -- one
 ** simulated participant per condition walked through the real session,
 ** explanations also revealed and hovered -- and every text drawn inside a
 ** box (a card, a chip, a button, a legend, a layout's cell, a tooltip)
-** must stay inside it; body text must stay inside the window. Also: the
-** item card and the explanation area are in the same place in every
-** condition of a screen.
+** must stay inside it at the desktop sizes; body text must stay inside the
+** window. Also: the
+** item card is in the same place and of the same size in every condition
+** of a screen, at each window size (en).
 **   test_app_layout SOURCE_DIR [BUNDLE ...]
 */
 #define _POSIX_C_SOURCE 200809L
 #include "tests/harness.h"
+#include "tests/test_app_env.h"
+#include "tests/test_walk.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -33,19 +37,14 @@
 
 static const char *const LANGS[] = {"en", "de", "zh-Hans", "ar"};
 #define N_LANGS 4
-static const int SIZES[][2] = {{1280, 720}, {1920, 1080}};
-#define N_SIZES 2
+static const int SIZES[][2] = {{1280, 720}, {1920, 1080}, {390, 844}};
+#define N_SIZES 3
 
 /* Allowed overhang, px (anti-aliasing, rounding of fitted text). */
 #define SLACK 1.5f
 
 typedef struct Env {
-    Gfx g;
-    Fonts fonts[N_LANGS];
-    Ui ui[N_LANGS];
-    UiStrings *strings[N_LANGS];
-    Assets assets;
-    Scene sc;
+    TestApp a;
     int n_screens, n_texts;
     int n_failed; /* boxes left, reported (at most a few per bundle) */
 } Env;
@@ -53,55 +52,21 @@ typedef struct Env {
 static int env_open(Env *e)
 {
     memset(e, 0, sizeof *e);
-    SimError err;
-    GfxOptions o = {"layout", 1, SIZES[0][0], SIZES[0][1], 0, 0, 1};
-    if (gfx_open(&e->g, &o, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    char assets[1024], fdir[1100];
-    if (gfx_find_assets(assets, sizeof assets, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    snprintf(fdir, sizeof fdir, "%s/fonts", assets);
-    for (int l = 0; l < N_LANGS; l++) {
-        if (fonts_init(&e->fonts[l], e->g.renderer, fdir, &err) != SIM_OK) {
-            fprintf(stderr, "%s\n", err.msg);
-            return -1;
-        }
-        fonts_set_language(&e->fonts[l], LANGS[l]);
-        e->strings[l] =
-            ui_strings_new((size_t)ui_language_find(LANGS[l]), LANGS[l]);
-        fonts_set_rtl(&e->fonts[l], ui_strings_rtl(e->strings[l]));
-        e->ui[l].gfx = &e->g;
-        e->ui[l].fonts = &e->fonts[l];
-        e->ui[l].font_scale = 1;
-        ui_init_theme(&e->ui[l]);
-        ui_update_metrics(&e->ui[l]);
-    }
-    assets_init(&e->assets, e->g.renderer);
-    scene_init(&e->sc);
-    return 0;
+    return test_app_open(&e->a, "layout", SIZES[0][0], SIZES[0][1], LANGS,
+                         N_LANGS);
 }
 
 static void env_close(Env *e)
 {
-    scene_free(&e->sc);
-    assets_free(&e->assets);
-    for (int l = 0; l < N_LANGS; l++) {
-        fonts_free(&e->fonts[l]);
-        ui_strings_free(e->strings[l]);
-    }
-    gfx_close(&e->g);
+    test_app_close(&e->a);
 }
 
 static void set_size(Env *e, int s)
 {
-    SDL_SetWindowSize(e->g.window, SIZES[s][0], SIZES[s][1]);
-    gfx_update_size(&e->g);
+    SDL_SetWindowSize(e->a.g.window, SIZES[s][0], SIZES[s][1]);
+    gfx_update_size(&e->a.g);
     for (int l = 0; l < N_LANGS; l++) {
-        ui_update_metrics(&e->ui[l]);
+        ui_update_metrics(&e->a.ui[l]);
     }
 }
 
@@ -112,10 +77,11 @@ static int inside(SDL_FRect in, SDL_FRect box)
            in.y + in.h <= box.y + box.h + SLACK;
 }
 
-/* Checks the texts of e->sc; where names the screen for the report. */
+/* Checks the texts of e->a.sc (the scene); where names the screen for the
+ * report. */
 static void check_scene(Env *e, const char *where)
 {
-    const Scene *sc = &e->sc;
+    const Scene *sc = &e->a.sc;
     e->n_screens++;
     for (size_t i = 0; i < sc->n_cmds; i++) {
         const SceneCmd *k = &sc->cmds[i];
@@ -132,9 +98,9 @@ static void check_scene(Env *e, const char *where)
             }
         }
         if (!why && k->layer == LAYER_BODY &&
-            (k->r.x < -SLACK || k->r.x + k->r.w > (float)e->g.w + SLACK)) {
+            (k->r.x < -SLACK || k->r.x + k->r.w > (float)e->a.g.w + SLACK)) {
             why = "window";
-            box = (SDL_FRect){0, 0, (float)e->g.w, (float)e->g.h};
+            box = (SDL_FRect){0, 0, (float)e->a.g.w, (float)e->a.g.h};
         }
         if (!why) {
             continue;
@@ -170,8 +136,8 @@ typedef struct Walk {
     const Study *st;
     const char *bundle;
     ScreenPlan plans[N_LANGS][N_SIZES];
-    /* the item card of each item screen, per step, of the first condition
-    ** walked (same-place check; 1280x720, en) */
+    /* the item card of each item screen, per step and window size, of the
+    ** first condition walked (same-place check; en) */
     SDL_FRect *first_item;
     int *first_kind;
     const Item **first_shown; /* the item the first condition showed */
@@ -210,9 +176,10 @@ static void check_view(Walk *w, const SessionView *v0)
                     vv.res_revealed =
                         vv.n_reservoir <= sizeof shown ? shown : NULL;
                 }
-                ScreenCtx sx = {&e->ui[l], &e->assets,    &vv, 0,
-                                NULL,      e->strings[l], p};
-                screen_build(&e->sc, &sx);
+                ScreenCtx sx = {&e->a.ui[l], &e->a.assets, &vv,
+                                0,           NULL,         e->a.strings[l],
+                                p,           w->st,        NULL};
+                screen_build(&e->a.sc, &sx);
                 char where[400];
                 snprintf(where, sizeof where, "%s %dx%d %s step %d (%s) %s%s",
                          w->bundle, SIZES[s][0], SIZES[s][1], LANGS[l],
@@ -220,13 +187,16 @@ static void check_view(Walk *w, const SessionView *v0)
                          session_screen_name(v.screen),
                          v.condition ? v.condition : "-",
                          var ? " revealed/hovered" : "");
-                check_scene(e, where);
-                if (s == 0 && l == 0 && var == 0 && v.trial &&
+                if (SIZES[s][0] > SIZES[s][1]) {
+                    check_scene(e, where); /* text fits a desktop window */
+                }
+                if (l == 0 && var == 0 && v.trial &&
                     (size_t)v.trial->seq < w->n_steps) {
-                    /* the item card sits where the first condition's did */
+                    /* the item card sits where the first condition's did,
+                    ** at every window size */
                     SDL_FRect item, expl;
-                    card_rects(&e->sc, &item, &expl);
-                    size_t k = (size_t)v.trial->seq;
+                    card_rects(&e->a.sc, &item, &expl);
+                    size_t k = (size_t)v.trial->seq * N_SIZES + (size_t)s;
                     if (w->cond_index == 0) {
                         w->first_item[k] = item;
                         w->first_kind[k] = (int)v.screen;
@@ -236,7 +206,8 @@ static void check_view(Walk *w, const SessionView *v0)
                         SDL_FRect a = w->first_item[k];
                         int same = fabsf(a.x - item.x) < 1 &&
                                    fabsf(a.w - item.w) < 1 &&
-                                   fabsf(a.y - item.y) < 1;
+                                   fabsf(a.y - item.y) < 1 &&
+                                   fabsf(a.h - item.h) < 1;
                         CHECK(same);
                         if (!same && e->n_failed++ < 40) {
                             fprintf(stderr,
@@ -254,73 +225,25 @@ static void check_view(Walk *w, const SessionView *v0)
     }
 }
 
+static void on_view(void *ctx, const SessionView *v, int64_t onset_ns)
+{
+    (void)onset_ns;
+    check_view(ctx, v);
+}
+
 /* One participant of condition c through the whole run. */
 static void walk_condition(Walk *w, Store *store, size_t c)
 {
-    const Study *st = w->st;
-    SimError err;
-    EnrollSpec es;
-    memset(&es, 0, sizeof es);
-    es.condition = st->conditions[c].id;
-    es.seed = 17 + c;
-    es.assign_seed = 3;
-    es.simulated = 1;
-    es.wall_ms = 1000;
-    ParticipantInfo info;
-    if (store_enroll(store, &es, &info, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", w->bundle, err.msg);
-        CHECK(0);
-        return;
-    }
-    Session *s = NULL;
-    if (session_open(store, st, info.id, 1000, &s, &err) != SIM_OK) {
-        fprintf(stderr, "%s: %s\n", w->bundle, err.msg);
-        CHECK(0);
-        return;
-    }
-    Policy pol;
-    policy_init(&pol, POLICY_MODEL, st, &st->simulation, 1, es.seed);
-    int64_t now = 1000000000LL;
-    unsigned seen = (unsigned)-1;
-    for (int guard = 0; guard < 20000 && !session_finished(s); guard++) {
-        const SessionView *v = session_view(s);
-        if (!v->onset_marked) {
-            now += 16000000;
-            session_mark_onset(s, now);
-            v = session_view(s);
-        }
-        if (v->screen_serial != seen) {
-            seen = v->screen_serial;
-            check_view(w, v);
-        }
-        if (v->screen == SCREEN_TIMEOUT) {
-            now += SESSION_TIMEOUT_SHOW_NS;
-            session_tick(s, now, 2000, &err);
-            continue;
-        }
-        SimInput in;
-        if (policy_next_input(&pol, v, &now, &in) != 0) {
-            break;
-        }
-        in.wall_ms = 2000;
-        session_tick(s, in.t_ns, in.wall_ms, &err);
-        session_handle(s, &in, NULL, &err);
-    }
-    CHECK(session_finished(s));
-    session_close(s);
+    CHECK(test_walk_condition(store, w->st, c, 17 + c, w->bundle, on_view, w));
 }
 
 static void check_bundle(Env *e, const char *dir)
 {
-    Study *st = NULL;
+    Study *st = test_walk_load(dir);
     SimError err;
-    StudyReport rep;
-    study_report_init(&rep);
-    if (study_load(dir, &st, &rep, &err) != SIM_OK) {
-        study_report_free(&rep);
+    if (!st) {
         return; /* a bundle without its data (the Hase & Bansal examples) */
     }
-    study_report_free(&rep);
     Walk *w = sim_calloc(1, sizeof *w);
     char db[] = "layout-XXXXXX";
     int fd = mkstemp(db);
@@ -338,8 +261,8 @@ static void check_bundle(Env *e, const char *dir)
     for (int s = 0; s < N_SIZES; s++) {
         set_size(e, s);
         for (int l = 0; l < N_LANGS; l++) {
-            screen_plan_build(&w->plans[l][s], st, &e->ui[l], &e->assets,
-                              e->strings[l]);
+            screen_plan_build(&w->plans[l][s], st, &e->a.ui[l], &e->a.assets,
+                              e->a.strings[l]);
         }
     }
     Store *store = NULL;
@@ -348,9 +271,9 @@ static void check_bundle(Env *e, const char *dir)
         CHECK(0);
     }
     w->n_steps = 4096;
-    w->first_item = sim_calloc(w->n_steps, sizeof *w->first_item);
-    w->first_kind = sim_calloc(w->n_steps, sizeof *w->first_kind);
-    w->first_shown = sim_calloc(w->n_steps, sizeof *w->first_shown);
+    w->first_item = sim_calloc(w->n_steps * N_SIZES, sizeof *w->first_item);
+    w->first_kind = sim_calloc(w->n_steps * N_SIZES, sizeof *w->first_kind);
+    w->first_shown = sim_calloc(w->n_steps * N_SIZES, sizeof *w->first_shown);
     for (size_t c = 0; store && c < st->n_conditions; c++) {
         w->cond_index = (int)c;
         walk_condition(w, store, c);

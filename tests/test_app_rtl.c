@@ -153,7 +153,9 @@ static void build(Env *e, Scene *sc, const SessionView *v, const char *tag)
         t = ui_strings_new((size_t)lang, tag);
         CHECK(t != NULL);
     }
-    ScreenCtx sx = {&e->ui, &e->assets, v, 0, NULL, t, NULL};
+    SessionView vv = *v;
+    vv.continue_ready = session_continue_ready(&vv);
+    ScreenCtx sx = {&e->ui, &e->assets, &vv, 0, NULL, t, NULL, NULL, NULL};
     screen_build(sc, &sx);
     ui_strings_free(t);
 }
@@ -423,31 +425,31 @@ static void test_helpers(Env *e)
     CHECK_INT(render_align(&rc, ALIGN_CENTER), ALIGN_CENTER);
     rc.strings = NULL;
     CHECK_INT(render_rtl(&rc), 0);
-    /* The edit arrow follows the line's direction. */
-    CHECK_STR(render_arrow(&rc, "40", NULL), "\xE2\x86\x92");
-    CHECK_STR(render_arrow(&rc, "Age: 40", NULL), "\xE2\x86\x92");
+    /* The edit arrow (the screen model's) follows the line's direction. */
+    CHECK_STR(screen_arrow("40", NULL, render_rtl(&rc)), "\xE2\x86\x92");
+    CHECK_STR(screen_arrow("Age: 40", NULL, render_rtl(&rc)), "\xE2\x86\x92");
     const char *arabic = "\xD8\xB9\xD9\x85\xD8\xB1: 40"; /* "عمر: 40" */
-    CHECK_STR(render_arrow(&rc, arabic, NULL), "\xE2\x86\x90");
+    CHECK_STR(screen_arrow(arabic, NULL, render_rtl(&rc)), "\xE2\x86\x90");
     /* digits and punctuation first do not decide; Hebrew runs right to
     ** left, accented Latin left to right; nothing strong: left to right */
     const char *later = "12 \xE2\x80\x93 \xD8\xB9\xD9\x85\xD8\xB1";
-    CHECK_STR(render_arrow(&rc, later, NULL), "\xE2\x86\x90");
-    CHECK_STR(render_arrow(&rc, "\xD7\x92\xD7\x99\xD7\x9C", NULL),
+    CHECK_STR(screen_arrow(later, NULL, render_rtl(&rc)), "\xE2\x86\x90");
+    CHECK_STR(screen_arrow("\xD7\x92\xD7\x99\xD7\x9C", NULL, render_rtl(&rc)),
               "\xE2\x86\x90");
-    CHECK_STR(render_arrow(&rc, "\xC3\xA9t\xC3\xA9 \xD8\xB9", NULL),
+    CHECK_STR(screen_arrow("\xC3\xA9t\xC3\xA9 \xD8\xB9", NULL, render_rtl(&rc)),
               "\xE2\x86\x92");
-    CHECK_STR(render_arrow(&rc, "12 - 3", NULL), "\xE2\x86\x92");
-    CHECK_STR(render_arrow(&rc, "", NULL), "\xE2\x86\x92");
+    CHECK_STR(screen_arrow("12 - 3", NULL, render_rtl(&rc)), "\xE2\x86\x92");
+    CHECK_STR(screen_arrow("", NULL, render_rtl(&rc)), "\xE2\x86\x92");
     /* A from without letters: the value after the arrow decides, else
     ** the study's direction, as the wrapper orders such a line ("40 -> 50"
     ** in an Arabic study is drawn "50 <- 40" from the right). */
-    CHECK_STR(render_arrow(&rc, "40", arabic), "\xE2\x86\x90");
-    CHECK_STR(render_arrow(&rc, "40", "50"), "\xE2\x86\x92");
+    CHECK_STR(screen_arrow("40", arabic, render_rtl(&rc)), "\xE2\x86\x90");
+    CHECK_STR(screen_arrow("40", "50", render_rtl(&rc)), "\xE2\x86\x92");
     rc.strings = ar;
-    CHECK_STR(render_arrow(&rc, "40", "50"), "\xE2\x86\x90");
-    CHECK_STR(render_arrow(&rc, "12 - 3", NULL), "\xE2\x86\x90");
-    CHECK_STR(render_arrow(&rc, "Age: 40", NULL), "\xE2\x86\x92");
-    CHECK_STR(render_arrow(&rc, "40", "Bird"), "\xE2\x86\x92");
+    CHECK_STR(screen_arrow("40", "50", render_rtl(&rc)), "\xE2\x86\x90");
+    CHECK_STR(screen_arrow("12 - 3", NULL, render_rtl(&rc)), "\xE2\x86\x90");
+    CHECK_STR(screen_arrow("Age: 40", NULL, render_rtl(&rc)), "\xE2\x86\x92");
+    CHECK_STR(screen_arrow("40", "Bird", render_rtl(&rc)), "\xE2\x86\x92");
     ui_strings_free(ar);
     ui_strings_free(de);
 }

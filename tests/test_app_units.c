@@ -229,7 +229,7 @@ static void test_long_page_line(void)
     CHECK_INT(page_parse(page, NULL, &pg, &err), SIM_OK);
     v.page = pg;
     v.onset_marked = 1;
-    ScreenCtx sx = {&ui, &assets, &v, 0, NULL, NULL, NULL};
+    ScreenCtx sx = {&ui, &assets, &v, 0, NULL, NULL, NULL, NULL, NULL};
     Scene sc;
     scene_init(&sc);
     screen_build(&sc, &sx);
@@ -255,7 +255,11 @@ static void test_long_page_line(void)
     e.text = page;
     RenderCtx rc = {.ui = &ui, .assets = &assets, .max_image_h = 200};
     scene_clear(&sc);
-    CHECK(render_explanation(&rc, &sc, &e, NULL, 0, 0, 600) > 0);
+    ScreenModel *model = screen_model_new();
+    ScreenContext mcx = {NULL, NULL, SCREEN_DESKTOP, NULL, 0, 0};
+    ScreenExpl *node = screen_model_expl(model, &mcx, &e, NULL, 0, 0);
+    CHECK(render_explanation(&rc, &sc, node, 0, 0, 600) > 0);
+    screen_model_free(model);
     CHECK(sc.text && strstr(sc.text, "bold59") != NULL);
     CHECK(sc.text && strstr(sc.text, "LASTWORD") != NULL);
     CHECK(!scene_oom(&sc));

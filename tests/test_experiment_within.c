@@ -614,6 +614,70 @@ static void test_migration(void)
     test_rmtree(tmp);
 }
 
+/* The start screen's order (store_preview_order) is the order the
+** participant then enrolled gets: latin-square rows in turn, an override
+** first, the stored condition_order in the same words; not in a
+** between-subject study. */
+static void test_preview_order(void)
+{
+    Study *st = load_example();
+    if (!st) {
+        return;
+    }
+    char tmp[256], path[300];
+    test_tmpdir(tmp, sizeof tmp, "within-preview");
+    snprintf(path, sizeof path, "%s/p.db", tmp);
+    Store *store = NULL;
+    SimError err;
+    CHECK_INT(store_open(path, st, DURABILITY_FULL, 0, 1000, &store, &err),
+              SIM_OK);
+    for (int k = 0; store && k < 8; k++) {
+        const char *first = k == 5 ? st->conditions[1].id : NULL;
+        char shown[256];
+        int row = -2;
+        CHECK_INT(store_preview_order(store, first, 0, 2000, 77, shown,
+                                      sizeof shown, &row, &err),
+                  SIM_OK);
+        CHECK(row >= 0);
+        EnrollSpec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.seed = (uint64_t)k + 1;
+        spec.assign_seed = 77;
+        spec.condition = first;
+        spec.wall_ms = 2000;
+        ParticipantInfo info;
+        CHECK_INT(store_enroll(store, &spec, &info, &err), SIM_OK);
+        char q[200], stored[256] = "";
+        snprintf(q, sizeof q,
+                 "SELECT replace(condition_order, ',', ' \xE2\x86\x92 ') "
+                 "FROM participant WHERE id = '%s'",
+                 info.id);
+        sqlite3_stmt *s = NULL;
+        if (sqlite3_prepare_v2(store_db(store), q, -1, &s, NULL) == SQLITE_OK &&
+            sqlite3_step(s) == SQLITE_ROW) {
+            snprintf(stored, sizeof stored, "%s",
+                     (const char *)sqlite3_column_text(s, 0));
+        }
+        sqlite3_finalize(s);
+        CHECK_STR(shown, stored);
+        if (first) {
+            CHECK(strncmp(shown, first, strlen(first)) == 0);
+        }
+    }
+    store_close(store);
+    st->assignment.mode = ASSIGN_MODE_BETWEEN;
+    CHECK_INT(store_open(path, st, DURABILITY_FULL, 0, 1000, &store, &err),
+              SIM_OK);
+    char shown[64];
+    int row;
+    CHECK_INT(store_preview_order(store, NULL, 0, 2000, 1, shown, sizeof shown,
+                                  &row, &err),
+              SIM_ERR_STATE);
+    store_close(store);
+    study_free(st);
+    test_rmtree(tmp);
+}
+
 int main(void)
 {
     test_williams();
@@ -622,6 +686,7 @@ int main(void)
     test_sessions();
     test_store();
     test_store_random();
+    test_preview_order();
     test_migration();
     return TEST_REPORT();
 }

@@ -149,7 +149,7 @@ int main(void)
         key, sizeof key, "%s",
         json_string_value(json_object_get(
             json_array_get(
-                json_object_get(json_object_get(c.view, "choice"), "classes"),
+                json_object_get(json_object_get(c.view, "choice"), "options"),
                 0),
             "key")));
     CHECK_INT(send_one(e.sv, &c, stamped(&c, "key", key, t)), 200);
@@ -229,7 +229,7 @@ int main(void)
                 a,
                 stamped(&bot, "key",
                         json_string_value(json_object_get(
-                            json_array_get(json_object_get(ch, "classes"), 0),
+                            json_array_get(json_object_get(ch, "options"), 0),
                             "key")),
                         at));
         } else {

@@ -22,11 +22,16 @@
 #include "test_study.h"
 #include "serve_client.h"
 
-/* The node's hover_base, -1 when it has none. */
-static int hover_base(json_t *node)
+/* The hover number of value k of the node, -2 when it has no such value. */
+static int hover_of(json_t *node, size_t k)
 {
-    json_t *b = json_object_get(node, "hover_base");
-    return b ? (int)json_integer_value(b) : -1;
+    json_t *v = json_array_get(json_object_get(node, "values"), k);
+    return v ? (int)json_integer_value(json_object_get(v, "hover")) : -2;
+}
+
+static json_t *payload(json_t *node)
+{
+    return json_object_get(node, "payload");
 }
 
 /* A composite of tokens (3), bars (2), a text and a layout of a gallery (2)
@@ -72,29 +77,44 @@ static void test_hover_numbers(const Study *study)
     CHECK_INT((int)expl_hover_targets(&top, NULL, NULL), 8);
     ServeMediaList media;
     memset(&media, 0, sizeof media);
-    json_t *j = serve_expl_json(&top, study, NULL, "m/", &media);
+    ServeView *views = NULL;
+    SimError err;
+    CHECK_INT(serve_view_new(study, &views, &err), SIM_OK);
+    json_t *j = serve_expl_json(views, &top, NULL, 1, "m/", &media);
     json_t *p = json_object_get(j, "parts");
-    CHECK(strcmp(json_string_value(json_object_get(j, "reveal")), "hover") ==
-          0);
-    CHECK(json_object_get(json_array_get(p, 0), "reveal") == NULL);
-    CHECK_INT(hover_base(j), -1);
-    CHECK_INT(hover_base(json_array_get(p, 0)), 0);
-    CHECK_INT(hover_base(json_array_get(p, 1)), 3);
-    CHECK_INT(hover_base(json_array_get(p, 2)), -1);
+    CHECK(strcmp(json_string_value(json_object_get(payload(j), "reveal")),
+                 "hover") == 0);
+    CHECK(strcmp(json_string_value(
+                     json_object_get(payload(json_array_get(p, 0)), "reveal")),
+                 "always") == 0);
+    CHECK_INT(hover_of(j, 0), -2);
+    CHECK_INT(hover_of(json_array_get(p, 0), 0), 0);
+    CHECK_INT(hover_of(json_array_get(p, 0), 2), 2);
+    CHECK_INT(hover_of(json_array_get(p, 1), 0), 3);
+    CHECK_INT(hover_of(json_array_get(p, 1), 1), 4);
+    CHECK_INT(hover_of(json_array_get(p, 2), 0), -2);
     json_t *lay = json_array_get(p, 3);
-    CHECK_INT(hover_base(lay), -1);
-    CHECK(json_is_true(json_object_get(lay, "row")));
+    CHECK_INT(hover_of(lay, 0), -2);
+    CHECK(json_is_true(json_object_get(payload(lay), "row")));
     json_t *q = json_object_get(lay, "parts");
-    CHECK_INT(hover_base(json_array_get(q, 0)), 5);
-    CHECK_INT(hover_base(json_array_get(q, 1)), 7);
-    json_t *g = json_object_get(json_array_get(q, 0), "images");
+    CHECK_INT(hover_of(json_array_get(q, 0), 0), 5);
+    CHECK_INT(hover_of(json_array_get(q, 0), 1), 6);
+    CHECK_INT(hover_of(json_array_get(q, 1), 0), 7);
+    json_t *g = json_object_get(payload(json_array_get(q, 0)), "images");
     CHECK_INT((int)json_array_size(g), 2);
     CHECK(strcmp(json_string_value(
                      json_object_get(json_array_get(g, 1), "caption")),
                  "two") == 0);
     CHECK_INT((int)json_integer_value(
-                  json_object_get(json_array_get(p, 1), "decimals")),
+                  json_object_get(payload(json_array_get(p, 1)), "decimals")),
               2);
+    /* the texts are the model's: the bars' weights in the study's number
+    ** format, signed only where the bars are */
+    json_t *v0 =
+        json_array_get(json_object_get(json_array_get(p, 1), "values"), 0);
+    CHECK_STR(json_string_value(json_object_get(v0, "text")), "1.00");
+    CHECK_STR(json_string_value(json_object_get(v0, "label")), "x");
+    serve_view_free(views);
     json_decref(j);
     serve_media_free(&media);
 }
@@ -219,9 +239,9 @@ int main(void)
     while (strcmp(screen(&c), "done") != 0 && screens++ < 300) {
         if (strcmp(screen(&c), "predict") == 0) {
             predicts++;
-            json_t *item = json_object_get(c.view, "item");
-            leaks += json_object_get(item, "output") != NULL ||
-                     json_object_get(item, "label") != NULL ||
+            json_t *item = json_array_get(json_object_get(c.view, "cards"), 0);
+            leaks += item == NULL ||
+                     json_array_size(json_object_get(item, "pills")) != 0 ||
                      json_object_get(c.view, "feedback") != NULL;
             char *text = json_dumps(c.view, 0);
             leaks += strstr(text, "correct") != NULL;

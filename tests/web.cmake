@@ -50,12 +50,43 @@ foreach(t whole resume offline kill two export reveal access)
   set_tests_properties(web_${t} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                        ENVIRONMENT "${SIMLAB_WEB_ENV}")
 endforeach()
+# the item's box in the same place in every condition, at 1280x720,
+# 1920x1080 and a 390x844 phone (getBoundingClientRect)
+add_test(NAME web_layout
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh layout
+                 $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+set_tests_properties(web_layout PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1200
+  COST 5000
+  ENVIRONMENT "${SIMLAB_WEB_ENV};STUDY_IMAGE=${CMAKE_SOURCE_DIR}/assets/studies/image-meta;STUDY_KREDIT=${CMAKE_SOURCE_DIR}/examples/kredit-de;STUDY_CF=${CMAKE_SOURCE_DIR}/assets/studies/tabular-counterfactual")
+# the format of web/*.js and of these tests (prettier, pinned in
+# tests/web/package.json; .prettierrc.json)
+add_test(NAME web_format
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh format
+                 $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+set_tests_properties(web_format PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# the browser's modules unit-tested under node, no package installed: every
+# *.test.mjs (tests/web/unit) that `node --test` finds from the root
+find_program(SIMLAB_NODE node)
+if(SIMLAB_NODE)
+  add_test(NAME web_unit COMMAND ${SIMLAB_NODE} --test
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(web_unit PROPERTIES TIMEOUT 300)
+endif()
 # nginx in front, with the configuration docs/online.md installs
 add_test(NAME web_nginx
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh nginx
                  $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
 set_tests_properties(web_nginx PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "${SIMLAB_WEB_ENV};NGINX_CONF=${CMAKE_SOURCE_DIR}/docs/online/nginx-simlab.conf")
+# The browser's screenshots of a subset that covers every body kind of the
+# screen model and every explanation kind, in English and Arabic (right to
+# left): in every run of the suite (and once in CI: not again under ASan).
+add_test(NAME web_shots
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh screens
+                 $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
+set_tests_properties(web_shots PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800
+  COST 9000
+  ENVIRONMENT "${SIMLAB_WEB_ENV};LANGS=en:ar;COVER_ALL=1;SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots-ci;STUDIES=${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_SOURCE_DIR}/examples/explanation-methods:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-long-texts:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire")
 # The screenshots of every screen of eight studies take about eleven
 # minutes: made on purpose (cmake -DSIMLAB_WEB_SCREENS=ON, then
 # ctest -R web_screens), not in every run of the suite.
@@ -72,3 +103,9 @@ foreach(t live access clock)
                   LIBS simlab_serve simlab_experiment simlab_stimuli
                        simlab_common PkgConfig::SQLITE3)
 endforeach()
+# The browser's JSON is the screen model serialised: one table row per
+# member of experiment/screen_model.h's structs.
+simlab_add_test(test_serve_view SOURCES test_serve_view.c
+                LIBS simlab_serve simlab_experiment simlab_stimuli
+                     simlab_common
+                ARGS ${CMAKE_SOURCE_DIR})

@@ -3,6 +3,7 @@
 // diverging blue-white-orange scale of signed weights; heatmaps scaled
 // from their minimum to their 99.5th percentile; .npy float32 maps read.
 
+// prettier-ignore
 const ANCHORS = {
   viridis: [
     [0x44, 0x01, 0x54], [0x48, 0x24, 0x75], [0x41, 0x44, 0x87], [0x35, 0x5f, 0x8d],
@@ -27,7 +28,9 @@ const ANCHORS = {
   ],
 };
 
-const XN = 0.95047, YN = 1.0, ZN = 1.08883;
+const XN = 0.95047,
+  YN = 1.0,
+  ZN = 1.08883;
 
 function toLinear(c) {
   c /= 255;
@@ -51,22 +54,26 @@ function labFinv(t) {
 }
 
 function rgbToLab([r8, g8, b8]) {
-  const r = toLinear(r8), g = toLinear(g8), b = toLinear(b8);
+  const r = toLinear(r8),
+    g = toLinear(g8),
+    b = toLinear(b8);
   const x = 0.4124564 * r + 0.3575761 * g + 0.1804375 * b;
   const y = 0.2126729 * r + 0.7151522 * g + 0.072175 * b;
   const z = 0.0193339 * r + 0.119192 * g + 0.9503041 * b;
-  const fx = labF(x / XN), fy = labF(y / YN), fz = labF(z / ZN);
+  const fx = labF(x / XN),
+    fy = labF(y / YN),
+    fz = labF(z / ZN);
   return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
 }
 
 function labToRgb([L, A, B]) {
-  const fy = (L + 16) / 116, fx = fy + A / 500, fz = fy - B / 200;
-  const x = XN * labFinv(fx), y = YN * labFinv(fy), z = ZN * labFinv(fz);
-  return [
-    toSrgb(3.2404542 * x - 1.5371385 * y - 0.4985314 * z),
-    toSrgb(-0.969266 * x + 1.8760108 * y + 0.041556 * z),
-    toSrgb(0.0556434 * x - 0.2040259 * y + 1.0572252 * z),
-  ];
+  const fy = (L + 16) / 116,
+    fx = fy + A / 500,
+    fz = fy - B / 200;
+  const x = XN * labFinv(fx),
+    y = YN * labFinv(fy),
+    z = ZN * labFinv(fz);
+  return [toSrgb(3.2404542 * x - 1.5371385 * y - 0.4985314 * z), toSrgb(-0.969266 * x + 1.8760108 * y + 0.041556 * z), toSrgb(0.0556434 * x - 0.2040259 * y + 1.0572252 * z)];
 }
 
 const LUTS = {};
@@ -115,7 +122,8 @@ export function gradient(name) {
 // Values mapped to [0, 1]: minimum -> 0, 99.5th percentile -> 1 (clamped);
 // NaN -> 0. In place.
 export function normalize(v) {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   const finite = [];
   for (const x of v) {
     if (Number.isFinite(x)) {
@@ -149,8 +157,15 @@ export function parseNpy(buf) {
   const start = major >= 2 ? 12 : 10;
   const header = new TextDecoder().decode(u8.slice(start, start + hlen));
   const shape = /'shape':\s*\(([^)]*)\)/.exec(header);
-  const dims = shape ? shape[1].split(",").map((s) => s.trim()).filter(Boolean).map(Number) : [];
-  const h = dims[0] || 1, w = dims[1] || dims[0] || 1;
+  const dims = shape
+    ? shape[1]
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map(Number)
+    : [];
+  const h = dims[0] || 1,
+    w = dims[1] || dims[0] || 1;
   const off = start + hlen;
   const data = new Float32Array(h * w);
   for (let i = 0; i < h * w; i++) data[i] = dv.getFloat32(off + 4 * i, true);

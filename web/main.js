@@ -5,8 +5,8 @@
 // the protocol (serve/serve_live.h) and the clock.
 
 import * as journal from "./journal.js";
-import { draw, patch, tick, continueReady } from "./screens.js";
-import { setLanguage, w } from "./i18n.js";
+import { draw, patch, tick, continueEnabled, contentBottom } from "./screens.js";
+import { setStrings, t } from "./i18n.js";
 import { el } from "./dom.js";
 import { revealKey } from "./reveal.js";
 import { kept, keep, codeNotice, resumePage } from "./access.js";
@@ -31,8 +31,10 @@ const S = {
   nextN: 0,
   superseded: false,
   scrollSent: -1,
-  classes: [],
   notice: null, // the resume code's notice on this screen, or null
+  title: "", // the participant_title, "" none: the screen's heading
+  ending: null, // the pressed element whose input answers the screen
+  pendingTimer: null,
 };
 
 // The clock of onsets and inputs: ms since 1970 at the resolution of
@@ -46,6 +48,12 @@ function eventTime(ev) {
 }
 
 // ------------------------------------------------------------- messages
+
+// The tab's title: the study's participant_title, else the screen's
+// heading (never the study's own title, which is the experimenter's).
+function tabTitle(v) {
+  document.title = S.title || (v && v.title) || "\u200b";
+}
 
 function banner(text) {
   const b = document.getElementById("banner");
@@ -95,7 +103,7 @@ let backoff = 500;
 
 function wentOffline() {
   S.offline = true;
-  banner(w("offline"));
+  banner(t("web.offline"));
   retryLater(backoff);
   backoff = Math.min(backoff * 2, 8000);
 }
@@ -117,9 +125,29 @@ function resumeNeeded(json) {
   document.getElementById("resume-code")?.focus();
 }
 
+// The study's strings and direction, from the page's own server, before
+// anything is shown: the page has no texts of its own.
+async function loadStrings() {
+  for (let i = 0; ; i++) {
+    try {
+      const res = await fetch("web/strings.json", { cache: "no-store" });
+      if (res.ok) {
+        const j = await res.json();
+        setStrings(j.strings);
+        document.documentElement.lang = j.lang || "en";
+        document.documentElement.dir = j.dir || "ltr";
+        return;
+      }
+    } catch (e) {
+      // not reached: try again
+    }
+    await new Promise((res) => setTimeout(res, Math.min(8000, 500 * 2 ** i)));
+  }
+}
+
 async function start(code) {
   if (!ext) {
-    fullMessage(w("no_id_title"), w("no_id_text"));
+    fullMessage(t("web.no_id_title"), t("web.no_id_text"));
     return false;
   }
   const body = {
@@ -142,17 +170,16 @@ async function start(code) {
       backOnline();
       keep(ext, r.json);
       S.token = r.json.token;
-      S.classes = r.json.classes || [];
-      setLanguage(r.json.lang, r.json.strings);
+      setStrings(r.json.strings);
       document.documentElement.lang = r.json.lang || "en";
       document.documentElement.dir = r.json.dir || "ltr";
-      document.title = r.json.study_title || "simlab";
+      S.title = r.json.participant_title || "";
       S.superseded = false;
       await accept(r.json);
       return true;
     }
     if (r.status === 400 && r.json && r.json.error === "no_id") {
-      fullMessage(w("no_id_title"), w("no_id_text"));
+      fullMessage(t("web.no_id_title"), t("web.no_id_text"));
       return false;
     }
     if (r.status === 409 && r.json && r.json.error === "resume") {
@@ -164,11 +191,11 @@ async function start(code) {
       return false;
     }
     if (r.status >= 400 && r.status < 500 && (r.status !== 429 || (r.json && r.json.error === "browsers"))) {
-      fullMessage(w("error_title"), (r.json && r.json.message) || String(r.status));
+      fullMessage(t("web.error_title"), (r.json && r.json.message) || String(r.status));
       return false;
     }
     if (r.status === 429 || r.status === 503) {
-      banner(w("wait_server"));
+      banner(t("web.wait_server"));
       await new Promise((res) => setTimeout(res, r.retryMs));
       continue;
     }
@@ -212,24 +239,26 @@ async function accept(reply) {
   }
   S.view = v;
   S.serial = v.serial;
-  if (fresh) await show(v);
-  else {
-    localTimes(v);
+  if (fresh) {
+    S.ending = null;
+    clearTimeout(S.pendingTimer);
+    await show(v);
+  } else {
     patch(v, ctx());
-    tick(v, now());
+    tick(v, now(), onsetT());
+    settlePending();
   }
 }
 
 function ctx() {
   // settled: the server has applied every input of this screen, so what it
   // says is shown is what the participant last asked for
-  return { act, classes: S.classes, completion: S.completion, pending: [], after: [], settled: S.applied >= S.nextN };
+  return { act, completion: S.completion, pending: [], after: [], settled: S.applied >= S.nextN };
 }
 
-// Deadlines and waiting times in this page's clock.
-function localTimes(v) {
-  if (v.deadline && S.onset) v.deadline.at_local = v.deadline.at_ms || S.onset.t + v.deadline.limit_ms;
-  if (v.continue && v.continue.wait_s && S.onset) v.continue.wait_until = S.onset.t + 1000 * v.continue.wait_s;
+// The screen's onset in this page's clock, null before it is known.
+function onsetT() {
+  return S.onset ? S.onset.t : null;
 }
 
 function clearTimers() {
@@ -246,6 +275,7 @@ async function show(v) {
   const main = document.getElementById("body");
   const c = ctx();
   main.style.visibility = "hidden";
+  tabTitle(v);
   draw(v, c);
   if (S.notice) main.prepend(S.notice);
   await Promise.all(c.pending);
@@ -258,18 +288,37 @@ async function show(v) {
     await journal.putOnset(ext, S.pos, S.onset);
   }
   S.ready = true;
-  localTimes(v);
-  tick(v, now());
+  tick(v, now(), onsetT());
   scheduleClock(v);
   reportScroll();
   document.querySelector(".screen-questionnaire .field")?.focus({ preventScroll: true });
-  if (v.screen === "done" || v.screen === "screened_out") return;
+  if (v.body === "message") return;
   flush(); // inputs journalled before a reload
 }
 
-// The onset: the second requestAnimationFrame after the screen was made
-// visible -- the frame that painted it has then been presented. When the
-// page is hidden (no frames), a timer's time, said so in the method.
+// The display's frame interval: the median of the frames measured (one
+// long or short frame does not move it).
+const frames = [];
+function frameInterval(d) {
+  if (d >= 4 && d < 100) {
+    frames.push(d);
+    if (frames.length > 31) frames.shift();
+  }
+  const sorted = [...frames].sort((a, b) => a - b);
+  return sorted.length ? sorted[sorted.length >> 1] : 1000 / 60;
+}
+
+// The onset: the frame that presents the screen. The first
+// requestAnimationFrame after the screen was made visible starts the frame
+// that paints it (t1); the next one starts the frame after it (t2), by
+// when it has been presented. The page is not told when within that frame
+// the pixels changed, so the onset is its middle: t2 less half the
+// display's frame interval (the median of the frames measured, so that a
+// long frame does not move it) -- at most half a frame off either way,
+// nothing on average (measured beside the desktop's and jsPsych's:
+// bench/app/compare_peers.sh, docs/online.md). When the page is hidden (no
+// frames), a timer's time. The method is stored with the onset
+// (onset_method events).
 function paintedOnset() {
   return new Promise((resolve) => {
     let done = false;
@@ -279,12 +328,13 @@ function paintedOnset() {
         resolve({ t: now(), method: "timer (page hidden)" });
       }
     }, 1000);
-    requestAnimationFrame(() =>
-      requestAnimationFrame((ts) => {
+    requestAnimationFrame((t1) =>
+      requestAnimationFrame((t2) => {
         if (done) return;
         done = true;
         clearTimeout(fallback);
-        resolve({ t: performance.timeOrigin + ts, method: "requestAnimationFrame after paint" });
+        const f = frameInterval(t2 - t1);
+        resolve({ t: performance.timeOrigin + t2 - f / 2, method: `frame middle: second requestAnimationFrame less half of ${f.toFixed(1)} ms` });
       })
     );
   });
@@ -294,27 +344,33 @@ function paintedOnset() {
 // second, Continue's waiting time and the countdown shown.
 function scheduleClock(v) {
   const at = (t, f) => S.timers.push(setTimeout(f, Math.max(0, t - now())));
-  if (v.deadline && v.choice && v.choice.value < 0 && v.deadline.at_local) {
-    at(v.deadline.at_local + 5, () => act("tick", {}, null, v.deadline.at_local + 5));
+  const due = v.deadline && (v.deadline.at_ms || S.onset.t + v.deadline.limit_ms);
+  if (due && v.choice && v.choice.value < 0) {
+    at(due + 5, () => act("tick", {}, null, due + 5));
   }
-  if (v.screen === "timeout") {
-    at(S.onset.t + 1005, () => act("tick", {}, null, now()));
+  if (v.show_ms > 0) {
+    // the model's time for a screen that moves on by itself
+    at(S.onset.t + v.show_ms + 5, () => act("tick", {}, null, now()));
   }
-  if ((v.continue && (v.continue.after_ms || v.continue.wait_until)) || (v.deadline && v.deadline.countdown)) {
-    const id = setInterval(() => tick(S.view, now()), 200);
+  if ((v.continue && (v.continue.at_ms || v.continue.wait_ms)) || (v.deadline && v.deadline.countdown)) {
+    const id = setInterval(() => tick(S.view, now(), onsetT()), 200);
     S.timers.push(id);
   }
 }
 
+// Tells the session whether the screen's content fits the window and
+// whether it was scrolled to its end, with the model's values; an
+// explanation hidden behind its button is no content to scroll over.
 function reportScroll() {
   const v = S.view;
-  if (!v || !v.require_scroll || !v.continue || !S.ready) return;
+  if (!v || !v.scroll || !v.scroll.required || !v.continue || !S.ready) return;
   const main = document.getElementById("body");
-  const overflow = main.scrollHeight > main.clientHeight + 2 ? 1 : 0;
-  const atEnd = main.scrollTop + main.clientHeight >= main.scrollHeight - 4 ? 1 : 0;
-  const value = overflow | (atEnd << 1);
+  const end = contentBottom(main);
+  const overflow = end > main.clientHeight + 2;
+  const atEnd = main.scrollTop + main.clientHeight >= end - 4;
+  const value = !overflow ? v.scroll.value_fits : atEnd ? v.scroll.value_end : v.scroll.value_more;
   if (value === S.scrollSent) return;
-  if (!overflow && S.scrollSent <= 0) {
+  if (!overflow && S.scrollSent < 0) {
     S.scrollSent = value; // nothing to scroll: the session holds nothing
     return;
   }
@@ -324,16 +380,85 @@ function reportScroll() {
 
 // --------------------------------------------------------------- inputs
 
+// The pressed element of an input that answers the screen shows that it
+// is being saved until the server has it; a press after it is not taken
+// (the server would drop it) and says so.
+function pendingOn(target) {
+  S.ending = target || document.body;
+  if (!target) return;
+  // shown only when saving takes long (offline, a slow server): a screen
+  // that follows at once is not disturbed
+  clearTimeout(S.pendingTimer);
+  S.pendingTimer = setTimeout(() => {
+    if (S.ending !== target) return;
+    target.classList.add("pending");
+    target.setAttribute("aria-busy", "true");
+    target.dataset.status = t("web.saving");
+  }, 400);
+}
+
+function notTaken(target) {
+  if (!target) return;
+  target.classList.remove("not-taken");
+  void target.offsetWidth; // restart its animation
+  target.classList.add("not-taken");
+  target.dataset.status = t("web.not_taken");
+  setTimeout(() => target.classList.remove("not-taken"), 2500);
+}
+
+// The server has applied every input of the screen: nothing is pending
+// (an answer it did not take, on a screen that stays, is no answer).
+function settlePending() {
+  if (S.applied < S.nextN) return;
+  S.ending = null;
+  clearTimeout(S.pendingTimer);
+  for (const e of document.querySelectorAll(".pending")) {
+    e.classList.remove("pending");
+    e.removeAttribute("aria-busy");
+  }
+}
+
 // One input of the participant: journalled, then sent. Inputs before the
 // screen's onset do not count (as on the desktop).
 async function act(kind, fields, ev, tOverride) {
   if (!S.ready || !S.pos || S.superseded) return;
-  const t = tOverride !== undefined ? tOverride : eventTime(ev);
-  if (kind === "continue" && !continueReady(S.view, now())) return;
-  const input = { n: S.nextN++, kind, t, ...fields };
-  if (ev && ev.currentTarget && ev.currentTarget.classList) ev.currentTarget.classList.add("pressed");
+  const tIn = tOverride !== undefined ? tOverride : eventTime(ev);
+  const target = ev && ev.currentTarget && ev.currentTarget.classList ? ev.currentTarget : null;
+  if (kind === "continue" && !continueEnabled(S.view, now(), onsetT())) return;
+  if (S.ending && kind !== "tick" && kind !== "scroll") {
+    notTaken(target || (kind === "key" ? keyTarget(fields.key) : null));
+    return;
+  }
+  const input = { n: S.nextN++, kind, t: tIn, ...fields };
+  if (target) target.classList.add("pressed");
+  if (target && target.dataset.ends === "1") pendingOn(target);
+  else if (kind === "continue" && S.view.continue && S.view.continue.ends) pendingOn(document.querySelector("button.continue"));
+  else if (kind === "key" && keyEnds(fields.key)) pendingOn(keyTarget(fields.key));
   await journal.put(ext, S.pos, input);
   flush();
+}
+
+// Whether a key answers the screen (a class's key, a quiz digit, Continue),
+// as the model says of the button it stands for.
+function keyTarget(k) {
+  const v = S.view;
+  if (v.continue && (k === "return" || k === "space")) return document.querySelector("button.continue");
+  if (v.choice) {
+    const i = v.choice.options.findIndex((o) => o.key === k);
+    if (i >= 0) return document.querySelectorAll("button.choice")[i];
+  }
+  if (v.quiz) {
+    const i = v.quiz.options.findIndex((o) => o.key === k);
+    if (i >= 0) return document.querySelectorAll("button.option")[i];
+  }
+  const s = v.confidence && v.choice && v.choice.value >= 0 && !(v.confidence.value > 0) ? "confidence" : null;
+  if (s && /^[0-9]$/.test(k)) return document.querySelectorAll(".scale-box button.point")[(Number(k) || 10) - 1];
+  return null;
+}
+
+function keyEnds(k) {
+  const e = keyTarget(k);
+  return !!(e && e.dataset.ends === "1" && !e.disabled && (!e.classList.contains("continue") || continueEnabled(S.view, now(), onsetT())));
 }
 
 // Sends what the journal holds for the current screen from the first input
@@ -356,6 +481,7 @@ async function flush() {
       if (r.status === 200 && r.json) {
         backOnline();
         await accept(r.json);
+        settlePending();
         continue;
       }
       if (r.status === 401) {
@@ -368,11 +494,11 @@ async function flush() {
       }
       if (r.status === 409 && r.json && r.json.error === "superseded") {
         S.superseded = true;
-        fullMessage(w("other_title"), w("other_text"), el("button", { class: "primary", onclick: () => start() }, w("continue_here")));
+        fullMessage(t("web.other_title"), t("web.other_text"), el("button", { class: "primary", onclick: () => start() }, t("web.continue_here")));
         return;
       }
       if (r.status === 503 || r.status === 429) {
-        banner(w("wait_server"));
+        banner(t("web.wait_server"));
         retryLater(r.retryMs);
         return;
       }
@@ -414,9 +540,8 @@ window.addEventListener("keydown", (e) => {
   }
   if (typing) return;
   const k = keyName(e);
-  if (k && v.reveal && v.reveal.key === k && v.explanation && v.explanation.reveal === "on_request") {
+  if (k && S.ready && revealKey(k, e)) {
     e.preventDefault();
-    if (S.ready) revealKey(e);
     return;
   }
   if (!k || !(v.keys || []).includes(k)) return;
@@ -443,5 +568,7 @@ window.simlab = {
   completion: () => S.completion,
 };
 
-document.getElementById("body").replaceChildren(el("div", { class: "content message" }, el("p", { class: "muted" }, w("loading"))));
-start();
+loadStrings().then(() => {
+  document.getElementById("body").replaceChildren(el("div", { class: "content message" }, el("p", { class: "muted" }, t("web.loading"))));
+  start();
+});

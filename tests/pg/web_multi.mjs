@@ -39,7 +39,7 @@ async function participant(base, id, r) {
     const ins = [];
     const add = (kind, extra) => ins.push({ n: next++, kind, t: (clock += 900), ...extra });
     if (view.quiz) add("key", { key: String(pos[1] === 1 ? 1 : 2) });
-    else if (view.choice && view.choice.value < 0) add("key", { key: view.choice.classes[pos[1] % view.choice.classes.length].key });
+    else if (view.choice && view.choice.value < 0) add("key", { key: view.choice.options[pos[1] % view.choice.options.length].key });
     if (view.rating) add("key", { key: "4" });
     if (view.continue && !view.quiz && (!view.choice || view.rating)) add("continue");
     r = await post(base, "/api/input", { pos, onset: clock - 500, inputs: ins }, token);

@@ -28,8 +28,15 @@ check(web.length === desk.length && web.length > 10, `the same number of trials 
 const side = JSON.parse(readFileSync(join(dir, "web.csv.json"), "utf8"));
 check(side.rows === web.length - 1, "the sidecar describes the web export");
 const col = web[0].split(",").indexOf("station");
-check(web.slice(1).every((r) => r.split(",")[col] !== "desk"), "the web rows carry the web station");
+check(
+  web.slice(1).every((r) => r.split(",")[col] !== "desk"),
+  "the web rows carry the web station"
+);
 const rtCol = web[0].split(",").indexOf("rt_ms");
-const rts = web.slice(1).map((r) => r.split(",")[rtCol]).filter((x) => x !== "").map(Number);
+const rts = web
+  .slice(1)
+  .map((r) => r.split(",")[rtCol])
+  .filter((x) => x !== "")
+  .map(Number);
 check(rts.length > 5 && rts.every((x) => x > 0), "web response times are positive");
 process.exit(report());

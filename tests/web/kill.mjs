@@ -16,7 +16,7 @@ await b.page.goto(link(srv.base, id));
 // the server is down reaches it once it is back
 let s = await walk(b.page, { stop: (x) => x.view.screen === "predict" });
 await srv.kill();
-await b.page.keyboard.press(s.view.choice.classes[0].key);
+await b.page.keyboard.press(s.view.choice.options[0].key);
 await sleep(1000);
 srv = await startServer(process.env.STUDY_FORWARD, db, ["--port", port]);
 await b.page.waitForFunction((q) => window.simlab.pos()[0] > q, s.pos[0], { timeout: 30000 });

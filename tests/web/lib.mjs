@@ -141,7 +141,7 @@ export async function changed(page, before, timeout = 20000) {
 export async function answer(page, policy = () => 0) {
   const s = await screen(page);
   const v = s.view;
-  if (v.require_scroll && v.continue) {
+  if (v.scroll && v.scroll.required && v.continue) {
     // scrolled to the end as a reader would, also when the view read above
     // predates the server's answer to the page's scroll report (which may
     // hold Continue until the end was seen)
@@ -149,9 +149,9 @@ export async function answer(page, policy = () => 0) {
       const b = document.getElementById("body");
       b.scrollTop = b.scrollHeight;
     });
-    await page.waitForFunction(() => !window.simlab.view().continue.gate, null, { timeout: 10000 });
+    await page.waitForFunction(() => !window.simlab.view().continue.scroll_hint, null, { timeout: 10000 });
   }
-  if (v.continue && (v.continue.after_ms || v.continue.wait_s)) {
+  if (v.continue && (v.continue.at_ms || v.continue.wait_ms)) {
     await page
       .waitForFunction(() => !document.querySelector("button.continue").disabled, null, { timeout: 60000 })
       .catch(async (e) => {
@@ -161,7 +161,8 @@ export async function answer(page, policy = () => 0) {
       });
   }
   if (v.questionnaire) {
-    for (const [i, q] of v.questionnaire.questions.entries()) {
+    for (const [i, mq] of v.questionnaire.questions.entries()) {
+      const q = mq.question;
       const box = page.locator(`.question[data-q="${i}"]`);
       if (q.type === "number") {
         await box.locator("input").fill(String(Number.isFinite(q.min) ? Math.max(q.min, Math.min(q.max ?? 40, 40)) : 40));
@@ -170,9 +171,15 @@ export async function answer(page, policy = () => 0) {
         await box.locator("textarea").fill("Mostly the highlighted words.");
         await box.locator("textarea").press("Tab");
       } else if (q.type === "choice") {
-        await box.locator(".radio").nth(1 % q.options.length).click();
+        await box
+          .locator(".radio")
+          .nth(1 % q.options.length)
+          .click();
       } else if (q.type === "likert") {
-        await box.locator(".point").nth(Math.min(3, q.points - 1)).click();
+        await box
+          .locator(".point")
+          .nth(Math.min(3, q.points - 1))
+          .click();
       }
     }
     await page.waitForFunction(() => window.simlab.view().questionnaire.complete, null, { timeout: 10000 });
@@ -187,8 +194,8 @@ export async function answer(page, policy = () => 0) {
   }
   if (v.choice && v.choice.value < 0) {
     // another class on each retry of a practice question
-    const c = (policy(v) + s.pos[1] - 1) % v.choice.classes.length;
-    await page.keyboard.press(v.choice.classes[c].key);
+    const c = (policy(v) + s.pos[1] - 1) % v.choice.options.length;
+    await page.keyboard.press(v.choice.options[c].key);
     if (v.confidence || v.rating) await page.waitForFunction(() => window.simlab.view().choice.value >= 0, null, { timeout: 10000 });
     if (!v.confidence && !v.rating) return s;
   }
@@ -209,10 +216,14 @@ export async function answer(page, policy = () => 0) {
       const b = document.getElementById("body");
       b.scrollTop = b.scrollHeight;
     });
-    await page.waitForFunction(() => {
-      const b = document.querySelector("button.continue");
-      return b && !b.disabled;
-    }, null, { timeout: 60000 });
+    await page.waitForFunction(
+      () => {
+        const b = document.querySelector("button.continue");
+        return b && !b.disabled;
+      },
+      null,
+      { timeout: 60000 }
+    );
     await page.keyboard.press("Enter");
   }
   return s;

@@ -11,7 +11,7 @@ const id = "resumer01";
 
 const a = await browser("first");
 await a.page.goto(link(srv.base, id));
-const half = await walk(a.page, { stop: (s) => s.view.progress && s.view.progress.done * 2 > s.view.progress.total });
+const half = await walk(a.page, { stop: (s) => s.view.progress && s.view.progress_done * 2 > s.view.progress_total });
 await a.close(); // the tab (and the whole browser) closed mid-run
 const pid = sqlite(db, `SELECT id FROM participant WHERE code='${id}'`);
 const doneBefore = Number(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND done=1`));

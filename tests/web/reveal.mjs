@@ -25,19 +25,19 @@ const port = /:(\d+)\/$/.exec(srv.base)[1];
 const b = await browser("reveal");
 const page = b.page;
 await page.goto(link(srv.base, "revealer"));
-const isOnRequest = (s) => !!(s.view.explanation && s.view.explanation.reveal === "on_request");
+const isOnRequest = (s) => !!(s.view.area && s.view.area.explanation && s.view.area.reveal.mode === "on_request");
 let s = await walk(page, { stop: isOnRequest });
 check(isOnRequest(s), "an item screen with an explanation on request");
 const state = () =>
   page.evaluate(() => {
-    const box = document.querySelector('.reveal[data-card="-1"]');
+    const box = document.querySelector(".reveal[data-key]");
     const body = box && box.querySelector(".reveal-body");
     return {
       box: !!box,
       shown: !!box && box.classList.contains("shown"),
       visible: !!body && getComputedStyle(body).visibility === "visible",
       md: !!document.querySelector(".reveal-body .md strong"),
-      server: window.simlab.view().reveal,
+      server: window.simlab.view().area.reveal,
       settled: window.simlab.applied(),
     };
   });
@@ -46,20 +46,20 @@ check(st.box && !st.shown && !st.visible, "hidden at onset, behind its button");
 check(st.md, "the markdown payload is drawn (bold run)");
 check(st.server && st.server.key === "e" && !st.server.shown, "the server says hidden, key e");
 await page.keyboard.press("e");
-await page.waitForFunction(() => window.simlab.view().reveal.shown === true, null, { timeout: 10000 });
+await page.waitForFunction(() => window.simlab.view().area.reveal.shown === true, null, { timeout: 10000 });
 st = await state();
 check(st.shown && st.visible, "the key shows it, and the server agrees");
 await page.locator(".reveal-hide").click();
-await page.waitForFunction(() => window.simlab.view().reveal.shown === false, null, { timeout: 10000 });
+await page.waitForFunction(() => window.simlab.view().area.reveal.shown === false, null, { timeout: 10000 });
 check(!(await state()).visible, "the hide button hides it");
 await page.locator(".reveal-show").click();
-await page.waitForFunction(() => window.simlab.view().reveal.shown === true, null, { timeout: 10000 });
+await page.waitForFunction(() => window.simlab.view().area.reveal.shown === true, null, { timeout: 10000 });
 // a reload: the server still holds what is shown; nothing is applied twice
 await page.reload();
 s = await screen(page);
 // the server may have reopened the session: the journal's inputs of the
 // step are then sent again and applied once
-await page.waitForFunction(() => window.simlab.view().reveal.shown && document.querySelector('.reveal[data-card="-1"].shown'), null, { timeout: 10000 }).catch(() => {});
+await page.waitForFunction(() => window.simlab.view().area.reveal.shown && document.querySelector(".reveal[data-key].shown"), null, { timeout: 10000 }).catch(() => {});
 st = await state();
 check(st.shown && st.visible && st.server.shown, "shown again after a reload, as the server says");
 const seq = s.pos[0];
@@ -79,7 +79,10 @@ const pid = sqlite(db, "SELECT id FROM participant WHERE code = 'revealer'");
 const events = sqlite(db, `SELECT event FROM interaction WHERE participant = '${pid}' AND seq = ${seq} ORDER BY n`).split("\n");
 check(events.join(",") === "offer,reveal,hide,reveal", `the step's events stored once each, in order (${events.join(",")})`);
 const times = sqlite(db, `SELECT t_ms FROM interaction WHERE participant = '${pid}' AND seq = ${seq} ORDER BY n`).split("\n").map(Number);
-check(times.every((t, i) => t >= 0 && (i === 0 || t >= times[i - 1])), "event times from the onset, in order");
+check(
+  times.every((t, i) => t >= 0 && (i === 0 || t >= times[i - 1])),
+  "event times from the onset, in order"
+);
 const station = sqlite(db, `SELECT DISTINCT station FROM interaction WHERE participant = '${pid}'`);
 check(station.length > 0 && station !== "desk", `the web station recorded them (${station})`);
 execFileSync(SIMLAB, ["export", "--db", db, "--csv", join(dir, "web.csv")]);

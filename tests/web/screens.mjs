@@ -3,10 +3,12 @@
 // per condition (or more, until each condition had one), a PNG of each screen the first time it is shown for its
 // block and condition, into $SIMLAB_WEB_SHOTS (default: a temporary
 // folder). Checks what a person would notice: the page's direction and
-// language, no text cut off sideways, every image decoded.
+// language, no text cut off sideways, every image decoded. With
+// COVER_ALL=1 (CI's subset, web_shots), every body kind of the screen model
+// and every explanation kind must have been shot in every language.
 
 import { join, basename } from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { check, report, tempDir, bundleCopy, startServer, browser, link, screen, answer, changed, sqlite } from "./lib.mjs";
 
 const out = process.env.SIMLAB_WEB_SHOTS || tempDir("shots");
@@ -16,7 +18,30 @@ const langs = (process.env.LANGS || "en:de:ar").split(":");
 let shots = 0;
 
 // An explanation's kinds, parts and reveal: screens differ by these.
-const shape = (e) => (e ? `${e.kind}${e.reveal && e.reveal !== "always" ? ":" + e.reveal : ""}(${(e.parts || []).map(shape).join(",")})` : "");
+const shape = (e) => (e ? `${e.kind}${e.payload.reveal && e.payload.reveal !== "always" ? ":" + e.payload.reveal : ""}(${(e.parts || []).map(shape).join(",")})` : "");
+const explOf = (v) => (v.area && v.area.explanation) || null;
+// what was shot, per language: body kinds and explanation kinds
+const shotKinds = {};
+const kindsOf = (e, into) => {
+  if (!e) return;
+  into.add(e.kind);
+  for (const p of e.parts || []) kindsOf(p, into);
+};
+
+// valid-all's items hold an explanation of every kind, most under methods
+// no condition uses: for the subset, the condition's method shows all of an
+// item's explanations, as parts of a composite.
+function showEveryMethod(dir) {
+  const p = join(dir, "items.jsonl");
+  const lines = readFileSync(p, "utf8").split("\n").filter(Boolean);
+  const all = lines.map((line) => {
+    const it = JSON.parse(line);
+    const ex = Object.values(it.explanations || {});
+    if (ex.length > 1) it.explanations.mix = { kind: "composite", title: "Every method", parts: ex };
+    return JSON.stringify(it);
+  });
+  writeFileSync(p, all.join("\n") + "\n");
+}
 
 for (const src of studies) {
   const name = basename(src);
@@ -31,6 +56,7 @@ for (const src of studies) {
       delete j.language_file;
       delete j.ui;
     });
+    if (process.env.COVER_ALL === "1" && name === "valid-all") showEveryMethod(study);
     const db = join(tempDir("db"), "shots.db");
     const srv = await startServer(study, db);
     const n = JSON.parse((await import("node:fs")).readFileSync(join(study, "study.json"), "utf8")).conditions.length;
@@ -46,10 +72,19 @@ for (const src of studies) {
       check((await b.page.getAttribute("html", "lang")) === lang, `${name} ${lang}: language`);
       for (let i = 0; i < 300; i++) {
         const v = s.view;
-        const key = `${v.screen}|${v.title}|${shape(v.explanation)}|${v.counterfactual ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
+        const key = `${v.screen}|${v.title}|${shape(explOf(v))}|${v.cards && v.cards.length === 2 ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
         if (!seen.has(key)) {
           seen.add(key);
-          const kinds = v.explanation ? "-" + shape(v.explanation).replace(/[^a-z_]+/g, "-").replace(/-+$/, "") : "";
+          const c = (shotKinds[lang] = shotKinds[lang] || { bodies: new Set(), kinds: new Set() });
+          c.bodies.add(v.body);
+          kindsOf(explOf(v), c.kinds);
+          for (const r of (v.reservoir && v.reservoir.cards) || []) kindsOf(r.explanation, c.kinds);
+          const kinds = explOf(v)
+            ? "-" +
+              shape(explOf(v))
+                .replace(/[^a-z_]+/g, "-")
+                .replace(/-+$/, "")
+            : "";
           const file = join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}${kinds}.png`);
           await b.page.screenshot({ path: file });
           shots++;
@@ -58,19 +93,19 @@ for (const src of studies) {
           const broken = await b.page.evaluate(() => [...document.images].filter((im) => !im.complete || im.naturalWidth === 0).length);
           check(broken === 0, `${file}: every image decoded`);
         }
-        const rv = v.explanation && v.explanation.reveal;
-        if (rv === "on_request" && !v.reveal.shown && !seen.has(key + "|revealed")) {
+        const rv = explOf(v) && v.area.reveal.mode;
+        if (rv === "on_request" && !v.area.reveal.shown && !seen.has(key + "|revealed")) {
           // the explanation shown as well (the study's key)
           seen.add(key + "|revealed");
-          await b.page.keyboard.press(v.reveal.key);
-          await b.page.waitForFunction(() => window.simlab.view().reveal.shown, null, { timeout: 10000 });
+          await b.page.keyboard.press(v.area.reveal.key);
+          await b.page.waitForFunction(() => window.simlab.view().area.reveal.shown, null, { timeout: 10000 });
           await b.page.screenshot({ path: join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}-revealed.png`) });
           shots++;
         }
         if (rv === "hover" && !seen.has(key + "|hovered")) {
           seen.add(key + "|hovered");
           await b.page.locator(".hv").first().hover();
-          await b.page.waitForFunction(() => window.simlab.view().reveal.hover >= 0, null, { timeout: 10000 });
+          await b.page.waitForFunction(() => window.simlab.view().area.reveal.hover >= 0, null, { timeout: 10000 });
           await b.page.screenshot({ path: join(out, `${name}-${lang}-${String(shots).padStart(3, "0")}-${v.screen}-hovered.png`) });
           shots++;
         }
@@ -90,5 +125,14 @@ for (const src of studies) {
   }
 }
 console.log(`${shots} screenshots in ${out}`);
+if (process.env.COVER_ALL === "1") {
+  const bodies = ["message", "page", "note", "line", "quiz", "feedback", "item", "questionnaire"];
+  const kinds = ["heatmap", "image", "gallery", "markdown", "bars", "layout", "tokens", "token_pairs", "span_pairs", "features", "rules", "prototype", "path", "text", "composite"];
+  for (const lang of langs) {
+    const c = shotKinds[lang] || { bodies: new Set(), kinds: new Set() };
+    for (const b of bodies) check(c.bodies.has(b), `${lang}: a screen of body kind ${b} was shot`);
+    for (const k of kinds) check(c.kinds.has(k), `${lang}: a ${k} explanation was shot`);
+  }
+}
 check(shots > 0, "screenshots taken");
 process.exit(report());

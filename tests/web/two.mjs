@@ -14,7 +14,10 @@ const [ra, rb] = await Promise.all([walk(a.page, { policy: () => 0 }), walk(b.pa
 check(ra.view.screen === "done" && rb.view.screen === "done", "both finished");
 const conds = sqlite(db, "SELECT group_concat(condition) FROM (SELECT condition FROM participant ORDER BY condition)");
 check(conds === "LIME,baseline", `one participant per condition (${conds})`);
-for (const [code, pol] of [["alpha", 0], ["beta", 1]]) {
+for (const [code, pol] of [
+  ["alpha", 0],
+  ["beta", 1],
+]) {
   const pid = sqlite(db, `SELECT id FROM participant WHERE code='${code}'`);
   const steps = Number(sqlite(db, `SELECT count(*) FROM trial WHERE participant='${pid}'`));
   check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND done=1`) === String(steps), `${code}: every step once`);

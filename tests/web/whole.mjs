@@ -20,7 +20,7 @@ await b.page.goto(link(srv.base, "5f1a2b3c4d5e6f7a8b9c0d1e"));
 const first = await screen(b.page);
 check(first.view.screen === "consent", "the first screen is the consent");
 check(await b.page.evaluate(() => !document.getElementById("completion-code")), "no code before the end");
-const last = await walk(b.page, { policy: (v) => (v.title.length % 2) });
+const last = await walk(b.page, { policy: (v) => v.title.length % 2 });
 check(last.view.screen === "done", "the run ends on the thank-you screen");
 await b.page.waitForSelector("#completion-code");
 const code = await b.page.textContent("#completion-code");
@@ -37,6 +37,8 @@ check(steps > 10 && answered === steps, `every step answered once (${answered} o
 check(sqlite(db, `SELECT count(*) FROM response WHERE participant='${pid}' AND station='web1'`) === String(steps), "responses recorded as the station");
 const started = sqlite(db, `SELECT detail FROM event WHERE participant='${pid}' AND kind='online_start'`);
 check(/study1/.test(started) && /requestAnimationFrame/.test(started), "the start is logged with the study id and the timing method");
+const methods = sqlite(db, `SELECT detail FROM event WHERE participant='${pid}' AND kind='onset_method'`);
+check(/frame middle: second requestAnimationFrame less half of \d+\.\d ms/.test(methods), "how the onsets were taken is stored: " + methods);
 const rts = sqlite(db, `SELECT min(response_ns - onset_ns) FROM response WHERE participant='${pid}' AND onset_ns > 0 AND response_ns > 0`);
 check(Number(rts) > 0, "response times are positive: " + rts);
 
