@@ -397,8 +397,8 @@ void reply_state(Serve *sv, Live *l, int status, int64_t now_ns,
     char prefix[80];
     /* relative: the page may sit under a path prefix of a proxy */
     snprintf(prefix, sizeof prefix, "media/%s/%u/", l->token, l->epoch);
-    json_t *view = serve_view_json(sv->views, v, shows_completion(sv, l), prefix,
-                                   &l->media);
+    json_t *view = serve_view_json(sv->views, v, shows_completion(sv, l),
+                                   prefix, &l->media);
     json_t *body =
         json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1], l->pos[2],
                   "applied", l->applied, "view", view ? view : json_null());

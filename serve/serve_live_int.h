@@ -45,30 +45,30 @@ typedef struct In {
 } In;
 
 typedef struct Live {
-    char pid[37];          /* participant UUID; "" while waiting */
-    char ext[ID_MAX + 1];  /* the link's id (participant code) */
-    char token[33];        /* current session token, "" none yet */
-    char prev[33];         /* the token it superseded, "" none */
-    Session *s;            /* open session, or NULL (closed while idle);
-                              while waiting: the scratch session of the
-                              request under way */
-    int pos[3];            /* position the applied count refers to */
-    int applied;           /* inputs applied at pos */
-    int sent[3];           /* position of the last screen sent */
-    int completed;         /* the last response is committed (status) */
-    int64_t last_ms;       /* last request */
-    double bucket;         /* rate limit: requests available */
-    int64_t bucket_ms;     /* when the bucket was last filled */
-    ServeMediaList media;  /* files of the screen last sent */
-    unsigned epoch;        /* names this screen's media: a browser keeps an
-                              image by its URL for the whole page, so every
-                              screen's media get URLs of their own */
-    unsigned epoch_serial; /* screen_serial the epoch was counted for */
-    const void *epoch_of;  /* and its session */
-    unsigned long group;   /* the last commit group that wrote for it */
-    int enrolled_in_group; /* its enrolment is in that group */
-    ServeClock clock;      /* the server's times of this browser */
-    int clock_events;      /* client_clock events logged */
+    char pid[37];           /* participant UUID; "" while waiting */
+    char ext[ID_MAX + 1];   /* the link's id (participant code) */
+    char token[33];         /* current session token, "" none yet */
+    char prev[33];          /* the token it superseded, "" none */
+    Session *s;             /* open session, or NULL (closed while idle);
+                               while waiting: the scratch session of the
+                               request under way */
+    int pos[3];             /* position the applied count refers to */
+    int applied;            /* inputs applied at pos */
+    int sent[3];            /* position of the last screen sent */
+    int completed;          /* the last response is committed (status) */
+    int64_t last_ms;        /* last request */
+    double bucket;          /* rate limit: requests available */
+    int64_t bucket_ms;      /* when the bucket was last filled */
+    ServeMediaList media;   /* files of the screen last sent */
+    unsigned epoch;         /* names this screen's media: a browser keeps an
+                               image by its URL for the whole page, so every
+                               screen's media get URLs of their own */
+    unsigned epoch_serial;  /* screen_serial the epoch was counted for */
+    const void *epoch_of;   /* and its session */
+    unsigned long group;    /* the last commit group that wrote for it */
+    int enrolled_in_group;  /* its enrolment is in that group */
+    ServeClock clock;       /* the server's times of this browser */
+    int clock_events;       /* client_clock events logged */
     char onset_method[128]; /* how the browser last said it took an onset
                                (logged as an event when it changes) */
     /* who may continue (serve_access.h) */

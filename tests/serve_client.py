@@ -149,7 +149,7 @@ class Participant:
         if v.get("quiz"):
             add("key", key="1" if self.pos[1] == 1 else "2")
         elif v.get("choice") and v["choice"]["value"] < 0:
-            add("key", key=v["choice"]["classes"][0]["key"])
+            add("key", key=v["choice"]["options"][0]["key"])
         if v.get("rating"):
             add("key", key="4")
         if v.get("continue") and not v.get("quiz") and (

@@ -16,7 +16,11 @@ const { request, close } = requester(base, K + 8);
 
 const ack = []; // ms from sending an answer to its acknowledgement
 const health = [];
-let committed = 0, errors = 0, enrolled = 0, finished = 0, refused = 0;
+let committed = 0,
+  errors = 0,
+  enrolled = 0,
+  finished = 0,
+  refused = 0;
 const t_end = Date.now() + seconds * 1000;
 let clock = performance.timeOrigin + performance.now();
 
@@ -28,7 +32,7 @@ function answer(p, v) {
   const ins = [];
   const add = (kind, extra) => ins.push({ n: p.n++, kind, t: now(), ...extra });
   if (v.quiz) add("key", { key: String(p.pos[1] === 1 ? 1 : 2) });
-  else if (v.choice && v.choice.value < 0) add("key", { key: v.choice.classes[(p.pos[1] + (Math.random() < 0.5 ? 0 : 1)) % v.choice.classes.length].key });
+  else if (v.choice && v.choice.value < 0) add("key", { key: v.choice.options[(p.pos[1] + (Math.random() < 0.5 ? 0 : 1)) % v.choice.options.length].key });
   if (v.confidence) add("confidence", { value: 3 });
   if (v.rating) add("key", { key: "4" });
   if (v.questionnaire) {

@@ -71,7 +71,7 @@ function inputs(p) {
   const pos = p.pos.join(".");
   const add = (kind, extra) => p.journal.push({ pos, n: p.n++, kind, t, ...extra });
   if (v.quiz) add("key", { key: String(p.pos[1] === 1 ? 1 : 2) });
-  else if (v.choice && v.choice.value < 0) add("key", { key: v.choice.classes[(p.pos[1] + (Math.random() < 0.5 ? 0 : 1)) % v.choice.classes.length].key });
+  else if (v.choice && v.choice.value < 0) add("key", { key: v.choice.options[(p.pos[1] + (Math.random() < 0.5 ? 0 : 1)) % v.choice.options.length].key });
   if (v.rating) add("key", { key: "4" });
   if (v.continue && !v.quiz && (!v.choice || v.rating)) add("continue");
   if (v.screen === "timeout") add("tick");
@@ -153,7 +153,16 @@ for (let k = 0; k < N; k++) {
 await Promise.all(all);
 probing = false;
 await pr;
-const out = { participants: N, launch_s: launch, interval_ms: interval, kill_at_s: killAt, seconds: (Date.now() - t0) / 1000, finished: people.filter((p) => p.done).length, last_started_s: Math.max(...people.map((p) => p.started || Infinity)), ...counts };
+const out = {
+  participants: N,
+  launch_s: launch,
+  interval_ms: interval,
+  kill_at_s: killAt,
+  seconds: (Date.now() - t0) / 1000,
+  finished: people.filter((p) => p.done).length,
+  last_started_s: Math.max(...people.map((p) => p.started || Infinity)),
+  ...counts,
+};
 for (const ph of ["launch", "kills"]) out[ph] = Object.fromEntries(Object.entries(lat[ph]).map(([k, a]) => [k, sum(a)]));
 out.acked = Object.fromEntries(people.map((p) => [p.id, [p.server, p.acked]]));
 console.log(JSON.stringify(out));

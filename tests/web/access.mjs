@@ -31,7 +31,7 @@ for (const lang of ["en", "de", "ar"]) {
   await a.page.waitForSelector(".resume-code .resume-value");
   const code = await a.page.textContent(".resume-code .resume-value");
   check(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/.test(code), `${lang}: a resume code is shown after the consent: ${code}`);
-  check(await a.page.evaluate((k) => JSON.parse(localStorage.getItem(k)).code, "simlab:" + id) === code, `${lang}: and kept by the browser`);
+  check((await a.page.evaluate((k) => JSON.parse(localStorage.getItem(k)).code, "simlab:" + id)) === code, `${lang}: and kept by the browser`);
   await a.page.screenshot({ path: join(shots, `web-${lang}-resume-code.png`) });
   const half = await walk(a.page, { stop: (s) => s.pos[0] >= 4 });
   await a.close();
