@@ -20,6 +20,13 @@ int64_t sim_clock_real_ms(void)
     return (int64_t)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
+int64_t sim_clock_real_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 void sim_clock_abs_after(int64_t ms, struct timespec *abs)
 {
     clock_gettime(CLOCK_REALTIME, abs);

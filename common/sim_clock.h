@@ -24,6 +24,9 @@ int64_t sim_clock_mono_ns(void);
 /* CLOCK_REALTIME in Unix ms. */
 int64_t sim_clock_real_ms(void);
 
+/* CLOCK_REALTIME in Unix ns. */
+int64_t sim_clock_real_ns(void);
+
 /* *abs = CLOCK_REALTIME now plus ms. */
 void sim_clock_abs_after(int64_t ms, struct timespec *abs);
 

@@ -126,12 +126,17 @@ int store_open_spec(const StoreOpenSpec *spec, Store **out, SimError *err)
     }
     st->study = spec->study;
     int held = 0;
-    int rc = store_lease_lock(st, &held, err);
+    int rc = SIM_OK;
+    if (spec->memory) {
+        snprintf(st->host, sizeof st->host, "memory");
+    } else {
+        rc = store_lease_lock(st, &held, err);
+    }
     snprintf(st->station, sizeof st->station, "%s",
              spec->station && spec->station[0] ? spec->station : st->host);
     if (rc == SIM_OK) {
-        rc = open_db(st, spec->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                     err);
+        rc = open_db(st, spec->memory ? ":memory:" : spec->path,
+                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
     }
     if (rc == SIM_OK && held) {
         rc = store_lease_refuse(st, spec->wall_ms, err);
@@ -162,7 +167,9 @@ int store_open_spec(const StoreOpenSpec *spec, Store **out, SimError *err)
         store_close(st);
         return rc;
     }
-    store_lease_fs_warning(st);
+    if (!spec->memory) {
+        store_lease_fs_warning(st);
+    }
     snprintf(st->hash, sizeof st->hash, "%s", spec->study->hash);
     *out = st;
     return SIM_OK;
@@ -355,4 +362,35 @@ int store_group_commit(Store *store, SimError *err)
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
     }
     return rc;
+}
+
+int store_autocheckpoint(Store *store, int pages, SimError *err)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA wal_autocheckpoint=%d", pages);
+    return store_exec(store, sql, err);
+}
+
+int store_checkpoint(const char *path, SimError *err)
+{
+    sqlite3 *db = NULL;
+    int rc = SIM_OK;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        rc = sim_fail(err, SIM_ERR_DB, "%s: cannot open: %s", path,
+                      db ? sqlite3_errmsg(db) : "no memory");
+    } else if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+                                         NULL, NULL) != SQLITE_OK) {
+        rc = sim_fail(err, SIM_ERR_DB, "%s: checkpoint: %s", path,
+                      sqlite3_errmsg(db));
+    }
+    sqlite3_close(db);
+    return rc;
+}
+
+void store_group_rollback(Store *store)
+{
+    if (store->group) {
+        store->group = 0;
+        sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    }
 }

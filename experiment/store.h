@@ -22,7 +22,7 @@
 
 typedef struct Store Store;
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 /* A lease whose heartbeat is this old (by the opener's clock) may be taken
 ** over; a holder on the same host whose OS lock is gone (it exited or was
@@ -44,6 +44,9 @@ typedef struct StoreOpenSpec {
     Durability durability;
     int allow_changed; /* see store_open */
     int64_t wall_ms;   /* now, Unix ms */
+    int memory;        /* 1: a private database in memory (path only names
+                          it in messages): no file, no OS lock; for state
+                          that must not outlive the process */
 } StoreOpenSpec;
 
 /* Opens (creating or migrating) the database at spec->path for
@@ -89,6 +92,12 @@ const char *store_warning(const Store *store);
 ** then while no writes happen. SIM_ERR_DB when another process took the
 ** lease over: this store must stop writing. */
 int store_heartbeat(Store *store, int64_t now_ms, SimError *err);
+
+/* 1 once a write found the lease taken over by another process (the
+** failure was not the disk's): this store must stop. 0 while the lease is
+** this store's (a write that failed for another reason -- a full disk,
+** an I/O error -- may be tried again). */
+int store_lease_lost(const Store *store);
 
 /* The name of a network or FUSE file system type (statfs f_type), or NULL
 ** for a local one. */
@@ -339,6 +348,56 @@ void store_rollback(Store *store);
 ** a group. */
 int store_group_begin(Store *store, SimError *err);
 int store_group_commit(Store *store, SimError *err);
+
+/* Sets the pages of WAL after which a commit of this connection copies
+** the WAL back into the file (SQLite's wal_autocheckpoint, 1000 by
+** default); 0: never (store_checkpoint does it from elsewhere). */
+int store_autocheckpoint(Store *store, int pages, SimError *err);
+
+/* A passive checkpoint of the database at path on a connection of its own
+** (writers and readers go on meanwhile): for a thread that is not the
+** writer's, so that no commit waits for the copy and its sync. */
+int store_checkpoint(const char *path, SimError *err);
+
+/* Undoes everything written since store_group_begin and closes the group
+** (a scratch store whose writes are only tried out). No-op without a
+** group. */
+void store_group_rollback(Store *store);
+
+/* ----------------------------------------------- online access (serve) */
+
+/* How a participant of `simlab serve` may continue from another browser
+** (docs/online.md "Who may continue"): the mode and the keyed hashes of
+** the browser key, the platform session and the resume code the first
+** visit brought or was given (hex; "" none). The store keeps the text;
+** serve/ makes and compares the hashes. Table online_access (schema 10),
+** never pushed to a server. */
+typedef struct OnlineAccess {
+    char participant[37];
+    char mode[8]; /* "token", "session", "code" or "id" */
+    char key_hash[65];
+    char session_hash[65];
+    char code_hash[65];
+} OnlineAccess;
+
+/* Stores a's row (replacing the participant's earlier one) at wall_ms. */
+int store_online_access_put(Store *store, const OnlineAccess *a,
+                            int64_t wall_ms, SimError *err);
+
+/* Every participant's row. *out is a new array of *n rows (sim_free). */
+int store_online_access_list(Store *store, OnlineAccess **out, size_t *n,
+                             SimError *err);
+
+/* The file's own secret for `simlab serve` (32 random bytes made when the
+** file was created or migrated to schema 10, never pushed): the key of
+** the hashes above and of the pilot link. */
+int store_online_secret(Store *store, unsigned char out[32], SimError *err);
+
+/* When the step a participant is on was reached: the time of their last
+** recorded response (recorded_ms), else of their enrolment (created_ms).
+** Unix ms. */
+int store_step_since_ms(Store *store, const char *pid, int64_t *out,
+                        SimError *err);
 
 /* Counts participants (simulated flag as given; -1 = any) that are
 ** complete. */

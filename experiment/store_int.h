@@ -17,8 +17,9 @@
 **   store_lease.c     one writer per file: the OS checks and messages of a
 **                     read-write open, the OS lock, the lease row and its
 **                     heartbeat, the network file system warning
+**   store_online.c    simlab serve's access rows and secret
 **
-** Schema (version 9, STORE_SCHEMA_VERSION; store_schema.c migrates every
+** Schema (version 10, STORE_SCHEMA_VERSION; store_schema.c migrates every
 ** older file forward step by step):
 **   study(id, study_id, title, hash UNIQUE, definition, software, created_ms)
 **   item(study, key, pool, source_id, domain, label, prediction,
@@ -52,6 +53,9 @@
 **        event, target, t_ms, recorded_ms, station)
 **                                PRIMARY KEY(participant, seq, n) -> trial
 **        (9: experiment/interaction.h defines the columns)
+**   online_access(participant, mode, key_hash, session_hash, code_hash,
+**        updated_ms)          PRIMARY KEY(participant) -> participant (10)
+**   online_secret(id = 1, secret): simlab serve's key, hex (10)
 **   VIEW long_format: simlab long format v1 (+ exclusion_reason, onset_ns,
 **        response_ns), one row per completed step with a phase; its
 **        columns are common/sim_columns.h's, remade at every migration.
@@ -98,6 +102,7 @@ struct Store {
     char warning[512]; /* store_warning() */
     int group;         /* 1: inside store_group_begin(): each call's own
                           transaction is a savepoint of the group's */
+    int lost;          /* 1: the lease was found taken over */
 };
 
 /* store.c: fails err with SQLite's last message, "PATH: what: message";

@@ -466,6 +466,7 @@ int store_lease_beat(Store *st, int64_t now_ms, SimError *err)
         return rc;
     }
     if (sqlite3_changes(st->db) == 0) {
+        st->lost = 1;
         Holder h;
         char who[256] = "nobody (the lease was removed)";
         if (read_holder(st, &h) == 1) {
@@ -484,6 +485,11 @@ int store_lease_beat(Store *st, int64_t now_ms, SimError *err)
 int store_heartbeat(Store *store, int64_t now_ms, SimError *err)
 {
     return store_lease_beat(store, now_ms, err);
+}
+
+int store_lease_lost(const Store *store)
+{
+    return store->lost;
 }
 
 void store_lease_release(Store *st)

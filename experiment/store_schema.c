@@ -265,6 +265,24 @@ static int migrate_v9(Store *st, SimError *err)
     return rc == SIM_OK ? mark_for_sync(st, "interaction", err) : rc;
 }
 
+/* Version 10: `simlab serve`'s access rows (store_online.c): how each web
+** participant may continue from another browser, with keyed hashes of
+** their browser key, platform session and resume code, and the file's own
+** secret, the key of those hashes and of the pilot link. Neither is
+** pushed to a server. */
+static const char *const SCHEMA_V10 =
+    "CREATE TABLE online_access ("
+    "  participant TEXT PRIMARY KEY REFERENCES participant(id),"
+    "  mode TEXT NOT NULL,"
+    "  key_hash TEXT,"
+    "  session_hash TEXT,"
+    "  code_hash TEXT,"
+    "  updated_ms INTEGER NOT NULL);"
+    "CREATE TABLE online_secret ("
+    "  id INTEGER PRIMARY KEY CHECK (id = 1),"
+    "  secret TEXT NOT NULL);"
+    "INSERT INTO online_secret VALUES (1, lower(hex(randomblob(32))));";
+
 /* The long_format view of this simlab (simlab long format v1, its
 ** columns those of common/sim_columns.h) in place of the file's: made
 ** whenever the schema changes, so every file, new or migrated, has the
@@ -327,6 +345,9 @@ int store_migrate(Store *st, SimError *err)
     }
     if (rc == SIM_OK && version < 9) {
         rc = migrate_v9(st, err);
+    }
+    if (rc == SIM_OK && version < 10) {
+        rc = store_exec(st, SCHEMA_V10, err);
     }
     if (rc == SIM_OK) {
         rc = make_view(st, err);

@@ -141,6 +141,75 @@ int sync_mark_all(const char *db_path, SimError *err);
 int sync_enroll(SyncConn *c, Store *store, const Study *study,
                 const EnrollSpec *spec, ParticipantInfo *info, SimError *err);
 
+/* ----------------------------------------- assignment off the caller's */
+
+/* One new participant's server assignment, made off the caller's thread
+** (a SyncAssigner) so that a slow, locked or stopped server never holds
+** the caller: sync_assign_job_init() fills the request, a worker the
+** answer, then the caller enrolls with sync_enroll_assigned(). */
+typedef struct SyncAssignJob {
+    /* the request (sync_assign_job_init) */
+    char id[37];      /* the participant's UUID, made here */
+    char code[64];    /* participant code, "" none */
+    char station[64]; /* "" the store's */
+    int pilot, simulated;
+    uint64_t seed;        /* the participant's (63 bits, not 0) */
+    uint64_t assign_seed; /* the tie-break's */
+    int64_t wall_ms;
+    /* the answer: rc SIM_OK with the server's condition and rule;
+    ** SIM_ERR_STATE: no condition can be assigned (error); another code:
+    ** the server could not be used in time (error says why), assign
+    ** locally */
+    int rc;
+    char condition[128];
+    char assigned_by[16];
+    char error[512];
+    /* called from a worker thread once the answer is in (the job is the
+    ** caller's again then) */
+    void (*done)(struct SyncAssignJob *job, void *ctx);
+    void *ctx;
+    void *tag;      /* the owner's, untouched */
+    int64_t due_ms; /* (the assigner's) give up by then */
+    struct SyncAssignJob *next;
+} SyncAssignJob;
+
+/* A job for a new participant with a fresh UUID and seeds. */
+void sync_assign_job_init(SyncAssignJob *job, const char *code, int pilot,
+                          int simulated, int64_t wall_ms);
+
+/* Enrolls the participant of job in store (spec as for store_enroll; its
+** code, pilot and station should be the job's) with the job's answer: the
+** server's condition (assign_source 'server'), or, when the server could
+** not be used, a local assignment with assign_source 'station_fallback'
+** and an "assign_fallback" event naming the reason. SIM_ERR_STATE when the
+** server found no condition to assign. */
+int sync_enroll_assigned(Store *store, const SyncAssignJob *job,
+                         const EnrollSpec *spec, ParticipantInfo *info,
+                         SimError *err);
+
+typedef struct SyncAssigner SyncAssigner;
+
+/* Starts workers threads (0: 4), each with its own server connection to
+** url (made when first needed) and its own read-only connection to the
+** station file db_path (written by the caller's store with the study of
+** bundle hash `hash` as station `station`). A worker takes every job
+** waiting and assigns them in one server transaction (one lock, counted
+** one after the other); a job not answered SYNC_ASSIGN_DEADLINE_MS after
+** it was submitted (by clock) is answered "assign locally". So arrivals
+** while the server is slow wait at most that long each, side by side. */
+int sync_assigner_start(const char *url, const char *db_path,
+                        const Study *study, const char *station, int workers,
+                        const SyncClock *clock, SyncAssigner **out,
+                        SimError *err);
+
+/* Queues job (sync_assign_job_init'ed, done set); job->done is called
+** exactly once, from a worker thread (or from sync_assigner_stop). */
+void sync_assigner_submit(SyncAssigner *a, SyncAssignJob *job);
+
+/* Answers the jobs still queued with "assign locally", waits for the
+** workers and frees a. NULL is a no-op. */
+void sync_assigner_stop(SyncAssigner *a);
+
 /* The condition the server would assign now to a new participant with
 ** these flags (counts of all stations, assign_choose() with rng_seed),
 ** without enrolling anyone or taking the lock: for the start screen.

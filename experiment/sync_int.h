@@ -96,6 +96,29 @@ void sync_rollback(SyncConn *c);
 ** NULL as NULL. */
 void sync_literal(SyncConn *c, SimBuf *b, const char *v);
 
+/* ---- assignment (sync_assign.c) */
+
+/* What an assignment reads of the station file: any connection to it
+** (the store's, or a worker's read-only one), its path for messages, the
+** station, the bundle hash and the file's origin (sync_origin.uuid). */
+typedef struct SyncLocal {
+    sqlite3 *db;
+    const char *path;
+    const char *station;
+    const char *hash;
+    char origin[64];
+} SyncLocal;
+
+/* The SyncLocal of a store (its own connection). */
+void sync_local_of(Store *store, SyncLocal *L);
+
+/* Assigns jobs[0..n-1] (same pilot and simulated flags) in one server
+** transaction by deadline (by c's clock), filling their condition and
+** rule; SIM_OK, or the error (SIM_ERR_STATE: the rules choose nothing). */
+int sync_assign_batch(SyncConn *c, const SyncLocal *L, const Study *study,
+                      SyncAssignJob *const *jobs, size_t n, int64_t deadline,
+                      SimError *err);
+
 /* ---- server schema (sync_schema.c) */
 
 /* The server schema every simlab server has (tables, server-managed

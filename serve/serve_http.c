@@ -1,8 +1,10 @@
 /*
 ** libmicrohttpd glue for `simlab serve` (serve_http.h): routes, bodies
 ** read up to SERVE_BODY_MAX, JSON in and out, static files from memory,
-** media files of the current screen by their index, and the headers that
-** keep a browser to this origin.
+** media files of the current screen by their index (serve_bundle.h), the
+** headers that keep a browser to this origin, commit groups, requests
+** suspended while their server assignment is made, and the connection
+** caps and deadlines (serve_conn.h).
 */
 #define _GNU_SOURCE
 #include "serve/serve_http.h"
@@ -23,8 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "serve/serve_conn.h"
 #include "common/sim_alloc.h"
 #include "common/sim_clock.h"
+#include "common/sim_escape.h"
 
 /* A file of the front end, read at start. */
 typedef struct Static {
@@ -38,10 +42,13 @@ typedef struct Static {
 
 /* Group commit: requests applied while a group is open are answered
 ** once it committed. The first request of a group (its leader) lets the
-** requests already waiting for the lock join, then commits. */
+** requests already waiting for the lock join, then commits without the
+** lock: meanwhile requests that write nothing (a browser waiting at the
+** first page, media) are answered, and those that write wait for it. */
 typedef struct Committer {
     pthread_cond_t done;
     int open;              /* a group is open in the store */
+    int committing;        /* its COMMIT runs (the lock released) */
     unsigned long id;      /* the open (or last) group */
     unsigned long done_id; /* the last group committed or failed */
     int result[64];        /* SIM_OK or the error, by group id % 64 */
@@ -58,13 +65,21 @@ struct ServeHttp {
     Static files[STATIC_MAX];
     size_t n_files;
     Committer cm;
+    ConnTable conns;
+    int conns_ready;
+    int writes_failing; /* under cfg.lock: the last write failed */
 };
 
-/* A request under way: its body so far. */
+/* A request under way: its body so far, and the server assignment it
+** waits for (suspended). */
 typedef struct Req {
     char *body;
     size_t len;
     int too_big;
+    int started;                 /* the api call was made */
+    SyncAssignJob *job;          /* waited for, or NULL */
+    int job_done;                /* answered (atomic) */
+    struct MHD_Connection *conn; /* to resume */
 } Req;
 
 /* --------------------------------------------------------------- statics */
@@ -209,8 +224,9 @@ static enum MHD_Result send_buf(struct MHD_Connection *c, int status,
     return ok;
 }
 
-static enum MHD_Result send_json(struct MHD_Connection *c, int status,
-                                 json_t *body)
+/* A JSON answer (body stolen); retry_s > 0 adds Retry-After. */
+static enum MHD_Result send_json_retry(struct MHD_Connection *c, int status,
+                                       json_t *body, int retry_s)
 {
     char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
     json_decref(body);
@@ -219,10 +235,35 @@ static enum MHD_Result send_json(struct MHD_Connection *c, int status,
         return send_buf(c, 500, "application/json", oom, sizeof oom - 1,
                         MHD_RESPMEM_PERSISTENT, 0);
     }
-    enum MHD_Result ok = send_buf(c, status, "application/json", text,
-                                  strlen(text), MHD_RESPMEM_MUST_COPY, 0);
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        strlen(text), text, MHD_RESPMEM_MUST_COPY);
     free(text);
+    if (!r) {
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    add_headers(r, 0);
+    if (retry_s > 0) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", retry_s);
+        MHD_add_response_header(r, "Retry-After", v);
+    }
+    enum MHD_Result ok = MHD_queue_response(c, (unsigned)status, r);
+    MHD_destroy_response(r);
     return ok;
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *c, int status,
+                                 json_t *body)
+{
+    return send_json_retry(c, status, body, 0);
+}
+
+/* 503: the database refused a write; try again in a second. */
+static enum MHD_Result send_busy(struct MHD_Connection *c)
+{
+    return send_json_retry(
+        c, 503, json_pack("{s:s,s:i}", "error", "store", "retry_ms", 1000), 1);
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *c, int status,
@@ -244,40 +285,96 @@ static const char *request_token(struct MHD_Connection *c)
     return NULL;
 }
 
+void serve_http_hold(ServeHttp *h)
+{
+    pthread_mutex_lock(h->cfg.lock);
+    while (h->cm.committing) {
+        pthread_cond_wait(&h->cm.done, h->cfg.lock);
+    }
+}
+
+void serve_http_writes(ServeHttp *h, int ok, const char *msg)
+{
+    if (!ok && !h->writes_failing) {
+        sim_escape_print(stderr,
+                         "simlab serve: writes fail (answers wait with 503 "
+                         "and are kept in the browsers until a write "
+                         "succeeds): ",
+                         msg);
+        h->writes_failing = 1;
+    } else if (ok && h->writes_failing) {
+        fprintf(stderr, "simlab serve: writes succeed again\n");
+        h->writes_failing = 0;
+    }
+}
+
+/* The answer of a server assignment (a worker thread): the request waits
+** suspended; it goes on. */
+static void job_done(SyncAssignJob *job, void *ctx)
+{
+    (void)job;
+    Req *rq = ctx;
+    __atomic_store_n(&rq->job_done, 1, __ATOMIC_SEQ_CST);
+    MHD_resume_connection(rq->conn);
+}
+
+/* Runs one API call in the open commit group (opening one when none is)
+** and answers once the group committed. */
 static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
                            const char *url, Req *rq)
 {
-    json_error_t jerr;
-    json_t *body =
-        rq->len ? json_loadb(rq->body, rq->len, JSON_REJECT_DUPLICATES, &jerr)
-                : json_object();
-    if (!body) {
-        return send_error(c, 400, "bad_json");
+    json_t *body = NULL;
+    if (!rq->job) {
+        json_error_t jerr;
+        body = rq->len ? json_loadb(rq->body, rq->len, JSON_REJECT_DUPLICATES,
+                                    &jerr)
+                       : json_object();
+        if (!body) {
+            return send_error(c, 400, "bad_json");
+        }
     }
     ServeReply rep;
     Committer *cm = &h->cm;
     SimError err;
+    int start = !rq->job && strcmp(url, "/api/start") == 0;
+    /* counted as arriving until it can join a group: waiting for the lock
+    ** or for the commit under way, so that the next leader gathers it */
     __atomic_add_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_lock(h->cfg.lock);
+    if (start && !serve_start_stores(h->cfg.serve, body)) {
+        /* answered from memory: no group to wait for */
+        __atomic_sub_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
+        serve_start(h->cfg.serve, body, sim_clock_real_ns(), &rep);
+        pthread_mutex_unlock(h->cfg.lock);
+        json_decref(body);
+        return send_json_retry(c, rep.status, rep.body, rep.retry_s);
+    }
+    while (cm->committing) {
+        pthread_cond_wait(&cm->done, h->cfg.lock);
+    }
     __atomic_sub_fetch(&cm->arriving, 1, __ATOMIC_SEQ_CST);
     if (!cm->open) {
         if (store_group_begin(h->cfg.store, &err) != SIM_OK) {
+            if (rq->job) {
+                /* answered, not enrolled: the browser asks again */
+                serve_enroll_answered(h->cfg.serve, rq->job);
+            }
             pthread_mutex_unlock(h->cfg.lock);
             json_decref(body);
-            return send_json(
-                c, 503,
-                json_pack("{s:s,s:i}", "error", "store", "retry_ms", 1000));
+            return send_busy(c);
         }
         cm->open = 1;
         cm->id++;
         serve_group_begin(h->cfg.serve);
     }
     unsigned long my = cm->id;
-    if (strcmp(url, "/api/start") == 0) {
-        serve_start(h->cfg.serve, body, sim_clock_real_ms(), &rep);
+    int64_t now = sim_clock_real_ns();
+    if (rq->job) {
+        serve_enroll_finish(h->cfg.serve, rq->job, now, &rep);
+    } else if (start) {
+        serve_start(h->cfg.serve, body, now, &rep);
     } else {
-        serve_input(h->cfg.serve, request_token(c), body, sim_clock_real_ms(),
-                    &rep);
+        serve_input(h->cfg.serve, request_token(c), body, now, &rep);
     }
     json_decref(body);
     if (++cm->members == 1) {
@@ -289,10 +386,15 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
             sched_yield();
             pthread_mutex_lock(h->cfg.lock);
         }
+        cm->committing = 1;
+        pthread_mutex_unlock(h->cfg.lock);
         int rc = store_group_commit(h->cfg.store, &err);
+        pthread_mutex_lock(h->cfg.lock);
+        cm->committing = 0;
         if (rc != SIM_OK) {
             serve_group_failed(h->cfg.serve);
         }
+        serve_http_writes(h, rc == SIM_OK, err.msg);
         cm->open = 0;
         cm->members = 0;
         cm->result[my % 64] = rc;
@@ -304,18 +406,36 @@ static enum MHD_Result api(ServeHttp *h, struct MHD_Connection *c,
         }
     }
     int committed = cm->result[my % 64] == SIM_OK;
+    if (!committed && rep.job) {
+        serve_enroll_cancel(h->cfg.serve, rep.job); /* never asked */
+    }
     pthread_mutex_unlock(h->cfg.lock);
     if (!committed) {
         /* nothing of it is on the disk: not acknowledged, sent again */
         json_decref(rep.body);
-        return send_json(
-            c, 503, json_pack("{s:s,s:i}", "error", "store", "retry_ms", 1000));
+        return send_busy(c);
     }
-    return send_json(c, rep.status, rep.body);
+    if (rep.job) {
+        if (!h->cfg.assigner) {
+            json_decref(rep.body);
+            return send_error(c, 500, "enroll");
+        }
+        /* the assignment is made off the lock: this request waits,
+        ** suspended, and goes on (called again) once it is answered */
+        rq->job = rep.job;
+        rq->conn = c;
+        rq->job_done = 0;
+        rep.job->done = job_done;
+        rep.job->ctx = rq;
+        MHD_suspend_connection(c);
+        sync_assigner_submit(h->cfg.assigner, rep.job);
+        return MHD_YES;
+    }
+    return send_json_retry(c, rep.status, rep.body, rep.retry_s);
 }
 
 /* GET /media/TOKEN/EPOCH/K: file K of the current screen of that
-** participant. */
+** participant, if it is still the file of the bundle hashed. */
 static enum MHD_Result media(ServeHttp *h, struct MHD_Connection *c,
                              const char *url)
 {
@@ -341,24 +461,22 @@ static enum MHD_Result media(ServeHttp *h, struct MHD_Connection *c,
         return send_error(c, 404, "not_found");
     }
     const char *path = NULL, *type = NULL;
-    int fd = -1;
+    char path_copy[PATH_MAX], type_copy[64];
+    path_copy[0] = type_copy[0] = '\0';
     pthread_mutex_lock(h->cfg.lock);
     if (serve_media(h->cfg.serve, token, (unsigned)epoch, (size_t)k, &path,
                     &type) == SIM_OK) {
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        snprintf(path_copy, sizeof path_copy, "%s", path);
+        snprintf(type_copy, sizeof type_copy, "%s", type);
     }
-    char type_copy[64];
-    snprintf(type_copy, sizeof type_copy, "%s", type ? type : "");
     pthread_mutex_unlock(h->cfg.lock);
-    struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        if (fd >= 0) {
-            close(fd);
-        }
+    int fd = -1;
+    uint64_t size = 0;
+    if (!path_copy[0] ||
+        serve_bundle_file(h->cfg.bundle, path_copy, &fd, &size) != 0) {
         return send_error(c, 404, "not_found");
     }
-    struct MHD_Response *r =
-        MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
+    struct MHD_Response *r = MHD_create_response_from_fd(size, fd);
     if (!r) {
         close(fd);
         return MHD_NO;
@@ -368,6 +486,14 @@ static enum MHD_Result media(ServeHttp *h, struct MHD_Connection *c,
     enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+/* The connection's accounting (serve_conn.h), NULL when none. */
+static Conn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? (Conn *)ci->socket_context : NULL;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
@@ -404,6 +530,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         *upload_size = 0;
         return MHD_YES;
     }
+    /* the request is whole: no read deadline from here on */
+    conn_set(&h->conns, conn_of(c), CONN_BUSY, sim_clock_mono_ns());
+    if (rq->job) {
+        /* called again after its server assignment was answered */
+        return __atomic_load_n(&rq->job_done, __ATOMIC_SEQ_CST)
+                   ? api(h, c, url, rq)
+                   : MHD_YES;
+    }
     if (rq->too_big) {
         return send_error(c, 413, "too_large");
     }
@@ -433,8 +567,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)c;
+    ServeHttp *h = cls;
     (void)toe;
     Req *rq = *con_cls;
     if (rq) {
@@ -442,6 +575,68 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
         sim_free(rq);
         *con_cls = NULL;
     }
+    /* idle until the next request's first line */
+    conn_set(&h->conns, conn_of(c), CONN_IDLE, sim_clock_mono_ns());
+}
+
+/* A request's first line arrived: its read deadline runs. */
+static void *request_began(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    ServeHttp *h = cls;
+    (void)uri;
+    conn_set(&h->conns, conn_of(c), CONN_READING, sim_clock_mono_ns());
+    return NULL;
+}
+
+static void connection_event(void *cls, struct MHD_Connection *c,
+                             void **socket_context,
+                             enum MHD_ConnectionNotificationCode code)
+{
+    ServeHttp *h = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *fd =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *ad =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        *socket_context =
+            fd ? conn_started(&h->conns, fd->connect_fd,
+                              ad ? ad->client_addr : NULL,
+                              ad && ad->client_addr &&
+                                      ad->client_addr->sa_family == AF_INET6
+                                  ? sizeof(struct sockaddr_in6)
+                                  : sizeof(struct sockaddr_in),
+                              sim_clock_mono_ns())
+               : NULL;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        conn_closed(&h->conns, *socket_context);
+        *socket_context = NULL;
+    }
+}
+
+static enum MHD_Result admit(void *cls, const struct sockaddr *addr,
+                             socklen_t len)
+{
+    ServeHttp *h = cls;
+    return conn_admit(&h->conns, addr, len) ? MHD_YES : MHD_NO;
+}
+
+void serve_http_sweep(ServeHttp *h, int64_t mono_ns)
+{
+    if (!h) {
+        return;
+    }
+    int idle = h->cfg.idle_timeout_s > 0 ? h->cfg.idle_timeout_s : 30;
+    int read = h->cfg.read_timeout_s > 0 ? h->cfg.read_timeout_s : 10;
+    conn_sweep(&h->conns, mono_ns, idle * 1000000000LL, read * 1000000000LL);
+}
+
+void serve_http_counts(ServeHttp *h, long *open, long *timed_out, long *refused)
+{
+    pthread_mutex_lock(&h->conns.mu);
+    *open = h->conns.n;
+    *timed_out = h->conns.timed_out;
+    *refused = h->conns.refused;
+    pthread_mutex_unlock(&h->conns.mu);
 }
 
 /* ------------------------------------------------------------ lifetime */
@@ -510,27 +705,42 @@ int serve_http_start(const ServeHttpConfig *cfg, ServeHttp **out, int *port,
         rc = sim_fail(err, SIM_ERR_USAGE,
                       "--host %s: not an IPv4 or IPv6 address", cfg->host);
     }
+    int per_address = cfg->max_per_address == 0  ? 64
+                      : cfg->max_per_address < 0 ? 0
+                                                 : cfg->max_per_address;
+    if (rc == SIM_OK) {
+        if (conn_table_init(&h->conns, per_address, cfg->proxies) != 0) {
+            conn_table_free(&h->conns);
+            rc = sim_fail(err, SIM_ERR_USAGE,
+                          "--proxy %s: not a list of IPv4 or IPv6 addresses",
+                          cfg->proxies ? cfg->proxies : "");
+        } else {
+            h->conns_ready = 1;
+        }
+    }
     if (rc != SIM_OK) {
         serve_http_stop(h);
         return rc;
     }
     pthread_cond_init(&h->cm.done, NULL);
-    unsigned flags =
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+                     MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME;
     unsigned threads = (unsigned)(cfg->threads > 0 ? cfg->threads : 16);
     if (ss.ss_family == AF_INET6) {
         flags |= MHD_USE_IPv6;
     }
     unsigned limit =
         (unsigned)(cfg->max_connections > 0 ? cfg->max_connections : 4000);
+    unsigned idle =
+        (unsigned)(cfg->idle_timeout_s > 0 ? cfg->idle_timeout_s : 30);
     h->d = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+        flags, (uint16_t)cfg->port, admit, h, handle, h, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+        MHD_OPTION_CONNECTION_TIMEOUT, idle, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)32768, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED,
-        completed, h, MHD_OPTION_END);
+        completed, h, MHD_OPTION_NOTIFY_CONNECTION, connection_event, h,
+        MHD_OPTION_URI_LOG_CALLBACK, request_began, h, MHD_OPTION_END);
     if (!h->d) {
         rc = sim_fail(err, SIM_ERR_IO, "cannot listen on %s port %d: %s",
                       cfg->host, cfg->port, strerror(errno));
@@ -561,6 +771,9 @@ void serve_http_stop(ServeHttp *h)
     if (h->d) {
         MHD_stop_daemon(h->d);
         pthread_cond_destroy(&h->cm.done);
+    }
+    if (h->conns_ready) {
+        conn_table_free(&h->conns);
     }
     for (size_t i = 0; i < h->n_files; i++) {
         sim_free(h->files[i].data);

@@ -1,84 +1,35 @@
 /*
 ** `simlab serve`'s participants (serve_live.h): the id -> participant and
-** token -> participant tables, enrolment and resume through the session
-** state machine, and the journal replay. A position is (step, attempt,
-** screen phase); the server counts the inputs it applied at the current
-** position, so a resent input is recognised by its number and applied
-** once. Every response is committed by the session before the reply that
-** acknowledges it is built.
+** token -> participant tables, who may continue (serve_access.h), resume
+** through the session state machine, and the journal replay. A position
+** is (step, attempt, screen phase); the server counts the inputs it
+** applied at the current position, so a resent input is recognised by its
+** number and applied once. Every response is committed by the session
+** before the reply that acknowledges it is built. Each participant holds
+** at most two tokens (the current one and the one it superseded) and
+** writes at most CLIENTS_MAX online_start events per run, so restarting a
+** link costs a bounded amount. Browsers before the consent: serve_wait.c.
 */
-#include "serve/serve_live.h"
+#include "serve/serve_live_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 
-#include "serve/serve_view.h"
 #include "common/sim_alloc.h"
-#include "experiment/session.h"
 
-/* Longest participant id of a link, and its characters. */
-#define ID_MAX 63
 /* Most inputs one request may carry. */
 #define INPUTS_MAX 64
 /* Longest questionnaire answer a request may carry, in bytes. */
 #define ANSWER_MAX 16384
-
-/* The phase of a position: which screen of a step is shown. */
-enum { PH_STEP = 0, PH_FEEDBACK = 1, PH_TIMEOUT = 2, PH_END = 3 };
-
-typedef struct Live {
-    char pid[37];            /* participant UUID */
-    char ext[ID_MAX + 1];    /* the link's id (participant code) */
-    char token[33];          /* current session token, "" none yet */
-    Session *s;              /* open session, or NULL (closed while idle) */
-    int pos[3];              /* position the applied count refers to */
-    int applied;             /* inputs applied at pos */
-    int completed;           /* the last response is committed (status) */
-    int64_t last_ms;         /* last request */
-    double bucket;           /* rate limit: requests available */
-    int64_t bucket_ms;       /* when the bucket was last filled */
-    ServeMediaList media;    /* files of the screen last sent */
-    unsigned epoch;          /* names this screen's media: a browser keeps an
-                                image by its URL for the whole page, so every
-                                screen's media get URLs of their own */
-    unsigned epoch_serial;   /* screen_serial the epoch was counted for */
-    const Session *epoch_of; /* and its session */
-    unsigned long group;     /* the last commit group that wrote for it */
-    char onset_method[128];  /* how the browser last said it took an onset
-                                (logged as an event when it changes) */
-    int enrolled_in_group;   /* its enrolment is in that group */
-} Live;
-
-/* An open-addressing table from a string to a participant. Entries are
-** never removed: a token that was replaced still finds its participant,
-** who then says it was superseded. */
-typedef struct Entry {
-    char key[ID_MAX + 1];
-    Live *live;
-} Entry;
-
-typedef struct Map {
-    Entry *v;
-    size_t cap, n;
-} Map;
-
-struct Serve {
-    ServeConfig cfg;
-    Live **lives;
-    size_t n_lives, cap_lives;
-    Map by_ext, by_token;
-    size_t n_open;
-    long acked;
-    double enroll_bucket;
-    int64_t enroll_ms;
-    unsigned long group; /* the commit group open now (serve_group_*) */
-    Live **touched;      /* participants written for in the open group */
-    size_t n_touched, cap_touched;
-    ServeView *views; /* the study's screens as the browser draws them */
-};
+/* Browsers other than the last one a participant may continue in, per
+** run (each is given a key, written to the file, and reopens the
+** session). */
+#define BROWSERS_MAX 16
+/* Resume codes tried for ids no one has, per second (all of them
+** together; CODE_TRIES for each id that is someone's). */
+#define CODE_ANY_RATE 5.0
 
 /* ------------------------------------------------------------------- map */
 
@@ -91,7 +42,7 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
-static Live *map_get(const Map *m, const char *key)
+Live *map_get(const Map *m, const char *key)
 {
     if (!m->cap) {
         return NULL;
@@ -106,7 +57,7 @@ static Live *map_get(const Map *m, const char *key)
     }
 }
 
-static int map_put(Map *m, const char *key, Live *live)
+int map_put(Map *m, const char *key, Live *live)
 {
     if ((m->n + 1) * 2 > m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 256;
@@ -140,46 +91,59 @@ static int map_put(Map *m, const char *key, Live *live)
     return 0;
 }
 
+/* Removes key (linear probing: the entries after it move back into the
+** gap where their probe allows). */
+void map_del(Map *m, const char *key)
+{
+    if (!m->cap || !key[0]) {
+        return;
+    }
+    size_t mask = m->cap - 1, i = hash_str(key) & mask;
+    while (m->v[i].live && strcmp(m->v[i].key, key) != 0) {
+        i = (i + 1) & mask;
+    }
+    if (!m->v[i].live) {
+        return;
+    }
+    m->v[i].live = NULL;
+    m->n--;
+    for (size_t j = (i + 1) & mask; m->v[j].live; j = (j + 1) & mask) {
+        size_t home = hash_str(m->v[j].key) & mask;
+        /* j's entry may fill the gap at i when its home is not in (i, j] */
+        int between =
+            i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!between) {
+            m->v[i] = m->v[j];
+            m->v[j].live = NULL;
+            i = j;
+        }
+    }
+}
+
 /* ----------------------------------------------------------------- small */
 
-static void reply_error(ServeReply *out, int status, const char *code,
-                        const char *message)
+void reply_error(ServeReply *out, int status, const char *code,
+                 const char *message)
 {
     out->status = status;
     out->body = json_pack("{s:s,s:s}", "error", code, "message", message);
+    if (status == 429 || status == 503) {
+        out->retry_s = out->retry_s ? out->retry_s : 1;
+        if (out->body) {
+            json_object_set_new(out->body, "retry_ms",
+                                json_integer(out->retry_s * 1000));
+        }
+    }
 }
 
 static int id_valid(const char *s)
 {
-    size_t n = s ? strlen(s) : 0;
-    if (n == 0 || n > ID_MAX) {
-        return 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-              (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static int new_token(char out[33])
-{
-    unsigned char b[16];
-    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
-        return -1;
-    }
-    for (size_t i = 0; i < sizeof b; i++) {
-        snprintf(out + 2 * i, 3, "%02x", b[i]);
-    }
-    return 0;
+    return serve_name_valid(s, ID_MAX);
 }
 
 /* Token bucket: 1 when a request may go ahead now. */
-static int bucket_take(double *bucket, int64_t *last_ms, double rate,
-                       double burst, int64_t now_ms)
+int bucket_take(double *bucket, int64_t *last_ms, double rate, double burst,
+                int64_t now_ms)
 {
     double dt = (double)(now_ms - *last_ms) / 1000.0;
     if (dt > 0) {
@@ -193,35 +157,66 @@ static int bucket_take(double *bucket, int64_t *last_ms, double rate,
     return 1;
 }
 
-static Live *live_add(Serve *sv, const char *pid, const char *ext)
+const char *mode_name(OnlineResume m)
+{
+    static const char *const names[] = {"", "token", "session", "code", "id"};
+    return (unsigned)m < sizeof names / sizeof *names ? names[m] : "";
+}
+
+static OnlineResume mode_parse(const char *s)
+{
+    for (int m = ONLINE_RESUME_TOKEN; m <= ONLINE_RESUME_ID; m++) {
+        if (strcmp(s, mode_name((OnlineResume)m)) == 0) {
+            return (OnlineResume)m;
+        }
+    }
+    return ONLINE_RESUME_ID;
+}
+
+/* A new token for l; the one it supersedes is kept (409 for it), the one
+** before that forgotten. */
+int live_token_new(Serve *sv, Live *l)
+{
+    char token[33];
+    if (serve_random_hex(token, 16) != 0 ||
+        map_put(&sv->by_token, token, l) != 0) {
+        return -1;
+    }
+    map_del(&sv->by_token, l->prev);
+    snprintf(l->prev, sizeof l->prev, "%s", l->token);
+    snprintf(l->token, sizeof l->token, "%s", token);
+    return 0;
+}
+
+void live_forget_tokens(Serve *sv, Live *l)
+{
+    map_del(&sv->by_token, l->prev);
+    map_del(&sv->by_token, l->token);
+    l->prev[0] = l->token[0] = '\0';
+}
+
+/* Adds the enrolled participant l to the tables. */
+int live_add(Serve *sv, Live *l)
 {
     if (sv->n_lives == sv->cap_lives) {
         size_t cap = sv->cap_lives ? sv->cap_lives * 2 : 64;
         Live **v = sim_realloc(sv->lives, cap * sizeof *v);
         if (!v) {
-            return NULL;
+            return -1;
         }
         sv->lives = v;
         sv->cap_lives = cap;
     }
-    Live *l = sim_calloc(1, sizeof *l);
-    if (!l) {
-        return NULL;
-    }
-    snprintf(l->pid, sizeof l->pid, "%s", pid);
-    snprintf(l->ext, sizeof l->ext, "%s", ext);
-    l->bucket = sv->cfg.rate_burst;
-    if (map_put(&sv->by_ext, ext, l) != 0) {
-        sim_free(l);
-        return NULL;
+    if (map_put(&sv->by_ext, l->ext, l) != 0) {
+        return -1;
     }
     sv->lives[sv->n_lives++] = l;
-    return l;
+    return 0;
 }
 
-static void live_close(Serve *sv, Live *l)
+void live_close(Serve *sv, Live *l)
 {
-    if (l->s) {
+    if (l->s && !l->waiting) {
         session_close(l->s);
         l->s = NULL;
         sv->n_open--;
@@ -229,7 +224,7 @@ static void live_close(Serve *sv, Live *l)
 }
 
 /* Notes that the open commit group writes for l. */
-static void touch(Serve *sv, Live *l)
+void touch(Serve *sv, Live *l)
 {
     if (l->group == sv->group && sv->group) {
         return;
@@ -258,21 +253,21 @@ void serve_group_failed(Serve *sv)
 {
     /* nothing of the group reached the disk: what the sessions hold came
     ** from it, so they are read again from the file; a participant
-    ** enrolled in it is enrolled again at their next start */
+    ** enrolled in it waits before the consent again (and passes it again
+    ** with the input its browser sends again) */
     for (size_t i = 0; i < sv->n_touched; i++) {
         Live *l = sv->touched[i];
         live_close(sv, l);
         l->applied = 0;
         if (l->enrolled_in_group) {
-            l->pid[0] = 0;
-            l->token[0] = 0;
+            wait_revert(sv, l);
         }
     }
     sv->n_touched = 0;
 }
 
 /* The position of the session's current screen. */
-static void view_pos(const Session *s, int pos[3])
+void view_pos(const Session *s, int pos[3])
 {
     const SessionView *v = session_view(s);
     const Schedule *sc = session_schedule(s);
@@ -289,7 +284,7 @@ static void view_pos(const Session *s, int pos[3])
                                            : PH_STEP;
 }
 
-static int pos_cmp(const int a[3], const int b[3])
+int pos_cmp(const int a[3], const int b[3])
 {
     for (int i = 0; i < 3; i++) {
         if (a[i] != b[i]) {
@@ -318,18 +313,25 @@ static void enforce_open_limit(Serve *sv)
 }
 
 /* Opens l's session at its first unanswered step (a resume, logged by the
-** session when steps were done already). */
-static int live_open(Serve *sv, Live *l, int64_t wall_ms, SimError *err)
+** session when steps were done already). The screen shown was sent when
+** the step was reached (the store's time of it). */
+int live_open(Serve *sv, Live *l, int64_t now_ns, SimError *err)
 {
     live_close(sv, l);
     enforce_open_limit(sv);
-    int rc =
-        session_open(sv->cfg.store, sv->cfg.study, l->pid, wall_ms, &l->s, err);
+    int64_t since_ms = now_ns / 1000000;
+    int rc = store_step_since_ms(sv->cfg.store, l->pid, &since_ms, err);
+    if (rc == SIM_OK) {
+        rc = session_open(sv->cfg.store, sv->cfg.study, l->pid,
+                          now_ns / 1000000, &l->s, err);
+    }
     if (rc != SIM_OK) {
         return rc;
     }
     sv->n_open++;
     view_pos(l->s, l->pos);
+    memcpy(l->sent, l->pos, sizeof l->sent);
+    serve_clock_screen(&l->clock, 1, since_ms * 1000000);
     l->applied = 0;
     l->epoch_of = NULL;
     return SIM_OK;
@@ -342,7 +344,7 @@ static int live_open(Serve *sv, Live *l, int64_t wall_ms, SimError *err)
 ** study has one. */
 static int shows_completion(Serve *sv, Live *l)
 {
-    if (!session_finished(l->s)) {
+    if (l->waiting || !session_finished(l->s)) {
         return 0;
     }
     if (!l->completed) {
@@ -375,19 +377,28 @@ static void add_completion(Serve *sv, Live *l, json_t *body)
     json_object_set_new(body, "completion", c);
 }
 
-static void reply_state(Serve *sv, Live *l, int status, ServeReply *out)
+void reply_state(Serve *sv, Live *l, int status, int64_t now_ns,
+                 ServeReply *out)
 {
     const SessionView *v = session_view(l->s);
-    if (l->epoch_of != l->s || l->epoch_serial != v->screen_serial) {
+    /* a waiting browser's session is made again for each request: its
+    ** screen is the same while the serial is */
+    const void *of =
+        l->waiting ? (const void *)sv->scratch : (const void *)l->s;
+    if (l->epoch_of != of || l->epoch_serial != v->screen_serial) {
         l->epoch++;
-        l->epoch_of = l->s;
+        l->epoch_of = of;
         l->epoch_serial = v->screen_serial;
+    }
+    if (pos_cmp(l->sent, l->pos) != 0) {
+        serve_clock_screen(&l->clock, l->sent[0] != l->pos[0], now_ns);
+        memcpy(l->sent, l->pos, sizeof l->sent);
     }
     char prefix[80];
     /* relative: the page may sit under a path prefix of a proxy */
     snprintf(prefix, sizeof prefix, "media/%s/%u/", l->token, l->epoch);
-    json_t *view = serve_view_json(sv->views, session_view(l->s),
-                                   shows_completion(sv, l), prefix, &l->media);
+    json_t *view = serve_view_json(sv->views, v, shows_completion(sv, l),
+                                   prefix, &l->media);
     json_t *body =
         json_pack("{s:[i,i,i],s:i,s:o}", "pos", l->pos[0], l->pos[1], l->pos[2],
                   "applied", l->applied, "view", view ? view : json_null());
@@ -396,133 +407,397 @@ static void reply_state(Serve *sv, Live *l, int status, ServeReply *out)
         return;
     }
     add_completion(sv, l, body);
+    if (l->code[0]) {
+        json_object_set_new(body, "resume_code", json_string(l->code));
+    }
     out->status = status;
     out->body = body;
 }
 
+/* The reply to a start: the state and what the page needs once. */
+void reply_start(Serve *sv, Live *l, int64_t now_ns, ServeReply *out)
+{
+    reply_state(sv, l, 200, now_ns, out);
+    if (!out->body || out->status != 200) {
+        return;
+    }
+    json_object_set_new(out->body, "token", json_string(l->token));
+    if (l->key_new) {
+        json_object_set_new(out->body, "key", json_string(l->key));
+        l->key_new = 0;
+    }
+    json_t *st = serve_strings_json(sv->cfg.study);
+    json_object_update(out->body, st);
+    json_decref(st);
+    json_t *cl = json_array();
+    for (size_t i = 0; i < sv->cfg.study->n_classes; i++) {
+        const char *lab = sv->cfg.study->classes[i].label;
+        json_array_append_new(cl, json_string(lab ? lab : ""));
+    }
+    json_object_set_new(out->body, "classes", cl);
+    /* the study's title is the experimenter's: a participant sees the
+    ** participant_title, if any */
+    if (sv->cfg.study->participant_title) {
+        json_object_set_new(out->body, "participant_title",
+                            json_string(sv->cfg.study->participant_title));
+    }
+}
+
 /* ------------------------------------------------------------ /api/start */
 
-static void log_start(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
+/* Appends "key":"value" for a string member of o (at most max bytes; JSON
+** escaping by jansson) to d. */
+static void copy_str(json_t *d, const char *name, json_t *o, const char *key,
+                     size_t max)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    if (v) {
+        size_t n = strlen(v);
+        n = n < max ? n : max;
+        while (n > 0 && ((unsigned char)v[n] & 0xc0) == 0x80) {
+            n--; /* not in the middle of a character */
+        }
+        json_t *s = json_stringn(v, n);
+        json_object_set_new(d, name, s ? s : json_null());
+    }
+}
+
+/* The online_start detail of a start (its link's study and session, the
+** browser's description, the timing method), each field cut to a fixed
+** length: at most START_INFO_MAX bytes. Owned by the caller, or NULL. */
+static char *start_detail(json_t *body)
 {
     json_t *d = json_object();
-    static const char *const keys[] = {"STUDY_ID", "SESSION_ID", "client"};
-    for (size_t i = 0; i < 3; i++) {
-        json_t *v = json_object_get(body, keys[i]);
-        if (v && (json_is_string(v) || json_is_object(v))) {
-            json_object_set(d, keys[i], v);
+    copy_str(d, "STUDY_ID", body, "STUDY_ID", 64);
+    copy_str(d, "SESSION_ID", body, "SESSION_ID", 128);
+    copy_str(d, "assignmentId", body, "assignmentId", 128);
+    copy_str(d, "hitId", body, "hitId", 128);
+    json_t *c = json_object_get(body, "client");
+    if (json_is_object(c)) {
+        json_t *cd = json_object();
+        copy_str(cd, "ua", c, "ua", 300);
+        copy_str(cd, "screen", c, "screen", 24);
+        copy_str(cd, "lang", c, "lang", 35);
+        json_t *dpr = json_object_get(c, "dpr");
+        if (json_is_number(dpr) && isfinite(json_number_value(dpr))) {
+            json_object_set_new(cd, "dpr", json_real(json_number_value(dpr)));
         }
+        json_object_set_new(d, "client", cd);
     }
     json_object_set_new(
         d, "timing",
-        json_pack("{s:s,s:s,s:s}", "clock",
+        json_pack("{s:s,s:s,s:s,s:s}", "clock",
                   "performance.timeOrigin + performance.now()", "onset",
                   "the presentation time of the frame that shows the screen "
                   "(Element Timing renderTime; else requestAnimationFrame; "
                   "each screen's: onset_method events)",
-                  "response", "the input event's timeStamp"));
+                  "response", "the input event's timeStamp", "rules",
+                  "bounded by the server's receipt times"));
     char *text = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(d);
-    if (text && strlen(text) < 4000) {
-        SimError err;
-        store_log_event(sv->cfg.store, l->pid, "online_start", text, wall_ms, 0,
-                        &err);
+    if (text && strlen(text) > START_INFO_MAX) {
+        free(text);
+        text = NULL;
     }
+    char *own = text ? sim_strdup(text) : NULL;
     free(text);
+    return own;
 }
 
-void serve_start(Serve *sv, json_t *body, int64_t wall_ms, ServeReply *out)
+/* Logs an online_start event with detail for l, once per distinct detail
+** and at most CLIENTS_MAX times per run: restarting a link costs nothing
+** more. 0, or -1 when the store refused. */
+int log_start(Serve *sv, Live *l, const char *detail, int64_t now_ns)
+{
+    if (!detail) {
+        return 0;
+    }
+    uint64_t h = hash_str(detail);
+    for (int i = 0; i < l->n_clients; i++) {
+        if (l->clients[i] == h) {
+            return 0;
+        }
+    }
+    if (l->n_clients == CLIENTS_MAX) {
+        return 0;
+    }
+    SimError err;
+    if (store_log_event(sv->cfg.store, l->pid, "online_start", detail,
+                        now_ns / 1000000, 0, &err) != SIM_OK) {
+        return -1;
+    }
+    l->clients[l->n_clients++] = h;
+    sv->events++;
+    return 0;
+}
+
+/* Writes l's access row (store_online_access_put). */
+int access_store(Serve *sv, Live *l, int64_t now_ns, SimError *err)
+{
+    OnlineAccess a;
+    memset(&a, 0, sizeof a);
+    snprintf(a.participant, sizeof a.participant, "%s", l->pid);
+    snprintf(a.mode, sizeof a.mode, "%s", mode_name(l->mode));
+    snprintf(a.key_hash, sizeof a.key_hash, "%s", l->key_hash);
+    snprintf(a.session_hash, sizeof a.session_hash, "%s", l->session_hash);
+    snprintf(a.code_hash, sizeof a.code_hash, "%s", l->code_hash);
+    return store_online_access_put(sv->cfg.store, &a, now_ns / 1000000, err);
+}
+
+/* What a start brings to continue a run: its browser key, platform
+** session and code (normalized), each "" when none or malformed. */
+typedef struct Proof {
+    char key[33];
+    char session[129];
+    char code[9];
+    int code_given;
+} Proof;
+
+static void proof_of(json_t *body, Proof *p)
+{
+    memset(p, 0, sizeof *p);
+    const char *k = json_string_value(json_object_get(body, "key"));
+    if (k && strlen(k) == 32 && strspn(k, "0123456789abcdef") == 32) {
+        snprintf(p->key, sizeof p->key, "%s", k);
+    }
+    const char *s = json_string_value(json_object_get(body, "SESSION_ID"));
+    if (!s) {
+        s = json_string_value(json_object_get(body, "assignmentId"));
+    }
+    if (serve_session_valid(s)) {
+        snprintf(p->session, sizeof p->session, "%s", s);
+    }
+    const char *c = json_string_value(json_object_get(body, "code"));
+    if (c) {
+        p->code_given = 1;
+        if (strlen(c) < 40) {
+            serve_code_normalize(c, p->code);
+        }
+    }
+}
+
+/* How l's run may be continued by a start with p: 'k' the key, 's' the
+** platform session, 'c' the code, 'i' the id alone, 0 not at all. */
+static int access_by(Serve *sv, const Live *l, const Proof *p)
+{
+    char h[65];
+    if (p->key[0] && l->key_hash[0]) {
+        serve_keys_hash(&sv->keys, "key", l->ext, p->key, h);
+        if (serve_same(h, l->key_hash)) {
+            return 'k';
+        }
+    }
+    if (l->mode == ONLINE_RESUME_ID) {
+        return 'i';
+    }
+    if (l->mode == ONLINE_RESUME_SESSION && p->session[0] &&
+        l->session_hash[0]) {
+        serve_keys_hash(&sv->keys, "session", l->ext, p->session, h);
+        if (serve_same(h, l->session_hash)) {
+            return 's';
+        }
+    }
+    if (l->mode == ONLINE_RESUME_CODE && p->code[0] && l->code_hash[0]) {
+        serve_keys_hash(&sv->keys, "code", l->ext, p->code, h);
+        if (serve_same(h, l->code_hash)) {
+            return 'c';
+        }
+    }
+    return 0;
+}
+
+/* A known participant continues in this browser: a new token (the other
+** window is superseded), a new key unless it brought its own. */
+static void resume(Serve *sv, Live *l, json_t *body, int how, int64_t now_ns,
+                   ServeReply *out)
+{
+    int64_t now_ms = now_ns / 1000000;
+    SimError err;
+    sim_error_clear(&err);
+    if (!bucket_take(&l->bucket, &l->bucket_ms, sv->cfg.rate_per_s,
+                     sv->cfg.rate_burst, now_ms)) {
+        reply_error(out, 429, "rate", "too many requests");
+        return;
+    }
+    touch(sv, l);
+    if (how != 'k' && l->browsers >= BROWSERS_MAX) {
+        reply_error(out, 429, "browsers",
+                    "this run was continued in too many browsers: continue "
+                    "in the last one");
+        return;
+    }
+    if (how != 'k') {
+        /* another browser proved who it is: it gets the key from now on */
+        l->browsers++;
+        char key[33];
+        if (serve_random_hex(key, 16) != 0) {
+            reply_error(out, 500, "token", "no key could be made");
+            return;
+        }
+        snprintf(l->key, sizeof l->key, "%s", key);
+        serve_keys_hash(&sv->keys, "key", l->ext, key, l->key_hash);
+        l->key_new = 1;
+        if (access_store(sv, l, now_ns, &err) != SIM_OK) {
+            reply_error(out, 503, "store", "could not be stored yet");
+            return;
+        }
+    }
+    if (live_token_new(sv, l) != 0) {
+        reply_error(out, 500, "token", "no session token could be made");
+        return;
+    }
+    l->last_ms = now_ms;
+    /* the same browser (its key) goes on with the session as it is (a
+    ** reload: its clock and journal are the same); another one starts the
+    ** screen afresh from the file, on its own clock */
+    if (how != 'k' || !l->s) {
+        serve_clock_reset(&l->clock);
+        if (live_open(sv, l, now_ns, &err) != SIM_OK) {
+            reply_error(out, err.code == SIM_ERR_STATE ? 409 : 503, "open",
+                        err.msg);
+            return;
+        }
+    }
+    char *detail = start_detail(body);
+    int logged = log_start(sv, l, detail, now_ns);
+    sim_free(detail);
+    if (logged != 0) {
+        reply_error(out, 503, "store", "could not be stored yet");
+        return;
+    }
+    reply_start(sv, l, now_ns, out);
+}
+
+/* A resume code that opens nothing: the same answer for every id. */
+static void wrong_code(ServeReply *out)
+{
+    reply_error(out, 409, "resume",
+                "this code does not continue a run of this id");
+    if (out->body) {
+        json_object_set_new(out->body, "wrong", json_true());
+    }
+}
+
+/* Who a start names: its id (NULL when there is none valid), what it
+** brings, the id's participant and how this browser may continue them
+** (access_by; 0: it may not, or no one has the id). Nothing changes. */
+static int start_who(Serve *sv, json_t *body, const char **ext, Proof *p,
+                     Live **l)
+{
+    *ext = NULL;
+    *l = NULL;
+    memset(p, 0, sizeof *p);
+    if (!json_is_object(body)) {
+        return 0;
+    }
+    const char *e = json_string_value(json_object_get(body, "PROLIFIC_PID"));
+    if (!e) {
+        e = json_string_value(json_object_get(body, "workerId"));
+    }
+    if (!e) {
+        e = json_string_value(json_object_get(body, "participant"));
+    }
+    if (!id_valid(e)) {
+        return 0;
+    }
+    *ext = e;
+    proof_of(body, p);
+    *l = map_get(&sv->by_ext, e);
+    return *l ? access_by(sv, *l, p) : 0;
+}
+
+int serve_start_stores(Serve *sv, json_t *body)
+{
+    const char *ext;
+    Proof p;
+    Live *l;
+    int how = start_who(sv, body, &ext, &p, &l);
+    if (!ext) {
+        return 0; /* refused */
+    }
+    /* a run continued writes its access and start; a study without a
+    ** first page enrols at the first visit; every other start waits at
+    ** the first page, in memory */
+    return how != 0 || !sv->scratch;
+}
+
+void serve_start(Serve *sv, json_t *body, int64_t now_ns, ServeReply *out)
 {
     memset(out, 0, sizeof *out);
+    int64_t now_ms = now_ns / 1000000;
     if (!json_is_object(body)) {
         reply_error(out, 400, "bad_request", "expected a JSON object");
         return;
     }
-    const char *ext = json_string_value(json_object_get(body, "PROLIFIC_PID"));
+    const char *ext;
+    Proof p;
+    Live *l;
+    int how = start_who(sv, body, &ext, &p, &l);
     if (!ext) {
-        ext = json_string_value(json_object_get(body, "participant"));
-    }
-    if (!id_valid(ext)) {
         reply_error(out, 400, "no_id",
-                    "the link lacks a valid participant id (PROLIFIC_PID or "
-                    "participant: 1 to 63 letters, digits, '-', '_', '.')");
+                    "the link lacks a valid participant id (PROLIFIC_PID, "
+                    "workerId or participant: 1 to 63 letters, digits, '-', "
+                    "'_', '.')");
         return;
     }
-    SimError err;
-    sim_error_clear(&err);
-    Live *l = map_get(&sv->by_ext, ext);
-    if (!l || !l->pid[0]) {
-        if (!bucket_take(&sv->enroll_bucket, &sv->enroll_ms,
-                         sv->cfg.enroll_per_s, sv->cfg.enroll_burst, wall_ms)) {
+    if (p.code_given && how != 'c' && how != 'k') {
+        /* tried with a code: counted per id, and for ids no one has all
+        ** together, so that codes cannot be guessed */
+        int ok = l ? bucket_take(&l->code_bucket, &l->code_ms,
+                                 CODE_TRIES / CODE_WINDOW_S, CODE_TRIES, now_ms)
+                   : bucket_take(&sv->code_bucket, &sv->code_ms, CODE_ANY_RATE,
+                                 CODE_ANY_RATE * 10, now_ms);
+        if (!ok) {
+            reply_error(out, 429, "rate", "too many codes tried");
+            return;
+        }
+        if (how != 'i') {
+            sv->refused++;
+            wrong_code(out);
+            return;
+        }
+    }
+    if (how) {
+        resume(sv, l, body, how, now_ns, out);
+        return;
+    }
+    if (l) {
+        sv->refused++; /* continues as a new browser would: no oracle */
+    }
+    Live *w = wait_find(sv, p.key, ext);
+    if (!w) {
+        if (!bucket_take(&sv->arrive_bucket, &sv->arrive_ms,
+                         sv->cfg.arrive_per_s, sv->cfg.arrive_burst, now_ms)) {
             reply_error(out, 429, "busy", "too many new participants at once");
             return;
         }
-        EnrollSpec spec;
-        memset(&spec, 0, sizeof spec);
-        spec.code = ext;
-        spec.station = sv->cfg.station;
-        spec.pilot = json_is_true(json_object_get(body, "pilot"));
-        spec.wall_ms = wall_ms;
-        ParticipantInfo info;
-        int rc = sync_enroll(sv->cfg.sync, sv->cfg.store, sv->cfg.study, &spec,
-                             &info, &err);
-        if (rc != SIM_OK) {
-            reply_error(out, rc == SIM_ERR_STATE ? 409 : 503, "enroll",
-                        err.msg);
-            return;
-        }
-        if (l) {
-            snprintf(l->pid, sizeof l->pid, "%s", info.id);
-        } else {
-            l = live_add(sv, info.id, ext);
-        }
-        if (!l) {
+        w = wait_add(sv, ext, now_ns);
+        if (!w) {
             reply_error(out, 500, "memory", "out of memory");
             return;
         }
-        touch(sv, l);
-        l->enrolled_in_group = 1;
-        if (sv->cfg.worker) {
-            sync_worker_kick(sv->cfg.worker);
+        /* what the first visit brought decides how the run may continue */
+        OnlineResume m = sv->cfg.study->online.resume;
+        if (m == ONLINE_RESUME_DEFAULT) {
+            m = p.session[0] ? ONLINE_RESUME_SESSION : ONLINE_RESUME_CODE;
+        } else if (m == ONLINE_RESUME_SESSION && !p.session[0]) {
+            m = ONLINE_RESUME_TOKEN;
         }
-    }
-    if (!bucket_take(&l->bucket, &l->bucket_ms, sv->cfg.rate_per_s,
-                     sv->cfg.rate_burst, wall_ms)) {
+        w->mode = m;
+        if (p.session[0]) {
+            serve_keys_hash(&sv->keys, "session", ext, p.session,
+                            w->session_hash);
+        }
+        const char *pilot = json_string_value(json_object_get(body, "pilot"));
+        w->pilot = pilot && serve_same(pilot, sv->keys.pilot);
+        w->start_info = start_detail(body);
+    } else if (!bucket_take(&w->bucket, &w->bucket_ms, sv->cfg.rate_per_s,
+                            sv->cfg.rate_burst, now_ms)) {
         reply_error(out, 429, "rate", "too many requests");
         return;
     }
-    char token[33];
-    if (new_token(token) != 0 || map_put(&sv->by_token, token, l) != 0) {
-        reply_error(out, 500, "token", "no session token could be made");
-        return;
-    }
-    snprintf(l->token, sizeof l->token, "%s", token);
-    l->last_ms = wall_ms;
-    touch(sv, l);
-    if (live_open(sv, l, wall_ms, &err) != SIM_OK) {
-        reply_error(out, err.code == SIM_ERR_STATE ? 409 : 503, "open",
-                    err.msg);
-        return;
-    }
-    log_start(sv, l, body, wall_ms);
-    reply_state(sv, l, 200, out);
-    if (out->body) {
-        json_object_set_new(out->body, "token", json_string(token));
-        json_t *st = serve_strings_json(sv->cfg.study);
-        json_object_update(out->body, st);
-        json_decref(st);
-        json_t *cl = json_array();
-        for (size_t i = 0; i < sv->cfg.study->n_classes; i++) {
-            const char *lab = sv->cfg.study->classes[i].label;
-            json_array_append_new(cl, json_string(lab ? lab : ""));
-        }
-        json_object_set_new(out->body, "classes", cl);
-        /* the study's title is the experimenter's: a participant sees
-        ** the participant_title, if any */
-        if (sv->cfg.study->participant_title) {
-            json_object_set_new(out->body, "participant_title",
-                                json_string(sv->cfg.study->participant_title));
-        }
-    }
+    w->shadow |= l != NULL;
+    wait_start_reply(sv, w, now_ns, out);
 }
 
 /* ------------------------------------------------------------ /api/input */
@@ -547,16 +822,6 @@ static void log_onset_method(Serve *sv, Live *l, json_t *body, int64_t wall_ms)
     }
     free(text);
 }
-
-/* A checked input of a request. */
-typedef struct In {
-    int n;
-    SimInput in;
-    int tick;   /* a clock tick (deadlines, the timeout screen) */
-    int scroll; /* a scroll report: value bit 0 overflow, bit 1 at end */
-    char key[32];
-    const char *text;
-} In;
 
 static int ms_to_ns(json_t *v, int64_t *out)
 {
@@ -665,25 +930,163 @@ static int parse_input(json_t *j, int64_t wall_ms, In *o, const char **why)
     return 0;
 }
 
-/* Applies one input to l's session; SIM_OK or the store's error. */
-static int apply(Serve *sv, Live *l, const In *in, SimError *err)
+/* Logs that the server's clock moved a stamp of l's browser (the
+** browser's and the time used), at most CLOCK_EVENTS_MAX times per run. */
+static void log_clock(Serve *sv, Live *l, const char *what, int64_t browser_ns,
+                      int64_t used_ns, int64_t now_ns)
 {
+    if (l->waiting || l->clock_events >= CLOCK_EVENTS_MAX) {
+        return;
+    }
+    char detail[256];
+    snprintf(detail, sizeof detail,
+             "{\"step\":%d,\"attempt\":%d,\"phase\":%d,\"what\":\"%s\","
+             "\"browser_ms\":%.3f,\"used_ms\":%.3f}",
+             l->pos[0], l->pos[1], l->pos[2], what, (double)browser_ns / 1e6,
+             (double)used_ns / 1e6);
+    SimError err;
+    if (store_log_event(sv->cfg.store, l->pid, "client_clock", detail,
+                        now_ns / 1000000, 0, &err) == SIM_OK) {
+        l->clock_events++;
+        sv->events++;
+    }
+}
+
+/* Applies one input to l's session with its time bounded by the server's
+** clock; SIM_OK or the store's error. */
+int apply_one(Serve *sv, Live *l, In *in, int64_t now_ns, SimError *err)
+{
+    int64_t t = serve_clock_input(&l->clock, in->in.t_ns, now_ns,
+                                  session_view(l->s)->deadline_ns);
+    if (llabs(t - in->in.t_ns) > 1000000) {
+        log_clock(sv, l, in->tick ? "tick" : "input", in->in.t_ns, t, now_ns);
+    }
+    SimInput si = in->in;
+    si.t_ns = t;
+    in->used_ns = t;
+    if (l->waiting && in->scroll) {
+        l->w_scroll = in->in.value + 1;
+    }
     if (in->tick) {
-        return session_tick(l->s, in->in.t_ns, in->in.wall_ms, err);
+        return session_tick(l->s, si.t_ns, si.wall_ms, err);
     }
     if (in->scroll) {
         session_report_scroll(l->s, SESSION_SCROLL_OVERFLOW(in->in.value),
                               SESSION_SCROLL_AT_END(in->in.value));
         return SIM_OK;
     }
-    (void)sv;
-    return session_handle(l->s, &in->in, NULL, err);
+    return session_handle(l->s, &si, NULL, err);
 }
 
-void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
+/* Marks the onset of the screen at pos (bounded by the server's clock)
+** and applies the inputs of a request in order from the number applied;
+** *moved_at: the index of the input that moved the position on, -1 none.
+** Returns SIM_OK or the store's error. */
+int apply_request(Serve *sv, Live *l, const int pos[3], In *ins, size_t n_in,
+                  int64_t onset_ns, int64_t now_ns, int *moved_at,
+                  SimError *err)
+{
+    *moved_at = -1;
+    const SessionView *v = session_view(l->s);
+    if (pos_cmp(pos, l->pos) != 0 || v->screen == SCREEN_STORE_ERROR) {
+        return SIM_OK;
+    }
+    if (onset_ns > 0 && !v->onset_marked) {
+        int first = l->pos[1] <= 1 && l->pos[2] == PH_STEP;
+        int64_t t = serve_clock_onset(&l->clock, onset_ns, now_ns, first);
+        if (llabs(t - onset_ns) > 1000000) {
+            log_clock(sv, l, "onset", onset_ns, t, now_ns);
+        }
+        session_mark_onset(l->s, t);
+        if (l->waiting) {
+            l->w_onset = t;
+        }
+    }
+    int rc = SIM_OK;
+    for (size_t i = 0; i < n_in && rc == SIM_OK; i++) {
+        if (ins[i].n < l->applied) {
+            continue; /* applied before: a duplicate */
+        }
+        if (ins[i].n > l->applied) {
+            break; /* an earlier input is missing: wait for it */
+        }
+        unsigned serial = session_view(l->s)->screen_serial;
+        rc = apply_one(sv, l, &ins[i], now_ns, err);
+        l->applied++;
+        int now[3];
+        view_pos(l->s, now);
+        if (pos_cmp(now, l->pos) != 0) {
+            /* the step (or its screen) moved on: what follows in this
+            ** request belonged to the screen that was */
+            *moved_at = (int)i;
+            memcpy(l->pos, now, sizeof now);
+            l->applied = 0;
+            break;
+        }
+        if (session_view(l->s)->screen_serial != serial &&
+            session_view(l->s)->screen == SCREEN_STORE_ERROR) {
+            break;
+        }
+    }
+    return rc;
+}
+
+/* Reads a request's position, inputs and onset; 0, or -1 with out set. */
+static int parse_request(json_t *body, int64_t wall_ms, int pos[3], In *ins,
+                         size_t *n_in, int *has_pos, int64_t *onset_ns,
+                         ServeReply *out)
+{
+    if (!json_is_object(body)) {
+        reply_error(out, 400, "bad_request", "expected a JSON object");
+        return -1;
+    }
+    json_t *jpos = json_object_get(body, "pos");
+    json_t *jins = json_object_get(body, "inputs");
+    pos[0] = pos[1] = pos[2] = 0;
+    *has_pos = jpos != NULL;
+    if (jpos) {
+        if (!json_is_array(jpos) || json_array_size(jpos) != 3) {
+            reply_error(out, 400, "bad_request",
+                        "pos is [seq, attempt, phase]");
+            return -1;
+        }
+        for (int i = 0; i < 3; i++) {
+            json_t *x = json_array_get(jpos, (size_t)i);
+            if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+                json_integer_value(x) > 1 << 24) {
+                reply_error(out, 400, "bad_request", "pos holds integers");
+                return -1;
+            }
+            pos[i] = (int)json_integer_value(x);
+        }
+    }
+    *n_in = jins ? json_array_size(jins) : 0;
+    if ((jins && !json_is_array(jins)) || *n_in > INPUTS_MAX ||
+        (*n_in && !jpos)) {
+        reply_error(out, 400, "bad_request", "inputs: at most 64, with pos");
+        return -1;
+    }
+    for (size_t i = 0; i < *n_in; i++) {
+        const char *why = "bad input";
+        if (parse_input(json_array_get(jins, i), wall_ms, &ins[i], &why) != 0) {
+            reply_error(out, 400, "bad_input", why);
+            return -1;
+        }
+    }
+    *onset_ns = 0;
+    json_t *jon = json_object_get(body, "onset");
+    if (jon && !json_is_null(jon) && ms_to_ns(jon, onset_ns) != 0) {
+        reply_error(out, 400, "bad_request", "onset is a time in ms");
+        return -1;
+    }
+    return 0;
+}
+
+void serve_input(Serve *sv, const char *token, json_t *body, int64_t now_ns,
                  ServeReply *out)
 {
     memset(out, 0, sizeof *out);
+    int64_t now_ms = now_ns / 1000000;
     Live *l =
         token && strlen(token) == 32 ? map_get(&sv->by_token, token) : NULL;
     if (!l) {
@@ -696,102 +1099,55 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
         return;
     }
     if (!bucket_take(&l->bucket, &l->bucket_ms, sv->cfg.rate_per_s,
-                     sv->cfg.rate_burst, wall_ms)) {
+                     sv->cfg.rate_burst, now_ms)) {
         reply_error(out, 429, "rate", "too many requests");
         return;
     }
-    if (!json_is_object(body)) {
-        reply_error(out, 400, "bad_request", "expected a JSON object");
-        return;
-    }
-    json_t *jpos = json_object_get(body, "pos");
-    json_t *jins = json_object_get(body, "inputs");
-    int pos[3] = {0, 0, 0};
-    if (jpos) {
-        if (!json_is_array(jpos) || json_array_size(jpos) != 3) {
-            reply_error(out, 400, "bad_request",
-                        "pos is [seq, attempt, phase]");
-            return;
-        }
-        for (int i = 0; i < 3; i++) {
-            json_t *x = json_array_get(jpos, (size_t)i);
-            if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-                json_integer_value(x) > 1 << 24) {
-                reply_error(out, 400, "bad_request", "pos holds integers");
-                return;
-            }
-            pos[i] = (int)json_integer_value(x);
-        }
-    }
-    size_t n_in = jins ? json_array_size(jins) : 0;
-    if ((jins && !json_is_array(jins)) || n_in > INPUTS_MAX ||
-        (n_in && !jpos)) {
-        reply_error(out, 400, "bad_request", "inputs: at most 64, with pos");
-        return;
-    }
+    int pos[3], has_pos;
     In ins[INPUTS_MAX];
-    for (size_t i = 0; i < n_in; i++) {
-        const char *why = "bad input";
-        if (parse_input(json_array_get(jins, i), wall_ms, &ins[i], &why) != 0) {
-            reply_error(out, 400, "bad_input", why);
-            return;
-        }
+    size_t n_in;
+    int64_t onset_ns;
+    if (parse_request(body, now_ms, pos, ins, &n_in, &has_pos, &onset_ns,
+                      out) != 0) {
+        return;
     }
-    int64_t onset_ns = 0;
-    json_t *jon = json_object_get(body, "onset");
-    if (jon && !json_is_null(jon) && ms_to_ns(jon, &onset_ns) != 0) {
-        reply_error(out, 400, "bad_request", "onset is a time in ms");
+    l->last_ms = now_ms;
+    if (l->waiting) {
+        wait_input(sv, l, has_pos ? pos : l->pos, ins, has_pos ? n_in : 0,
+                   has_pos ? onset_ns : 0, now_ns, out);
         return;
     }
     SimError err;
     sim_error_clear(&err);
-    l->last_ms = wall_ms;
-    if (!l->pid[0]) {
-        reply_error(out, 401, "token", "unknown session token: start again");
-        return;
-    }
     touch(sv, l);
-    if (!l->s && live_open(sv, l, wall_ms, &err) != SIM_OK) {
+    if (!l->s && live_open(sv, l, now_ns, &err) != SIM_OK) {
         reply_error(out, 503, "open", err.msg);
         return;
     }
     int rc = SIM_OK;
     if (session_view(l->s)->screen == SCREEN_STORE_ERROR) {
-        SimInput retry = {.kind = SIM_IN_RETRY, .wall_ms = wall_ms};
+        SimInput retry = {.kind = SIM_IN_RETRY, .wall_ms = now_ms};
         rc = session_handle(l->s, &retry, NULL, &err);
+        int now[3];
+        view_pos(l->s, now);
+        if (rc == SIM_OK && session_view(l->s)->screen != SCREEN_STORE_ERROR &&
+            pos_cmp(now, l->pos) != 0) {
+            /* the response kept was stored: its screen is answered */
+            memcpy(l->pos, now, sizeof now);
+            l->applied = 0;
+            sv->acked++;
+        }
     }
-    const SessionView *v = session_view(l->s);
-    if (rc == SIM_OK && jpos && pos_cmp(pos, l->pos) == 0 &&
-        v->screen != SCREEN_STORE_ERROR) {
-        if (onset_ns > 0 && !v->onset_marked) {
-            session_mark_onset(l->s, onset_ns);
-            log_onset_method(sv, l, body, wall_ms);
+    int moved_at = -1;
+    if (rc == SIM_OK && has_pos) {
+        if (onset_ns > 0 && pos_cmp(pos, l->pos) == 0) {
+            log_onset_method(sv, l, body, now_ms);
         }
-        for (size_t i = 0; i < n_in && rc == SIM_OK; i++) {
-            if (ins[i].n < l->applied) {
-                continue; /* applied before: a duplicate */
-            }
-            if (ins[i].n > l->applied) {
-                break; /* an earlier input is missing: wait for it */
-            }
-            unsigned serial = session_view(l->s)->screen_serial;
-            rc = apply(sv, l, &ins[i], &err);
-            l->applied++;
-            int now[3];
-            view_pos(l->s, now);
-            if (pos_cmp(now, l->pos) != 0) {
-                /* the step (or its screen) moved on: what follows in this
-                ** request belonged to the screen that was */
-                memcpy(l->pos, now, sizeof now);
-                l->applied = 0;
-                sv->acked++;
-                break;
-            }
-            if (session_view(l->s)->screen_serial != serial &&
-                session_view(l->s)->screen == SCREEN_STORE_ERROR) {
-                break;
-            }
-        }
+        rc = apply_request(sv, l, pos, ins, n_in, onset_ns, now_ns, &moved_at,
+                           &err);
+    }
+    if (moved_at >= 0) {
+        sv->acked++;
     }
     if (rc == SIM_OK && session_view(l->s)->screen != SCREEN_STORE_ERROR) {
         view_pos(l->s, l->pos);
@@ -800,13 +1156,43 @@ void serve_input(Serve *sv, const char *token, json_t *body, int64_t wall_ms,
         /* nothing of this is acknowledged: the browser keeps its journal
         ** and sends again; the session keeps the response and retries */
         reply_error(out, 503, "store", "the response could not be stored yet");
-        json_object_set_new(out->body, "retry_ms", json_integer(1000));
         return;
     }
     if (sv->cfg.worker && n_in) {
         sync_worker_kick(sv->cfg.worker);
     }
-    reply_state(sv, l, 200, out);
+    reply_state(sv, l, 200, now_ns, out);
+}
+
+void serve_enroll_answered(Serve *sv, SyncAssignJob *job)
+{
+    (void)sv;
+    Live *l = job->tag;
+    if (l->job == job && l->job_state == JOB_ASKED) {
+        l->job_state = JOB_ANSWERED;
+    }
+}
+
+void serve_enroll_cancel(Serve *sv, SyncAssignJob *job)
+{
+    (void)sv;
+    Live *l = job->tag;
+    if (l->job == job && l->job_state == JOB_ASKED) {
+        l->job_state = JOB_NONE;
+    }
+}
+
+void serve_enroll_finish(Serve *sv, SyncAssignJob *job, int64_t now_ns,
+                         ServeReply *out)
+{
+    memset(out, 0, sizeof *out);
+    Live *l = job->tag;
+    if (l->job != job) {
+        reply_error(out, 500, "enroll", "no such enrolment");
+        return;
+    }
+    serve_enroll_answered(sv, job);
+    wait_enroll(sv, l, now_ns, out);
 }
 
 int serve_media(Serve *sv, const char *token, unsigned epoch, size_t k,
@@ -825,7 +1211,58 @@ int serve_media(Serve *sv, const char *token, unsigned epoch, size_t k,
 
 /* ------------------------------------------------------------- lifetime */
 
-int serve_new(const ServeConfig *cfg, int64_t wall_ms, Serve **out,
+/* The participants of the store with their access rows. */
+static int load_lives(Serve *sv, SimError *err)
+{
+    ParticipantInfo *list = NULL;
+    size_t n = 0;
+    int rc = store_list_participants(sv->cfg.store, 0, &list, &n, err);
+    for (size_t i = 0; rc == SIM_OK && i < n; i++) {
+        if (!id_valid(list[i].code) || map_get(&sv->by_ext, list[i].code)) {
+            continue; /* not a link's id, or the first one has it */
+        }
+        Live *l = sim_calloc(1, sizeof *l);
+        if (!l) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        snprintf(l->pid, sizeof l->pid, "%s", list[i].id);
+        snprintf(l->ext, sizeof l->ext, "%s", list[i].code);
+        l->bucket = sv->cfg.rate_burst;
+        l->code_bucket = CODE_TRIES;
+        l->mode = ONLINE_RESUME_ID; /* enrolled before access rows were */
+        serve_clock_reset(&l->clock);
+        if (live_add(sv, l) != 0) {
+            sim_free(l);
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+    }
+    sim_free(list);
+    OnlineAccess *acc = NULL;
+    size_t n_acc = 0;
+    if (rc == SIM_OK) {
+        rc = store_online_access_list(sv->cfg.store, &acc, &n_acc, err);
+    }
+    for (size_t i = 0; rc == SIM_OK && i < n_acc; i++) {
+        for (size_t k = 0; k < sv->n_lives; k++) {
+            Live *l = sv->lives[k];
+            if (strcmp(l->pid, acc[i].participant) == 0) {
+                l->mode = mode_parse(acc[i].mode);
+                snprintf(l->key_hash, sizeof l->key_hash, "%s",
+                         acc[i].key_hash);
+                snprintf(l->session_hash, sizeof l->session_hash, "%s",
+                         acc[i].session_hash);
+                snprintf(l->code_hash, sizeof l->code_hash, "%s",
+                         acc[i].code_hash);
+                break;
+            }
+        }
+    }
+    sim_free(acc);
+    return rc;
+}
+
+int serve_new(const ServeConfig *cfg, int64_t now_ns, Serve **out,
               SimError *err)
 {
     *out = NULL;
@@ -841,25 +1278,28 @@ int serve_new(const ServeConfig *cfg, int64_t wall_ms, Serve **out,
     c->rate_burst = c->rate_burst > 0 ? c->rate_burst : 60;
     c->enroll_per_s = c->enroll_per_s > 0 ? c->enroll_per_s : 20;
     c->enroll_burst = c->enroll_burst > 0 ? c->enroll_burst : 200;
+    c->arrive_per_s =
+        c->arrive_per_s > 0 ? c->arrive_per_s : 5 * c->enroll_per_s;
+    c->arrive_burst =
+        c->arrive_burst > 0 ? c->arrive_burst : 5 * c->enroll_burst;
+    c->max_waiting = c->max_waiting > 0 ? c->max_waiting : 16384;
+    int64_t now_ms = now_ns / 1000000;
     sv->enroll_bucket = c->enroll_burst;
-    sv->enroll_ms = wall_ms;
+    sv->enroll_ms = now_ms;
+    sv->arrive_bucket = c->arrive_burst;
+    sv->arrive_ms = now_ms;
+    sv->code_bucket = CODE_ANY_RATE * 10;
+    sv->code_ms = now_ms;
     int rc = serve_view_new(c->study, &sv->views, err);
-    if (rc != SIM_OK) {
-        serve_free(sv);
-        return rc;
+    if (rc == SIM_OK) {
+        rc = serve_keys_load(c->store, &sv->keys, err);
     }
-    ParticipantInfo *list = NULL;
-    size_t n = 0;
-    rc = store_list_participants(c->store, 0, &list, &n, err);
-    for (size_t i = 0; rc == SIM_OK && i < n; i++) {
-        if (!id_valid(list[i].code) || map_get(&sv->by_ext, list[i].code)) {
-            continue; /* not a link's id, or the first one has it */
-        }
-        if (!live_add(sv, list[i].id, list[i].code)) {
-            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        }
+    if (rc == SIM_OK) {
+        rc = load_lives(sv, err);
     }
-    sim_free(list);
+    if (rc == SIM_OK) {
+        rc = wait_init(sv, now_ns, err);
+    }
     if (rc != SIM_OK) {
         serve_free(sv);
         return rc;
@@ -873,33 +1313,50 @@ void serve_free(Serve *sv)
     if (!sv) {
         return;
     }
+    wait_free(sv);
     for (size_t i = 0; i < sv->n_lives; i++) {
         live_close(sv, sv->lives[i]);
         serve_media_free(&sv->lives[i]->media);
+        sim_free(sv->lives[i]->start_info);
+        sim_free(sv->lives[i]->job);
         sim_free(sv->lives[i]);
     }
     sim_free(sv->lives);
     sim_free(sv->by_ext.v);
     sim_free(sv->by_token.v);
+    sim_free(sv->by_key.v);
     sim_free(sv->touched);
     serve_view_free(sv->views);
     sim_free(sv);
 }
 
-int serve_tick(Serve *sv, int64_t wall_ms, SimError *err)
+const char *serve_pilot_secret(const Serve *sv)
 {
+    return sv->keys.pilot;
+}
+
+int serve_tick(Serve *sv, int64_t now_ns, SimError *err)
+{
+    int64_t now_ms = now_ns / 1000000;
     for (size_t i = 0; i < sv->n_lives; i++) {
         Live *l = sv->lives[i];
-        if (l->s && wall_ms - l->last_ms > sv->cfg.idle_close_ms) {
+        if (l->s && now_ms - l->last_ms > sv->cfg.idle_close_ms) {
             live_close(sv, l);
         }
     }
-    return store_heartbeat(sv->cfg.store, wall_ms, err);
+    wait_expire(sv, now_ns);
+    return store_heartbeat(sv->cfg.store, now_ms, err);
 }
 
-void serve_counts(const Serve *sv, long *known, long *open, long *acked)
+void serve_stats(const Serve *sv, ServeStats *st)
 {
-    *known = (long)sv->n_lives;
-    *open = (long)sv->n_open;
-    *acked = sv->acked;
+    memset(st, 0, sizeof *st);
+    st->known = (long)sv->n_lives;
+    st->open = (long)sv->n_open;
+    st->acked = sv->acked;
+    st->waiting = (long)sv->n_waiting;
+    st->tokens = (long)sv->by_token.n;
+    st->declined = sv->declined;
+    st->refused = sv->refused;
+    st->events = sv->events;
 }

@@ -1,6 +1,7 @@
 /*
 ** study.json "online": the completion code and link that `simlab serve`
-** shows a participant once their last response is stored (docs/online.md).
+** shows a participant once their last response is stored, and who may
+** continue a run from another browser (docs/online.md).
 ** Checked like every other field, before any participant starts. libc and
 ** jansson only.
 */
@@ -79,6 +80,23 @@ static void parse_url(Loader *L, const JLoc *at, json_t *o)
     L->st->online.completion_url = ld_strdup(L, url);
 }
 
+static void parse_resume(Loader *L, const JLoc *at, json_t *o)
+{
+    const char *v = NULL;
+    if (jget_str(L, at, o, "resume", 0, &v) != 1) {
+        return;
+    }
+    static const char *const names[] = {"token", "session", "code", "id", NULL};
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(v, names[i]) == 0) {
+            L->st->online.resume = (OnlineResume)(ONLINE_RESUME_TOKEN + i);
+            return;
+        }
+    }
+    jl_error(L, at, "resume",
+             "'%.40s': use \"token\", \"session\", \"code\" or \"id\"", v);
+}
+
 void online_parse(Loader *L, json_t *root, const JLoc *at)
 {
     json_t *o = json_object_get(root, "online");
@@ -92,13 +110,15 @@ void online_parse(Loader *L, json_t *root, const JLoc *at)
     JLoc ol;
     jl_child(&ol, at, "online");
     static const char *const known[] = {"completion_code", "completion_url",
-                                        NULL};
+                                        "resume", NULL};
     jreject_unknown(L, &ol, o, known);
     parse_code(L, &ol, o);
     parse_url(L, &ol, o);
+    parse_resume(L, &ol, o);
     OnlineSpec *on = &L->st->online;
     if (!json_object_get(o, "completion_code") &&
-        !json_object_get(o, "completion_url")) {
+        !json_object_get(o, "completion_url") &&
+        !json_object_get(o, "resume")) {
         jl_error(L, at, "online",
                  "give a completion_code (Prolific's completion link is made "
                  "from it) or a completion_url");

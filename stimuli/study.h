@@ -494,11 +494,26 @@ typedef struct StudyTextFile {
 
 /* study.json "online": what `simlab serve` shows a participant who
 ** completed the study (stimuli/online.c). */
+/* Who may continue a participant's run from a browser other than the
+** first one ("resume"; docs/online.md "Who may continue"). */
+typedef enum OnlineResume {
+    ONLINE_RESUME_DEFAULT = 0, /* "session" when the link carries a
+                                  platform session, else "code" */
+    ONLINE_RESUME_TOKEN,       /* the first browser only (its key) */
+    ONLINE_RESUME_SESSION,     /* a browser with the first visit's platform
+                                  session (Prolific SESSION_ID, MTurk
+                                  assignmentId) */
+    ONLINE_RESUME_CODE,        /* a browser given the resume code shown at
+                                  the start */
+    ONLINE_RESUME_ID           /* anyone with the link's id (a lab) */
+} OnlineResume;
+
 typedef struct OnlineSpec {
     char *completion_code; /* the platform's completion code; NULL = none */
     char *completion_url;  /* where the final page links to; NULL = none
                               (Prolific's completion URL with cc=CODE when
                               only a code is given) */
+    OnlineResume resume;   /* "resume" */
 } OnlineSpec;
 
 /* Prolific's completion URL; the code follows cc=. */

@@ -843,7 +843,83 @@ static const struct {
           "请稍候，正在保存您的回答。",
           "少々お待ちください。回答を保存しています。",
           "لحظة من فضلك، يجري حفظ إجابتك."}},
-
+    [UI_WEB_RESUME_CODE_TITLE] = {"web.resume_code_title",
+                                  {"Your resume code", "Ihr Fortsetzungscode",
+                                   "Votre code de reprise",
+                                   "Su código de reanudación", "您的续答码",
+                                   "再開コード", "رمز المتابعة الخاص بك"}},
+    [UI_WEB_RESUME_CODE_KEEP] =
+        {"web.resume_code_keep",
+         {"Write it down: with it you can continue on another device.",
+          "Notieren Sie ihn: Damit können Sie auf einem anderen Gerät "
+          "weitermachen.",
+          "Notez-le : il vous permet de continuer sur un autre appareil.",
+          "Anótelo: con él puede continuar en otro dispositivo.",
+          "请记下：凭此码可在其他设备上继续。",
+          "控えておいてください。別の端末で続けるときに使います。",
+          "دوّنه: تستطيع به المتابعة على جهاز آخر."}},
+    [UI_WEB_RESUME_TITLE] =
+        {"web.resume_title",
+         {"This study was started in another browser",
+          "Diese Studie wurde in einem anderen Browser begonnen",
+          "Cette étude a été commencée dans un autre navigateur",
+          "Este estudio se inició en otro navegador",
+          "本研究已在另一个浏览器中开始",
+          "この研究は別のブラウザで開始されています",
+          "بدأت هذه الدراسة في متصفح آخر"}},
+    [UI_WEB_RESUME_ASK] =
+        {"web.resume_ask",
+         {"To continue here, enter the resume code you were shown after the "
+          "consent.",
+          "Um hier weiterzumachen, geben Sie den Fortsetzungscode ein, der "
+          "Ihnen nach der Einwilligung angezeigt wurde.",
+          "Pour continuer ici, saisissez le code de reprise qui vous a été "
+          "affiché après le consentement.",
+          "Para continuar aquí, introduzca el código de reanudación que se le "
+          "mostró después del consentimiento.",
+          "要在此继续，请输入同意之后向您显示的续答码。",
+          "ここで続けるには、同意の後に表示された再開コードを入力してください"
+          "。",
+          "للمتابعة هنا، أدخل رمز المتابعة الذي عُرض عليك بعد الموافقة."}},
+    [UI_WEB_RESUME_OTHER] =
+        {"web.resume_other",
+         {"Please continue in the browser where you started, or open the study "
+          "again from the platform's page (the same link).",
+          "Bitte machen Sie in dem Browser weiter, in dem Sie begonnen haben, "
+          "oder öffnen Sie die Studie erneut über die Seite der Plattform "
+          "(derselbe Link).",
+          "Veuillez continuer dans le navigateur où vous avez commencé, ou "
+          "rouvrir l'étude depuis la page de la plateforme (le même lien).",
+          "Continúe en el navegador donde empezó, o vuelva a abrir el estudio "
+          "desde la página de la plataforma (el mismo enlace).",
+          "请在您开始时使用的浏览器中继续，或从平台页面重新打开本研究（同一链接"
+          "）。",
+          "開始したブラウザで続けるか、プラットフォームのページから（同じリンク"
+          "で）研究を開き直してください。",
+          "يُرجى المتابعة في المتصفح الذي بدأت فيه، أو افتح الدراسة مجددًا من "
+          "صفحة المنصة (الرابط نفسه)."}},
+    [UI_WEB_RESUME_LABEL] = {"web.resume_label",
+                             {"Resume code", "Fortsetzungscode",
+                              "Code de reprise", "Código de reanudación",
+                              "续答码", "再開コード", "رمز المتابعة"}},
+    [UI_WEB_RESUME_GO] = {"web.resume_go",
+                          {"Continue", "Weiter", "Continuer", "Continuar",
+                           "继续", "続ける", "متابعة"}},
+    [UI_WEB_RESUME_WRONG] =
+        {"web.resume_wrong",
+         {"This code does not continue this study. Please check it and try "
+          "again.",
+          "Mit diesem Code lässt sich die Studie nicht fortsetzen. Bitte "
+          "prüfen Sie ihn und versuchen Sie es erneut.",
+          "Ce code ne permet pas de reprendre cette étude. Vérifiez-le et "
+          "réessayez.",
+          "Este código no permite continuar este estudio. Compruébelo e "
+          "inténtelo de nuevo.",
+          "此代码无法继续本研究。请检查后重试。",
+          "このコードではこの研究を再開できません。確認してもう一度お試しくださ"
+          "い。",
+          "لا يتيح هذا الرمز متابعة هذه الدراسة. يُرجى التحقق منه والمحاولة مرة "
+          "أخرى."}},
 };
 
 _Static_assert(sizeof ui_rows / sizeof *ui_rows == UI_KEY_COUNT,

@@ -43,14 +43,25 @@ if(TARGET simlab AND TARGET simlab-analyze)
                        RUN_SERIAL TRUE)
 endif()
 
-# simlab serve on two stations syncing to one server (tests/pg/web_inner.sh):
-# server-side assignment across both, every response pushed.
-if(TARGET simlab AND TARGET simlab_serve)
-  add_test(NAME test_pg_web
-           COMMAND sh -c "command -v pg_virtualenv >/dev/null && command -v node >/dev/null || { echo 'skipped: pg_virtualenv or node missing'; exit 77; }; exec pg_virtualenv -t sh \"$0\" \"$1\" \"$2\""
-                   ${CMAKE_CURRENT_SOURCE_DIR}/pg/web_inner.sh
+# A test of simlab serve against a throwaway PostgreSQL cluster: RUNNER
+# runs SCRIPT with simlab and the mini-forward study (skipped without
+# pg_virtualenv or NEEDS).
+function(simlab_pg_serve_test name needs runner script)
+  add_test(NAME ${name}
+           COMMAND sh -c "command -v pg_virtualenv >/dev/null && command -v ${needs} >/dev/null || { echo 'skipped: pg_virtualenv or ${needs} missing'; exit 77; }; exec pg_virtualenv -t ${runner} \"$0\" \"$1\" \"$2\""
+                   ${CMAKE_CURRENT_SOURCE_DIR}/pg/${script}
                    $<TARGET_FILE:simlab>
                    ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
-  set_tests_properties(test_pg_web PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                        RUN_SERIAL TRUE)
+endfunction()
+
+if(TARGET simlab AND TARGET simlab_serve)
+  # simlab serve on two stations syncing to one server (web_inner.sh):
+  # server-side assignment across both, every response pushed
+  simlab_pg_serve_test(test_pg_web node sh web_inner.sh)
+  # simlab serve --sync while PostgreSQL holds the assignment lock and
+  # while it is stopped (web_enroll.py): ten consents at once each answered
+  # within 2 s, a participant already in the study unaffected
+  simlab_pg_serve_test(test_pg_enroll python3 python3 web_enroll.py)
 endif()

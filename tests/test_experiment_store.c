@@ -115,10 +115,11 @@ static void test_new_and_newer(const Study *fwd)
         sqlite3 *db = store_db(store);
         CHECK_INT(sql_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
         /* 4 added answer, 7 sync_origin and sync_state, 8 station_timing,
-        ** 9 interaction */
+        ** 9 interaction, 10 online_access and online_secret */
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "type = 'table'"),
-                  13);
+                  15);
+        CHECK_INT(sql_int(db, "SELECT length(secret) FROM online_secret"), 64);
         CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE "
                               "name = 'long_format'"),
                   1);

@@ -1,6 +1,7 @@
 /*
-** simlab serve's protocol without HTTP (serve/serve_live.h): enrolment by a
-** link's id, tokens (unknown after a restart, superseded by a new start),
+** simlab serve's protocol without HTTP (serve/serve_live.h): a new id's
+** consent and its enrolment, tokens (unknown after a restart, superseded
+** by a new start), the browser's key,
 ** inputs applied once by their number at their position (duplicates and
 ** gaps), a restart of the server in the middle of a step replayed from the
 ** browser's journal, input validation and the rate limit, what the screen
@@ -19,162 +20,7 @@
 #include "experiment/store.h"
 #include "harness.h"
 #include "test_study.h"
-
-static int64_t clock_ms = 1700000000000LL; /* the server's wall clock */
-static double browser_ms = 1.7e12;         /* the browser's clock */
-
-typedef struct Client {
-    char token[40];
-    int pos[3];
-    int applied;
-    int next_n;
-    json_t *view; /* last screen (owned) */
-    json_t *completion;
-} Client;
-
-static int take(Client *c, ServeReply *r)
-{
-    int st = r->status;
-    if (st == 200) {
-        json_t *p = json_object_get(r->body, "pos");
-        int moved = 0;
-        for (int i = 0; i < 3; i++) {
-            int v = (int)json_integer_value(json_array_get(p, (size_t)i));
-            moved |= v != c->pos[i];
-            c->pos[i] = v;
-        }
-        c->applied =
-            (int)json_integer_value(json_object_get(r->body, "applied"));
-        c->next_n = moved ? c->applied : c->next_n;
-        const char *tok = json_string_value(json_object_get(r->body, "token"));
-        if (tok) {
-            snprintf(c->token, sizeof c->token, "%s", tok);
-        }
-        json_decref(c->view);
-        c->view = json_incref(json_object_get(r->body, "view"));
-        json_decref(c->completion);
-        c->completion = json_incref(json_object_get(r->body, "completion"));
-    }
-    json_decref(r->body);
-    return st;
-}
-
-static int start(Serve *sv, Client *c, const char *id)
-{
-    ServeReply r;
-    json_t *b = json_pack("{s:s,s:s}", "participant", id, "STUDY_ID", "s1");
-    serve_start(sv, b, clock_ms++, &r);
-    json_decref(b);
-    memset(c->pos, 0xff, sizeof c->pos);
-    return take(c, &r);
-}
-
-/* Sends inputs (a JSON array, stolen) at the client's position with the
-** screen's onset. */
-static int send_at(Serve *sv, Client *c, const int pos[3], json_t *inputs)
-{
-    ServeReply r;
-    json_t *b = json_pack("{s:[i,i,i],s:f,s:o}", "pos", pos[0], pos[1], pos[2],
-                          "onset", browser_ms, "inputs", inputs);
-    serve_input(sv, c->token, b, clock_ms++, &r);
-    json_decref(b);
-    return take(c, &r);
-}
-
-static json_t *in_kind(Client *c, const char *kind)
-{
-    browser_ms += 700;
-    return json_pack("{s:i,s:s,s:f}", "n", c->next_n++, "kind", kind, "t",
-                     browser_ms);
-}
-
-static json_t *in_key(Client *c, const char *key)
-{
-    json_t *j = in_kind(c, "key");
-    json_object_set_new(j, "key", json_string(key));
-    return j;
-}
-
-static const char *screen(const Client *c)
-{
-    return json_string_value(json_object_get(c->view, "screen"));
-}
-
-/* Answers the screen shown as a participant would; returns the status. */
-static int answer(Serve *sv, Client *c)
-{
-    json_t *v = c->view;
-    json_t *a = json_array();
-    json_t *choice = json_object_get(v, "choice");
-    json_t *quiz = json_object_get(v, "quiz");
-    if (quiz) {
-        char k[4];
-        snprintf(k, sizeof k, "%d", c->pos[1] == 1 ? 1 : 2);
-        json_array_append_new(a, in_key(c, k));
-    } else if (choice) {
-        json_t *cl = json_array_get(json_object_get(choice, "options"), 0);
-        json_array_append_new(
-            a, in_key(c, json_string_value(json_object_get(cl, "key"))));
-    }
-    if (json_object_get(v, "rating")) {
-        json_array_append_new(a, in_key(c, "4"));
-    }
-    if (json_object_get(v, "continue") && !quiz &&
-        (!choice || json_object_get(v, "rating"))) {
-        json_array_append_new(a, in_kind(c, "continue"));
-    }
-    return send_at(sv, c, c->pos, a);
-}
-
-static int count(Store *st, const char *sql)
-{
-    sqlite3_stmt *q;
-    int n = -1;
-    if (sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) == SQLITE_OK &&
-        sqlite3_step(q) == SQLITE_ROW) {
-        n = sqlite3_column_int(q, 0);
-    }
-    sqlite3_finalize(q);
-    return n;
-}
-
-typedef struct Env {
-    char path[512];
-    Study *study;
-    Store *store;
-    Serve *sv;
-} Env;
-
-static int env_open(Env *e, double burst)
-{
-    SimError err;
-    StoreOpenSpec os = {.path = e->path,
-                        .study = e->study,
-                        .station = "webtest",
-                        .durability = DURABILITY_FULL,
-                        .wall_ms = clock_ms};
-    if (store_open_spec(&os, &e->store, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    ServeConfig cfg = {.study = e->study,
-                       .store = e->store,
-                       .station = "webtest",
-                       .rate_burst = burst};
-    if (serve_new(&cfg, clock_ms, &e->sv, &err) != SIM_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    return 0;
-}
-
-static void env_close(Env *e)
-{
-    serve_free(e->sv);
-    store_close(e->store);
-    e->sv = NULL;
-    e->store = NULL;
-}
+#include "serve_client.h"
 
 /* The hover number of value k of the node, -2 when it has no such value. */
 static int hover_of(json_t *node, size_t k)
@@ -276,12 +122,7 @@ static void test_hover_numbers(const Study *study)
 int main(void)
 {
     Env e;
-    memset(&e, 0, sizeof e);
-    snprintf(e.path, sizeof e.path, "/tmp/simlab-serve-live-%d.db",
-             (int)getpid());
-    remove(e.path);
-    e.study = test_study_load("mini-forward");
-    if (!e.study) {
+    if (env_fresh(&e, "mini-forward", "serve-live") != 0) {
         return 1;
     }
     e.study->online.completion_code = sim_strdup("CODE7");
@@ -289,35 +130,46 @@ int main(void)
         sim_strdup("https://app.prolific.com/submissions/complete?cc=CODE7");
     CHECK_INT(env_open(&e, 0), 0);
     test_hover_numbers(e.study);
+    CHECK(serve_waits_for_consent(e.sv));
 
     /* a link without an id */
-    Client c0;
-    memset(&c0, 0, sizeof c0);
     ServeReply r;
     json_t *b = json_pack("{s:s}", "participant", "has space");
-    serve_start(e.sv, b, clock_ms, &r);
+    serve_start(e.sv, b, now_ns, &r);
     CHECK_INT(r.status, 400);
     json_decref(r.body);
     json_decref(b);
 
-    /* enrol, then the consent */
+    /* the consent of a new id, then enrolled with it */
     Client c;
-    memset(&c, 0, sizeof c);
-    CHECK_INT(start(e.sv, &c, "prolific-1"), 200);
+    client_init(&c, "prolific-1", NULL);
+    CHECK_INT(start(e.sv, &c), 200);
     CHECK_STR(screen(&c), "consent");
     CHECK_INT(c.pos[0], 0);
     CHECK(strlen(c.token) == 32);
+    CHECK(strlen(c.key) == 32);
     CHECK(c.completion == NULL);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM participant"), 0);
     int consent[3] = {0, 1, 0};
     json_t *one = json_array();
     json_array_append_new(one, in_kind(&c, "continue"));
     json_t *again = json_deep_copy(one);
     CHECK_INT(send_at(e.sv, &c, consent, one), 200);
     CHECK_INT(c.pos[0], 1);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM participant"), 1);
+    /* no platform session in the link: a resume code is shown */
+    CHECK_INT((int)strlen(c.code), 9);
     /* the same input again (a resend after a lost reply): dropped */
     CHECK_INT(send_at(e.sv, &c, consent, again), 200);
     CHECK_INT(c.pos[0], 1);
     CHECK_INT(count(e.store, "SELECT count(*) FROM response"), 1);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM online_access WHERE "
+                             "mode = 'code' AND key_hash IS NOT NULL AND "
+                             "code_hash IS NOT NULL"),
+              1);
+    CHECK_INT(count(e.store, "SELECT count(*) FROM event WHERE kind = "
+                             "'online_start'"),
+              1);
 
     /* a gap: input 1 before input 0 is not applied */
     json_t *gap = json_array();
@@ -363,23 +215,23 @@ int main(void)
     CHECK_INT(count(e.store, "SELECT count(*) FROM response"), 1);
 
     /* a restart in the middle of the study: the old token is unknown, the
-    ** same id continues where it was */
+    ** same browser (its key) continues where it was */
     int before[3] = {c.pos[0], c.pos[1], c.pos[2]};
     char old[40];
     snprintf(old, sizeof old, "%s", c.token);
     env_close(&e);
     CHECK_INT(env_open(&e, 0), 0);
     CHECK_INT(send_at(e.sv, &c, c.pos, json_array()), 401);
-    CHECK_INT(start(e.sv, &c, "prolific-1"), 200);
+    CHECK_INT(start(e.sv, &c), 200);
     CHECK(memcmp(before, c.pos, sizeof before) == 0);
     CHECK(strcmp(old, c.token) != 0);
-    /* a second start (another window): the first token is superseded */
+    /* a second start (another window of the browser): the first token is
+    ** superseded */
     Client other = c;
-    other.view = NULL;
-    other.completion = NULL;
-    CHECK_INT(start(e.sv, &other, "prolific-1"), 200);
+    other.last = other.view = other.completion = NULL;
+    CHECK_INT(start(e.sv, &other), 200);
     CHECK_INT(send_at(e.sv, &c, c.pos, json_array()), 409);
-    json_decref(c.view);
+    client_free(&c);
     c = other;
 
     /* answer everything; predictions never carry the model's output */
@@ -414,8 +266,12 @@ int main(void)
     CHECK_INT(count(e.store, "SELECT count(*) FROM response WHERE "
                              "station != 'webtest'"),
               0);
+    /* an honest browser's stamps are never moved by the server's clock */
+    CHECK_INT(count(e.store, "SELECT count(*) FROM event WHERE kind = "
+                             "'client_clock'"),
+              0);
     /* back after completing: the code again, nobody new */
-    CHECK_INT(start(e.sv, &c, "prolific-1"), 200);
+    CHECK_INT(start(e.sv, &c), 200);
     CHECK_STR(screen(&c), "done");
     CHECK(c.completion != NULL);
     CHECK_INT(count(e.store, "SELECT count(*) FROM participant"), 1);
@@ -423,42 +279,44 @@ int main(void)
     CHECK(serve_media(e.sv, c.token, 1, 99, &path, &type) != SIM_OK);
     CHECK(serve_media(e.sv, "x", 1, 0, &path, &type) != SIM_OK);
 
-    /* declined: the end without a code */
+    /* declined: the end without a code, and nothing stored */
     Client d;
-    memset(&d, 0, sizeof d);
-    CHECK_INT(start(e.sv, &d, "decliner"), 200);
+    client_init(&d, "decliner", NULL);
+    CHECK_INT(start(e.sv, &d), 200);
     json_t *dec = json_array();
     json_array_append_new(dec, in_kind(&d, "decline"));
     CHECK_INT(send_at(e.sv, &d, d.pos, dec), 200);
     CHECK_STR(screen(&d), "done");
     CHECK(d.completion == NULL);
     CHECK_INT(count(e.store, "SELECT count(*) FROM participant WHERE "
-                             "status='declined'"),
-              1);
+                             "code='decliner'"),
+              0);
+    ServeStats st;
+    serve_stats(e.sv, &st);
+    CHECK_INT(st.declined, 1);
+    /* the same browser again: still declined */
+    CHECK_INT(start(e.sv, &d), 200);
+    CHECK_STR(screen(&d), "done");
     env_close(&e);
 
     /* the rate limit */
     CHECK_INT(env_open(&e, 3), 0);
     Client f;
-    memset(&f, 0, sizeof f);
-    CHECK_INT(start(e.sv, &f, "fast"), 200);
+    client_init(&f, "fast", NULL);
+    CHECK_INT(start(e.sv, &f), 200);
     int limited = 0;
     for (int i = 0; i < 6; i++) {
         limited += send_at(e.sv, &f, f.pos, json_array()) == 429;
     }
     CHECK(limited >= 3);
-    clock_ms += 2000; /* a while later it answers again */
+    wait_ms(2000); /* a while later it answers again */
     CHECK_INT(send_at(e.sv, &f, f.pos, json_array()), 200);
     env_close(&e);
 
-    json_decref(c.view);
-    json_decref(c.completion);
-    json_decref(d.view);
-    json_decref(f.view);
+    client_free(&c);
+    client_free(&d);
+    client_free(&f);
     study_free(e.study);
-    remove(e.path);
-    char side[600];
-    snprintf(side, sizeof side, "%s-lock", e.path);
-    remove(side);
+    env_remove(&e);
     return TEST_REPORT();
 }

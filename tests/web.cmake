@@ -16,12 +16,34 @@ add_test(NAME serve_cli_test
                  $<TARGET_FILE:simlab>
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
 set_tests_properties(serve_cli_test PROPERTIES SKIP_RETURN_CODE 77)
+# a stranger's tricks over HTTP (serve_guard_test.py): the pilot link's
+# secret, a bundle image swapped for a link, trickling connections, the
+# per-address cap, the raised limit of open files; a full disk on a small
+# tmpfs (serve_disk_test.py, in a user and mount namespace of its own)
+find_program(SIMLAB_PYTHON3 python3)
+if(SIMLAB_PYTHON3)
+  add_test(NAME serve_guard_test
+           COMMAND ${SIMLAB_PYTHON3}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/serve_guard_test.py
+                   $<TARGET_FILE:simlab>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward
+                   ${CMAKE_SOURCE_DIR}/assets/studies/image-meta/media/example.png)
+  set_tests_properties(serve_guard_test PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 120)
+  add_test(NAME serve_disk_test
+           COMMAND ${SIMLAB_PYTHON3}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/serve_disk_test.py
+                   $<TARGET_FILE:simlab>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward)
+  set_tests_properties(serve_disk_test PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 180)
+endif()
 set(SIMLAB_WEB_WORK ${CMAKE_BINARY_DIR}/web-node)
 set(SIMLAB_WEB_ENV
   "STUDY_FORWARD=${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-forward"
   "SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots"
   "STUDY_EXPLANATIONS=${CMAKE_SOURCE_DIR}/examples/explanation-methods")
-foreach(t whole resume offline kill two export reveal)
+foreach(t whole resume offline kill two export reveal access)
   add_test(NAME web_${t}
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh ${t}
                    $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
@@ -76,9 +98,11 @@ add_test(NAME web_screens
 set_tests_properties(web_screens PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800
   ENVIRONMENT "${SIMLAB_WEB_ENV};STUDIES=${CMAKE_SOURCE_DIR}/assets/studies/text-forward:${CMAKE_SOURCE_DIR}/assets/studies/image-meta:${CMAKE_SOURCE_DIR}/assets/studies/tabular-counterfactual:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire:${CMAKE_SOURCE_DIR}/examples/explanation-methods:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-long-texts")
 endif()
-simlab_add_test(test_serve_live SOURCES test_serve_live.c
-                LIBS simlab_serve simlab_experiment simlab_stimuli
-                     simlab_common PkgConfig::SQLITE3)
+foreach(t live access clock)
+  simlab_add_test(test_serve_${t} SOURCES test_serve_${t}.c
+                  LIBS simlab_serve simlab_experiment simlab_stimuli
+                       simlab_common PkgConfig::SQLITE3)
+endforeach()
 # The browser's JSON is the screen model serialised: one table row per
 # member of experiment/screen_model.h's structs.
 simlab_add_test(test_serve_view SOURCES test_serve_view.c

@@ -9,9 +9,10 @@ import { draw, patch, tick, continueEnabled, contentBottom } from "./screens.js"
 import { setStrings, t } from "./i18n.js";
 import { el } from "./dom.js";
 import { revealKey } from "./reveal.js";
+import { kept, keep, codeNotice, resumePage } from "./access.js";
 
 const params = new URLSearchParams(location.search);
-const ext = params.get("PROLIFIC_PID") || params.get("participant") || "";
+const ext = params.get("PROLIFIC_PID") || params.get("workerId") || params.get("participant") || "";
 
 const S = {
   token: null,
@@ -30,6 +31,7 @@ const S = {
   nextN: 0,
   superseded: false,
   scrollSent: -1,
+  notice: null, // the resume code's notice on this screen, or null
   title: "", // the participant_title, "" none: the screen's heading
   ending: null, // the pressed element whose input answers the screen
   pendingTimer: null,
@@ -80,7 +82,8 @@ async function post(path, body) {
     } catch (e) {
       json = null;
     }
-    return { status: res.status, json };
+    const after = Number(res.headers.get("Retry-After"));
+    return { status: res.status, json, retryMs: after > 0 ? after * 1000 : (json && json.retry_ms) || 1000 };
   } catch (e) {
     return { status: 0, json: null };
   } finally {
@@ -113,6 +116,15 @@ function backOnline() {
 
 // ---------------------------------------------------------------- start
 
+// The page of an id started in another browser (a 409 "resume").
+function resumeNeeded(json) {
+  S.superseded = true;
+  document.getElementById("head").hidden = true;
+  document.getElementById("foot").hidden = true;
+  document.getElementById("body").replaceChildren(resumePage(json.mode || "code", !!json.wrong, (code) => start(code)));
+  document.getElementById("resume-code")?.focus();
+}
+
 // The study's strings and direction, from the page's own server, before
 // anything is shown: the page has no texts of its own.
 async function loadStrings() {
@@ -133,7 +145,7 @@ async function loadStrings() {
   }
 }
 
-async function start() {
+async function start(code) {
   if (!ext) {
     fullMessage(t("web.no_id_title"), t("web.no_id_text"));
     return false;
@@ -146,15 +158,17 @@ async function start() {
       lang: navigator.language,
     },
   };
-  for (const k of ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "participant"]) {
+  for (const k of ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "participant", "workerId", "assignmentId", "hitId", "pilot"]) {
     if (params.get(k)) body[k] = params.get(k);
   }
-  if (params.get("pilot") === "1") body.pilot = true;
+  if (kept(ext).key) body.key = kept(ext).key;
+  if (code) body.code = code;
   S.token = null;
   for (;;) {
     const r = await post("api/start", body);
     if (r.status === 200 && r.json) {
       backOnline();
+      keep(ext, r.json);
       S.token = r.json.token;
       setStrings(r.json.strings);
       document.documentElement.lang = r.json.lang || "en";
@@ -168,9 +182,22 @@ async function start() {
       fullMessage(t("web.no_id_title"), t("web.no_id_text"));
       return false;
     }
-    if (r.status >= 400 && r.status < 500 && r.status !== 429) {
+    if (r.status === 409 && r.json && r.json.error === "resume") {
+      resumeNeeded(r.json);
+      return false;
+    }
+    if (r.status === 429 && code) {
+      resumeNeeded({ mode: "code", wrong: true }); // too many codes tried
+      return false;
+    }
+    if (r.status >= 400 && r.status < 500 && (r.status !== 429 || (r.json && r.json.error === "browsers"))) {
       fullMessage(t("web.error_title"), (r.json && r.json.message) || String(r.status));
       return false;
+    }
+    if (r.status === 429 || r.status === 503) {
+      banner(t("web.wait_server"));
+      await new Promise((res) => setTimeout(res, r.retryMs));
+      continue;
     }
     wentOffline();
     clearTimeout(S.retryTimer);
@@ -194,6 +221,13 @@ async function accept(reply) {
   S.applied = reply.applied;
   S.completion = reply.completion || null;
   const v = reply.view;
+  if (moved) S.notice = null;
+  if (reply.resume_code && kept(ext).code !== reply.resume_code) {
+    // a new code: shown on this screen, kept for this browser
+    keep(ext, reply);
+    S.notice = codeNotice(reply.resume_code);
+    document.getElementById("body").prepend(S.notice);
+  }
   if (moved) {
     await journal.prune(ext, S.pos);
     const stored = await journal.getOnset(ext, S.pos);
@@ -243,6 +277,7 @@ async function show(v) {
   main.style.visibility = "hidden";
   tabTitle(v);
   draw(v, c);
+  if (S.notice) main.prepend(S.notice);
   await Promise.all(c.pending);
   if (S.view !== v) return; // a newer screen came meanwhile
   main.style.visibility = "visible";
@@ -453,6 +488,10 @@ async function flush() {
         if (!(await start())) return;
         continue;
       }
+      if (r.status === 409 && r.json && r.json.error === "resume") {
+        resumeNeeded(r.json);
+        return;
+      }
       if (r.status === 409 && r.json && r.json.error === "superseded") {
         S.superseded = true;
         fullMessage(t("web.other_title"), t("web.other_text"), el("button", { class: "primary", onclick: () => start() }, t("web.continue_here")));
@@ -460,7 +499,7 @@ async function flush() {
       }
       if (r.status === 503 || r.status === 429) {
         banner(t("web.wait_server"));
-        retryLater((r.json && r.json.retry_ms) || 1000);
+        retryLater(r.retryMs);
         return;
       }
       if (r.status === 400) {

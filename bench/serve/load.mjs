@@ -9,45 +9,18 @@
 // usage: node load.mjs BASE K SECONDS INTERVAL_MS
 // Only node's built-in modules.
 
-import http from "node:http";
+import { requester } from "./client.mjs";
 
 const [base, K, seconds, interval] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5])];
-const url = new URL(base);
-const agent = new http.Agent({ keepAlive: true, maxSockets: K + 8 });
-
-function request(method, path, body, token) {
-  return new Promise((resolve) => {
-    const data = body ? Buffer.from(JSON.stringify(body)) : null;
-    const headers = {};
-    if (data) {
-      headers["Content-Type"] = "application/json";
-      headers["Content-Length"] = data.length;
-    }
-    if (token) headers.Authorization = "Bearer " + token;
-    const t0 = process.hrtime.bigint();
-    const req = http.request({ host: url.hostname, port: url.port, path, method, agent, headers }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        let json = null;
-        try {
-          json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch (e) {
-          json = null;
-        }
-        resolve({ status: res.statusCode, json, ms });
-      });
-    });
-    req.on("error", () => resolve({ status: 0, json: null, ms: Number(process.hrtime.bigint() - t0) / 1e6 }));
-    if (data) req.write(data);
-    req.end();
-  });
-}
+const { request, close } = requester(base, K + 8);
 
 const ack = []; // ms from sending an answer to its acknowledgement
 const health = [];
-let committed = 0, errors = 0, enrolled = 0, finished = 0, refused = 0;
+let committed = 0,
+  errors = 0,
+  enrolled = 0,
+  finished = 0,
+  refused = 0;
 const t_end = Date.now() + seconds * 1000;
 let clock = performance.timeOrigin + performance.now();
 
@@ -59,7 +32,7 @@ function answer(p, v) {
   const ins = [];
   const add = (kind, extra) => ins.push({ n: p.n++, kind, t: now(), ...extra });
   if (v.quiz) add("key", { key: String(p.pos[1] === 1 ? 1 : 2) });
-  else if (v.choice && v.choice.value < 0) add("key", { key: v.choice.classes[(p.pos[1] + (Math.random() < 0.5 ? 0 : 1)) % v.choice.classes.length].key });
+  else if (v.choice && v.choice.value < 0) add("key", { key: v.choice.options[(p.pos[1] + (Math.random() < 0.5 ? 0 : 1)) % v.choice.options.length].key });
   if (v.confidence) add("confidence", { value: 3 });
   if (v.rating) add("key", { key: "4" });
   if (v.questionnaire) {
@@ -158,4 +131,4 @@ console.log(
     health_ms: { p50: q(health, 0.5), p99: q(health, 0.99), n: health.length },
   })
 );
-agent.destroy();
+close();

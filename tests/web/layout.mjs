@@ -51,7 +51,7 @@ for (const st of studies) {
       const id = `lay-${vp.width}-${p}`;
       const b = await browser(`${name}-${id}`, { viewport: vp });
       await b.page.goto(link(srv.base, id, false));
-      const cond = sqlite(db, `SELECT condition FROM participant WHERE code='${id}'`);
+      let cond = null; // known once the consent is passed (nothing is stored before)
       let s = await screen(b.page);
       let items = 0;
       for (let i = 0; i < 200 && items < 12; i++) {
@@ -59,6 +59,7 @@ for (const st of studies) {
         if (v.body === "message") break;
         if (v.body === "item" && v.cards && v.cards.length) {
           items++;
+          if (cond === null) cond = sqlite(db, `SELECT condition FROM participant WHERE code='${id}'`);
           const rect = await b.page.evaluate(() => {
             const r = document.querySelector("#body .item-card").getBoundingClientRect();
             return { x: r.x, y: r.y, w: r.width, h: r.height };

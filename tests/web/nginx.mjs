@@ -101,14 +101,16 @@ const sbase = `https://localhost:${sport}/`;
 const where = (id) => ["s1", "s2"].filter((s) => sqlite(join(dir, `${s}.db`), `SELECT count(*) FROM participant WHERE code='${id}'`) === "1");
 const ids = [];
 for (let i = 0; ids.length < 2 && i < 40; i++) {
-  // two ids that nginx sends to different servers
+  // two ids that nginx sends to different servers (the path of the page;
+  // before the consent no server has stored anything)
   const id = `split${i}`;
   const c = await browser("split-" + i, { ignoreHTTPSErrors: true });
   await c.page.goto(link(sbase, id));
   await c.page.waitForFunction(() => window.simlab && window.simlab.ready(), null, { timeout: 20000 });
-  const at = where(id);
+  const at = new URL(c.page.url()).pathname.replaceAll("/", "");
   await c.close();
-  if (at.length === 1 && !ids.some((x) => x.at === at[0])) ids.push({ id, at: at[0] });
+  check(where(id).length === 0, `${id}: nothing stored before the consent`);
+  if (!ids.some((x) => x.at === at)) ids.push({ id, at });
 }
 check(ids.length === 2, "participants reach both servers");
 for (const { id, at } of ids) {

@@ -2,7 +2,8 @@
 // Prolific's parameters; every step answered once in the database; the
 // completion code only after the last response; returning after completion
 // shows the code again and enrols no one; a declined consent ends the run
-// without a code; a link without an id is refused.
+// without a code and stores nothing (it is counted in the log); a link
+// without an id is refused.
 
 import { join } from "node:path";
 import { check, report, tempDir, bundleCopy, startServer, browser, link, walk, screen, sqlite, answer, changed } from "./lib.mjs";
@@ -56,15 +57,16 @@ await screen(d.page);
 await d.page.click("button.decline");
 await d.page.waitForFunction(() => window.simlab.view() && window.simlab.view().screen === "done");
 check(await d.page.evaluate(() => !document.getElementById("completion-code")), "no code after declining");
-check(sqlite(db, "SELECT status FROM participant WHERE code='decliner'") === "declined", "declined recorded");
+check(sqlite(db, "SELECT count(*) FROM participant WHERE code='decliner'") === "0", "a declined consent stores nothing");
 await d.close();
 
 // a link without an id
 const n = await browser("noid");
 await n.page.goto(srv.base);
 await n.page.waitForSelector("h1");
-check(sqlite(db, "SELECT count(*) FROM participant") === "2", "no participant without an id");
+check(sqlite(db, "SELECT count(*) FROM participant") === "1", "no participant without an id");
 await n.close();
 
 check((await srv.stop()) === 0, "simlab serve stops cleanly on SIGTERM");
+check(/1 declined before enrolment/.test(srv.err()), "the declined consent is counted in the log");
 process.exit(report());
