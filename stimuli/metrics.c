@@ -6,6 +6,7 @@
 #include "stimuli/metrics.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/sim_alloc.h"
@@ -249,4 +250,46 @@ json_t *metrics_json(const Study *st)
                 "item_values", (json_int_t)item_values));
     }
     return arr;
+}
+
+/* One stored row of value x (study_stored_definition()). */
+static json_t *stored_row(const SimMetrics *m, const SimMetricValue *x)
+{
+    const SimMetricInfo *mi = &m->metrics[x->metric];
+    return json_pack(
+        "[s,o,s,f,o,o]", x->method,
+        x->item ? json_string(x->item) : json_null(), mi->name, x->value,
+        mi->higher_is_better < 0 ? json_null()
+                                 : json_integer(mi->higher_is_better),
+        mi->description ? json_string(mi->description) : json_null());
+}
+
+char *study_stored_definition(const Study *st)
+{
+    const char *text = st->json_text ? st->json_text : "{}";
+    if (!st->metrics || st->metrics->n_values == 0) {
+        size_t n = strlen(text) + 1;
+        char *copy = malloc(n);
+        return copy ? memcpy(copy, text, n) : NULL;
+    }
+    json_t *def = json_loads(text, 0, NULL);
+    json_t *rows = json_array();
+    if (!json_is_object(def) || !rows) {
+        json_decref(def);
+        json_decref(rows);
+        return NULL;
+    }
+    int ok = 1;
+    for (size_t i = 0; ok && i < st->metrics->n_values; i++) {
+        ok = json_array_append_new(
+                 rows, stored_row(st->metrics, &st->metrics->values[i])) == 0;
+    }
+    char *out = NULL;
+    if (ok && json_object_set_new(def, "metrics_values", rows) == 0) {
+        out = json_dumps(def, JSON_PRESERVE_ORDER | JSON_INDENT(2));
+    } else {
+        json_decref(rows);
+    }
+    json_decref(def);
+    return out;
 }
