@@ -194,6 +194,47 @@ static void count_values(const SimMetrics *m, int k, long *method_level,
     }
 }
 
+/* Whether item it has a value of metric k. */
+static int item_has(const SimMetrics *m, int k, const char *item)
+{
+    for (size_t i = 0; i < m->n_values; i++) {
+        const SimMetricValue *x = &m->values[i];
+        if (x->metric == k && x->item && strcmp(x->item, item) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* "; items 26 of 28, missing a, b (and 3 more)" for metric k into buf;
+** empty when the metric has no item values. */
+static void items_line(const Study *st, int k, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    size_t have = 0, missing = 0, at = 0;
+    for (size_t i = 0; i < st->n_items; i++) {
+        have += (size_t)item_has(st->metrics, k, st->items[i].id);
+    }
+    if (have == 0) {
+        return;
+    }
+    int w = snprintf(buf, size, "; items %zu of %zu", have, st->n_items);
+    at = w > 0 && (size_t)w < size ? (size_t)w : size - 1;
+    for (size_t i = 0; i < st->n_items; i++) {
+        if (item_has(st->metrics, k, st->items[i].id)) {
+            continue;
+        }
+        if (++missing <= 5) {
+            w = snprintf(buf + at, size - at, "%s%s",
+                         missing == 1 ? ", missing " : ", ", st->items[i].id);
+            at += w > 0 && (size_t)w < size - at ? (size_t)w : size - at - 1;
+        }
+    }
+    if (missing > 5) {
+        snprintf(buf + at, size - at, " (and %zu more)", missing - 5);
+    }
+}
+
 void metrics_describe(const Study *st, char *buf, size_t size)
 {
     buf[0] = '\0';
@@ -207,14 +248,16 @@ void metrics_describe(const Study *st, char *buf, size_t size)
         }
         long method_level, item_values;
         count_values(m, k, &method_level, &item_values);
+        char items[400];
+        items_line(st, k, items, sizeof items);
         int w = snprintf(buf + at, size - at,
                          "  %s (%s): %d methods, %ld method-level values, "
-                         "%ld item values\n",
+                         "%ld item values%s\n",
                          mi->name,
                          mi->higher_is_better == 1   ? "higher is better"
                          : mi->higher_is_better == 0 ? "lower is better"
                                                      : "direction not stated",
-                         n_methods, method_level, item_values);
+                         n_methods, method_level, item_values, items);
         at += w > 0 && (size_t)w < size - at ? (size_t)w : size - at;
     }
 }
