@@ -193,6 +193,13 @@ int analyze_main(const AnalyzeOptions *o, const char *const *dbs, int n_dbs,
     SimMetrics *metrics = NULL; /* a bad file stops the run before analysis */
     if (rc == SIM_OK && o->metrics_file) {
         rc = metrics_load(o->metrics_file, ds, o, &metrics, err);
+    }
+    /* the stored metrics join the file's, whose values win */
+    if (rc == SIM_OK && metrics && ds->metrics &&
+        sim_metrics_merge(metrics, ds->metrics) != 0) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    if (rc == SIM_OK && metrics) { /* else the stored ones (metrics.h) */
         oo.metrics = metrics;
         o = &oo;
     }

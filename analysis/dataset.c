@@ -20,6 +20,7 @@
 
 #include "analysis/keymap.h"
 #include "common/sim_columns.h"
+#include "common/sim_metrics.h"
 #include "common/sim_alloc.h"
 #include "common/sim_phase.h"
 #include "common/sim_rng.h"
@@ -246,6 +247,7 @@ void dataset_free(Dataset *ds)
     sim_free(ds->analysis_from);
     sim_free(ds->analysis_conflict);
     sim_free(ds->study_hashes);
+    sim_metrics_free(ds->metrics);
     sim_free(ds);
 }
 
@@ -1073,6 +1075,9 @@ int dataset_state_study(Dataset *ds, json_t *def, const char *hash,
         (state_baseline(ds, def, who) != 0 ||
          state_analysis(ds, def, who) != 0 || state_hash(ds, hash) != 0)) {
         rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    if (rc == SIM_OK) {
+        rc = dataset_state_metrics(ds, def, who, err);
     }
     return rc;
 }

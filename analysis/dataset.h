@@ -121,6 +121,9 @@ typedef struct Dataset {
     ** distinct, in order of reading; none for a CSV without sidecar. */
     char (*study_hashes)[65];
     int n_study_hashes;
+    /* The explanation metrics stored with the study definitions (their
+    ** "metrics_values", common/sim_metrics.h), NULL when none holds any. */
+    struct SimMetrics *metrics;
 } Dataset;
 
 /* The test type, domain and session of a response. */

@@ -147,6 +147,13 @@ int dataset_state_scale(Dataset *ds, int points, const char *from,
 int dataset_state_study(Dataset *ds, json_t *def, const char *hash,
                         const char *from, const char *who, SimError *err);
 
+/* The explanation metrics stored in definition def ("metrics_values",
+** stimuli's study_stored_definition()) added to ds->metrics, a value
+** already there from an earlier definition kept (dataset_metrics.c). A
+** malformed row fails with who, its row and the problem. */
+int dataset_state_metrics(Dataset *ds, json_t *def, const char *who,
+                          SimError *err);
+
 /* The step budget of a database's queries: a base plus 16 virtual-machine
 ** steps per byte of the file (dataset_sqlite.c says why). */
 typedef struct DbBudget {

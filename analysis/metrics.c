@@ -613,6 +613,12 @@ done:
 int compute_metrics(const Dataset *ds, const AnalyzeOptions *o,
                     const Screen *sc, Report *r, SimError *err)
 {
+    AnalyzeOptions stored;
+    if (!o->metrics && ds->metrics) { /* stored with the study definitions */
+        stored = *o;
+        stored.metrics = ds->metrics;
+        o = &stored;
+    }
     if (!o->metrics || o->metrics->n_metrics == 0) {
         return SIM_OK;
     }

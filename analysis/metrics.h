@@ -9,7 +9,8 @@
 #include "analysis/compute.h"
 #include "common/sim_metrics.h"
 
-/* With o->metrics: per metric, Kendall's tau_b and Spearman's rho of the
+/* With o->metrics (NULL: those stored with the data, ds->metrics): per
+** metric, Kendall's tau_b and Spearman's rho of the
 ** methods' metric values against their human effect (the primary test's
 ** estimate against the baseline), with the crossed participant x item
 ** bootstrap's intervals and the share of replicates with the same best

@@ -427,3 +427,16 @@ int sim_metrics_read_file(const char *path, const SimCsvOptions *o,
     *out = m;
     return problems;
 }
+
+int sim_metrics_merge(SimMetrics *m, const SimMetrics *from)
+{
+    for (size_t i = 0; i < from->n_values; i++) {
+        const SimMetricValue *v = &from->values[i];
+        const SimMetricInfo *mi = &from->metrics[v->metric];
+        if (sim_metrics_add(m, mi->name, mi->higher_is_better, mi->description,
+                            v->method, v->item, v->value) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}

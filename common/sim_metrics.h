@@ -78,6 +78,11 @@ int sim_metrics_row(SimMetrics *m, char *const *cells, int n, long line,
 int sim_metrics_add(SimMetrics *m, const char *name, int hib, const char *desc,
                     const char *method, const char *item, double value);
 
+/* Adds to m every value of from that m lacks (the same method, item and
+** metric; sim_metrics_add()), so m's values and metric descriptions win.
+** Returns 0, or -1 when out of memory. */
+int sim_metrics_merge(SimMetrics *m, const SimMetrics *from);
+
 /* Reports each method not among methods[0..n_methods) and each item not
 ** among items[0..n_items) (n_items 0: items not checked), with the
 ** closest name as a "did you mean", once per name at its first row.

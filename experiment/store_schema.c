@@ -10,6 +10,7 @@
 #include "common/sim_columns.h"
 #include "common/sim_text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const SCHEMA_V1 =
@@ -406,6 +407,10 @@ static const char *prediction_type(const Study *study, const Item *it)
 static int insert_study(Store *st, int64_t wall_ms, SimError *err)
 {
     const Study *study = st->study;
+    char *def = study_stored_definition(study); /* with its metrics */
+    if (!def) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
     sqlite3_stmt *s = NULL;
     int rc =
         store_prepare(st,
@@ -413,18 +418,20 @@ static int insert_study(Store *st, int64_t wall_ms, SimError *err)
                       "software, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
                       &s, err);
     if (rc != SIM_OK) {
+        free(def);
         return rc;
     }
     store_bind_text(s, 1, study->id ? study->id : "");
     store_bind_text(s, 2, study->title);
     store_bind_text(s, 3, study->hash);
-    store_bind_text(s, 4, study->json_text ? study->json_text : "{}");
+    store_bind_text(s, 4, def);
     store_bind_text(s, 5, "simlab " SIMLAB_VERSION);
     sqlite3_bind_int64(s, 6, wall_ms);
     if (sqlite3_step(s) != SQLITE_DONE) {
         rc = store_fail_db(st, err, "insert study");
     }
     sqlite3_finalize(s);
+    free(def);
     if (rc != SIM_OK) {
         return rc;
     }

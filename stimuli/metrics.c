@@ -6,6 +6,7 @@
 #include "stimuli/metrics.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/sim_alloc.h"
@@ -193,6 +194,47 @@ static void count_values(const SimMetrics *m, int k, long *method_level,
     }
 }
 
+/* Whether item it has a value of metric k. */
+static int item_has(const SimMetrics *m, int k, const char *item)
+{
+    for (size_t i = 0; i < m->n_values; i++) {
+        const SimMetricValue *x = &m->values[i];
+        if (x->metric == k && x->item && strcmp(x->item, item) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* "; items 26 of 28, missing a, b (and 3 more)" for metric k into buf;
+** empty when the metric has no item values. */
+static void items_line(const Study *st, int k, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    size_t have = 0, missing = 0, at = 0;
+    for (size_t i = 0; i < st->n_items; i++) {
+        have += (size_t)item_has(st->metrics, k, st->items[i].id);
+    }
+    if (have == 0) {
+        return;
+    }
+    int w = snprintf(buf, size, "; items %zu of %zu", have, st->n_items);
+    at = w > 0 && (size_t)w < size ? (size_t)w : size - 1;
+    for (size_t i = 0; i < st->n_items; i++) {
+        if (item_has(st->metrics, k, st->items[i].id)) {
+            continue;
+        }
+        if (++missing <= 5) {
+            w = snprintf(buf + at, size - at, "%s%s",
+                         missing == 1 ? ", missing " : ", ", st->items[i].id);
+            at += w > 0 && (size_t)w < size - at ? (size_t)w : size - at - 1;
+        }
+    }
+    if (missing > 5) {
+        snprintf(buf + at, size - at, " (and %zu more)", missing - 5);
+    }
+}
+
 void metrics_describe(const Study *st, char *buf, size_t size)
 {
     buf[0] = '\0';
@@ -206,14 +248,16 @@ void metrics_describe(const Study *st, char *buf, size_t size)
         }
         long method_level, item_values;
         count_values(m, k, &method_level, &item_values);
+        char items[400];
+        items_line(st, k, items, sizeof items);
         int w = snprintf(buf + at, size - at,
                          "  %s (%s): %d methods, %ld method-level values, "
-                         "%ld item values\n",
+                         "%ld item values%s\n",
                          mi->name,
                          mi->higher_is_better == 1   ? "higher is better"
                          : mi->higher_is_better == 0 ? "lower is better"
                                                      : "direction not stated",
-                         n_methods, method_level, item_values);
+                         n_methods, method_level, item_values, items);
         at += w > 0 && (size_t)w < size - at ? (size_t)w : size - at;
     }
 }
@@ -249,4 +293,46 @@ json_t *metrics_json(const Study *st)
                 "item_values", (json_int_t)item_values));
     }
     return arr;
+}
+
+/* One stored row of value x (study_stored_definition()). */
+static json_t *stored_row(const SimMetrics *m, const SimMetricValue *x)
+{
+    const SimMetricInfo *mi = &m->metrics[x->metric];
+    return json_pack(
+        "[s,o,s,f,o,o]", x->method,
+        x->item ? json_string(x->item) : json_null(), mi->name, x->value,
+        mi->higher_is_better < 0 ? json_null()
+                                 : json_integer(mi->higher_is_better),
+        mi->description ? json_string(mi->description) : json_null());
+}
+
+char *study_stored_definition(const Study *st)
+{
+    const char *text = st->json_text ? st->json_text : "{}";
+    if (!st->metrics || st->metrics->n_values == 0) {
+        size_t n = strlen(text) + 1;
+        char *copy = malloc(n);
+        return copy ? memcpy(copy, text, n) : NULL;
+    }
+    json_t *def = json_loads(text, 0, NULL);
+    json_t *rows = json_array();
+    if (!json_is_object(def) || !rows) {
+        json_decref(def);
+        json_decref(rows);
+        return NULL;
+    }
+    int ok = 1;
+    for (size_t i = 0; ok && i < st->metrics->n_values; i++) {
+        ok = json_array_append_new(
+                 rows, stored_row(st->metrics, &st->metrics->values[i])) == 0;
+    }
+    char *out = NULL;
+    if (ok && json_object_set_new(def, "metrics_values", rows) == 0) {
+        out = json_dumps(def, JSON_PRESERVE_ORDER | JSON_INDENT(2));
+    } else {
+        json_decref(rows);
+    }
+    json_decref(def);
+    return out;
 }

@@ -615,6 +615,14 @@ int study_load(const char *dir, Study **out, StudyReport *report,
 
 void study_free(Study *study); /* NULL is a no-op */
 
+/* The definition stored with the data: study.json as read, and with
+** metrics its "metrics_values" too (every value of Study.metrics, read
+** from the bundle's files or computed from masks and rationales, as rows
+** [method, item or null, metric, value, higher_is_better or null,
+** description or null]) so that simlab-analyze finds them in the database.
+** Returns a string to free with free(), or NULL when out of memory. */
+char *study_stored_definition(const Study *study);
+
 /* Prints one located problem: prefix (may be ""), then
 ** "FILE:LINE[:COLUMN]: field 'NAME': message" (a JSON pointer in place of
 ** LINE; no field part when the Diag names none), then a newline. */

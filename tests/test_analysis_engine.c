@@ -2,7 +2,8 @@
 ** simlab-analyze on databases written by the engine itself: `simulate` runs
 ** simulated participants through two bundled demo studies (a Hase-style
 ** pre/post study and the meta-predictor study), then the analysis reads the
-** long_format views. Checks the tables that each design should produce.
+** long_format views. Checks the tables that each design should produce,
+** and the explanation metrics the meta study stores with its definition.
 */
 #include "tests/harness.h"
 
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/analyze.h"
+#include "analysis/report.h"
 #include "experiment/simulate.h"
 
 static int simulate(const char *bundle, const char *db, int n, uint64_t seed)
@@ -99,6 +101,12 @@ int main(void)
     }
     CHECK(r.has_anova);
     CHECK(r.n_rt > 0 && r.rt[0].median_s > 0);
+    /* the bundle's metrics.csv and the mask scores, stored with the
+    ** definition, reach the report with no --metrics */
+    const Table *mh = report_table(&r, "metrics_vs_human");
+    CHECK(mh != NULL && mh->n_rows >= 4); /* mass, rank, pointing, IoU */
+    const Table *mm = report_table(&r, "metrics_methods");
+    CHECK(mm != NULL && mm->n_rows > 0);
     report_free(&r);
     return TEST_REPORT();
 }

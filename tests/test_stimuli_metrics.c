@@ -128,8 +128,10 @@ static void test_valid(void)
     CHECK(has(buf, "metrics      2\n"));
     CHECK(has(buf, "  faithfulness (higher is better): 2 methods, 2 "
                    "method-level values, 0 item values\n"));
+    /* which items have it: a count and the first missing ones */
     CHECK(has(buf, "  mass (higher is better): 2 methods, 0 method-level "
-                   "values, 3 item values\n"));
+                   "values, 3 item values; items 2 of 30, missing l01, l02, "
+                   "l03, l04, l05 (and 23 more)\n"));
     /* a condition with explanations and no metric is a warning */
     make("partial", "method,metric,value\nLIME,faithfulness,0.8\n", dir,
          sizeof dir);
