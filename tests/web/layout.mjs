@@ -41,6 +41,7 @@ for (const st of studies) {
     delete j.baseline;
     delete j.simulation;
     delete j.screening;
+    delete j.metrics; // they name the conditions left out
     if (st.edit) st.edit(j.protocol);
   });
   const db = join(tempDir("db"), "layout.db");
