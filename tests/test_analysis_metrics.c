@@ -20,6 +20,7 @@
 #include "analysis/analyze.h"
 #include "analysis/metrics.h"
 #include "analysis/rankcor.h"
+#include "analysis/report.h"
 
 #define DATA SIMLAB_TEST_DATA "/metrics/"
 
@@ -323,5 +324,6 @@ int main(void)
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     CHECK(system(cmd) == 0);
+    report_plots_shutdown(); /* the font caches of the plots */
     return TEST_REPORT();
 }
