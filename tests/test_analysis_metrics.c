@@ -9,6 +9,7 @@
 */
 #include "tests/harness.h"
 #include "tests/test_report.h"
+#include "tests/test_stimuli_fs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -203,19 +204,6 @@ static void test_against_r(void)
     sim_metrics_free(m);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -270,7 +258,7 @@ static void test_files(void)
     CHECK_STR(json_string_value(json_object_get(row, "level")), "method");
     json_decref(root);
     snprintf(path, sizeof path, "%s/metrics_vs_human.csv", out);
-    char *csv = slurp(path);
+    char *csv = fs_read(path, NULL);
     CHECK(csv && strncmp(csv,
                          "metric,level,condition,n_methods,kendall_tau,"
                          "tau_ci_low,tau_ci_high,spearman_rho,rho_ci_low,"
@@ -279,7 +267,7 @@ static void test_files(void)
                          150) == 0);
     free(csv);
     snprintf(path, sizeof path, "%s/report.md", out);
-    char *md = slurp(path);
+    char *md = fs_read(path, NULL);
     CHECK(md && strstr(md, "\n## Automated metrics against people\n"));
     CHECK(md && strstr(md, "With 3 methods the intervals are wide"));
     free(md);
@@ -288,7 +276,7 @@ static void test_files(void)
     struct stat pb;
     CHECK(stat(path, &pb) == 0 && pb.st_size > 1000);
     snprintf(path, sizeof path, "%s/metrics_vs_human.svg", out);
-    char *svg = slurp(path);
+    char *svg = fs_read(path, NULL);
     CHECK(svg && strstr(svg, "<svg") != NULL);
     free(svg);
     /* a bad file: a located error, nothing written */

@@ -10,6 +10,7 @@
 */
 #include "tests/harness.h"
 #include "tests/test_report.h"
+#include "tests/test_stimuli_fs.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -417,19 +418,6 @@ static void test_calibrated_size(void)
     report_free(&r);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* The written report: the primary test first in every format, the
 ** published tables under their heading, one level down. */
 static void test_files(void)
@@ -446,7 +434,7 @@ static void test_files(void)
     CHECK_INT(analyze_main(&o, NULL, 0, csvs, 1, out, &err), SIM_OK);
     char path[800];
     snprintf(path, sizeof path, "%s/report.md", out);
-    char *md = slurp(path);
+    char *md = fs_read(path, NULL);
     CHECK(md != NULL);
     const char *first = md ? strstr(md, "\n## ") : NULL;
     CHECK(first && strncmp(first, "\n## Primary test\n", 17) == 0);
@@ -459,12 +447,12 @@ static void test_files(void)
     CHECK(md && strstr(md, "No preregistration was given") != NULL);
     free(md);
     snprintf(path, sizeof path, "%s/report.tex", out);
-    char *tex = slurp(path);
+    char *tex = fs_read(path, NULL);
     const char *cap = tex ? strstr(tex, "\\caption{") : NULL;
     CHECK(cap && strncmp(cap, "\\caption{Primary test:", 22) == 0);
     free(tex);
     snprintf(path, sizeof path, "%s/primary.csv", out);
-    char *pc = slurp(path);
+    char *pc = fs_read(path, NULL);
     CHECK(pc && strncmp(pc,
                         "condition,contrast,estimate,ci_low,ci_high,z,p,"
                         "p_adjusted,critical_z,decision\n",
