@@ -141,6 +141,13 @@ Conn *conn_started(ConnTable *t, int fd, const struct sockaddr *addr,
         t->slots[i].addr = c->addr;
         t->slots[i].n++;
         c->counted = 1;
+        if (t->slots[i].n > t->cap) {
+            /* admitted by two threads of the pool at once: the later one
+            ** is over the address's share and closed like a refused one */
+            shutdown(fd, SHUT_RDWR);
+            c->state = CONN_BUSY;
+            t->refused++;
+        }
     }
     c->next = t->head;
     if (t->head) {

@@ -53,7 +53,9 @@ void conn_table_free(ConnTable *t);
 int conn_admit(ConnTable *t, const struct sockaddr *addr, socklen_t len);
 
 /* A connection began (fd, from addr): a new Conn, idle (NULL: no
-** memory). */
+** memory). conn_admit's check and this count are not one step: a
+** connection that finds its address over the cap here (two threads
+** admitted at once) is shut down at once. */
 Conn *conn_started(ConnTable *t, int fd, const struct sockaddr *addr,
                    socklen_t len, int64_t now_ns);
 

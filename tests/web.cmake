@@ -98,7 +98,7 @@ add_test(NAME web_screens
 set_tests_properties(web_screens PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800
   ENVIRONMENT "${SIMLAB_WEB_ENV};STUDIES=${CMAKE_SOURCE_DIR}/assets/studies/text-forward:${CMAKE_SOURCE_DIR}/assets/studies/image-meta:${CMAKE_SOURCE_DIR}/assets/studies/tabular-counterfactual:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire:${CMAKE_SOURCE_DIR}/examples/explanation-methods:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-long-texts")
 endif()
-foreach(t live access clock)
+foreach(t live access clock conn)
   simlab_add_test(test_serve_${t} SOURCES test_serve_${t}.c
                   LIBS simlab_serve simlab_experiment simlab_stimuli
                        simlab_common PkgConfig::SQLITE3)

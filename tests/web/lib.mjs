@@ -135,6 +135,11 @@ export async function changed(page, before, timeout = 20000) {
   return screen(page);
 }
 
+// How long an answer may take to show: the page's view changes when the
+// server has applied the input, and a page whose server was down retries
+// with a backoff of up to 8 s (a restart under a sanitizer takes seconds).
+const SETTLE_MS = 60000;
+
 // Answers the screen shown as a person would: keys where the desktop has
 // keys, clicks elsewhere. policy(view) may choose a class index. Returns the
 // screen before the answer.
@@ -149,11 +154,11 @@ export async function answer(page, policy = () => 0) {
       const b = document.getElementById("body");
       b.scrollTop = b.scrollHeight;
     });
-    await page.waitForFunction(() => !window.simlab.view().continue.scroll_hint, null, { timeout: 10000 });
+    await page.waitForFunction(() => !window.simlab.view().continue.scroll_hint, null, { timeout: SETTLE_MS });
   }
   if (v.continue && (v.continue.at_ms || v.continue.wait_ms)) {
     await page
-      .waitForFunction(() => !document.querySelector("button.continue").disabled, null, { timeout: 60000 })
+      .waitForFunction(() => !document.querySelector("button.continue").disabled, null, { timeout: SETTLE_MS })
       .catch(async (e) => {
         // what the page shows, to find out why Continue stayed disabled
         const state = await page.evaluate(() => JSON.stringify({ view: window.simlab.view(), button: document.querySelector("button.continue")?.outerHTML, now: performance.timeOrigin + performance.now() }));
@@ -182,7 +187,7 @@ export async function answer(page, policy = () => 0) {
           .click();
       }
     }
-    await page.waitForFunction(() => window.simlab.view().questionnaire.complete, null, { timeout: 10000 });
+    await page.waitForFunction(() => window.simlab.view().questionnaire.complete, null, { timeout: SETTLE_MS });
     await page.locator("button.continue").click();
     return s;
   }
@@ -196,18 +201,18 @@ export async function answer(page, policy = () => 0) {
     // another class on each retry of a practice question
     const c = (policy(v) + s.pos[1] - 1) % v.choice.options.length;
     await page.keyboard.press(v.choice.options[c].key);
-    if (v.confidence || v.rating) await page.waitForFunction(() => window.simlab.view().choice.value >= 0, null, { timeout: 10000 });
+    if (v.confidence || v.rating) await page.waitForFunction(() => window.simlab.view().choice.value >= 0, null, { timeout: SETTLE_MS });
     if (!v.confidence && !v.rating) return s;
   }
   const cur = await page.evaluate(() => window.simlab.view());
   if (cur.confidence && cur.confidence.value <= 0) {
     await page.keyboard.press(String(Math.min(3, cur.confidence.points)));
     if (!cur.rating) return s;
-    await page.waitForFunction(() => window.simlab.view().confidence.value > 0, null, { timeout: 10000 });
+    await page.waitForFunction(() => window.simlab.view().confidence.value > 0, null, { timeout: SETTLE_MS });
   }
   if (cur.rating && cur.rating.value <= 0) {
     await page.keyboard.press(String(Math.min(5, cur.rating.points)));
-    await page.waitForFunction(() => window.simlab.view().rating.value > 0, null, { timeout: 10000 });
+    await page.waitForFunction(() => window.simlab.view().rating.value > 0, null, { timeout: SETTLE_MS });
   }
   if (cur.screen === "timeout") return s;
   if (cur.continue) {
