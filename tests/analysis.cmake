@@ -84,3 +84,11 @@ simlab_add_test(test_analysis_primary SOURCES test_analysis_primary.c
 # against R (tests/data/metrics goldens), the report, bad --metrics files.
 simlab_add_test(test_analysis_metrics SOURCES test_analysis_metrics.c
                 LIBS simlab_analysis)
+# The metrics stored with the data (the image demo simulated into a store):
+# the bundle's values back to the bit, a --metrics file's winning, a bad
+# stored row located.
+if(TARGET simlab_experiment)
+  simlab_add_test(test_analysis_metrics_store
+                  SOURCES test_analysis_metrics_store.c
+                  LIBS simlab_analysis simlab_experiment PkgConfig::SQLITE3)
+endif()
