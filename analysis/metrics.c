@@ -2,12 +2,14 @@
 ** Automated explanation metrics against people (metrics_vs_human): per
 ** metric, Kendall's tau_b and Spearman's rho between the methods' metric
 ** values and their human effect (the primary test's estimate against the
-** baseline), with a crossed participant x item bootstrap interval in which
+** baseline; where the design has sessions, Utility too), with a crossed
+** participant x item bootstrap interval in which
 ** the human effects are re-estimated on every replicate and item-level
 ** metrics averaged over the resampled items; the share of replicates whose
 ** best method by the metric is the people's best.
 */
 #include "analysis/metrics.h"
+#include "analysis/metrics_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,204 +19,7 @@
 #include "analysis/stats.h"
 #include "common/sim_alloc.h"
 #include "common/sim_analysis.h"
-#include "common/sim_rng.h"
 #include "common/sim_text.h"
-
-/* How a replicate re-estimates a method's effect against the baseline. */
-enum { EFFECT_LOGIT, EFFECT_DIFF, EFFECT_RATIO };
-
-/* The rows of the human effect, compacted. */
-typedef struct MhData {
-    int n;                   /* rows */
-    int *part, *cond, *item; /* compact indices; cond: the Screen's */
-    uint8_t *y, *late;       /* correct; 1: post (or test), 0: pre */
-    int prepost;             /* the rows have Pre and Post */
-    int n_part, n_item, C, base;
-    int *stratum;       /* per compact participant */
-    int n_strata;       /* strata: conditions (between) or one */
-    int **members;      /* per stratum, its participants */
-    int *n_members;     /* per stratum */
-    const char **items; /* item names, by compact index (borrowed) */
-    int kind;           /* EFFECT_* */
-} MhData;
-
-static void mh_free(MhData *d)
-{
-    sim_free(d->part);
-    sim_free(d->cond);
-    sim_free(d->item);
-    sim_free(d->y);
-    sim_free(d->late);
-    sim_free(d->stratum);
-    for (int s = 0; d->members && s < d->n_strata; s++) {
-        sim_free(d->members[s]);
-    }
-    sim_free(d->members);
-    sim_free(d->n_members);
-    sim_free(d->items);
-    memset(d, 0, sizeof *d);
-}
-
-/* The kept, answered, non-catch rows of the phases the effect is read
-** from: Pre and Post when the data have both, else Test, else Post. */
-static int mh_build(const Dataset *ds, const Screen *sc, int kind, MhData *d)
-{
-    memset(d, 0, sizeof *d);
-    int have[PHASE_COUNT] = {0};
-    for (size_t i = 0; i < ds->n_rows; i++) {
-        const DatasetResponse *x = &ds->rows[i];
-        if (sc->keep[x->participant] && !x->is_catch && x->correct >= 0) {
-            have[x->phase] = 1;
-        }
-    }
-    d->prepost = have[PHASE_PRE] && have[PHASE_POST];
-    int late = have[PHASE_TEST] && !d->prepost ? PHASE_TEST : PHASE_POST;
-    d->C = sc->n_conds;
-    d->base = sc->base;
-    d->kind = kind;
-    size_t np = (size_t)ds->n_participants;
-    int *pidx = sim_malloc((np + 1) * sizeof *pidx);
-    unsigned max_item = 0;
-    for (size_t i = 0; i < ds->n_rows; i++) {
-        max_item = ds->rows[i].item > max_item ? ds->rows[i].item : max_item;
-    }
-    int *iidx = sim_malloc(((size_t)max_item + 1) * sizeof *iidx);
-    d->part = sim_malloc((ds->n_rows + 1) * sizeof *d->part);
-    d->cond = sim_malloc((ds->n_rows + 1) * sizeof *d->cond);
-    d->item = sim_malloc((ds->n_rows + 1) * sizeof *d->item);
-    d->y = sim_malloc(ds->n_rows + 1);
-    d->late = sim_malloc(ds->n_rows + 1);
-    d->stratum = sim_malloc((np + 1) * sizeof *d->stratum);
-    d->items = sim_malloc((ds->n_rows + 1) * sizeof *d->items);
-    if (!pidx || !iidx || !d->part || !d->cond || !d->item || !d->y ||
-        !d->late || !d->stratum || !d->items) {
-        sim_free(pidx);
-        sim_free(iidx);
-        return -1;
-    }
-    for (size_t p = 0; p < np; p++) {
-        pidx[p] = -1;
-    }
-    for (size_t i = 0; i <= max_item; i++) {
-        iidx[i] = -1;
-    }
-    for (size_t i = 0; i < ds->n_rows; i++) {
-        const DatasetResponse *x = &ds->rows[i];
-        int c = sc->cond_index[x->condition];
-        int ph = x->phase;
-        int use =
-            d->prepost ? (ph == PHASE_PRE || ph == PHASE_POST) : ph == late;
-        if (!sc->keep[x->participant] || x->is_catch || x->correct < 0 ||
-            !use || c < 0) {
-            continue;
-        }
-        int p = x->participant;
-        if (pidx[p] < 0) {
-            pidx[p] = d->n_part;
-            d->stratum[d->n_part++] =
-                sc->within ? 0 : sc->cond_index[ds->participants[p].condition];
-        }
-        if (iidx[x->item] < 0) {
-            iidx[x->item] = d->n_item;
-            d->items[d->n_item++] = dataset_str(ds, (int)x->item);
-        }
-        d->part[d->n] = pidx[p];
-        d->cond[d->n] = c;
-        d->item[d->n] = iidx[x->item];
-        d->y[d->n] = (uint8_t)x->correct;
-        d->late[d->n] = (uint8_t)(ph != PHASE_PRE);
-        d->n++;
-    }
-    sim_free(pidx);
-    sim_free(iidx);
-    d->n_strata = sc->within ? 1 : d->C;
-    d->members = sim_calloc((size_t)d->n_strata + 1, sizeof *d->members);
-    d->n_members = sim_calloc((size_t)d->n_strata + 1, sizeof *d->n_members);
-    if (!d->members || !d->n_members) {
-        return -1;
-    }
-    for (int s = 0; s < d->n_strata; s++) {
-        d->members[s] = sim_malloc(((size_t)d->n_part + 1) * sizeof(int));
-        if (!d->members[s]) {
-            return -1;
-        }
-    }
-    for (int p = 0; p < d->n_part; p++) {
-        int s = d->stratum[p] < 0 ? 0 : d->stratum[p];
-        d->members[s][d->n_members[s]++] = p;
-    }
-    return 0;
-}
-
-/* Draws the multiplicities of replicate b: participants within their
-** strata, items among all items. */
-static void mh_draw(const MhData *d, uint64_t seed, int b, double *u, double *v)
-{
-    SimRng rng;
-    sim_rng_seed_stream(&rng, seed ^ 0x6d6574726963ULL, (uint64_t)b);
-    memset(u, 0, (size_t)d->n_part * sizeof *u);
-    memset(v, 0, (size_t)d->n_item * sizeof *v);
-    for (int s = 0; s < d->n_strata; s++) {
-        int m = d->n_members[s];
-        for (int k = 0; k < m; k++) {
-            u[d->members[s][sim_rng_below(&rng, (uint64_t)m)]] += 1;
-        }
-    }
-    for (int k = 0; k < d->n_item; k++) {
-        v[sim_rng_below(&rng, (uint64_t)d->n_item)] += 1;
-    }
-}
-
-/* Empirical logit of s successes in n trials (finite at 0 and n). */
-static double elogit(double s, double n)
-{
-    return log((s + 0.5) / (n - s + 0.5));
-}
-
-/* The effect of every condition against the baseline under weights u, v
-** (NULL: all 1) into eff[C] (NaN for the baseline and where undefined);
-** sum holds 5 C doubles. */
-static void mh_effects(const MhData *d, const double *u, const double *v,
-                       double *sum, double *eff)
-{
-    int C = d->C;
-    double *s = sum, *n = sum + 2 * C, *e = sum + 4 * C;
-    memset(sum, 0, 4 * (size_t)C * sizeof *sum);
-    for (int i = 0; i < d->n; i++) {
-        double w = (u ? u[d->part[i]] : 1) * (v ? v[d->item[i]] : 1);
-        int k = 2 * d->cond[i] + d->late[i];
-        s[k] += w * d->y[i];
-        n[k] += w;
-    }
-    for (int c = 0; c < C; c++) {
-        eff[c] = NAN;
-    }
-    int b = d->base;
-    if (b < 0) {
-        return;
-    }
-    for (int c = 0; c < C; c++) {
-        double s1 = s[2 * c + 1], n1 = n[2 * c + 1];
-        double s0 = s[2 * c], n0 = n[2 * c];
-        if (n1 <= 0 || (d->prepost && n0 <= 0)) {
-            e[c] = NAN;
-        } else if (d->kind == EFFECT_LOGIT) {
-            e[c] = elogit(s1, n1) - (d->prepost ? elogit(s0, n0) : 0);
-        } else {
-            e[c] = s1 / n1 - (d->prepost ? s0 / n0 : 0);
-        }
-    }
-    for (int c = 0; c < C; c++) {
-        if (c == b) {
-            continue;
-        }
-        if (d->kind == EFFECT_RATIO) {
-            eff[c] = e[b] > 0 ? e[c] / e[b] : (double)NAN;
-        } else {
-            eff[c] = e[c] - e[b];
-        }
-    }
-}
 
 /* One metric's values per condition: a method-level score, or the mean
 ** of its items' values over the data's items. */
@@ -332,6 +137,24 @@ static int primary_effect(const Report *r, const char *cond, const char *base,
     }
 }
 
+/* Condition cond's Utility and its interval from the Utility table; 0 when
+** it has none. */
+static int utility_effect(const Report *r, const char *cond, double *est,
+                          double *lo, double *hi)
+{
+    for (int i = 0; i < r->n_utility; i++) {
+        const UtilityRow *u = &r->utility[i];
+        if (strcmp(u->condition, cond) == 0 && !u->is_baseline &&
+            isfinite(u->utility)) {
+            *est = u->utility;
+            *lo = u->ci_low;
+            *hi = u->ci_high;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static const TableColumn VS_COLS[] = {
     {"metric", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
     {"level", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
@@ -346,6 +169,7 @@ static const TableColumn VS_COLS[] = {
     {"odds_ratio_per_sd", NULL, "OR per SD", TABLE_REAL, "", 3, 0, 0},
     {"ci", NULL, "OR 95 % CI", TABLE_INTERVAL, "", 3, 0, 0},
     {"p", NULL, NULL, TABLE_PVALUE, "", 4, 0, 0},
+    {"human", NULL, "human measure", TABLE_TEXT, "", 0, 0, 0},
 };
 
 static const TableColumn PT_COLS[] = {
@@ -355,6 +179,7 @@ static const TableColumn PT_COLS[] = {
     {"human_effect", NULL, "human effect", TABLE_REAL, "", 3, TABLE_SIGNED, 0},
     {"effect_ci", NULL, "effect 95 % CI", TABLE_INTERVAL, "", 3, TABLE_SIGNED,
      0},
+    {"human", NULL, "human measure", TABLE_TEXT, "", 0, 0, 0},
 };
 
 /* The scale of the human effect, in words. */
@@ -437,11 +262,23 @@ typedef struct MhRun {
     double *u, *v, *sum;
 } MhRun;
 
+/* The two tables every pass adds rows to, and the fewest methods a metric
+** was compared on. */
+typedef struct MhTables {
+    Table *t, *pt;
+    int min_methods;
+} MhTables;
+
+/* The rows of one human effect (d->kind: the primary test's scale, or
+** Utility) in the tables of tb. */
 static int compute_all(const Dataset *ds, const AnalyzeOptions *o,
                        const Screen *sc, Report *r, const MhData *d, MhRun *run,
-                       SimError *err)
+                       MhTables *tb, SimError *err)
 {
     const SimMetrics *m = o->metrics;
+    int utility = d->kind == EFFECT_UTILITY;
+    const char *human = utility ? "utility" : "primary";
+    Table *t = tb->t, *pt = tb->pt;
     int C = d->C, B = run->B;
     double *eff = sim_malloc(((size_t)C + 1) * sizeof *eff);
     double *lo = sim_malloc(((size_t)C + 1) * sizeof *lo);
@@ -467,8 +304,10 @@ static int compute_all(const Dataset *ds, const AnalyzeOptions *o,
             tmp[b] = run->eff_rep[(size_t)b * (size_t)C + (size_t)c];
         }
         percentile_ci(tmp, B, &lo[c], &hi[c]);
-        if (c != d->base && primary_effect(r, dataset_str(ds, sc->conds[c]),
-                                           base, &e, &l, &h)) {
+        const char *cond = dataset_str(ds, sc->conds[c]);
+        if (c != d->base &&
+            (utility ? utility_effect(r, cond, &e, &l, &h)
+                     : primary_effect(r, cond, base, &e, &l, &h))) {
             eff[c] = e;
             if (isfinite(l) && isfinite(h)) {
                 lo[c] = l;
@@ -476,15 +315,6 @@ static int compute_all(const Dataset *ds, const AnalyzeOptions *o,
             }
         }
     }
-    Table *t = report_add_table(r, "metrics_vs_human", TABLE_ALL, VS_COLS,
-                                (int)(sizeof VS_COLS / sizeof *VS_COLS));
-    Table *pt = report_add_table(r, "metrics_methods", TABLE_ALL, PT_COLS,
-                                 (int)(sizeof PT_COLS / sizeof *PT_COLS));
-    if (!t || !pt) {
-        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    int min_methods = C;
     for (int k = 0; k < m->n_metrics; k++) {
         MetricCols mc = {NULL, NULL};
         if (metric_cols(m, k, ds, sc, d, &mc) != 0) {
@@ -531,11 +361,15 @@ static int compute_all(const Dataset *ds, const AnalyzeOptions *o,
         table_put_num(t, point[1]);
         table_put_interval(t, rlo, rhi);
         table_put_num(t, valid > 0 ? agree / valid : (double)NAN);
+        table_skip(t);
+        table_skip(t);
+        table_skip(t);
+        table_put_text(t, human);
         long n_item_values = 0;
         for (size_t i = 0; i < m->n_values; i++) {
             n_item_values += m->values[i].metric == k && m->values[i].item;
         }
-        if (n_item_values > 0 && !o->no_glmm) {
+        if (n_item_values > 0 && !o->no_glmm && !utility) {
             rc = metrics_item_rows(ds, sc, m, k, t, err);
             if (rc != SIM_OK) {
                 sim_free(mc.method);
@@ -553,51 +387,12 @@ static int compute_all(const Dataset *ds, const AnalyzeOptions *o,
             table_put_num(pt, mv[idx[i]]);
             table_put_num(pt, eff[idx[i]]);
             table_put_interval(pt, lo[idx[i]], hi[idx[i]]);
+            table_put_text(pt, human);
         }
-        min_methods = nm < min_methods ? nm : min_methods;
+        tb->min_methods = nm < tb->min_methods ? nm : tb->min_methods;
         sim_free(mc.method);
         sim_free(mc.item);
     }
-    table_set_title(t, 2, "Automated metrics against people");
-    table_set_note(
-        t,
-        "Per metric (level \"method\"), Kendall's τ_b and Spearman's ρ "
-        "between the methods' metric values (a method-level score, or the "
-        "mean over the items) and their human effect: %s. The interval is "
-        "the crossed participant × item bootstrap's (%d replicates): the "
-        "human effects are re-estimated on every replicate from the "
-        "resampled rows' pooled counts%s, item-level metrics averaged over "
-        "the resampled items. \"same best\" is the share of replicates in "
-        "which the metric's best method (by its higher_is_better) is the "
-        "one people simulated best. A metric with lower values better "
-        "agrees with people at a negative τ. Rows of level \"item\" put "
-        "an item-level metric into the mixed model as a covariate, correct "
-        "~ condition + condition:metric_z + (1 | participant) + (1 | item) "
-        "(the metric standardised over the data's method × item values; in "
-        "a pre/post design it acts on Post rows): a method's odds ratio "
-        "per SD above 1 says that its items with a higher metric were "
-        "simulated better, with the Wald 95 %% interval and p.",
-        effect_words(r->primary.test), B,
-        r->primary.test == SIM_PRIMARY_GLMM
-            ? " (the empirical log odds ratio, not a refit of the mixed "
-              "model)"
-            : "");
-    if (min_methods < 5) {
-        table_set_after(
-            t,
-            "With %d methods the intervals are wide: a rank correlation of "
-            "%d values takes few distinct values (τ_b moves in steps of "
-            "2/%d without ties) and one swapped pair changes it a lot; a "
-            "study that means to rank methods by a metric needs 5 or more.",
-            min_methods, min_methods,
-            min_methods > 1 ? min_methods * (min_methods - 1) / 2 : 1);
-    }
-    table_set_title(pt, 3, "Metric values and human effects per method");
-    table_set_note(pt,
-                   "What the correlations above are computed from: each "
-                   "method's metric value and human effect (%s) with its "
-                   "95 %% interval.",
-                   effect_words(r->primary.test));
 done:
     sim_free(eff);
     sim_free(lo);
@@ -607,6 +402,113 @@ done:
     sim_free(mv);
     sim_free(idx);
     sim_free(work);
+    return rc;
+}
+
+/* The titles and notes of the two tables, after every pass. */
+static int tables_notes(const Report *r, const MhTables *tb, int B,
+                        int with_utility)
+{
+    Table *t = tb->t, *pt = tb->pt;
+    char uw[400] = "";
+    if (with_utility) {
+        snprintf(uw, sizeof uw,
+                 " Rows with human measure \"utility\" correlate with Utility "
+                 "instead (each method's test accuracy over the baseline's "
+                 "across the %d sessions, rule %s; the Utility table's "
+                 "estimate, re-estimated on every replicate from the pooled "
+                 "session accuracies).",
+                 r->n_sessions, report_utility_rule_name(r->opt.utility_rule));
+    }
+    int min_methods = tb->min_methods;
+    int bad =
+        table_set_title(t, 2, "Automated metrics against people") ||
+        table_set_note(
+            t,
+            "Per metric (level \"method\"), Kendall's τ_b and Spearman's ρ "
+            "between the methods' metric values (a method-level score, or "
+            "the mean over the items) and their human effect (\"primary\": "
+            "%s). The interval is the crossed participant × item "
+            "bootstrap's (%d replicates): the human effects are "
+            "re-estimated on every replicate from the resampled rows' "
+            "pooled counts%s, item-level metrics averaged over the "
+            "resampled items.%s \"same best\" is the share of replicates in "
+            "which the metric's best method (by its higher_is_better) is "
+            "the one people simulated best. A metric with lower values "
+            "better agrees with people at a negative τ. Rows of level "
+            "\"item\" put an item-level metric into the mixed model as a "
+            "covariate, correct ~ condition + condition:metric_z + (1 | "
+            "participant) + (1 | item) (the metric standardised over the "
+            "data's method × item values; in a pre/post design it acts on "
+            "Post rows): a method's odds ratio per SD above 1 says that its "
+            "items with a higher metric were simulated better, with the "
+            "Wald 95 %% interval and p.",
+            effect_words(r->primary.test), B,
+            r->primary.test == SIM_PRIMARY_GLMM
+                ? " (the empirical log odds ratio, not a refit of the mixed "
+                  "model)"
+                : "",
+            uw);
+    if (!bad && min_methods < 5) {
+        bad = table_set_after(
+            t,
+            "With %d methods the intervals are wide: a rank correlation of "
+            "%d values takes few distinct values (τ_b moves in steps of "
+            "2/%d without ties) and one swapped pair changes it a lot; a "
+            "study that means to rank methods by a metric needs 5 or more.",
+            min_methods, min_methods,
+            min_methods > 1 ? min_methods * (min_methods - 1) / 2 : 1);
+    }
+    return bad ||
+           table_set_title(pt, 3,
+                           "Metric values and human effects per "
+                           "method") ||
+           table_set_note(pt,
+                          "What the correlations above are computed from: "
+                          "each method's metric value and human effect "
+                          "(\"primary\": %s%s) with its 95 %% interval.",
+                          effect_words(r->primary.test),
+                          with_utility ? "; \"utility\": the Utility table's "
+                                         "Utility"
+                                       : "");
+}
+
+/* One pass: the replicates of human effect kind, then its rows. */
+static int run_pass(const Dataset *ds, const AnalyzeOptions *o,
+                    const Screen *sc, Report *r, int kind, MhTables *tb,
+                    SimError *err)
+{
+    MhData d;
+    MhRun run;
+    memset(&run, 0, sizeof run);
+    int rc = mh_build(ds, sc, r, kind, &d) == 0
+                 ? SIM_OK
+                 : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    run.d = &d;
+    run.B = o->replicates > 0 ? o->replicates : 0;
+    run.seed = o->seed;
+    size_t C = (size_t)d.C;
+    if (rc == SIM_OK) {
+        run.eff_rep = sim_malloc(((size_t)run.B * C + 1) * sizeof(double));
+        run.u = sim_malloc(((size_t)d.n_part + 1) * sizeof(double));
+        run.v = sim_malloc(((size_t)d.n_item + 1) * sizeof(double));
+        run.sum = sim_malloc(mh_sum_size(&d) * sizeof(double));
+        if (!run.eff_rep || !run.u || !run.v || !run.sum) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+    }
+    for (int b = 0; rc == SIM_OK && b < run.B; b++) {
+        mh_draw(&d, run.seed, b, run.u, run.v);
+        mh_effects(&d, run.u, run.v, run.sum, run.eff_rep + (size_t)b * C);
+    }
+    if (rc == SIM_OK) {
+        rc = compute_all(ds, o, sc, r, &d, &run, tb, err);
+    }
+    sim_free(run.eff_rep);
+    sim_free(run.u);
+    sim_free(run.v);
+    sim_free(run.sum);
+    mh_free(&d);
     return rc;
 }
 
@@ -622,11 +524,17 @@ int compute_metrics(const Dataset *ds, const AnalyzeOptions *o,
     if (!o->metrics || o->metrics->n_metrics == 0) {
         return SIM_OK;
     }
+    MhTables tb = {report_add_table(r, "metrics_vs_human", TABLE_ALL, VS_COLS,
+                                    (int)(sizeof VS_COLS / sizeof *VS_COLS)),
+                   report_add_table(r, "metrics_methods", TABLE_ALL, PT_COLS,
+                                    (int)(sizeof PT_COLS / sizeof *PT_COLS)),
+                   sc->n_conds};
+    if (!tb.t || !tb.pt) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
     if (sc->base < 0) {
-        Table *t = report_add_table(r, "metrics_vs_human", TABLE_ALL, VS_COLS,
-                                    (int)(sizeof VS_COLS / sizeof *VS_COLS));
-        if (!t || table_set_title(t, 2, "Automated metrics against people") ||
-            table_set_note(t, "%s",
+        if (table_set_title(tb.t, 2, "Automated metrics against people") ||
+            table_set_note(tb.t, "%s",
                            "No baseline is known: the human effect of a "
                            "method is its contrast against the baseline "
                            "(--baseline NAME).")) {
@@ -634,38 +542,19 @@ int compute_metrics(const Dataset *ds, const AnalyzeOptions *o,
         }
         return SIM_OK;
     }
-    MhData d;
-    MhRun run;
-    memset(&run, 0, sizeof run);
-    int kind = effect_kind(r->primary.test);
-    int rc = mh_build(ds, sc, kind, &d) == 0
-                 ? SIM_OK
-                 : sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-    run.d = &d;
-    run.B = o->replicates > 0 ? o->replicates : 0;
-    run.seed = o->seed;
-    size_t C = (size_t)d.C;
-    if (rc == SIM_OK) {
-        run.eff_rep = sim_malloc(((size_t)run.B * C + 1) * sizeof(double));
-        run.u = sim_malloc(((size_t)d.n_part + 1) * sizeof(double));
-        run.v = sim_malloc(((size_t)d.n_item + 1) * sizeof(double));
-        run.sum = sim_malloc((5 * C + 1) * sizeof(double));
-        if (!run.eff_rep || !run.u || !run.v || !run.sum) {
-            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
-        }
+    int rc = run_pass(ds, o, sc, r, effect_kind(r->primary.test), &tb, err);
+    /* Utility beside the primary test where the design has sessions (and
+    ** the primary test is not Utility already) */
+    int with_utility = r->n_sessions >= 2 && r->n_utility > 0 &&
+                       r->primary.test != SIM_PRIMARY_UTILITY_BOOTSTRAP;
+    if (rc == SIM_OK && with_utility) {
+        rc = run_pass(ds, o, sc, r, EFFECT_UTILITY, &tb, err);
     }
-    for (int b = 0; rc == SIM_OK && b < run.B; b++) {
-        mh_draw(&d, run.seed, b, run.u, run.v);
-        mh_effects(&d, run.u, run.v, run.sum, run.eff_rep + (size_t)b * C);
+    if (rc == SIM_OK &&
+        tables_notes(r, &tb, o->replicates > 0 ? o->replicates : 0,
+                     with_utility)) {
+        rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
-    if (rc == SIM_OK) {
-        rc = compute_all(ds, o, sc, r, &d, &run, err);
-    }
-    sim_free(run.eff_rep);
-    sim_free(run.u);
-    sim_free(run.v);
-    sim_free(run.sum);
-    mh_free(&d);
     return rc;
 }
 

@@ -12,7 +12,9 @@
 /* With o->metrics (NULL: those stored with the data, ds->metrics): per
 ** metric, Kendall's tau_b and Spearman's rho of the
 ** methods' metric values against their human effect (the primary test's
-** estimate against the baseline), with the crossed participant x item
+** estimate against the baseline; and Utility, in rows of their own, where
+** the test trials come in 2 or more sessions), with the crossed
+** participant x item
 ** bootstrap's intervals and the share of replicates with the same best
 ** method; tables "metrics_vs_human" and "metrics_methods". Call after
 ** compute_primary(). Nothing without metrics. */

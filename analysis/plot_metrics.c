@@ -1,6 +1,7 @@
 /*
 ** metrics_vs_human.{png,svg,pdf}: per metric a panel of the methods'
-** human effect (with its 95 % interval) against the metric value, each
+** human effect (with its 95 % interval; Utility in a panel of its own where
+** the report has it) against the metric value, each
 ** point labelled with its method, Kendall's tau_b in the panel's title;
 ** read off the metrics_methods and metrics_vs_human tables. cairo only;
 ** no statistics.
@@ -15,12 +16,23 @@
 #define TWO_PI   6.283185307179586
 #define PANEL_PT 150.0
 
-/* The rows of metrics_methods of metric name: [first, end). */
-static void metric_rows(const Table *pt, const char *name, int *first, int *end)
+/* The text of column name in row i ("" when none). */
+static const char *cell_text(const Table *t, int i, const char *name)
+{
+    int c = table_column(t, name);
+    const char *s = c >= 0 ? table_cell(t, i, c)->text : NULL;
+    return s ? s : "";
+}
+
+/* The rows of metrics_methods of metric name against human effect human
+** ("primary", "utility"): [first, end). */
+static void metric_rows(const Table *pt, const char *name, const char *human,
+                        int *first, int *end)
 {
     *first = *end = -1;
     for (int i = 0; i < pt->n_rows; i++) {
-        if (strcmp(table_cell(pt, i, 0)->text, name) == 0) {
+        if (strcmp(table_cell(pt, i, 0)->text, name) == 0 &&
+            strcmp(cell_text(pt, i, "human"), human) == 0) {
             if (*first < 0) {
                 *first = i;
             }
@@ -60,15 +72,18 @@ static void draw_panel(cairo_t *cr, const Report *r, const Table *pt, int row,
 {
     const Table *t = report_table(r, "metrics_vs_human");
     const char *name = table_cell(t, row, 0)->text;
+    const char *human = cell_text(t, row, "human");
+    int utility = strcmp(human, "utility") == 0;
     int first, end;
-    metric_rows(pt, name, &first, &end);
+    metric_rows(pt, name, human, &first, &end);
     double left = 40, right = w - 10, top = y0 + 16,
            bottom = y0 + PANEL_PT - 26;
     double xlo, xhi, ylo, yhi;
     range_of(pt, first, end, 2, -1, &xlo, &xhi);
     range_of(pt, first, end, 3, 4, &ylo, &yhi);
-    ylo = fmin(ylo, 0);
-    yhi = fmax(yhi, 0);
+    double ref = utility ? 1 : 0; /* no effect */
+    ylo = fmin(ylo, ref);
+    yhi = fmax(yhi, ref);
 #define PX(v) (left + ((v)-xlo) / (xhi - xlo) * (right - left))
 #define PY(v) (bottom - ((v)-ylo) / (yhi - ylo) * (bottom - top))
     cairo_set_source_rgb(cr, 0, 0, 0);
@@ -77,12 +92,14 @@ static void draw_panel(cairo_t *cr, const Report *r, const Table *pt, int row,
     double tau = table_cell(t, row, 4)->x;
     const TableCell *ci = table_cell(t, row, 5);
     if (isfinite(tau) && isfinite(ci->x)) {
-        snprintf(title, sizeof title, "%.40s: Kendall tau %+.2f [%+.2f, %+.2f]",
-                 name, tau, ci->x, ci->y);
+        snprintf(title, sizeof title, "%.40s%s tau %+.2f [%+.2f, %+.2f]", name,
+                 utility ? " vs Utility:" : ": Kendall", tau, ci->x, ci->y);
     } else if (isfinite(tau)) {
-        snprintf(title, sizeof title, "%.40s: Kendall tau %+.2f", name, tau);
+        snprintf(title, sizeof title, "%.40s%s tau %+.2f", name,
+                 utility ? " vs Utility:" : ": Kendall", tau);
     } else {
-        snprintf(title, sizeof title, "%.40s", name);
+        snprintf(title, sizeof title, "%.40s%s", name,
+                 utility ? " vs Utility" : "");
     }
     plot_text_at(cr, (left + right) / 2, y0 + 2, title, 0.5, 0);
     cairo_set_font_size(cr, 6.5);
@@ -109,7 +126,8 @@ static void draw_panel(cairo_t *cr, const Report *r, const Table *pt, int row,
     cairo_translate(cr, 8, (top + bottom) / 2);
     cairo_rotate(cr, -TWO_PI / 4);
     plot_text_at(cr, 0, -3,
-                 r->primary.test == SIM_PRIMARY_GLMM
+                 utility ? "Utility"
+                 : r->primary.test == SIM_PRIMARY_GLMM
                      ? "human effect (log odds ratio)"
                      : "human effect",
                  0.5, 0);
@@ -117,8 +135,8 @@ static void draw_panel(cairo_t *cr, const Report *r, const Table *pt, int row,
     double dash[1] = {2.0};
     cairo_set_dash(cr, dash, 1, 0);
     cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
-    cairo_move_to(cr, left, PY(0));
-    cairo_line_to(cr, right, PY(0));
+    cairo_move_to(cr, left, PY(ref));
+    cairo_line_to(cr, right, PY(ref));
     cairo_stroke(cr);
     cairo_set_dash(cr, NULL, 0, 0);
     for (int i = first; i >= 0 && i < end; i++) {

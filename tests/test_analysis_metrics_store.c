@@ -3,8 +3,10 @@
 ** analysis/dataset_metrics.c): simulated participants of the image demo
 ** (a metrics file and masks) written to a store; the store gives back
 ** every value the bundle holds, to the bit; a --metrics file's value
-** wins over the stored one and the stored ones it lacks stay; a stored
-** row edited into nonsense is a located error, nothing analysed.
+** wins over the stored one and the stored ones it lacks stay; the demo's
+** sessions give rows against Utility beside the primary test's, whose
+** effects are the Utility table's and whose tau is Kendall's on them; a
+** stored row edited into nonsense is a located error, nothing analysed.
 */
 #include "tests/harness.h"
 #include "tests/test_report.h"
@@ -20,6 +22,7 @@
 #include "analysis/dataset.h"
 #include "analysis/dataset_int.h"
 #include "analysis/metrics.h"
+#include "analysis/rankcor.h"
 #include "common/sim_metrics.h"
 #include "experiment/simulate.h"
 #include "stimuli/study.h"
@@ -154,8 +157,73 @@ static void test_file_wins(const char *db)
     if (f) {
         fclose(f);
     }
-    CHECK_INT(seen_file, 1);
-    CHECK_INT(seen_stored, 1);
+    /* once against the primary test, once against Utility */
+    CHECK_INT(seen_file, 2);
+    CHECK_INT(seen_stored, 2);
+}
+
+/* The rows against Utility: the Utility table's effects; tau on them. */
+static void test_utility(const char *db)
+{
+    Dataset *ds = NULL;
+    SimError err;
+    CHECK_INT(load(db, &ds, &err), SIM_OK);
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 200;
+    o.quiet = 1;
+    o.progress = 0;
+    o.plots = 0;
+    o.include_simulated = 1;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK(r.n_sessions == 3);
+    const Table *pt = test_table(&r, "metrics_methods");
+    const Table *t = test_table(&r, "metrics_vs_human");
+    double x[16], y[16];
+    int n = 0, rows = 0;
+    for (int i = 0; pt && i < pt->n_rows; i++) {
+        const char *h = test_text(pt, i, "human");
+        const char *cond = test_text(pt, i, "condition");
+        if (!h || strcmp(h, "utility") != 0) {
+            continue;
+        }
+        rows++;
+        int found = 0;
+        for (int u = 0; u < r.n_utility; u++) {
+            if (strcmp(r.utility[u].condition, cond) == 0) {
+                found = 1;
+                CHECK(test_num(pt, i, "human_effect") == r.utility[u].utility);
+                CHECK(test_num(pt, i, "effect_ci") == r.utility[u].ci_low);
+                CHECK(test_hi(pt, i, "effect_ci") == r.utility[u].ci_high);
+            }
+        }
+        CHECK(found);
+        if (strcmp(test_text(pt, i, "metric"), "pointing_game") == 0 &&
+            n < 16) {
+            x[n] = test_num(pt, i, "value");
+            y[n] = test_num(pt, i, "human_effect");
+            n++;
+        }
+    }
+    CHECK_INT(rows, 4 * 7); /* 4 metrics x 7 methods */
+    CHECK_INT(n, 7);
+    int found = 0;
+    for (int i = 0; t && i < t->n_rows; i++) {
+        const char *h = test_text(t, i, "human");
+        if (h && strcmp(h, "utility") == 0 &&
+            strcmp(test_text(t, i, "metric"), "pointing_game") == 0) {
+            found = 1;
+            CHECK_NEAR(test_num(t, i, "kendall_tau"), rankcor_kendall(x, y, n),
+                       1e-12);
+            double tau = test_num(t, i, "kendall_tau");
+            CHECK(test_num(t, i, "tau_ci") <= tau &&
+                  tau <= test_hi(t, i, "tau_ci"));
+        }
+    }
+    CHECK(found);
+    report_free(&r);
+    dataset_free(ds);
 }
 
 /* A stored row edited into nonsense: the store and row are named. */
@@ -197,6 +265,7 @@ int main(void)
     CHECK_INT(simulate(db), SIM_OK);
     test_round_trip(db);
     test_file_wins(db);
+    test_utility(db);
     test_bad_row(db);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
