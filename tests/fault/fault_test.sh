@@ -64,7 +64,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 
 # go DB [VAR=VALUE...]: one run of simlab on DB with the shim's settings;
-# output in DB.out and DB.err. $limit > 0: killed after $limit seconds.
+# output in DB.out and DB.err. $limit > 0: killed $limit seconds after the
+# shim's first fault (however long a loaded machine or a sanitizer takes to
+# reach it; at most 600 s in all).
 limit=0
 go() {
     db=$1
@@ -79,7 +81,16 @@ go() {
     if [ "$limit" -gt 0 ]; then
         env "$@" >"$db.out" 2>"$db.err" &
         pid=$!
-        (sleep "$limit" && kill -9 $pid 2>/dev/null) &
+        (
+            waited_for=0
+            while [ $waited_for -lt 3000 ] &&
+                ! grep -q "^fault shim:" "$db.err" 2>/dev/null; do
+                sleep 0.2
+                waited_for=$((waited_for + 1))
+            done
+            sleep "$limit"
+            kill -9 $pid 2>/dev/null
+        ) &
         killer=$!
         wait $pid
         rc=$?
