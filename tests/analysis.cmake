@@ -84,3 +84,7 @@ simlab_add_test(test_analysis_primary SOURCES test_analysis_primary.c
 # against R (tests/data/metrics goldens), the report, bad --metrics files.
 simlab_add_test(test_analysis_metrics SOURCES test_analysis_metrics.c
                 LIBS simlab_analysis)
+# Verify trials (error detection: goldens from base R), team and distinction
+# by hand, and the coverage of the intervals on 200 simulated studies.
+simlab_add_test(test_analysis_verify SOURCES test_analysis_verify.c
+                LIBS simlab_analysis)
