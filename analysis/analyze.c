@@ -95,6 +95,9 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
         rc = compute_error_detection(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && descriptive) {
+        rc = compute_verify_glmm(ds, o, &sc, r, err);
+    }
+    if (rc == SIM_OK && descriptive) {
         rc = compute_team(ds, o, &sc, r, err);
     }
     if (rc == SIM_OK && descriptive) {

@@ -108,6 +108,11 @@ int compute_timeouts(const Dataset *ds, const Screen *sc, Report *r,
 ** without verify trials. */
 int compute_error_detection(const Dataset *ds, const AnalyzeOptions *o,
                             const Screen *sc, Report *r, SimError *err);
+/* The mixed model correct ~ condition * model_correct + (1 | participant)
+** + (1 | item) on verify trials (verify_glmm.c); none with --no-glmm or
+** without verify trials. */
+int compute_verify_glmm(const Dataset *ds, const AnalyzeOptions *o,
+                        const Screen *sc, Report *r, SimError *err);
 /* The human-AI team per condition (team.c): decide trials with advice and
 ** binary verify trials as team decisions, against the model alone and the
 ** humans alone, complementarity; no table without such trials. */

@@ -14,6 +14,7 @@
 #include "analysis/report.h"
 #include "analysis/verify.h"
 #include "common/sim_alloc.h"
+#include "common/sim_analysis.h"
 #include "common/sim_rng.h"
 #include "common/sim_text.h"
 
@@ -336,6 +337,82 @@ static void test_errors(void)
     remove(dir);
 }
 
+/* The mixed model of error detection against lme4 (glmm_goldens.txt, on
+** the fixture's baseline and saliency rows) and as the primary test. */
+static void test_glmm(void)
+{
+    char dir[] = "/tmp/simlab-verify-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256], line[512];
+    snprintf(path, sizeof path, "%s/two.csv", dir);
+    FILE *in = fopen(DATA "verify.csv", "r"), *out = fopen(path, "w");
+    CHECK(in && out);
+    while (in && out && fgets(line, sizeof line, in)) {
+        if (!strstr(line, ",oracle,")) {
+            fputs(line, out);
+        }
+    }
+    if (in) {
+        fclose(in);
+    }
+    if (out) {
+        fclose(out);
+    }
+    Dataset *ds = NULL;
+    SimError err;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(dataset_load_csv(ds, path, &err), SIM_OK);
+    AnalyzeOptions o;
+    options(&o, 0);
+    o.no_glmm = 0;
+    o.primary = SIM_PRIMARY_GLMM_ERROR_DETECTION;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    const Table *t = test_table(&r, "error_detection_glmm");
+    CHECK(t != NULL && t->n_rows == 4);
+    FILE *f = fopen(DATA "glmm_goldens.txt", "r");
+    CHECK(f != NULL);
+    int n = 0;
+    while (t && f && fgets(line, sizeof line, f)) {
+        char term[128];
+        double est, se;
+        if (line[0] == '#' ||
+            sscanf(line, "%127s %lf %lf", term, &est, &se) != 3) {
+            continue;
+        }
+        int i = test_row(t, "term", term);
+        CHECK(i >= 0);
+        if (i >= 0) {
+            n++;
+            CHECK_NEAR(test_num(t, i, "estimate"), est, 1e-4);
+            CHECK_NEAR(test_num(t, i, "se"), se, 1e-4);
+        }
+    }
+    CHECK_INT(n, 4);
+    if (f) {
+        fclose(f);
+    }
+    const PrimaryResult *p = &r.primary;
+    CHECK_INT(p->test, SIM_PRIMARY_GLMM_ERROR_DETECTION);
+    CHECK_INT(p->n_rows, 1);
+    if (p->n_rows == 1 && t) {
+        CHECK_STR(p->rows[0].condition, "saliency");
+        CHECK_STR(p->rows[0].contrast, "conditionsaliency");
+        int i = test_row(t, "term", "conditionsaliency");
+        CHECK_NEAR(log(p->rows[0].estimate), test_num(t, i, "estimate"), 1e-12);
+        CHECK_STR(p->rows[0].decision, "reject");
+    }
+    report_free(&r);
+    /* without the mixed model the test cannot be had: a clear error */
+    o.no_glmm = 1;
+    CHECK(analyze_compute(ds, &o, &r, &err) != SIM_OK);
+    CHECK(strstr(err.msg, "glmm_error_detection needs") != NULL);
+    report_free(&r);
+    dataset_free(ds);
+    remove(path);
+    remove(dir);
+}
+
 /* ------------------------------------------------------------------ */
 /* Coverage: simulated verify studies with known accept probabilities  */
 
@@ -464,6 +541,7 @@ int main(void)
     test_hand();
     test_team();
     test_errors();
+    test_glmm();
     test_coverage();
     return TEST_REPORT();
 }

@@ -56,3 +56,20 @@ for (cond in conds) {
                         w / (nr * nw)))
 }
 writeLines(out, "goldens.txt")
+
+# The mixed model of error detection, refitted with lme4 (Laplace, as
+# simlab-analyze) on the rows of baseline and saliency (oracle's hit rate
+# of 1 separates): glmm_goldens.txt holds term, estimate, SE. The
+# reference condition is the first of the data ("baseline").
+if (requireNamespace("lme4", quietly = TRUE)) {
+  d <- d[d$condition != "oracle", ]
+  d$condition <- factor(d$condition, levels = conds[1:2])
+  d$model_correct <- d$mc
+  m <- lme4::glmer(correct ~ condition * model_correct + (1 | participant) +
+                     (1 | item), data = d, family = binomial,
+                   control = lme4::glmerControl(optimizer = "bobyqa"))
+  co <- summary(m)$coefficients
+  writeLines(c("# term estimate se (lme4 glmer, Laplace)",
+               sprintf("%s %.10f %.10f", rownames(co), co[, 1], co[, 2])),
+             "glmm_goldens.txt")
+}
