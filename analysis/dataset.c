@@ -883,6 +883,15 @@ int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err)
         ph->phase = ph->n < sizeof ld->phase.s ? (int)sim_phase_from_name(ph->p)
                                                : (int)SIM_PHASE_NONE;
     }
+    const DbStr *tt = x->str[COL_TEST_TYPE];
+    if (tt && dataset_trial_type(tt->p, tt->n)) {
+        /* the tables reader gives way to the view, which has the columns
+        ** of verify and decide trials */
+        return sim_fail(err, SIM_ERR_STATE,
+                        "%s:%s%ld: a verify or decide trial: its columns "
+                        "are read through the view",
+                        w->source, w->unit, w->line);
+    }
     int correct =
         x->num[COL_CORRECT] == DB_NULL ? -1 : db_int(x, COL_CORRECT, 0, 1);
     DatasetContext ctx;

@@ -89,6 +89,9 @@ int dataset_add_vals(Dataset *ds, const Val *v, const Where *w, SimError *err);
 int dataset_trial_vals(Dataset *ds, const Val *v, const Where *w,
                        DatasetTrial *t, int *has, SimError *err);
 
+/* Whether a test_type value (n bytes at s) is "verify" or "decide". */
+int dataset_trial_type(const char *s, size_t n);
+
 /* A text value of a database, NUL-terminated (p[n] == '\0', no NUL
 ** before), with its pool id (-1 until first used) and, for phases, its
 ** SimPhase (-2 until first used). */

@@ -68,6 +68,12 @@ static int note_class(Dataset *ds, Val v)
     return 0;
 }
 
+int dataset_trial_type(const char *s, size_t n)
+{
+    return n == 6 &&
+           (memcmp(s, "verify", 6) == 0 || memcmp(s, "decide", 6) == 0);
+}
+
 int dataset_trial_vals(Dataset *ds, const Val *v, const Where *w,
                        DatasetTrial *t, int *has, SimError *err)
 {
