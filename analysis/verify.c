@@ -267,6 +267,20 @@ int compute_error_detection(const Dataset *ds, const AnalyzeOptions *o,
         names[c] = dataset_str(ds, sc->conds[c]);
     }
     rc = ed_table(r, names, np, counts, full, reps, C, B, err);
+    if (rc == SIM_OK && ds->verify_classes != 2) {
+        Table *t = report_table(r, "error_detection");
+        if (table_set_after(
+                t, "%s",
+                ds->verify_classes == 0
+                    ? "The verify trials have no label and model_output: "
+                      "whether their task is binary is unknown, so the team "
+                      "table does not read them as team decisions."
+                    : "The task has more than two classes: rejecting a "
+                      "prediction names no final answer, so the team table "
+                      "does not read these trials as team decisions.") != 0) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+        }
+    }
     goto cleanup;
 nomem:
     rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");

@@ -13,10 +13,9 @@
 #include "analysis/compute.h"
 #include "analysis/design.h"
 #include "analysis/glmm.h"
+#include "analysis/glmm_design.h"
 #include "analysis/keymap.h"
 #include "common/sim_alloc.h"
-
-#define Z975 1.959963984540054 /* qnorm(0.975) */
 
 static const TableColumn TERM_COLS[] = {
     {"term", NULL, NULL, TABLE_TEXT, "", 0, 0, 0},
@@ -232,14 +231,7 @@ int compute_verify_glmm(const Dataset *ds, const AnalyzeOptions *o,
     g->converged = f.converged;
     g->singular = f.singular;
     for (int j = 0; j < d.p; j++) {
-        GlmmTermRow *t = &g->terms[g->n_terms++];
-        snprintf(t->name, sizeof t->name, "%s", d.names[j]);
-        t->estimate = f.beta[j];
-        t->se = f.se[j];
-        t->z = t->estimate / t->se;
-        t->p = erfc(fabs(t->z) / sqrt(2.0));
-        t->ci_low = t->estimate - Z975 * t->se;
-        t->ci_high = t->estimate + Z975 * t->se;
+        glmm_term_wald(&g->terms[g->n_terms++], d.names[j], f.beta[j], f.se[j]);
     }
     glmm_fit_free(&f);
     vdesign_free(&d);
