@@ -91,6 +91,18 @@ int analyze_compute(const Dataset *ds, const AnalyzeOptions *o, Report *r,
     if (rc == SIM_OK && descriptive) {
         rc = compute_interactions(ds, &sc, r, err);
     }
+    if (rc == SIM_OK && descriptive) {
+        rc = compute_error_detection(ds, o, &sc, r, err);
+    }
+    if (rc == SIM_OK && descriptive) {
+        rc = compute_verify_glmm(ds, o, &sc, r, err);
+    }
+    if (rc == SIM_OK && descriptive) {
+        rc = compute_team(ds, o, &sc, r, err);
+    }
+    if (rc == SIM_OK && descriptive) {
+        rc = compute_distinction(ds, o, &sc, r, err);
+    }
     if (rc == SIM_OK && !o->change_only) {
         rc = compute_primary(ds, o, &sc, r, err);
     }

@@ -102,6 +102,26 @@ int compute_interactions(const Dataset *ds, const Screen *sc, Report *r,
 ** (timeouts.c). */
 int compute_timeouts(const Dataset *ds, const Screen *sc, Report *r,
                      SimError *err);
+/* Detecting the model's errors on verify trials per condition (verify.c):
+** accuracy, hit and false-alarm rates, d', criterion and the AUROC of the
+** answer with its confidence, with crossed-bootstrap intervals; no table
+** without verify trials. */
+int compute_error_detection(const Dataset *ds, const AnalyzeOptions *o,
+                            const Screen *sc, Report *r, SimError *err);
+/* The mixed model correct ~ condition * model_correct + (1 | participant)
+** + (1 | item) on verify trials (verify_glmm.c); none with --no-glmm or
+** without verify trials. */
+int compute_verify_glmm(const Dataset *ds, const AnalyzeOptions *o,
+                        const Screen *sc, Report *r, SimError *err);
+/* The human-AI team per condition (team.c): decide trials with advice and
+** binary verify trials as team decisions, against the model alone and the
+** humans alone, complementarity; no table without such trials. */
+int compute_team(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
+                 Report *r, SimError *err);
+/* Accuracy on trials with per-item answer options against the chance
+** level 1 / options per condition (team.c); no table without them. */
+int compute_distinction(const Dataset *ds, const AnalyzeOptions *o,
+                        const Screen *sc, Report *r, SimError *err);
 
 /* The mixed-effects logistic model (glmm_report.c): the design from the
 ** screened responses, the random-effect structures tried in turn, the

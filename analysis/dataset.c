@@ -239,6 +239,7 @@ void dataset_free(Dataset *ds)
     sim_free(ds->rows);
     sim_free(ds->contexts);
     sim_free(ds->rt_ms);
+    sim_free(ds->trials);
     sim_free(ds->participants);
     sim_free(ds->baseline);
     sim_free(ds->baseline_from);
@@ -290,16 +291,29 @@ static const SimColumnId COL_IDS[COL_COUNT] = {
     [COL_EXCLUSION_REASON] = SIM_COL_EXCLUSION_REASON,
     [COL_TIMED_OUT] = SIM_COL_TIMED_OUT,
     [COL_CONFIDENCE] = SIM_COL_CONFIDENCE,
+    [COL_RESPONSE] = SIM_COL_RESPONSE,
+    [COL_LABEL] = SIM_COL_LABEL,
+    [COL_MODEL_OUTPUT] = SIM_COL_MODEL_OUTPUT,
+};
+
+/* The columns of verify and decide trials and answer options, read by
+** name (docs/analysis.md "The long-format columns"); none is required. */
+static const char *const COL_TRIAL_NAMES[COL_COUNT] = {
+    [COL_MODEL_CORRECT] = "model_correct",
+    [COL_ADVICE_SHOWN] = "advice_shown",
+    [COL_FOLLOWED_ADVICE] = "followed_advice",
+    [COL_N_OPTIONS] = "n_options",
 };
 
 const char *dataset_col_name(int col)
 {
-    return sim_column(COL_IDS[col])->name;
+    return COL_TRIAL_NAMES[col] ? COL_TRIAL_NAMES[col]
+                                : sim_column(COL_IDS[col])->name;
 }
 
 int dataset_col_required(int col)
 {
-    return sim_column(COL_IDS[col])->required;
+    return COL_TRIAL_NAMES[col] ? 0 : sim_column(COL_IDS[col])->required;
 }
 
 static int bad_value(SimError *err, const Where *w, int col, const char *want,
@@ -483,6 +497,8 @@ int dataset_mark(const Dataset *ds, DatasetMark *m)
     m->n_contexts = ds->n_contexts;
     m->n_strs = ds->pool->n;
     m->had_rt = ds->rt_ms != NULL;
+    m->had_trials = ds->trials != NULL;
+    m->verify_classes = ds->verify_classes;
     m->rating_max = ld->rating_max;
     memcpy(m->rating_max_source, ld->rating_max_source,
            sizeof m->rating_max_source);
@@ -510,6 +526,11 @@ int dataset_rollback(Dataset *ds, DatasetMark *m)
         sim_free(ds->rt_ms);
         ds->rt_ms = NULL;
     }
+    if (!m->had_trials && ds->trials) {
+        sim_free(ds->trials);
+        ds->trials = NULL;
+    }
+    ds->verify_classes = m->verify_classes;
     ds->n_participants = m->n_participants;
     if (m->n_participants > 0) {
         memcpy(ds->participants, m->participants,
@@ -563,6 +584,28 @@ static int put_rt(Dataset *ds, size_t i, double t)
     return 0;
 }
 
+/* Stores the trial columns of row i (NULL: none; the rows before it
+** without any). */
+static int put_trial(Dataset *ds, size_t i, const DatasetTrial *t)
+{
+    static const DatasetTrial none = {-1, 0, -1, -1, 0};
+    if (!ds->trials) {
+        if (!t) {
+            return 0;
+        }
+        ds->trials =
+            sim_malloc((ds->cap_rows ? ds->cap_rows : 1) * sizeof *ds->trials);
+        if (!ds->trials) {
+            return -1;
+        }
+        for (size_t k = 0; k < i; k++) {
+            ds->trials[k] = none;
+        }
+    }
+    ds->trials[i] = t ? *t : none;
+    return 0;
+}
+
 /* The rating a row may carry: the stated scale, else 1..11. */
 static int parse_rating(Dataset *ds, Val v, const Where *w, int *out,
                         SimError *err)
@@ -593,7 +636,8 @@ static int parse_rating(Dataset *ds, Val v, const Where *w, int *out,
 ** called name (a string id); flags: 1 pilot, 2 simulated, 4 excluded, as
 ** its row says; reason: the row's exclusion_reason. */
 static int append_row(Dataset *ds, DatasetResponse r, int name, int flags,
-                      int reason, double rt, SimError *err)
+                      int reason, double rt, const DatasetTrial *trial,
+                      SimError *err)
 {
     int pi = participant_of(ds, name);
     if (pi < 0) {
@@ -626,9 +670,19 @@ static int append_row(Dataset *ds, DatasetResponse r, int name, int flags,
             }
             ds->rt_ms = t;
         }
+        if (ds->trials) {
+            DatasetTrial *t = sim_realloc(ds->trials, cap * sizeof *t);
+            if (!t) {
+                return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            }
+            ds->trials = t;
+        }
         ds->cap_rows = cap;
     }
     if ((ds->rt_ms || !isnan(rt)) && put_rt(ds, ds->n_rows, rt) != 0) {
+        return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+    }
+    if ((ds->trials || trial) && put_trial(ds, ds->n_rows, trial) != 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     ds->rows[ds->n_rows++] = r;
@@ -760,8 +814,14 @@ int dataset_add_vals(Dataset *ds, const Val *v, const Where *w, SimError *err)
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");
     }
     r.context = (unsigned)cx & DATASET_MAX_CONTEXTS;
+    DatasetTrial trial;
+    int has = 0;
+    rc = dataset_trial_vals(ds, v, w, &trial, &has, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
     return append_row(ds, r, name, pilot | simulated << 1 | excluded << 2,
-                      reason, rt, err);
+                      reason, rt, has ? &trial : NULL, err);
 }
 
 /* The values of a DbVals as the long_format view shows them (NULL: empty),
@@ -822,6 +882,15 @@ int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err)
     if (ok && ph->phase == -2) {
         ph->phase = ph->n < sizeof ld->phase.s ? (int)sim_phase_from_name(ph->p)
                                                : (int)SIM_PHASE_NONE;
+    }
+    const DbStr *tt = x->str[COL_TEST_TYPE];
+    if (tt && dataset_trial_type(tt->p, tt->n)) {
+        /* the tables reader gives way to the view, which has the columns
+        ** of verify and decide trials */
+        return sim_fail(err, SIM_ERR_STATE,
+                        "%s:%s%ld: a verify or decide trial: its columns "
+                        "are read through the view",
+                        w->source, w->unit, w->line);
     }
     int correct =
         x->num[COL_CORRECT] == DB_NULL ? -1 : db_int(x, COL_CORRECT, 0, 1);
@@ -886,7 +955,7 @@ int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err)
     r.item = (unsigned)item & DATASET_MAX_ITEM_ID;
     r.context = (unsigned)cx & DATASET_MAX_CONTEXTS;
     return append_row(ds, r, name, pilot | simulated << 1 | excluded << 2,
-                      reason, rt, err);
+                      reason, rt, NULL, err);
 }
 
 /* Maps header names to column slots; unknown names are ignored, and a
@@ -933,8 +1002,13 @@ void dataset_fit_rows(Dataset *ds)
         double *rt =
             ds->rt_ms ? sim_realloc(ds->rt_ms, ds->n_rows * sizeof *ds->rt_ms)
                       : NULL;
+        DatasetTrial *tr =
+            ds->trials
+                ? sim_realloc(ds->trials, ds->n_rows * sizeof *ds->trials)
+                : NULL;
         ds->rows = rows ? rows : ds->rows;
         ds->rt_ms = rt ? rt : ds->rt_ms;
+        ds->trials = tr ? tr : ds->trials;
         ds->cap_rows = ds->n_rows; /* neither array is shorter */
     }
 }
@@ -1093,6 +1167,16 @@ int dataset_add(Dataset *ds, const DatasetRow *row, SimError *err)
     s[COL_TEST_TYPE] = row->test_type;
     s[COL_DOMAIN] = row->domain;
     s[COL_EXCLUSION_REASON] = row->exclusion_reason;
+    s[COL_RESPONSE] = row->response;
+    s[COL_LABEL] = row->label;
+    s[COL_MODEL_OUTPUT] = row->model_output;
+    s[COL_MODEL_CORRECT] = row->model_correct;
+    s[COL_ADVICE_SHOWN] = row->advice_shown;
+    s[COL_FOLLOWED_ADVICE] = row->followed_advice;
+    char options[32];
+    if (row->n_options > 0) {
+        s[COL_N_OPTIONS] = sim_format_int(options, NULL, row->n_options);
+    }
     int ints[8] = {row->correct,   row->session,   row->is_catch,
                    row->pilot,     row->simulated, row->excluded,
                    row->timed_out, row->confidence};

@@ -52,6 +52,18 @@ typedef struct DatasetResponse {
 #define DATASET_MAX_ITEM_ID  0xFFFFFF
 #define DATASET_MAX_CONTEXTS 0xFFFFF
 
+/* What the protocols of model-error detection and of advice add to a
+** response (the columns of verify and decide trials and of answer
+** options; docs/analysis.md "Detecting the model's errors"). */
+enum { DATASET_ACCEPT = 1, DATASET_REJECT = 2 };
+typedef struct DatasetTrial {
+    signed char model_correct;   /* 1: model_output == label, 0: not, -1 */
+    signed char verdict;         /* DATASET_ACCEPT, DATASET_REJECT, or 0 */
+    signed char advice_shown;    /* 0/1, -1 when empty */
+    signed char followed_advice; /* 0/1, -1 when empty */
+    unsigned char n_options;     /* 2..255 answer options, 0 when empty */
+} DatasetTrial;
+
 /* A (test type, domain, session) combination of the responses. */
 typedef struct DatasetContext {
     int test_type; /* string id; 0 is the empty string */
@@ -124,6 +136,16 @@ typedef struct Dataset {
     /* The explanation metrics stored with the study definitions (their
     ** "metrics_values", common/sim_metrics.h), NULL when none holds any. */
     struct SimMetrics *metrics;
+    /* Per row, what verify, decide and answer-option trials add (read
+    ** from the columns model_correct -- or label and model_output --,
+    ** response, advice_shown, followed_advice, n_options); NULL when no
+    ** row is such a trial (dataset_trial()). */
+    DatasetTrial *trials;
+    /* The distinct labels and model outputs of verify trials: 1 or 2 is
+    ** that many (a binary task when 2), 3 is more than two, 0 unknown (no
+    ** label or model_output column). */
+    int verify_classes;
+    int verify_class_ids[2];
 } Dataset;
 
 /* The test type, domain and session of a response. */
@@ -145,6 +167,14 @@ static inline double dataset_rt_ms(const Dataset *ds, size_t i)
     return ds->rt_ms ? ds->rt_ms[i] : (double)NAN;
 }
 
+/* The trial columns of row i (dataset->trials), or those of a row of
+** none: model_correct -1, no verdict, advice -1, no options. */
+static inline DatasetTrial dataset_trial(const Dataset *ds, size_t i)
+{
+    DatasetTrial none = {-1, 0, -1, -1, 0};
+    return ds->trials ? ds->trials[i] : none;
+}
+
 /* One response given field by field (e.g. by a simulator). Strings may be
 ** NULL for empty; correct, rating: -1 / 0 for empty; rt_ms: NaN for empty. */
 typedef struct DatasetRow {
@@ -154,6 +184,12 @@ typedef struct DatasetRow {
     double rt_ms;
     int timed_out;  /* 0/1 (a timeout's correct is ignored: missing) */
     int confidence; /* 1..11, 0 for empty */
+    /* verify and decide trials, answer options: as the columns' text
+    ** (NULL for empty; model_correct is derived from label and
+    ** model_output when NULL); n_options 0 for empty */
+    const char *response, *label, *model_output, *model_correct;
+    const char *advice_shown, *followed_advice;
+    int n_options;
 } DatasetRow;
 
 /* Appends one response, with the checks of the file readers. */

@@ -59,6 +59,13 @@ enum {
     COL_EXCLUSION_REASON,
     COL_TIMED_OUT,
     COL_CONFIDENCE,
+    COL_RESPONSE,
+    COL_LABEL,
+    COL_MODEL_OUTPUT,
+    COL_MODEL_CORRECT,
+    COL_ADVICE_SHOWN,
+    COL_FOLLOWED_ADVICE,
+    COL_N_OPTIONS,
     COL_COUNT,
     /* the required ones come first (the columns' rows say which: a test
     ** checks that they agree) */
@@ -73,6 +80,17 @@ int dataset_col_required(int col);
 /* Converts one row of values (v[col].n == 0 when empty or absent) into a
 ** response, with every check and located error of the readers. */
 int dataset_add_vals(Dataset *ds, const Val *v, const Where *w, SimError *err);
+
+/* The trial columns of one row (dataset_trial.c): *has is 1 when the row
+** is a verify or decide trial or offers answer options, and t is then
+** filled (model_correct derived from label and model_output when its
+** column is empty, a verify trial's verdict from correct and
+** model_correct when response is empty); errors are located. */
+int dataset_trial_vals(Dataset *ds, const Val *v, const Where *w,
+                       DatasetTrial *t, int *has, SimError *err);
+
+/* Whether a test_type value (n bytes at s) is "verify" or "decide". */
+int dataset_trial_type(const char *s, size_t n);
 
 /* A text value of a database, NUL-terminated (p[n] == '\0', no NUL
 ** before), with its pool id (-1 until first used) and, for phases, its
@@ -107,6 +125,8 @@ typedef struct DatasetMark {
     size_t n_rows;
     int n_participants, n_contexts, n_strs;
     int had_rt;
+    int had_trials;
+    int verify_classes;
     int rating_max;
     char rating_max_source[512];
     Participant *participants; /* a copy */

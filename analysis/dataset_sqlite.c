@@ -1368,6 +1368,14 @@ static int load_tables(Dataset *ds, sqlite3 *db, const char *path, int utf8,
         *why = r == SQLFILE_STOPPED && t.why ? t.why : "a malformed page";
         goto done;
     }
+    for (size_t i = 0; i < t.n_steps; i++) {
+        int tt = t.steps[i].test_type;
+        if (tt >= 0 && dataset_trial_type(t.dict.e[tt].p, t.dict.e[tt].n)) {
+            *why = "its verify and decide trials carry columns that only the "
+                   "view gives";
+            goto done;
+        }
+    }
     *used = 1;
     rc = emit_steps(ds, &t, path, err);
 done:

@@ -133,6 +133,11 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
 int glmm_r_script(const Dataset *ds, const Screen *sc, const GlmmDesign *d,
                   const AnalyzeOptions *o, const Report *r, char **out);
 
+/* A term's row: name, estimate and SE, with z, the two-sided p and the
+** Wald 95 % interval on the log-odds scale. */
+void glmm_term_wald(GlmmTermRow *t, const char *name, double estimate,
+                    double se);
+
 /* "full", "uncorrelated" or "intercepts". */
 const char *glmm_structure_name(int st);
 

@@ -189,6 +189,18 @@ int glmm_fit_design(const GlmmDesign *d, const GlmmFitOptions *fo, GlmmFit *fit,
     return rc;
 }
 
+void glmm_term_wald(GlmmTermRow *t, const char *name, double estimate,
+                    double se)
+{
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->estimate = estimate;
+    t->se = se;
+    t->z = estimate / se;
+    t->p = erfc(fabs(t->z) / sqrt(2.0));
+    t->ci_low = estimate - Z975 * se;
+    t->ci_high = estimate + Z975 * se;
+}
+
 /* Fills r->glmm from the fit of structure st. */
 static int store_fit(const GlmmDesign *d, int st, const GlmmModel *m,
                      const GlmmFit *f, Report *r)
@@ -217,14 +229,8 @@ static int store_fit(const GlmmDesign *d, int st, const GlmmModel *m,
     memcpy(g->theta, f->theta, (size_t)f->n_theta * sizeof(double));
     g->n_theta = f->n_theta;
     for (int j = 0; j < d->p; j++) {
-        GlmmTermRow *t = &g->terms[g->n_terms++];
-        snprintf(t->name, sizeof t->name, "%s", d->names[j]);
-        t->estimate = f->beta[j];
-        t->se = f->se[j];
-        t->z = t->estimate / t->se;
-        t->p = erfc(fabs(t->z) / sqrt(2.0));
-        t->ci_low = t->estimate - Z975 * t->se;
-        t->ci_high = t->estimate + Z975 * t->se;
+        glmm_term_wald(&g->terms[g->n_terms++], d->names[j], f->beta[j],
+                       f->se[j]);
     }
     for (int tm = 0; tm < 2; tm++) {
         double sd[GLMM_MAX_K], corr[GLMM_MAX_K * GLMM_MAX_K];

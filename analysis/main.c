@@ -72,8 +72,8 @@ static void help(FILE *f)
         "                          studies simulated from the fitted model\n"
         "  --primary NAME          the primary test instead of the study's\n"
         "                          (glmm, paired_t, anova, change_bootstrap,\n"
-        "                          utility_bootstrap); a deviation from a "
-        "plan\n"
+        "                          utility_bootstrap, glmm_error_detection);\n"
+        "                          a deviation from a plan\n"
         "  --look K                sequential look K of the study's looks:\n"
         "                          decide at its boundary\n"
         "  --plan FILE             compare with preregistration.json (simlab\n"
@@ -250,15 +250,18 @@ static int set_value(AnalyzeOptions *o, const char *a, const char *v,
     } else if (strcmp(a, "--primary") == 0) {
         o->primary = sim_primary_from_name(v);
         if (o->primary < 0) {
-            static const char *const names[] = {"glmm", "paired_t", "anova",
-                                                "change_bootstrap",
-                                                "utility_bootstrap"};
-            const char *near = sim_suggest(v, names, 5);
+            const char *names[SIM_PRIMARY_COUNT];
+            char list[256] = "";
+            for (int t = 0; t < SIM_PRIMARY_COUNT; t++) {
+                names[t] = sim_primary_name((SimPrimaryTest)t);
+                size_t at = strlen(list);
+                snprintf(list + at, sizeof list - at, "%s%s", t ? ", " : "",
+                         names[t]);
+            }
+            const char *near = sim_suggest(v, names, SIM_PRIMARY_COUNT);
             fprintf(stderr,
-                    "simlab-analyze: --primary: '%s' is not one of glmm, "
-                    "paired_t, anova, change_bootstrap, utility_bootstrap%s%s"
-                    "%s\n",
-                    v, near ? " (did you mean '" : "", near ? near : "",
+                    "simlab-analyze: --primary: '%s' is not one of %s%s%s%s\n",
+                    v, list, near ? " (did you mean '" : "", near ? near : "",
                     near ? "'?)" : "");
             bad = 1;
         }

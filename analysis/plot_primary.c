@@ -85,9 +85,11 @@ static void draw_primary(cairo_t *cr, const void *data, double w, double h)
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 8.0);
     char title[160];
-    const char *ref = p->test == SIM_PRIMARY_GLMM && r->glmm.fitted
-                          ? r->glmm.baseline
-                          : r->baseline;
+    const char *ref =
+        p->test == SIM_PRIMARY_GLMM && r->glmm.fitted ? r->glmm.baseline
+        : p->test == SIM_PRIMARY_GLMM_ERROR_DETECTION && r->verify_glmm.fitted
+            ? r->verify_glmm.baseline
+            : r->baseline;
     if (ref && p->test != SIM_PRIMARY_CHANGE_BOOTSTRAP) {
         snprintf(title, sizeof title, "Primary test: %s, against '%.40s'",
                  sim_primary_name(p->test), ref);

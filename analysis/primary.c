@@ -77,6 +77,16 @@ static int data_allow(const Report *r, const Screen *sc, int t, char *why,
             return 0;
         }
         break;
+    case SIM_PRIMARY_GLMM_ERROR_DETECTION:
+        if (!r->verify_glmm.fitted) {
+            snprintf(why, size,
+                     "glmm_error_detection needs answered verify trials of at "
+                     "least two participants and two items whose model "
+                     "correctness is known (model_correct, or label and "
+                     "model_output), and the mixed model (no --no-glmm)");
+            return 0;
+        }
+        break;
     case SIM_PRIMARY_ANOVA:
         if (!r->has_anova && !report_table(r, "anova")) {
             snprintf(why, size, "anova needs test or post answers");
@@ -167,6 +177,32 @@ static int glmm_rows(const Report *r, PrimaryResult *p)
             }
         }
         return x ? 0 : -1;
+    }
+    return 0;
+}
+
+/* The mixed model of error detection: per condition but the reference,
+** its term conditionX -- the odds ratio of catching the model's errors
+** (a right answer on its wrong predictions) against the reference. */
+static int verify_glmm_rows(const Report *r, PrimaryResult *p)
+{
+    const VerifyGlmm *g = &r->verify_glmm;
+    snprintf(p->formula, sizeof p->formula, "%s", g->formula);
+    p->scale = "odds ratio";
+    for (int j = 0; j < g->n_terms; j++) {
+        const GlmmTermRow *t = &g->terms[j];
+        if (strncmp(t->name, "condition", 9) != 0 || strchr(t->name, ':')) {
+            continue;
+        }
+        PrimaryRow *x = add_row(p, t->name + 9, t->name);
+        if (!x) {
+            return -1;
+        }
+        x->estimate = exp(t->estimate);
+        x->ci_low = exp(t->ci_low);
+        x->ci_high = exp(t->ci_high);
+        x->z = t->z;
+        x->p = t->p;
     }
     return 0;
 }
@@ -465,6 +501,9 @@ int compute_primary(const Dataset *ds, const AnalyzeOptions *o,
         break;
     case SIM_PRIMARY_CHANGE_BOOTSTRAP:
         rc = change_rows(r, p);
+        break;
+    case SIM_PRIMARY_GLMM_ERROR_DETECTION:
+        rc = verify_glmm_rows(r, p);
         break;
     default:
         rc = utility_rows(r, p);

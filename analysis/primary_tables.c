@@ -108,6 +108,11 @@ static const char *rows_meaning(int t, int prepost, int one)
                      "learning)."
                    : "Each row is the odds ratio of a right answer in that "
                      "condition against the reference (1 = no difference).";
+    case SIM_PRIMARY_GLMM_ERROR_DETECTION:
+        return "Each row is the mixed model of error detection's term "
+               "conditionX: the odds ratio of a right answer on the model's "
+               "wrong predictions (catching its errors) in that condition "
+               "against the reference (1 = no difference).";
     case SIM_PRIMARY_PAIRED_T:
         return "Each row is a paired t test of participant accuracy, the "
                "condition minus the reference, in percentage points.";

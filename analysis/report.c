@@ -97,6 +97,7 @@ void report_free(Report *r)
     sim_free(r->glmm.note);
     sim_free(r->glmm.terms);
     sim_free(r->glmm.corr);
+    sim_free(r->verify_glmm.terms);
     sim_free(r->glmm.theta);
     sim_free(r->glmm.r_script);
     sim_free(r->primary.rows);

@@ -204,6 +204,17 @@ typedef struct GlmmResult {
     int n_theta;
 } GlmmResult;
 
+/* The mixed model of error detection on verify trials
+** (analysis/verify_glmm.c). */
+typedef struct VerifyGlmm {
+    int fitted;
+    char formula[128];
+    char baseline[REPORT_GLMM_NAME]; /* the reference condition */
+    int n_obs, n_participants, n_items, converged, singular;
+    GlmmTermRow *terms;
+    int n_terms;
+} VerifyGlmm;
+
 /* The measured size of one test (analysis/calibrate.c). */
 typedef struct CalibrationRow {
     const char *test;  /* static: "change", "utility", "glmm", "anova",
@@ -323,6 +334,7 @@ typedef struct Report {
     int n_rt;
 
     GlmmResult glmm;
+    VerifyGlmm verify_glmm;
     PrimaryResult primary;
 
     /* --calibrate N: the measured size of each test (analysis/calibrate.c) */

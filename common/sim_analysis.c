@@ -19,7 +19,12 @@ const char *const SIM_ANALYSIS_KEYS[] = {
 const char *const SIM_SEQUENTIAL_KEYS[] = {"looks", "spending", NULL};
 
 static const char *const PRIMARY_NAMES[SIM_PRIMARY_COUNT] = {
-    "glmm", "paired_t", "anova", "change_bootstrap", "utility_bootstrap"};
+    "glmm",
+    "paired_t",
+    "anova",
+    "change_bootstrap",
+    "utility_bootstrap",
+    "glmm_error_detection"};
 static const char *const SPENDING_NAMES[] = {"obrien-fleming", "pocock"};
 static const char *const CORRECTION_NAMES[] = {"holm", "none"};
 static const char *const DIRECTION_NAMES[] = {"higher", "lower"};
@@ -32,9 +37,12 @@ const char *sim_primary_name(SimPrimaryTest t)
 const char *sim_primary_title(SimPrimaryTest t)
 {
     static const char *const titles[SIM_PRIMARY_COUNT] = {
-        "the mixed-effects logistic model (Wald z)", "paired t tests",
-        "the ANOVA's F test", "Change, crossed bootstrap",
-        "Utility, crossed bootstrap"};
+        "the mixed-effects logistic model (Wald z)",
+        "paired t tests",
+        "the ANOVA's F test",
+        "Change, crossed bootstrap",
+        "Utility, crossed bootstrap",
+        "the mixed model of error detection (Wald z)"};
     return (unsigned)t < SIM_PRIMARY_COUNT ? titles[t] : "?";
 }
 

@@ -13,15 +13,17 @@
 /* The tests a study may name as its primary one (study.json spelling in
 ** sim_primary_name()). */
 typedef enum SimPrimaryTest {
-    SIM_PRIMARY_NONE = -1,            /* no test (none computed) */
-    SIM_PRIMARY_GLMM = 0,             /* the mixed model's Wald tests */
-    SIM_PRIMARY_PAIRED_T = 1,         /* paired t tests (within-subject) */
-    SIM_PRIMARY_ANOVA = 2,            /* the ANOVA's F test */
-    SIM_PRIMARY_CHANGE_BOOTSTRAP = 3, /* Change, crossed bootstrap */
-    SIM_PRIMARY_UTILITY_BOOTSTRAP = 4 /* Utility, crossed bootstrap */
+    SIM_PRIMARY_NONE = -1,               /* no test (none computed) */
+    SIM_PRIMARY_GLMM = 0,                /* the mixed model's Wald tests */
+    SIM_PRIMARY_PAIRED_T = 1,            /* paired t tests (within-subject) */
+    SIM_PRIMARY_ANOVA = 2,               /* the ANOVA's F test */
+    SIM_PRIMARY_CHANGE_BOOTSTRAP = 3,    /* Change, crossed bootstrap */
+    SIM_PRIMARY_UTILITY_BOOTSTRAP = 4,   /* Utility, crossed bootstrap */
+    SIM_PRIMARY_GLMM_ERROR_DETECTION = 5 /* the mixed model of verify
+                                         ** trials: condition terms */
 } SimPrimaryTest;
 
-#define SIM_PRIMARY_COUNT 5
+#define SIM_PRIMARY_COUNT 6
 
 /* Lan-DeMets alpha-spending functions of sequential looks. */
 typedef enum SimSpending {
@@ -61,7 +63,8 @@ typedef struct SimAnalysisSpec {
 extern const char *const SIM_ANALYSIS_KEYS[];
 extern const char *const SIM_SEQUENTIAL_KEYS[];
 
-/* "glmm", "paired_t", "anova", "change_bootstrap", "utility_bootstrap". */
+/* "glmm", "paired_t", "anova", "change_bootstrap", "utility_bootstrap",
+** "glmm_error_detection". */
 const char *sim_primary_name(SimPrimaryTest t);
 /* What the test is, for people: "the mixed model (Wald z)", "paired t
 ** tests", "the ANOVA's F test", "Change, crossed bootstrap", "Utility,

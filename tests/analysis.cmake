@@ -92,3 +92,7 @@ if(TARGET simlab_experiment)
                   SOURCES test_analysis_metrics_store.c
                   LIBS simlab_analysis simlab_experiment PkgConfig::SQLITE3)
 endif()
+# Verify trials (error detection: goldens from base R), team and distinction
+# by hand, and the coverage of the intervals on 200 simulated studies.
+simlab_add_test(test_analysis_verify SOURCES test_analysis_verify.c
+                LIBS simlab_analysis)

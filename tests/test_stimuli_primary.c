@@ -117,7 +117,8 @@ static void test_bad(void)
     CHECK(st == NULL);
     CHECK(has(text, "/analysis/primary: primary: 'paired-t' is not one of "
                     "glmm, paired_t, anova, change_bootstrap, "
-                    "utility_bootstrap (did you mean 'paired_t'?)"));
+                    "utility_bootstrap, glmm_error_detection (did you mean "
+                    "'paired_t'?)"));
     CHECK(has(text, "/analysis/alpha: alpha: expected a two-sided level "
                     "strictly between 0 and 0.5"));
     CHECK(has(text, "/analysis/corection: corection: unknown field (did you "
