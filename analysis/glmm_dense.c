@@ -298,30 +298,28 @@ AVX2 static void map_avx2(double *x, int n, int log_of)
 }
 #endif
 
-void glmm_dense_exp(double *x, int n)
+/* map_avx2() where the processor can, else libm's one by one. */
+static void map_values(double *x, int n, int log_of)
 {
 #if HAVE_AVX2
     if (have_avx2()) {
-        map_avx2(x, n, 0);
+        map_avx2(x, n, log_of);
         return;
     }
 #endif
     for (int k = 0; k < n; k++) {
-        x[k] = exp(x[k]);
+        x[k] = log_of ? log(x[k]) : exp(x[k]);
     }
+}
+
+void glmm_dense_exp(double *x, int n)
+{
+    map_values(x, n, 0);
 }
 
 void glmm_dense_log(double *x, int n)
 {
-#if HAVE_AVX2
-    if (have_avx2()) {
-        map_avx2(x, n, 1);
-        return;
-    }
-#endif
-    for (int k = 0; k < n; k++) {
-        x[k] = log(x[k]);
-    }
+    map_values(x, n, 1);
 }
 
 void glmm_dense_syrk(const double *L, size_t ld, size_t nrows, int n, double *S,
