@@ -217,6 +217,50 @@ static double chol_small(double *a, int k)
 
 #define INLINE static inline __attribute__((always_inline))
 
+#define ROW_BLOCK 64
+
+/* The state of rows i0..i1 at u (as glmm_row_state(), their exp and log
+** taken a block at a time by glmm_dense_exp() and glmm_dense_log()); with
+** with_dev each row's -log P(y_i | eta) is added to *dev in row order. */
+INLINE void rows_state(GlmmWork *w, size_t i0, size_t i1, const double *u,
+                       int with_dev, double *dev, const int s)
+{
+    double e[ROW_BLOCK], ex[ROW_BLOCK];
+    for (size_t b0 = i0; b0 < i1; b0 += ROW_BLOCK) {
+        int nb = i1 - b0 < ROW_BLOCK ? (int)(i1 - b0) : ROW_BLOCK;
+        for (int k = 0; k < nb; k++) {
+            size_t i = b0 + (size_t)k;
+            const double *gi = w->g + i * (size_t)s;
+            const int *si = w->supp + i * (size_t)s;
+            double v = w->xbr[w->xrow[i]];
+            for (int a = 0; a < s; a++) {
+                v += gi[a] * u[si[a]];
+            }
+            e[k] = v;
+            ex[k] = -fabs(v);
+        }
+        glmm_dense_exp(ex, nb);
+        for (int k = 0; k < nb; k++) {
+            size_t i = b0 + (size_t)k;
+            double den = 1 + ex[k];
+            double mu = e[k] >= 0 ? 1 / den : ex[k] / den;
+            w->mu[i] = mu;
+            w->w[i] = ex[k] / (den * den);
+            w->res[i] = w->y[i] - mu;
+            ex[k] = den;
+        }
+        if (!with_dev) {
+            continue;
+        }
+        glmm_dense_log(ex, nb);
+        for (int k = 0; k < nb; k++) {
+            double l1 = ex[k], v = e[k];
+            *dev += w->y[b0 + (size_t)k] ? (v >= 0 ? l1 : l1 - v)
+                                         : (v >= 0 ? l1 + v : l1);
+        }
+    }
+}
+
 /* The levels of chunk t: each row's state at x->u; with GLMM_FACTOR A_j
 ** assembled and factored, C_j L_j^-T and the R diagonal's sums (log det
 ** A_j summed into the chunk's part[0]); with GLMM_SCORE the score, B's in
@@ -255,8 +299,8 @@ INLINE void state_pass(BlockCtx *x, int t, const int kb, const int nr,
             memset(lc, 0, m * (size_t)kb * sizeof(double));
             memset(dd, 0, m * sizeof(double));
         }
+        rows_state(w, b->lev_row[j], b->lev_row[j + 1], u, with_dev, &dev, s);
         for (size_t i = b->lev_row[j]; i < b->lev_row[j + 1]; i++) {
-            dev += glmm_row_state(w, i, u, with_dev, s);
             const double *gi = w->g + i * (size_t)s, *gp = gi + zb;
             const int *si = w->supp + i * (size_t)s;
             if (score) {
@@ -792,10 +836,10 @@ INLINE void sigma_pass(BlockCtx *x, int t, const int kb, const int nr,
         const double *srb = b->sig_rb + (size_t)kb * b->lev_rp[j];
         const double *sbb = b->sig_bb + (size_t)j * (size_t)(kb * kb);
         double svb[GLMM_MAX_K] = {0};
+        if (with_state) {
+            rows_state(w, b->lev_row[j], b->lev_row[j + 1], x->u, 1, &dev, s);
+        }
         for (size_t i = b->lev_row[j]; i < b->lev_row[j + 1]; i++) {
-            if (with_state) {
-                dev += glmm_row_state(w, i, x->u, 1, s);
-            }
             const double *gi = w->g + i * (size_t)s, *gp = gi + zb;
             const int *si = w->supp + i * (size_t)s;
             double *hm = w->hm + i * (size_t)s;

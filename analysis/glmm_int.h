@@ -219,6 +219,11 @@ void glmm_dense_syrk(const double *L, size_t ld, size_t nrows, int n, double *S,
 ** ld apart, T's ldt apart. */
 void glmm_dense_gemm(const double *A, size_t lda, int n, const double *L,
                      size_t ld, size_t r0, size_t r1, double *T, size_t ldt);
+/* x[k] = exp(x[k]), log(x[k]) for k < n: four at a time with AVX2 where
+** the processor has it (glibc's libmvec, within 4 ulp), else one by one. */
+void glmm_dense_exp(double *x, int n);
+void glmm_dense_log(double *x, int n);
+
 /* M = G'WG + I at the state's weights, factored; sets w->ldl2 = log det
 ** M. Returns 0, or -1 when the factorisation fails. */
 int glmm_chol_factor(GlmmWork *w);
