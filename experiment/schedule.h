@@ -37,9 +37,11 @@ typedef struct Trial {
     Expect expects;
     ShowSpec show;      /* what the screen shows (explanation only when the
                            condition has a method) */
-    int correct_choice; /* class or option index that is right, -1 none */
+    int correct_choice; /* class or option index that is right (verify: 0
+                           accept, 1 reject), -1 none */
     int reservoir;      /* block index of the reservoir, -1 none */
-    char *test_type;    /* "forward", "counterfactual" or NULL */
+    char *test_type;    /* "forward", "counterfactual", "verify",
+                           "decide" or NULL */
     char *condition;    /* condition of the step (within-subject studies),
                            NULL = the schedule's condition */
 } Trial;

@@ -60,6 +60,8 @@ static const struct {
     [SCREEN_DONE] = {BODY_MESSAGE, UI_DONE_TITLE, UI_DONE_TEXT, UI_DONE_ONLINE},
     [SCREEN_QUESTIONNAIRE] = {BODY_QUESTIONNAIRE, NO_KEY, NO_KEY, NO_KEY},
     [SCREEN_TIMEOUT] = {BODY_LINE, NO_KEY, NO_KEY, NO_KEY},
+    [SCREEN_VERIFY] = {BODY_ITEM, NO_KEY, NO_KEY, NO_KEY},
+    [SCREEN_DECIDE] = {BODY_ITEM, NO_KEY, NO_KEY, NO_KEY},
 };
 
 _Static_assert(sizeof screens / sizeof *screens == SESSION_SCREEN_COUNT,
@@ -507,26 +509,52 @@ static ScreenScale *scale_model(const M *b, const RatingSpec *rs, UiKey q,
     return k;
 }
 
+/* The question of a screen's forced choice. */
+static UiKey choice_question(SessionScreen screen)
+{
+    switch (screen) {
+    case SCREEN_COUNTERFACTUAL:
+        return UI_CF_QUESTION;
+    case SCREEN_VERIFY:
+        return UI_VERIFY_QUESTION;
+    case SCREEN_DECIDE:
+        return UI_DECIDE_QUESTION;
+    default:
+        return UI_PREDICT_QUESTION;
+    }
+}
+
+/* A screen that asks a forced choice about an item. */
+static int asks_item(SessionScreen screen)
+{
+    return screen == SCREEN_PREDICT || screen == SCREEN_COUNTERFACTUAL ||
+           screen == SCREEN_VERIFY || screen == SCREEN_DECIDE;
+}
+
 static void response_model(const M *b)
 {
     const SessionView *v = b->v;
     ScreenModel *m = b->m;
-    int predicting = v->screen == SCREEN_PREDICT ||
-                     v->screen == SCREEN_COUNTERFACTUAL ||
-                     v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_RATING;
+    int predicting = asks_item(v->screen) || v->screen == SCREEN_EXAMPLE ||
+                     v->screen == SCREEN_RATING;
     if (v->need_choice && !v->question && predicting) {
         ScreenChoice *c = alloc(b, sizeof *c);
         if (c) {
             m->choice = c;
-            c->question =
-                tr(b, v->screen == SCREEN_COUNTERFACTUAL ? UI_CF_QUESTION
-                                                         : UI_PREDICT_QUESTION);
+            c->question = tr(b, choice_question(v->screen));
             c->value = v->choice;
             c->ends = !v->need_rating && !v->confidence_spec;
-            c->options = arena_array(b->a, v->n_classes, sizeof *c->options);
-            for (size_t i = 0; c->options && i < v->n_classes; i++) {
-                const StudyClass *k = &v->classes[i];
-                c->options[i].label = k->label ? k->label : "";
+            size_t n;
+            const StudyClass *ch = session_choices(v, &n);
+            c->options = arena_array(b->a, n, sizeof *c->options);
+            for (size_t i = 0; c->options && i < n; i++) {
+                const StudyClass *k = &ch[i];
+                /* a verdict's words are the runner's strings */
+                c->options[i].label =
+                    k->label    ? k->label
+                    : v->verdicts ? tr(b, i == 0 ? UI_VERIFY_ACCEPT
+                                                 : UI_VERIFY_REJECT)
+                                  : "";
                 c->options[i].key =
                     k->key && *k->key
                         ? k->key
@@ -571,8 +599,7 @@ static void response_model(const M *b)
         }
     }
     const Block *bl = v->block;
-    if (bl && bl->time_limit_ms > 0 && v->need_choice &&
-        (v->screen == SCREEN_PREDICT || v->screen == SCREEN_COUNTERFACTUAL)) {
+    if (bl && bl->time_limit_ms > 0 && v->need_choice && asks_item(v->screen)) {
         ScreenDeadline *d = alloc(b, sizeof *d);
         if (d) {
             m->deadline = d;
@@ -597,7 +624,9 @@ static void keys_model(const M *b)
     if (v->screen == SCREEN_QUESTIONNAIRE) {
         return; /* typed text goes to the fields; Continue is a click */
     }
-    size_t cap = 4 + v->n_classes + 11;
+    size_t n_choices;
+    const StudyClass *ch = session_choices(v, &n_choices);
+    size_t cap = 4 + n_choices + 11;
     m->keys = arena_array(b->a, cap, sizeof *m->keys);
     if (!m->keys) {
         return;
@@ -607,9 +636,9 @@ static void keys_model(const M *b)
         m->keys[m->n_keys++] = "space";
     }
     if (v->need_choice && !v->question) {
-        for (size_t i = 0; i < v->n_classes; i++) {
-            if (v->classes[i].key && v->classes[i].key[0]) {
-                m->keys[m->n_keys++] = v->classes[i].key;
+        for (size_t i = 0; i < n_choices; i++) {
+            if (ch[i].key && ch[i].key[0]) {
+                m->keys[m->n_keys++] = ch[i].key;
             }
         }
     }

@@ -33,11 +33,15 @@ typedef enum SessionScreen {
     SCREEN_SCREENED_OUT,   /* a screening rule ended the run */
     SCREEN_DONE,           /* thank you; the run is over */
     SCREEN_QUESTIONNAIRE,  /* a questionnaire's questions, stacked */
-    SCREEN_TIMEOUT         /* the answer deadline passed: the block's
+    SCREEN_TIMEOUT,        /* the answer deadline passed: the block's
                               timeout_message, briefly; no input */
+    SCREEN_VERIFY,         /* the model's output (and explanation): is it
+                              right? accept or reject */
+    SCREEN_DECIDE          /* the task itself, with the model's advice in
+                              conditions that give it */
 } SessionScreen;
 
-#define SESSION_SCREEN_COUNT 15 /* keep last + 1: the tables check it */
+#define SESSION_SCREEN_COUNT 17 /* keep last + 1: the tables check it */
 
 typedef enum SimInputKind {
     SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */
@@ -110,6 +114,8 @@ typedef struct SessionView {
     const QuizQuestion *question; /* quiz */
     const StudyClass *classes;    /* choices of predictions */
     size_t n_classes;
+    const StudyClass *verdicts; /* verify: the two answers offered in place
+                                   of the classes (accept, reject); NULL */
     int show_label;         /* show item's true label */
     int show_prediction;    /* show the model output on the input */
     int ask_counterfactual; /* show the perturbation; ask about it */

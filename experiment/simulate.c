@@ -261,10 +261,25 @@ static int wrong_choice(Policy *policy, int right, int n)
     return k >= right ? k + 1 : k;
 }
 
+/* A verify trial of the mixed policy: accept (0) with the study's
+** accept_p for a right or a wrong model, else a correct verdict with the
+** cell's p; reject (1) otherwise. */
+static int verify_choice(Policy *policy, const SessionView *v, double p)
+{
+    const SimulationSpec *sp = &policy->spec;
+    int model_right = v->trial->correct_choice == 0;
+    double p_accept = sp->accept_right >= 0
+                          ? (model_right ? sp->accept_right : sp->accept_wrong)
+                          : (model_right ? p : 1 - p);
+    return sim_rng_uniform(&policy->rng) < p_accept ? 0 : 1;
+}
+
 static int decide_choice(Policy *policy, const SessionView *v)
 {
     const Trial *t = v->trial;
-    int n = v->question ? (int)v->question->n_options : (int)v->n_classes;
+    size_t n_choices;
+    session_choices(v, &n_choices);
+    int n = v->question ? (int)v->question->n_options : (int)n_choices;
     int right = t->correct_choice;
     double p;
     if (v->question) {
@@ -279,7 +294,9 @@ static int decide_choice(Policy *policy, const SessionView *v)
     case POLICY_MODEL:
         return right;
     case POLICY_LABEL:
-        return v->item && v->item->label >= 0 ? v->item->label : right;
+        /* the true label where the answer is a class (verify's is not) */
+        return v->item && v->item->label >= 0 && !v->verdicts ? v->item->label
+                                                               : right;
     case POLICY_RANDOM:
         return (int)sim_rng_below(&policy->rng, (uint64_t)n);
     case POLICY_MIXED:
@@ -289,6 +306,9 @@ static int decide_choice(Policy *policy, const SessionView *v)
         p = policy->spec.catch_p;
     } else {
         p = p_correct(policy, v->condition, v->block->phase_id, t->item_key);
+        if (v->verdicts && right >= 0) {
+            return verify_choice(policy, v, p);
+        }
     }
     return sim_rng_uniform(&policy->rng) < p ? right
                                              : wrong_choice(policy, right, n);
@@ -313,7 +333,8 @@ static int view_explanation(Policy *policy, const SessionView *v, double median,
     const Explanation *e = v->explanation;
     int item_screen =
         v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
-        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING;
+        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING ||
+        v->screen == SCREEN_VERIFY || v->screen == SCREEN_DECIDE;
     if (!e || e->reveal == EXPL_REVEAL_ALWAYS || !item_screen) {
         return 0;
     }

@@ -280,9 +280,12 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
             t->item_key ? study_find_item(study, t->item_key) : NULL;
         const char *model = NULL;
         if (it) {
-            model =
-                store_class_id(study, t->correct_choice >= 0 ? t->correct_choice
-                                                             : it->prediction);
+            /* the model's output on the shown input: a prediction's right
+            ** answer; verify and decide show the item's own */
+            int asks_model = b->kind != BLOCK_VERIFY && b->kind != BLOCK_DECIDE;
+            model = store_class_id(study, asks_model && t->correct_choice >= 0
+                                              ? t->correct_choice
+                                              : it->prediction);
         }
         sqlite3_reset(s);
         store_bind_text(s, 1, pid);

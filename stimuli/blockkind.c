@@ -53,6 +53,16 @@ static const BlockKindDesc kinds[] = {
     [BLOCK_QUESTIONNAIRE] = {.name = "questionnaire",
                              .fields = BF_SURVEY | BF_ONCE,
                              .phase = SIM_PHASE_NONE},
+    [BLOCK_VERIFY] = {.name = "verify",
+                      .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE | BF_VERDICT,
+                      .phase = SIM_PHASE_TEST,
+                      .show = {.prediction = 1, .explanation = 1},
+                      .test = BTEST_VERIFY},
+    [BLOCK_DECIDE] = {.name = "decide",
+                      .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE,
+                      .phase = SIM_PHASE_TEST,
+                      .show = {.prediction = 1, .explanation = 1},
+                      .test = BTEST_DECIDE},
 };
 
 _Static_assert(sizeof kinds / sizeof *kinds == BLOCK_KIND_COUNT,
@@ -81,6 +91,7 @@ static const struct {
      (const char *const[]){"time_limit_ms", "timeout_message",
                            "deadline_display", "confidence", NULL}},
     {BF_ONCE, (const char *const[]){"once", NULL}},
+    {BF_VERDICT, (const char *const[]){"keys", NULL}},
 };
 static const char *const no_keys[] = {NULL};
 

@@ -132,12 +132,15 @@ static void parse_conditions(Design *D, const JLoc *root)
                      "a condition is {\"id\", \"method\" (or null)}");
             continue;
         }
-        static const char *const known[] = {"id", "method", "label", NULL};
+        static const char *const known[] = {"id", "method", "label",
+                                            "advice", NULL};
         jreject_unknown(L, &el, c, known);
         Condition *cd = &st->conditions[st->n_conditions];
         if (jget_id(L, &el, c, "id", 1, &cd->id) != 1) {
             continue;
         }
+        cd->advice = 1;
+        jget_bool(L, &el, c, "advice", &cd->advice);
         st->n_conditions++;
         json_t *m = json_object_get(c, "method");
         if (m && !json_is_null(m)) {
@@ -335,6 +338,45 @@ static void parse_quiz(Design *D, const JLoc *root)
     }
 }
 
+/* "accept_p": {"right": p, "wrong": p}: how often a simulated participant
+** accepts the model's output in a verify block when it is right and when
+** it is wrong; both needed. */
+static void parse_accept_p(Loader *L, const JLoc *sl, json_t *v,
+                           SimulationSpec *s)
+{
+    json_t *a = json_object_get(v, "accept_p");
+    if (!a) {
+        return;
+    }
+    if (!json_is_object(a)) {
+        jl_error(L, sl, "accept_p",
+                 "must be {\"right\": p, \"wrong\": p} (how often the "
+                 "model's output is accepted when it is right and when it "
+                 "is wrong)");
+        return;
+    }
+    JLoc al;
+    jl_child(&al, sl, "accept_p");
+    static const char *const known[] = {"right", "wrong", NULL};
+    jreject_unknown(L, &al, a, known);
+    const char *keys[2] = {"right", "wrong"};
+    double *dst[2] = {&s->accept_right, &s->accept_wrong};
+    for (int k = 0; k < 2; k++) {
+        double x;
+        if (jget_num(L, &al, a, keys[k], 1, &x) != 1) {
+            continue;
+        }
+        if (x < 0 || x > 1) {
+            jl_error(L, &al, keys[k], "%g is outside [0, 1]", x);
+        } else {
+            *dst[k] = x;
+        }
+    }
+    if (s->accept_right < 0 || s->accept_wrong < 0) {
+        s->accept_right = s->accept_wrong = -1;
+    }
+}
+
 static void parse_simulation(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -347,6 +389,7 @@ static void parse_simulation(Design *D, const JLoc *root)
     s->catch_p = 0.95;
     s->quiz_p = 0.9;
     s->reveal_p = 1;
+    s->accept_right = s->accept_wrong = -1;
     json_t *v = json_object_get(D->root, "simulation");
     if (!v) {
         return;
@@ -361,8 +404,9 @@ static void parse_simulation(Design *D, const JLoc *root)
         "p_default",      "p",       "cells",
         "participant_sd", "item_sd", "rt_median_ms",
         "rt_sigma",       "catch_p", "quiz_p",
-        "reveal_p",       NULL};
+        "reveal_p",       "accept_p", NULL};
     jreject_unknown(L, &sl, v, known);
+    parse_accept_p(L, &sl, v, s);
     struct {
         const char *key;
         double *dst;

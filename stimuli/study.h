@@ -261,6 +261,9 @@ typedef struct Condition {
     char *id;     /* "baseline", "LIME", ... */
     char *method; /* explanation method shown, NULL for none */
     char *label;  /* optional description for the experimenter */
+    int advice;   /* decide blocks show the model's output (and the
+                     explanation of method) as advice; "advice": false
+                     for the humans-alone condition (default 1) */
 } Condition;
 
 typedef struct QuizQuestion {
@@ -285,10 +288,13 @@ typedef enum BlockKind {
     BLOCK_RATING = 7,
     BLOCK_BREAK = 8,
     BLOCK_DEBRIEF = 9,
-    BLOCK_QUESTIONNAIRE = 10
+    BLOCK_QUESTIONNAIRE = 10,
+    BLOCK_VERIFY = 11, /* is the model right? accept or reject its output */
+    BLOCK_DECIDE = 12  /* the task itself, with or without the model's
+                          advice */
 } BlockKind;
 
-#define BLOCK_KIND_COUNT 11 /* keep last + 1: the kind tables check it */
+#define BLOCK_KIND_COUNT 13 /* keep last + 1: the kind tables check it */
 
 /* Types of the questions of a questionnaire block (stimuli/questionnaire.c
 ** parses them; names as study.json spells them: questionnaire_type_name). */
@@ -408,6 +414,11 @@ typedef struct Block {
                                ("deadline_display": "countdown") */
     RatingSpec confidence;  /* points 0 = not asked; else 2..11 */
 
+    /* verify: the two answers, ids "accept" (the model is right) and
+    ** "reject" (it is wrong), with their keys ("keys": {"accept",
+    ** "reject"}; default "f" and "j"); labels NULL: the runner's strings */
+    StudyClass verdicts[2];
+
     /* pages and item screens taller than the window: Continue only after
     ** the participant has scrolled to the end (default 1) */
     int require_scroll;
@@ -478,6 +489,10 @@ typedef struct SimulationSpec {
     double quiz_p;         /* P(correct) per quiz attempt */
     double reveal_p;       /* P(looking at an explanation given on request
                               or on hover), every policy; default 1 */
+    double accept_right;   /* verify: P(accept) when the model is right
+                              ("accept_p": {"right", "wrong"}); -1: the
+                              cell's p of a correct answer */
+    double accept_wrong;   /* ... when the model is wrong */
 } SimulationSpec;
 
 /* A bundle text file study loading read (study.json, item banks, pages,
