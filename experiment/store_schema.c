@@ -350,6 +350,9 @@ int store_migrate(Store *st, SimError *err)
     if (rc == SIM_OK && version < 10) {
         rc = store_exec(st, SCHEMA_V10, err);
     }
+    /* version 11: no table changes; long_format (made below) gains
+    ** model_correct, advice_shown and followed_advice (verify and decide
+    ** blocks), from columns every version has */
     if (rc == SIM_OK) {
         rc = make_view(st, err);
     }
