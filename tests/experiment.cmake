@@ -66,3 +66,7 @@ endif()
 # simulated reveals and the export.
 simlab_add_test(test_experiment_reveal SOURCES test_experiment_reveal.c
                 LIBS simlab_experiment PkgConfig::SQLITE3 PkgConfig::JANSSON)
+# Verify and decide blocks end to end: keys, screens, simulated accept_p,
+# the export's model_correct, advice_shown and followed_advice, check.
+simlab_add_test(test_experiment_verify SOURCES test_experiment_verify.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
