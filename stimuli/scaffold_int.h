@@ -11,11 +11,19 @@
 #include "common/sim_error.h"
 #include "common/sim_text.h"
 
-typedef enum Preset { P_FORWARD, P_COUNTERFACTUAL, P_META } Preset;
+typedef enum Preset {
+    P_FORWARD,
+    P_COUNTERFACTUAL,
+    P_META,
+    P_ACCEPT_REJECT,
+    P_HIVE_AGREEMENT,
+    P_COUNT
+} Preset;
 typedef enum Modality { M_IMAGE, M_TEXT, M_TABULAR } Modality;
 
-static const char *const preset_names[] = {
-    "hase-forward", "hase-counterfactual", "meta-predictor"};
+static const char *const preset_names[P_COUNT] = {
+    "hase-forward", "hase-counterfactual", "meta-predictor", "accept-reject",
+    "hive-agreement"};
 static const char *const modality_names[] = {"image", "text", "tabular"};
 
 /* One placeholder item. Class 0 is the "positive" class of the balance

@@ -42,7 +42,7 @@ if(TARGET simlab)
            $<TARGET_FILE:simlab> ${SIMLAB_TEST_DATA}
            $<TARGET_FILE:simlab-analyze>)
 endif()
-# `simlab new`: the nine starter bundles load cleanly and run simulated.
+# `simlab new`: the fifteen starter bundles load cleanly and run simulated.
 simlab_add_test(test_stimuli_scaffold SOURCES test_stimuli_scaffold.c
                 LIBS simlab_experiment simlab_stimuli PkgConfig::SQLITE3)
 # Questionnaire blocks: parsing, answer checks, the session's screen, the

@@ -15,7 +15,9 @@
 #include "experiment/session.h"
 #include "experiment/simulate.h"
 #include "experiment/store.h"
+#include "common/sim_text.h"
 #include "stimuli/bundle.h"
+#include "stimuli/scaffold.h"
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -384,6 +386,64 @@ static void test_check(void)
     free(out);
 }
 
+/* The presets expand into a verify block: accept-reject after learned
+** examples (with catch trials from them when asked), hive-agreement with a
+** 4-point confidence and no examples. */
+static void test_presets(void)
+{
+    static const struct {
+        const char *preset;
+        const char *extra; /* protocol members added */
+        int learn, points, n_catch;
+    } cases[] = {{"accept-reject", "", 1, 0, 0},
+                 {"accept-reject", "\"n_catch\": 1, \"confidence_points\": 5, ",
+                  1, 5, 1},
+                 {"hive-agreement", "", 0, 4, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char dir[600];
+        snprintf(dir, sizeof dir, "%s/preset%zu", tmp, i);
+        SimError err;
+        CHECK_INT(scaffold_write(dir, cases[i].preset, "text", NULL, &err),
+                  SIM_OK);
+        char path[700];
+        snprintf(path, sizeof path, "%s/study.json", dir);
+        size_t len = 0;
+        char *text = fs_read(path, &len);
+        char *at = text ? strstr(text, "\"protocol\": {") : NULL;
+        if (at && cases[i].extra[0]) {
+            SimBuf b;
+            sim_buf_init(&b);
+            sim_buf_printf(&b, "%.*s%s%s", (int)(at - text + 13), text,
+                           cases[i].extra, at + 13);
+            fs_write(path, sim_buf_cstr(&b), b.len);
+            sim_buf_free(&b);
+        }
+        free(text);
+        Study *st = NULL;
+        StudyReport rep;
+        study_report_init(&rep);
+        CHECK_INT(study_load(dir, &st, &rep, &err), SIM_OK);
+        study_report_free(&rep);
+        const Block *v = st ? study_find_block(st, "verify") : NULL;
+        CHECK(v && v->kind == BLOCK_VERIFY);
+        CHECK(st && (study_find_block(st, "learn") != NULL) == cases[i].learn);
+        if (v) {
+            CHECK_STR(st->preset, cases[i].preset);
+            CHECK_STR(st->test_type, "verify");
+            CHECK_INT(v->confidence.points, cases[i].points);
+            CHECK_INT(v->n_catch, cases[i].n_catch);
+            CHECK(cases[i].n_catch
+                      ? v->reservoir && strcmp(v->reservoir, "learn") == 0
+                      : v->reservoir == NULL);
+            CHECK_INT(v->show.prediction, 1);
+            CHECK_INT(v->show.explanation, 1);
+            CHECK_STR(v->verdicts[0].key, "f");
+            CHECK_STR(v->verdicts[1].key, "j");
+        }
+        study_free(st);
+    }
+}
+
 int main(void)
 {
     Study *st = test_study_load("mini-verify");
@@ -415,6 +475,7 @@ int main(void)
     }
     test_simulated();
     test_check();
+    test_presets();
     study_free(st);
     test_rmtree(tmp);
     return TEST_REPORT();
