@@ -329,7 +329,9 @@ static ItemAsk ask_prediction(const Builder *b, const Block *blk,
 static ItemAsk ask_verify(const Builder *b, const Block *blk, const Item *item)
 {
     (void)b, (void)blk;
-    int correct = item->label < 0 ? -1 : item->prediction == item->label ? 0 : 1;
+    int correct = item->label < 0                   ? -1
+                  : item->prediction == item->label ? 0
+                                                    : 1;
     return (ItemAsk){EXPECT_CHOICE, correct, "verify", 0};
 }
 
@@ -345,8 +347,7 @@ static ItemAsk ask_counterfactual(const Builder *b, const Block *blk,
 {
     return (ItemAsk){blk->rating && explained(b, blk) ? EXPECT_CHOICE_RATING
                                                       : EXPECT_CHOICE,
-                     item->cf ? item->cf->prediction : -1, "counterfactual",
-                     1};
+                     item->cf ? item->cf->prediction : -1, "counterfactual", 1};
 }
 
 static ItemAsk ask_rating(const Builder *b, const Block *blk, const Item *item)

@@ -551,10 +551,10 @@ static void response_model(const M *b)
                 const StudyClass *k = &ch[i];
                 /* a verdict's words are the runner's strings */
                 c->options[i].label =
-                    k->label    ? k->label
-                    : v->verdicts ? tr(b, i == 0 ? UI_VERIFY_ACCEPT
-                                                 : UI_VERIFY_REJECT)
-                                  : "";
+                    k->label ? k->label
+                    : v->verdicts
+                        ? tr(b, i == 0 ? UI_VERIFY_ACCEPT : UI_VERIFY_REJECT)
+                        : "";
                 c->options[i].key =
                     k->key && *k->key
                         ? k->key

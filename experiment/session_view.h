@@ -116,11 +116,11 @@ typedef struct SessionView {
     size_t n_classes;
     const StudyClass *verdicts; /* verify: the two answers offered in place
                                    of the classes (accept, reject); NULL */
-    int show_label;         /* show item's true label */
-    int show_prediction;    /* show the model output on the input */
-    int ask_counterfactual; /* show the perturbation; ask about it */
-    int cf_unchanged;       /* a counterfactual catch trial: the input
-                               is shown unchanged (no perturbation) */
+    int show_label;             /* show item's true label */
+    int show_prediction;        /* show the model output on the input */
+    int ask_counterfactual;     /* show the perturbation; ask about it */
+    int cf_unchanged;           /* a counterfactual catch trial: the input
+                                   is shown unchanged (no perturbation) */
     /* reservoir items in the order shown, and their explanations (or
     ** NULL): n_reservoir of each, owned by the session, as many as the
     ** reservoir block showed */

@@ -296,7 +296,7 @@ static int decide_choice(Policy *policy, const SessionView *v)
     case POLICY_LABEL:
         /* the true label where the answer is a class (verify's is not) */
         return v->item && v->item->label >= 0 && !v->verdicts ? v->item->label
-                                                               : right;
+                                                              : right;
     case POLICY_RANDOM:
         return (int)sim_rng_below(&policy->rng, (uint64_t)n);
     case POLICY_MIXED:

@@ -34,7 +34,7 @@ enum {
 /* What a test block asks (the study's test type, for the export). */
 typedef enum BlockTest {
     BTEST_NONE = 0,
-    BTEST_FORWARD = 1,       /* predict the model on the input */
+    BTEST_FORWARD = 1,        /* predict the model on the input */
     BTEST_COUNTERFACTUAL = 2, /* predict it on the perturbation */
     BTEST_VERIFY = 3,         /* is the model's output right? */
     BTEST_DECIDE = 4          /* the task itself, with the model's advice */

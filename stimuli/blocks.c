@@ -278,8 +278,7 @@ static const char *key_taken(const Block *b, const char *key)
             return "Continue";
         }
     }
-    if (b->confidence.points > 0 && key[0] >= '0' && key[0] <= '9' &&
-        !key[1]) {
+    if (b->confidence.points > 0 && key[0] >= '0' && key[0] <= '9' && !key[1]) {
         return "the confidence scale's digits";
     }
     return NULL;

@@ -132,8 +132,8 @@ static void parse_conditions(Design *D, const JLoc *root)
                      "a condition is {\"id\", \"method\" (or null)}");
             continue;
         }
-        static const char *const known[] = {"id", "method", "label",
-                                            "advice", NULL};
+        static const char *const known[] = {"id", "method", "label", "advice",
+                                            NULL};
         jreject_unknown(L, &el, c, known);
         Condition *cd = &st->conditions[st->n_conditions];
         if (jget_id(L, &el, c, "id", 1, &cd->id) != 1) {
@@ -401,10 +401,9 @@ static void parse_simulation(Design *D, const JLoc *root)
         return;
     }
     static const char *const known[] = {
-        "p_default",      "p",       "cells",
-        "participant_sd", "item_sd", "rt_median_ms",
-        "rt_sigma",       "catch_p", "quiz_p",
-        "reveal_p",       "accept_p", NULL};
+        "p_default",    "p",        "cells",   "participant_sd", "item_sd",
+        "rt_median_ms", "rt_sigma", "catch_p", "quiz_p",         "reveal_p",
+        "accept_p",     NULL};
     jreject_unknown(L, &sl, v, known);
     parse_accept_p(L, &sl, v, s);
     struct {
