@@ -261,16 +261,37 @@ static int wrong_choice(Policy *policy, int right, int n)
     return k >= right ? k + 1 : k;
 }
 
-/* A verify trial of the mixed policy: accept (0) with the study's
-** accept_p for a right or a wrong model, else a correct verdict with the
-** cell's p; reject (1) otherwise. */
+/* The accept_p of condition and phase: the last cell that matches and
+** gives one, else the study's; -1 when neither does. */
+static void cell_accept(const SimulationSpec *spec, const char *condition,
+                        SimPhase phase, double *right, double *wrong)
+{
+    *right = spec->accept_right;
+    *wrong = spec->accept_wrong;
+    for (size_t i = 0; i < spec->n_cells; i++) {
+        const SimCell *c = &spec->cells[i];
+        if (c->has_accept &&
+            (!c->condition ||
+             (condition && !strcmp(c->condition, condition))) &&
+            (!c->phase || (phase != SIM_PHASE_NONE &&
+                           sim_phase_from_name(c->phase) == phase))) {
+            *right = c->accept_right;
+            *wrong = c->accept_wrong;
+        }
+    }
+}
+
+/* A verify trial of the mixed policy: accept (0) with the cell's (or the
+** study's) accept_p for a right or a wrong model, else a correct verdict
+** with the cell's p; reject (1) otherwise. */
 static int verify_choice(Policy *policy, const SessionView *v, double p)
 {
-    const SimulationSpec *sp = &policy->spec;
+    double right, wrong;
+    cell_accept(&policy->spec, v->condition, v->block->phase_id, &right,
+                &wrong);
     int model_right = v->trial->correct_choice == 0;
-    double p_accept = sp->accept_right >= 0
-                          ? (model_right ? sp->accept_right : sp->accept_wrong)
-                          : (model_right ? p : 1 - p);
+    double p_accept =
+        right >= 0 ? (model_right ? right : wrong) : (model_right ? p : 1 - p);
     return sim_rng_uniform(&policy->rng) < p_accept ? 0 : 1;
 }
 

@@ -341,8 +341,8 @@ static void parse_quiz(Design *D, const JLoc *root)
 /* "accept_p": {"right": p, "wrong": p}: how often a simulated participant
 ** accepts the model's output in a verify block when it is right and when
 ** it is wrong; both needed. */
-static void parse_accept_p(Loader *L, const JLoc *sl, json_t *v,
-                           SimulationSpec *s)
+static void parse_accept_p(Loader *L, const JLoc *sl, json_t *v, double *right,
+                           double *wrong)
 {
     json_t *a = json_object_get(v, "accept_p");
     if (!a) {
@@ -360,7 +360,7 @@ static void parse_accept_p(Loader *L, const JLoc *sl, json_t *v,
     static const char *const known[] = {"right", "wrong", NULL};
     jreject_unknown(L, &al, a, known);
     const char *keys[2] = {"right", "wrong"};
-    double *dst[2] = {&s->accept_right, &s->accept_wrong};
+    double *dst[2] = {right, wrong};
     for (int k = 0; k < 2; k++) {
         double x;
         if (jget_num(L, &al, a, keys[k], 1, &x) != 1) {
@@ -372,8 +372,8 @@ static void parse_accept_p(Loader *L, const JLoc *sl, json_t *v,
             *dst[k] = x;
         }
     }
-    if (s->accept_right < 0 || s->accept_wrong < 0) {
-        s->accept_right = s->accept_wrong = -1;
+    if (*right < 0 || *wrong < 0) {
+        *right = *wrong = -1;
     }
 }
 
@@ -405,7 +405,7 @@ static void parse_simulation(Design *D, const JLoc *root)
         "rt_median_ms", "rt_sigma", "catch_p", "quiz_p",         "reveal_p",
         "accept_p",     NULL};
     jreject_unknown(L, &sl, v, known);
-    parse_accept_p(L, &sl, v, s);
+    parse_accept_p(L, &sl, v, &s->accept_right, &s->accept_wrong);
     struct {
         const char *key;
         double *dst;
@@ -450,7 +450,8 @@ static void parse_simulation(Design *D, const JLoc *root)
             jl_error(L, &el, NULL, "a cell is {condition, phase, p}");
             continue;
         }
-        static const char *const ck[] = {"condition", "phase", "p", NULL};
+        static const char *const ck[] = {"condition", "phase", "p", "accept_p",
+                                         NULL};
         jreject_unknown(L, &el, c, ck);
         SimCell *x = &s->cells[s->n_cells++];
         const char *str = NULL;
@@ -479,7 +480,13 @@ static void parse_simulation(Design *D, const JLoc *root)
             }
         }
         x->p = s->p_default;
-        if (jget_num(L, &el, c, "p", 1, &x->p) == 1 && (x->p < 0 || x->p > 1)) {
+        x->accept_right = x->accept_wrong = -1;
+        parse_accept_p(L, &el, c, &x->accept_right, &x->accept_wrong);
+        x->has_accept = x->accept_right >= 0;
+        /* p is needed unless the cell gives accept_p (verify blocks) */
+        int need_p = !json_object_get(c, "accept_p");
+        if (jget_num(L, &el, c, "p", need_p, &x->p) == 1 &&
+            (x->p < 0 || x->p > 1)) {
             jl_error(L, &el, "p", "%g is outside [0, 1]", x->p);
         }
     }

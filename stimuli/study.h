@@ -471,10 +471,13 @@ typedef struct Assignment {
 
 /* Parameters of the simulated `mixed` policy (see docs/simulation.md). */
 typedef struct SimCell {
-    char *condition; /* NULL = any */
-    char *phase;     /* NULL = any */
-    double p;        /* probability of a correct answer for an average
-                        participant on an average item */
+    char *condition;     /* NULL = any */
+    char *phase;         /* NULL = any */
+    double p;            /* probability of a correct answer for an average
+                            participant on an average item */
+    int has_accept;      /* the cell gives "accept_p" (verify blocks) */
+    double accept_right; /* P(accept) of a right output in this cell */
+    double accept_wrong; /* ... of a wrong one */
 } SimCell;
 
 typedef struct SimulationSpec {

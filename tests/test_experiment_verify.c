@@ -19,6 +19,7 @@
 #include "stimuli/bundle.h"
 #include "stimuli/scaffold.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -248,17 +249,31 @@ static void test_simulated(void)
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format WHERE test_type "
                           "= 'verify' AND is_catch = 1"),
               90);
-    /* the accept rates recover accept_p (about 360 trials each: SE 0.025) */
-    double acc_right =
-        sql_double(db, "SELECT AVG(response = 'accept') FROM long_format "
-                       "WHERE test_type = 'verify' AND is_catch = 0 AND "
-                       "model_correct = 1");
-    double acc_wrong =
-        sql_double(db, "SELECT AVG(response = 'accept') FROM long_format "
-                       "WHERE test_type = 'verify' AND is_catch = 0 AND "
-                       "model_correct = 0");
-    CHECK_NEAR(acc_right, 0.9, 0.06);
-    CHECK_NEAR(acc_wrong, 0.3, 0.08);
+    /* the accept rates recover accept_p: the study's in human and ai, the
+    ** cell's in grad (the 8 items drawn: 6 right, 2 wrong; tolerances
+    ** about 3 standard errors) */
+    static const struct {
+        const char *where;
+        double want, tol;
+    } rates[] = {
+        {"condition != 'grad' AND model_correct = 1", 0.9, 0.05},
+        {"condition != 'grad' AND model_correct = 0", 0.3, 0.12},
+        {"condition = 'grad' AND model_correct = 1", 0.95, 0.05},
+        {"condition = 'grad' AND model_correct = 0", 0.1, 0.12},
+    };
+    for (size_t i = 0; i < sizeof rates / sizeof *rates; i++) {
+        char sql[300];
+        snprintf(sql, sizeof sql,
+                 "SELECT AVG(response = 'accept') FROM long_format WHERE "
+                 "test_type = 'verify' AND is_catch = 0 AND %s",
+                 rates[i].where);
+        double got = sql_double(db, sql);
+        if (fabs(got - rates[i].want) > rates[i].tol) {
+            fprintf(stderr, "%s: accept rate %.3f, want %.2f\n", rates[i].where,
+                    got, rates[i].want);
+        }
+        CHECK_NEAR(got, rates[i].want, rates[i].tol);
+    }
 
     /* decide: a class, correct against the label; the advice shown in the
     ** conditions that give it, and whether it was followed */

@@ -254,7 +254,8 @@ static void test_lists_in_errors(void)
     st = load_design("\"protocol\": {\"preset\": \"nope\"}", &rep, &out);
     CHECK(out && strstr(out, "field 'preset': unknown preset 'nope' "
                              "(hase-forward, hase-counterfactual, "
-                             "meta-predictor)"));
+                             "meta-predictor, accept-reject, "
+                             "hive-agreement)"));
     free(out);
     study_free(st);
     study_report_free(&rep);
