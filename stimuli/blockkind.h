@@ -26,8 +26,10 @@ enum {
                                (not a field: its items need payloads) */
     BF_SURVEY = 1u << 7,    /* questions of a questionnaire (questionnaire.c) */
     BF_DEADLINE = 1u << 8,  /* time_limit_ms, timeout_message, confidence */
-    BF_ONCE = 1u << 9       /* once: shown once after the repeated blocks of
+    BF_ONCE = 1u << 9,      /* once: shown once after the repeated blocks of
                                a within-subject study, on purpose */
+    BF_OPTIONS = 1u << 10   /* options_order: an item's own "options" are
+                               its answers (keys 1-9 per option) */
 };
 
 /* What a test block asks (the study's test type, for the export). */

@@ -327,6 +327,13 @@ int study_class_index(const Study *st, const char *class_id)
     return -1;
 }
 
+const int *item_block_options(const Item *item, BlockKind k, size_t *n)
+{
+    int offers = item && item->options && block_kind_offers_options(k);
+    *n = offers ? item->n_options : 0;
+    return offers ? item->options : NULL;
+}
+
 const Block *study_find_block(const Study *st, const char *id)
 {
     for (size_t i = 0; st && id && i < st->n_blocks; i++) {
