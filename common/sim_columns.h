@@ -42,6 +42,8 @@ typedef enum SimColumnId {
     SIM_COL_TIMED_OUT,
     SIM_COL_CONFIDENCE,
     SIM_COL_CONFIDENCE_RT_MS,
+    SIM_COL_N_OPTIONS,
+    SIM_COL_OPTIONS_SHOWN,
     SIM_COL_COUNT
 } SimColumnId;
 

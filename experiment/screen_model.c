@@ -271,6 +271,47 @@ static void reveal_model(const M *b, ScreenReveal *r, const Explanation *e,
     }
 }
 
+/* The key of the option at index i of an item's own options: 1-9, 0. */
+static const char *option_key(const M *b, size_t i)
+{
+    return arena_printf(b->a, "%d", (int)((i + 1) % 10));
+}
+
+/* A per-option payload's parts (x built from e) in the order the options
+** are offered (the trial's, else the item's), each titled with its option
+** (and its key when the options are asked): each candidate beside its
+** evidence. Parts of classes not offered are left out. */
+static void order_per_option(const M *b, ScreenExpl *x, const Explanation *e,
+                             const Item *item, int keyed)
+{
+    const SessionView *v = b->v;
+    const int *opts = keyed ? v->options : item->options;
+    size_t n = keyed ? v->n_options : item->n_options;
+    if (!x || !e->part_class || !opts || x->n_parts != e->n_parts) {
+        return;
+    }
+    ScreenExpl *parts = arena_array(b->a, n, sizeof *parts);
+    size_t k = 0;
+    for (size_t i = 0; parts && i < n; i++) {
+        for (size_t j = 0; j < e->n_parts; j++) {
+            if (e->part_class[j] != opts[i]) {
+                continue;
+            }
+            parts[k] = x->parts[j];
+            const char *label = class_label(b, opts[i]);
+            parts[k++].title =
+                keyed ? arena_printf(b->a, "%s \xc2\xb7 %s",
+                                     option_key(b, i), label)
+                      : label;
+            break;
+        }
+    }
+    if (parts) {
+        x->parts = parts;
+        x->n_parts = k;
+    }
+}
+
 static void area_model(const M *b, int across)
 {
     const SessionView *v = b->v;
@@ -289,6 +330,8 @@ static void area_model(const M *b, int across)
     }
     int hover = e->reveal == EXPL_REVEAL_HOVER;
     a->expl = screen_model_expl(b->m, b->cx, e, &v->item->input, 0, hover);
+    order_per_option(b, a->expl, e, v->item,
+                     v->n_options && v->need_choice);
     reveal_model(b, &a->reveal, e, -1, v->revealed || b->cx->measure);
 }
 
@@ -315,6 +358,7 @@ static void reservoir_model(const M *b)
         input_model(b, &c->input, &it->input, NULL, 0);
         if (e) {
             c->expl = screen_model_expl(b->m, b->cx, e, &it->input, 1, 0);
+            order_per_option(b, c->expl, e, it, 0);
             reveal_model(b, &c->reveal, e, (int)i,
                          b->cx->measure ||
                              (v->res_revealed && v->res_revealed[i]));
@@ -507,6 +551,38 @@ static ScreenScale *scale_model(const M *b, const RatingSpec *rs, UiKey q,
     return k;
 }
 
+/* The choice among the study's classes, each with its key. */
+static void class_choice(const M *b, ScreenChoice *c)
+{
+    const SessionView *v = b->v;
+    c->options = arena_array(b->a, v->n_classes, sizeof *c->options);
+    for (size_t i = 0; c->options && i < v->n_classes; i++) {
+        const StudyClass *k = &v->classes[i];
+        c->options[i].label = k->label ? k->label : "";
+        c->options[i].key = k->key && *k->key
+                                ? k->key
+                                : arena_printf(b->a, "%d", (int)(i % 100) + 1);
+        c->n_options++;
+    }
+}
+
+/* The choice among the item's own options in the order offered, keys 1-9
+** (0 a tenth); value: the index of the option chosen. */
+static void option_choice(const M *b, ScreenChoice *c)
+{
+    const SessionView *v = b->v;
+    c->value = -1;
+    c->options = arena_array(b->a, v->n_options, sizeof *c->options);
+    for (size_t i = 0; c->options && i < v->n_options; i++) {
+        c->options[i].label = class_label(b, v->options[i]);
+        c->options[i].key = option_key(b, i);
+        c->n_options++;
+        if (v->options[i] == v->choice) {
+            c->value = (int)i;
+        }
+    }
+}
+
 static void response_model(const M *b)
 {
     const SessionView *v = b->v;
@@ -523,15 +599,10 @@ static void response_model(const M *b)
                                                          : UI_PREDICT_QUESTION);
             c->value = v->choice;
             c->ends = !v->need_rating && !v->confidence_spec;
-            c->options = arena_array(b->a, v->n_classes, sizeof *c->options);
-            for (size_t i = 0; c->options && i < v->n_classes; i++) {
-                const StudyClass *k = &v->classes[i];
-                c->options[i].label = k->label ? k->label : "";
-                c->options[i].key =
-                    k->key && *k->key
-                        ? k->key
-                        : arena_printf(b->a, "%d", (int)(i % 100) + 1);
-                c->n_options++;
+            if (v->n_options) {
+                option_choice(b, c);
+            } else {
+                class_choice(b, c);
             }
         }
     }
@@ -606,7 +677,11 @@ static void keys_model(const M *b)
         m->keys[m->n_keys++] = "return";
         m->keys[m->n_keys++] = "space";
     }
-    if (v->need_choice && !v->question) {
+    if (v->need_choice && !v->question && v->n_options) {
+        for (size_t i = 0; i < v->n_options; i++) {
+            m->keys[m->n_keys++] = option_key(b, i);
+        }
+    } else if (v->need_choice && !v->question) {
         for (size_t i = 0; i < v->n_classes; i++) {
             if (v->classes[i].key && v->classes[i].key[0]) {
                 m->keys[m->n_keys++] = v->classes[i].key;

@@ -337,6 +337,8 @@ static void build_view(Session *s)
         v->ask_counterfactual =
             kind_screens[b->kind].screen == SCREEN_COUNTERFACTUAL;
         v->cf_unchanged = v->ask_counterfactual && t->is_catch;
+        v->options = t->options;
+        v->n_options = t->n_options;
     }
     v->reveal_key = s->reveal_key;
     reveal_view(&s->reveal, v);
@@ -930,6 +932,16 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
         }
         return 0;
     }
+    if (v->need_choice && v->n_options) {
+        /* keys per option: 1-9, and 0 for a tenth */
+        int d = digit ? digit : (in->key && strcmp(in->key, "0") == 0 ? 10 : 0);
+        if (d && (size_t)d <= v->n_options) {
+            out->kind = SIM_IN_CHOOSE;
+            out->value = d - 1;
+            return 1;
+        }
+        return 0;
+    }
     if (v->need_choice) {
         for (size_t c = 0; c < s->study->n_classes; c++) {
             if (key_equal(in->key, s->study->classes[c].key)) {
@@ -950,7 +962,10 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
 static int n_choices(const Session *s)
 {
     const SessionView *v = &s->view;
-    return v->question ? (int)v->question->n_options : (int)s->study->n_classes;
+    if (v->question) {
+        return (int)v->question->n_options;
+    }
+    return v->n_options ? (int)v->n_options : (int)s->study->n_classes;
 }
 
 static int handle_step(Session *s, const SimInput *in, int *consumed,
@@ -971,7 +986,9 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
             return SIM_OK;
         }
         *consumed = 1;
-        s->choice = in->value;
+        /* the choice is kept as a class: an option's index names one */
+        s->choice = v->n_options && !v->question ? v->options[in->value]
+                                                 : in->value;
         s->choice_ns = now;
         if (t->expects == EXPECT_CHOICE_RATING ||
             (v->confidence_spec && s->confidence == 0)) {

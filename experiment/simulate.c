@@ -261,11 +261,30 @@ static int wrong_choice(Policy *policy, int right, int n)
     return k >= right ? k + 1 : k;
 }
 
+/* The index of class c among the options v offers, or -1. */
+static int option_of(const SessionView *v, int c)
+{
+    for (size_t i = 0; i < v->n_options; i++) {
+        if (v->options[i] == c) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* The choice to send: a quiz option, a class, or on a trial with the
+** item's own options the index of the option in the order offered. */
 static int decide_choice(Policy *policy, const SessionView *v)
 {
     const Trial *t = v->trial;
-    int n = v->question ? (int)v->question->n_options : (int)v->n_classes;
-    int right = t->correct_choice;
+    int opts = v->n_options && !v->question;
+    int n = v->question ? (int)v->question->n_options
+            : opts      ? (int)v->n_options
+                        : (int)v->n_classes;
+    int right = opts ? option_of(v, t->correct_choice) : t->correct_choice;
+    int label = v->item && v->item->label >= 0
+                    ? (opts ? option_of(v, v->item->label) : v->item->label)
+                    : -1;
     double p;
     if (v->question) {
         p = policy->kind == POLICY_RANDOM  ? 1.0 / n
@@ -279,7 +298,7 @@ static int decide_choice(Policy *policy, const SessionView *v)
     case POLICY_MODEL:
         return right;
     case POLICY_LABEL:
-        return v->item && v->item->label >= 0 ? v->item->label : right;
+        return label >= 0 ? label : right;
     case POLICY_RANDOM:
         return (int)sim_rng_below(&policy->rng, (uint64_t)n);
     case POLICY_MIXED:
