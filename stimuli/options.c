@@ -388,6 +388,21 @@ void options_validate(Design *D, const JLoc *root)
     for (size_t i = 0; i < st->n_items; i++) {
         any |= st->items[i].options != NULL;
     }
+    int hive = st->preset && strcmp(st->preset, "hive-distinction") == 0;
+    for (size_t bi = 0; hive && bi < st->n_blocks; bi++) {
+        const Block *b = &st->blocks[bi];
+        for (size_t i = 0; b->pool && block_kind_offers_options(b->kind) &&
+                           i < st->n_items;
+             i++) {
+            const Item *it = &st->items[i];
+            if (!it->options && strcmp(it->pool, b->pool) == 0) {
+                ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,
+                        "options",
+                        "missing: hive-distinction asks which of an item's "
+                        "candidate classes the model predicted");
+            }
+        }
+    }
     if (!any) {
         return;
     }
