@@ -89,6 +89,18 @@ void sc_write_buf(Out *o, const char *rel, SimBuf *b)
     sim_buf_free(b);
 }
 
+static void make_dir(Out *o, const char *rel);
+
+void sc_write_text(Out *o, const char *rel, const char *text)
+{
+    write_file(o, rel, text);
+}
+
+void sc_make_dir(Out *o, const char *rel)
+{
+    make_dir(o, rel);
+}
+
 static void make_dir(Out *o, const char *rel)
 {
     if (o->rc != SIM_OK) {
@@ -690,7 +702,7 @@ static int find_name(const char *s, const char *const *names, int n)
 }
 
 /* Refuses a dir that exists and is not an empty folder; creates it. */
-static int prepare_dir(const char *dir, SimError *err)
+int sc_prepare_dir(const char *dir, SimError *err)
 {
     struct stat sb;
     if (stat(dir, &sb) != 0) {
@@ -725,7 +737,7 @@ static int prepare_dir(const char *dir, SimError *err)
 
 /* The study id from the folder's name: its letters, digits, '-', '_' and
 ** '.', or "my-study". */
-static void study_id(const char *dir, char *out, size_t size)
+void sc_study_id(const char *dir, char *out, size_t size)
 {
     size_t len = strlen(dir);
     while (len > 1 && dir[len - 1] == '/') {
@@ -753,6 +765,9 @@ static void study_id(const char *dir, char *out, size_t size)
 int scaffold_write(const char *dir, const char *preset, const char *modality,
                    const char *explanation, SimError *err)
 {
+    if (preset && strcmp(preset, "hive-distinction") == 0) {
+        return scaffold_write_hive(dir, modality, explanation, err);
+    }
     int p = find_name(preset, preset_names, 3);
     int m = find_name(modality, modality_names, 3);
     /* X_CONCEPTS.. follow X_DEFAULT in the order of their names */
@@ -784,12 +799,12 @@ int scaffold_write(const char *dir, const char *preset, const char *modality,
     if (!dir || !dir[0]) {
         return sim_fail(err, SIM_ERR_USAGE, "no folder given");
     }
-    int rc = prepare_dir(dir, err);
+    int rc = sc_prepare_dir(dir, err);
     if (rc != SIM_OK) {
         return rc;
     }
     char id[64];
-    study_id(dir, id, sizeof id);
+    sc_study_id(dir, id, sizeof id);
     Ctx c;
     memset(&c, 0, sizeof c);
     c.preset = (Preset)p;
