@@ -309,6 +309,7 @@ static void order_per_option(const M *b, ScreenExpl *x, const Explanation *e,
     if (parts) {
         x->parts = parts;
         x->n_parts = k;
+        x->per_option = 1;
     }
 }
 
