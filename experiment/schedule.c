@@ -356,8 +356,8 @@ static int offer_options(Builder *b, const Block *blk, Trial *t,
 {
     size_t n = 0;
     const int *opts = item_block_options(item, blk->kind, &n);
-    if (!opts || (t->expects != EXPECT_CHOICE &&
-                  t->expects != EXPECT_CHOICE_RATING)) {
+    if (!opts ||
+        (t->expects != EXPECT_CHOICE && t->expects != EXPECT_CHOICE_RATING)) {
         return SIM_OK;
     }
     if (schedule_set_options(t, opts, n) != SIM_OK) {

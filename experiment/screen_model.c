@@ -299,10 +299,9 @@ static void order_per_option(const M *b, ScreenExpl *x, const Explanation *e,
             }
             parts[k] = x->parts[j];
             const char *label = class_label(b, opts[i]);
-            parts[k++].title =
-                keyed ? arena_printf(b->a, "%s \xc2\xb7 %s",
-                                     option_key(b, i), label)
-                      : label;
+            parts[k++].title = keyed ? arena_printf(b->a, "%s \xc2\xb7 %s",
+                                                    option_key(b, i), label)
+                                     : label;
             break;
         }
     }
@@ -331,8 +330,7 @@ static void area_model(const M *b, int across)
     }
     int hover = e->reveal == EXPL_REVEAL_HOVER;
     a->expl = screen_model_expl(b->m, b->cx, e, &v->item->input, 0, hover);
-    order_per_option(b, a->expl, e, v->item,
-                     v->n_options && v->need_choice);
+    order_per_option(b, a->expl, e, v->item, v->n_options && v->need_choice);
     reveal_model(b, &a->reveal, e, -1, v->revealed || b->cx->measure);
 }
 

@@ -987,8 +987,8 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
         }
         *consumed = 1;
         /* the choice is kept as a class: an option's index names one */
-        s->choice = v->n_options && !v->question ? v->options[in->value]
-                                                 : in->value;
+        s->choice =
+            v->n_options && !v->question ? v->options[in->value] : in->value;
         s->choice_ns = now;
         if (t->expects == EXPECT_CHOICE_RATING ||
             (v->confidence_spec && s->confidence == 0)) {

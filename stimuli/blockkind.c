@@ -30,8 +30,7 @@ static const BlockKindDesc kinds[] = {
                      .phase = SIM_PHASE_LEARN,
                      .show = {.label = 1, .prediction = 1, .explanation = 1}},
     [BLOCK_PREDICT] = {.name = "predict",
-                       .fields =
-                           BF_ITEMS | BF_CATCH | BF_DEADLINE | BF_OPTIONS,
+                       .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE | BF_OPTIONS,
                        .phase = SIM_PHASE_TEST,
                        .test = BTEST_FORWARD},
     [BLOCK_COUNTERFACTUAL] = {.name = "counterfactual",

@@ -671,9 +671,9 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
                                         "pool",
                                         "domain",
                                         "options"};
-    long *slots[] = {&cm.id,     &cm.input,      &cm.input_b, &cm.label,
+    long *slots[] = {&cm.id,         &cm.input,  &cm.input_b, &cm.label,
                      &cm.prediction, &cm.pert,   &cm.pert_b,  &cm.pert_pred,
-                     &cm.pool,   &cm.domain,     &cm.options};
+                     &cm.pool,       &cm.domain, &cm.options};
     size_t n_roles = json_object_size(cols);
     cm.expl_methods = ld_calloc(L, n_roles + 1, sizeof *cm.expl_methods);
     cm.expl_cols = ld_calloc(L, n_roles + 1, sizeof *cm.expl_cols);
@@ -1202,10 +1202,9 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
         return;
     }
     static const char *const known[] = {
-        "id",           "pool",       "modality",       "input",
-        "label",        "prediction", "counterfactual", "domain",
-        "explanations", "mask",       "rationale",      "options",
-        NULL};
+        "id",         "pool",           "modality", "input",        "label",
+        "prediction", "counterfactual", "domain",   "explanations", "mask",
+        "rationale",  "options",        NULL};
     jreject_unknown(L, at, o, known);
     char *id = NULL;
     const char *pool = d->pool, *mod = NULL, *domain = d->domain;

@@ -738,8 +738,9 @@ static void unknown_class_hint(const Study *st, const char *value, SimBuf *b)
         }
     }
     if (near) {
-        sim_buf_printf(b, "not one of the study's %zu classes; did you mean "
-                          "'%s'?",
+        sim_buf_printf(b,
+                       "not one of the study's %zu classes; did you mean "
+                       "'%s'?",
                        n, near);
     } else {
         sim_buf_printf(b, "not one of the study's %zu classes", n);
@@ -782,8 +783,7 @@ int jget_class(Loader *L, const JLoc *at, json_t *obj, const char *key,
         SimBuf b;
         sim_buf_init(&b);
         unknown_class_hint(L->st, text, &b);
-        jl_error(L, at, key, "unknown class '%s' (%s)", text,
-                 sim_buf_cstr(&b));
+        jl_error(L, at, key, "unknown class '%s' (%s)", text, sim_buf_cstr(&b));
         sim_buf_free(&b);
     }
     sim_free(text);

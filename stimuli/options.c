@@ -34,8 +34,8 @@ static int option_class(Loader *L, const JLoc *at, const char *key,
 
 /* Sets it's options to the n class indices in ks after the checks of
 ** their number and duplicates (reported at member key of `at`). */
-static void set_options(Loader *L, const JLoc *at, const char *key,
-                        char **ids, const int *ks, size_t n, int bad, Item *it)
+static void set_options(Loader *L, const JLoc *at, const char *key, char **ids,
+                        const int *ks, size_t n, int bad, Item *it)
 {
     if (n < 2 || n > ITEM_MAX_OPTIONS) {
         jl_error(L, at, key,
@@ -166,9 +166,8 @@ static void option_list(const Study *st, const Item *it, char *out, size_t n)
 int options_parse_payload(Loader *L, const JLoc *at, json_t *v,
                           const Item *item, Explanation *e, int depth)
 {
-    static const char *const known[] = {"per_option", "title", "reveal",
-                                        "id",         "pool",  "method",
-                                        NULL};
+    static const char *const known[] = {"per_option", "title",  "reveal", "id",
+                                        "pool",       "method", NULL};
     jreject_unknown_of(L, at, v, known, "a per_option explanation");
     json_t *po = json_object_get(v, "per_option");
     JLoc pl;
@@ -313,14 +312,14 @@ int options_classes_file(Loader *L, const JLoc *at, json_t *v)
     if (cla < 0 && (cols && json_object_get(cols, "label"))) {
         csv_missing_column(L, &cl, "label", label_col, file, &t);
     }
-    if (ci < 0 || t.unusable || (cla < 0 && cols &&
-                                 json_object_get(cols, "label"))) {
+    if (ci < 0 || t.unusable ||
+        (cla < 0 && cols && json_object_get(cols, "label"))) {
         csv_table_free(&t);
         return -1;
     }
     if (t.n_rows < 2) {
-        jl_error(L, at, "file", "%s: %zu class%s; a study has 2 or more",
-                 file, t.n_rows, t.n_rows == 1 ? "" : "es");
+        jl_error(L, at, "file", "%s: %zu class%s; a study has 2 or more", file,
+                 t.n_rows, t.n_rows == 1 ? "" : "es");
         csv_table_free(&t);
         return -1;
     }
@@ -366,8 +365,8 @@ int options_classes_file(Loader *L, const JLoc *at, json_t *v)
         for (size_t i = 1; i < n; i++) {
             if (strcmp(refs[i].id, refs[i - 1].id) == 0) {
                 ld_diag(L, 0, file, refs[i].line, 0, NULL, id_col,
-                        "duplicate class id '%s' (also on line %d)",
-                        refs[i].id, refs[i - 1].line);
+                        "duplicate class id '%s' (also on line %d)", refs[i].id,
+                        refs[i - 1].line);
                 ok = 0;
             }
         }
@@ -391,8 +390,8 @@ void options_validate(Design *D, const JLoc *root)
     int hive = st->preset && strcmp(st->preset, "hive-distinction") == 0;
     for (size_t bi = 0; hive && bi < st->n_blocks; bi++) {
         const Block *b = &st->blocks[bi];
-        for (size_t i = 0; b->pool && block_kind_offers_options(b->kind) &&
-                           i < st->n_items;
+        for (size_t i = 0;
+             b->pool && block_kind_offers_options(b->kind) && i < st->n_items;
              i++) {
             const Item *it = &st->items[i];
             if (!it->options && strcmp(it->pool, b->pool) == 0) {

@@ -332,12 +332,10 @@ static void expand_hase_counterfactual(Design *D, const JLoc *at, json_t *proto)
 static void expand_hive_distinction(Design *D, const JLoc *at, json_t *proto)
 {
     Loader *L = D->L;
-    Param ps[] = {{"test_pool", 0, "test", 0},
-                  {"n_test", 1, NULL, BLOCK_N_ALL},
-                  {"practice_pool", 0, NULL, 0},
-                  {"n_practice", 1, NULL, BLOCK_N_ALL},
-                  {"shuffle_options", 2, NULL, 1},
-                  {NULL, 0, NULL, 0}};
+    Param ps[] = {
+        {"test_pool", 0, "test", 0},     {"n_test", 1, NULL, BLOCK_N_ALL},
+        {"practice_pool", 0, NULL, 0},   {"n_practice", 1, NULL, BLOCK_N_ALL},
+        {"shuffle_options", 2, NULL, 1}, {NULL, 0, NULL, 0}};
     read_params(D, at, proto, ps);
     int shuffle = param(ps, "shuffle_options")->i;
     L->st->test_type = ld_strdup(L, "forward");

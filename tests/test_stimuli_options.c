@@ -89,9 +89,9 @@ static void test_json_options(void)
            ITEM("a", "[\"dog\", \"cat\", \"fox\", \"owl\"]",
                 "{\"per_option\": {\"cat\": \"Whiskers\", \"dog\": \"Bark\", "
                 "\"fox\": \"Red\", \"owl\": \"Wings\"}}") ITEM("b",
-                                                             "[\"cat\", "
-                                                             "\"elk\"]",
-                                                             "\"plain\""),
+                                                               "[\"cat\", "
+                                                               "\"elk\"]",
+                                                               "\"plain\""),
            "", ", \"options_order\": \"shuffle\"");
     Study *st = NULL;
     CHECK_INT(load(dir, &st, msg, sizeof msg, NULL), 0);
@@ -215,9 +215,9 @@ static void test_classes_file(void)
     size_t len = (size_t)sprintf(bank, "id,text,label,pred,top4\n");
     for (int i = 0; i < 500; i++) {
         int p = 1 + (i * 7) % 1000;
-        len += (size_t)sprintf(bank + len, "i%d,text %d,c%d,c%d,c%d|c%d|c%d|c%d\n",
-                               i, i, p, p, 1 + (p + 10) % 1000, p,
-                               1 + (p + 20) % 1000, 1 + (p + 30) % 1000);
+        len += (size_t)sprintf(
+            bank + len, "i%d,text %d,c%d,c%d,c%d|c%d|c%d|c%d\n", i, i, p, p,
+            1 + (p + 10) % 1000, p, 1 + (p + 20) % 1000, 1 + (p + 30) % 1000);
     }
     put(dir, "items.csv", bank);
     free(bank);
