@@ -5,7 +5,6 @@
 ** and freeing. The parsers: expl_kinds.c (published formats) and
 ** expl_prims.c (primitives). libc and jansson only.
 */
-#include "stimuli/options.h"
 #include "stimuli/expl_int.h"
 
 #include <math.h>

@@ -20,13 +20,8 @@ void options_from_json(Loader *L, const JLoc *at, json_t *o, Item *it);
 void options_from_cell(Loader *L, const JLoc *at, const char *col,
                        const char *cell, Item *it);
 
-/* 1 when v is a "per_option" payload. */
-int options_is_payload(json_t *v);
-/* Parses the "per_option" payload v at `at` for item (may be NULL: an
-** item not known yet) into e: a layout row, one part per option, with
-** part_class. Returns 0, or -1 after reporting. */
-int options_parse_payload(Loader *L, const JLoc *at, json_t *v,
-                          const Item *item, Explanation *e, int depth);
+/* options_is_payload and options_parse_payload ("per_option" payloads)
+** are declared in expl_int.h, for the payload parser. */
 
 /* "classes": {"file": ..., "columns": {"id": ..., "label": ...},
 ** "delimiter", "encoding"}: reads the classes of v at `at` (the "classes"
