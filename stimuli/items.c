@@ -649,14 +649,7 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
         return -1;
     }
     CsvTable t;
-    char why[512];
-    int rc = csv_table_read(L, d->file, &dialect, &t, why, sizeof why);
-    if (rc == -2) {
-        jl_error(L, at, "file", "%s", why);
-        return -1;
-    }
-    if (rc != 0) {
-        csv_table_free(&t);
+    if (csv_table_open(L, at, d->file, &dialect, &t) != 0) {
         return -1;
     }
     ColMap cm = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL, 0};

@@ -293,14 +293,7 @@ int options_classes_file(Loader *L, const JLoc *at, json_t *v)
         return -1;
     }
     CsvTable t;
-    char why[512];
-    int rc = csv_table_read(L, file, &dialect, &t, why, sizeof why);
-    if (rc == -2) {
-        jl_error(L, at, "file", "%s", why);
-        return -1;
-    }
-    if (rc != 0) {
-        csv_table_free(&t);
+    if (csv_table_open(L, at, file, &dialect, &t) != 0) {
         return -1;
     }
     long ci = csv_col(&t, id_col);

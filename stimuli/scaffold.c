@@ -702,7 +702,7 @@ static int find_name(const char *s, const char *const *names, int n)
 }
 
 /* Refuses a dir that exists and is not an empty folder; creates it. */
-int sc_prepare_dir(const char *dir, SimError *err)
+static int prepare_dir(const char *dir, SimError *err)
 {
     struct stat sb;
     if (stat(dir, &sb) != 0) {
@@ -737,7 +737,7 @@ int sc_prepare_dir(const char *dir, SimError *err)
 
 /* The study id from the folder's name: its letters, digits, '-', '_' and
 ** '.', or "my-study". */
-void sc_study_id(const char *dir, char *out, size_t size)
+static void study_id(const char *dir, char *out, size_t size)
 {
     size_t len = strlen(dir);
     while (len > 1 && dir[len - 1] == '/') {
@@ -760,6 +760,18 @@ void sc_study_id(const char *dir, char *out, size_t size)
     if (n == 0) {
         snprintf(out, size, "my-study");
     }
+}
+
+int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err)
+{
+    if (!dir || !dir[0]) {
+        return sim_fail(err, SIM_ERR_USAGE, "no folder given");
+    }
+    int rc = prepare_dir(dir, err);
+    if (rc == SIM_OK) {
+        study_id(dir, id, size);
+    }
+    return rc;
 }
 
 int scaffold_write(const char *dir, const char *preset, const char *modality,
@@ -796,15 +808,11 @@ int scaffold_write(const char *dir, const char *preset, const char *modality,
                         "every modality)",
                         explanation);
     }
-    if (!dir || !dir[0]) {
-        return sim_fail(err, SIM_ERR_USAGE, "no folder given");
-    }
-    int rc = sc_prepare_dir(dir, err);
+    char id[64];
+    int rc = sc_prepare_dir(dir, id, sizeof id, err);
     if (rc != SIM_OK) {
         return rc;
     }
-    char id[64];
-    sc_study_id(dir, id, sizeof id);
     Ctx c;
     memset(&c, 0, sizeof c);
     c.preset = (Preset)p;

@@ -242,15 +242,11 @@ int scaffold_write_hive(const char *dir, const char *modality,
                         "hive-distinction writes one heatmap per candidate: "
                         "leave out --explanation");
     }
-    if (!dir || !dir[0]) {
-        return sim_fail(err, SIM_ERR_USAGE, "no folder given");
-    }
-    int rc = sc_prepare_dir(dir, err);
+    char id[64];
+    int rc = sc_prepare_dir(dir, id, sizeof id, err);
     if (rc != SIM_OK) {
         return rc;
     }
-    char id[64];
-    sc_study_id(dir, id, sizeof id);
     Out o = {dir, err, SIM_OK};
     sc_make_dir(&o, "media");
     write_classes(&o);

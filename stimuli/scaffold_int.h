@@ -91,10 +91,9 @@ const char *scaffold_method_what(const Ctx *c);
 /* Writes text to rel; makes the folder rel (the first failure stays). */
 void sc_write_text(Out *o, const char *rel, const char *text);
 void sc_make_dir(Out *o, const char *rel);
-/* Refuses a dir that exists and is not an empty folder; creates it. */
-int sc_prepare_dir(const char *dir, SimError *err);
-/* The study id from the folder's name. */
-void sc_study_id(const char *dir, char *out, size_t size);
+/* Refuses no dir, or a dir that exists and is not an empty folder;
+** creates it, and writes the study id made from its name to id. */
+int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err);
 /* The hive-distinction starter (scaffold_hive.c): scaffold_write's
 ** contract for that preset. */
 int scaffold_write_hive(const char *dir, const char *modality,
