@@ -251,7 +251,7 @@ static void test_lists_in_errors(void)
     st = load_design("\"protocol\": {\"preset\": \"nope\"}", &rep, &out);
     CHECK(out && strstr(out, "field 'preset': unknown preset 'nope' "
                              "(hase-forward, hase-counterfactual, "
-                             "meta-predictor)"));
+                             "meta-predictor, hive-distinction)"));
     free(out);
     study_free(st);
     study_report_free(&rep);
