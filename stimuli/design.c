@@ -41,6 +41,7 @@ static void parse_classes(Design *D, const JLoc *root)
     jl_child(&cl, root, "classes");
     if (json_is_object(v)) {
         L->classes_ok = options_classes_file(L, &cl, v) == 0 && !L->oom;
+        study_class_index_build(st);
         return;
     }
     if (!json_is_array(v) || json_array_size(v) < 2) {
@@ -106,6 +107,7 @@ static void parse_classes(Design *D, const JLoc *root)
         }
     }
     L->classes_ok = ok && !L->oom;
+    study_class_index_build(st);
 }
 
 /* ----------------------------------------------------------- conditions */

@@ -577,6 +577,10 @@ typedef struct Study {
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
     struct StudyIndex *index;  /* internal: item lookup by key; may be NULL */
+    size_t *class_slots;       /* internal: class lookup by id (class index
+                                  + 1, open addressing; a power of two
+                                  n_class_slots); NULL: a linear search */
+    size_t n_class_slots;
     UiStrings *ui_strings;     /* the runner's strings in the study's language
                                   ("language", "language_file", "ui"); NULL
                                   only when loading failed */
@@ -668,6 +672,10 @@ const Item *study_find_item(const Study *study, const char *key);
 const Condition *study_find_condition(const Study *study, const char *id);
 int study_condition_index(const Study *study, const char *id);
 int study_class_index(const Study *study, const char *class_id);
+/* Builds the lookup of study_class_index for the study's classes (call
+** again after they change). 0, or -1 when out of memory (the lookup stays
+** a linear search). */
+int study_class_index_build(Study *study);
 /* The condition id nearest to id (a "did you mean" for a misspelled one),
 ** or NULL when none is near. Borrowed from study. */
 const char *study_condition_suggest(const Study *study, const char *id);
