@@ -576,10 +576,10 @@ typedef struct Study {
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
-    struct StudyIndex *index;  /* internal: item lookup by key; may be NULL */
-    size_t *class_slots;       /* internal: class lookup by id (class index
-                                  + 1, open addressing; a power of two
-                                  n_class_slots); NULL: a linear search */
+    struct StudyIndex *index; /* internal: item lookup by key; may be NULL */
+    size_t *class_slots;      /* internal: class lookup by id (class index
+                                 + 1, open addressing; a power of two
+                                 n_class_slots); NULL: a linear search */
     size_t n_class_slots;
     UiStrings *ui_strings;     /* the runner's strings in the study's language
                                   ("language", "language_file", "ui"); NULL
