@@ -132,6 +132,17 @@ static const SimColumn COLUMNS[SIM_COL_COUNT] = {
          "r.response_id IS NOT NULL THEN CASE WHEN r.response_id = "
          "t.model_output THEN 1 ELSE 0 END END",
          "NULL", BOTH},
+    [SIM_COL_N_OPTIONS] =
+        {"n_options", "integer/empty", 0,
+         "number of answer options offered when the item's own options "
+         "applied (a distinction trial: chance is 1 / n_options)",
+         "CASE WHEN t.options IS NOT NULL THEN length(t.options) - "
+         "length(replace(t.options, '|', '')) + 1 END",
+         "NULL", BOTH},
+    [SIM_COL_OPTIONS_SHOWN] = {"options_shown", "string/empty", 0,
+                               "the options offered, in the order shown, "
+                               "'|'-separated class ids",
+                               "t.options", "NULL", BOTH},
 };
 
 _Static_assert(sizeof COLUMNS / sizeof *COLUMNS == SIM_COL_COUNT,

@@ -67,6 +67,7 @@ void schedule_free(Schedule *s)
         sim_free(s->trials[i].item_key);
         sim_free(s->trials[i].test_type);
         sim_free(s->trials[i].condition);
+        sim_free(s->trials[i].options);
     }
     sim_free(s->trials);
     sim_free(s->condition);
@@ -358,6 +359,47 @@ static ItemAsk ask_rating(const Builder *b, const Block *blk, const Item *item)
 
 static ItemAskFn item_ask(BlockKind kind);
 
+int schedule_set_options(Trial *t, const int *options, size_t n)
+{
+    sim_free(t->options);
+    t->options = NULL;
+    t->n_options = 0;
+    if (n == 0) {
+        return SIM_OK;
+    }
+    t->options = sim_calloc(n, sizeof *t->options);
+    if (!t->options) {
+        return SIM_ERR_NOMEM;
+    }
+    memcpy(t->options, options, n * sizeof *options);
+    t->n_options = n;
+    return SIM_OK;
+}
+
+/* A choice trial of an item with its own options offers them: in the
+** item's order, or shuffled from the participant's seed, the item and the
+** step (a stream of its own: the item orders stay as they were). */
+static int offer_options(Builder *b, const Block *blk, Trial *t,
+                         const Item *item)
+{
+    size_t n = 0;
+    const int *opts = item_block_options(item, blk->kind, &n);
+    if (!opts ||
+        (t->expects != EXPECT_CHOICE && t->expects != EXPECT_CHOICE_RATING)) {
+        return SIM_OK;
+    }
+    if (schedule_set_options(t, opts, n) != SIM_OK) {
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    if (blk->options_shuffle) {
+        SimRng rng;
+        sim_rng_seed_stream(&rng, b->seed ^ sim_hash_str(item->key),
+                            3000u + (uint64_t)t->seq);
+        sim_rng_shuffle(&rng, t->options, n, sizeof *t->options);
+    }
+    return SIM_OK;
+}
+
 /* The practice examples of block bi, first, from their own pool (only
 ** practice blocks have a train_pool). */
 static int add_examples(Builder *b, int bi)
@@ -550,6 +592,7 @@ static int add_item_block(Builder *b, int bi)
             t->show.explanation = 0;
         }
         t->reservoir = blk->show.reservoir ? res : -1;
+        rc = offer_options(b, blk, t, item);
     }
     sim_free(order);
     sim_free(catch_pos);

@@ -44,6 +44,10 @@ typedef struct Trial {
                            "decide" or NULL */
     char *condition;    /* condition of the step (within-subject studies),
                            NULL = the schedule's condition */
+    int *options;       /* the item's own answer options (class indices)
+                           in the order offered, or NULL: the study's
+                           classes (schedule_set_options) */
+    size_t n_options;
 } Trial;
 
 typedef struct Schedule {
@@ -99,5 +103,9 @@ size_t schedule_reservoir(const Schedule *schedule, const Trial *t,
                           const char **keys, size_t max);
 
 const char *expect_name(Expect e);
+
+/* Sets t's answer options to the n class indices in options (copied);
+** n 0 clears them. SIM_OK or SIM_ERR_NOMEM. */
+int schedule_set_options(Trial *t, const int *options, size_t n);
 
 #endif

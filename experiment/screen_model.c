@@ -273,6 +273,47 @@ static void reveal_model(const M *b, ScreenReveal *r, const Explanation *e,
     }
 }
 
+/* The key of the option at index i of an item's own options: 1-9, 0. */
+static const char *option_key(const M *b, size_t i)
+{
+    return arena_printf(b->a, "%d", (int)((i + 1) % 10));
+}
+
+/* A per-option payload's parts (x built from e) in the order the options
+** are offered (the trial's, else the item's), each titled with its option
+** (and its key when the options are asked): each candidate beside its
+** evidence. Parts of classes not offered are left out. */
+static void order_per_option(const M *b, ScreenExpl *x, const Explanation *e,
+                             const Item *item, int keyed)
+{
+    const SessionView *v = b->v;
+    const int *opts = keyed ? v->options : item->options;
+    size_t n = keyed ? v->n_options : item->n_options;
+    if (!x || !e->part_class || !opts || x->n_parts != e->n_parts) {
+        return;
+    }
+    ScreenExpl *parts = arena_array(b->a, n, sizeof *parts);
+    size_t k = 0;
+    for (size_t i = 0; parts && i < n; i++) {
+        for (size_t j = 0; j < e->n_parts; j++) {
+            if (e->part_class[j] != opts[i]) {
+                continue;
+            }
+            parts[k] = x->parts[j];
+            const char *label = class_label(b, opts[i]);
+            parts[k++].title = keyed ? arena_printf(b->a, "%s \xc2\xb7 %s",
+                                                    option_key(b, i), label)
+                                     : label;
+            break;
+        }
+    }
+    if (parts) {
+        x->parts = parts;
+        x->n_parts = k;
+        x->per_option = 1;
+    }
+}
+
 static void area_model(const M *b, int across)
 {
     const SessionView *v = b->v;
@@ -291,6 +332,7 @@ static void area_model(const M *b, int across)
     }
     int hover = e->reveal == EXPL_REVEAL_HOVER;
     a->expl = screen_model_expl(b->m, b->cx, e, &v->item->input, 0, hover);
+    order_per_option(b, a->expl, e, v->item, v->n_options && v->need_choice);
     reveal_model(b, &a->reveal, e, -1, v->revealed || b->cx->measure);
 }
 
@@ -317,6 +359,7 @@ static void reservoir_model(const M *b)
         input_model(b, &c->input, &it->input, NULL, 0);
         if (e) {
             c->expl = screen_model_expl(b->m, b->cx, e, &it->input, 1, 0);
+            order_per_option(b, c->expl, e, it, 0);
             reveal_model(b, &c->reveal, e, (int)i,
                          b->cx->measure ||
                              (v->res_revealed && v->res_revealed[i]));
@@ -531,6 +574,45 @@ static int asks_item(SessionScreen screen)
            screen == SCREEN_VERIFY || screen == SCREEN_DECIDE;
 }
 
+/* The choice among the study's classes (or a verify block's two verdicts),
+** each with its key. */
+static void class_choice(const M *b, ScreenChoice *c)
+{
+    const SessionView *v = b->v;
+    size_t n;
+    const StudyClass *ch = session_choices(v, &n);
+    c->options = arena_array(b->a, n, sizeof *c->options);
+    for (size_t i = 0; c->options && i < n; i++) {
+        const StudyClass *k = &ch[i];
+        /* a verdict's words are the runner's strings */
+        c->options[i].label =
+            k->label      ? k->label
+            : v->verdicts ? tr(b, i == 0 ? UI_VERIFY_ACCEPT : UI_VERIFY_REJECT)
+                          : "";
+        c->options[i].key = k->key && *k->key
+                                ? k->key
+                                : arena_printf(b->a, "%d", (int)(i % 100) + 1);
+        c->n_options++;
+    }
+}
+
+/* The choice among the item's own options in the order offered, keys 1-9
+** (0 a tenth); value: the index of the option chosen. */
+static void option_choice(const M *b, ScreenChoice *c)
+{
+    const SessionView *v = b->v;
+    c->value = -1;
+    c->options = arena_array(b->a, v->n_options, sizeof *c->options);
+    for (size_t i = 0; c->options && i < v->n_options; i++) {
+        c->options[i].label = class_label(b, v->options[i]);
+        c->options[i].key = option_key(b, i);
+        c->n_options++;
+        if (v->options[i] == v->choice) {
+            c->value = (int)i;
+        }
+    }
+}
+
 static void response_model(const M *b)
 {
     const SessionView *v = b->v;
@@ -544,22 +626,10 @@ static void response_model(const M *b)
             c->question = tr(b, choice_question(v->screen));
             c->value = v->choice;
             c->ends = !v->need_rating && !v->confidence_spec;
-            size_t n;
-            const StudyClass *ch = session_choices(v, &n);
-            c->options = arena_array(b->a, n, sizeof *c->options);
-            for (size_t i = 0; c->options && i < n; i++) {
-                const StudyClass *k = &ch[i];
-                /* a verdict's words are the runner's strings */
-                c->options[i].label =
-                    k->label ? k->label
-                    : v->verdicts
-                        ? tr(b, i == 0 ? UI_VERIFY_ACCEPT : UI_VERIFY_REJECT)
-                        : "";
-                c->options[i].key =
-                    k->key && *k->key
-                        ? k->key
-                        : arena_printf(b->a, "%d", (int)(i % 100) + 1);
-                c->n_options++;
+            if (v->n_options) {
+                option_choice(b, c);
+            } else {
+                class_choice(b, c);
             }
         }
     }
@@ -635,7 +705,11 @@ static void keys_model(const M *b)
         m->keys[m->n_keys++] = "return";
         m->keys[m->n_keys++] = "space";
     }
-    if (v->need_choice && !v->question) {
+    if (v->need_choice && !v->question && v->n_options) {
+        for (size_t i = 0; i < v->n_options; i++) {
+            m->keys[m->n_keys++] = option_key(b, i);
+        }
+    } else if (v->need_choice && !v->question) {
         for (size_t i = 0; i < n_choices; i++) {
             if (ch[i].key && ch[i].key[0]) {
                 m->keys[m->n_keys++] = ch[i].key;

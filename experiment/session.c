@@ -352,6 +352,8 @@ static void build_view(Session *s)
         v->ask_counterfactual =
             kind_screens[b->kind].screen == SCREEN_COUNTERFACTUAL;
         v->cf_unchanged = v->ask_counterfactual && t->is_catch;
+        v->options = t->options;
+        v->n_options = t->n_options;
     }
     v->reveal_key = s->reveal_key;
     reveal_view(&s->reveal, v);
@@ -945,6 +947,16 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
         }
         return 0;
     }
+    if (v->need_choice && v->n_options) {
+        /* keys per option: 1-9, and 0 for a tenth */
+        int d = digit ? digit : (in->key && strcmp(in->key, "0") == 0 ? 10 : 0);
+        if (d && (size_t)d <= v->n_options) {
+            out->kind = SIM_IN_CHOOSE;
+            out->value = d - 1;
+            return 1;
+        }
+        return 0;
+    }
     if (v->need_choice) {
         size_t n;
         const StudyClass *ch = session_choices(v, &n);
@@ -967,9 +979,15 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
 static int n_choices(const Session *s)
 {
     const SessionView *v = &s->view;
+    if (v->question) {
+        return (int)v->question->n_options;
+    }
+    if (v->n_options) {
+        return (int)v->n_options;
+    }
     size_t n;
     session_choices(v, &n);
-    return v->question ? (int)v->question->n_options : (int)n;
+    return (int)n;
 }
 
 static int handle_step(Session *s, const SimInput *in, int *consumed,
@@ -990,7 +1008,9 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
             return SIM_OK;
         }
         *consumed = 1;
-        s->choice = in->value;
+        /* the choice is kept as a class: an option's index names one */
+        s->choice =
+            v->n_options && !v->question ? v->options[in->value] : in->value;
         s->choice_ns = now;
         if (t->expects == EXPECT_CHOICE_RATING ||
             (v->confidence_spec && s->confidence == 0)) {

@@ -44,7 +44,9 @@ typedef enum SessionScreen {
 #define SESSION_SCREEN_COUNT 17 /* keep last + 1: the tables check it */
 
 typedef enum SimInputKind {
-    SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */
+    SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index; on a
+                          trial with the item's own options, the index of
+                          the option in the order offered) */
     SIM_IN_RATE,       /* value = 1 .. rating points */
     SIM_IN_CONTINUE,   /* next / confirm; on consent: accept */
     SIM_IN_DECLINE,    /* consent declined */
@@ -116,11 +118,15 @@ typedef struct SessionView {
     size_t n_classes;
     const StudyClass *verdicts; /* verify: the two answers offered in place
                                    of the classes (accept, reject); NULL */
-    int show_label;             /* show item's true label */
-    int show_prediction;        /* show the model output on the input */
-    int ask_counterfactual;     /* show the perturbation; ask about it */
-    int cf_unchanged;           /* a counterfactual catch trial: the input
-                                   is shown unchanged (no perturbation) */
+    const int *options;         /* the item's own answer options (class indices)
+                                   in the order offered, keys 1-9 (0 a tenth), or
+                                   NULL: the classes, each with its key */
+    size_t n_options;
+    int show_label;         /* show item's true label */
+    int show_prediction;    /* show the model output on the input */
+    int ask_counterfactual; /* show the perturbation; ask about it */
+    int cf_unchanged;       /* a counterfactual catch trial: the input
+                               is shown unchanged (no perturbation) */
     /* reservoir items in the order shown, and their explanations (or
     ** NULL): n_reservoir of each, owned by the session, as many as the
     ** reservoir block showed */

@@ -295,13 +295,34 @@ static int verify_choice(Policy *policy, const SessionView *v, double p)
     return sim_rng_uniform(&policy->rng) < p_accept ? 0 : 1;
 }
 
+/* The index of class c among the options v offers, or -1. */
+static int option_of(const SessionView *v, int c)
+{
+    for (size_t i = 0; i < v->n_options; i++) {
+        if (v->options[i] == c) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* The choice to send: a quiz option, a class (a verify block's verdict),
+** or on a trial with the item's own options the index of the option in
+** the order offered. */
 static int decide_choice(Policy *policy, const SessionView *v)
 {
     const Trial *t = v->trial;
+    int opts = v->n_options && !v->question;
     size_t n_choices;
     session_choices(v, &n_choices);
-    int n = v->question ? (int)v->question->n_options : (int)n_choices;
-    int right = t->correct_choice;
+    int n = v->question ? (int)v->question->n_options
+            : opts      ? (int)v->n_options
+                        : (int)n_choices;
+    int right = opts ? option_of(v, t->correct_choice) : t->correct_choice;
+    /* the true label where the answer is a class (verify's is not) */
+    int label = v->item && v->item->label >= 0 && !v->verdicts
+                    ? (opts ? option_of(v, v->item->label) : v->item->label)
+                    : -1;
     double p;
     if (v->question) {
         p = policy->kind == POLICY_RANDOM  ? 1.0 / n
@@ -315,9 +336,7 @@ static int decide_choice(Policy *policy, const SessionView *v)
     case POLICY_MODEL:
         return right;
     case POLICY_LABEL:
-        /* the true label where the answer is a class (verify's is not) */
-        return v->item && v->item->label >= 0 && !v->verdicts ? v->item->label
-                                                              : right;
+        return label >= 0 ? label : right;
     case POLICY_RANDOM:
         return (int)sim_rng_below(&policy->rng, (uint64_t)n);
     case POLICY_MIXED:

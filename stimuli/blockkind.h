@@ -28,7 +28,9 @@ enum {
     BF_DEADLINE = 1u << 8,  /* time_limit_ms, timeout_message, confidence */
     BF_ONCE = 1u << 9,      /* once: shown once after the repeated blocks of
                                a within-subject study, on purpose */
-    BF_VERDICT = 1u << 10   /* keys of the two answers of a verify block */
+    BF_VERDICT = 1u << 10,  /* keys of the two answers of a verify block */
+    BF_OPTIONS = 1u << 11   /* options_order: an item's own "options" are
+                               its answers (keys 1-9 per option) */
 };
 
 /* What a test block asks (the study's test type, for the export). */

@@ -425,6 +425,17 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
                    " blocks have keys of their own (the classes' keys are "
                    "the study's \"classes\")");
     }
+    if (jget_str(L, bl, o, "options_order", 0, &s) == 1) {
+        if (!(kd->fields & BF_OPTIONS)) {
+            only_error(L, bl, "options_order", BF_OPTIONS, "only items of ",
+                       " blocks are answered from their "
+                       "own options");
+        } else if (strcmp(s, "shuffle") == 0) {
+            b->options_shuffle = 1;
+        } else if (strcmp(s, "item") != 0) {
+            jl_error(L, bl, "options_order", "'%s' is not item or shuffle", s);
+        }
+    }
     if (json_object_get(o, "require_scroll") &&
         !(kd->fields & (BF_ITEMS | BF_PAGES))) {
         jl_error(L, bl, "require_scroll",

@@ -17,6 +17,7 @@
 #include "stimuli/online.h"
 #include "stimuli/metrics.h"
 #include "stimuli/primary.h"
+#include "stimuli/options.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,12 +37,19 @@ static void parse_classes(Design *D, const JLoc *root)
         jl_error(L, root, "classes", "missing (required)");
         return;
     }
-    if (!json_is_array(v) || json_array_size(v) < 2) {
-        jl_error(L, root, "classes", "must be a list of 2 or more classes");
-        return;
-    }
     JLoc cl;
     jl_child(&cl, root, "classes");
+    if (json_is_object(v)) {
+        L->classes_ok = options_classes_file(L, &cl, v) == 0 && !L->oom;
+        study_class_index_build(st);
+        return;
+    }
+    if (!json_is_array(v) || json_array_size(v) < 2) {
+        jl_error(L, root, "classes",
+                 "must be a list of 2 or more classes, or {\"file\": "
+                 "\"classes.csv\"}");
+        return;
+    }
     size_t n = json_array_size(v);
     st->classes = ld_calloc(L, n, sizeof *st->classes);
     if (!st->classes) {
@@ -99,6 +107,7 @@ static void parse_classes(Design *D, const JLoc *root)
         }
     }
     L->classes_ok = ok && !L->oom;
+    study_class_index_build(st);
 }
 
 /* ----------------------------------------------------------- conditions */
@@ -851,6 +860,7 @@ void design_parse(Loader *L, json_t *root)
     check_deadlines(&D);
     validate_blocks(&D);
     validate_conditions(&D, &at);
+    options_validate(&D, &at);
     primary_parse(&D, &at);
     metrics_parse(&D, &at);
     read_pages(&D);

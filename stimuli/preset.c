@@ -385,6 +385,42 @@ static void expand_verify(Design *D, const JLoc *at, json_t *proto,
     preset_debrief(D);
 }
 
+/* HIVE's distinction task (Kim et al., ECCV 2022): each test item offers
+** its candidate classes ("options", HIVE's four), each shown with its own
+** explanation ("per_option"); the participant picks the one the model
+** predicted. Optional practice items with feedback first. */
+static void expand_hive_distinction(Design *D, const JLoc *at, json_t *proto)
+{
+    Loader *L = D->L;
+    Param ps[] = {
+        {"test_pool", 0, "test", 0},     {"n_test", 1, NULL, BLOCK_N_ALL},
+        {"practice_pool", 0, NULL, 0},   {"n_practice", 1, NULL, BLOCK_N_ALL},
+        {"shuffle_options", 2, NULL, 1}, {NULL, 0, NULL, 0}};
+    read_params(D, at, proto, ps);
+    int shuffle = param(ps, "shuffle_options")->i;
+    L->st->test_type = ld_strdup(L, "forward");
+    preset_opening(D, at, 1);
+    const char *practice = param(ps, "practice_pool")->s;
+    if (practice) {
+        Block *b = item_block(D, BLOCK_PRACTICE, "practice", at, practice,
+                              "practice_pool", param(ps, "n_practice")->i,
+                              "n_practice");
+        if (b) {
+            b->show = (ShowSpec){0, 0, 1, 0};
+            b->feedback = 1;
+            b->options_shuffle = shuffle;
+        }
+    }
+    Block *b =
+        item_block(D, BLOCK_PREDICT, "test", at, param(ps, "test_pool")->s,
+                   "test_pool", param(ps, "n_test")->i, "n_test");
+    if (b) {
+        b->show = (ShowSpec){0, 0, 1, 0};
+        b->options_shuffle = shuffle;
+    }
+    preset_debrief(D);
+}
+
 /* Nguyen et al. 2022: a few examples, then accept or reject. */
 static void expand_accept_reject(Design *D, const JLoc *at, json_t *proto)
 {
@@ -404,6 +440,7 @@ static const PresetDesc presets[] = {
     {"meta-predictor", expand_meta, 1, BALANCE_META},
     {"accept-reject", expand_accept_reject, 0, BALANCE_NONE},
     {"hive-agreement", expand_hive_agreement, 0, BALANCE_NONE},
+    {"hive-distinction", expand_hive_distinction, 0, BALANCE_NONE},
 };
 
 const PresetDesc *preset_find(const char *name)

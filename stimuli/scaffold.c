@@ -97,6 +97,18 @@ void sc_write_buf(Out *o, const char *rel, SimBuf *b)
     sim_buf_free(b);
 }
 
+static void make_dir(Out *o, const char *rel);
+
+void sc_write_text(Out *o, const char *rel, const char *text)
+{
+    write_file(o, rel, text);
+}
+
+void sc_make_dir(Out *o, const char *rel)
+{
+    make_dir(o, rel);
+}
+
 static void make_dir(Out *o, const char *rel)
 {
     if (o->rc != SIM_OK) {
@@ -842,9 +854,24 @@ static void study_id(const char *dir, char *out, size_t size)
     }
 }
 
+int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err)
+{
+    if (!dir || !dir[0]) {
+        return sim_fail(err, SIM_ERR_USAGE, "no folder given");
+    }
+    int rc = prepare_dir(dir, err);
+    if (rc == SIM_OK) {
+        study_id(dir, id, size);
+    }
+    return rc;
+}
+
 int scaffold_write(const char *dir, const char *preset, const char *modality,
                    const char *explanation, SimError *err)
 {
+    if (preset && strcmp(preset, "hive-distinction") == 0) {
+        return scaffold_write_hive(dir, modality, explanation, err);
+    }
     int p = find_name(preset, preset_names, P_COUNT);
     int m = find_name(modality, modality_names, 3);
     /* X_CONCEPTS.. follow X_DEFAULT in the order of their names */
@@ -873,15 +900,11 @@ int scaffold_write(const char *dir, const char *preset, const char *modality,
                         "every modality)",
                         explanation);
     }
-    if (!dir || !dir[0]) {
-        return sim_fail(err, SIM_ERR_USAGE, "no folder given");
-    }
-    int rc = prepare_dir(dir, err);
+    char id[64];
+    int rc = sc_prepare_dir(dir, id, sizeof id, err);
     if (rc != SIM_OK) {
         return rc;
     }
-    char id[64];
-    study_id(dir, id, sizeof id);
     Ctx c;
     memset(&c, 0, sizeof c);
     c.preset = (Preset)p;

@@ -12,8 +12,8 @@
 
 /* The names accepted, for usage messages: "hase-forward, ..." */
 #define SCAFFOLD_PRESETS                                                       \
-    "hase-forward, hase-counterfactual, meta-predictor, accept-reject or "     \
-    "hive-agreement"
+    "hase-forward, hase-counterfactual, meta-predictor, accept-reject, "       \
+    "hive-agreement or hive-distinction"
 #define SCAFFOLD_MODALITIES "image, text or tabular"
 #define SCAFFOLD_EXPLANATIONS                                                  \
     "concepts, prototype, counterfactual, rationale or on-request"

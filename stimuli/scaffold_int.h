@@ -96,4 +96,15 @@ void scaffold_payload(Out *o, const Ctx *c, const Planned *x, int k, SimBuf *b);
 /* What the method's payload is, for study.json's and the README's notes. */
 const char *scaffold_method_what(const Ctx *c);
 
+/* Writes text to rel; makes the folder rel (the first failure stays). */
+void sc_write_text(Out *o, const char *rel, const char *text);
+void sc_make_dir(Out *o, const char *rel);
+/* Refuses no dir, or a dir that exists and is not an empty folder;
+** creates it, and writes the study id made from its name to id. */
+int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err);
+/* The hive-distinction starter (scaffold_hive.c): scaffold_write's
+** contract for that preset. */
+int scaffold_write_hive(const char *dir, const char *modality,
+                        const char *explanation, SimError *err);
+
 #endif

@@ -218,6 +218,11 @@ struct Explanation {
     Explanation *parts;
     size_t n_parts;
     int row; /* layout: 1 = "direction": "row", 0 = "column" */
+
+    /* "per_option": a layout row with one part per answer option of the
+    ** item, part_class[i] the class index parts[i] speaks of (payload
+    ** order); a trial draws them in the order it offers the options */
+    int *part_class; /* NULL: not a per-option payload */
 };
 
 typedef struct ItemExplanation {
@@ -247,7 +252,14 @@ typedef struct Item {
                         it failed */
     int *rationale;  /* "rationale": gold token indices (0-based), or NULL */
     size_t n_rationale;
+    int *options; /* "options": the answer options (class indices, 2 to
+                     ITEM_MAX_OPTIONS) in the item's order, or NULL: a
+                     block offers the study's classes */
+    size_t n_options;
 } Item;
+
+/* Most answer options an item may carry (keys 1-9 and 0). */
+#define ITEM_MAX_OPTIONS 10
 
 /* ---------------------------------------------------------------- design */
 
@@ -422,6 +434,11 @@ typedef struct Block {
     /* pages and item screens taller than the window: Continue only after
     ** the participant has scrolled to the end (default 1) */
     int require_scroll;
+
+    /* kinds with BF_OPTIONS: items with "options" are answered from them,
+    ** in the item's order or ("options_order": "shuffle") a fresh order
+    ** per trial, recorded with it */
+    int options_shuffle;
 } Block;
 
 typedef struct Screening {
@@ -577,7 +594,11 @@ typedef struct Study {
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
-    struct StudyIndex *index;  /* internal: item lookup by key; may be NULL */
+    struct StudyIndex *index; /* internal: item lookup by key; may be NULL */
+    size_t *class_slots;      /* internal: class lookup by id (class index
+                                 + 1, open addressing; a power of two
+                                 n_class_slots); NULL: a linear search */
+    size_t n_class_slots;
     UiStrings *ui_strings;     /* the runner's strings in the study's language
                                   ("language", "language_file", "ui"); NULL
                                   only when loading failed */
@@ -669,6 +690,10 @@ const Item *study_find_item(const Study *study, const char *key);
 const Condition *study_find_condition(const Study *study, const char *id);
 int study_condition_index(const Study *study, const char *id);
 int study_class_index(const Study *study, const char *class_id);
+/* Builds the lookup of study_class_index for the study's classes (call
+** again after they change). 0, or -1 when out of memory (the lookup stays
+** a linear search). */
+int study_class_index_build(Study *study);
 /* The condition id nearest to id (a "did you mean" for a misspelled one),
 ** or NULL when none is near. Borrowed from study. */
 const char *study_condition_suggest(const Study *study, const char *id);
@@ -722,6 +747,13 @@ int block_kind_from_name(const char *name);
 /* 1 when blocks of kind k show items of a pool (practice, learn, predict,
 ** counterfactual, rating), else 0. */
 int block_kind_shows_items(BlockKind k);
+/* 1 when blocks of kind k answer an item with "options" from its options
+** (keys per option) instead of the study's classes, else 0. */
+int block_kind_offers_options(BlockKind k);
+/* The answer options trial-kind blocks of kind k offer for item: its own
+** (n_options, class indices) when k offers options and it has them, else
+** NULL. */
+const int *item_block_options(const Item *item, BlockKind k, size_t *n);
 /* Within-subject designs without sessions repeat, once per condition, the
 ** blocks from the first to the last block that shows items and is not
 ** practice (learn, predict, counterfactual, rating), with whatever lies

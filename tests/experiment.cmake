@@ -21,6 +21,11 @@ simlab_add_test(test_experiment_export SOURCES test_experiment_export.c
 # simulation, validation).
 simlab_add_test(test_experiment_deadline SOURCES test_experiment_deadline.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
+# Per-item answer options (hive-distinction): keys per option, the order
+# offered recorded and resumed, per-option evidence, export, 1,000 classes,
+# simulated participants.
+simlab_add_test(test_experiment_options SOURCES test_experiment_options.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
 # One writer per database (the lease), station of responses, read-only
 # places; two `simlab simulate` on one file when the program is built.
 if(TARGET simlab)

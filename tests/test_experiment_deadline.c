@@ -275,14 +275,16 @@ static void test_session(const Study *st)
                                  &q, NULL),
               SQLITE_OK);
     int nc = sqlite3_column_count(q);
-    CHECK(nc >= 7);
-    CHECK_STR(sqlite3_column_name(q, nc - 6), "timed_out");
-    CHECK_STR(sqlite3_column_name(q, nc - 5), "confidence");
-    CHECK_STR(sqlite3_column_name(q, nc - 4), "confidence_rt_ms");
-    CHECK_STR(sqlite3_column_name(q, nc - 7), "response_ns");
-    CHECK_STR(sqlite3_column_name(q, nc - 3), "model_correct");
-    CHECK_STR(sqlite3_column_name(q, nc - 2), "advice_shown");
-    CHECK_STR(sqlite3_column_name(q, nc - 1), "followed_advice");
+    CHECK(nc >= 9);
+    CHECK_STR(sqlite3_column_name(q, nc - 8), "timed_out");
+    CHECK_STR(sqlite3_column_name(q, nc - 7), "confidence");
+    CHECK_STR(sqlite3_column_name(q, nc - 6), "confidence_rt_ms");
+    CHECK_STR(sqlite3_column_name(q, nc - 9), "response_ns");
+    CHECK_STR(sqlite3_column_name(q, nc - 5), "model_correct");
+    CHECK_STR(sqlite3_column_name(q, nc - 4), "advice_shown");
+    CHECK_STR(sqlite3_column_name(q, nc - 3), "followed_advice");
+    CHECK_STR(sqlite3_column_name(q, nc - 2), "n_options");
+    CHECK_STR(sqlite3_column_name(q, nc - 1), "options_shown");
     sqlite3_finalize(q);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format WHERE "
                           "timed_out = 1 AND correct IS NULL"),
@@ -305,7 +307,8 @@ static void test_session(const Study *st)
     if (text) {
         CHECK(strstr(text,
                      ",station,timed_out,confidence,confidence_rt_ms,"
-                     "model_correct,advice_shown,followed_advice\r\n") != NULL);
+                     "model_correct,advice_shown,followed_advice,n_options,"
+                     "options_shown\r\n") != NULL);
         /* step 3: right, confidence 3 after 5 s */
         CHECK(strstr(text, ",0,3,5000.000,") != NULL);
         /* a timeout: empty correct, timed_out 1, no confidence */
@@ -346,7 +349,7 @@ static void test_migration(const Study *fwd)
     char *text = slurp(csv);
     CHECK(text && strstr(text, ",timed_out,confidence,confidence_rt_ms,"
                                "model_correct,advice_shown,"
-                               "followed_advice\r\n"));
+                               "followed_advice,n_options,options_shown\r\n"));
     CHECK(text && strstr(text, ",0,,,"));
     free(text);
 

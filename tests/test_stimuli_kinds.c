@@ -255,7 +255,7 @@ static void test_lists_in_errors(void)
     CHECK(out && strstr(out, "field 'preset': unknown preset 'nope' "
                              "(hase-forward, hase-counterfactual, "
                              "meta-predictor, accept-reject, "
-                             "hive-agreement)"));
+                             "hive-agreement, hive-distinction)"));
     free(out);
     study_free(st);
     study_report_free(&rep);
