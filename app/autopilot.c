@@ -209,8 +209,10 @@ static void autopilot_send(Autopilot *ap, const AutopilotCtx *ctx,
     char buf[16];
     switch (in->kind) {
     case SIM_IN_CHOOSE:
-        if (v->question) {
-            snprintf(buf, sizeof buf, "%d", in->value + 1);
+        if (v->question || v->n_options) {
+            /* quiz options and an item's own options: keys 1-9 (0) */
+            snprintf(buf, sizeof buf, "%d",
+                     v->question ? in->value + 1 : (in->value + 1) % 10);
             if (by_key ||
                 push_click(ctx, scene_find_hit(sc, ACT_CHOOSE, in->value), 1) !=
                     0) {
@@ -274,7 +276,8 @@ static void autopilot_send(Autopilot *ap, const AutopilotCtx *ctx,
 ** or -1 when the screen asks for no class. */
 static int wrong_class(const SessionView *v)
 {
-    if (!v->need_choice || v->question || !v->item || v->n_classes < 2) {
+    if (!v->need_choice || v->question || v->n_options || !v->item ||
+        v->n_classes < 2) {
         return -1;
     }
     const Item *it = v->item;

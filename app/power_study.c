@@ -453,7 +453,7 @@ static int simulate_study(void *vctx, int N, uint64_t study_seed,
 static double p_for_accuracy(const SimulationSpec *spec, double acc)
 {
     SimulationSpec one = *spec;
-    SimCell cell = {NULL, NULL, 0.5};
+    SimCell cell = {NULL, NULL, 0.5, 0, 0, 0};
     one.cells = &cell;
     one.n_cells = 1;
     double lo = -9, hi = 9;

@@ -27,6 +27,10 @@ static StudyClass CLASSES[2] = {{MUT("pos"), MUT("Positive"), MUT("f")},
                                 {MUT("neg"), MUT("Negative"), MUT("j")}};
 static StudyClass IMG_CLASSES[2] = {{MUT("husky"), MUT("Husky"), MUT("f")},
                                     {MUT("wolf"), MUT("Wolf"), MUT("j")}};
+/* A verify block's answers: labels from the runner's strings. */
+static StudyClass VERDICTS[2] = {{MUT("accept"), NULL, MUT("f")},
+                                 {MUT("reject"), NULL, MUT("j")}};
+static RatingSpec CONFIDENCE4 = {NULL, 4, NULL, NULL};
 static StudyClass NLI[3] = {{MUT("entail"), MUT("Entailment"), MUT("1")},
                             {MUT("neutral"), MUT("Neutral"), MUT("2")},
                             {MUT("contra"), MUT("Contradiction"), MUT("3")}};
@@ -763,6 +767,33 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
         fx->res_expl[k] = &fx->img_expl[k];
     }
     v->n_reservoir = 5;
+    v = SHOT("verify-image");
+    v->screen = SCREEN_VERIFY;
+    v->classes = IMG_CLASSES;
+    v->verdicts = VERDICTS;
+    v->item = &fx->img_items[3];
+    v->explanation = &fx->img_expl[3];
+    v->show_prediction = 1;
+    v->need_choice = 1;
+    v->choice = 1;
+    v->confidence_spec = &CONFIDENCE4;
+    v = SHOT("verify-text");
+    v->screen = SCREEN_VERIFY;
+    v->verdicts = VERDICTS;
+    v->item = &fx->text_item;
+    v->explanation = &fx->e_tokens;
+    v->show_prediction = 1;
+    v->need_choice = 1;
+    v = SHOT("decide-tabular");
+    v->screen = SCREEN_DECIDE;
+    v->item = &fx->tab_item;
+    v->explanation = &fx->e_feat;
+    v->show_prediction = 1;
+    v->need_choice = 1;
+    v = SHOT("decide-alone");
+    v->screen = SCREEN_DECIDE;
+    v->item = &fx->text_item;
+    v->need_choice = 1;
     v = SHOT("practice-feedback");
     v->screen = SCREEN_FEEDBACK;
     v->classes = IMG_CLASSES;

@@ -28,8 +28,10 @@ static const SimColumn COLUMNS[SIM_COL_COUNT] = {
     [SIM_COL_CORRECT] =
         {"correct", "0/1/empty", 1,
          "1 if the response equals the model output on the shown input (on "
-         "the perturbation for counterfactual trials), first try for "
-         "practice and quiz; empty when nothing was asked",
+         "the perturbation for counterfactual trials; verify trials: the "
+         "answer matches whether the model was right; decide trials: the "
+         "response equals the label), first try for practice and quiz; "
+         "empty when nothing was asked",
          "CASE WHEN t.correct_choice >= 0 AND t.is_example = 0 THEN "
          "r.correct END",
          NULL, BOTH},
@@ -38,8 +40,8 @@ static const SimColumn COLUMNS[SIM_COL_COUNT] = {
                          "CASE WHEN t.session > 0 THEN t.session END", NULL,
                          BOTH},
     [SIM_COL_TEST_TYPE] = {"test_type", "string", 0,
-                           "forward or counterfactual", "t.test_type", NULL,
-                           BOTH},
+                           "forward, counterfactual, verify or decide",
+                           "t.test_type", NULL, BOTH},
     [SIM_COL_DOMAIN] = {"domain", "string", 0, "item domain", "i.domain", NULL,
                         BOTH},
     [SIM_COL_BLOCK] = {"block", "string", 0, "block id of the study design",
@@ -63,7 +65,8 @@ static const SimColumn COLUMNS[SIM_COL_COUNT] = {
          "counterfactual trials)",
          "t.model_output", NULL, BOTH},
     [SIM_COL_RESPONSE] = {"response", "string", 0,
-                          "the participant's answer (class id or option)",
+                          "the participant's answer (class id or option; "
+                          "verify trials: accept or reject)",
                           "r.response_id", NULL, BOTH},
     [SIM_COL_RATING] = {"rating", "integer/empty", 0,
                         "Likert rating of the explanation",
@@ -108,6 +111,38 @@ static const SimColumn COLUMNS[SIM_COL_COUNT] = {
          "CASE WHEN r.confidence_ns > 0 AND r.onset_ns > 0 THEN "
          "(r.confidence_ns - r.onset_ns) / 1e6 END",
          "NULL", BOTH},
+    [SIM_COL_MODEL_CORRECT] =
+        {"model_correct", "0/1/empty", 0,
+         "1 when the item's model output equals its label, 0 when not; "
+         "empty when the item has no label",
+         "CASE WHEN i.label IS NULL OR i.prediction IS NULL THEN NULL "
+         "WHEN i.prediction = i.label THEN 1 ELSE 0 END",
+         "NULL", BOTH},
+    [SIM_COL_ADVICE_SHOWN] =
+        {"advice_shown", "0/1/empty", 0,
+         "decide trials: 1 when the condition showed the model's output as "
+         "advice; empty on other trials",
+         "CASE WHEN t.test_type = 'decide' THEN t.show_prediction END", "NULL",
+         BOTH},
+    [SIM_COL_FOLLOWED_ADVICE] =
+        {"followed_advice", "0/1/empty", 0,
+         "decide trials with advice shown: 1 when the response equals the "
+         "model's output; empty otherwise (and when no answer was given)",
+         "CASE WHEN t.test_type = 'decide' AND t.show_prediction = 1 AND "
+         "r.response_id IS NOT NULL THEN CASE WHEN r.response_id = "
+         "t.model_output THEN 1 ELSE 0 END END",
+         "NULL", BOTH},
+    [SIM_COL_N_OPTIONS] =
+        {"n_options", "integer/empty", 0,
+         "number of answer options offered when the item's own options "
+         "applied (a distinction trial: chance is 1 / n_options)",
+         "CASE WHEN t.options IS NOT NULL THEN length(t.options) - "
+         "length(replace(t.options, '|', '')) + 1 END",
+         "NULL", BOTH},
+    [SIM_COL_OPTIONS_SHOWN] = {"options_shown", "string/empty", 0,
+                               "the options offered, in the order shown, "
+                               "'|'-separated class ids",
+                               "t.options", "NULL", BOTH},
 };
 
 _Static_assert(sizeof COLUMNS / sizeof *COLUMNS == SIM_COL_COUNT,

@@ -67,6 +67,7 @@ void schedule_free(Schedule *s)
         sim_free(s->trials[i].item_key);
         sim_free(s->trials[i].test_type);
         sim_free(s->trials[i].condition);
+        sim_free(s->trials[i].options);
     }
     sim_free(s->trials);
     sim_free(s->condition);
@@ -288,12 +289,22 @@ static int explained(const Builder *b, const Block *blk)
     return blk->show.explanation && b->condition->method != NULL;
 }
 
+/* Whether the block's trials in the builder's condition show the model's
+** advice: always, but in a decide block only when the condition gives it
+** ("advice": false: the humans alone). */
+static int advised(const Builder *b, const Block *blk)
+{
+    return blk->kind != BLOCK_DECIDE || b->condition->advice;
+}
+
 /* What an item trial asks: the response expected, the right choice (-1:
 ** none) and the test type recorded with it. */
 typedef struct ItemAsk {
     Expect expects;
     int correct;
     const char *test_type;
+    int catch_asks_model; /* a catch trial's right answer is the model's
+                             output (what the reservoir showed) */
 } ItemAsk;
 
 typedef ItemAsk (*ItemAskFn)(const Builder *b, const Block *blk,
@@ -304,14 +315,32 @@ static ItemAsk ask_learn(const Builder *b, const Block *blk, const Item *item)
     (void)item;
     return (ItemAsk){blk->rating && explained(b, blk) ? EXPECT_RATING
                                                       : EXPECT_CONTINUE,
-                     -1, "forward"};
+                     -1, "forward", 0};
 }
 
 static ItemAsk ask_prediction(const Builder *b, const Block *blk,
                               const Item *item)
 {
     (void)b, (void)blk;
-    return (ItemAsk){EXPECT_CHOICE, item->prediction, "forward"};
+    return (ItemAsk){EXPECT_CHOICE, item->prediction, "forward", 1};
+}
+
+/* verify: the answer is the verdict (0 accept, 1 reject) that matches
+** whether the model was right; none when the item has no label. */
+static ItemAsk ask_verify(const Builder *b, const Block *blk, const Item *item)
+{
+    (void)b, (void)blk;
+    int correct = item->label < 0                   ? -1
+                  : item->prediction == item->label ? 0
+                                                    : 1;
+    return (ItemAsk){EXPECT_CHOICE, correct, "verify", 0};
+}
+
+/* decide: the answer is the task's, the item's true label. */
+static ItemAsk ask_decide(const Builder *b, const Block *blk, const Item *item)
+{
+    (void)b, (void)blk;
+    return (ItemAsk){EXPECT_CHOICE, item->label, "decide", 0};
 }
 
 static ItemAsk ask_counterfactual(const Builder *b, const Block *blk,
@@ -319,16 +348,57 @@ static ItemAsk ask_counterfactual(const Builder *b, const Block *blk,
 {
     return (ItemAsk){blk->rating && explained(b, blk) ? EXPECT_CHOICE_RATING
                                                       : EXPECT_CHOICE,
-                     item->cf ? item->cf->prediction : -1, "counterfactual"};
+                     item->cf ? item->cf->prediction : -1, "counterfactual", 1};
 }
 
 static ItemAsk ask_rating(const Builder *b, const Block *blk, const Item *item)
 {
     (void)b, (void)blk, (void)item;
-    return (ItemAsk){EXPECT_RATING, -1, "forward"};
+    return (ItemAsk){EXPECT_RATING, -1, "forward", 0};
 }
 
 static ItemAskFn item_ask(BlockKind kind);
+
+int schedule_set_options(Trial *t, const int *options, size_t n)
+{
+    sim_free(t->options);
+    t->options = NULL;
+    t->n_options = 0;
+    if (n == 0) {
+        return SIM_OK;
+    }
+    t->options = sim_calloc(n, sizeof *t->options);
+    if (!t->options) {
+        return SIM_ERR_NOMEM;
+    }
+    memcpy(t->options, options, n * sizeof *options);
+    t->n_options = n;
+    return SIM_OK;
+}
+
+/* A choice trial of an item with its own options offers them: in the
+** item's order, or shuffled from the participant's seed, the item and the
+** step (a stream of its own: the item orders stay as they were). */
+static int offer_options(Builder *b, const Block *blk, Trial *t,
+                         const Item *item)
+{
+    size_t n = 0;
+    const int *opts = item_block_options(item, blk->kind, &n);
+    if (!opts ||
+        (t->expects != EXPECT_CHOICE && t->expects != EXPECT_CHOICE_RATING)) {
+        return SIM_OK;
+    }
+    if (schedule_set_options(t, opts, n) != SIM_OK) {
+        return sim_fail(b->err, SIM_ERR_NOMEM, "out of memory");
+    }
+    if (blk->options_shuffle) {
+        SimRng rng;
+        sim_rng_seed_stream(&rng, b->seed ^ sim_hash_str(item->key),
+                            3000u + (uint64_t)t->seq);
+        sim_rng_shuffle(&rng, t->options, n, sizeof *t->options);
+    }
+    return SIM_OK;
+}
 
 /* The practice examples of block bi, first, from their own pool (only
 ** practice blocks have a train_pool). */
@@ -500,7 +570,7 @@ static int add_item_block(Builder *b, int bi)
             break;
         }
         ItemAsk ask = item_ask(blk->kind)(b, blk, item);
-        if (is_catch) {
+        if (is_catch && ask.catch_asks_model) {
             /* a catch trial asks what the reservoir showed: in a
             ** counterfactual block the input is shown unchanged */
             ask.correct = item->prediction;
@@ -516,11 +586,13 @@ static int add_item_block(Builder *b, int bi)
         t->is_catch = is_catch;
         t->correct_choice = ask.correct;
         t->show = blk->show;
-        t->show.explanation = explained(b, blk);
+        t->show.explanation = explained(b, blk) && advised(b, blk);
+        t->show.prediction = blk->show.prediction && advised(b, blk);
         if (is_catch) {
             t->show.explanation = 0;
         }
         t->reservoir = blk->show.reservoir ? res : -1;
+        rc = offer_options(b, blk, t, item);
     }
     sim_free(order);
     sim_free(catch_pos);
@@ -555,6 +627,8 @@ static const struct {
     [BLOCK_BREAK] = {add_continue_pages, NULL},
     [BLOCK_DEBRIEF] = {add_continue_pages, NULL},
     [BLOCK_QUESTIONNAIRE] = {add_questionnaire, NULL},
+    [BLOCK_VERIFY] = {add_item_block, ask_verify},
+    [BLOCK_DECIDE] = {add_item_block, ask_decide},
 };
 
 _Static_assert(sizeof kind_steps / sizeof *kind_steps == BLOCK_KIND_COUNT,

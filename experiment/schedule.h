@@ -37,11 +37,17 @@ typedef struct Trial {
     Expect expects;
     ShowSpec show;      /* what the screen shows (explanation only when the
                            condition has a method) */
-    int correct_choice; /* class or option index that is right, -1 none */
+    int correct_choice; /* class or option index that is right (verify: 0
+                           accept, 1 reject), -1 none */
     int reservoir;      /* block index of the reservoir, -1 none */
-    char *test_type;    /* "forward", "counterfactual" or NULL */
+    char *test_type;    /* "forward", "counterfactual", "verify",
+                           "decide" or NULL */
     char *condition;    /* condition of the step (within-subject studies),
                            NULL = the schedule's condition */
+    int *options;       /* the item's own answer options (class indices)
+                           in the order offered, or NULL: the study's
+                           classes (schedule_set_options) */
+    size_t n_options;
 } Trial;
 
 typedef struct Schedule {
@@ -97,5 +103,9 @@ size_t schedule_reservoir(const Schedule *schedule, const Trial *t,
                           const char **keys, size_t max);
 
 const char *expect_name(Expect e);
+
+/* Sets t's answer options to the n class indices in options (copied);
+** n 0 clears them. SIM_OK or SIM_ERR_NOMEM. */
+int schedule_set_options(Trial *t, const int *options, size_t n);
 
 #endif

@@ -60,6 +60,8 @@ static const struct {
     [SCREEN_DONE] = {BODY_MESSAGE, UI_DONE_TITLE, UI_DONE_TEXT, UI_DONE_ONLINE},
     [SCREEN_QUESTIONNAIRE] = {BODY_QUESTIONNAIRE, NO_KEY, NO_KEY, NO_KEY},
     [SCREEN_TIMEOUT] = {BODY_LINE, NO_KEY, NO_KEY, NO_KEY},
+    [SCREEN_VERIFY] = {BODY_ITEM, NO_KEY, NO_KEY, NO_KEY},
+    [SCREEN_DECIDE] = {BODY_ITEM, NO_KEY, NO_KEY, NO_KEY},
 };
 
 _Static_assert(sizeof screens / sizeof *screens == SESSION_SCREEN_COUNT,
@@ -271,6 +273,47 @@ static void reveal_model(const M *b, ScreenReveal *r, const Explanation *e,
     }
 }
 
+/* The key of the option at index i of an item's own options: 1-9, 0. */
+static const char *option_key(const M *b, size_t i)
+{
+    return arena_printf(b->a, "%d", (int)((i + 1) % 10));
+}
+
+/* A per-option payload's parts (x built from e) in the order the options
+** are offered (the trial's, else the item's), each titled with its option
+** (and its key when the options are asked): each candidate beside its
+** evidence. Parts of classes not offered are left out. */
+static void order_per_option(const M *b, ScreenExpl *x, const Explanation *e,
+                             const Item *item, int keyed)
+{
+    const SessionView *v = b->v;
+    const int *opts = keyed ? v->options : item->options;
+    size_t n = keyed ? v->n_options : item->n_options;
+    if (!x || !e->part_class || !opts || x->n_parts != e->n_parts) {
+        return;
+    }
+    ScreenExpl *parts = arena_array(b->a, n, sizeof *parts);
+    size_t k = 0;
+    for (size_t i = 0; parts && i < n; i++) {
+        for (size_t j = 0; j < e->n_parts; j++) {
+            if (e->part_class[j] != opts[i]) {
+                continue;
+            }
+            parts[k] = x->parts[j];
+            const char *label = class_label(b, opts[i]);
+            parts[k++].title = keyed ? arena_printf(b->a, "%s \xc2\xb7 %s",
+                                                    option_key(b, i), label)
+                                     : label;
+            break;
+        }
+    }
+    if (parts) {
+        x->parts = parts;
+        x->n_parts = k;
+        x->per_option = 1;
+    }
+}
+
 static void area_model(const M *b, int across)
 {
     const SessionView *v = b->v;
@@ -289,6 +332,7 @@ static void area_model(const M *b, int across)
     }
     int hover = e->reveal == EXPL_REVEAL_HOVER;
     a->expl = screen_model_expl(b->m, b->cx, e, &v->item->input, 0, hover);
+    order_per_option(b, a->expl, e, v->item, v->n_options && v->need_choice);
     reveal_model(b, &a->reveal, e, -1, v->revealed || b->cx->measure);
 }
 
@@ -315,6 +359,7 @@ static void reservoir_model(const M *b)
         input_model(b, &c->input, &it->input, NULL, 0);
         if (e) {
             c->expl = screen_model_expl(b->m, b->cx, e, &it->input, 1, 0);
+            order_per_option(b, c->expl, e, it, 0);
             reveal_model(b, &c->reveal, e, (int)i,
                          b->cx->measure ||
                              (v->res_revealed && v->res_revealed[i]));
@@ -507,31 +552,84 @@ static ScreenScale *scale_model(const M *b, const RatingSpec *rs, UiKey q,
     return k;
 }
 
+/* The question of a screen's forced choice. */
+static UiKey choice_question(SessionScreen screen)
+{
+    switch (screen) {
+    case SCREEN_COUNTERFACTUAL:
+        return UI_CF_QUESTION;
+    case SCREEN_VERIFY:
+        return UI_VERIFY_QUESTION;
+    case SCREEN_DECIDE:
+        return UI_DECIDE_QUESTION;
+    default:
+        return UI_PREDICT_QUESTION;
+    }
+}
+
+/* A screen that asks a forced choice about an item. */
+static int asks_item(SessionScreen screen)
+{
+    return screen == SCREEN_PREDICT || screen == SCREEN_COUNTERFACTUAL ||
+           screen == SCREEN_VERIFY || screen == SCREEN_DECIDE;
+}
+
+/* The choice among the study's classes (or a verify block's two verdicts),
+** each with its key. */
+static void class_choice(const M *b, ScreenChoice *c)
+{
+    const SessionView *v = b->v;
+    size_t n;
+    const StudyClass *ch = session_choices(v, &n);
+    c->options = arena_array(b->a, n, sizeof *c->options);
+    for (size_t i = 0; c->options && i < n; i++) {
+        const StudyClass *k = &ch[i];
+        /* a verdict's words are the runner's strings */
+        c->options[i].label =
+            k->label      ? k->label
+            : v->verdicts ? tr(b, i == 0 ? UI_VERIFY_ACCEPT : UI_VERIFY_REJECT)
+                          : "";
+        c->options[i].key = k->key && *k->key
+                                ? k->key
+                                : arena_printf(b->a, "%d", (int)(i % 100) + 1);
+        c->n_options++;
+    }
+}
+
+/* The choice among the item's own options in the order offered, keys 1-9
+** (0 a tenth); value: the index of the option chosen. */
+static void option_choice(const M *b, ScreenChoice *c)
+{
+    const SessionView *v = b->v;
+    c->value = -1;
+    c->options = arena_array(b->a, v->n_options, sizeof *c->options);
+    for (size_t i = 0; c->options && i < v->n_options; i++) {
+        c->options[i].label = class_label(b, v->options[i]);
+        c->options[i].key = option_key(b, i);
+        c->n_options++;
+        if (v->options[i] == v->choice) {
+            c->value = (int)i;
+        }
+    }
+}
+
 static void response_model(const M *b)
 {
     const SessionView *v = b->v;
     ScreenModel *m = b->m;
-    int predicting = v->screen == SCREEN_PREDICT ||
-                     v->screen == SCREEN_COUNTERFACTUAL ||
-                     v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_RATING;
+    int predicting = asks_item(v->screen) || v->screen == SCREEN_EXAMPLE ||
+                     v->screen == SCREEN_RATING;
     if (v->need_choice && !v->question && predicting) {
         ScreenChoice *c = alloc(b, sizeof *c);
         if (c) {
             m->choice = c;
-            c->question =
-                tr(b, v->screen == SCREEN_COUNTERFACTUAL ? UI_CF_QUESTION
-                                                         : UI_PREDICT_QUESTION);
+            c->question = tr(b, choice_question(v->screen));
             c->value = v->choice;
             c->ends = !v->need_rating && !v->confidence_spec;
-            c->options = arena_array(b->a, v->n_classes, sizeof *c->options);
-            for (size_t i = 0; c->options && i < v->n_classes; i++) {
-                const StudyClass *k = &v->classes[i];
-                c->options[i].label = k->label ? k->label : "";
-                c->options[i].key =
-                    k->key && *k->key
-                        ? k->key
-                        : arena_printf(b->a, "%d", (int)(i % 100) + 1);
-                c->n_options++;
+            if (v->n_options) {
+                option_choice(b, c);
+            } else {
+                class_choice(b, c);
             }
         }
     }
@@ -571,8 +669,7 @@ static void response_model(const M *b)
         }
     }
     const Block *bl = v->block;
-    if (bl && bl->time_limit_ms > 0 && v->need_choice &&
-        (v->screen == SCREEN_PREDICT || v->screen == SCREEN_COUNTERFACTUAL)) {
+    if (bl && bl->time_limit_ms > 0 && v->need_choice && asks_item(v->screen)) {
         ScreenDeadline *d = alloc(b, sizeof *d);
         if (d) {
             m->deadline = d;
@@ -597,7 +694,9 @@ static void keys_model(const M *b)
     if (v->screen == SCREEN_QUESTIONNAIRE) {
         return; /* typed text goes to the fields; Continue is a click */
     }
-    size_t cap = 4 + v->n_classes + 11;
+    size_t n_choices;
+    const StudyClass *ch = session_choices(v, &n_choices);
+    size_t cap = 4 + n_choices + 11;
     m->keys = arena_array(b->a, cap, sizeof *m->keys);
     if (!m->keys) {
         return;
@@ -606,10 +705,14 @@ static void keys_model(const M *b)
         m->keys[m->n_keys++] = "return";
         m->keys[m->n_keys++] = "space";
     }
-    if (v->need_choice && !v->question) {
-        for (size_t i = 0; i < v->n_classes; i++) {
-            if (v->classes[i].key && v->classes[i].key[0]) {
-                m->keys[m->n_keys++] = v->classes[i].key;
+    if (v->need_choice && !v->question && v->n_options) {
+        for (size_t i = 0; i < v->n_options; i++) {
+            m->keys[m->n_keys++] = option_key(b, i);
+        }
+    } else if (v->need_choice && !v->question) {
+        for (size_t i = 0; i < n_choices; i++) {
+            if (ch[i].key && ch[i].key[0]) {
+                m->keys[m->n_keys++] = ch[i].key;
             }
         }
     }

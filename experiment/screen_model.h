@@ -154,6 +154,9 @@ struct ScreenExpl {
     const char *image_file; /* that image (the item's), absolute; NULL */
     ScreenExpl *parts;
     size_t n_parts;
+    int per_option; /* a per-option payload: parts are the answer options
+                       in the order offered, drawn side by side, each
+                       titled with its option */
 };
 
 /* How an explanation is given: at once, on request behind a button, or

@@ -109,7 +109,9 @@ const char *session_screen_name(SessionScreen screen)
         [SCREEN_SCREENED_OUT] = "screened_out",
         [SCREEN_DONE] = "done",
         [SCREEN_QUESTIONNAIRE] = "questionnaire",
-        [SCREEN_TIMEOUT] = "timeout"};
+        [SCREEN_TIMEOUT] = "timeout",
+        [SCREEN_VERIFY] = "verify",
+        [SCREEN_DECIDE] = "decide"};
     _Static_assert(sizeof names / sizeof *names == SESSION_SCREEN_COUNT,
                    "one name per SessionScreen");
     return (unsigned)screen < SESSION_SCREEN_COUNT ? names[screen] : "?";
@@ -188,6 +190,8 @@ static const struct {
     [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE, CHECKED_NONE},
     [BLOCK_QUESTIONNAIRE] = {SCREEN_QUESTIONNAIRE, SCREEN_QUESTIONNAIRE,
                              CHECKED_NONE},
+    [BLOCK_VERIFY] = {SCREEN_VERIFY, SCREEN_EXAMPLE, CHECKED_NONE},
+    [BLOCK_DECIDE] = {SCREEN_DECIDE, SCREEN_EXAMPLE, CHECKED_NONE},
 };
 
 _Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,
@@ -269,6 +273,14 @@ static int scroll_held(const Session *s, const Block *b)
 ** skipped) and the scroll gate is open. A questionnaire's Continue is
 ** accepted with answers missing: it shows what is missing. The one rule:
 ** handle_step applies it, and the view says it to the front ends. */
+const StudyClass *session_choices(const SessionView *v, size_t *n)
+{
+    if (n) {
+        *n = v->verdicts ? 2 : v->n_classes;
+    }
+    return v->verdicts ? v->verdicts : v->classes;
+}
+
 int session_continue_ready(const SessionView *v)
 {
     return v->need_continue && !v->scroll_gate &&
@@ -311,6 +323,9 @@ static void build_view(Session *s)
     const Block *b = &s->study->blocks[t->block];
     v->trial = t;
     v->block = b;
+    if (b->kind == BLOCK_VERIFY) {
+        v->verdicts = b->verdicts; /* accept, reject */
+    }
     v->condition = trial_condition(s->sched, t);
     /* within-subject: the step's own condition shows its explanations */
     const Condition *cond = study_find_condition(s->study, v->condition);
@@ -337,6 +352,8 @@ static void build_view(Session *s)
         v->ask_counterfactual =
             kind_screens[b->kind].screen == SCREEN_COUNTERFACTUAL;
         v->cf_unchanged = v->ask_counterfactual && t->is_catch;
+        v->options = t->options;
+        v->n_options = t->n_options;
     }
     v->reveal_key = s->reveal_key;
     reveal_view(&s->reveal, v);
@@ -685,7 +702,7 @@ static int answer(Session *s, const SimInput *in, const char *id, After after,
         const Block *b = &s->study->blocks[t->block];
         const char *cid = checked(b) == CHECKED_QUIZ
                               ? b->questions[t->page].options[s->choice]
-                              : s->study->classes[s->choice].id;
+                              : session_choices(&s->view, NULL)[s->choice].id;
         snprintf(s->pending_id, sizeof s->pending_id, "%s", cid);
         r->choice_id = s->pending_id;
     }
@@ -930,9 +947,21 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
         }
         return 0;
     }
+    if (v->need_choice && v->n_options) {
+        /* keys per option: 1-9, and 0 for a tenth */
+        int d = digit ? digit : (in->key && strcmp(in->key, "0") == 0 ? 10 : 0);
+        if (d && (size_t)d <= v->n_options) {
+            out->kind = SIM_IN_CHOOSE;
+            out->value = d - 1;
+            return 1;
+        }
+        return 0;
+    }
     if (v->need_choice) {
-        for (size_t c = 0; c < s->study->n_classes; c++) {
-            if (key_equal(in->key, s->study->classes[c].key)) {
+        size_t n;
+        const StudyClass *ch = session_choices(v, &n);
+        for (size_t c = 0; c < n; c++) {
+            if (key_equal(in->key, ch[c].key)) {
                 out->kind = SIM_IN_CHOOSE;
                 out->value = (int)c;
                 return 1;
@@ -950,7 +979,15 @@ static int map_key(const Session *s, const SimInput *in, SimInput *out)
 static int n_choices(const Session *s)
 {
     const SessionView *v = &s->view;
-    return v->question ? (int)v->question->n_options : (int)s->study->n_classes;
+    if (v->question) {
+        return (int)v->question->n_options;
+    }
+    if (v->n_options) {
+        return (int)v->n_options;
+    }
+    size_t n;
+    session_choices(v, &n);
+    return (int)n;
 }
 
 static int handle_step(Session *s, const SimInput *in, int *consumed,
@@ -971,7 +1008,9 @@ static int handle_step(Session *s, const SimInput *in, int *consumed,
             return SIM_OK;
         }
         *consumed = 1;
-        s->choice = in->value;
+        /* the choice is kept as a class: an option's index names one */
+        s->choice =
+            v->n_options && !v->question ? v->options[in->value] : in->value;
         s->choice_ns = now;
         if (t->expects == EXPECT_CHOICE_RATING ||
             (v->confidence_spec && s->confidence == 0)) {

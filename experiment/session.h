@@ -67,6 +67,10 @@ void session_report_scroll(Session *s, int overflow, int at_end);
 ** (continue_ready); for views built by hand (previews, tests). */
 int session_continue_ready(const SessionView *v);
 
+/* The choices view v offers (a verify block's two verdicts, else the
+** study's classes) and, when n is not NULL, their number in *n. */
+const StudyClass *session_choices(const SessionView *v, size_t *n);
+
 /* What to draw now. Never NULL; valid until the next call on s. */
 const SessionView *session_view(const Session *s);
 

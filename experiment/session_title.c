@@ -21,6 +21,8 @@ static const int kind_titles[] = {
     [BLOCK_BREAK] = UI_TITLE_BREAK,
     [BLOCK_DEBRIEF] = UI_TITLE_DEBRIEF,
     [BLOCK_QUESTIONNAIRE] = NO_KEY,
+    [BLOCK_VERIFY] = UI_TITLE_VERIFY,
+    [BLOCK_DECIDE] = UI_TITLE_DECIDE,
 };
 
 _Static_assert(sizeof kind_titles / sizeof *kind_titles == BLOCK_KIND_COUNT,
@@ -44,6 +46,8 @@ static const int screen_titles[] = {
     [SCREEN_DONE] = NO_KEY,
     [SCREEN_QUESTIONNAIRE] = NO_KEY,
     [SCREEN_TIMEOUT] = NO_KEY,
+    [SCREEN_VERIFY] = UI_TITLE_VERIFY,
+    [SCREEN_DECIDE] = UI_TITLE_DECIDE,
 };
 
 _Static_assert(sizeof screen_titles / sizeof *screen_titles ==

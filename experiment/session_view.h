@@ -33,14 +33,20 @@ typedef enum SessionScreen {
     SCREEN_SCREENED_OUT,   /* a screening rule ended the run */
     SCREEN_DONE,           /* thank you; the run is over */
     SCREEN_QUESTIONNAIRE,  /* a questionnaire's questions, stacked */
-    SCREEN_TIMEOUT         /* the answer deadline passed: the block's
+    SCREEN_TIMEOUT,        /* the answer deadline passed: the block's
                               timeout_message, briefly; no input */
+    SCREEN_VERIFY,         /* the model's output (and explanation): is it
+                              right? accept or reject */
+    SCREEN_DECIDE          /* the task itself, with the model's advice in
+                              conditions that give it */
 } SessionScreen;
 
-#define SESSION_SCREEN_COUNT 15 /* keep last + 1: the tables check it */
+#define SESSION_SCREEN_COUNT 17 /* keep last + 1: the tables check it */
 
 typedef enum SimInputKind {
-    SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index) */
+    SIM_IN_CHOOSE = 0, /* value = class index (or quiz option index; on a
+                          trial with the item's own options, the index of
+                          the option in the order offered) */
     SIM_IN_RATE,       /* value = 1 .. rating points */
     SIM_IN_CONTINUE,   /* next / confirm; on consent: accept */
     SIM_IN_DECLINE,    /* consent declined */
@@ -110,6 +116,12 @@ typedef struct SessionView {
     const QuizQuestion *question; /* quiz */
     const StudyClass *classes;    /* choices of predictions */
     size_t n_classes;
+    const StudyClass *verdicts; /* verify: the two answers offered in place
+                                   of the classes (accept, reject); NULL */
+    const int *options;         /* the item's own answer options (class indices)
+                                   in the order offered, keys 1-9 (0 a tenth), or
+                                   NULL: the classes, each with its key */
+    size_t n_options;
     int show_label;         /* show item's true label */
     int show_prediction;    /* show the model output on the input */
     int ask_counterfactual; /* show the perturbation; ask about it */

@@ -261,11 +261,68 @@ static int wrong_choice(Policy *policy, int right, int n)
     return k >= right ? k + 1 : k;
 }
 
+/* The accept_p of condition and phase: the last cell that matches and
+** gives one, else the study's; -1 when neither does. */
+static void cell_accept(const SimulationSpec *spec, const char *condition,
+                        SimPhase phase, double *right, double *wrong)
+{
+    *right = spec->accept_right;
+    *wrong = spec->accept_wrong;
+    for (size_t i = 0; i < spec->n_cells; i++) {
+        const SimCell *c = &spec->cells[i];
+        if (c->has_accept &&
+            (!c->condition ||
+             (condition && !strcmp(c->condition, condition))) &&
+            (!c->phase || (phase != SIM_PHASE_NONE &&
+                           sim_phase_from_name(c->phase) == phase))) {
+            *right = c->accept_right;
+            *wrong = c->accept_wrong;
+        }
+    }
+}
+
+/* A verify trial of the mixed policy: accept (0) with the cell's (or the
+** study's) accept_p for a right or a wrong model, else a correct verdict
+** with the cell's p; reject (1) otherwise. */
+static int verify_choice(Policy *policy, const SessionView *v, double p)
+{
+    double right, wrong;
+    cell_accept(&policy->spec, v->condition, v->block->phase_id, &right,
+                &wrong);
+    int model_right = v->trial->correct_choice == 0;
+    double p_accept =
+        right >= 0 ? (model_right ? right : wrong) : (model_right ? p : 1 - p);
+    return sim_rng_uniform(&policy->rng) < p_accept ? 0 : 1;
+}
+
+/* The index of class c among the options v offers, or -1. */
+static int option_of(const SessionView *v, int c)
+{
+    for (size_t i = 0; i < v->n_options; i++) {
+        if (v->options[i] == c) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* The choice to send: a quiz option, a class (a verify block's verdict),
+** or on a trial with the item's own options the index of the option in
+** the order offered. */
 static int decide_choice(Policy *policy, const SessionView *v)
 {
     const Trial *t = v->trial;
-    int n = v->question ? (int)v->question->n_options : (int)v->n_classes;
-    int right = t->correct_choice;
+    int opts = v->n_options && !v->question;
+    size_t n_choices;
+    session_choices(v, &n_choices);
+    int n = v->question ? (int)v->question->n_options
+            : opts      ? (int)v->n_options
+                        : (int)n_choices;
+    int right = opts ? option_of(v, t->correct_choice) : t->correct_choice;
+    /* the true label where the answer is a class (verify's is not) */
+    int label = v->item && v->item->label >= 0 && !v->verdicts
+                    ? (opts ? option_of(v, v->item->label) : v->item->label)
+                    : -1;
     double p;
     if (v->question) {
         p = policy->kind == POLICY_RANDOM  ? 1.0 / n
@@ -279,7 +336,7 @@ static int decide_choice(Policy *policy, const SessionView *v)
     case POLICY_MODEL:
         return right;
     case POLICY_LABEL:
-        return v->item && v->item->label >= 0 ? v->item->label : right;
+        return label >= 0 ? label : right;
     case POLICY_RANDOM:
         return (int)sim_rng_below(&policy->rng, (uint64_t)n);
     case POLICY_MIXED:
@@ -289,6 +346,9 @@ static int decide_choice(Policy *policy, const SessionView *v)
         p = policy->spec.catch_p;
     } else {
         p = p_correct(policy, v->condition, v->block->phase_id, t->item_key);
+        if (v->verdicts && right >= 0) {
+            return verify_choice(policy, v, p);
+        }
     }
     return sim_rng_uniform(&policy->rng) < p ? right
                                              : wrong_choice(policy, right, n);
@@ -313,7 +373,8 @@ static int view_explanation(Policy *policy, const SessionView *v, double median,
     const Explanation *e = v->explanation;
     int item_screen =
         v->screen == SCREEN_EXAMPLE || v->screen == SCREEN_PREDICT ||
-        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING;
+        v->screen == SCREEN_COUNTERFACTUAL || v->screen == SCREEN_RATING ||
+        v->screen == SCREEN_VERIFY || v->screen == SCREEN_DECIDE;
     if (!e || e->reveal == EXPL_REVEAL_ALWAYS || !item_screen) {
         return 0;
     }

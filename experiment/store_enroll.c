@@ -260,6 +260,44 @@ static const char *block_kind_text(const Study *study, int block)
     return block_kind_name(study->blocks[block].kind);
 }
 
+/* A step's options as stored: class ids separated by '|' (owned), NULL
+** when it has none (or out of memory). */
+static char *options_text(const Study *study, const Trial *t)
+{
+    if (!t->n_options) {
+        return NULL;
+    }
+    SimBuf b;
+    sim_buf_init(&b);
+    for (size_t i = 0; i < t->n_options; i++) {
+        sim_buf_printf(&b, "%s%s", i ? "|" : "",
+                       store_class_id(study, t->options[i]));
+    }
+    char *s = b.oom ? NULL : sim_strdup(sim_buf_cstr(&b));
+    sim_buf_free(&b);
+    return s;
+}
+
+/* Reads a step's stored options back into t; -1 when one is not a class
+** of the study. */
+static int options_read(const Study *study, const char *text, Trial *t)
+{
+    int ks[ITEM_MAX_OPTIONS];
+    size_t n = 0;
+    const char *p = text;
+    while (p && *p && n < ITEM_MAX_OPTIONS) {
+        size_t len = strcspn(p, "|");
+        char id[256];
+        snprintf(id, sizeof id, "%.*s", (int)len, p);
+        ks[n] = study_class_index(study, id);
+        if (ks[n++] < 0) {
+            return -1;
+        }
+        p += len + (p[len] == '|');
+    }
+    return schedule_set_options(t, ks, n) == SIM_OK ? 0 : -2;
+}
+
 static int insert_trials(Store *st, const char *pid, const Schedule *sch,
                          SimError *err)
 {
@@ -271,7 +309,8 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
         "session, item, page, is_catch, is_example, expects, show_label, "
         "show_prediction, show_explanation, show_reservoir, correct_choice, "
         "reservoir, index_in_block, n_in_block, test_type, model_output, "
-        "condition) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "condition, options) VALUES "
+        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         &s, err);
     for (size_t i = 0; rc == SIM_OK && i < sch->n_trials; i++) {
         const Trial *t = &sch->trials[i];
@@ -280,9 +319,12 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
             t->item_key ? study_find_item(study, t->item_key) : NULL;
         const char *model = NULL;
         if (it) {
-            model =
-                store_class_id(study, t->correct_choice >= 0 ? t->correct_choice
-                                                             : it->prediction);
+            /* the model's output on the shown input: a prediction's right
+            ** answer; verify and decide show the item's own */
+            int asks_model = b->kind != BLOCK_VERIFY && b->kind != BLOCK_DECIDE;
+            model = store_class_id(study, asks_model && t->correct_choice >= 0
+                                              ? t->correct_choice
+                                              : it->prediction);
         }
         sqlite3_reset(s);
         store_bind_text(s, 1, pid);
@@ -308,7 +350,15 @@ static int insert_trials(Store *st, const char *pid, const Schedule *sch,
         store_bind_text(s, 20, t->test_type);
         store_bind_text(s, 21, model);
         store_bind_text(s, 22, t->condition);
-        if (sqlite3_step(s) != SQLITE_DONE) {
+        char *opts = options_text(study, t);
+        if (t->n_options && !opts) {
+            rc = sim_fail(err, SIM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        store_bind_text(s, 23, opts);
+        int done = sqlite3_step(s) == SQLITE_DONE;
+        sim_free(opts);
+        if (!done) {
             rc = store_fail_db(st, err, "insert trial");
         }
     }
@@ -603,7 +653,8 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
         "SELECT seq, block_id, item, page, is_catch, is_example, "
         "expects, show_label, show_prediction, show_explanation, "
         "show_reservoir, correct_choice, reservoir, index_in_block, "
-        "n_in_block, test_type, condition FROM trial WHERE participant = ? "
+        "n_in_block, test_type, condition, options FROM trial WHERE "
+        "participant = ? "
         "ORDER BY seq",
         &s, err);
     if (rc != SIM_OK) {
@@ -668,6 +719,16 @@ int store_load_schedule(Store *store, const char *pid, Schedule **out,
             block_index(store->study, (const char *)sqlite3_column_text(s, 12));
         t->index_in_block = sqlite3_column_int(s, 13);
         t->n_in_block = sqlite3_column_int(s, 14);
+        const char *to = (const char *)sqlite3_column_text(s, 17);
+        int orc = to ? options_read(store->study, to, t) : 0;
+        if (orc != 0) {
+            rc = orc == -2 ? sim_fail(err, SIM_ERR_NOMEM, "out of memory")
+                           : sim_fail(err, SIM_ERR_INVALID,
+                                      "%s: participant %s, step %d: options "
+                                      "'%s' are not classes of the study",
+                                      store->path, pid, t->seq, to);
+            break;
+        }
         i++;
     }
     if (rc == SIM_OK && step != SQLITE_DONE) {

@@ -19,7 +19,7 @@
 **                     heartbeat, the network file system warning
 **   store_online.c    simlab serve's access rows and secret
 **
-** Schema (version 10, STORE_SCHEMA_VERSION; store_schema.c migrates every
+** Schema (version 11, STORE_SCHEMA_VERSION; store_schema.c migrates every
 ** older file forward step by step):
 **   study(id, study_id, title, hash UNIQUE, definition, software, created_ms)
 **   item(study, key, pool, source_id, domain, label, prediction,

@@ -284,6 +284,13 @@ static const char *const SCHEMA_V10 =
     "  secret TEXT NOT NULL);"
     "INSERT INTO online_secret VALUES (1, lower(hex(randomblob(32))));";
 
+/* Version 11: per-item answer options. Each step answered from its item's
+** own options records them in the order offered (class ids separated by
+** '|'; NULL: the study's classes); long_format gains n_options and
+** options_shown. */
+static const char *const SCHEMA_V11 =
+    "ALTER TABLE trial ADD COLUMN options TEXT DEFAULT NULL;";
+
 /* The long_format view of this simlab (simlab long format v1, its
 ** columns those of common/sim_columns.h) in place of the file's: made
 ** whenever the schema changes, so every file, new or migrated, has the
@@ -349,6 +356,12 @@ int store_migrate(Store *st, SimError *err)
     }
     if (rc == SIM_OK && version < 10) {
         rc = store_exec(st, SCHEMA_V10, err);
+    }
+    /* version 11 (SCHEMA_V11) also: long_format (made below) gains
+    ** model_correct, advice_shown and followed_advice (verify and decide
+    ** blocks), from columns every version has */
+    if (rc == SIM_OK && version < 11) {
+        rc = store_exec(st, SCHEMA_V11, err);
     }
     if (rc == SIM_OK) {
         rc = make_view(st, err);

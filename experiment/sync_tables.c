@@ -67,6 +67,7 @@ static const SyncColumn TRIAL[] = {{"participant", T, NULL},
                                    {"test_type", T, NULL},
                                    {"model_output", T, NULL},
                                    {"condition", T, NULL},
+                                   {"options", T, NULL},
                                    {NULL, NULL, NULL}};
 
 static const SyncColumn RESPONSE[] = {

@@ -519,6 +519,7 @@ static const Field f_expl[] = {
     F(ScreenExpl, payload, "payload", T_PAYLOAD),
     F(ScreenExpl, kind, "kind", T_STR),
     F(ScreenExpl, title, "title", T_STR),
+    F(ScreenExpl, per_option, "per_option", T_BOOL),
     F(ScreenExpl, head, "head", T_STR),
     F(ScreenExpl, legend_lo, "legend_lo", T_STR),
     F(ScreenExpl, legend_hi, "legend_hi", T_STR),

@@ -23,14 +23,14 @@ static const BlockKindDesc kinds[] = {
                     .fields = BF_QUESTIONS,
                     .phase = SIM_PHASE_QUIZ},
     [BLOCK_PRACTICE] = {.name = "practice",
-                        .fields = BF_ITEMS | BF_PRACTICE,
+                        .fields = BF_ITEMS | BF_PRACTICE | BF_OPTIONS,
                         .phase = SIM_PHASE_PRACTICE},
     [BLOCK_LEARN] = {.name = "learn",
                      .fields = BF_ITEMS | BF_RATING,
                      .phase = SIM_PHASE_LEARN,
                      .show = {.label = 1, .prediction = 1, .explanation = 1}},
     [BLOCK_PREDICT] = {.name = "predict",
-                       .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE,
+                       .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE | BF_OPTIONS,
                        .phase = SIM_PHASE_TEST,
                        .test = BTEST_FORWARD},
     [BLOCK_COUNTERFACTUAL] = {.name = "counterfactual",
@@ -53,6 +53,16 @@ static const BlockKindDesc kinds[] = {
     [BLOCK_QUESTIONNAIRE] = {.name = "questionnaire",
                              .fields = BF_SURVEY | BF_ONCE,
                              .phase = SIM_PHASE_NONE},
+    [BLOCK_VERIFY] = {.name = "verify",
+                      .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE | BF_VERDICT,
+                      .phase = SIM_PHASE_TEST,
+                      .show = {.prediction = 1, .explanation = 1},
+                      .test = BTEST_VERIFY},
+    [BLOCK_DECIDE] = {.name = "decide",
+                      .fields = BF_ITEMS | BF_CATCH | BF_DEADLINE | BF_OPTIONS,
+                      .phase = SIM_PHASE_TEST,
+                      .show = {.prediction = 1, .explanation = 1},
+                      .test = BTEST_DECIDE},
 };
 
 _Static_assert(sizeof kinds / sizeof *kinds == BLOCK_KIND_COUNT,
@@ -81,6 +91,8 @@ static const struct {
      (const char *const[]){"time_limit_ms", "timeout_message",
                            "deadline_display", "confidence", NULL}},
     {BF_ONCE, (const char *const[]){"once", NULL}},
+    {BF_VERDICT, (const char *const[]){"keys", NULL}},
+    {BF_OPTIONS, (const char *const[]){"options_order", NULL}},
 };
 static const char *const no_keys[] = {NULL};
 
@@ -107,6 +119,11 @@ int block_kind_from_name(const char *name)
 int block_kind_shows_items(BlockKind k)
 {
     return (unsigned)k < BLOCK_KIND_COUNT && (kinds[k].fields & BF_ITEMS);
+}
+
+int block_kind_offers_options(BlockKind k)
+{
+    return (unsigned)k < BLOCK_KIND_COUNT && (kinds[k].fields & BF_OPTIONS);
 }
 
 const char *const *block_group_keys(unsigned group)

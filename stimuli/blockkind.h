@@ -26,15 +26,20 @@ enum {
                                (not a field: its items need payloads) */
     BF_SURVEY = 1u << 7,    /* questions of a questionnaire (questionnaire.c) */
     BF_DEADLINE = 1u << 8,  /* time_limit_ms, timeout_message, confidence */
-    BF_ONCE = 1u << 9       /* once: shown once after the repeated blocks of
+    BF_ONCE = 1u << 9,      /* once: shown once after the repeated blocks of
                                a within-subject study, on purpose */
+    BF_VERDICT = 1u << 10,  /* keys of the two answers of a verify block */
+    BF_OPTIONS = 1u << 11   /* options_order: an item's own "options" are
+                               its answers (keys 1-9 per option) */
 };
 
 /* What a test block asks (the study's test type, for the export). */
 typedef enum BlockTest {
     BTEST_NONE = 0,
-    BTEST_FORWARD = 1,       /* predict the model on the input */
-    BTEST_COUNTERFACTUAL = 2 /* predict it on the perturbation */
+    BTEST_FORWARD = 1,        /* predict the model on the input */
+    BTEST_COUNTERFACTUAL = 2, /* predict it on the perturbation */
+    BTEST_VERIFY = 3,         /* is the model's output right? */
+    BTEST_DECIDE = 4          /* the task itself, with the model's advice */
 } BlockTest;
 
 /* One row of the block kind table. */

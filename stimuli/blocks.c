@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
@@ -40,6 +41,14 @@ Block *block_new(Design *D, BlockKind kind, const char *id, const JLoc *at)
     block_set_phase(D, b, kd->phase);
     b->show = kd->show;
     b->rating = kd->rating;
+    if (kd->fields & BF_VERDICT) {
+        static const char *const ids[2] = {"accept", "reject"};
+        static const char *const keys[2] = {"f", "j"};
+        for (int k = 0; k < 2; k++) {
+            b->verdicts[k].id = ld_strdup(L, ids[k]);
+            b->verdicts[k].key = ld_strdup(L, keys[k]);
+        }
+    }
     return b;
 }
 
@@ -258,6 +267,67 @@ static void parse_deadline_fields(Loader *L, Block *b, const JLoc *bl,
     }
 }
 
+/* The key collides with one the screen already takes: Continue's, or a
+** digit when the block asks a confidence after the answer. */
+static const char *key_taken(const Block *b, const char *key)
+{
+    static const char *const cont[] = {"return", "enter", "space",
+                                       "keypad enter", "kp_enter"};
+    for (size_t i = 0; i < sizeof cont / sizeof *cont; i++) {
+        if (strcasecmp(key, cont[i]) == 0) {
+            return "Continue";
+        }
+    }
+    if (b->confidence.points > 0 && key[0] >= '0' && key[0] <= '9' && !key[1]) {
+        return "the confidence scale's digits";
+    }
+    return NULL;
+}
+
+/* "keys" of a verify block: {"accept": key, "reject": key}, each an SDL
+** key name, distinct and free on the screen (default "f" and "j"). */
+static void parse_verdict_keys(Loader *L, Block *b, const JLoc *bl, json_t *o)
+{
+    json_t *v = json_object_get(o, "keys");
+    if (v && !json_is_object(v)) {
+        jl_error(L, bl, "keys",
+                 "must be {\"accept\": key, \"reject\": key} (SDL key "
+                 "names, e.g. \"f\" and \"j\")");
+        return;
+    }
+    JLoc kl;
+    jl_child(&kl, bl, "keys");
+    if (v) {
+        static const char *const known[] = {"accept", "reject", NULL};
+        jreject_unknown(L, &kl, v, known);
+    }
+    for (int k = 0; v && k < 2; k++) {
+        const char *s = NULL;
+        if (jget_str(L, &kl, v, b->verdicts[k].id, 0, &s) == 1) {
+            if (!s[0]) {
+                jl_error(L, &kl, b->verdicts[k].id, "must not be empty");
+                continue;
+            }
+            sim_free(b->verdicts[k].key);
+            b->verdicts[k].key = ld_strdup(L, s);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        const char *key = b->verdicts[k].key;
+        const char *taken = key ? key_taken(b, key) : NULL;
+        if (taken) {
+            jl_error(L, v ? &kl : bl, v ? b->verdicts[k].id : "keys",
+                     "key '%s' collides with %s", key, taken);
+        }
+    }
+    if (b->verdicts[0].key && b->verdicts[1].key &&
+        strcasecmp(b->verdicts[0].key, b->verdicts[1].key) == 0) {
+        jl_error(L, v ? &kl : bl, v ? "reject" : "keys",
+                 "key '%s' is also accept's: the two answers need two keys",
+                 b->verdicts[1].key);
+    }
+}
+
 /* Errors for the fields of item blocks given to a kind without items. */
 static void refuse_item_fields(Loader *L, const JLoc *bl, json_t *o,
                                const char *kname)
@@ -348,6 +418,24 @@ static void explicit_block(Design *D, const JLoc *bl, json_t *o, size_t pos)
     }
     jget_int(L, bl, o, "min_seconds", 0, 0, 86400, &b->min_seconds);
     parse_deadline_fields(L, b, bl, o, kd->fields);
+    if (kd->fields & BF_VERDICT) {
+        parse_verdict_keys(L, b, bl, o);
+    } else if (json_object_get(o, "keys")) {
+        only_error(L, bl, "keys", BF_VERDICT, "only ",
+                   " blocks have keys of their own (the classes' keys are "
+                   "the study's \"classes\")");
+    }
+    if (jget_str(L, bl, o, "options_order", 0, &s) == 1) {
+        if (!(kd->fields & BF_OPTIONS)) {
+            only_error(L, bl, "options_order", BF_OPTIONS, "only items of ",
+                       " blocks are answered from their "
+                       "own options");
+        } else if (strcmp(s, "shuffle") == 0) {
+            b->options_shuffle = 1;
+        } else if (strcmp(s, "item") != 0) {
+            jl_error(L, bl, "options_order", "'%s' is not item or shuffle", s);
+        }
+    }
     if (json_object_get(o, "require_scroll") &&
         !(kd->fields & (BF_ITEMS | BF_PAGES))) {
         jl_error(L, bl, "require_scroll",
@@ -434,7 +522,8 @@ void blocks_parse_list(Design *D, const JLoc *bl0, json_t *blocks)
         explicit_block(D, &bl, o, i);
     }
     /* the test type: the most specific test of the blocks */
-    static const char *const test_names[] = {NULL, "forward", "counterfactual"};
+    static const char *const test_names[] = {NULL, "forward", "counterfactual",
+                                             "verify", "decide"};
     BlockTest test = BTEST_NONE;
     for (size_t k = 0; k < st->n_blocks; k++) {
         BlockTest t = block_kind_desc(st->blocks[k].kind)->test;
@@ -466,5 +555,10 @@ void block_clear(Block *b)
     sim_free(b->confidence.question);
     sim_free(b->confidence.low);
     sim_free(b->confidence.high);
+    for (int k = 0; k < 2; k++) {
+        sim_free(b->verdicts[k].id);
+        sim_free(b->verdicts[k].key);
+        sim_free(b->verdicts[k].label);
+    }
     memset(b, 0, sizeof *b);
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/sim_rng.h"
 #include "common/sim_alloc.h"
 #include "common/sim_metrics.h"
 #include "common/sim_text.h"
@@ -133,6 +134,7 @@ void study_free(Study *st)
     }
     sim_free(st->pages);
     strv_free(st->pools, st->n_pools);
+    sim_free(st->class_slots);
     if (st->index) {
         sim_free(st->index->slots);
         sim_free(st->index);
@@ -317,14 +319,64 @@ const char *study_condition_suggest(const Study *st, const char *id)
     return id && best_d <= sim_suggest_limit(id) ? best : NULL;
 }
 
+int study_class_index_build(Study *st)
+{
+    sim_free(st->class_slots);
+    st->class_slots = NULL;
+    st->n_class_slots = 0;
+    size_t n = 16;
+    while (n < 2 * st->n_classes) {
+        n *= 2;
+    }
+    size_t *slots = sim_calloc(n, sizeof *slots);
+    if (!slots) {
+        return -1;
+    }
+    for (size_t i = 0; i < st->n_classes; i++) {
+        if (!st->classes[i].id) {
+            continue;
+        }
+        size_t h = (size_t)sim_hash_str(st->classes[i].id) & (n - 1);
+        while (slots[h]) {
+            h = (h + 1) & (n - 1);
+        }
+        slots[h] = i + 1;
+    }
+    st->class_slots = slots;
+    st->n_class_slots = n;
+    return 0;
+}
+
 int study_class_index(const Study *st, const char *class_id)
 {
+    if (st && class_id && st->class_slots) {
+        /* the first of equal ids, as the linear search finds it */
+        int found = -1;
+        size_t mask = st->n_class_slots - 1;
+        for (size_t h = (size_t)sim_hash_str(class_id) & mask;
+             st->class_slots[h]; h = (h + 1) & mask) {
+            size_t i = st->class_slots[h] - 1;
+            if (i < st->n_classes && st->classes[i].id &&
+                strcmp(st->classes[i].id, class_id) == 0 &&
+                (found < 0 || (int)i < found)) {
+                found = (int)i;
+            }
+        }
+        return found;
+    }
     for (size_t i = 0; st && class_id && i < st->n_classes; i++) {
         if (st->classes[i].id && strcmp(st->classes[i].id, class_id) == 0) {
             return (int)i;
         }
     }
     return -1;
+}
+
+const int *item_block_options(const Item *item, BlockKind k, size_t *n)
+{
+    int offers = item && item->options && block_kind_offers_options(k);
+    *n = offers ? item->n_options : 0;
+    return offers ? item->options : NULL;
 }
 
 const Block *study_find_block(const Study *st, const char *id)

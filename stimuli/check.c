@@ -218,11 +218,16 @@ static void print_text(FILE *out, const char *dir, const Study *st,
                     ui_strings_rtl(st->ui_strings) ? " (right to left)" : "");
         }
         fprintf(out, "classes      ");
-        for (size_t i = 0; i < st->n_classes; i++) {
+        /* a class set of ImageNet's size: the first ones and the count */
+        size_t shown = st->n_classes > 12 ? 8 : st->n_classes;
+        for (size_t i = 0; i < shown; i++) {
             const StudyClass *c = &st->classes[i];
             fprintf(out, "%s%s \"%s\" [key %s]%s", i ? "; " : "",
                     or_dash(c->id), or_dash(c->label), or_dash(c->key),
                     i == 0 ? " (positive)" : "");
+        }
+        if (shown < st->n_classes) {
+            fprintf(out, "; ... (%zu classes)", st->n_classes);
         }
         fprintf(out, "\nconditions   %zu\n", st->n_conditions);
         for (size_t i = 0; i < st->n_conditions; i++) {

@@ -419,6 +419,22 @@ int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
     return L->oom ? -1 : rc;
 }
 
+int csv_table_open(Loader *L, const JLoc *at, const char *rel,
+                   const CsvDialect *d, CsvTable *t)
+{
+    char why[512];
+    int rc = csv_table_read(L, rel, d, t, why, sizeof why);
+    if (rc == -2) {
+        jl_error(L, at, "file", "%s", why);
+        return -1;
+    }
+    if (rc != 0) {
+        csv_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
 void csv_table_free(CsvTable *t)
 {
     if (!t) {

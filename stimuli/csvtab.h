@@ -58,6 +58,11 @@ int csv_dialect_parse(Loader *L, const JLoc *at, json_t *o, const char *what,
 int csv_table_read(Loader *L, const char *rel, const CsvDialect *d, CsvTable *t,
                    char *why, size_t why_size);
 void csv_table_free(CsvTable *t);
+/* csv_table_read() of the file named by member "file" of the entry at
+** `at`, its bad path reported there: 0 with *t to free, or -1 (nothing
+** to free) after a reported problem. */
+int csv_table_open(Loader *L, const JLoc *at, const char *rel,
+                   const CsvDialect *d, CsvTable *t);
 long csv_col(const CsvTable *t, const char *name); /* -1 when absent */
 /* The header's column names, quoted and comma-separated, into out. */
 void csv_header_list(const CsvTable *t, char *out, size_t n);

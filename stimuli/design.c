@@ -17,6 +17,7 @@
 #include "stimuli/online.h"
 #include "stimuli/metrics.h"
 #include "stimuli/primary.h"
+#include "stimuli/options.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,12 +37,19 @@ static void parse_classes(Design *D, const JLoc *root)
         jl_error(L, root, "classes", "missing (required)");
         return;
     }
-    if (!json_is_array(v) || json_array_size(v) < 2) {
-        jl_error(L, root, "classes", "must be a list of 2 or more classes");
-        return;
-    }
     JLoc cl;
     jl_child(&cl, root, "classes");
+    if (json_is_object(v)) {
+        L->classes_ok = options_classes_file(L, &cl, v) == 0 && !L->oom;
+        study_class_index_build(st);
+        return;
+    }
+    if (!json_is_array(v) || json_array_size(v) < 2) {
+        jl_error(L, root, "classes",
+                 "must be a list of 2 or more classes, or {\"file\": "
+                 "\"classes.csv\"}");
+        return;
+    }
     size_t n = json_array_size(v);
     st->classes = ld_calloc(L, n, sizeof *st->classes);
     if (!st->classes) {
@@ -99,6 +107,7 @@ static void parse_classes(Design *D, const JLoc *root)
         }
     }
     L->classes_ok = ok && !L->oom;
+    study_class_index_build(st);
 }
 
 /* ----------------------------------------------------------- conditions */
@@ -132,12 +141,15 @@ static void parse_conditions(Design *D, const JLoc *root)
                      "a condition is {\"id\", \"method\" (or null)}");
             continue;
         }
-        static const char *const known[] = {"id", "method", "label", NULL};
+        static const char *const known[] = {"id", "method", "label", "advice",
+                                            NULL};
         jreject_unknown(L, &el, c, known);
         Condition *cd = &st->conditions[st->n_conditions];
         if (jget_id(L, &el, c, "id", 1, &cd->id) != 1) {
             continue;
         }
+        cd->advice = 1;
+        jget_bool(L, &el, c, "advice", &cd->advice);
         st->n_conditions++;
         json_t *m = json_object_get(c, "method");
         if (m && !json_is_null(m)) {
@@ -335,6 +347,45 @@ static void parse_quiz(Design *D, const JLoc *root)
     }
 }
 
+/* "accept_p": {"right": p, "wrong": p}: how often a simulated participant
+** accepts the model's output in a verify block when it is right and when
+** it is wrong; both needed. */
+static void parse_accept_p(Loader *L, const JLoc *sl, json_t *v, double *right,
+                           double *wrong)
+{
+    json_t *a = json_object_get(v, "accept_p");
+    if (!a) {
+        return;
+    }
+    if (!json_is_object(a)) {
+        jl_error(L, sl, "accept_p",
+                 "must be {\"right\": p, \"wrong\": p} (how often the "
+                 "model's output is accepted when it is right and when it "
+                 "is wrong)");
+        return;
+    }
+    JLoc al;
+    jl_child(&al, sl, "accept_p");
+    static const char *const known[] = {"right", "wrong", NULL};
+    jreject_unknown(L, &al, a, known);
+    const char *keys[2] = {"right", "wrong"};
+    double *dst[2] = {right, wrong};
+    for (int k = 0; k < 2; k++) {
+        double x;
+        if (jget_num(L, &al, a, keys[k], 1, &x) != 1) {
+            continue;
+        }
+        if (x < 0 || x > 1) {
+            jl_error(L, &al, keys[k], "%g is outside [0, 1]", x);
+        } else {
+            *dst[k] = x;
+        }
+    }
+    if (*right < 0 || *wrong < 0) {
+        *right = *wrong = -1;
+    }
+}
+
 static void parse_simulation(Design *D, const JLoc *root)
 {
     Loader *L = D->L;
@@ -347,6 +398,7 @@ static void parse_simulation(Design *D, const JLoc *root)
     s->catch_p = 0.95;
     s->quiz_p = 0.9;
     s->reveal_p = 1;
+    s->accept_right = s->accept_wrong = -1;
     json_t *v = json_object_get(D->root, "simulation");
     if (!v) {
         return;
@@ -358,11 +410,11 @@ static void parse_simulation(Design *D, const JLoc *root)
         return;
     }
     static const char *const known[] = {
-        "p_default",      "p",       "cells",
-        "participant_sd", "item_sd", "rt_median_ms",
-        "rt_sigma",       "catch_p", "quiz_p",
-        "reveal_p",       NULL};
+        "p_default",    "p",        "cells",   "participant_sd", "item_sd",
+        "rt_median_ms", "rt_sigma", "catch_p", "quiz_p",         "reveal_p",
+        "accept_p",     NULL};
     jreject_unknown(L, &sl, v, known);
+    parse_accept_p(L, &sl, v, &s->accept_right, &s->accept_wrong);
     struct {
         const char *key;
         double *dst;
@@ -407,7 +459,8 @@ static void parse_simulation(Design *D, const JLoc *root)
             jl_error(L, &el, NULL, "a cell is {condition, phase, p}");
             continue;
         }
-        static const char *const ck[] = {"condition", "phase", "p", NULL};
+        static const char *const ck[] = {"condition", "phase", "p", "accept_p",
+                                         NULL};
         jreject_unknown(L, &el, c, ck);
         SimCell *x = &s->cells[s->n_cells++];
         const char *str = NULL;
@@ -436,7 +489,13 @@ static void parse_simulation(Design *D, const JLoc *root)
             }
         }
         x->p = s->p_default;
-        if (jget_num(L, &el, c, "p", 1, &x->p) == 1 && (x->p < 0 || x->p > 1)) {
+        x->accept_right = x->accept_wrong = -1;
+        parse_accept_p(L, &el, c, &x->accept_right, &x->accept_wrong);
+        x->has_accept = x->accept_right >= 0;
+        /* p is needed unless the cell gives accept_p (verify blocks) */
+        int need_p = !json_object_get(c, "accept_p");
+        if (jget_num(L, &el, c, "p", need_p, &x->p) == 1 &&
+            (x->p < 0 || x->p > 1)) {
             jl_error(L, &el, "p", "%g is outside [0, 1]", x->p);
         }
     }
@@ -801,6 +860,7 @@ void design_parse(Loader *L, json_t *root)
     check_deadlines(&D);
     validate_blocks(&D);
     validate_conditions(&D, &at);
+    options_validate(&D, &at);
     primary_parse(&D, &at);
     metrics_parse(&D, &at);
     read_pages(&D);

@@ -76,6 +76,7 @@ void expl_clear(Explanation *e)
         expl_clear(&e->parts[i]);
     }
     sim_free(e->parts);
+    sim_free(e->part_class);
     memset(e, 0, sizeof *e);
 }
 
@@ -444,6 +445,15 @@ int expl_parse(Loader *L, const JLoc *at, json_t *v, const char *default_kind,
                  "an explanation must be an object with a "
                  "\"kind\" (or a text)");
         return -1;
+    }
+    if (options_is_payload(v)) {
+        const char *title = NULL;
+        if (jget_str(L, at, v, "title", 0, &title) == 1) {
+            e->title = ld_strdup(L, title);
+        }
+        options_parse_payload(L, at, v, item, e, depth);
+        parse_reveal(L, at, v, depth, e);
+        return L->n_raised == errors_before && !L->oom ? 0 : -1;
     }
     const char *kind_name = default_kind;
     if (jget_str(L, at, v, "kind", !default_kind, &kind_name) < 0 ||

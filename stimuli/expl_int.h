@@ -103,4 +103,11 @@ void expl_map_style(Loader *L, const JLoc *at, json_t *o, Explanation *e);
 void expl_map_fits(Loader *L, const JLoc *at, const Explanation *e, int w,
                    int h, const char *what);
 
+/* options.c: 1 when v is a "per_option" payload; parses it at `at` for
+** item (may be NULL: an item not known yet) into e, a layout row with one
+** part per option and part_class. Returns 0, or -1 after reporting. */
+int options_is_payload(json_t *v);
+int options_parse_payload(Loader *L, const JLoc *at, json_t *v,
+                          const Item *item, Explanation *e, int depth);
+
 #endif

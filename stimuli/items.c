@@ -4,6 +4,7 @@
 ** edits, full inputs). Explanation sources are in sources.c. libc, jansson
 ** and common/ (the CSV reader) only.
 */
+#include "stimuli/options.h"
 #include "stimuli/items_int.h"
 #include "stimuli/loader.h"
 #include "stimuli/bpath_int.h"
@@ -84,6 +85,7 @@ void item_clear(Item *it)
     sim_free(it->mask);
     sim_free(it->mask_file);
     sim_free(it->rationale);
+    sim_free(it->options);
     input_clear(&it->input);
     cf_free(it->cf);
     for (size_t i = 0; i < it->n_expl; i++) {
@@ -581,7 +583,7 @@ static Counterfactual *cf_from_cells(Loader *L, const JLoc *at, Item *it,
 
 typedef struct ColMap {
     long id, input, input_b, label, prediction, pert, pert_b, pert_pred, pool,
-        domain;
+        domain, options;
     const char **expl_methods; /* explanation:<method> columns */
     long *expl_cols;
     size_t n_expl;
@@ -647,17 +649,10 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
         return -1;
     }
     CsvTable t;
-    char why[512];
-    int rc = csv_table_read(L, d->file, &dialect, &t, why, sizeof why);
-    if (rc == -2) {
-        jl_error(L, at, "file", "%s", why);
+    if (csv_table_open(L, at, d->file, &dialect, &t) != 0) {
         return -1;
     }
-    if (rc != 0) {
-        csv_table_free(&t);
-        return -1;
-    }
-    ColMap cm = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL, 0};
+    ColMap cm = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, NULL, NULL, 0};
     static const char *const roles[] = {"id",
                                         "input",
                                         "input_b",
@@ -667,10 +662,11 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
                                         "perturbation_b",
                                         "perturbation_prediction",
                                         "pool",
-                                        "domain"};
-    long *slots[] = {&cm.id,         &cm.input, &cm.input_b, &cm.label,
-                     &cm.prediction, &cm.pert,  &cm.pert_b,  &cm.pert_pred,
-                     &cm.pool,       &cm.domain};
+                                        "domain",
+                                        "options"};
+    long *slots[] = {&cm.id,         &cm.input,  &cm.input_b, &cm.label,
+                     &cm.prediction, &cm.pert,   &cm.pert_b,  &cm.pert_pred,
+                     &cm.pool,       &cm.domain, &cm.options};
     size_t n_roles = json_object_size(cols);
     cm.expl_methods = ld_calloc(L, n_roles + 1, sizeof *cm.expl_methods);
     cm.expl_cols = ld_calloc(L, n_roles + 1, sizeof *cm.expl_cols);
@@ -712,7 +708,7 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
             jl_error(L, &cl, role,
                      "unknown role (id, input, input_b, label, prediction, "
                      "perturbation, perturbation_b, perturbation_prediction, "
-                     "pool, domain, explanation:<method>)");
+                     "pool, domain, options, explanation:<method>)");
             bad = 1;
         }
     }
@@ -803,6 +799,10 @@ static int csv_bank(Loader *L, const JLoc *at, json_t *bank,
                     csv_class(L, &rl, cell_at(row, cm.pert_pred),
                               t.header[cm.pert_pred], 1);
             }
+        }
+        if (cm.options >= 0) {
+            options_from_cell(L, &rl, t.header[cm.options],
+                              cell_at(row, cm.options), it);
         }
         for (size_t k = 0; k < cm.n_expl; k++) {
             const char *cell = cell_at(row, cm.expl_cols[k]);
@@ -1195,9 +1195,9 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
         return;
     }
     static const char *const known[] = {
-        "id",           "pool",       "modality",       "input",
-        "label",        "prediction", "counterfactual", "domain",
-        "explanations", "mask",       "rationale",      NULL};
+        "id",         "pool",           "modality", "input",        "label",
+        "prediction", "counterfactual", "domain",   "explanations", "mask",
+        "rationale",  "options",        NULL};
     jreject_unknown(L, at, o, known);
     char *id = NULL;
     const char *pool = d->pool, *mod = NULL, *domain = d->domain;
@@ -1246,6 +1246,7 @@ static void item_from_json(Loader *L, const JLoc *at, json_t *o,
         cf_from_json(L, at, cf, it);
     }
     truth_from_json(L, at, o, it);
+    options_from_json(L, at, o, it);
     json_t *ex = json_object_get(o, "explanations");
     if (ex && !json_is_object(ex)) {
         jl_error(L, at, "explanations",

@@ -713,6 +713,40 @@ void jreject_unknown(Loader *L, const JLoc *at, json_t *obj,
 
 /* ------------------------------------------------- class ids of fields */
 
+/* What follows "unknown class 'x'" in parentheses: the classes when they
+** are few, else "did you mean 'y'?" when a class id is near, else their
+** number (a study of ImageNet's 1,000). */
+static void unknown_class_hint(const Study *st, const char *value, SimBuf *b)
+{
+    size_t n = st->n_classes;
+    if (n <= 20) {
+        sim_buf_puts(b, "classes: ");
+        for (size_t i = 0; i < n; i++) {
+            sim_buf_printf(b, "%s'%s'", i ? ", " : "", st->classes[i].id);
+        }
+        return;
+    }
+    const char *near = NULL;
+    size_t best = sim_suggest_limit(value) + 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = st->classes[i].id
+                       ? sim_edit_distance(value, st->classes[i].id)
+                       : 99;
+        if (d < best) {
+            best = d;
+            near = st->classes[i].id;
+        }
+    }
+    if (near) {
+        sim_buf_printf(b,
+                       "not one of the study's %zu classes; did you mean "
+                       "'%s'?",
+                       n, near);
+    } else {
+        sim_buf_printf(b, "not one of the study's %zu classes", n);
+    }
+}
+
 int ld_class_lookup(Loader *L, const char *value, const char *file, int line,
                     const char *pointer, const char *field)
 {
@@ -722,11 +756,9 @@ int ld_class_lookup(Loader *L, const char *value, const char *file, int line,
     }
     SimBuf b;
     sim_buf_init(&b);
-    for (size_t i = 0; i < L->st->n_classes; i++) {
-        sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
-    }
-    ld_diag(L, 0, file, line, 0, pointer, field,
-            "unknown class '%s' (classes: %s)", value, sim_buf_cstr(&b));
+    unknown_class_hint(L->st, value, &b);
+    ld_diag(L, 0, file, line, 0, pointer, field, "unknown class '%s' (%s)",
+            value, sim_buf_cstr(&b));
     sim_buf_free(&b);
     return -1;
 }
@@ -750,11 +782,8 @@ int jget_class(Loader *L, const JLoc *at, json_t *obj, const char *key,
     if (k < 0 && L->classes_ok) {
         SimBuf b;
         sim_buf_init(&b);
-        for (size_t i = 0; i < L->st->n_classes; i++) {
-            sim_buf_printf(&b, "%s'%s'", i ? ", " : "", L->st->classes[i].id);
-        }
-        jl_error(L, at, key, "unknown class '%s' (classes: %s)", text,
-                 sim_buf_cstr(&b));
+        unknown_class_hint(L->st, text, &b);
+        jl_error(L, at, key, "unknown class '%s' (%s)", text, sim_buf_cstr(&b));
         sim_buf_free(&b);
     }
     sim_free(text);

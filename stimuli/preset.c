@@ -325,10 +325,122 @@ static void expand_hase_counterfactual(Design *D, const JLoc *at, json_t *proto)
     expand_hase(D, at, proto, 1);
 }
 
+/* Error detection: examples to learn from (the input, the model's output,
+** its explanation and the true label), then verify trials: the model's
+** output and, per condition, its explanation; the participant accepts or
+** rejects it. confidence: the points of the scale asked after the answer
+** by default (0: none). */
+static void expand_verify(Design *D, const JLoc *at, json_t *proto,
+                          int n_learn_default, int n_test_default,
+                          int confidence)
+{
+    Loader *L = D->L;
+    Param ps[] = {{"learn_pool", 0, "learn", 0},
+                  {"n_learn", 1, NULL, n_learn_default},
+                  {"test_pool", 0, "test", 0},
+                  {"n_test", 1, NULL, n_test_default},
+                  {"n_catch", 1, NULL, 0},
+                  {"confidence_points", 1, NULL, confidence},
+                  {"time_limit_ms", 1, NULL, 0},
+                  {NULL, 0, NULL, 0}};
+    read_params(D, at, proto, ps);
+    const char *learn_pool = param(ps, "learn_pool")->s;
+    int n_learn = param(ps, "n_learn")->i;
+    int n_catch = param(ps, "n_catch")->i;
+    int points = param(ps, "confidence_points")->i;
+    int limit = param(ps, "time_limit_ms")->i;
+    if (points == 1 || points > 11) {
+        jl_error(L, at, "confidence_points",
+                 "%d: give 2..11 points, or 0 for no confidence", points);
+        points = 0;
+    }
+    if (limit != 0 && (limit < 100 || limit > 600000)) {
+        jl_error(L, at, "time_limit_ms", "%d is outside [100, 600000]", limit);
+        limit = 0;
+    }
+    if (n_catch > 0 && n_learn == 0) {
+        jl_error(L, at, "n_catch",
+                 "catch trials show learned examples again: set n_learn");
+    }
+    L->st->test_type = ld_strdup(L, "verify");
+    preset_opening(D, at, 1);
+    if (n_learn > 0) {
+        Block *b = item_block(D, BLOCK_LEARN, "learn", at, learn_pool,
+                              "learn_pool", n_learn, "n_learn");
+        if (b) {
+            b->show = (ShowSpec){1, 1, 1, 0};
+        }
+    }
+    Block *b =
+        item_block(D, BLOCK_VERIFY, "verify", at, param(ps, "test_pool")->s,
+                   "test_pool", param(ps, "n_test")->i, "n_test");
+    if (b) {
+        b->confidence.points = points;
+        b->time_limit_ms = limit;
+        b->n_catch = n_catch;
+        if (n_catch > 0 && n_learn > 0) {
+            b->reservoir = ld_strdup(L, "learn");
+        }
+    }
+    preset_debrief(D);
+}
+
+/* HIVE's distinction task (Kim et al., ECCV 2022): each test item offers
+** its candidate classes ("options", HIVE's four), each shown with its own
+** explanation ("per_option"); the participant picks the one the model
+** predicted. Optional practice items with feedback first. */
+static void expand_hive_distinction(Design *D, const JLoc *at, json_t *proto)
+{
+    Loader *L = D->L;
+    Param ps[] = {
+        {"test_pool", 0, "test", 0},     {"n_test", 1, NULL, BLOCK_N_ALL},
+        {"practice_pool", 0, NULL, 0},   {"n_practice", 1, NULL, BLOCK_N_ALL},
+        {"shuffle_options", 2, NULL, 1}, {NULL, 0, NULL, 0}};
+    read_params(D, at, proto, ps);
+    int shuffle = param(ps, "shuffle_options")->i;
+    L->st->test_type = ld_strdup(L, "forward");
+    preset_opening(D, at, 1);
+    const char *practice = param(ps, "practice_pool")->s;
+    if (practice) {
+        Block *b = item_block(D, BLOCK_PRACTICE, "practice", at, practice,
+                              "practice_pool", param(ps, "n_practice")->i,
+                              "n_practice");
+        if (b) {
+            b->show = (ShowSpec){0, 0, 1, 0};
+            b->feedback = 1;
+            b->options_shuffle = shuffle;
+        }
+    }
+    Block *b =
+        item_block(D, BLOCK_PREDICT, "test", at, param(ps, "test_pool")->s,
+                   "test_pool", param(ps, "n_test")->i, "n_test");
+    if (b) {
+        b->show = (ShowSpec){0, 0, 1, 0};
+        b->options_shuffle = shuffle;
+    }
+    preset_debrief(D);
+}
+
+/* Nguyen et al. 2022: a few examples, then accept or reject. */
+static void expand_accept_reject(Design *D, const JLoc *at, json_t *proto)
+{
+    expand_verify(D, at, proto, 5, 30, 0);
+}
+
+/* HIVE's agreement task: one prediction with its explanation, and how
+** confident the participant is that it is right (4 points). */
+static void expand_hive_agreement(Design *D, const JLoc *at, json_t *proto)
+{
+    expand_verify(D, at, proto, 0, 10, 4);
+}
+
 static const PresetDesc presets[] = {
     {"hase-forward", expand_hase_forward, 0, BALANCE_HASE},
     {"hase-counterfactual", expand_hase_counterfactual, 0, BALANCE_HASE_CF},
     {"meta-predictor", expand_meta, 1, BALANCE_META},
+    {"accept-reject", expand_accept_reject, 0, BALANCE_NONE},
+    {"hive-agreement", expand_hive_agreement, 0, BALANCE_NONE},
+    {"hive-distinction", expand_hive_distinction, 0, BALANCE_NONE},
 };
 
 const PresetDesc *preset_find(const char *name)

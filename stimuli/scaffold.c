@@ -54,6 +54,14 @@ static size_t plan_items(Preset preset, Planned *p)
         plan(p, &n, "train", "r", 8, 0);
         plan(p, &n, "test", "t", 8, 0);
         break;
+    case P_ACCEPT_REJECT:
+        plan(p, &n, "learn", "l", 4, 0);
+        plan(p, &n, "test", "t", 8, 0);
+        break;
+    case P_HIVE_AGREEMENT:
+    case P_COUNT:
+        plan(p, &n, "test", "t", 8, 0);
+        break;
     }
     return n;
 }
@@ -87,6 +95,18 @@ void sc_write_buf(Out *o, const char *rel, SimBuf *b)
     }
     write_file(o, rel, sim_buf_cstr(b));
     sim_buf_free(b);
+}
+
+static void make_dir(Out *o, const char *rel);
+
+void sc_write_text(Out *o, const char *rel, const char *text)
+{
+    write_file(o, rel, text);
+}
+
+void sc_make_dir(Out *o, const char *rel)
+{
+    make_dir(o, rel);
 }
 
 static void make_dir(Out *o, const char *rel)
@@ -378,6 +398,7 @@ static void write_study(Out *o, const Ctx *c)
     const char *pname = preset_names[c->preset];
     const char *mname = modality_names[c->modality];
     int cf = c->preset == P_COUNTERFACTUAL, meta = c->preset == P_META;
+    int verify = c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT;
     SimBuf b;
     sim_buf_init(&b);
     sim_buf_printf(
@@ -441,6 +462,29 @@ static void write_study(Out *o, const Ctx *c)
                      "preset's defaults are 3 sessions, 5 and 7). Half of "
                      "each pool should be items the model gets wrong.\"},\n");
         break;
+    case P_ACCEPT_REJECT:
+        sim_buf_puts(&b,
+                     "  \"protocol\": {\"preset\": \"accept-reject\", "
+                     "\"n_learn\": 4, \"n_test\": 8,\n"
+                     "               \"notes\": \"Nguyen et al. 2022: a few "
+                     "examples with the true answer, then each test item "
+                     "with the model's answer (and, per condition, its "
+                     "explanation): accept or reject it. They showed 30 "
+                     "test items, half of them ones the model gets wrong: "
+                     "raise n_test when the test pool holds that many. "
+                     "confidence_points asks a confidence after each "
+                     "answer.\"},\n");
+        break;
+    case P_HIVE_AGREEMENT:
+    case P_COUNT:
+        sim_buf_puts(&b, "  \"protocol\": {\"preset\": \"hive-agreement\", "
+                         "\"n_test\": 8,\n"
+                         "               \"notes\": \"HIVE's agreement task "
+                         "(Kim et al. 2022): one prediction with its "
+                         "explanation; is it right, and how confident are you "
+                         "(4 points)? Half of the test items should be ones "
+                         "the model gets wrong.\"},\n");
+        break;
     }
     sim_buf_puts(&b, "  \"assignment\": {\"rule\": \"balanced\", \"notes\": "
                      "\"Participants are spread evenly over the "
@@ -448,7 +492,15 @@ static void write_study(Out *o, const Ctx *c)
                      "  \"pages\": {\"consent\": \"pages/consent.md\", "
                      "\"instructions\": [\"pages/instructions.md\"],\n"
                      "            \"debrief\": \"pages/debrief.md\"},\n");
-    if (meta) {
+    if (verify) {
+        sim_buf_puts(
+            &b, "  \"quiz\": {\"questions\": [\n"
+                "    {\"text\": \"What do you decide in this study?\",\n"
+                "     \"options\": [\"What the model will answer\", "
+                "\"Whether the model's answer is right\"], \"answer\": 1}],\n"
+                "   \"notes\": \"Asked after the instructions; answer is the "
+                "0-based index of the right option.\"},\n");
+    } else if (meta) {
         sim_buf_puts(
             &b, "  \"quiz\": {\"questions\": [\n"
                 "    {\"text\": \"What do you predict in this study?\",\n"
@@ -499,6 +551,20 @@ static void write_study(Out *o, const Ctx *c)
               "this**"
             : "; perturbation holds 'Feature : old --> new' lines",
         scaffold_method_what(c));
+    if (verify) {
+        sim_buf_printf(&b,
+                       "  \"simulation\": {\"p\": 0.6,%s\n"
+                       "                 \"accept_p\": {\"right\": 0.8, "
+                       "\"wrong\": 0.4},\n"
+                       "                 \"notes\": \"Simulated participants "
+                       "(simlab simulate, simlab power) accept 80%% of the "
+                       "model's right answers and 40%% of its wrong "
+                       "ones.\"}\n"
+                       "}\n",
+                       c->method == X_ON_REQUEST ? " \"reveal_p\": 0.8," : "");
+        sc_write_buf(o, "study.json", &b);
+        return;
+    }
     sim_buf_printf(&b,
                    "  \"simulation\": {\"p\": 0.6,%s\n"
                    "                 \"cells\": [{\"condition\": "
@@ -535,10 +601,14 @@ static void write_pages(Out *o, const Ctx *c)
                    "and explanations.**\n\n"
                    "A computer program, **the model**, looks at %s and "
                    "answers **%s** or **%s**. It is often right, but "
-                   "**not always**. Your task is to predict **the model's "
-                   "answer**, not the true one.\n\n",
+                   "**not always**. %s\n\n",
                    what_items(c->modality), c->class_label[0],
-                   c->class_label[1]);
+                   c->class_label[1],
+                   c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT
+                       ? "Your task is to tell whether **the model's "
+                         "answer is right**."
+                       : "Your task is to predict **the model's answer**, "
+                         "not the true one.");
     switch (c->preset) {
     case P_FORWARD:
         sim_buf_puts(&b, "# The four parts\n\n"
@@ -571,9 +641,31 @@ static void write_pages(Out *o, const Ctx *c)
                          "an explanation), followed by **test** items where "
                          "you predict the model's answer.\n");
         break;
+    case P_ACCEPT_REJECT:
+    case P_HIVE_AGREEMENT:
+    case P_COUNT:
+        sim_buf_puts(&b, "# How it goes\n\n");
+        if (c->preset == P_ACCEPT_REJECT) {
+            sim_buf_puts(&b, "- **Learning:** examples with the true answer, "
+                             "the model's answer and, for some participants, "
+                             "an explanation.\n");
+        }
+        sim_buf_puts(&b, "- **Test:** an item with the model's answer (and, "
+                         "for some participants, an explanation). Is the "
+                         "model right or wrong?\n");
+        if (c->preset == P_HIVE_AGREEMENT) {
+            sim_buf_puts(&b, "- Then say how confident you are, from 1 (not "
+                             "at all) to 4 (completely).\n");
+        }
+        break;
     }
-    sim_buf_printf(&b, "\nPress **%s** for %s and **%s** for %s.\n", "F",
-                   c->class_label[0], "J", c->class_label[1]);
+    if (c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT) {
+        sim_buf_puts(&b, "\nPress **F** when the model is right and **J** "
+                         "when it is wrong.\n");
+    } else {
+        sim_buf_printf(&b, "\nPress **%s** for %s and **%s** for %s.\n", "F",
+                       c->class_label[0], "J", c->class_label[1]);
+    }
     sc_write_buf(o, "pages/instructions.md", &b);
     write_file(o, "pages/debrief.md",
                "# Thank you\n\n"
@@ -635,18 +727,25 @@ static void write_readme(Out *o, const Ctx *c)
         "them: raise those numbers in `protocol` when your pools hold "
         "more. `simlab check` prints a balance report per pool; the "
         "preset wants %s.\n",
-        c->preset == P_FORWARD ? "`learn` (examples) and `test`"
-        : cf                   ? "`test` (every item needs a perturbation)"
-                               : "`practice`, `train` and `test`",
-        c->preset == P_FORWARD ? "n_learn`/`n_test"
-        : cf                   ? "n_test"
-                               : "n_train`/`n_test",
+        c->preset == P_FORWARD || c->preset == P_ACCEPT_REJECT
+            ? "`learn` (examples) and `test`"
+        : c->preset == P_HIVE_AGREEMENT ? "`test`"
+        : cf                            ? "`test` (every item needs a "
+                                          "perturbation)"
+                                        : "`practice`, `train` and `test`",
+        c->preset == P_FORWARD || c->preset == P_ACCEPT_REJECT
+            ? "n_learn`/`n_test"
+        : cf || c->preset == P_HIVE_AGREEMENT ? "n_test"
+                                              : "n_train`/`n_test",
         c->preset == P_FORWARD ? "equal TP, FP, TN and FN in the test pool"
-        : cf ? "equal TP, FP, TN and FN, and within each half of the "
-               "perturbations keeping the model's output and half "
-               "flipping it"
-             : "as many items the model gets right as wrong in the train "
-               "and test pools");
+        : cf   ? "equal TP, FP, TN and FN, and within each half of the "
+                 "perturbations keeping the model's output and half "
+                 "flipping it"
+        : meta ? "as many items the model gets right as wrong in the train "
+                 "and test pools"
+               : "every test item labelled (whether the model is right "
+                 "needs the true answer), about half of them ones the "
+                 "model gets wrong");
     sim_buf_printf(
         &b,
         "3. **explanations.jsonl**: one line per item for method "
@@ -663,15 +762,20 @@ static void write_readme(Out *o, const Ctx *c)
                      "the small Markdown dialect of docs/study-format.md "
                      "(headings, paragraphs, lists, **bold**, images). The "
                      "placeholders say what belongs there.\n");
+    int verify = c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT;
     sim_buf_printf(&b,
-                   "5. **%s** and `simulation`: the %s and the accuracy "
-                   "that simulated participants reach, for `simlab simulate` "
-                   "and `simlab power`.\n\n",
-                   meta ? "quiz" : "rating",
+                   "5. **%s** and `simulation`: the %s and %s, for `simlab "
+                   "simulate` and `simlab power`.\n\n",
+                   meta || verify ? "quiz" : "rating",
                    meta ? "questions asked after the instructions (all must "
                           "be right the first time, by the preset's "
                           "screening)"
-                        : "question asked about each explanation");
+                   : verify ? "question asked after the instructions"
+                            : "question asked about each explanation",
+                   verify ? "how often simulated participants accept the "
+                            "model's right and wrong answers (`accept_p`)"
+                          : "the accuracy that simulated participants "
+                            "reach");
     sim_buf_puts(&b, "The full format, with every field and payload kind, is "
                      "in docs/study-format.md of simlab.\n");
     sc_write_buf(o, "README.md", &b);
@@ -750,10 +854,25 @@ static void study_id(const char *dir, char *out, size_t size)
     }
 }
 
+int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err)
+{
+    if (!dir || !dir[0]) {
+        return sim_fail(err, SIM_ERR_USAGE, "no folder given");
+    }
+    int rc = prepare_dir(dir, err);
+    if (rc == SIM_OK) {
+        study_id(dir, id, size);
+    }
+    return rc;
+}
+
 int scaffold_write(const char *dir, const char *preset, const char *modality,
                    const char *explanation, SimError *err)
 {
-    int p = find_name(preset, preset_names, 3);
+    if (preset && strcmp(preset, "hive-distinction") == 0) {
+        return scaffold_write_hive(dir, modality, explanation, err);
+    }
+    int p = find_name(preset, preset_names, P_COUNT);
     int m = find_name(modality, modality_names, 3);
     /* X_CONCEPTS.. follow X_DEFAULT in the order of their names */
     int x = explanation
@@ -781,15 +900,11 @@ int scaffold_write(const char *dir, const char *preset, const char *modality,
                         "every modality)",
                         explanation);
     }
-    if (!dir || !dir[0]) {
-        return sim_fail(err, SIM_ERR_USAGE, "no folder given");
-    }
-    int rc = prepare_dir(dir, err);
+    char id[64];
+    int rc = sc_prepare_dir(dir, id, sizeof id, err);
     if (rc != SIM_OK) {
         return rc;
     }
-    char id[64];
-    study_id(dir, id, sizeof id);
     Ctx c;
     memset(&c, 0, sizeof c);
     c.preset = (Preset)p;

@@ -11,7 +11,9 @@
 #include "common/sim_error.h"
 
 /* The names accepted, for usage messages: "hase-forward, ..." */
-#define SCAFFOLD_PRESETS    "hase-forward, hase-counterfactual or meta-predictor"
+#define SCAFFOLD_PRESETS                                                       \
+    "hase-forward, hase-counterfactual, meta-predictor, accept-reject, "       \
+    "hive-agreement or hive-distinction"
 #define SCAFFOLD_MODALITIES "image, text or tabular"
 #define SCAFFOLD_EXPLANATIONS                                                  \
     "concepts, prototype, counterfactual, rationale or on-request"

@@ -11,11 +11,19 @@
 #include "common/sim_error.h"
 #include "common/sim_text.h"
 
-typedef enum Preset { P_FORWARD, P_COUNTERFACTUAL, P_META } Preset;
+typedef enum Preset {
+    P_FORWARD,
+    P_COUNTERFACTUAL,
+    P_META,
+    P_ACCEPT_REJECT,
+    P_HIVE_AGREEMENT,
+    P_COUNT
+} Preset;
 typedef enum Modality { M_IMAGE, M_TEXT, M_TABULAR } Modality;
 
-static const char *const preset_names[] = {
-    "hase-forward", "hase-counterfactual", "meta-predictor"};
+static const char *const preset_names[P_COUNT] = {
+    "hase-forward", "hase-counterfactual", "meta-predictor", "accept-reject",
+    "hive-agreement"};
 static const char *const modality_names[] = {"image", "text", "tabular"};
 
 /* One placeholder item. Class 0 is the "positive" class of the balance
@@ -87,5 +95,16 @@ int scaffold_method_fits(Method m, Modality md);
 void scaffold_payload(Out *o, const Ctx *c, const Planned *x, int k, SimBuf *b);
 /* What the method's payload is, for study.json's and the README's notes. */
 const char *scaffold_method_what(const Ctx *c);
+
+/* Writes text to rel; makes the folder rel (the first failure stays). */
+void sc_write_text(Out *o, const char *rel, const char *text);
+void sc_make_dir(Out *o, const char *rel);
+/* Refuses no dir, or a dir that exists and is not an empty folder;
+** creates it, and writes the study id made from its name to id. */
+int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err);
+/* The hive-distinction starter (scaffold_hive.c): scaffold_write's
+** contract for that preset. */
+int scaffold_write_hive(const char *dir, const char *modality,
+                        const char *explanation, SimError *err);
 
 #endif

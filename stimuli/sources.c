@@ -142,14 +142,7 @@ static void csv_source(Loader *L, const JLoc *at, json_t *src,
         return;
     }
     CsvTable t;
-    char why[512];
-    int rc = csv_table_read(L, file, &dialect, &t, why, sizeof why);
-    if (rc == -2) {
-        jl_error(L, at, "file", "%s", why);
-        return;
-    }
-    if (rc != 0) {
-        csv_table_free(&t);
+    if (csv_table_open(L, at, file, &dialect, &t) != 0) {
         return;
     }
     long c_id = -1, c_text = -1, c_title = -1;

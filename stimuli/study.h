@@ -218,6 +218,11 @@ struct Explanation {
     Explanation *parts;
     size_t n_parts;
     int row; /* layout: 1 = "direction": "row", 0 = "column" */
+
+    /* "per_option": a layout row with one part per answer option of the
+    ** item, part_class[i] the class index parts[i] speaks of (payload
+    ** order); a trial draws them in the order it offers the options */
+    int *part_class; /* NULL: not a per-option payload */
 };
 
 typedef struct ItemExplanation {
@@ -247,7 +252,14 @@ typedef struct Item {
                         it failed */
     int *rationale;  /* "rationale": gold token indices (0-based), or NULL */
     size_t n_rationale;
+    int *options; /* "options": the answer options (class indices, 2 to
+                     ITEM_MAX_OPTIONS) in the item's order, or NULL: a
+                     block offers the study's classes */
+    size_t n_options;
 } Item;
+
+/* Most answer options an item may carry (keys 1-9 and 0). */
+#define ITEM_MAX_OPTIONS 10
 
 /* ---------------------------------------------------------------- design */
 
@@ -261,6 +273,9 @@ typedef struct Condition {
     char *id;     /* "baseline", "LIME", ... */
     char *method; /* explanation method shown, NULL for none */
     char *label;  /* optional description for the experimenter */
+    int advice;   /* decide blocks show the model's output (and the
+                     explanation of method) as advice; "advice": false
+                     for the humans-alone condition (default 1) */
 } Condition;
 
 typedef struct QuizQuestion {
@@ -285,10 +300,13 @@ typedef enum BlockKind {
     BLOCK_RATING = 7,
     BLOCK_BREAK = 8,
     BLOCK_DEBRIEF = 9,
-    BLOCK_QUESTIONNAIRE = 10
+    BLOCK_QUESTIONNAIRE = 10,
+    BLOCK_VERIFY = 11, /* is the model right? accept or reject its output */
+    BLOCK_DECIDE = 12  /* the task itself, with or without the model's
+                          advice */
 } BlockKind;
 
-#define BLOCK_KIND_COUNT 11 /* keep last + 1: the kind tables check it */
+#define BLOCK_KIND_COUNT 13 /* keep last + 1: the kind tables check it */
 
 /* Types of the questions of a questionnaire block (stimuli/questionnaire.c
 ** parses them; names as study.json spells them: questionnaire_type_name). */
@@ -408,9 +426,19 @@ typedef struct Block {
                                ("deadline_display": "countdown") */
     RatingSpec confidence;  /* points 0 = not asked; else 2..11 */
 
+    /* verify: the two answers, ids "accept" (the model is right) and
+    ** "reject" (it is wrong), with their keys ("keys": {"accept",
+    ** "reject"}; default "f" and "j"); labels NULL: the runner's strings */
+    StudyClass verdicts[2];
+
     /* pages and item screens taller than the window: Continue only after
     ** the participant has scrolled to the end (default 1) */
     int require_scroll;
+
+    /* kinds with BF_OPTIONS: items with "options" are answered from them,
+    ** in the item's order or ("options_order": "shuffle") a fresh order
+    ** per trial, recorded with it */
+    int options_shuffle;
 } Block;
 
 typedef struct Screening {
@@ -460,10 +488,13 @@ typedef struct Assignment {
 
 /* Parameters of the simulated `mixed` policy (see docs/simulation.md). */
 typedef struct SimCell {
-    char *condition; /* NULL = any */
-    char *phase;     /* NULL = any */
-    double p;        /* probability of a correct answer for an average
-                        participant on an average item */
+    char *condition;     /* NULL = any */
+    char *phase;         /* NULL = any */
+    double p;            /* probability of a correct answer for an average
+                            participant on an average item */
+    int has_accept;      /* the cell gives "accept_p" (verify blocks) */
+    double accept_right; /* P(accept) of a right output in this cell */
+    double accept_wrong; /* ... of a wrong one */
 } SimCell;
 
 typedef struct SimulationSpec {
@@ -478,6 +509,10 @@ typedef struct SimulationSpec {
     double quiz_p;         /* P(correct) per quiz attempt */
     double reveal_p;       /* P(looking at an explanation given on request
                               or on hover), every policy; default 1 */
+    double accept_right;   /* verify: P(accept) when the model is right
+                              ("accept_p": {"right", "wrong"}); -1: the
+                              cell's p of a correct answer */
+    double accept_wrong;   /* ... when the model is wrong */
 } SimulationSpec;
 
 /* A bundle text file study loading read (study.json, item banks, pages,
@@ -559,7 +594,11 @@ typedef struct Study {
     size_t n_pages;
     char **pools; /* distinct item pools, in order of first appearance */
     size_t n_pools;
-    struct StudyIndex *index;  /* internal: item lookup by key; may be NULL */
+    struct StudyIndex *index; /* internal: item lookup by key; may be NULL */
+    size_t *class_slots;      /* internal: class lookup by id (class index
+                                 + 1, open addressing; a power of two
+                                 n_class_slots); NULL: a linear search */
+    size_t n_class_slots;
     UiStrings *ui_strings;     /* the runner's strings in the study's language
                                   ("language", "language_file", "ui"); NULL
                                   only when loading failed */
@@ -651,6 +690,10 @@ const Item *study_find_item(const Study *study, const char *key);
 const Condition *study_find_condition(const Study *study, const char *id);
 int study_condition_index(const Study *study, const char *id);
 int study_class_index(const Study *study, const char *class_id);
+/* Builds the lookup of study_class_index for the study's classes (call
+** again after they change). 0, or -1 when out of memory (the lookup stays
+** a linear search). */
+int study_class_index_build(Study *study);
 /* The condition id nearest to id (a "did you mean" for a misspelled one),
 ** or NULL when none is near. Borrowed from study. */
 const char *study_condition_suggest(const Study *study, const char *id);
@@ -704,6 +747,13 @@ int block_kind_from_name(const char *name);
 /* 1 when blocks of kind k show items of a pool (practice, learn, predict,
 ** counterfactual, rating), else 0. */
 int block_kind_shows_items(BlockKind k);
+/* 1 when blocks of kind k answer an item with "options" from its options
+** (keys per option) instead of the study's classes, else 0. */
+int block_kind_offers_options(BlockKind k);
+/* The answer options trial-kind blocks of kind k offer for item: its own
+** (n_options, class indices) when k offers options and it has them, else
+** NULL. */
+const int *item_block_options(const Item *item, BlockKind k, size_t *n);
 /* Within-subject designs without sessions repeat, once per condition, the
 ** blocks from the first to the last block that shows items and is not
 ** practice (learn, predict, counterfactual, rating), with whatever lies

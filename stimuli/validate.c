@@ -162,6 +162,50 @@ static void check_items_shown(Design *D)
     }
 }
 
+/* A verify block asks whether the model's output on each item is right
+** and a decide block scores the answer against the truth: their items need
+** labels. One error at the block when none of its pool has one, else one
+** at each item without. */
+static void check_labels_asked(Design *D)
+{
+    Loader *L = D->L;
+    const Study *st = L->st;
+    for (size_t bi = 0; bi < st->n_blocks; bi++) {
+        const Block *b = &st->blocks[bi];
+        if ((b->kind != BLOCK_VERIFY && b->kind != BLOCK_DECIDE) || !b->pool) {
+            continue;
+        }
+        const char *why = b->kind == BLOCK_VERIFY
+                              ? "asks whether the model's output is right"
+                              : "scores the answer against the true label";
+        size_t n = 0, labelled = 0;
+        for (size_t i = 0; i < st->n_items; i++) {
+            const Item *it = &st->items[i];
+            if (strcmp(it->pool, b->pool) == 0) {
+                n++;
+                labelled += it->label >= 0;
+            }
+        }
+        if (n > 0 && labelled == 0) {
+            jl_error(L, &D->src[bi].at, "pool",
+                     "no item of pool '%s' has a label: the %s block '%s' %s, "
+                     "which needs each item's true label beside the model's "
+                     "prediction",
+                     b->pool, block_kind_name(b->kind), b->id, why);
+            continue;
+        }
+        for (size_t i = 0; labelled < n && i < st->n_items; i++) {
+            const Item *it = &st->items[i];
+            if (it->label < 0 && strcmp(it->pool, b->pool) == 0) {
+                ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,
+                        "label",
+                        "item '%s' has no label (the %s block '%s' %s)",
+                        it->key, block_kind_name(b->kind), b->id, why);
+            }
+        }
+    }
+}
+
 /* The reservoir of block bi: an earlier item block with enough items for
 ** its catch trials; catch trials need one. */
 static void validate_reservoir(Design *D, size_t bi)
@@ -282,6 +326,7 @@ void validate_blocks(Design *D)
         }
     }
     check_items_shown(D);
+    check_labels_asked(D);
 }
 
 /* Items a repetition of the within-subject range draws from pool: the

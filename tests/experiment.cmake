@@ -21,6 +21,11 @@ simlab_add_test(test_experiment_export SOURCES test_experiment_export.c
 # simulation, validation).
 simlab_add_test(test_experiment_deadline SOURCES test_experiment_deadline.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
+# Per-item answer options (hive-distinction): keys per option, the order
+# offered recorded and resumed, per-option evidence, export, 1,000 classes,
+# simulated participants.
+simlab_add_test(test_experiment_options SOURCES test_experiment_options.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)
 # One writer per database (the lease), station of responses, read-only
 # places; two `simlab simulate` on one file when the program is built.
 if(TARGET simlab)
@@ -42,7 +47,7 @@ if(TARGET simlab)
            $<TARGET_FILE:simlab> ${SIMLAB_TEST_DATA}
            $<TARGET_FILE:simlab-analyze>)
 endif()
-# `simlab new`: the nine starter bundles load cleanly and run simulated.
+# `simlab new`: the fifteen starter bundles load cleanly and run simulated.
 simlab_add_test(test_stimuli_scaffold SOURCES test_stimuli_scaffold.c
                 LIBS simlab_experiment simlab_stimuli PkgConfig::SQLITE3)
 # Questionnaire blocks: parsing, answer checks, the session's screen, the
@@ -66,3 +71,7 @@ endif()
 # simulated reveals and the export.
 simlab_add_test(test_experiment_reveal SOURCES test_experiment_reveal.c
                 LIBS simlab_experiment PkgConfig::SQLITE3 PkgConfig::JANSSON)
+# Verify and decide blocks end to end: keys, screens, simulated accept_p,
+# the export's model_correct, advice_shown and followed_advice, check.
+simlab_add_test(test_experiment_verify SOURCES test_experiment_verify.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)

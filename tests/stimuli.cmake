@@ -31,3 +31,7 @@ simlab_add_test(test_stimuli_primary SOURCES test_stimuli_primary.c
 # study.json "metrics": explanation metrics read and checked; located errors.
 simlab_add_test(test_stimuli_metrics SOURCES test_stimuli_metrics.c
                 LIBS simlab_stimuli PkgConfig::JANSSON)
+# Per-item answer options, per-option payloads, classes from a file (1,000),
+# hive-distinction and its starter; one located error per bad input.
+simlab_add_test(test_stimuli_options SOURCES test_stimuli_options.c
+                LIBS simlab_stimuli)

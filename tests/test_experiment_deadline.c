@@ -266,19 +266,25 @@ static void test_session(const Study *st)
     CHECK_INT(session_finished(s), 1);
     session_close(s);
 
-    /* the long format: timed_out and confidence come last, timeouts have
-    ** no correctness */
+    /* the long format: timed_out and confidence come after response_ns
+    ** (then the columns of verify and decide blocks), timeouts have no
+    ** correctness */
     sqlite3 *db = store_db(store);
     sqlite3_stmt *q;
     CHECK_INT(sqlite3_prepare_v2(db, "SELECT * FROM long_format LIMIT 0", -1,
                                  &q, NULL),
               SQLITE_OK);
     int nc = sqlite3_column_count(q);
-    CHECK(nc >= 3);
-    CHECK_STR(sqlite3_column_name(q, nc - 3), "timed_out");
-    CHECK_STR(sqlite3_column_name(q, nc - 2), "confidence");
-    CHECK_STR(sqlite3_column_name(q, nc - 1), "confidence_rt_ms");
-    CHECK_STR(sqlite3_column_name(q, nc - 4), "response_ns");
+    CHECK(nc >= 9);
+    CHECK_STR(sqlite3_column_name(q, nc - 8), "timed_out");
+    CHECK_STR(sqlite3_column_name(q, nc - 7), "confidence");
+    CHECK_STR(sqlite3_column_name(q, nc - 6), "confidence_rt_ms");
+    CHECK_STR(sqlite3_column_name(q, nc - 9), "response_ns");
+    CHECK_STR(sqlite3_column_name(q, nc - 5), "model_correct");
+    CHECK_STR(sqlite3_column_name(q, nc - 4), "advice_shown");
+    CHECK_STR(sqlite3_column_name(q, nc - 3), "followed_advice");
+    CHECK_STR(sqlite3_column_name(q, nc - 2), "n_options");
+    CHECK_STR(sqlite3_column_name(q, nc - 1), "options_shown");
     sqlite3_finalize(q);
     CHECK_INT(sql_int(db, "SELECT COUNT(*) FROM long_format WHERE "
                           "timed_out = 1 AND correct IS NULL"),
@@ -300,12 +306,13 @@ static void test_session(const Study *st)
     CHECK(text != NULL);
     if (text) {
         CHECK(strstr(text,
-                     ",station,timed_out,confidence,confidence_rt_ms\r\n") !=
-              NULL);
+                     ",station,timed_out,confidence,confidence_rt_ms,"
+                     "model_correct,advice_shown,followed_advice,n_options,"
+                     "options_shown\r\n") != NULL);
         /* step 3: right, confidence 3 after 5 s */
-        CHECK(strstr(text, ",0,3,5000.000\r\n") != NULL);
+        CHECK(strstr(text, ",0,3,5000.000,") != NULL);
         /* a timeout: empty correct, timed_out 1, no confidence */
-        CHECK(strstr(text, ",1,,\r\n") != NULL);
+        CHECK(strstr(text, ",1,,,") != NULL);
         free(text);
     }
 }
@@ -340,8 +347,10 @@ static void test_migration(const Study *fwd)
     snprintf(csv, sizeof csv, "%s/v2.csv", tmp);
     CHECK_INT(export_long_csv(path, csv, &err), SIM_OK);
     char *text = slurp(csv);
-    CHECK(text && strstr(text, ",timed_out,confidence,confidence_rt_ms\r\n"));
-    CHECK(text && strstr(text, ",0,,\r\n"));
+    CHECK(text && strstr(text, ",timed_out,confidence,confidence_rt_ms,"
+                               "model_correct,advice_shown,"
+                               "followed_advice,n_options,options_shown\r\n"));
+    CHECK(text && strstr(text, ",0,,,"));
     free(text);
 
     Store *store = NULL;
@@ -504,7 +513,9 @@ static void test_validation(void)
                           "\"time_limit_ms\": 1000}",
                           msg, sizeof msg),
               1);
-    CHECK(strstr(msg, "only predict and counterfactual blocks") != NULL);
+    CHECK(
+        strstr(msg, "only predict, counterfactual, verify and decide blocks") !=
+        NULL);
     CHECK_INT(load_errors("{\"kind\": \"break\", \"text\": \"Rest\", "
                           "\"require_scroll\": true}",
                           msg, sizeof msg),

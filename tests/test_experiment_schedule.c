@@ -336,6 +336,8 @@ static const struct {
     [BLOCK_BREAK] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
     [BLOCK_DEBRIEF] = {EXPECT_CONTINUE, EXPECT_CONTINUE, NULL},
     [BLOCK_QUESTIONNAIRE] = {EXPECT_ANSWERS, EXPECT_ANSWERS, NULL},
+    [BLOCK_VERIFY] = {EXPECT_CHOICE, EXPECT_CHOICE, "verify"},
+    [BLOCK_DECIDE] = {EXPECT_CHOICE, EXPECT_CHOICE, "decide"},
 };
 
 _Static_assert(sizeof kind_asks / sizeof *kind_asks == BLOCK_KIND_COUNT,
@@ -396,6 +398,12 @@ static void test_every_kind(void)
         check_kind_asks(quest, seen);
     }
     study_free(quest);
+    Study *verify = load("mini-verify");
+    CHECK(verify != NULL);
+    if (verify) {
+        check_kind_asks(verify, seen);
+    }
+    study_free(verify);
     /* the fixtures have a block of every kind */
     for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
         if (!seen[k]) {

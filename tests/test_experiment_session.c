@@ -598,6 +598,8 @@ static const struct {
     [BLOCK_BREAK] = {SCREEN_BREAK, SCREEN_BREAK},
     [BLOCK_DEBRIEF] = {SCREEN_PAGE, SCREEN_PAGE},
     [BLOCK_QUESTIONNAIRE] = {SCREEN_QUESTIONNAIRE, SCREEN_QUESTIONNAIRE},
+    [BLOCK_VERIFY] = {SCREEN_VERIFY, SCREEN_VERIFY},
+    [BLOCK_DECIDE] = {SCREEN_DECIDE, SCREEN_DECIDE},
 };
 
 _Static_assert(sizeof kind_screens / sizeof *kind_screens == BLOCK_KIND_COUNT,
@@ -679,6 +681,12 @@ static void test_kind_screens(const Study *meta)
         run_kinds(quest, "kinds-quest.db", "baseline", seen);
     }
     study_free(quest);
+    Study *verify = test_study_load("mini-verify");
+    CHECK(verify != NULL);
+    if (verify) {
+        run_kinds(verify, "kinds-verify.db", "grad", seen);
+    }
+    study_free(verify);
     for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
         if (!seen[k]) {
             fprintf(stderr, "no step of a %s block was shown\n",

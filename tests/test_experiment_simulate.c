@@ -228,8 +228,9 @@ static void test_mixed(void)
     spec.item_sd = 0.3;
     static char baseline[] = "baseline", lime_id[] = "LIME", post[] = "post",
                 pre_phase[] = "pre";
-    SimCell c[3] = {
-        {baseline, post, 0.6}, {lime_id, post, 0.85}, {NULL, pre_phase, 0.55}};
+    SimCell c[3] = {{baseline, post, 0.6, 0, 0, 0},
+                    {lime_id, post, 0.85, 0, 0, 0},
+                    {NULL, pre_phase, 0.55, 0, 0, 0}};
     spec.cells = c;
     spec.n_cells = 3;
     double t_lime = policy_true_accuracy(&spec, "LIME", "post");

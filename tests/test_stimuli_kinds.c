@@ -32,6 +32,8 @@ static const struct {
     [BLOCK_BREAK] = {"break", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
     [BLOCK_DEBRIEF] = {"debrief", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
     [BLOCK_QUESTIONNAIRE] = {"questionnaire", SIM_PHASE_NONE, 0, 0, 0, 0, 0},
+    [BLOCK_VERIFY] = {"verify", SIM_PHASE_TEST, 1, 0, 1, 1, 0},
+    [BLOCK_DECIDE] = {"decide", SIM_PHASE_TEST, 1, 0, 1, 1, 0},
 };
 
 _Static_assert(sizeof expected / sizeof *expected == BLOCK_KIND_COUNT,
@@ -213,8 +215,9 @@ static void test_every_kind_loads(void)
         snprintf(id, sizeof id, "%s%zu", expected[i].name, i + 1);
         CHECK_STR(b->id, id);
     }
-    /* the study's test type is the most specific test among the blocks */
-    CHECK_STR(st ? st->test_type : NULL, "counterfactual");
+    /* the study's test type is the last of forward, counterfactual, verify
+    ** and decide among the blocks */
+    CHECK_STR(st ? st->test_type : NULL, "decide");
     study_free(st);
     study_report_free(&rep);
 }
@@ -230,7 +233,7 @@ static void test_lists_in_errors(void)
     CHECK(out && strstr(out, "field 'kind': unknown block kind 'nope' "
                              "(consent, instructions, quiz, practice, learn, "
                              "predict, counterfactual, rating, break, "
-                             "debrief, questionnaire)"));
+                             "debrief, questionnaire, verify, decide)"));
     for (int k = 0; k < BLOCK_KIND_COUNT; k++) {
         CHECK(has_error(&rep, "kind", block_kind_name((BlockKind)k)));
     }
@@ -251,7 +254,8 @@ static void test_lists_in_errors(void)
     st = load_design("\"protocol\": {\"preset\": \"nope\"}", &rep, &out);
     CHECK(out && strstr(out, "field 'preset': unknown preset 'nope' "
                              "(hase-forward, hase-counterfactual, "
-                             "meta-predictor)"));
+                             "meta-predictor, accept-reject, "
+                             "hive-agreement, hive-distinction)"));
     free(out);
     study_free(st);
     study_report_free(&rep);
@@ -316,8 +320,20 @@ static void test_fields_by_kind(void)
          "only practice blocks have feedback, retry and "
          "train_pool"},
         {"[{\"kind\": \"rating\", \"pool\": \"p\", \"catch\": 1}]", "catch",
-         "only predict and counterfactual blocks have catch trials and a "
-         "reservoir"},
+         "only predict, counterfactual, verify and decide blocks have catch "
+         "trials and a reservoir"},
+        {"[{\"kind\": \"predict\", \"pool\": \"p\", \"keys\": {}}]", "keys",
+         "only verify blocks have keys of their own"},
+        {"[{\"kind\": \"verify\", \"pool\": \"p\", \"keys\": "
+         "{\"accept\": \"j\"}}]",
+         "reject", "key 'j' is also accept's"},
+        {"[{\"kind\": \"verify\", \"pool\": \"p\", \"keys\": "
+         "{\"accept\": \"space\"}}]",
+         "accept", "key 'space' collides with Continue"},
+        {"[{\"kind\": \"verify\", \"pool\": \"p\", \"confidence\": "
+         "{\"points\": 4}, \"keys\": {\"accept\": \"1\", \"reject\": "
+         "\"2\"}}]",
+         "accept", "key '1' collides with the confidence scale's digits"},
         {"[{\"kind\": \"quiz\", \"pages\": \"c.md\"}]", "pages",
          "only consent, instructions and debrief blocks have pages"},
         {"[{\"kind\": \"learn\", \"pool\": \"p\", \"questions\": []}]",

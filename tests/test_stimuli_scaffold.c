@@ -17,7 +17,8 @@
 #include "test_util.h"
 
 static const char *const presets[] = {"hase-forward", "hase-counterfactual",
-                                      "meta-predictor"};
+                                      "meta-predictor", "accept-reject",
+                                      "hive-agreement"};
 static const char *const modalities[] = {"image", "text", "tabular"};
 
 static char tmp[256];
@@ -60,7 +61,7 @@ static size_t check_clean(const char *dir, const char *preset)
 
 static void test_all(void)
 {
-    for (size_t p = 0; p < 3; p++) {
+    for (size_t p = 0; p < sizeof presets / sizeof *presets; p++) {
         for (size_t m = 0; m < 3; m++) {
             char dir[512], db[512];
             snprintf(dir, sizeof dir, "%s/%s-%s", tmp, presets[p],

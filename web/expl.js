@@ -401,7 +401,8 @@ function composite(node, ctx) {
 }
 
 function layout(node, ctx) {
-  return el("div", { class: "layout " + (node.payload.row ? "row" : "column") }, ...(node.parts || []).map((p) => part(p, ctx)));
+  const cls = "layout " + (node.payload.row ? "row" : "column") + (node.per_option ? " options" : "");
+  return el("div", { class: cls }, ...(node.parts || []).map((p) => part(p, ctx)));
 }
 
 // One row per kind of experiment/screen_model.h's explanation nodes.
