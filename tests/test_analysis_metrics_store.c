@@ -61,6 +61,17 @@ static int load(const char *db, Dataset **ds, SimError *err)
     return dataset_load_db(*ds, db, err);
 }
 
+/* The analysis of the simulated participants, quickly, without plots. */
+static void options(AnalyzeOptions *o)
+{
+    analyze_options_default(o);
+    o->replicates = 200;
+    o->quiet = 1;
+    o->progress = 0;
+    o->plots = 0;
+    o->include_simulated = 1;
+}
+
 /* Every value of the bundle's metrics is in the store's, to the bit. */
 static void test_round_trip(const char *db)
 {
@@ -116,13 +127,8 @@ static void test_file_wins(const char *db)
           f);
     fclose(f);
     AnalyzeOptions o;
-    analyze_options_default(&o);
-    o.replicates = 200;
-    o.quiet = 1;
-    o.progress = 0;
-    o.plots = 0;
+    options(&o);
     o.metrics_file = file;
-    o.include_simulated = 1;
     const char *dbs[1] = {db};
     Dataset *ds = NULL;
     SimError err;
@@ -169,12 +175,7 @@ static void test_utility(const char *db)
     SimError err;
     CHECK_INT(load(db, &ds, &err), SIM_OK);
     AnalyzeOptions o;
-    analyze_options_default(&o);
-    o.replicates = 200;
-    o.quiet = 1;
-    o.progress = 0;
-    o.plots = 0;
-    o.include_simulated = 1;
+    options(&o);
     Report r;
     CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
     CHECK(r.n_sessions == 3);
