@@ -31,8 +31,10 @@ static float pills(Ctx *c, Scene *sc, float x, float y, float w,
             yy += row_h + gap;
             row_h = 0;
         }
-        render_chip(&c->rc, sc, mx(c, x, w, xx, pw), yy, p->label, p->value,
-                    p->strong, w, NULL);
+        if (!p->hidden) { /* a hidden one only keeps its place */
+            render_chip(&c->rc, sc, mx(c, x, w, xx, pw), yy, p->label, p->value,
+                        p->strong, w, NULL);
+        }
         xx += pw + gap;
         row_h = fmaxf(row_h, ph);
     }

@@ -197,6 +197,7 @@ typedef struct CardSpec {
     int label, output; /* show the true label, the model's output */
     int perturbed;     /* the counterfactual input */
     int unknown;       /* "Model output: ?" */
+    int hold;          /* a hidden pill where the output would be */
 } CardSpec;
 
 static void card_model(const M *b, ScreenCard *c, const Item *it,
@@ -212,13 +213,28 @@ static void card_model(const M *b, ScreenCard *c, const Item *it,
     }
     if (k->label && it->label >= 0 && !k->perturbed) {
         c->pills[c->n_pills++] = (ScreenPill){tr(b, UI_ITEM_TRUE_LABEL),
-                                              class_label(b, it->label), 0};
+                                              class_label(b, it->label), 0, 0};
     }
     if (k->unknown || (k->output && !k->perturbed)) {
         c->pills[c->n_pills++] = (ScreenPill){
             tr(b, UI_ITEM_MODEL_OUTPUT),
-            k->unknown ? "?" : class_label(b, it->prediction), !k->unknown};
+            k->unknown ? "?" : class_label(b, it->prediction), !k->unknown, 0};
+    } else if (k->hold) {
+        c->pills[c->n_pills++] =
+            (ScreenPill){tr(b, UI_ITEM_MODEL_OUTPUT), "", 1, 1};
     }
+}
+
+/* Whether a condition of the study gives the model's advice on decide
+** screens (then a condition without it holds the advice's place). */
+static int any_advice(const Study *st)
+{
+    for (size_t i = 0; st && i < st->n_conditions; i++) {
+        if (st->conditions[i].advice) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* ------------------------------------------------- explanations, slots */
@@ -365,7 +381,7 @@ static void reservoir_model(const M *b)
                              (v->res_revealed && v->res_revealed[i]));
         }
         c->pill = (ScreenPill){tr(b, UI_ITEM_MODEL),
-                               class_label(b, it->prediction), 1};
+                               class_label(b, it->prediction), 1, 0};
     }
 }
 
@@ -387,11 +403,19 @@ static void item_model(const M *b)
         if (!m->cards) {
             return;
         }
-        CardSpec orig = {tr(b, UI_ITEM_ORIGINAL), v->show_label,
-                         v->show_prediction, 0, 0};
+        CardSpec orig = {tr(b, UI_ITEM_ORIGINAL),
+                         v->show_label,
+                         v->show_prediction,
+                         0,
+                         0,
+                         0};
         CardSpec pert = {
-            tr(b, v->cf_unchanged ? UI_ITEM_UNCHANGED : UI_ITEM_CHANGED), 0, 0,
-            !v->cf_unchanged, 1};
+            tr(b, v->cf_unchanged ? UI_ITEM_UNCHANGED : UI_ITEM_CHANGED),
+            0,
+            0,
+            !v->cf_unchanged,
+            1,
+            0};
         card_model(b, &m->cards[0], it, &orig);
         card_model(b, &m->cards[1], it, &pert);
         m->n_cards = 2;
@@ -407,8 +431,12 @@ static void item_model(const M *b)
         ** on the item to predict */
         int predict = v->screen == SCREEN_PREDICT;
         CardSpec k = {keep ? tr(b, UI_ITEM_INPUT) : NULL,
-                      v->show_label && !predict, v->show_prediction && !predict,
-                      0, 0};
+                      v->show_label && !predict,
+                      v->show_prediction && !predict,
+                      0,
+                      0,
+                      v->screen == SCREEN_DECIDE && !v->show_prediction &&
+                          any_advice(b->cx->study)};
         card_model(b, &m->cards[0], it, &k);
         m->n_cards = 1;
         if (keep) {
@@ -478,7 +506,7 @@ static void feedback_model(const M *b)
     if (v->item && !v->question) {
         f->card = alloc(b, sizeof *f->card);
         if (f->card) {
-            CardSpec k = {NULL, 0, 0, 0, 0};
+            CardSpec k = {NULL, 0, 0, 0, 0, 0};
             card_model(b, f->card, v->item, &k);
         }
     }

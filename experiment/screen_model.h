@@ -78,6 +78,9 @@ typedef struct ScreenPill {
     const char *label;
     const char *value;
     int strong; /* the filled style (the model's answer) */
+    int hidden; /* keeps its place, drawn as nothing: the model's output on
+                   a decide screen of a condition without advice, so that
+                   the item sits where it does with advice (value "") */
 } ScreenPill;
 
 /* An item card: a section label, the input, its pills. */

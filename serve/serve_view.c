@@ -487,6 +487,7 @@ static const Field f_pill[] = {
     F(ScreenPill, label, "label", T_STR),
     F(ScreenPill, value, "value", T_STR),
     F(ScreenPill, strong, "strong", T_BOOL),
+    F(ScreenPill, hidden, "hidden", T_BOOL),
 };
 static const Table t_pill = TABLE(ScreenPill, f_pill);
 

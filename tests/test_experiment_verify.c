@@ -199,7 +199,13 @@ static void test_screens(const Study *st, Store *store)
         CHECK_INT(v->show_prediction, 0);
         CHECK(v->explanation == NULL);
         CHECK_INT(screen_model_build(m, v, &cx), SIM_OK);
-        CHECK(m->n_cards == 1 && m->cards[0].n_pills == 0);
+        /* no advice: the model's output is not in the model, only a
+        ** hidden pill that keeps the item where advice puts it */
+        CHECK(m->n_cards == 1 && m->cards[0].n_pills == 1);
+        if (m->n_cards == 1 && m->cards[0].n_pills == 1) {
+            CHECK_INT(m->cards[0].pills[0].hidden, 1);
+            CHECK_STR(m->cards[0].pills[0].value, "");
+        }
     }
     session_close(s);
     screen_model_free(m);
@@ -306,8 +312,8 @@ static void test_simulated(void)
     CHECK_INT(export_long_csv(db, csv, &err), SIM_OK);
     size_t len = 0;
     char *text = fs_read(csv, &len);
-    CHECK(text && strstr(text, ",model_correct,advice_shown,followed_advice"
-                               "\r\n"));
+    CHECK(text && strstr(text, ",model_correct,advice_shown,followed_advice,"
+                               "n_options,options_shown\r\n"));
     CHECK(text && strstr(text, ",verify,") && strstr(text, ",accept,") &&
           strstr(text, ",reject,") && strstr(text, ",decide,"));
     free(text);

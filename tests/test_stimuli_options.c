@@ -182,8 +182,8 @@ static void test_bad(void)
         "\"test\", \"options_order\": \"shuffle\"}], \"items\": [{\"file\": "
         "\"items.jsonl\", \"format\": \"jsonl\", \"modality\": \"text\"}]}");
     CHECK_INT(load(dir, NULL, msg, sizeof msg, NULL), 1);
-    CHECK(strstr(msg, "options_order: only items of practice and predict "
-                      "blocks") != NULL);
+    CHECK(strstr(msg, "options_order: only items of practice, predict and "
+                      "decide blocks") != NULL);
 }
 
 /* classes.csv of n rows "c<k>,Class <k>" (Windows-1252 when latin1, with

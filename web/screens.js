@@ -46,7 +46,8 @@ export function inputView(input, opts = {}) {
 }
 
 function pill(p) {
-  return el("span", { class: "pill" + (p.strong ? " strong" : "") }, el("span", { class: "pill-label" }, p.label), el("bdi", { class: "pill-value" }, p.value));
+  // a hidden pill keeps its place (the model's output on a decide screen without advice)
+  return el("span", { class: "pill" + (p.strong ? " strong" : "") + (p.hidden ? " held" : ""), "aria-hidden": p.hidden ? "true" : null }, el("span", { class: "pill-label" }, p.label), el("bdi", { class: "pill-value" }, p.value));
 }
 
 function section(text) {
