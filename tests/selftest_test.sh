@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r "$bundle" "$tmp/bundle"
 mkdir "$tmp/out" # --out creates a missing folder: "$tmp/dummy" is not made here
 # a database written before schema 8 (no station_timing, no interaction,
-# no online tables) migrates forward
+# no online tables, no trial.options) migrates forward
 "$simlab" simulate "$tmp/bundle" --db "$tmp/st.db" --participants 2 \
     --policy model --station lab-1 >/dev/null
 python3 - "$tmp/st.db" <<'EOP'
@@ -23,6 +23,8 @@ import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.executescript("DROP TABLE station_timing; DROP TABLE interaction; "
                  "DROP TABLE online_access; DROP TABLE online_secret; "
+                 "DROP VIEW long_format; "
+                 "ALTER TABLE trial DROP COLUMN options; "
                  "PRAGMA user_version = 7;")
 db.close()
 EOP
