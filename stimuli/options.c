@@ -398,32 +398,34 @@ void options_validate(Design *D, const JLoc *root)
     if (!any) {
         return;
     }
-    /* the items of blocks that answer from options: the model output
-    ** must be an option (the pools of such blocks) */
+    /* the items of blocks that answer from options: the right answer must
+    ** be an option (the pools of such blocks): the model output, or in a
+    ** decide block the true label */
     for (size_t bi = 0; bi < st->n_blocks; bi++) {
         const Block *b = &st->blocks[bi];
         if (!block_kind_offers_options(b->kind) || !b->pool) {
             continue;
         }
+        int decide = b->kind == BLOCK_DECIDE;
         for (size_t i = 0; i < st->n_items; i++) {
             const Item *it = &st->items[i];
-            if (!it->options || strcmp(it->pool, b->pool) != 0 ||
-                it->prediction < 0) {
+            int right = decide ? it->label : it->prediction;
+            if (!it->options || strcmp(it->pool, b->pool) != 0 || right < 0) {
                 continue;
             }
             int among = 0;
             for (size_t j = 0; j < it->n_options; j++) {
-                among |= it->options[j] == it->prediction;
+                among |= it->options[j] == right;
             }
             if (!among) {
                 char opts[512];
                 option_list(st, it, opts, sizeof opts);
                 ld_diag(L, 0, it->source_file, it->source_line, 0, NULL,
                         "options",
-                        "item '%s': the model output '%s' is not among its "
-                        "options (%s), so no answer of block '%s' can be "
-                        "right",
-                        it->id, st->classes[it->prediction].id, opts, b->id);
+                        "item '%s': the %s '%s' is not among its options "
+                        "(%s), so no answer of block '%s' can be right",
+                        it->id, decide ? "true label" : "model output",
+                        st->classes[right].id, opts, b->id);
             }
         }
     }

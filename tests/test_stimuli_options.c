@@ -184,6 +184,27 @@ static void test_bad(void)
     CHECK_INT(load(dir, NULL, msg, sizeof msg, NULL), 1);
     CHECK(strstr(msg, "options_order: only items of practice, predict and "
                       "decide blocks") != NULL);
+    /* a decide block answers the task: the true label must be an option,
+    ** the model's output need not */
+    static const char DECIDE[] =
+        "{\"simlab_study\": 1, \"id\": \"opt\", \"title\": \"O\", "
+        "\"classes\": [\"cat\", \"dog\", \"fox\"], \"conditions\": "
+        "[{\"id\": \"m\", \"method\": \"m\"}], \"blocks\": [{\"kind\": "
+        "\"decide\", \"id\": \"team\", \"pool\": \"test\"}], \"items\": "
+        "[{\"file\": \"items.jsonl\", \"format\": \"jsonl\", "
+        "\"modality\": \"text\"}]}";
+    put(dir, "study.json", DECIDE);
+    put(dir, "items.jsonl",
+        "{\"id\": \"a\", \"pool\": \"test\", \"input\": \"t\", "
+        "\"label\": \"dog\", \"prediction\": \"cat\", \"options\": "
+        "[\"dog\", \"fox\"], \"explanations\": {\"m\": \"x\"}}\n");
+    CHECK_INT(load(dir, NULL, msg, sizeof msg, NULL), 0);
+    put(dir, "items.jsonl",
+        "{\"id\": \"a\", \"pool\": \"test\", \"input\": \"t\", "
+        "\"label\": \"cat\", \"prediction\": \"cat\", \"options\": "
+        "[\"dog\", \"fox\"], \"explanations\": {\"m\": \"x\"}}\n");
+    CHECK_INT(load(dir, NULL, msg, sizeof msg, NULL), 1);
+    CHECK(strstr(msg, "the true label 'cat' is not among its options") != NULL);
 }
 
 /* classes.csv of n rows "c<k>,Class <k>" (Windows-1252 when latin1, with
