@@ -293,6 +293,14 @@ static int connect_by(SyncConn *c, int64_t deadline_ms, SimError *err)
 
 int sync_ensure_by(SyncConn *c, int64_t deadline_ms, SimError *err)
 {
+    if (c->pg && PQstatus(c->pg) == CONNECTION_OK &&
+        PQtransactionStatus(c->pg) == PQTRANS_IDLE &&
+        PQconsumeInput(c->pg) == 0) {
+        /* the server ended this idle session since (a restart sends its
+        ** message and closes): seen here, without blocking, so that a
+        ** new connection is made instead of a query spent on a dead one */
+        drop(c);
+    }
     if (c->pg && PQstatus(c->pg) == CONNECTION_OK) {
         return SIM_OK;
     }
