@@ -9,7 +9,7 @@
 # SIGKILLed once in turn and started again at once, as a service manager
 # does. Afterwards: every step the participants saw acknowledged is in its
 # server's database once, no id is enrolled twice, the conditions over
-# both servers, and the rows on PostgreSQL.
+# both servers (all and included), and the rows on PostgreSQL.
 # usage: bench/serve/prolific.sh BUILD_DIR [N] [LAUNCH_S] [INTERVAL_MS] [STUDY]
 # (defaults 1000 participants, 60 s, 2000 ms, tests/data/experiment/mini-forward)
 set -eu
@@ -115,17 +115,23 @@ dupes = sum(int(q(s, "SELECT count(*) FROM (SELECT participant, seq FROM respons
 acked_steps = sum(a for _, a in acked.values())
 stored = sum(k for v in done.values() for _, k in v)
 cond = {}
+included = {}
 for s in ("s1", "s2"):
     for line in q(s, "SELECT condition, assign_source, count(*) FROM participant GROUP BY 1, 2"):
         c, src, k = line.split("|")
         cond.setdefault(c, {}).setdefault(src, 0)
         cond[c][src] += int(k)
+    for line in q(s, "SELECT condition, count(*) FROM participant WHERE excluded = 0 GROUP BY 1"):
+        c, k = line.split("|")
+        included[c] = included.get(c, 0) + int(k)
 per = {s: int(q(s, "SELECT count(*) FROM participant")[0]) for s in ("s1", "s2")}
 totals = [sum(v.values()) for v in cond.values()]
 print(json.dumps({"steps_acknowledged": acked_steps, "steps_stored": stored,
                   "participants_lost_steps": len(lost), "ids_enrolled_twice": len(twice),
                   "responses_doubled": dupes, "participants_per_server": per,
-                  "conditions": cond, "condition_spread": max(totals) - min(totals)}))
+                  "conditions": cond, "condition_spread": max(totals) - min(totals),
+                  "included": included,
+                  "included_spread": max(included.values(), default=0) - min(included.values(), default=0)}))
 ok = not lost and not twice and dupes == 0
 print("database:", "every acknowledged step stored once" if ok else "LOST OR DOUBLED")
 sys.exit(0 if ok else 1)
@@ -133,3 +139,4 @@ PY
 echo "PostgreSQL: $(psql -At -d launch -c "SELECT count(*) FROM participant") participants," \
      "$(psql -At -d launch -c "SELECT string_agg(condition || ' ' || n, ', ') FROM (SELECT condition, count(*) n FROM participant WHERE status <> 'aborted' GROUP BY 1 ORDER BY 1) x")" \
      "(not aborted), $(psql -At -d launch -c "SELECT count(*) FROM response") responses"
+echo "PostgreSQL by condition, status and exclusion: $(psql -At -d launch -c "SELECT string_agg(condition || ' ' || status || CASE WHEN excluded = 1 THEN ' excluded ' ELSE ' included ' END || n, ', ') FROM (SELECT condition, status, excluded, count(*) n FROM participant GROUP BY 1, 2, 3 ORDER BY 1, 2, 3) x")"
