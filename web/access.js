@@ -55,14 +55,17 @@ export function codeNotice(code) {
 }
 
 // The page of an id started in another browser: mode "code" asks for the
-// resume code (go(code) tries it), the others say where to continue.
-export function resumePage(mode, wrong, go) {
+// resume code (go(code) tries it), the others say where to continue. A code
+// that was refused stays in the field, selected, so that a typo can be
+// mended rather than typed again.
+export function resumePage(mode, wrong, go, tried = "") {
   const body = [el("h1", {}, text("resume_title"))];
   if (mode !== "code") {
     body.push(el("p", { class: "muted" }, text("resume_other")));
     return el("div", { class: "content message" }, body);
   }
   const input = el("input", { type: "text", class: "resume-input", id: "resume-code", autocomplete: "off", spellcheck: "false", dir: "ltr", maxlength: "20" });
+  if (wrong && tried) input.value = tried;
   const submit = (ev) => {
     ev.preventDefault();
     if (input.value.trim()) go(input.value.trim());

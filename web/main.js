@@ -117,12 +117,14 @@ function backOnline() {
 // ---------------------------------------------------------------- start
 
 // The page of an id started in another browser (a 409 "resume").
-function resumeNeeded(json) {
+function resumeNeeded(json, tried) {
   S.superseded = true;
   document.getElementById("head").hidden = true;
   document.getElementById("foot").hidden = true;
-  document.getElementById("body").replaceChildren(resumePage(json.mode || "code", !!json.wrong, (code) => start(code)));
-  document.getElementById("resume-code")?.focus();
+  document.getElementById("body").replaceChildren(resumePage(json.mode || "code", !!json.wrong, (code) => start(code), tried));
+  const input = document.getElementById("resume-code");
+  input?.focus();
+  if (input?.value) input.select();
 }
 
 // The study's strings and direction, from the page's own server, before
@@ -183,11 +185,11 @@ async function start(code) {
       return false;
     }
     if (r.status === 409 && r.json && r.json.error === "resume") {
-      resumeNeeded(r.json);
+      resumeNeeded(r.json, code);
       return false;
     }
     if (r.status === 429 && code) {
-      resumeNeeded({ mode: "code", wrong: true }); // too many codes tried
+      resumeNeeded({ mode: "code", wrong: true }, code); // too many codes tried
       return false;
     }
     if (r.status >= 400 && r.status < 500 && (r.status !== 429 || (r.json && r.json.error === "browsers"))) {
