@@ -5,9 +5,10 @@
 ** overall and per condition, the item-rest correlation (Pearson's r of the
 ** 0/1 answer with the participant's accuracy on the other items of the
 ** phase: R's cor(y, rest)), and the flags ceiling (accuracy >= 95 %),
-** floor (accuracy <= 5 %) and below chance
-** (one-sided exact binomial test against 0.5, p < .05). Fills Report.items
-** and appends the items and items_by_condition tables.
+** floor (accuracy <= 5 %) and below chance (one-sided exact binomial test
+** against the item's chance level, p < .05: 1 / the options offered on
+** trials with per-item options, else 1/2). Fills Report.items and appends
+** the items and items_by_condition tables.
 */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ typedef struct ItemKey {
 /* Sums over the first answers to one item, in the order of the rows. */
 typedef struct ItemSums {
     int n, s;                         /* answers, correct ones */
+    double chance;                    /* sum of each answer's chance level */
     double rn, sx, sy, sxx, syy, sxy; /* item-rest: answer x, rest score y */
 } ItemSums;
 
@@ -231,8 +233,10 @@ static int item_sums(const Dataset *ds, const Screen *sc, ItemWork *w)
         }
         ItemSums *a = &w->sums[j];
         int yv = row->correct;
+        int n_options = dataset_trial(ds, i).n_options;
         a->n++;
         a->s += yv;
+        a->chance += n_options > 0 ? 1.0 / n_options : ITEM_CHANCE;
         size_t at = (size_t)j * nc + (size_t)sc->cond_index[row->condition];
         w->cs[at] += yv;
         w->cn[at]++;
@@ -274,6 +278,7 @@ static const TableColumn ITEM_COLS[] = {
     {"n", NULL, NULL, TABLE_INT, "answers", 0, 0, 0},
     {"accuracy", NULL, NULL, TABLE_PERCENT, "", 1, 0, 0},
     {"item_rest", NULL, "item-rest r", TABLE_REAL, "correlation", 2, 0, 0},
+    {"chance", NULL, NULL, TABLE_PERCENT, "", 0, 0, 0},
     {"p_below_chance", NULL, "p (< chance)", TABLE_PVALUE, "", 0, 0, 0},
     {"ceiling", NULL, NULL, TABLE_BOOL, "", 0, 0, 0},
     {"floor", NULL, NULL, TABLE_BOOL, "", 0, 0, 0},
@@ -311,6 +316,7 @@ static void put_item(Table *t, const Dataset *ds, const ItemKey *k,
     table_put_num(t, it->n);
     table_put_num(t, it->accuracy);
     table_put_num(t, it->item_rest);
+    table_put_num(t, it->chance);
     table_put_num(t, it->p_below);
     table_put_num(t, (it->flags & ITEM_CEILING) != 0);
     table_put_num(t, (it->flags & ITEM_FLOOR) != 0);
@@ -325,10 +331,12 @@ static int item_note(Table *t)
         "a participant's first answer counts): n answers, accuracy in %%, "
         "item-rest r = correlation of the 0/1 answer with the participant's "
         "accuracy on the other items of the phase (low or negative: the item "
-        "does not measure what the others do), p (< chance) = one-sided "
-        "exact binomial test of accuracy < %.0f %% (chance in a two-choice "
-        "task). Flags: ceiling = accuracy >= %.0f %%; floor = accuracy <= "
-        "%.0f %%; below chance = p (< chance) < %.2f.",
+        "does not measure what the others do), chance = the accuracy of "
+        "guessing: 1 / the options offered on trials with per-item answer "
+        "options (their mean over the item's answers), else %.0f %% (two "
+        "choices), p (< chance) = one-sided exact binomial test of accuracy "
+        "< chance. Flags: ceiling = accuracy >= %.0f %%; floor = accuracy "
+        "<= %.0f %%; below chance = p (< chance) < %.2f.",
         100 * ITEM_CHANCE, 100 * ITEM_CEILING_AT, 100 * ITEM_FLOOR_AT,
         ITEM_ALPHA);
 }
@@ -416,7 +424,8 @@ int compute_items(const Dataset *ds, const Screen *sc, Report *r, SimError *err)
         it->n = n;
         it->accuracy = (double)s / n;
         it->item_rest = item_rest(&w, j);
-        it->p_below = gsl_cdf_binomial_P((unsigned)s, ITEM_CHANCE, (unsigned)n);
+        it->chance = w.sums[j].chance / n;
+        it->p_below = gsl_cdf_binomial_P((unsigned)s, it->chance, (unsigned)n);
         it->flags = (it->accuracy >= ITEM_CEILING_AT ? ITEM_CEILING : 0u) |
                     (it->accuracy <= ITEM_FLOOR_AT ? ITEM_FLOOR : 0u) |
                     (it->p_below < ITEM_ALPHA ? ITEM_BELOW_CHANCE : 0u);

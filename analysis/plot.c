@@ -380,7 +380,8 @@ static void draw_curves(cairo_t *cr, const void *data, double w, double h)
 }
 
 /* Items: accuracy (x, %) against item-rest r (y), flagged items coloured,
-** dashed lines at chance (50 %) and the ceiling (95 %). */
+** dashed lines at the items' chance levels (50 % with two choices, 25 %
+** with four options...) and the ceiling (95 %). */
 static void draw_items(cairo_t *cr, const void *data, double w, double h)
 {
     const Report *r = data;
@@ -442,8 +443,19 @@ static void draw_items(cairo_t *cr, const void *data, double w, double h)
     cairo_set_line_width(cr, 0.8);
     double dash[1] = {2.0};
     cairo_set_dash(cr, dash, 1, 0);
-    double marks[2] = {50, 95};
-    for (int k = 0; k < 2; k++) {
+    double marks[5] = {95};
+    int n_marks = 1;
+    for (int i = 0; i < r->n_items && n_marks < 5; i++) {
+        double c = 100 * r->items[i].chance;
+        int seen = 0;
+        for (int k = 0; k < n_marks; k++) {
+            seen |= fabs(marks[k] - c) < 0.5;
+        }
+        if (!seen && isfinite(c)) {
+            marks[n_marks++] = c;
+        }
+    }
+    for (int k = 0; k < n_marks; k++) {
         cairo_move_to(cr, XPOS(marks[k]), top);
         cairo_line_to(cr, XPOS(marks[k]), bottom);
         cairo_stroke(cr);

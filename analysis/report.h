@@ -151,6 +151,7 @@ typedef struct ItemRow {
     char label[160]; /* "phase/domain/test_type/item" without empty parts */
     int n;           /* answers (catch trials excluded) */
     double accuracy, item_rest, p_below;
+    double chance;  /* guessing's accuracy: mean of 1 / options, else 1/2 */
     unsigned flags; /* ITEM_* */
 } ItemRow;
 

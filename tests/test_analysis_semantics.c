@@ -383,7 +383,7 @@ static void test_files(void)
         fclose(f);
     }
     CHECK_STR(line, "phase,domain,test_type,item,n,accuracy,item_rest,"
-                    "p_below_chance,ceiling,floor,below_chance\n");
+                    "chance,p_below_chance,ceiling,floor,below_chance\n");
     snprintf(path, sizeof path, "%s/report.json", out);
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
@@ -569,6 +569,65 @@ static void test_many_items(void)
     CHECK_INT(lines, 71);
 }
 
+/* An item's chance level: 1 / the options offered on trials with per-item
+** answer options (four candidates: 25 %), else 1/2; the binomial test and
+** the flag against it (R's binom.test, make_semantics.R). */
+static void test_item_chance(void)
+{
+    Dataset *ds;
+    SimError err;
+    dataset_new(&ds, &err);
+    for (int p = 0; p < 40; p++) {
+        char part[8];
+        snprintf(part, sizeof part, "u%d", p);
+        for (int k = 0; k < 2; k++) {
+            DatasetRow row = {0};
+            row.participant = part;
+            row.condition = "baseline";
+            row.phase = "test";
+            row.item = k == 0 ? "four" : "two";
+            row.correct = k == 0 ? p < 6 : p < 15;
+            row.n_options = k == 0 ? 4 : 0;
+            row.session = 1;
+            row.rt_ms = NAN;
+            CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
+        }
+    }
+    AnalyzeOptions o;
+    options(&o, 0);
+    o.formats = FORMAT_MD | FORMAT_CSV;
+    o.plots = 0;
+    Report r;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(r.n_items, 2);
+    for (int k = 0; k < r.n_items; k++) {
+        const ItemRow *it = &r.items[k];
+        int four = strstr(it->label, "four") != NULL;
+        CHECK_NEAR(it->chance, four ? 0.25 : 0.5, 1e-15);
+        CHECK_NEAR(it->p_below,
+                   golden("item_chance_p", four ? "four" : "two", ""), 1e-12);
+        /* 15 % of four candidates is not below chance at 0.05 (p 0.096),
+        ** though it is far below one half */
+        CHECK_INT((it->flags & ITEM_BELOW_CHANCE) != 0, 0);
+    }
+    CHECK_INT(analyze_write(&r, "analysis_semantics_tmp/chance", &err), SIM_OK);
+    report_free(&r);
+    dataset_free(ds);
+    FILE *f = fopen("analysis_semantics_tmp/chance/items.csv", "r");
+    char line[256] = "", four[256] = "";
+    while (f && fgets(line, sizeof line, f)) {
+        if (strstr(line, ",four,")) {
+            snprintf(four, sizeof four, "%s", line);
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    CHECK(strstr(four, "test,,,four,40,0.15,") == four ||
+          !fprintf(stderr, "items.csv: %s", four));
+    CHECK(strstr(four, ",0.25,") != NULL);
+}
+
 int main(void)
 {
     if (system("mkdir -p analysis_semantics_tmp") != 0) {
@@ -584,6 +643,7 @@ int main(void)
     test_files();
     test_guard_rails();
     test_many_items();
+    test_item_chance();
     report_plots_shutdown();
     return TEST_REPORT();
 }

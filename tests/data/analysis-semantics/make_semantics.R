@@ -98,4 +98,9 @@ a <- x[!is.na(x$rating) & !is.na(x$correct), ]
 fit <- glm(correct ~ rating, binomial, a)
 put("logit_n", nrow(a))
 put("logit_slope", coef(fit)[2])
+# the chance level of an item: 1 / the options offered on trials with
+# per-item answer options (item "four": 4 candidates, 6 of 40 right), else
+# 1/2 (item "two": 15 of 40 right); the data are made in the test
+put("item_chance_p four", binom.test(6, 40, 0.25, "less")$p.value)
+put("item_chance_p two", binom.test(15, 40, 0.5, "less")$p.value)
 writeLines(g, "goldens.txt")
