@@ -1388,11 +1388,54 @@ done:
 /* ------------------------------------------------------------------ */
 /* Either reader                                                        */
 
+/* A file that is there but is no SQLite database -- a CSV export given
+** where a database goes is the usual one -- gets its own message, not
+** SQLite's "file is not a database" at the first query. */
+static int db_header(const char *path, SimError *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return SIM_OK; /* SQLite says why it cannot be opened */
+    }
+    char head[16];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (n == 0 ||
+        (n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0)) {
+        return SIM_OK;
+    }
+    const char *dot = strrchr(path, '.');
+    if ((n >= 4 && memcmp(head, "PK\3\4", 4) == 0) ||
+        (n >= 8 && memcmp(head, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 8) == 0)) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s: not an SQLite database but a workbook (Excel?): "
+                        "save it as CSV (UTF-8) and read that with --csv",
+                        path);
+    }
+    int csv = memchr(head, ',', n) || memchr(head, ';', n) ||
+              memchr(head, '\t', n) ||
+              (dot && (strcmp(dot, ".csv") == 0 || strcmp(dot, ".tsv") == 0 ||
+                       strcmp(dot, ".txt") == 0));
+    if (csv) {
+        return sim_fail(err, SIM_ERR_INVALID,
+                        "%s: not an SQLite database but text (a CSV file?): "
+                        "a long-format CSV is read with --csv %s",
+                        path, path);
+    }
+    return sim_fail(err, SIM_ERR_INVALID,
+                    "%s: not an SQLite database (simlab's data file, "
+                    "simlab-data/<study id>.db) nor a CSV file",
+                    path);
+}
+
 int dataset_load_db_how(Dataset *ds, const char *path, DatasetDbReader how,
                         SimError *err)
 {
     sqlite3 *db = NULL;
-    int rc = SIM_OK;
+    int rc = db_header(path, err);
+    if (rc != SIM_OK) {
+        return rc;
+    }
     Budget budget = {0};
     dataset_reset_caches(ds->load);
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,

@@ -735,6 +735,42 @@ static void test_output_is_input(void)
     CHECK_INT(report_check_output(dir, inputs, 2, &err), SIM_OK);
 }
 
+/* A file given as a database that is not one: a CSV export, a workbook,
+** something else -- each told what it is and how to read it. */
+static void test_not_a_database(void)
+{
+    char csv[512], xlsx[512], other[512], empty[512], db[512];
+    tmp_path(csv, sizeof csv, "export.csv");
+    tmp_path(xlsx, sizeof xlsx, "export.xlsx");
+    tmp_path(other, sizeof other, "notes.bin");
+    tmp_path(empty, sizeof empty, "empty.db");
+    tmp_path(db, sizeof db, "real.db");
+    write_text(csv, "participant,condition,phase,item,correct\n");
+    write_text(xlsx, "PK\3\4 a zipped workbook");
+    write_text(other, "just some words here");
+    write_text(empty, "");
+    int five[] = {5}, r1[] = {1};
+    make_db(db, five, 1, r1, 1);
+    SimError err;
+    Dataset *ds = NULL;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(dataset_load_db(ds, csv, &err), SIM_ERR_INVALID);
+    CHECK(has(&err, "export.csv: not an SQLite database but text"));
+    CHECK(has(&err, "read with --csv"));
+    CHECK_INT(dataset_load_db(ds, xlsx, &err), SIM_ERR_INVALID);
+    CHECK(has(&err, "export.xlsx: not an SQLite database but a workbook"));
+    CHECK(has(&err, "save it as CSV"));
+    CHECK_INT(dataset_load_db(ds, other, &err), SIM_ERR_INVALID);
+    CHECK(has(&err, "notes.bin: not an SQLite database"));
+    /* an empty file and a real database go on to SQLite as before */
+    CHECK(dataset_load_db(ds, empty, &err) != SIM_ERR_INVALID ||
+          !has(&err, "not an SQLite database"));
+    dataset_free(ds);
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(dataset_load_db(ds, db, &err), SIM_OK);
+    dataset_free(ds);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "analysis_input_tmp");
@@ -752,6 +788,7 @@ int main(void)
     test_controls();
     test_output_folder();
     test_output_is_input();
+    test_not_a_database();
     report_plots_shutdown();
     return TEST_REPORT();
 }
