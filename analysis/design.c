@@ -19,6 +19,11 @@ int design_counts(const Screen *sc, const DatasetResponse *row)
     return sc->keep[row->participant] && !row->is_catch;
 }
 
+int design_scored(const Screen *sc, const DatasetResponse *row)
+{
+    return design_counts(sc, row) && row->phase != PHASE_PRACTICE;
+}
+
 void design_init(Design *x)
 {
     memset(x, 0, sizeof *x);

@@ -22,6 +22,11 @@
 ** participant-accuracy and item tables all ask this one question. */
 int design_counts(const Screen *sc, const DatasetResponse *row);
 
+/* design_counts, and not a practice trial: the answers the error-detection,
+** team and distinction tables are made of (practice is for learning the
+** task, often with feedback, as the item table leaves it out too). */
+int design_scored(const Screen *sc, const DatasetResponse *row);
+
 /* A pair before grouping by unit; ya/yb 255 means "not answered yet". */
 typedef struct RawPair {
     int unit, item;

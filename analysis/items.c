@@ -75,8 +75,7 @@ static void work_free(ItemWork *w)
 /* Whether a row enters the item analysis. */
 static int item_row(const Screen *sc, const DatasetResponse *row)
 {
-    return design_counts(sc, row) && row->correct >= 0 &&
-           row->phase != PHASE_PRACTICE;
+    return design_scored(sc, row) && row->correct >= 0;
 }
 
 /* The index of the item of row, added when new; -1 when out of memory. */

@@ -1,6 +1,7 @@
 /*
 ** The human-AI team and HIVE's distinction task, per condition, on the
-** screened participants' answers (catch trials left out), with crossed
+** screened participants' answers (catch and practice trials left out), with
+*crossed
 ** participant x item bootstrap intervals: "team" -- decide trials with the
 ** model's advice, and binary verify trials read as team decisions, against
 ** the model alone and the humans alone (decide trials without advice) --
@@ -220,7 +221,7 @@ int compute_team(const Dataset *ds, const AnalyzeOptions *o, const Screen *sc,
     }
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
-        if (!design_counts(sc, row)) {
+        if (!design_scored(sc, row)) {
             continue;
         }
         int cell = team_cell(ds, i, vid, did, &nonbinary);
@@ -317,7 +318,8 @@ static int dist_table(Report *r, const Dataset *ds, const Screen *sc,
         table_set_note(
             t, "Trials whose item offered its own answer options (HIVE's "
                "distinction task: which of the candidates did the model "
-               "predict?), verify and decide trials left out. Chance: the "
+               "predict?), verify, decide, catch and practice trials left "
+               "out. Chance: the "
                "mean of 1 / options over the condition's trials (1 / 4 = "
                "25 %% for four candidates). Accuracy with the 95 %% "
                "percentile interval of the crossed participant x item "
@@ -385,7 +387,7 @@ int compute_distinction(const Dataset *ds, const AnalyzeOptions *o,
     for (size_t i = 0; i < ds->n_rows; i++) {
         const DatasetResponse *row = &ds->rows[i];
         int k = ds->trials[i].n_options, tt = dataset_test_type(ds, row);
-        if (!design_counts(sc, row) || k == 0 || row->correct < 0 ||
+        if (!design_scored(sc, row) || k == 0 || row->correct < 0 ||
             tt == vid || tt == did) {
             continue;
         }

@@ -1,6 +1,7 @@
 /*
 ** Detecting the model's errors: per condition, on the verify trials of the
-** screened participants (catch trials left out), accuracy, the hit rate
+** screened participants (catch and practice trials left out), accuracy, the hit
+*rate
 ** (rejecting a wrong prediction), the false-alarm rate (rejecting a right
 ** one), d' and the criterion, and the AUROC of the answer with its
 ** confidence for the model's correctness, each with a crossed participant
@@ -134,7 +135,8 @@ static const TableColumn ED_COLS[] = {
 #define NCOLS(a) ((int)(sizeof(a) / sizeof(a)[0]))
 
 static const char ED_NOTE[] =
-    "Verify trials (\"is the model right?\"), catch trials left out, "
+    "Verify trials (\"is the model right?\"), catch and practice trials left "
+    "out, "
     "pooled over the responses of each condition. A hit is rejecting a "
     "wrong prediction, a false alarm rejecting a right one: hit rate H = "
     "P(reject | model wrong), false-alarm rate F = P(reject | model right). "
@@ -222,7 +224,7 @@ int compute_error_detection(const Dataset *ds, const AnalyzeOptions *o,
         const DatasetResponse *row = &ds->rows[i];
         DatasetTrial tr = ds->trials[i];
         int cell = verify_cell(row, &tr);
-        if (!design_counts(sc, row) || dataset_test_type(ds, row) != vid ||
+        if (!design_scored(sc, row) || dataset_test_type(ds, row) != vid ||
             cell < 0) {
             continue;
         }

@@ -49,7 +49,7 @@ static void vdesign_free(VDesign *d)
 static int enters(const Dataset *ds, const Screen *sc, size_t i, int vid)
 {
     const DatasetResponse *row = &ds->rows[i];
-    return design_counts(sc, row) && row->correct >= 0 &&
+    return design_scored(sc, row) && row->correct >= 0 &&
            dataset_test_type(ds, row) == vid &&
            ds->trials[i].model_correct >= 0;
 }

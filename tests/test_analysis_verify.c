@@ -113,6 +113,8 @@ static void test_fixture(void)
     dataset_free(ds);
 }
 
+static const char *add_phase = "test"; /* the phase add_row gives */
+
 static void add_row(Dataset *ds, const char *part, const char *cond,
                     const char *item, const char *test_type, int correct,
                     const char *response, const char *model_correct,
@@ -122,7 +124,7 @@ static void add_row(Dataset *ds, const char *part, const char *cond,
     memset(&row, 0, sizeof row);
     row.participant = part;
     row.condition = cond;
-    row.phase = "test";
+    row.phase = add_phase;
     row.item = item;
     row.test_type = test_type;
     row.correct = correct;
@@ -157,8 +159,12 @@ static void test_hand(void)
     add_row(ds, "b", "x", "r1", "verify", 1, NULL, "1", 0);
     add_row(ds, "b", "x", "r2", "verify", 1, NULL, "1", 0);
     add_row(ds, "b", "x", "r3", "verify", 1, NULL, "1", 0);
-    /* unanswered and catch trials do not count */
+    /* unanswered and practice trials do not count */
     add_row(ds, "b", "x", "r4", "verify", -1, NULL, "1", 0);
+    add_phase = "practice";
+    add_row(ds, "b", "x", "p1", "verify", 1, "reject", "0", 5);
+    add_row(ds, "b", "x", "p2", "verify", 0, "reject", "1", 5);
+    add_phase = "test";
     CHECK(ds->trials != NULL);
     CHECK_INT(ds->trials[6].verdict, DATASET_REJECT);
     CHECK_INT(ds->trials[7].verdict, DATASET_ACCEPT);
@@ -244,21 +250,35 @@ static void test_team(void)
             CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
         }
     }
-    /* distinction: 4 options, 3 of 4 right; 2 options, 1 of 2 */
-    for (int k = 0; k < 6; k++) {
+    /* distinction: 4 options, 3 of 4 right; 2 options, 1 of 2; two
+    ** practice trials (k 6, 7) and a practice decide trial do not count */
+    for (int k = 0; k < 8; k++) {
         DatasetRow row;
         memset(&row, 0, sizeof row);
         row.participant = "a1";
         row.condition = "advice";
-        row.phase = "test";
-        row.item = k < 4 ? items[k] : k == 4 ? "j1" : "j2";
+        row.phase = k < 6 ? "test" : "practice";
+        row.item = k < 4 ? items[k] : k == 4 ? "j1" : k == 5 ? "j2" : "p1";
         row.domain = "hive";
         row.test_type = "forward";
-        row.correct = k < 4 ? k != 0 : k == 4;
+        row.correct = k < 4 ? k != 0 : k == 4 || k == 6;
         row.n_options = k < 4 ? 4 : 2;
         row.rt_ms = NAN;
         CHECK_INT(dataset_add(ds, &row, &err), SIM_OK);
     }
+    DatasetRow practice;
+    memset(&practice, 0, sizeof practice);
+    practice.participant = "a2";
+    practice.condition = "advice";
+    practice.phase = "practice";
+    practice.item = "p2";
+    practice.test_type = "decide";
+    practice.correct = 0;
+    practice.model_correct = "0";
+    practice.advice_shown = "1";
+    practice.followed_advice = "1";
+    practice.rt_ms = NAN;
+    CHECK_INT(dataset_add(ds, &practice, &err), SIM_OK);
     AnalyzeOptions o;
     options(&o, 100);
     Report r;
