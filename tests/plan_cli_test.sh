@@ -94,7 +94,7 @@ grep -q "study.json:/analysis/primary: field 'primary': glmm_error_detection mod
     "$tmp/e5" || fail "check glmm_error_detection: $(cat "$tmp/e5")"
 "$simlab" check "$tmp/mv" >"$tmp/c6" 2>&1 || fail "check mini-verify: $(cat "$tmp/c6")"
 "$simlab" plan "$tmp/mv" --out "$tmp/none6" --effect-from-simulation \
-    --studies 4 --participants 4 --screening 0 --quiet >"$tmp/e6" 2>&1
+    --studies 20 --participants 4 --screening 0 --quiet >"$tmp/e6" 2>&1
 [ $? -eq 2 ] || fail "plan glmm_error_detection: exit status ($(cat "$tmp/e6"))"
 grep -q "its primary test glmm_error_detection .* cannot be simulated by simlab power and simlab plan yet" \
     "$tmp/e6" || fail "plan glmm_error_detection: $(cat "$tmp/e6")"
