@@ -849,6 +849,17 @@ static void db_vals_text(const DbVals *x, Val *v, char (*num)[32])
     }
 }
 
+/* Adds the row x through the reader of text values (its result and its
+** errors are the view's). */
+static int add_as_text(Dataset *ds, const DbVals *x, const Where *w,
+                       SimError *err)
+{
+    Val v[COL_COUNT];
+    char num[COL_COUNT][32];
+    db_vals_text(x, v, num);
+    return dataset_add_vals(ds, v, w, err);
+}
+
 /* x->num[c] as 0 (NULL) or lo..hi; -1 when outside. */
 static int db_int(const DbVals *x, int c, int lo, int hi)
 {
@@ -892,6 +903,11 @@ int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err)
                         "are read through the view",
                         w->source, w->unit, w->line);
     }
+    if (x->num[COL_N_OPTIONS] != DB_NULL) {
+        /* a trial with answer options: its trial columns (n_options,
+        ** model_correct) as the reader of text values takes them */
+        return add_as_text(ds, x, w, err);
+    }
     int correct =
         x->num[COL_CORRECT] == DB_NULL ? -1 : db_int(x, COL_CORRECT, 0, 1);
     DatasetContext ctx;
@@ -910,10 +926,7 @@ int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err)
          confidence >= 0 && pilot >= 0 && simulated >= 0 && excluded >= 0 &&
          (isnan(rt) || (isfinite(rt) && rt >= 0));
     if (!ok) { /* the reader of text values says what is wrong */
-        Val v[COL_COUNT];
-        char num[COL_COUNT][32];
-        db_vals_text(x, v, num);
-        return dataset_add_vals(ds, v, w, err);
+        return add_as_text(ds, x, w, err);
     }
     if (rating > ld->rating_max) {
         ld->rating_max = rating;
@@ -944,10 +957,7 @@ int dataset_add_db(Dataset *ds, const DbVals *x, const Where *w, SimError *err)
     }
     int cx = item > DATASET_MAX_ITEM_ID ? -2 : context_of(ds, &ctx);
     if (cx == -2) {
-        Val v[COL_COUNT];
-        char num[COL_COUNT][32];
-        db_vals_text(x, v, num);
-        return dataset_add_vals(ds, v, w, err);
+        return add_as_text(ds, x, w, err);
     }
     if (cx < 0) {
         return sim_fail(err, SIM_ERR_NOMEM, "out of memory");

@@ -433,8 +433,12 @@ typedef struct Step {
     int32_t person, seq;
     int32_t phase, item, test_type, cond, domain; /* Dict entries, -1 NULL */
     int32_t session, is_catch, resp;
-    int32_t keep_correct; /* the step is scored: correct_choice >= 0 and
-                             not an example */
+    int32_t keep_correct;  /* the step is scored: correct_choice >= 0 and
+                              not an example */
+    int32_t n_options;     /* the view's n_options: the '|'-separated
+                              entries of trial.options; NUL32: NULL */
+    int32_t model_correct; /* the view's model_correct of its item: 0/1,
+                              -1 NULL */
 } Step;
 
 /* A column of a table: its position in the record and its default (for
@@ -458,6 +462,7 @@ enum {
     T_CORRECT_CHOICE,
     T_TEST_TYPE,
     T_CONDITION,
+    T_OPTIONS,
     T_COUNT
 };
 enum {
@@ -478,7 +483,8 @@ typedef struct Tables {
     int n_people;
     KeyMap person_of; /* Dict entry of an id -> person */
     KeyMap study_of;  /* study value -> index */
-    KeyMap domain_of; /* (study index, item entry) -> domain entry + 1 */
+    KeyMap domain_of; /* (study index, item entry) -> (domain entry + 1)
+                      ** * 4 + the item's model_correct + 1 (0: NULL) */
     Resp *resps;      /* by (person, seq) once read */
     size_t n_resps, cap_resps;
     size_t *first;      /* person -> its first response; [n_people]: end */
@@ -761,6 +767,28 @@ static int32_t find_resp(Tables *t, int32_t person, int32_t seq)
     return -1;
 }
 
+/* The view's n_options of a trial.options value v: the number of its
+** '|'-separated entries (NUL32: NULL); 0 when v is not a text the view
+** counts so. */
+static int options_of(Tables *t, const SqlFileValue *v, int32_t *out)
+{
+    if (v->type == SQLFILE_NULL) {
+        *out = NUL32;
+        return 1;
+    }
+    if (v->type != SQLFILE_TEXT || memchr(v->p, '\0', v->n) ||
+        v->n >= INT32_MAX) {
+        t->why = "a text value of an unexpected type";
+        return 0;
+    }
+    int32_t n = 1;
+    for (size_t i = 0; i < v->n; i++) {
+        n += v->p[i] == '|';
+    }
+    *out = n;
+    return 1;
+}
+
 /* Reads a step row into *s (all but its response): 1 when it is a step of
 ** the view (if answered), 0 when not, -1 when the tables cannot be read so
 ** (t->why). */
@@ -787,7 +815,8 @@ static int read_step(Tables *t, const SqlFileValue *vals, Step *s)
         !int32_of(t, v[T_CORRECT_CHOICE], &correct_choice) ||
         !text_cached(t, v[T_TEST_TYPE], &s->test_type,
                      &t->cache[T_TEST_TYPE]) ||
-        !text_cached(t, v[T_CONDITION], &s->cond, &t->cache[T_CONDITION])) {
+        !text_cached(t, v[T_CONDITION], &s->cond, &t->cache[T_CONDITION]) ||
+        !options_of(t, v[T_OPTIONS], &s->n_options)) {
         return -1;
     }
     if (s->phase < 0 || s->person < 0 || s->seq == NUL32) {
@@ -795,12 +824,14 @@ static int read_step(Tables *t, const SqlFileValue *vals, Step *s)
     }
     /* LEFT JOIN item ON i.study = p.study AND i.key = t.item */
     s->domain = -1;
+    s->model_correct = -1;
     if (s->item >= 0 && t->people[s->person].study >= 0) {
         uint64_t k = (uint64_t)(uint32_t)t->people[s->person].study << 32 |
                      (uint32_t)s->item;
-        s->domain = keymap_find(&t->domain_of, k) - 1;
-        if (s->domain < -1) {
-            s->domain = -1;
+        int joined = keymap_find(&t->domain_of, k);
+        if (joined >= 0) {
+            s->domain = joined / 4 - 1;
+            s->model_correct = joined % 4 - 1;
         }
     } else if (s->item < 0 && block >= 0 && page != NUL32) {
         /* COALESCE(t.item, t.block_id || ':' || (t.page + 1)) */
@@ -1029,9 +1060,15 @@ static int read_people(Tables *t, sqlite3 *db)
     ok = ok && step == SQLITE_DONE;
     sqlite3_finalize(st);
     st = NULL;
-    /* the items' domains by (study, key) */
-    ok = ok && sqlite3_prepare_v2(db, "SELECT study, key, domain FROM item", -1,
-                                  &st, NULL) == SQLITE_OK;
+    /* the items' domains and model_correct (as the view computes it) by
+    ** (study, key) */
+    ok =
+        ok && sqlite3_prepare_v2(
+                  db,
+                  "SELECT study, key, domain, CASE WHEN label IS NULL OR "
+                  "prediction IS NULL THEN NULL WHEN prediction = label THEN 1 "
+                  "ELSE 0 END FROM item",
+                  -1, &st, NULL) == SQLITE_OK;
     while (ok && (step = sqlite3_step(st)) == SQLITE_ROW) {
         if (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
             sqlite3_column_type(st, 1) != SQLITE_TEXT ||
@@ -1055,10 +1092,13 @@ static int read_people(Tables *t, sqlite3 *db)
         dom.p = (const char *)sqlite3_column_text(st, 2);
         dom.n = (size_t)sqlite3_column_bytes(st, 2);
         int k, d, added;
+        int mc = sqlite3_column_type(st, 3) == SQLITE_NULL
+                     ? -1
+                     : sqlite3_column_int(st, 3);
         ok = text_of(t, &key, &k) && text_of(t, &dom, &d);
         if (ok && s >= 0 &&
             keymap_get(&t->domain_of, (uint64_t)(uint32_t)s << 32 | (uint32_t)k,
-                       d + 1, &added) < 0) {
+                       (d + 1) * 4 + mc + 1, &added) < 0) {
             t->io = 1;
             t->why = "out of memory";
             ok = 0;
@@ -1103,6 +1143,9 @@ static void view_row(const Tables *t, const Step *s, const Person *p,
     x->num[COL_EXCLUDED] = NUM(p->excluded);
     x->num[COL_TIMED_OUT] = NUM(r->timed_out);
     x->num[COL_CONFIDENCE] = NUM(r->confidence);
+    x->num[COL_N_OPTIONS] = NUM(s->n_options);
+    x->num[COL_MODEL_CORRECT] =
+        s->model_correct >= 0 ? s->model_correct : DB_NULL;
 #undef NUM
     x->rt_ms = r->rt_ms;
 }
@@ -1304,9 +1347,9 @@ static int load_tables(Dataset *ds, sqlite3 *db, const char *path, int utf8,
     }
     t.budget = budget;
     static const char *const tnames[T_COUNT] = {
-        "participant", "seq",      "block_id", "phase",      "session",
-        "item",        "page",     "is_catch", "is_example", "correct_choice",
-        "test_type",   "condition"};
+        "participant", "seq",       "block_id", "phase",      "session",
+        "item",        "page",      "is_catch", "is_example", "correct_choice",
+        "test_type",   "condition", "options"};
     static const char *const rnames[R_COUNT] = {
         "participant", "seq",   "correct",   "rating",
         "done",        "rt_ms", "timed_out", "confidence"};

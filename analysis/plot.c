@@ -70,6 +70,9 @@ void plot_x_axis(cairo_t *cr, const PlotXAxis *a)
     }
     plot_text_at(cr, (a->left + a->right) / 2, a->bottom + 14, a->title, 0.5,
                  0);
+    if (a->no_ref) {
+        return;
+    }
     cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
     cairo_set_line_width(cr, 0.8);
     double dash[1] = {2.0};
@@ -183,7 +186,8 @@ static void draw_forest(cairo_t *cr, const void *data, double w, double h)
                       0,
                       1,
                       "percentage points, 95 % "
-                      "bootstrap CI"};
+                      "bootstrap CI",
+                      0};
     plot_x_axis(cr, &axis);
     double y = top + 4;
     for (int s = 0; s < r->n_re; s++) {
@@ -642,6 +646,9 @@ int report_write_plots(const Report *r, const char *dir, unsigned kinds,
     }
     if (rc == SIM_OK) {
         rc = plot_metrics(r, dir, kinds, err);
+    }
+    if (rc == SIM_OK) {
+        rc = plot_verify(r, dir, kinds, err);
     }
     return rc;
 }

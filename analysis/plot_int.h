@@ -1,5 +1,6 @@
 /*
-** Internal to the plots of simlab_analysis (plot.c, plot_primary.c): the
+** Internal to the plots of simlab_analysis (plot.c, plot_primary.c,
+** plot_metrics.c, plot_verify.c): the
 ** renderer that writes PNG, SVG and PDF of one drawing, and the drawing
 ** helpers of the report's style. cairo only.
 */
@@ -40,6 +41,7 @@ typedef struct PlotXAxis {
     double ref;
     int log, plus;
     const char *title;
+    int no_ref; /* 1: no line at ref */
 } PlotXAxis;
 
 /* The drawn position of drawn value v. */
@@ -58,5 +60,10 @@ int plot_primary(const Report *r, const char *dir, unsigned kinds,
 ** metrics_vs_human.* (plot_metrics.c); none without metrics. */
 int plot_metrics(const Report *r, const char *dir, unsigned kinds,
                  SimError *err);
+
+/* error_detection.*, team.* and distinction.* (plot_verify.c), each when
+** its table has rows. */
+int plot_verify(const Report *r, const char *dir, unsigned kinds,
+                SimError *err);
 
 #endif

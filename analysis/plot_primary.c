@@ -98,9 +98,9 @@ static void draw_primary(cairo_t *cr, const void *data, double w, double h)
                  sim_primary_name(p->test));
     }
     plot_text_at(cr, (left + right) / 2, 5, title, 0.5, 0);
-    PlotXAxis xa = {lo,     hi,          step,    left,
-                    right,  top,         bottom,  axis_value(&ax, ax.ref),
-                    ax.log, ax.ref == 0, ax.title};
+    PlotXAxis xa = {lo,     hi,          step,     left,
+                    right,  top,         bottom,   axis_value(&ax, ax.ref),
+                    ax.log, ax.ref == 0, ax.title, 0};
     plot_x_axis(cr, &xa);
 #define XPOS(v) plot_x(&xa, (v))
     double y = top + 4;

@@ -227,6 +227,28 @@ static int detect_design(const Study *st, const char *baseline, StudyCtx *x,
     return SIM_OK;
 }
 
+/* A primary test simlab power cannot simulate, named when the run would
+** test it: refused rather than another model's power in its place. */
+static int refuse_primary(const PowerStudyOptions *o, const Study *st,
+                          SimError *err)
+{
+    if (o->primary == 0 ||
+        st->analysis.primary != SIM_PRIMARY_GLMM_ERROR_DETECTION) {
+        return SIM_OK;
+    }
+    /* no simulated study answers verify trials for the engine yet */
+    return sim_fail(err, SIM_ERR_USAGE,
+                    "study '%s': its primary test glmm_error_detection "
+                    "(correct ~ condition * model_correct + (1 | "
+                    "participant) + (1 | item) on verify trials) cannot "
+                    "be simulated by simlab power and simlab plan yet, "
+                    "and no other model is simulated in its place; "
+                    "simulate participants with `simlab simulate` (the "
+                    "simulation block's accept_p) and test them with "
+                    "simlab-analyze --primary glmm_error_detection",
+                    st->id);
+}
+
 /* The study's primary test (study.json "analysis") as the engine's test:
 ** the method, alpha, correction, the contrasts against the reference (the
 ** mixed model's interaction in a pre/post design) and the sequential
@@ -707,7 +729,11 @@ int power_study_run(const PowerStudyOptions *o, PowerResult **out,
     if (rc == SIM_OK) {
         rc = power_study_load(o->bundle_dir, &st, err);
     }
+    if (rc == SIM_OK) {
+        rc = refuse_primary(o, st, err);
+    }
     if (rc != SIM_OK) {
+        study_free(st);
         return rc;
     }
     StudyCtx x;

@@ -3,7 +3,8 @@
 ** located at its JSON pointer, then checked against the study's design:
 ** the tests a design cannot have (paired_t without within-subject
 ** assignment, change_bootstrap without Pre and Post blocks,
-** utility_bootstrap without test blocks in sessions), directions of
+** utility_bootstrap without test blocks in sessions,
+** glmm_error_detection without verify blocks), directions of
 ** conditions the study does not have. libc and jansson only.
 */
 #include "stimuli/primary.h"
@@ -22,6 +23,7 @@ void study_facts(const Study *st, StudyFacts *f)
         f->pre += b->phase_id == SIM_PHASE_PRE;
         f->post += b->phase_id == SIM_PHASE_POST;
         f->test += b->phase_id == SIM_PHASE_TEST;
+        f->verify += b->kind == BLOCK_VERIFY;
         if (b->phase_id == SIM_PHASE_TEST && b->session > f->sessions) {
             f->sessions = b->session;
         }
@@ -94,6 +96,16 @@ static int design_allows(const Study *st, const StudyFacts *f, SimPrimaryTest t,
     case SIM_PRIMARY_ANOVA:
         if (!f->test && !f->post) {
             snprintf(why, size, "anova needs test or post blocks");
+            return 0;
+        }
+        break;
+    case SIM_PRIMARY_GLMM_ERROR_DETECTION:
+        if (!f->verify) {
+            snprintf(why, size,
+                     "glmm_error_detection models the answers of verify "
+                     "blocks (is the model right?), and this study has "
+                     "none; add a \"kind\": \"verify\" block, or use "
+                     "\"glmm\"");
             return 0;
         }
         break;

@@ -681,6 +681,7 @@ typedef struct StudyFacts {
     int within;
     int pre, post, test;
     int sessions;
+    int verify; /* verify blocks (is the model right?) */
 } StudyFacts;
 
 void study_facts(const Study *st, StudyFacts *f);

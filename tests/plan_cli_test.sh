@@ -5,7 +5,8 @@
 # errors of bad input (nothing written), `simlab status` naming the look
 # that is due, and simlab-analyze --look --plan calling the analysis
 # confirmatory, or exploratory with its deviations; --plan with a file that
-# is not a plan and an unknown --primary refused.
+# is not a plan and an unknown --primary refused; glmm_error_detection
+# located by check without verify blocks and refused by plan.
 # Usage: plan_cli_test.sh SIMLAB SIMLAB_ANALYZE SOURCE_DIR
 set -u
 simlab=$1
@@ -74,6 +75,30 @@ grep -q "study.json:/analysis/primary: field 'primary': paired_t" "$tmp/e2" ||
     fail "plan of a bad study: $(cat "$tmp/e2")"
 grep -q "study.json:/analysis/alpha" "$tmp/e2" || fail "plan: alpha not located"
 [ ! -e "$tmp/none1" ] && [ ! -e "$tmp/none2" ] || fail "bad input wrote a plan"
+
+# glmm_error_detection: `simlab check` locates it on a study without verify
+# blocks; on one with them plan refuses it (no other model in its place)
+cp -r "$src/assets/studies/text-forward" "$tmp/nov"
+cp -r "$src/tests/data/experiment/mini-verify" "$tmp/mv"
+for d in nov mv; do
+    python3 - "$tmp/$d/study.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["analysis"] = {"primary": "glmm_error_detection"}
+json.dump(d, open(sys.argv[1], "w"), indent=2)
+PY
+done
+"$simlab" check "$tmp/nov" >"$tmp/e5" 2>&1
+[ $? -eq 1 ] || fail "check glmm_error_detection without verify: exit status"
+grep -q "study.json:/analysis/primary: field 'primary': glmm_error_detection models the answers of verify blocks" \
+    "$tmp/e5" || fail "check glmm_error_detection: $(cat "$tmp/e5")"
+"$simlab" check "$tmp/mv" >"$tmp/c6" 2>&1 || fail "check mini-verify: $(cat "$tmp/c6")"
+"$simlab" plan "$tmp/mv" --out "$tmp/none6" --effect-from-simulation \
+    --studies 20 --participants 4 --screening 0 --quiet >"$tmp/e6" 2>&1
+[ $? -eq 2 ] || fail "plan glmm_error_detection: exit status ($(cat "$tmp/e6"))"
+grep -q "its primary test glmm_error_detection .* cannot be simulated by simlab power and simlab plan yet" \
+    "$tmp/e6" || fail "plan glmm_error_detection: $(cat "$tmp/e6")"
+[ ! -e "$tmp/none6" ] || fail "plan glmm_error_detection wrote a plan"
 
 # the data of look 2, the look due, the analysis as planned
 "$simlab" simulate "$tmp/study" --db "$tmp/w.db" --participants 16 \

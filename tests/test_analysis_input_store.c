@@ -6,7 +6,9 @@
 ** sessions, deadlines with confidence, questionnaires, two stations, a
 ** schema-2 file migrated forward) and on the analysis fixtures written as
 ** stores, with edits (excluded and pilot participants, steps of another
-** condition, integer response times, participants out of order). Bad
+** condition, integer response times, participants out of order), and a
+** store with answer options (its distinction table equal to its exported
+** CSV's). Bad
 ** values keep the view's located errors; files that are not stores, or
 ** that are being written, are read by the view.
 */
@@ -26,8 +28,10 @@
 #include "analysis/questionnaire.h"
 #include "bench/analysis/simstudy.h"
 #include "bench/analysis/storewrite.h"
+#include "experiment/export.h"
 #include "experiment/simulate.h"
 #include "experiment/store.h"
+#include "stimuli/scaffold.h"
 #include "stimuli/study.h"
 
 static char tmpdir[256];
@@ -98,6 +102,10 @@ static void check_same(const Dataset *a, const Dataset *b)
         rt_same &= same_rt(a->rt_ms[i], b->rt_ms[i]);
     }
     CHECK(rt_same);
+    /* the trial columns (verify, decide and answer options) */
+    CHECK((a->trials == NULL) == (b->trials == NULL));
+    CHECK(!a->trials || !b->trials ||
+          memcmp(a->trials, b->trials, a->n_rows * sizeof *a->trials) == 0);
     int strs = 1;
     for (int id = 1; id < 10000000; id++) {
         const char *x = dataset_str(a, id), *y = dataset_str(b, id);
@@ -256,6 +264,78 @@ static void test_engine_stores(void)
         CHECK_INT(simulate(bundle, db, 6, 8, "m"), SIM_OK); /* sessions */
         compare(db);
     }
+}
+
+/* The distinction table of ds (NULL when the analysis fails: reported). */
+static Report *distinction_of(const Dataset *ds, Report *r)
+{
+    AnalyzeOptions o;
+    analyze_options_default(&o);
+    o.replicates = 200;
+    o.threads = 1;
+    o.progress = 0;
+    o.include_simulated = 1;
+    o.no_glmm = 1;
+    SimError err;
+    if (analyze_compute(ds, &o, r, &err) != SIM_OK) {
+        fprintf(stderr, "distinction: %s\n", err.msg);
+        return NULL;
+    }
+    return r;
+}
+
+/* A store with answer options (HIVE's distinction task): the tables reader
+** gives each trial's n_options and model_correct as the view does, and the
+** distinction table from the store equals the one from its exported CSV. */
+static void test_options_store(void)
+{
+    char bundle[512], db[512], csv[512];
+    tmp_path(bundle, sizeof bundle, "hive");
+    tmp_path(db, sizeof db, "hive.db");
+    tmp_path(csv, sizeof csv, "hive.csv");
+    unlink(db);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", bundle);
+    CHECK(system(cmd) == 0);
+    SimError err;
+    CHECK_INT(scaffold_write(bundle, "hive-distinction", "image", NULL, &err),
+              SIM_OK);
+    CHECK_INT(simulate(bundle, db, 12, 12, "h"), SIM_OK);
+    compare(db);
+    Dataset *t, *c;
+    CHECK_INT(load(db, DATASET_DB_TABLES, &t, &err), SIM_OK);
+    int with = 0;
+    for (size_t i = 0; t->trials && i < t->n_rows; i++) {
+        with += t->trials[i].n_options == 4;
+    }
+    CHECK(with > 0);
+    CHECK_INT(export_long_csv(db, csv, &err), SIM_OK);
+    dataset_new(&c, &err);
+    CHECK_INT(dataset_load_csv(c, csv, &err), SIM_OK);
+    Report rt, rc;
+    Report *a = distinction_of(t, &rt), *b = distinction_of(c, &rc);
+    const Table *dt = a ? report_table(a, "distinction") : NULL;
+    const Table *dc = b ? report_table(b, "distinction") : NULL;
+    CHECK(dt && dc && dt->n_rows > 0 && dt->n_rows == dc->n_rows);
+    for (int i = 0; dt && dc && i < dt->n_rows && i < dc->n_rows; i++) {
+        for (int k = 0; k < dt->n_cols; k++) {
+            const TableCell *x = table_cell(dt, i, k),
+                            *y = table_cell(dc, i, k);
+            if (x->text || y->text) {
+                CHECK_STR(x->text ? x->text : "", y->text ? y->text : "");
+            } else {
+                CHECK(same_rt(x->x, y->x) && same_rt(x->y, y->y));
+            }
+        }
+    }
+    if (a) {
+        report_free(a);
+    }
+    if (b) {
+        report_free(b);
+    }
+    dataset_free(t);
+    dataset_free(c);
 }
 
 /* A file of schema version 2 migrated forward by the engine. */
@@ -524,6 +604,7 @@ int main(void)
     mkdir(tmpdir, 0755);
     test_engine_stores();
     test_migrated();
+    test_options_store();
     test_fixture_stores();
     test_errors();
     test_not_tables();

@@ -3,7 +3,9 @@
 ** simlab-analyze: the error_detection table against R (make_fixture.R in
 ** tests/data/analysis-verify), hit and false-alarm rates, team and
 ** distinction against hand computations, the trial columns' derivations
-** and located errors, and a simulation study of the intervals' coverage.
+** and located errors, the plots, and simulation studies of the intervals'
+** coverage (AUROC's with confidence answers, its truth from
+** auroc_truth.R).
 */
 #include "tests/harness.h"
 #include "tests/test_report.h"
@@ -18,11 +20,13 @@
 #include "common/sim_rng.h"
 #include "common/sim_text.h"
 
+#include <cairo.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DATA SIMLAB_TEST_DATA "/analysis-verify/"
 
@@ -206,13 +210,11 @@ static void test_hand(void)
     CHECK(isnan(d) && isnan(c));
 }
 
-/* Team accuracy and distinction by hand, from decide trials with and
-** without advice and trials with answer options. */
-static void test_team(void)
+/* Decide trials with and without advice and trials with answer options
+** into ds. */
+static void team_rows(Dataset *ds)
 {
-    Dataset *ds = NULL;
     SimError err;
-    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
     const char *items[4] = {"i1", "i2", "i3", "i4"};
     const char *mc[4] = {"1", "1", "1", "0"}; /* the model: 3 of 4 */
     /* alone: 2 participants, 2 of 4 right each */
@@ -279,6 +281,16 @@ static void test_team(void)
     practice.followed_advice = "1";
     practice.rt_ms = NAN;
     CHECK_INT(dataset_add(ds, &practice, &err), SIM_OK);
+}
+
+/* Team accuracy and distinction by hand, from decide trials with and
+** without advice and trials with answer options. */
+static void test_team(void)
+{
+    Dataset *ds = NULL;
+    SimError err;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    team_rows(ds);
     AnalyzeOptions o;
     options(&o, 100);
     Report r;
@@ -308,6 +320,96 @@ static void test_team(void)
     CHECK(test_table(&r, "error_detection") == NULL);
     report_free(&r);
     dataset_free(ds);
+}
+
+/* Pixels of colour (r, g, b) in the PNG path below the legend (the first
+** 40 points); its size into w, h (0 when it cannot be read). */
+static long png_pixels(const char *path, int r, int g, int b, int *w, int *h)
+{
+    cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+    *w = *h = 0;
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return 0;
+    }
+    cairo_surface_flush(s);
+    *w = cairo_image_surface_get_width(s);
+    *h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    uint32_t want =
+        0xff000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+    long n = 0;
+    for (int y = 40 * 300 / 72; y < *h; y++) {
+        const uint32_t *row = (const uint32_t *)(d + (size_t)y * stride);
+        for (int x = 0; x < *w; x++) {
+            n += row[x] == want;
+        }
+    }
+    cairo_surface_destroy(s);
+    return n;
+}
+
+/* Writes the plots of ds's report into dir (PNG and SVG). */
+static void write_plots(Dataset *ds, const char *dir)
+{
+    AnalyzeOptions o;
+    options(&o, 200);
+    Report r;
+    SimError err;
+    CHECK_INT(analyze_compute(ds, &o, &r, &err), SIM_OK);
+    CHECK_INT(report_write_plots(&r, dir, PLOT_PNG | PLOT_SVG, &err), SIM_OK);
+    report_free(&r);
+}
+
+/* The plots of error_detection, team and distinction: written when their
+** table has rows, a paper column wide at 300 dpi, the estimates in the
+** palette's colours (accuracy blue, hits orange, false alarms green; team
+** blue, model orange, humans grey) and distinction's chance line. */
+static void test_plots(void)
+{
+    char dir[] = "/tmp/simlab-verify-plots-XXXXXX", path[300];
+    CHECK(mkdtemp(dir) != NULL);
+    Dataset *ds = NULL;
+    SimError err;
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    CHECK_INT(dataset_load_csv(ds, DATA "verify.csv", &err), SIM_OK);
+    write_plots(ds, dir);
+    dataset_free(ds);
+    int w, h, w2, h2;
+    snprintf(path, sizeof path, "%s/error_detection.png", dir);
+    CHECK(png_pixels(path, 0, 114, 178, &w, &h) > 20); /* accuracy */
+    CHECK(png_pixels(path, 213, 94, 0, &w, &h) > 20);  /* hits */
+    CHECK(png_pixels(path, 0, 158, 115, &w, &h) > 20); /* false alarms */
+    CHECK_INT(w, 1021); /* 245 points at 300 dpi */
+    CHECK(h > w / 2);
+    snprintf(path, sizeof path, "%s/error_detection.svg", dir);
+    CHECK(access(path, R_OK) == 0);
+    /* binary verify trials are team decisions: model orange */
+    snprintf(path, sizeof path, "%s/team.png", dir);
+    CHECK(png_pixels(path, 213, 94, 0, &w2, &h2) > 20);
+    CHECK_INT(w2, 1021);
+    snprintf(path, sizeof path, "%s/distinction.png", dir);
+    CHECK(access(path, R_OK) != 0); /* no answer options */
+    /* decide trials with a no-advice condition and answer options */
+    char dir2[] = "/tmp/simlab-verify-plots-XXXXXX";
+    CHECK(mkdtemp(dir2) != NULL);
+    CHECK_INT(dataset_new(&ds, &err), SIM_OK);
+    team_rows(ds);
+    write_plots(ds, dir2);
+    dataset_free(ds);
+    snprintf(path, sizeof path, "%s/error_detection.png", dir2);
+    CHECK(access(path, R_OK) != 0); /* no verify trials */
+    snprintf(path, sizeof path, "%s/team.png", dir2);
+    CHECK(png_pixels(path, 0, 114, 178, &w, &h) > 20);   /* team */
+    CHECK(png_pixels(path, 115, 115, 115, &w, &h) > 20); /* humans */
+    CHECK(png_pixels(path, 204, 121, 167, &w, &h) > 20); /* complementarity */
+    snprintf(path, sizeof path, "%s/distinction.png", dir2);
+    CHECK(png_pixels(path, 76, 76, 76, &w, &h) > 20); /* the chance line */
+    CHECK_INT(w, 1021);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, dir2);
+    CHECK(system(cmd) == 0);
 }
 
 /* Located errors of the trial columns. */
@@ -515,8 +617,7 @@ static int simulate(uint64_t seed, int n_part, int n_items, int B, Report *r)
 
 /* 200 studies of 20 participants x 20 items: how often the 95 % interval
 ** covers the population hit rate (1 - accept_p(wrong)), false-alarm rate
-** (1 - accept_p(right)), accuracy and d' = z(H) - z(F). A larger run is
-** bench/analysis/verify_coverage.c. */
+** (1 - accept_p(right)), accuracy and d' = z(H) - z(F). */
 static void test_coverage(void)
 {
     double acc_r = population_accept(logit(0.8));
@@ -555,13 +656,136 @@ static void test_coverage(void)
     }
 }
 
+/* The levels of a latent evidence s ~ N(a, sigma) that the model is right,
+** cut at -1.5, -1, -0.5, 0, 0.5, 1, 1.5 (reject 4..1, accept 1..4). */
+static const double CUTS[7] = {-1.5, -1, -0.5, 0, 0.5, 1, 1.5};
+
+static void level_p(double a, double sigma, double *p)
+{
+    double prev = 0;
+    for (int j = 0; j < 8; j++) {
+        double c = j < 7 ? gsl_cdf_ugaussian_P((CUTS[j] - a) / sigma) : 1;
+        p[j] = c - prev;
+        prev = c;
+    }
+}
+
+/* One study with confidence: participant p verifies items i (even: the
+** model wrong, a = -0.3; odd: right, a = 0.8) with evidence s = a + u_p +
+** v_i + e (u, v: SD 0.5; e: SD 1); accepts when s > 0, confidence 1..4
+** from |s|. Its error_detection table through r. */
+static int simulate_confidence(uint64_t seed, int n_part, int n_items, int B,
+                               Report *r)
+{
+    SimRng g;
+    sim_rng_seed_stream(&g, seed, 1);
+    Dataset *ds = NULL;
+    SimError err;
+    if (dataset_new(&ds, &err) != SIM_OK) {
+        return -1;
+    }
+    double *v = sim_malloc((size_t)n_items * sizeof *v);
+    for (int i = 0; v && i < n_items; i++) {
+        v[i] = 0.5 * sim_rng_normal(&g);
+    }
+    int rc = v ? SIM_OK : SIM_ERR_NOMEM;
+    for (int p = 0; rc == SIM_OK && p < n_part; p++) {
+        double u = 0.5 * sim_rng_normal(&g);
+        char part[32], item[32];
+        snprintf(part, sizeof part, "p%d", p);
+        for (int i = 0; rc == SIM_OK && i < n_items; i++) {
+            int right = i % 2;
+            double e = (right ? 0.8 : -0.3) + u + v[i] + sim_rng_normal(&g);
+            int accept = e > 0, k = 4;
+            while (k > 1 && fabs(e) < CUTS[3 + k - 1]) {
+                k--;
+            }
+            snprintf(item, sizeof item, "i%d", i);
+            add_row(ds, part, "c", item, "verify", accept == right,
+                    accept ? "accept" : "reject", right ? "1" : "0", k);
+        }
+    }
+    sim_free(v);
+    AnalyzeOptions o;
+    options(&o, B);
+    o.seed = seed;
+    memset(r, 0, sizeof *r);
+    r->opt = o;
+    Screen sc;
+    if (rc == SIM_OK) {
+        rc = screen_participants(ds, &o, r, &sc, &err);
+        if (rc == SIM_OK) {
+            rc = compute_error_detection(ds, &o, &sc, r, &err);
+        }
+        screen_free(&sc);
+    }
+    dataset_free(ds);
+    return rc;
+}
+
+/* AUROC's interval: the population AUROC (P(score right > score wrong) +
+** P(tie) / 2 for independent draws of the answer with its confidence)
+** against base R (auroc_truth.R), then how often the crossed bootstrap's
+** 95 % interval covers it in 200 studies of 20 participants x 20 items. */
+static void test_auroc_coverage(void)
+{
+    double sigma = sqrt(0.5 * 0.5 + 0.5 * 0.5 + 1), pr[8], pw[8];
+    level_p(0.8, sigma, pr);
+    level_p(-0.3, sigma, pw);
+    double truth = 0, below = 0;
+    for (int j = 0; j < 8; j++) {
+        truth += pr[j] * (below + pw[j] / 2);
+        below += pw[j];
+    }
+    FILE *f = fopen(DATA "auroc_truth.txt", "r");
+    char line[128];
+    double golden = NAN;
+    while (f && fgets(line, sizeof line, f)) {
+        if (line[0] != '#') {
+            golden = atof(line);
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    CHECK_NEAR(truth, golden, 1e-12);
+    const int studies = 200;
+    int covered = 0, n = 0;
+    double mean = 0;
+    for (int k = 0; k < studies; k++) {
+        Report r;
+        int rc = simulate_confidence(5000 + (uint64_t)k, 20, 20, 200, &r);
+        const Table *t =
+            rc == SIM_OK ? test_table(&r, "error_detection") : NULL;
+        if (t && t->n_rows == 1) {
+            n++;
+            CHECK_INT(test_num(t, 0, "n_confidence"), 400);
+            mean += test_num(t, 0, "auroc") / studies;
+            covered += test_num(t, 0, "auroc_ci") <= truth &&
+                       truth <= test_hi(t, 0, "auroc_ci");
+        }
+        report_free(&r);
+    }
+    CHECK_INT(n, studies);
+    double rate = (double)covered / studies;
+    fprintf(stderr,
+            "coverage of auroc_ci (truth %.4f, mean estimate %.4f): %.3f of "
+            "%d studies\n",
+            truth, mean, rate, studies);
+    CHECK(fabs(mean - truth) < 0.01); /* the pooled estimate is unbiased */
+    CHECK(rate >= 0.90 && rate <= 0.995);
+}
+
 int main(void)
 {
     test_fixture();
     test_hand();
     test_team();
+    test_plots();
     test_errors();
     test_glmm();
     test_coverage();
+    test_auroc_coverage();
+    report_plots_shutdown(); /* the font caches of the plots */
     return TEST_REPORT();
 }

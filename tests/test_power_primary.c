@@ -6,7 +6,8 @@
 ** procedure's false-positive rate, thread independence, power.json and
 ** power.md -- Holm against no correction on the same studies, and the
 ** mixed model's contrast against the reference (the phase x condition
-** interaction) and the one-way ANOVA on the text-forward demo.
+** interaction) and the one-way ANOVA on the text-forward demo; the mixed
+** model of error detection refused, not replaced.
 */
 #include "tests/harness.h"
 
@@ -238,9 +239,39 @@ static void test_prepost(void)
     power_free(r);
 }
 
+/* The mixed model of error detection is not simulated: refused with its
+** reason, never another model's power in its place; --test names the
+** model simulated instead. */
+static void test_error_detection(void)
+{
+    char dir[600];
+    make("tests/data/experiment/mini-verify", "mv",
+         "{\"primary\": \"glmm_error_detection\"}", dir, sizeof dir);
+    PowerStudyOptions o;
+    options(&o, dir);
+    o.power.studies = 4;
+    o.power.null_studies = 0;
+    o.power.sizes[0] = 4;
+    o.power.n_sizes = 1;
+    PowerResult *r = NULL;
+    SimError err;
+    CHECK_INT(power_study_run(&o, &r, &err), SIM_ERR_USAGE);
+    CHECK(r == NULL);
+    CHECK_STR(err.msg,
+              "study 'mini-verify': its primary test glmm_error_detection "
+              "(correct ~ condition * model_correct + (1 | participant) + "
+              "(1 | item) on verify trials) cannot be simulated by simlab "
+              "power and simlab plan yet, and no other model is simulated in "
+              "its place; simulate participants with `simlab simulate` (the "
+              "simulation block's accept_p) and test them with "
+              "simlab-analyze --primary glmm_error_detection");
+    power_free(r);
+}
+
 int main(void)
 {
     CHECK(mkdtemp(g_dir) != NULL);
+    test_error_detection();
     test_sequential();
     test_correction();
     test_prepost();

@@ -5,7 +5,8 @@
 ** test or member, alpha outside (0, 0.5), looks that do not increase or
 ** exceed the planned N, a test the design cannot have (paired_t between
 ** subjects, utility_bootstrap without sessions, change_bootstrap without
-** Pre and Post), a direction of an unknown condition or of the baseline.
+** Pre and Post, glmm_error_detection without verify blocks), a direction
+** of an unknown condition or of the baseline.
 ** The bundles are copies of examples/within and the text-forward demo.
 */
 #include "tests/harness.h"
@@ -180,6 +181,23 @@ static void test_design(void)
          "[10, 20]}}",
          dir, sizeof dir);
     CHECK_INT(load(dir, &st, text, sizeof text), SIM_OK);
+    study_free(st);
+    /* the mixed model of error detection needs verify blocks: one error,
+    ** at the field, before anyone takes part */
+    make("assets/studies/text-forward", "tf-verify",
+         "{\"primary\": \"glmm_error_detection\"}", dir, sizeof dir);
+    st = NULL;
+    CHECK_INT(load(dir, &st, text, sizeof text), SIM_ERR_INVALID);
+    CHECK(st == NULL);
+    CHECK_STR(text, "/analysis/primary: primary: glmm_error_detection models "
+                    "the answers of verify blocks (is the model right?), and "
+                    "this study has none; add a \"kind\": \"verify\" "
+                    "block, or use \"glmm\"\n");
+    make("tests/data/experiment/mini-verify", "mv-verify",
+         "{\"primary\": \"glmm_error_detection\"}", dir, sizeof dir);
+    CHECK_INT(load(dir, &st, text, sizeof text), SIM_OK);
+    CHECK_STR(text, "");
+    CHECK(st && st->analysis.primary == SIM_PRIMARY_GLMM_ERROR_DETECTION);
     study_free(st);
 }
 
