@@ -17,6 +17,7 @@
 #include "experiment/session.h"
 #include "experiment/store.h"
 
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -283,6 +284,26 @@ static void killed_and_resumed(const Study *st, const char *db,
     CHECK_INT((int)v->n_options, 4);
     CHECK(advice ? v->explanation && v->explanation->part_class
                  : v->explanation == NULL);
+    if (advice) {
+        /* the candidates' word weights on one colour scale and legend */
+        ScreenModel *m = screen_model_new();
+        ScreenContext cx = {st, st->ui_strings, SCREEN_DESKTOP, NULL, 0, 0};
+        CHECK_INT(screen_model_build(m, v, &cx), SIM_OK);
+        const ScreenExpl *x = m->area ? m->area->expl : NULL;
+        CHECK(x && x->per_option && x->n_parts == 4);
+        double top = 0;
+        for (size_t k = 0; k < v->item->n_options; k++) {
+            const Explanation *part = &v->explanation->parts[k];
+            for (size_t t = 0; t < part->n_tokens; t++) {
+                top = fmax(top, fabs(part->tokens[t].weight));
+            }
+        }
+        for (size_t k = 0; x && k < x->n_parts; k++) {
+            CHECK_NEAR(x->parts[k].scale, top, 1e-12);
+            CHECK_STR(x->parts[k].legend_hi, x->parts[0].legend_hi);
+        }
+        screen_model_free(m);
+    }
     for (int i = 0; i < 20 && !session_finished(s); i++) {
         send(s, session_view(s)->need_choice ? SIM_IN_KEY : SIM_IN_CONTINUE, 0,
              session_view(s)->need_choice ? "1" : NULL);
