@@ -633,6 +633,21 @@ static SessionView *example_shot(SessionView *v, const StudyClass *classes,
     return v;
 }
 
+/* A screen of the four bird candidates, keyed 1-4 in BIRD_OPTIONS' order. */
+static SessionView *bird_shot(SessionView *v, SessionScreen screen,
+                              const Item *item, const Explanation *e)
+{
+    v->screen = screen;
+    v->classes = BIRDS;
+    v->n_classes = 4;
+    v->options = BIRD_OPTIONS;
+    v->n_options = 4;
+    v->item = item;
+    v->explanation = e;
+    v->need_choice = 1;
+    return v;
+}
+
 int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
 {
     int ns = 0;
@@ -822,25 +837,12 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->screen = SCREEN_DECIDE;
     v->item = &fx->text_item;
     v->need_choice = 1;
-    v = SHOT("distinction-image");
-    v->screen = SCREEN_PREDICT;
-    v->classes = BIRDS;
-    v->n_classes = 4;
-    v->options = BIRD_OPTIONS;
-    v->n_options = 4;
-    v->item = &fx->bird_item;
-    v->explanation = &fx->e_per_option;
-    v->need_choice = 1;
-    v = SHOT("decide-options");
-    v->screen = SCREEN_DECIDE;
-    v->classes = BIRDS;
-    v->n_classes = 4;
-    v->options = BIRD_OPTIONS;
-    v->n_options = 4;
-    v->item = &fx->bird_item;
-    v->explanation = &fx->img_expl[1];
+    /* four candidates: each with its evidence, then as a decision */
+    v = bird_shot(SHOT("distinction-image"), SCREEN_PREDICT, &fx->bird_item,
+                  &fx->e_per_option);
+    v = bird_shot(SHOT("decide-options"), SCREEN_DECIDE, &fx->bird_item,
+                  &fx->img_expl[1]);
     v->show_prediction = 1;
-    v->need_choice = 1;
     v = SHOT("practice-feedback");
     v->screen = SCREEN_FEEDBACK;
     v->classes = IMG_CLASSES;

@@ -69,9 +69,13 @@ if grep -q "^layout 1280x720: explanation area" "$tmp/out"; then
 fi
 expect 2 "new with an image method on text" "$simlab" new "$tmp/starter2" --preset hase-forward --modality text --explanation concepts
 # --language: the participants' texts of three presets in every shipped
-# language; check (fonts, layout) has nothing to warn about
+# language; check (fonts, layout) has nothing to warn about (every starter
+# in every language loads cleanly in test_stimuli_scaffold; here two per
+# language, all four in the scripts other than Latin)
 for lang in en de fr es zh-Hans ja ar; do
-    for pm in accept-reject:tabular hive-agreement:text hive-distinction:image hive-distinction:text; do
+    more=
+    case $lang in zh-Hans | ja | ar) more="hive-agreement:text hive-distinction:image" ;; esac
+    for pm in accept-reject:tabular hive-distinction:text $more; do
         d="$tmp/lang-$lang-${pm%%:*}-${pm##*:}"
         expect 0 "new --language $lang ${pm%%:*} ${pm##*:}" "$simlab" new "$d" --preset "${pm%%:*}" --modality "${pm##*:}" --language "$lang"
         expect 0 "check the $lang ${pm%%:*} ${pm##*:} starter" "$simlab" check "$d"
