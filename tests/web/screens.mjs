@@ -155,8 +155,7 @@ if (process.env.COVER_ALL === "1") {
 for (const entry of studies) {
   const [src, only] = entry.split("@");
   if (basename(src) !== "mini-protocols") continue;
-  for (const lang of only ? only.split(",") : langs)
-    for (const k of ["verify", "decide-advice", "decide-alone", "distinction"]) check(protocols[lang] && protocols[lang].has(k), `mini-protocols ${lang}: a ${k} screen was shot`);
+  for (const lang of only ? only.split(",") : langs) for (const k of ["verify", "decide-advice", "decide-alone", "distinction"]) check(protocols[lang] && protocols[lang].has(k), `mini-protocols ${lang}: a ${k} screen was shot`);
 }
 check(shots > 0, "screenshots taken");
 process.exit(report());
