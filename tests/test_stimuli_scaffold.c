@@ -63,6 +63,29 @@ static size_t check_clean(const char *dir, const char *preset)
     return n;
 }
 
+/* Runs n simulated participants of the bundle in dir into db (seed). */
+static void simulate(const char *dir, const char *db, int n, int seed)
+{
+    SimulateOptions o;
+    memset(&o, 0, sizeof o);
+    o.bundle_dir = dir;
+    o.db_path = db;
+    o.participants = n;
+    o.policy = POLICY_MIXED;
+    o.seed = (uint64_t)seed;
+    o.station = "test";
+    o.durability = DURABILITY_FAST;
+    o.participant_sd = -1;
+    o.item_sd = -1;
+    o.wall_ms = 1700000000000LL;
+    SimError err;
+    int rc = simulate_run(&o, NULL, &err);
+    CHECK_INT(rc, SIM_OK);
+    if (rc != SIM_OK) {
+        fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
+    }
+}
+
 static void test_all(void)
 {
     for (size_t p = 0; p < sizeof presets / sizeof *presets; p++) {
@@ -83,23 +106,7 @@ static void test_all(void)
             CHECK_INT(check_clean(dir, presets[p]), 2);
             snprintf(db, sizeof db, "%s/%s-%s.db", tmp, presets[p],
                      modalities[m]);
-            SimulateOptions o;
-            memset(&o, 0, sizeof o);
-            o.bundle_dir = dir;
-            o.db_path = db;
-            o.participants = 4;
-            o.policy = POLICY_MIXED;
-            o.seed = 3;
-            o.station = "test";
-            o.durability = DURABILITY_FAST;
-            o.participant_sd = -1;
-            o.item_sd = -1;
-            o.wall_ms = 1700000000000LL;
-            rc = simulate_run(&o, NULL, &err);
-            CHECK_INT(rc, SIM_OK);
-            if (rc != SIM_OK) {
-                fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
-            }
+            simulate(dir, db, 4, 3);
         }
     }
 }
@@ -131,23 +138,7 @@ static void test_methods(void)
         }
         CHECK_INT(check_clean(dir, cases[i].preset), 2);
         snprintf(db, sizeof db, "%s.db", dir);
-        SimulateOptions o;
-        memset(&o, 0, sizeof o);
-        o.bundle_dir = dir;
-        o.db_path = db;
-        o.participants = 4;
-        o.policy = POLICY_MIXED;
-        o.seed = 5;
-        o.station = "test";
-        o.durability = DURABILITY_FAST;
-        o.participant_sd = -1;
-        o.item_sd = -1;
-        o.wall_ms = 1700000000000LL;
-        rc = simulate_run(&o, NULL, &err);
-        CHECK_INT(rc, SIM_OK);
-        if (rc != SIM_OK) {
-            fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
-        }
+        simulate(dir, db, 4, 5);
         if (strcmp(cases[i].method, "on-request") == 0) {
             sqlite3 *d = NULL;
             sqlite3_stmt *q = NULL;
@@ -262,23 +253,7 @@ static void test_languages(void)
                 free(text);
             }
             snprintf(db, sizeof db, "%s.db", dir);
-            SimulateOptions o;
-            memset(&o, 0, sizeof o);
-            o.bundle_dir = dir;
-            o.db_path = db;
-            o.participants = 2;
-            o.policy = POLICY_MIXED;
-            o.seed = 5;
-            o.station = "test";
-            o.durability = DURABILITY_FAST;
-            o.participant_sd = -1;
-            o.item_sd = -1;
-            o.wall_ms = 1700000000000LL;
-            rc = simulate_run(&o, NULL, &err);
-            CHECK_INT(rc, SIM_OK);
-            if (rc != SIM_OK) {
-                fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
-            }
+            simulate(dir, db, 2, 5);
         }
     }
     /* the class labels are the language's: a German shape, a Japanese
