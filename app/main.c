@@ -97,11 +97,14 @@ static int cmd_check(int argc, char **argv)
 static int cmd_new(int argc, char **argv)
 {
     const char *dir = NULL, *preset = NULL, *modality = NULL;
-    const char *explanation = NULL;
+    const char *explanation = NULL, *language = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--preset") == 0 && v) {
+        if (strcmp(a, "--language") == 0 && v) {
+            language = v;
+            i++;
+        } else if (strcmp(a, "--preset") == 0 && v) {
             preset = v;
             i++;
         } else if (strcmp(a, "--modality") == 0 && v) {
@@ -127,14 +130,16 @@ static int cmd_new(int argc, char **argv)
     }
     SimError err;
     sim_error_clear(&err);
-    if (scaffold_write(dir, preset, modality, explanation, &err) != SIM_OK) {
+    if (scaffold_write_language(dir, preset, modality, explanation, language,
+                                &err) != SIM_OK) {
         fprintf(stderr, "simlab new: %s\n", err.msg);
         return err.code == SIM_ERR_USAGE ? 2 : 1;
     }
-    printf("wrote a starter %s study (%s%s%s) to %s\n"
+    printf("wrote a starter %s study (%s%s%s%s%s) to %s\n"
            "next: read %s/README.md, then `simlab check %s`\n",
            preset, modality, explanation ? ", " : "",
-           explanation ? explanation : "", dir, dir, dir);
+           explanation ? explanation : "", language ? ", " : "",
+           language ? language : "", dir, dir, dir);
     return 0;
 }
 

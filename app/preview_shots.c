@@ -31,6 +31,13 @@ static StudyClass IMG_CLASSES[2] = {{MUT("husky"), MUT("Husky"), MUT("f")},
 static StudyClass VERDICTS[2] = {{MUT("accept"), NULL, MUT("f")},
                                  {MUT("reject"), NULL, MUT("j")}};
 static RatingSpec CONFIDENCE4 = {NULL, 4, NULL, NULL};
+/* HIVE's distinction: four candidate classes, keys per option. */
+static StudyClass BIRDS[4] = {{MUT("goldfinch"), MUT("Goldfinch"), MUT("a")},
+                              {MUT("junco"), MUT("Dark-eyed junco"), MUT("b")},
+                              {MUT("robin"), MUT("Robin"), MUT("c")},
+                              {MUT("finch"), MUT("House finch"), MUT("d")}};
+static int BIRD_OPTIONS[4] = {2, 0, 3, 1}; /* the order offered */
+static int BIRD_PART_CLASS[4] = {0, 1, 2, 3};
 static StudyClass NLI[3] = {{MUT("entail"), MUT("Entailment"), MUT("1")},
                             {MUT("neutral"), MUT("Neutral"), MUT("2")},
                             {MUT("contra"), MUT("Contradiction"), MUT("3")}};
@@ -182,6 +189,9 @@ struct PreviewFixtures {
     Explanation layout_parts[2], cf_parts[2];
     Explanation e_md_req, e_bars_hover, e_tokens_hover;
     const Explanation *res_req[5];
+    /* a distinction item: four options, a heatmap per option */
+    Item bird_item;
+    Explanation e_per_option, bird_parts[4];
 };
 
 /* Items and explanations of every kind (out: where the media are). */
@@ -250,6 +260,24 @@ static void fixtures_items(PreviewFixtures *fx, const char *out)
         fx->img_expl[k].colormap = k == 1 ? cividis : viridis;
         fx->img_expl[k].opacity = 0.55;
     }
+
+    /* a distinction item: the picture of img_items[1], four candidate
+    ** classes, one heatmap per candidate (payload order) */
+    fx->bird_item = fx->img_items[1];
+    fx->bird_item.key = MUT("test:t07");
+    fx->bird_item.label = 1;
+    fx->bird_item.prediction = 1;
+    fx->bird_item.options = BIRD_PART_CLASS;
+    fx->bird_item.n_options = 4;
+    for (int k = 0; k < 4; k++) {
+        fx->bird_parts[k] = fx->img_expl[(k + 1) % 6];
+    }
+    memset(&fx->e_per_option, 0, sizeof fx->e_per_option);
+    fx->e_per_option.kind = EXPL_LAYOUT;
+    fx->e_per_option.row = 1;
+    fx->e_per_option.parts = fx->bird_parts;
+    fx->e_per_option.n_parts = 4;
+    fx->e_per_option.part_class = BIRD_PART_CLASS;
 
     memset(&fx->pair_item, 0, sizeof fx->pair_item);
     fx->pair_item.input.modality = MODALITY_TEXT_PAIR;
@@ -605,6 +633,21 @@ static SessionView *example_shot(SessionView *v, const StudyClass *classes,
     return v;
 }
 
+/* A screen of the four bird candidates, keyed 1-4 in BIRD_OPTIONS' order. */
+static SessionView *bird_shot(SessionView *v, SessionScreen screen,
+                              const Item *item, const Explanation *e)
+{
+    v->screen = screen;
+    v->classes = BIRDS;
+    v->n_classes = 4;
+    v->options = BIRD_OPTIONS;
+    v->n_options = 4;
+    v->item = item;
+    v->explanation = e;
+    v->need_choice = 1;
+    return v;
+}
+
 int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
 {
     int ns = 0;
@@ -794,6 +837,12 @@ int preview_shots(PreviewFixtures *fx, PreviewShot *shots, int cap)
     v->screen = SCREEN_DECIDE;
     v->item = &fx->text_item;
     v->need_choice = 1;
+    /* four candidates: each with its evidence, then as a decision */
+    v = bird_shot(SHOT("distinction-image"), SCREEN_PREDICT, &fx->bird_item,
+                  &fx->e_per_option);
+    v = bird_shot(SHOT("decide-options"), SCREEN_DECIDE, &fx->bird_item,
+                  &fx->img_expl[1]);
+    v->show_prediction = 1;
     v = SHOT("practice-feedback");
     v->screen = SCREEN_FEEDBACK;
     v->classes = IMG_CLASSES;

@@ -129,7 +129,8 @@ float rnd_tokens(const RenderCtx *rc, Scene *sc, const ScreenExpl *nd, float x,
                  float y, float w)
 {
     Ui *ui = rc->ui;
-    double m = max_abs_tokens(nd->payload);
+    /* the screen model's scale (shared by a per-option payload's parts) */
+    double m = nd->scale > 0 ? nd->scale : max_abs_tokens(nd->payload);
     int pair = nd->name_a != NULL;
     float yy = y;
     for (int s = 0; s <= pair; s++) {

@@ -167,7 +167,8 @@ static void k_tokens(const B *b, ScreenExpl *x, const Explanation *e)
             break;
         }
     }
-    weight_legend(b, x, max_abs_tokens(e));
+    x->scale = max_abs_tokens(e);
+    weight_legend(b, x, x->scale);
 }
 
 /* Sorts order[0..n) (pair indices) by the pairs' strength, strongest
@@ -469,6 +470,23 @@ static int own_input(const Explanation *e)
            (e->kind == EXPL_IMAGE && e->n_images && !e->images[0].file);
 }
 
+/* A per-option payload's token parts on one colour scale, the largest
+** weight of any part, and one legend: a weight looks as strong beside
+** every candidate. */
+static void share_scale(const B *b, ScreenExpl *x)
+{
+    double m = 0;
+    for (size_t i = 0; i < x->n_parts; i++) {
+        m = fmax(m, x->parts[i].scale);
+    }
+    for (size_t i = 0; m > 0 && i < x->n_parts; i++) {
+        if (x->parts[i].scale > 0) {
+            x->parts[i].scale = m;
+            weight_legend(b, &x->parts[i], m);
+        }
+    }
+}
+
 static void build_node(const B *b, ScreenExpl *x, const Explanation *e,
                        int depth)
 {
@@ -488,6 +506,9 @@ static void build_node(const B *b, ScreenExpl *x, const Explanation *e,
             build_node(b, &x->parts[i], &e->parts[i], depth + 1);
         }
         x->n_parts = x->parts ? e->n_parts : 0;
+        if (e->part_class) {
+            share_scale(b, x);
+        }
     }
 }
 

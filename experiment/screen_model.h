@@ -138,6 +138,9 @@ struct ScreenExpl {
                                  **strong** marks); NULL none */
     const char *legend_lo;      /* a colour bar's captions; NULL: no legend */
     const char *legend_hi;
+    double scale;        /* tokens: the |weight| a full colour stands for (the
+                            largest; over all the parts of a per-option payload,
+                            so that the candidates' evidence compares); 0: none */
     const char *section; /* token_pairs: "Interactions"; prototype:
                             "Important features"; NULL none */
     const char *name_a;  /* tokens of a pair, token_pairs: the names of

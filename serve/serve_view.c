@@ -524,6 +524,7 @@ static const Field f_expl[] = {
     F(ScreenExpl, head, "head", T_STR),
     F(ScreenExpl, legend_lo, "legend_lo", T_STR),
     F(ScreenExpl, legend_hi, "legend_hi", T_STR),
+    F(ScreenExpl, scale, "scale", T_NUM),
     F(ScreenExpl, section, "section", T_STR),
     F(ScreenExpl, name_a, "name_a", T_STR),
     F(ScreenExpl, name_b, "name_b", T_STR),

@@ -17,6 +17,7 @@
 #include "common/sim_alloc.h"
 #include "common/sim_text.h"
 #include "stimuli/scaffold_int.h"
+#include "stimuli/uistrings.h"
 
 /* TP, FP, TN, FN as (label, output). */
 static const int types[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
@@ -382,16 +383,6 @@ static void write_explanations(Out *o, const Ctx *c)
 
 static const char *const class_ids[3][2] = {
     {"round", "square"}, {"pos", "neg"}, {"high", "low"}};
-static const char *const class_labels[3][2] = {{"Round", "Square"},
-                                               {"Positive", "Negative"},
-                                               {"Above $50K", "Below $50K"}};
-
-static const char *what_items(Modality m)
-{
-    return m == M_IMAGE  ? "pictures"
-           : m == M_TEXT ? "short texts"
-                         : "short descriptions of a person";
-}
 
 static void write_study(Out *o, const Ctx *c)
 {
@@ -399,8 +390,15 @@ static void write_study(Out *o, const Ctx *c)
     const char *mname = modality_names[c->modality];
     int cf = c->preset == P_COUNTERFACTUAL, meta = c->preset == P_META;
     int verify = c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT;
-    SimBuf b;
+    SimBuf b, title, lang;
     sim_buf_init(&b);
+    sim_buf_init(&title);
+    sim_buf_init(&lang);
+    const char *const vars[][2] = {{"preset", pname}, {"modality", mname}};
+    scaffold_fill(&title, c->tx->title, vars, 2);
+    if (strcmp(c->tx->tag, "en") != 0) {
+        sim_buf_printf(&lang, "  \"language\": \"%s\",\n", c->tx->tag);
+    }
     sim_buf_printf(
         &b,
         "{\n"
@@ -412,7 +410,7 @@ static void write_study(Out *o, const Ctx *c)
         "            \"Members named notes, x-... or _... are yours; any "
         "other unknown field is an error (simlab check says which).\"],\n"
         "  \"id\": \"%s\",\n"
-        "  \"title\": \"My %s study (%s)\",\n"
+        "  \"title\": \"%s\",\n%s"
         "  \"domain\": \"%s\",\n"
         "  \"classes\": [\n"
         "    {\"id\": \"%s\", \"label\": \"%s\", \"key\": \"f\"},\n"
@@ -430,8 +428,13 @@ static void write_study(Out *o, const Ctx *c)
         "explanation: the control group.\"}\n"
         "  ],\n"
         "  \"baseline\": \"baseline\",\n",
-        pname, mname, c->id, pname, mname, mname, c->class_id[0],
-        c->class_label[0], c->class_id[1], c->class_label[1]);
+        pname, mname, c->id, sim_buf_cstr(&title), sim_buf_cstr(&lang), mname,
+        c->class_id[0], c->class_label[0], c->class_id[1], c->class_label[1]);
+    if (title.oom || lang.oom) {
+        b.oom = 1;
+    }
+    sim_buf_free(&title);
+    sim_buf_free(&lang);
     switch (c->preset) {
     case P_FORWARD:
         sim_buf_puts(&b, "  \"protocol\": {\"preset\": \"hase-forward\", "
@@ -493,13 +496,14 @@ static void write_study(Out *o, const Ctx *c)
                      "\"instructions\": [\"pages/instructions.md\"],\n"
                      "            \"debrief\": \"pages/debrief.md\"},\n");
     if (verify) {
-        sim_buf_puts(
-            &b, "  \"quiz\": {\"questions\": [\n"
-                "    {\"text\": \"What do you decide in this study?\",\n"
-                "     \"options\": [\"What the model will answer\", "
-                "\"Whether the model's answer is right\"], \"answer\": 1}],\n"
-                "   \"notes\": \"Asked after the instructions; answer is the "
-                "0-based index of the right option.\"},\n");
+        sim_buf_printf(
+            &b,
+            "  \"quiz\": {\"questions\": [\n"
+            "    {\"text\": \"%s\",\n"
+            "     \"options\": [\"%s\", \"%s\"], \"answer\": 1}],\n"
+            "   \"notes\": \"Asked after the instructions; answer is the "
+            "0-based index of the right option.\"},\n",
+            c->tx->quiz[0], c->tx->quiz[1], c->tx->quiz[2]);
     } else if (meta) {
         sim_buf_puts(
             &b, "  \"quiz\": {\"questions\": [\n"
@@ -581,18 +585,39 @@ static void write_study(Out *o, const Ctx *c)
     sc_write_buf(o, "study.json", &b);
 }
 
+/* The pages of accept-reject and hive-agreement in the study's language:
+** the task, its parts and the keys of the two answers. */
+static void write_verify_pages(Out *o, const Ctx *c)
+{
+    const StarterTexts *t = c->tx;
+    SimBuf b;
+    sim_buf_init(&b);
+    const char *const vars[][2] = {{"what", t->what[c->modality]},
+                                   {"a", c->class_label[0]},
+                                   {"b", c->class_label[1]}};
+    sim_buf_puts(&b, t->task_head);
+    scaffold_fill(&b, t->verify_intro, vars, 3);
+    sim_buf_puts(&b, t->how_head);
+    if (c->preset == P_ACCEPT_REJECT) {
+        sim_buf_puts(&b, t->learn_item);
+    }
+    sim_buf_puts(&b, t->test_item);
+    if (c->preset == P_HIVE_AGREEMENT) {
+        sim_buf_puts(&b, t->confidence_item);
+    }
+    sim_buf_puts(&b, t->verify_keys);
+    sc_write_buf(o, "pages/instructions.md", &b);
+    write_file(o, "pages/debrief.md", t->verify_debrief);
+}
+
 static void write_pages(Out *o, const Ctx *c)
 {
     make_dir(o, "pages");
-    write_file(o, "pages/consent.md",
-               "# Consent\n\n"
-               "**Placeholder: replace this page with your ethics board's "
-               "approved consent text.**\n\n"
-               "This study is about how people understand a computer "
-               "program that makes predictions. It takes about 20 "
-               "minutes. You may stop at any time without giving a "
-               "reason. Your answers are stored without your name.\n\n"
-               "Press Continue if you agree to take part.\n");
+    write_file(o, "pages/consent.md", c->tx->consent);
+    if (c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT) {
+        write_verify_pages(o, c);
+        return;
+    }
     SimBuf b;
     sim_buf_init(&b);
     sim_buf_printf(&b,
@@ -601,14 +626,10 @@ static void write_pages(Out *o, const Ctx *c)
                    "and explanations.**\n\n"
                    "A computer program, **the model**, looks at %s and "
                    "answers **%s** or **%s**. It is often right, but "
-                   "**not always**. %s\n\n",
-                   what_items(c->modality), c->class_label[0],
-                   c->class_label[1],
-                   c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT
-                       ? "Your task is to tell whether **the model's "
-                         "answer is right**."
-                       : "Your task is to predict **the model's answer**, "
-                         "not the true one.");
+                   "**not always**. Your task is to predict **the model's "
+                   "answer**, not the true one.\n\n",
+                   c->tx->what[c->modality], c->class_label[0],
+                   c->class_label[1]);
     switch (c->preset) {
     case P_FORWARD:
         sim_buf_puts(&b, "# The four parts\n\n"
@@ -632,6 +653,7 @@ static void write_pages(Out *o, const Ctx *c)
                          "explanation.\n");
         break;
     case P_META:
+    default:
         sim_buf_puts(&b, "# Sessions\n\n"
                          "- **Practice:** a few items with feedback.\n"
                          "- **Quiz:** two questions about these "
@@ -641,31 +663,9 @@ static void write_pages(Out *o, const Ctx *c)
                          "an explanation), followed by **test** items where "
                          "you predict the model's answer.\n");
         break;
-    case P_ACCEPT_REJECT:
-    case P_HIVE_AGREEMENT:
-    case P_COUNT:
-        sim_buf_puts(&b, "# How it goes\n\n");
-        if (c->preset == P_ACCEPT_REJECT) {
-            sim_buf_puts(&b, "- **Learning:** examples with the true answer, "
-                             "the model's answer and, for some participants, "
-                             "an explanation.\n");
-        }
-        sim_buf_puts(&b, "- **Test:** an item with the model's answer (and, "
-                         "for some participants, an explanation). Is the "
-                         "model right or wrong?\n");
-        if (c->preset == P_HIVE_AGREEMENT) {
-            sim_buf_puts(&b, "- Then say how confident you are, from 1 (not "
-                             "at all) to 4 (completely).\n");
-        }
-        break;
     }
-    if (c->preset == P_ACCEPT_REJECT || c->preset == P_HIVE_AGREEMENT) {
-        sim_buf_puts(&b, "\nPress **F** when the model is right and **J** "
-                         "when it is wrong.\n");
-    } else {
-        sim_buf_printf(&b, "\nPress **%s** for %s and **%s** for %s.\n", "F",
-                       c->class_label[0], "J", c->class_label[1]);
-    }
+    sim_buf_printf(&b, "\nPress **%s** for %s and **%s** for %s.\n", "F",
+                   c->class_label[0], "J", c->class_label[1]);
     sc_write_buf(o, "pages/instructions.md", &b);
     write_file(o, "pages/debrief.md",
                "# Thank you\n\n"
@@ -869,8 +869,43 @@ int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err)
 int scaffold_write(const char *dir, const char *preset, const char *modality,
                    const char *explanation, SimError *err)
 {
+    return scaffold_write_language(dir, preset, modality, explanation, NULL,
+                                   err);
+}
+
+int scaffold_write_language(const char *dir, const char *preset,
+                            const char *modality, const char *explanation,
+                            const char *language, SimError *err)
+{
+    const StarterTexts *tx = NULL;
+    if (language) {
+        int lang = ui_language_resolve(language);
+        tx = lang >= 0 ? scaffold_texts(ui_language_tag((size_t)lang)) : NULL;
+        if (!tx) {
+            const char *near = ui_language_suggest(language);
+            return sim_fail(err, SIM_ERR_USAGE,
+                            "'%s' is not a shipped language "
+                            "(%s%s%sshipped: " SCAFFOLD_LANGUAGES ")",
+                            language, near ? "did you mean '" : "",
+                            near ? near : "", near ? "'? " : "");
+        }
+    } else {
+        tx = scaffold_texts("en");
+    }
+    int verify = preset && (strcmp(preset, "accept-reject") == 0 ||
+                            strcmp(preset, "hive-agreement") == 0);
+    if (strcmp(tx->tag, "en") != 0 && preset &&
+        strcmp(preset, "hive-distinction") != 0 && !verify &&
+        find_name(preset, preset_names, P_COUNT) >= 0) {
+        return sim_fail(err, SIM_ERR_USAGE,
+                        "the %s starter is written in English only: "
+                        "--language applies to accept-reject, "
+                        "hive-agreement and hive-distinction (translate "
+                        "the pages and set \"language\" in study.json)",
+                        preset);
+    }
     if (preset && strcmp(preset, "hive-distinction") == 0) {
-        return scaffold_write_hive(dir, modality, explanation, err);
+        return scaffold_write_hive(dir, modality, explanation, tx, err);
     }
     int p = find_name(preset, preset_names, P_COUNT);
     int m = find_name(modality, modality_names, 3);
@@ -910,10 +945,11 @@ int scaffold_write(const char *dir, const char *preset, const char *modality,
     c.preset = (Preset)p;
     c.modality = (Modality)m;
     c.method = (Method)x;
+    c.tx = tx;
     c.id = id;
     for (int k = 0; k < 2; k++) {
         c.class_id[k] = class_ids[m][k];
-        c.class_label[k] = class_labels[m][k];
+        c.class_label[k] = tx->class_label[m][k];
     }
     c.n_items = plan_items(c.preset, c.items);
     Out o = {dir, err, SIM_OK};

@@ -2,7 +2,8 @@
 ** `simlab new --preset hive-distinction`: a starter for HIVE's distinction
 ** task (Kim et al., ECCV 2022). Eight classes in classes.csv, items with
 ** four candidate classes each (the "options" column) and one placeholder
-** heatmap per candidate ("per_option"). Image items only, as HIVE's.
+** explanation per candidate ("per_option"): pictures with a heatmap each
+** (HIVE's form), or short texts (topics) with word weights each.
 */
 #include <stdio.h>
 #include <string.h>
@@ -17,10 +18,28 @@
 #define N_PRACTICE 2
 #define N_TEST     8
 
-static const char *const hive_ids[N_CLASSES] = {
+static const char *const shape_ids[N_CLASSES] = {
     "round", "square", "oval", "diamond", "star", "ring", "cross", "wave"};
-static const char *const hive_labels[N_CLASSES] = {
-    "Round", "Square", "Oval", "Diamond", "Star", "Ring", "Cross", "Wave"};
+static const char *const topic_ids[N_CLASSES] = {
+    "sport", "politics", "science",  "music",
+    "food",  "travel",   "business", "health"};
+/* Words that speak for a topic, in the placeholder texts. */
+static const char *const topic_words[N_CLASSES][4] = {
+    {"striker", "match", "coach", "goal"},
+    {"minister", "vote", "parliament", "election"},
+    {"researchers", "experiment", "telescope", "data"},
+    {"band", "album", "concert", "song"},
+    {"chef", "recipe", "soup", "bread"},
+    {"flight", "hotel", "passport", "beach"},
+    {"shares", "profits", "company", "market"},
+    {"doctors", "vaccine", "hospital", "patients"}};
+
+typedef struct Hive {
+    int text;                  /* text items (topics), else pictures */
+    const char *const *ids;    /* class ids */
+    const char *const *labels; /* in the study's language */
+    const StarterTexts *tx;
+} Hive;
 
 /* Item k's candidates: the model's output (k), its true class and two
 ** more, in an order that moves the output around. */
@@ -54,19 +73,48 @@ static void candidates(int k, int out[N_OPTIONS])
     }
 }
 
-static void write_classes(Out *o)
+static void write_classes(Out *o, const Hive *h)
 {
     SimBuf b;
     sim_buf_init(&b);
     sim_buf_puts(&b, "id,label\n");
     for (int c = 0; c < N_CLASSES; c++) {
-        sim_buf_printf(&b, "%s,%s\n", hive_ids[c], hive_labels[c]);
+        sim_buf_printf(&b, "%s,\"%s\"\n", h->ids[c], h->labels[c]);
     }
     sc_write_buf(o, "classes.csv", &b);
 }
 
-/* items.csv, the pictures and one heatmap per candidate; explanations. */
-static void write_items(Out *o)
+/* Text item k of true topic label, with one word of the model's topic:
+** "A story about the striker, the vote and the goal." */
+static void text_words(int k, int label, int pred, const char *w[8])
+{
+    static const char *const frame[8] = {"A",  "story", "about", "the",
+                                         NULL, "the",   NULL,    NULL};
+    for (int i = 0; i < 8; i++) {
+        w[i] = frame[i];
+    }
+    w[4] = topic_words[label][k % 4];
+    w[6] = topic_words[pred][(k + 1) % 4];
+    w[7] = topic_words[label][(k + 2) % 4];
+}
+
+/* The weight of word w for topic cls: its own words high, another
+** topic's words against it, the rest near 0. */
+static double word_weight(const char *w, int cls, int i)
+{
+    for (int c = 0; c < N_CLASSES; c++) {
+        for (int j = 0; j < 4; j++) {
+            if (strcmp(w, topic_words[c][j]) == 0) {
+                return c == cls ? 0.7 + 0.05 * (double)(j % 3) : -0.3;
+            }
+        }
+    }
+    return 0.02 * (double)((i % 3) - 1);
+}
+
+/* items.csv, the pictures (or texts) and one heatmap (word weights) per
+** candidate; explanations. */
+static void write_items(Out *o, const Hive *h)
 {
     SimBuf items, expl;
     sim_buf_init(&items);
@@ -86,25 +134,52 @@ static void write_items(Out *o)
         candidates(k, opts);
         int pred = k % N_CLASSES;
         int label = k % 3 == 2 ? (pred + 1) % N_CLASSES : pred;
-        snprintf(rel, sizeof rel, "media/%s-%s.png", pool, id);
-        sc_draw_shape(rgb, label % 2, k);
-        sc_write_png(o, rel, rgb, IMG, IMG, 3);
-        sim_buf_printf(&items, "%s,%s,%s,%s,%s,", id, pool, rel,
-                       hive_ids[label], hive_ids[pred]);
+        const char *w[8];
+        if (h->text) {
+            text_words(k, label, pred, w);
+            sim_buf_printf(
+                &items, "%s,%s,\"%s %s %s %s %s, %s %s and %s %s.\",", id, pool,
+                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[3], w[7]);
+        } else {
+            snprintf(rel, sizeof rel, "media/%s-%s.png", pool, id);
+            sc_draw_shape(rgb, label % 2, k);
+            sc_write_png(o, rel, rgb, IMG, IMG, 3);
+            sim_buf_printf(&items, "%s,%s,%s,", id, pool, rel);
+        }
+        sim_buf_printf(&items, "%s,%s,", h->ids[label], h->ids[pred]);
         sim_buf_printf(&expl,
                        "{\"id\": \"%s\", \"pool\": \"%s\", \"per_option\": {",
                        id, pool);
         for (int j = 0; j < N_OPTIONS; j++) {
-            sim_buf_printf(&items, "%s%s", j ? "|" : "", hive_ids[opts[j]]);
-            snprintf(rel, sizeof rel, "media/%s-%s-%s.png", pool, id,
-                     hive_ids[opts[j]]);
+            const char *cls = h->ids[opts[j]];
+            sim_buf_printf(&items, "%s%s", j ? "|" : "", cls);
+            if (h->text) {
+                /* the sentence's words as shown, each weighed for cls */
+                const char *tok[11] = {w[0], w[1],  w[2], w[3], w[4], w[5],
+                                       w[6], "and", w[3], w[7], NULL};
+                sim_buf_printf(&expl,
+                               "%s\"%s\": {\"kind\": \"tokens\", "
+                               "\"tokens\": [",
+                               j ? ", " : "", cls);
+                for (int t = 0; tok[t]; t++) {
+                    sim_buf_printf(&expl, "%s[\"%s%s\", %.2f]", t ? ", " : "",
+                                   tok[t],
+                                   t == 4   ? ","
+                                   : t == 9 ? "."
+                                            : "",
+                                   word_weight(tok[t], opts[j], t));
+                }
+                sim_buf_puts(&expl, "]}");
+                continue;
+            }
+            snprintf(rel, sizeof rel, "media/%s-%s-%s.png", pool, id, cls);
             sc_draw_heat(grey, k + 3 * j);
             sc_write_png(o, rel, grey, IMG, IMG, 1);
             sim_buf_printf(&expl,
                            "%s\"%s\": {\"kind\": \"heatmap\", \"file\": "
                            "\"%s\", \"colormap\": \"viridis\", \"opacity\": "
                            "0.5}",
-                           j ? ", " : "", hive_ids[opts[j]], rel);
+                           j ? ", " : "", cls, rel);
         }
         sim_buf_puts(&items, "\n");
         sim_buf_puts(&expl, "}}\n");
@@ -115,23 +190,32 @@ static void write_items(Out *o)
     sc_write_buf(o, "explanations.jsonl", &expl);
 }
 
-static void write_study(Out *o, const char *id)
+static void write_study(Out *o, const char *id, const Hive *h)
 {
-    SimBuf b;
+    const char *mname = h->text ? "text" : "image";
+    SimBuf b, title;
     sim_buf_init(&b);
+    sim_buf_init(&title);
+    const char *const vars[][2] = {{"preset", "hive-distinction"},
+                                   {"modality", mname}};
+    scaffold_fill(&title, h->tx->title, vars, 2);
+    char lang[64] = "";
+    if (strcmp(h->tx->tag, "en") != 0) {
+        snprintf(lang, sizeof lang, "  \"language\": \"%s\",\n", h->tx->tag);
+    }
     sim_buf_printf(
         &b,
         "{\n"
         "  \"simlab_study\": 1,\n"
         "  \"notes\": [\"Starter bundle written by `simlab new` (preset "
-        "hive-distinction, modality image).\",\n"
+        "hive-distinction, modality %s).\",\n"
         "            \"Replace the placeholder items, explanations and pages: "
         "README.md says what to fill in.\",\n"
         "            \"Members named notes, x-... or _... are yours; any "
         "other unknown field is an error (simlab check says which).\"],\n"
         "  \"id\": \"%s\",\n"
-        "  \"title\": \"My hive-distinction study (image)\",\n"
-        "  \"domain\": \"image\",\n"
+        "  \"title\": \"%s\",\n%s"
+        "  \"domain\": \"%s\",\n"
         "  \"classes\": {\"file\": \"classes.csv\",\n"
         "              \"notes\": \"One row per class: id (the value in "
         "items.csv) and label (what participants see). ImageNet's 1,000 "
@@ -154,12 +238,12 @@ static void write_study(Out *o, const char *id)
         "\"instructions\": [\"pages/instructions.md\"],\n"
         "            \"debrief\": \"pages/debrief.md\"},\n"
         "  \"items\": [\n"
-        "    {\"file\": \"items.csv\", \"modality\": \"image\",\n"
+        "    {\"file\": \"items.csv\", \"modality\": \"%s\",\n"
         "     \"columns\": {\"id\": \"id\", \"pool\": \"pool\", \"input\": "
         "\"input\", \"label\": \"label\",\n"
         "                 \"prediction\": \"prediction\", \"options\": "
         "\"options\"},\n"
-        "     \"notes\": \"One row per item: input is the picture, label the "
+        "     \"notes\": \"One row per item: input is %s, label the "
         "true class, prediction the model's output, options its 2 to 10 "
         "candidate classes separated by '|' (the model's output among "
         "them).\"}\n"
@@ -167,93 +251,95 @@ static void write_study(Out *o, const char *id)
         "  \"explanations\": [\n"
         "    {\"method\": \"my_method\", \"file\": \"explanations.jsonl\",\n"
         "     \"notes\": \"One line per item: per_option gives the payload "
-        "shown beside each candidate (here a heatmap).\"}\n"
+        "shown beside each candidate (here %s).\"}\n"
         "  ],\n"
         "  \"simulation\": {\"p\": 0.6, \"notes\": \"Simulated participants "
         "pick the model's output with P 0.6, else another candidate.\"}\n"
         "}\n",
-        id, N_PRACTICE, N_TEST);
+        mname, id, sim_buf_cstr(&title), lang, mname, N_PRACTICE, N_TEST, mname,
+        h->text ? "the text" : "the picture",
+        h->text ? "word weights (tokens)" : "a heatmap");
+    if (title.oom) {
+        b.oom = 1;
+    }
+    sim_buf_free(&title);
     sc_write_buf(o, "study.json", &b);
 }
 
-static void write_pages(Out *o)
+static void write_pages(Out *o, const Hive *h)
 {
     sc_make_dir(o, "pages");
-    sc_write_text(
-        o, "pages/consent.md",
-        "# Consent\n\n"
-        "**Placeholder: replace this page with your ethics board's "
-        "approved consent text.**\n\n"
-        "This study is about how people understand a computer program "
-        "that recognises pictures. It takes about 15 minutes. You may stop "
-        "at any time without giving a reason. Your answers are stored "
-        "without your name.\n\n"
-        "Press Continue if you agree to take part.\n");
-    sc_write_text(
-        o, "pages/instructions.md",
-        "# Your task\n\n"
-        "**Placeholder: adapt these instructions to your items and "
-        "explanations.**\n\n"
-        "A computer program, **the model**, looked at each picture and "
-        "chose one class. You see **four candidate classes**, each with the "
-        "evidence the model found for it. Pick the candidate **the model "
-        "chose**: press its number or click it.\n\n"
-        "The first items are practice: you are told whether you were "
-        "right.\n");
-    sc_write_text(o, "pages/debrief.md",
-                  "# Thank you\n\n"
-                  "**Placeholder: say what the study was about and whom to "
-                  "contact.**\n\n"
-                  "The candidates were the model's four most likely "
-                  "classes.\n");
+    sc_write_text(o, "pages/consent.md", h->tx->consent);
+    SimBuf b;
+    sim_buf_init(&b);
+    sim_buf_puts(&b, h->tx->task_head);
+    sim_buf_puts(&b, h->tx->hive_task[h->text]);
+    sc_write_buf(o, "pages/instructions.md", &b);
+    sc_write_text(o, "pages/debrief.md", h->tx->hive_debrief);
 }
 
-static void write_readme(Out *o)
+static void write_readme(Out *o, const Hive *h)
 {
-    sc_write_text(
-        o, "README.md",
-        "# A hive-distinction study\n\n"
+    SimBuf b;
+    sim_buf_init(&b);
+    sim_buf_printf(
+        &b,
+        "# A hive-distinction study (%s)\n\n"
         "Written by `simlab new --preset hive-distinction`: HIVE's "
         "distinction task (Kim et al., ECCV 2022). `simlab check .` "
         "accepts it as it is and `simlab simulate . --participants 20` "
-        "runs it.\n\n"
+        "runs it. The participants' texts (pages, class labels) are in "
+        "the study's language (`%s`).\n\n"
         "1. `classes.csv`: your classes (id, label), e.g. ImageNet's "
         "1,000.\n"
-        "2. `items.csv`: one row per picture; `options` lists its "
+        "2. `items.csv`: one row per %s; `options` lists its "
         "candidate classes separated by `|` (the model's output among "
-        "them).\n"
+        "them).%s\n"
         "3. `explanations.jsonl`: per item, `per_option` gives each "
-        "candidate's explanation (a heatmap here; any payload kind).\n"
+        "candidate's explanation (%s here; any payload kind).\n"
         "4. `pages/`: consent, instructions and debrief.\n\n"
         "The export's `n_options` and `options_shown` say what each trial "
-        "offered, in the order shown; chance is 1 / n_options.\n");
+        "offered, in the order shown; chance is 1 / n_options.\n",
+        h->text ? "text" : "image", h->tx->tag, h->text ? "text" : "picture",
+        h->text ? " The placeholder sentences are English: write your "
+                  "items in the participants' language."
+                : "",
+        h->text ? "word weights" : "a heatmap");
+    sc_write_buf(o, "README.md", &b);
 }
 
 int scaffold_write_hive(const char *dir, const char *modality,
-                        const char *explanation, SimError *err)
+                        const char *explanation, const StarterTexts *tx,
+                        SimError *err)
 {
-    if (modality && strcmp(modality, "image") != 0) {
+    int text = modality && strcmp(modality, "text") == 0;
+    if (!modality || (!text && strcmp(modality, "image") != 0)) {
         return sim_fail(err, SIM_ERR_USAGE,
-                        "hive-distinction shows pictures: use --modality "
-                        "image");
+                        "hive-distinction shows pictures or texts: use "
+                        "--modality image or text");
     }
     if (explanation) {
         return sim_fail(err, SIM_ERR_USAGE,
-                        "hive-distinction writes one heatmap per candidate: "
-                        "leave out --explanation");
+                        "hive-distinction writes one %s per candidate: "
+                        "leave out --explanation",
+                        text ? "set of word weights" : "heatmap");
     }
     char id[64];
     int rc = sc_prepare_dir(dir, id, sizeof id, err);
     if (rc != SIM_OK) {
         return rc;
     }
+    Hive h = {text, text ? topic_ids : shape_ids, text ? tx->topic : tx->shape,
+              tx};
     Out o = {dir, err, SIM_OK};
-    sc_make_dir(&o, "media");
-    write_classes(&o);
-    write_items(&o);
-    write_study(&o, id);
-    write_pages(&o);
-    write_readme(&o);
+    if (!text) {
+        sc_make_dir(&o, "media");
+    }
+    write_classes(&o, &h);
+    write_items(&o, &h);
+    write_study(&o, id, &h);
+    write_pages(&o, &h);
+    write_readme(&o, &h);
     if (o.rc == SIM_OK) {
         sim_error_clear(err);
     }

@@ -51,11 +51,44 @@ typedef enum Method {
     X_COUNT
 } Method;
 
+/* The participant-facing texts of a starter in one UI language
+** (scaffold_lang.c): pages, quiz, class labels and title, for the presets
+** accept-reject, hive-agreement and hive-distinction; {what}, {a}, {b},
+** {preset} and {modality} are filled by scaffold_fill. */
+typedef struct StarterTexts {
+    const char *tag;               /* shipped UI language: "en", "de", ... */
+    const char *title;             /* {preset} ({modality}) */
+    const char *class_label[3][2]; /* the two classes per Modality */
+    const char *what[3];           /* "pictures", ... per Modality */
+    const char *consent;           /* the whole consent page */
+    const char *task_head;         /* "# Your task" and the placeholder note */
+    const char *verify_intro;      /* {what}, {a}, {b}: the classes */
+    const char *how_head;
+    const char *learn_item; /* accept-reject's learn block */
+    const char *test_item;
+    const char *confidence_item; /* hive-agreement's 4 points */
+    const char *verify_keys;
+    const char *verify_debrief;
+    const char *quiz[3];      /* question, wrong option, right option */
+    const char *shape[8];     /* hive-distinction's classes: image */
+    const char *topic[8];     /* and text */
+    const char *hive_task[2]; /* instructions after task_head: image, text */
+    const char *hive_debrief;
+} StarterTexts;
+
+/* The texts of shipped language tag (NULL: en); NULL when there are none. */
+const StarterTexts *scaffold_texts(const char *tag);
+/* Appends tmpl to b with each {name} of vars ({name, value} pairs)
+** replaced by its value; other braces are copied. */
+void scaffold_fill(SimBuf *b, const char *tmpl, const char *const vars[][2],
+                   size_t n_vars);
+
 typedef struct Ctx {
     Preset preset;
     Modality modality;
     Method method;
-    const char *id; /* study id */
+    const StarterTexts *tx; /* the study's language */
+    const char *id;         /* study id */
     const char *class_id[2];
     const char *class_label[2];
     Planned items[MAX_ITEMS];
@@ -105,6 +138,7 @@ int sc_prepare_dir(const char *dir, char *id, size_t size, SimError *err);
 /* The hive-distinction starter (scaffold_hive.c): scaffold_write's
 ** contract for that preset. */
 int scaffold_write_hive(const char *dir, const char *modality,
-                        const char *explanation, SimError *err);
+                        const char *explanation, const StarterTexts *tx,
+                        SimError *err);
 
 #endif

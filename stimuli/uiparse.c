@@ -47,7 +47,7 @@ static int tag_well_formed(const char *s)
 /* The shipped language for tag: the tag itself, else the tag with subtags
 ** dropped from the end ("de-AT" -> "de"); Chinese without a script
 ** ("zh", "zh-CN", "zh-SG") is Simplified. -1 when none. */
-static int resolve_language(const char *tag)
+int ui_language_resolve(const char *tag)
 {
     char buf[64];
     size_t n = strlen(tag);
@@ -217,7 +217,7 @@ void ui_parse(Loader *L, json_t *root, const JLoc *at)
                      tag);
             tag = NULL;
         } else if (!file) {
-            lang = resolve_language(tag);
+            lang = ui_language_resolve(tag);
             if (lang < 0) {
                 const char *near = ui_language_suggest(tag);
                 char list[200] = "";

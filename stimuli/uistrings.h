@@ -184,6 +184,11 @@ const char *ui_language_tag(size_t i);
 
 /* The index of the shipped language tagged tag (case-insensitive), or -1. */
 int ui_language_find(const char *tag);
+/* The shipped language for tag as study.json's "language" resolves it
+** (stimuli/uiparse.c): the tag itself, else the tag with subtags dropped
+** from the end ("de-AT" -> de); Chinese without a script ("zh", "zh-CN",
+** "zh-SG") is Simplified, a Traditional tag none. -1 when none. */
+int ui_language_resolve(const char *tag);
 
 /* Whether text in the language tagged tag runs right to left: 1 for a tag
 ** whose primary language is written in an RTL script (ar, he, fa, ur, ps,

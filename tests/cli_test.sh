@@ -68,6 +68,22 @@ if grep -q "^layout 1280x720: explanation area" "$tmp/out"; then
     tail -1 "$tmp/out" | grep -qx valid || { echo "FAIL: check prints after its verdict"; fails=$((fails + 1)); }
 fi
 expect 2 "new with an image method on text" "$simlab" new "$tmp/starter2" --preset hase-forward --modality text --explanation concepts
+# --language: the participants' texts of three presets in every shipped
+# language; check (fonts, layout) has nothing to warn about (every starter
+# in every language loads cleanly in test_stimuli_scaffold; here two per
+# language, all four in the scripts other than Latin)
+for lang in en de fr es zh-Hans ja ar; do
+    more=
+    case $lang in zh-Hans | ja | ar) more="hive-agreement:text hive-distinction:image" ;; esac
+    for pm in accept-reject:tabular hive-distinction:text $more; do
+        d="$tmp/lang-$lang-${pm%%:*}-${pm##*:}"
+        expect 0 "new --language $lang ${pm%%:*} ${pm##*:}" "$simlab" new "$d" --preset "${pm%%:*}" --modality "${pm##*:}" --language "$lang"
+        expect 0 "check the $lang ${pm%%:*} ${pm##*:} starter" "$simlab" check "$d"
+        grep -q "warning" "$tmp/out" && { echo "FAIL: the $lang ${pm%%:*} ${pm##*:} starter has warnings"; cat "$tmp/out"; fails=$((fails + 1)); }
+    done
+done
+expect 2 "new --language of a language not shipped" "$simlab" new "$tmp/starter2" --preset accept-reject --modality text --language fra
+grep -q "did you mean 'fr'" "$tmp/err" || { echo "FAIL: new --language fra suggests nothing"; fails=$((fails + 1)); }
 expect 2 "new with an unknown method" "$simlab" new "$tmp/starter2" --preset hase-forward --modality image --explanation shap
 [ ! -e "$tmp/starter2" ] || { echo "FAIL: a refused new --explanation wrote a folder"; fails=$((fails + 1)); }
 expect 2 "simulate without --db" "$simlab" simulate "$data/experiment/mini-forward" --participants 1 --policy model

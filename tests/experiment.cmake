@@ -75,3 +75,8 @@ simlab_add_test(test_experiment_reveal SOURCES test_experiment_reveal.c
 # the export's model_correct, advice_shown and followed_advice, check.
 simlab_add_test(test_experiment_verify SOURCES test_experiment_verify.c
                 LIBS simlab_experiment PkgConfig::SQLITE3)
+# A decide block with per-item options through the session: options
+# offered in a recorded order, the answer stored as the class, advice per
+# condition, a kill in the middle resumed, the export row by row.
+simlab_add_test(test_experiment_decide SOURCES test_experiment_decide.c
+                LIBS simlab_experiment PkgConfig::SQLITE3)

@@ -6,7 +6,9 @@
 ** with nn counting the screens of the block, for every condition of the
 ** within-subject run; screens taller than the window captured whole (taller
 ** images, the window's width). Without --screenshot-dir the option is a
-** usage error.
+** usage error. The verify, decide (with options) and distinction screens
+** of tests/data/experiment/mini-protocols in en, de, ar and ja at
+** 1280x720, each condition's (kept with SIMLAB_KEEP_TMP, to be looked at).
 */
 #include "tests/harness.h"
 #include "tests/test_util.h"
@@ -61,6 +63,86 @@ static int exists(const char *dir, const char *pid, const char *cond,
     snprintf(path, sizeof path, "%s/%s-%s-%s-%02d.png", dir, pid, cond, block,
              nn);
     return test_path_exists(path);
+}
+
+/* Copies the mini-protocols bundle into dir with "language": lang. */
+static int protocols_copy(const char *dir, const char *lang)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cp -R '%s/experiment/mini-protocols' '%s'",
+             SIMLAB_TEST_DATA, dir);
+    if (system(cmd) != 0) {
+        return -1;
+    }
+    char path[800];
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    FILE *f = fopen(path, "r");
+    char text[8192];
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    text[n] = '\0';
+    const char *at = strstr(text, "\"simlab_study\": 1,");
+    f = at ? fopen(path, "w") : NULL;
+    if (!f) {
+        return -1;
+    }
+    fprintf(f, "%.*s\"language\": \"%s\", %s", (int)(at - text), text, lang,
+            at);
+    return fclose(f);
+}
+
+/* A file <pid>-<cond>-<block>-01.png of some participant in dir. */
+static int shot_of(const char *dir, const char *cond, const char *block)
+{
+    char tail[200];
+    snprintf(tail, sizeof tail, "-%s-%s-01.png", cond, block);
+    DIR *d = opendir(dir);
+    int found = 0;
+    struct dirent *de;
+    while (d && !found && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name), t = strlen(tail);
+        found = n == 8 + t && strcmp(de->d_name + 8, tail) == 0;
+    }
+    if (d) {
+        closedir(d);
+    }
+    return found;
+}
+
+/* The other protocols' screens in four languages, one participant per
+** condition: a verify, a decide and a distinction screen of each. */
+static void test_protocols(const char *simlab, const char *tmp)
+{
+    static const char *const langs[] = {"en", "de", "ar", "ja"};
+    for (size_t l = 0; l < 4; l++) {
+        char bundle[512], db[512], shots[512], cmd[4096];
+        snprintf(bundle, sizeof bundle, "%s/protocols-%s", tmp, langs[l]);
+        snprintf(db, sizeof db, "%s/protocols-%s.db", tmp, langs[l]);
+        snprintf(shots, sizeof shots, "%s/shots-protocols-%s", tmp, langs[l]);
+        CHECK_INT(protocols_copy(bundle, langs[l]), 0);
+        snprintf(cmd, sizeof cmd,
+                 "'%s' run '%s' --db '%s' --screenshot-dir '%s' "
+                 "--screenshot-one-per-condition --size 1280x720",
+                 simlab, bundle, db, shots);
+        CHECK_INT(system(cmd), 0);
+        CHECK_INT(query_int(db, "SELECT COUNT(*) FROM participant WHERE "
+                                "status = 'completed'"),
+                  2);
+        static const char *const conds[] = {"human", "grad"};
+        static const char *const blocks[] = {"check", "team", "distinction"};
+        for (size_t c = 0; c < 2; c++) {
+            for (size_t b = 0; b < 3; b++) {
+                int ok = shot_of(shots, conds[c], blocks[b]);
+                if (!ok) {
+                    fprintf(stderr, "%s: no %s %s screen\n", langs[l], conds[c],
+                            blocks[b]);
+                }
+                CHECK(ok);
+            }
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -165,6 +247,7 @@ int main(int argc, char **argv)
         }
     }
     CHECK_INT(breaks, 2 * n_pids);
+    test_protocols(argv[1], tmp);
     if (getenv("SIMLAB_KEEP_TMP")) {
         fprintf(stderr, "kept %s\n", tmp);
     } else {

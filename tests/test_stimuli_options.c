@@ -315,9 +315,24 @@ static void test_starter(void)
     }
     study_free(st);
     char other[512];
+    snprintf(other, sizeof other, "%s/hive-tabular", tmp);
+    CHECK_INT(scaffold_write(other, "hive-distinction", "tabular", NULL, &err),
+              SIM_ERR_USAGE);
+    /* texts: a topic per class, word weights per candidate */
     snprintf(other, sizeof other, "%s/hive-text", tmp);
     CHECK_INT(scaffold_write(other, "hive-distinction", "text", NULL, &err),
-              SIM_ERR_USAGE);
+              SIM_OK);
+    st = NULL;
+    CHECK_INT(load(other, &st, msg, sizeof msg, NULL), 0);
+    CHECK(st && st->n_classes == 8);
+    for (size_t i = 0; st && i < st->n_items; i++) {
+        const Item *it = &st->items[i];
+        const Explanation *e = item_explanation(it, "my_method");
+        CHECK(it->input.modality == MODALITY_TEXT && it->n_options == 4 && e &&
+              e->part_class && e->n_parts == 4 &&
+              e->parts[0].kind == EXPL_TOKENS);
+    }
+    study_free(st);
     /* the preset refuses test items without options */
     put(dir, "items.csv",
         "id,pool,input,label,prediction,options\n"

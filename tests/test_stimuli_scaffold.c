@@ -4,7 +4,9 @@
 ** participants; so does every worked explanation (--explanation), whose
 ** on-request starter records reveals; a folder that is not empty, an
 ** unknown preset, modality or explanation, or an image explanation of
-** another modality is refused before anything is written.
+** another modality is refused before anything is written. The starters of
+** accept-reject, hive-agreement and hive-distinction (image and text) in
+** every shipped UI language: clean, in that language, simulated.
 */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -14,7 +16,9 @@
 #include "experiment/simulate.h"
 #include "stimuli/scaffold.h"
 #include "stimuli/study.h"
+#include "stimuli/uistrings.h"
 #include "test_util.h"
+#include "test_stimuli_fs.h"
 
 static const char *const presets[] = {"hase-forward", "hase-counterfactual",
                                       "meta-predictor", "accept-reject",
@@ -59,6 +63,29 @@ static size_t check_clean(const char *dir, const char *preset)
     return n;
 }
 
+/* Runs n simulated participants of the bundle in dir into db (seed). */
+static void simulate(const char *dir, const char *db, int n, int seed)
+{
+    SimulateOptions o;
+    memset(&o, 0, sizeof o);
+    o.bundle_dir = dir;
+    o.db_path = db;
+    o.participants = n;
+    o.policy = POLICY_MIXED;
+    o.seed = (uint64_t)seed;
+    o.station = "test";
+    o.durability = DURABILITY_FAST;
+    o.participant_sd = -1;
+    o.item_sd = -1;
+    o.wall_ms = 1700000000000LL;
+    SimError err;
+    int rc = simulate_run(&o, NULL, &err);
+    CHECK_INT(rc, SIM_OK);
+    if (rc != SIM_OK) {
+        fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
+    }
+}
+
 static void test_all(void)
 {
     for (size_t p = 0; p < sizeof presets / sizeof *presets; p++) {
@@ -79,23 +106,7 @@ static void test_all(void)
             CHECK_INT(check_clean(dir, presets[p]), 2);
             snprintf(db, sizeof db, "%s/%s-%s.db", tmp, presets[p],
                      modalities[m]);
-            SimulateOptions o;
-            memset(&o, 0, sizeof o);
-            o.bundle_dir = dir;
-            o.db_path = db;
-            o.participants = 4;
-            o.policy = POLICY_MIXED;
-            o.seed = 3;
-            o.station = "test";
-            o.durability = DURABILITY_FAST;
-            o.participant_sd = -1;
-            o.item_sd = -1;
-            o.wall_ms = 1700000000000LL;
-            rc = simulate_run(&o, NULL, &err);
-            CHECK_INT(rc, SIM_OK);
-            if (rc != SIM_OK) {
-                fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
-            }
+            simulate(dir, db, 4, 3);
         }
     }
 }
@@ -127,23 +138,7 @@ static void test_methods(void)
         }
         CHECK_INT(check_clean(dir, cases[i].preset), 2);
         snprintf(db, sizeof db, "%s.db", dir);
-        SimulateOptions o;
-        memset(&o, 0, sizeof o);
-        o.bundle_dir = dir;
-        o.db_path = db;
-        o.participants = 4;
-        o.policy = POLICY_MIXED;
-        o.seed = 5;
-        o.station = "test";
-        o.durability = DURABILITY_FAST;
-        o.participant_sd = -1;
-        o.item_sd = -1;
-        o.wall_ms = 1700000000000LL;
-        rc = simulate_run(&o, NULL, &err);
-        CHECK_INT(rc, SIM_OK);
-        if (rc != SIM_OK) {
-            fprintf(stderr, "simulate %s: %s\n", dir, err.msg);
-        }
+        simulate(dir, db, 4, 5);
         if (strcmp(cases[i].method, "on-request") == 0) {
             sqlite3 *d = NULL;
             sqlite3_stmt *q = NULL;
@@ -207,12 +202,109 @@ static void test_refusals(void)
     CHECK(!test_path_exists(dir));
 }
 
+/* The three presets' starters in every shipped language: no error or
+** warning, the study's language and its pages in it (no English left in
+** them but the keys), simulated participants finish. */
+static void test_languages(void)
+{
+    static const struct {
+        const char *preset, *modality;
+        size_t conditions;
+    } cases[] = {{"accept-reject", "text", 2},
+                 {"hive-agreement", "image", 2},
+                 {"hive-distinction", "image", 1},
+                 {"hive-distinction", "text", 1}};
+    for (size_t l = 0; l < ui_language_count(); l++) {
+        const char *tag = ui_language_tag(l);
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            char dir[512], db[600], path[700];
+            snprintf(dir, sizeof dir, "%s/%s-%s-%s", tmp, cases[i].preset,
+                     cases[i].modality, tag);
+            SimError err;
+            int rc = scaffold_write_language(
+                dir, cases[i].preset, cases[i].modality, NULL, tag, &err);
+            CHECK_INT(rc, SIM_OK);
+            if (rc != SIM_OK) {
+                fprintf(stderr, "%s: %s\n", dir, err.msg);
+                continue;
+            }
+            CHECK_INT(check_clean(dir, cases[i].preset), cases[i].conditions);
+            Study *st = NULL;
+            StudyReport rep;
+            study_report_init(&rep);
+            study_load(dir, &st, &rep, &err);
+            study_report_free(&rep);
+            CHECK(st && st->ui_strings);
+            CHECK_STR(st ? ui_strings_language(st->ui_strings) : "", tag);
+            study_free(st);
+            /* the pages are translated: no English sentence of the
+            ** English starter in another language */
+            static const char *const pages[] = {"consent", "instructions",
+                                                "debrief"};
+            for (size_t k = 0; k < 3; k++) {
+                snprintf(path, sizeof path, "%s/pages/%s.md", dir, pages[k]);
+                size_t len = 0;
+                char *text = fs_read(path, &len);
+                CHECK(text != NULL);
+                int english = text && (strstr(text, "Placeholder") ||
+                                       strstr(text, " the model") ||
+                                       strstr(text, "Thank you"));
+                CHECK_INT(english, strcmp(tag, "en") == 0);
+                free(text);
+            }
+            snprintf(db, sizeof db, "%s.db", dir);
+            simulate(dir, db, 2, 5);
+        }
+    }
+    /* the class labels are the language's: a German shape, a Japanese
+    ** topic */
+    char path[700];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/hive-distinction-image-de/classes.csv",
+             tmp);
+    char *text = fs_read(path, &len);
+    CHECK(text && strstr(text, "star,\"Stern\""));
+    free(text);
+    snprintf(path, sizeof path, "%s/hive-distinction-text-ja/classes.csv", tmp);
+    text = fs_read(path, &len);
+    CHECK(text && strstr(text, "music,\"\xe9\x9f\xb3\xe6\xa5\xbd\""));
+    free(text);
+    /* refusals: a language simlab does not ship (with the nearest), a
+    ** preset whose starter is English only; nothing written */
+    char dir[512];
+    SimError err;
+    snprintf(dir, sizeof dir, "%s/refused", tmp);
+    CHECK_INT(scaffold_write_language(dir, "accept-reject", "text", NULL, "fra",
+                                      &err),
+              SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "'fra' is not a shipped language (did you mean "
+                          "'fr'?") != NULL);
+    CHECK_INT(
+        scaffold_write_language(dir, "hase-forward", "text", NULL, "de", &err),
+        SIM_ERR_USAGE);
+    CHECK(strstr(err.msg, "English only") != NULL);
+    CHECK_INT(scaffold_write_language(dir, "hive-distinction", "tabular", NULL,
+                                      "de", &err),
+              SIM_ERR_USAGE);
+    CHECK(!test_path_exists(dir));
+    /* a regional tag is its language */
+    snprintf(dir, sizeof dir, "%s/regional", tmp);
+    CHECK_INT(scaffold_write_language(dir, "hive-agreement", "text", NULL,
+                                      "de-AT", &err),
+              SIM_OK);
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    text = fs_read(path, &len);
+    CHECK(text && strstr(text, "\"language\": \"de\""));
+    free(text);
+}
+
 int main(void)
 {
     test_tmpdir(tmp, sizeof tmp, "scaffold");
     test_all();
     test_methods();
     test_refusals();
+    test_languages();
     test_rmtree(tmp);
     return TEST_REPORT();
 }

@@ -80,13 +80,14 @@ set_tests_properties(web_nginx PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "${SIMLAB_WEB_ENV};NGINX_CONF=${CMAKE_SOURCE_DIR}/docs/online/nginx-simlab.conf")
 # The browser's screenshots of a subset that covers every body kind of the
 # screen model and every explanation kind, in English and Arabic (right to
-# left): in every run of the suite (and once in CI: not again under ASan).
+# left), and the verify, decide and distinction screens in en, de, ar and ja:
+# in every run of the suite (and once in CI: not again under ASan).
 add_test(NAME web_shots
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/web/run.sh screens
                  $<TARGET_FILE:simlab> ${SIMLAB_WEB_WORK})
 set_tests_properties(web_shots PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1800
   COST 9000
-  ENVIRONMENT "${SIMLAB_WEB_ENV};LANGS=en:ar;COVER_ALL=1;SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots-ci;STUDIES=${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_SOURCE_DIR}/examples/explanation-methods:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-long-texts:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire")
+  ENVIRONMENT "${SIMLAB_WEB_ENV};LANGS=en:ar;COVER_ALL=1;SIMLAB_WEB_SHOTS=${CMAKE_BINARY_DIR}/web-shots-ci;STUDIES=${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-all:${CMAKE_SOURCE_DIR}/examples/explanation-methods:${CMAKE_CURRENT_SOURCE_DIR}/data/bundles/valid-long-texts:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-deadline:${CMAKE_SOURCE_DIR}/examples/questionnaire:${CMAKE_CURRENT_SOURCE_DIR}/data/experiment/mini-protocols@en,de,ar,ja")
 # The screenshots of every screen of eight studies take about eleven
 # minutes: made on purpose (cmake -DSIMLAB_WEB_SCREENS=ON, then
 # ctest -R web_screens), not in every run of the suite.

@@ -182,7 +182,8 @@ function segmentRow(node, seg, maxabs) {
 }
 
 function tokens(node) {
-  const m = maxAbs(node.payload.tokens);
+  // the screen model's scale (shared by a per-option payload's parts)
+  const m = node.scale > 0 ? node.scale : maxAbs(node.payload.tokens);
   const box = el("div", {});
   const pair = !!node.name_a;
   for (let s = 0; s <= (pair ? 1 : 0); s++) {

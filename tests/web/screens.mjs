@@ -5,7 +5,10 @@
 // folder). Checks what a person would notice: the page's direction and
 // language, no text cut off sideways, every image decoded. With
 // COVER_ALL=1 (CI's subset, web_shots), every body kind of the screen model
-// and every explanation kind must have been shot in every language.
+// and every explanation kind must have been shot in every language. A study
+// given as DIR@en,de,ar,ja is shot in those languages instead of LANGS;
+// mini-protocols with one trial per block: its verify, decide (with and
+// without advice) and distinction screens must have been shot in each.
 
 import { join, basename } from "node:path";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -43,11 +46,24 @@ function showEveryMethod(dir) {
   writeFileSync(p, all.join("\n") + "\n");
 }
 
-for (const src of studies) {
+// mini-protocols' screens shot, per language
+const protocols = {};
+const protocolScreen = (v) => {
+  const e = explOf(v);
+  if (v.screen === "verify") return "verify";
+  if (v.screen === "decide") return v.cards && v.cards[0] && v.cards[0].pills && v.cards[0].pills.some((p) => p.hidden) ? "decide-alone" : "decide-advice";
+  if (v.screen === "predict" && e && e.per_option) return "distinction";
+  return null;
+};
+
+for (const entry of studies) {
+  const [src, only] = entry.split("@");
   const name = basename(src);
-  for (const lang of langs) {
+  for (const lang of only ? only.split(",") : langs) {
     const study = bundleCopy(src, join(tempDir("bundle"), name), (j) => {
       j.language = lang;
+      // one trial per block: each screen comes once
+      if (name === "mini-protocols") for (const b of j.blocks) if (b.n) b.n = 1;
       delete j.screening; // every participant counts: one per condition
       // fewer items: every screen still comes, sooner
       const p = j.protocol || {};
@@ -73,6 +89,8 @@ for (const src of studies) {
       for (let i = 0; i < 300; i++) {
         const v = s.view;
         const key = `${v.screen}|${v.title}|${shape(explOf(v))}|${v.cards && v.cards.length === 2 ? "cf" : ""}|${v.reservoir ? "res" : ""}`;
+        const ps = name === "mini-protocols" && protocolScreen(v);
+        if (ps) (protocols[lang] = protocols[lang] || new Set()).add(ps);
         if (!seen.has(key)) {
           seen.add(key);
           const c = (shotKinds[lang] = shotKinds[lang] || { bodies: new Set(), kinds: new Set() });
@@ -133,6 +151,11 @@ if (process.env.COVER_ALL === "1") {
     for (const b of bodies) check(c.bodies.has(b), `${lang}: a screen of body kind ${b} was shot`);
     for (const k of kinds) check(c.kinds.has(k), `${lang}: a ${k} explanation was shot`);
   }
+}
+for (const entry of studies) {
+  const [src, only] = entry.split("@");
+  if (basename(src) !== "mini-protocols") continue;
+  for (const lang of only ? only.split(",") : langs) for (const k of ["verify", "decide-advice", "decide-alone", "distinction"]) check(protocols[lang] && protocols[lang].has(k), `mini-protocols ${lang}: a ${k} screen was shot`);
 }
 check(shots > 0, "screenshots taken");
 process.exit(report());
