@@ -139,13 +139,15 @@ static double eval_from(GlmmWork *w, const double *u0, const double *dx,
 
 /* What fd_hessian() differences. */
 enum {
-    FD_START, /* the theta columns, the beta block 2 S: the Hessian of the
-              ** penalised deviance at the joint modes (a start for
-              ** quasi-Newton and its refreshes) */
-    FD_FULL   /* every column (the standard errors) */
+    FD_START, /* the theta columns by central differences, the beta block
+              ** 2 S: the Hessian of the penalised deviance at the joint
+              ** modes (a start for quasi-Newton, and its refreshes: forward
+              ** ones there moved a warm-started fit on a flat ridge) */
+    FD_FULL   /* every column by forward differences (the standard
+              ** errors) */
 };
 
-/* H = forward differences of the exact gradient from x (symmetrised);
+/* H = differences of the exact gradient from x (symmetrised);
 ** leaves the mode derivatives and nw->u0 at x, the deviance and gradient
 ** there in nw->f0 and nw->g0 (f and g, without an evaluation, when
 ** nw->at_x says that the state is x's). Forward differences take half the
@@ -165,14 +167,14 @@ static int fd_hessian(GlmmWork *w, const double *x, double f, const double *g,
     }
     nw->at_x = 0; /* the state moves to the differences' points */
     if (isnan(nw->f0) || glmm_mode_derivatives(w) != 0 ||
-        (what == FD_START && glmm_schur(w) != 0)) {
+        (what != FD_FULL && glmm_schur(w) != 0)) {
         return -1;
     }
     memcpy(nw->u0, w->u, q * sizeof(double));
     memcpy(nw->xt, x, (size_t)N * sizeof(double));
     memset(nw->dx, 0, (size_t)N * sizeof(double));
     double *H = nw->H;
-    for (int i = 0; what == FD_START && i < p; i++) {
+    for (int i = 0; what != FD_FULL && i < p; i++) {
         for (int j = 0; j < p; j++) {
             H[(nt + i) * N + nt + j] = 2 * w->S[i * p + j];
         }
@@ -183,10 +185,21 @@ static int fd_hessian(GlmmWork *w, const double *x, double f, const double *g,
         if (isnan(eval_from(w, nw->u0, nw->dx, nw->xt, nw->gp))) {
             return -1;
         }
+        const double *from = nw->g0;
+        double h = HESS_STEP;
+        if (what != FD_FULL) {
+            nw->xt[j] = x[j] - HESS_STEP;
+            nw->dx[j] = -HESS_STEP;
+            if (isnan(eval_from(w, nw->u0, nw->dx, nw->xt, nw->gm))) {
+                return -1;
+            }
+            from = nw->gm;
+            h = 2 * HESS_STEP;
+        }
         nw->xt[j] = x[j];
         nw->dx[j] = 0;
         for (int i = 0; i < N; i++) {
-            H[i * N + j] = (nw->gp[i] - nw->g0[i]) / HESS_STEP;
+            H[i * N + j] = (nw->gp[i] - from[i]) / h;
         }
     }
     for (int i = 0; i < N; i++) {
