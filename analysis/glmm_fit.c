@@ -139,10 +139,11 @@ static double eval_from(GlmmWork *w, const double *u0, const double *dx,
 
 /* What fd_hessian() differences. */
 enum {
-    FD_START, /* the theta columns by central differences, the beta block
-              ** 2 S: the Hessian of the penalised deviance at the joint
-              ** modes (a start for quasi-Newton, and its refreshes: forward
-              ** ones there moved a warm-started fit on a flat ridge) */
+    FD_START, /* the theta columns by central differences (forward in a
+              ** large fit), the beta block 2 S: the Hessian of the
+              ** penalised deviance at the joint modes (a start for
+              ** quasi-Newton, and its refreshes: forward differences moved
+              ** a small warm-started fit along a flat ridge) */
     FD_FULL   /* every column by forward differences (the standard
               ** errors) */
 };
@@ -187,7 +188,7 @@ static int fd_hessian(GlmmWork *w, const double *x, double f, const double *g,
         }
         const double *from = nw->g0;
         double h = HESS_STEP;
-        if (what != FD_FULL) {
+        if (what != FD_FULL && w->n < GLMM_LARGE_ROWS) {
             nw->xt[j] = x[j] - HESS_STEP;
             nw->dx[j] = -HESS_STEP;
             if (isnan(eval_from(w, nw->u0, nw->dx, nw->xt, nw->gm))) {
