@@ -27,6 +27,15 @@
 #define BOUNDARY_TOL  1e-5  /* lme4's check.boundary() */
 #define CONVERGED_TOL 0.002 /* lme4's check.conv.grad on H^-1 g */
 
+/* The least fall of the deviance f that a step is worth: DONE_FALL, or
+** more where f is so large that its rounding (a sum over many rows) is
+** more. */
+static double done_fall(double f)
+{
+    double r = DBL_EPSILON * fabs(f);
+    return r > DONE_FALL ? r : DONE_FALL;
+}
+
 /* The deviance at x = (theta, beta) with its gradient (NULL: none). */
 double glmm_work_deviance(GlmmWork *w, const double *x, double *grad)
 {
@@ -65,10 +74,11 @@ static int theta_is_diag(const GlmmWork *w, int j)
 }
 
 /* The covariance is unchanged when a column of Lambda changes sign: make
-** every diagonal entry non-negative. */
-static void fold_theta(const GlmmWork *w, double *theta)
+** every diagonal entry non-negative; returns whether theta changed. */
+static int fold_theta(const GlmmWork *w, double *theta)
 {
     const GlmmModel *m = w->m;
+    int changed = 0;
     for (int t = 0; t < m->n_terms; t++) {
         const GlmmTerm *tm = &m->term[t];
         double *th = theta + w->th_off[t];
@@ -79,10 +89,12 @@ static void fold_theta(const GlmmWork *w, double *theta)
                 for (int a = 0; a < len; a++) {
                     th[at + a] = -th[at + a];
                 }
+                changed = 1;
             }
             at += len;
         }
     }
+    return changed;
 }
 
 /* The cold start: theta at the model's start (lme4's: 1 on Lambda's
@@ -105,11 +117,15 @@ static int cold_start(GlmmWork *w, double *x)
 typedef struct Newton {
     double *H;           /* N x N */
     double *g, *gn, *xn; /* N: gradient, trial gradient, trial point */
-    double *d, *gp, *gm; /* N: direction, gradients at x +- h */
+    double *d, *gp, *gm; /* N: direction, trial gradients, scratch */
     double *xt, *dx;     /* N */
+    double *g0;          /* N: the gradient at fd_hessian()'s point */
     double *u0;          /* q: the modes at the current point */
     double *ub;          /* q: the modes at the line search's best point */
     double *work;        /* 3 N x N + 2 N */
+    double f0;           /* the deviance at fd_hessian()'s point */
+    int at_x;            /* the state (modes, weights, factor) is that of the
+                         ** search's current point, its gradient known */
 } Newton;
 
 /* The deviance and gradient at x, PIRLS started from the modes predicted
@@ -123,33 +139,43 @@ static double eval_from(GlmmWork *w, const double *u0, const double *dx,
 
 /* What fd_hessian() differences. */
 enum {
-    FD_START, /* the theta columns by central differences, the beta block
-              ** 2 S: the Hessian of the penalised deviance at the joint
-              ** modes (a start for quasi-Newton) */
+    FD_START, /* the theta columns by central differences (forward in a
+              ** large fit), the beta block 2 S: the Hessian of the
+              ** penalised deviance at the joint modes (a start for
+              ** quasi-Newton, and its refreshes: forward differences moved
+              ** a small warm-started fit along a flat ridge) */
     FD_FULL   /* every column by forward differences (the standard
-              ** errors and the refreshes) */
+              ** errors) */
 };
 
-/* H = differences of the exact gradient around x (symmetrised); leaves
-** the mode derivatives and nw->u0 at x. Forward differences from the
-** gradient at x take half the evaluations of central ones, with the lme4
-** fixtures' standard errors as close to lme4's (0.18 % at worst). */
-static int fd_hessian(GlmmWork *w, const double *x, Newton *nw, int what)
+/* H = differences of the exact gradient from x (symmetrised);
+** leaves the mode derivatives and nw->u0 at x, the deviance and gradient
+** there in nw->f0 and nw->g0 (f and g, without an evaluation, when
+** nw->at_x says that the state is x's). Forward differences take half the
+** evaluations of central ones, with the lme4 fixtures' standard errors as
+** close to lme4's (0.18 % at worst). */
+static int fd_hessian(GlmmWork *w, const double *x, double f, const double *g,
+                      Newton *nw, int what)
 {
     int N = w->n_par, nt = w->n_theta, p = w->p;
     size_t q = (size_t)w->q;
     int cols = what == FD_FULL ? N : nt;
-    int forward = what != FD_START; /* nw->gm: the gradient at x */
-    if (isnan(glmm_work_deviance(w, x, forward ? nw->gm : NULL)) ||
-        glmm_mode_derivatives(w) != 0 ||
-        (what == FD_START && glmm_schur(w) != 0)) {
+    if (nw->at_x) {
+        nw->f0 = f;
+        memcpy(nw->g0, g, (size_t)N * sizeof(double));
+    } else {
+        nw->f0 = glmm_work_deviance(w, x, nw->g0);
+    }
+    nw->at_x = 0; /* the state moves to the differences' points */
+    if (isnan(nw->f0) || glmm_mode_derivatives(w) != 0 ||
+        (what != FD_FULL && glmm_schur(w) != 0)) {
         return -1;
     }
     memcpy(nw->u0, w->u, q * sizeof(double));
     memcpy(nw->xt, x, (size_t)N * sizeof(double));
     memset(nw->dx, 0, (size_t)N * sizeof(double));
     double *H = nw->H;
-    for (int i = 0; what == FD_START && i < p; i++) {
+    for (int i = 0; what != FD_FULL && i < p; i++) {
         for (int j = 0; j < p; j++) {
             H[(nt + i) * N + nt + j] = 2 * w->S[i * p + j];
         }
@@ -160,18 +186,21 @@ static int fd_hessian(GlmmWork *w, const double *x, Newton *nw, int what)
         if (isnan(eval_from(w, nw->u0, nw->dx, nw->xt, nw->gp))) {
             return -1;
         }
-        if (!forward) {
+        const double *from = nw->g0;
+        double h = HESS_STEP;
+        if (what != FD_FULL && w->n < GLMM_LARGE_ROWS) {
             nw->xt[j] = x[j] - HESS_STEP;
             nw->dx[j] = -HESS_STEP;
             if (isnan(eval_from(w, nw->u0, nw->dx, nw->xt, nw->gm))) {
                 return -1;
             }
+            from = nw->gm;
+            h = 2 * HESS_STEP;
         }
         nw->xt[j] = x[j];
         nw->dx[j] = 0;
         for (int i = 0; i < N; i++) {
-            H[i * N + j] =
-                (nw->gp[i] - nw->gm[i]) / (forward ? HESS_STEP : 2 * HESS_STEP);
+            H[i * N + j] = (nw->gp[i] - from[i]) / h;
         }
     }
     for (int i = 0; i < N; i++) {
@@ -468,19 +497,21 @@ static double eval_step(GlmmWork *w, Newton *nw, const double *x, double t,
 ** the full step fell more than the quadratic model said (a direction of
 ** negative curvature that the modified Cholesky factor made positive: its
 ** steps would crawl). Leaves the point in nw->xn, its gradient in nw->gn,
-** *t and *fn; returns 0 when no step lowers the deviance. */
+** *t and *fn, and nw->at_x: whether the state is that point's; returns 0
+** when no step lowers the deviance. */
 static int line_search(GlmmWork *w, Newton *nw, const double *x, double f,
                        double slope, double *t, double *fn)
 {
     double tt = 1, got = NAN;
     int accepted = 0;
     for (int half = 0;
-         half < 30 && !accepted && (half == 0 || -slope * tt >= DONE_FALL);
+         half < 30 && !accepted && (half == 0 || -slope * tt >= done_fall(f));
          half++, tt /= 2) {
         got = eval_step(w, nw, x, tt, nw->xn, nw->gn);
         accepted =
             !isnan(got) && (got <= f + 1e-4 * tt * slope || got <= f + 1e-10);
     }
+    nw->at_x = accepted; /* the last evaluation was the point's */
     if (!accepted) {
         return 0;
     }
@@ -491,6 +522,7 @@ static int line_search(GlmmWork *w, Newton *nw, const double *x, double f,
         for (int grow = 0; grow < 10; grow++) {
             double more = eval_step(w, nw, x, 2 * tt, nw->xt, nw->gp);
             if (!(more < got)) {
+                nw->at_x = 0;
                 break;
             }
             tt *= 2;
@@ -523,6 +555,7 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
         if (isnan(f) || glmm_mode_derivatives(w) != 0) {
             return -1;
         }
+        nw->at_x = 1;
     } else {
         /* stage 1 may end on its bound: lift such a diagonal off it (see
         ** warm_start()), as lme4's second BOBYQA would probe around it */
@@ -531,13 +564,12 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
                 x[j] = WARM_FLOOR;
             }
         }
-        if (fd_hessian(w, x, nw, FD_START) != 0) {
+        nw->at_x = 0;
+        if (fd_hessian(w, x, NAN, NULL, nw, FD_START) != 0) {
             return -1;
         }
-        f = glmm_work_deviance(w, x, g);
-        if (isnan(f)) {
-            return -1;
-        }
+        f = nw->f0;
+        memcpy(g, nw->g0, (size_t)N * sizeof(double));
     }
     int done = 0, it, since_fd = 0;
     double radius = TRUST_START;
@@ -550,7 +582,7 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
         int converging = fell < NEAR_FALL || fell < 0.1 * fell_before;
         if (since_fd >= REFRESH_EVERY &&
             (!converging || since_fd >= 2 * REFRESH_EVERY)) {
-            if (fd_hessian(w, x, nw, FD_START) != 0) {
+            if (fd_hessian(w, x, f, g, nw, FD_START) != 0) {
                 return -1;
             }
             since_fd = 0;
@@ -576,6 +608,9 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
         for (int j = 0; j < N; j++) {
             slope += g[j] * d[j];
         }
+        if (-slope < clip * done_fall(f)) {
+            break; /* no step could show a fall: the state stays x's */
+        }
         double t, fn;
         if (!line_search(w, nw, x, f, slope, &t, &fn)) {
             memcpy(w->u, nw->u0, q * sizeof(double));
@@ -595,7 +630,7 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
         /* the predicted fall of the deviance, g'H^-1 g, is rounding */
         fell_before = fell;
         fell = -slope * t;
-        done = step < 1e-9 || max_abs(g, N) < 1e-9 || fell < DONE_FALL;
+        done = step < 1e-9 || max_abs(g, N) < 1e-9 || fell < done_fall(f);
         if (w->m->stop_singular_term > 0 && fell < NEAR_FALL) {
             /* the search creeps to a diagonal of 0 (the deviance is flat
             ** there): the fit stops singular, whatever the last digits */
@@ -603,12 +638,15 @@ static int stage2(GlmmWork *w, double *x, GlmmFit *fit, Newton *nw,
                                     BOUNDARY_TOL);
         }
     }
-    fold_theta(w, x);
+    if (fold_theta(w, x)) {
+        nw->at_x = 0;
+    }
     /* lme4's check.boundary: a diagonal this close to 0 is 0 if no worse */
     for (int j = 0; j < nt; j++) {
         if (theta_is_diag(w, j) && x[j] > 0 && x[j] < BOUNDARY_TOL) {
             memcpy(xn, x, (size_t)N * sizeof(double));
             xn[j] = 0;
+            nw->at_x = 0;
             double f0 = glmm_work_deviance(w, xn, NULL);
             if (f0 <= f + 1e-9) {
                 x[j] = 0;
@@ -653,13 +691,11 @@ static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw)
         }
         return 0;
     }
-    if (fd_hessian(w, x, nw, FD_FULL) != 0) {
+    if (fd_hessian(w, x, f, g, nw, FD_FULL) != 0) {
         return -1;
     }
-    f = glmm_work_deviance(w, x, g);
-    if (isnan(f)) {
-        return -1;
-    }
+    f = nw->f0;
+    memcpy(g, nw->g0, (size_t)N * sizeof(double));
     /* converged: Newton's scaled gradient below lme4's tolerance */
     int pd = newton_direction(H, g, N, d, nw->work);
     fit->converged = pd >= 0 && max_abs(d, N) < CONVERGED_TOL;
@@ -670,7 +706,9 @@ static int finish(GlmmWork *w, double *x, double f, GlmmFit *fit, Newton *nw)
     memcpy(fit->hessian, H, (size_t)N * (size_t)N * sizeof(double));
     fit->vcov_hessian = vcov_from_hessian(w, H, fit->vcov, nw->work) == 0;
     if (!fit->vcov_hessian) {
-        if (vcov_from_rx(w, fit->vcov) != 0) {
+        /* the state at x again: the differences moved it */
+        if (isnan(glmm_work_deviance(w, x, NULL)) ||
+            vcov_from_rx(w, fit->vcov) != 0) {
             for (int j = 0; j < p * p; j++) {
                 fit->vcov[j] = NAN;
             }
@@ -702,15 +740,15 @@ int glmm_work_fit(GlmmWork *w, const uint8_t *y, GlmmFit *fit, SimError *err)
     fit->theta = sim_calloc((size_t)nt, sizeof(double));
     fit->hessian = sim_calloc(n2, sizeof(double));
     double *x = sim_malloc((size_t)N * sizeof(double));
-    double *buf = sim_malloc((4 * n2 + 10 * (size_t)N + 2 * (size_t)w->q) *
+    double *buf = sim_malloc((4 * n2 + 11 * (size_t)N + 2 * (size_t)w->q) *
                              sizeof(double));
-    Newton nw;
+    Newton nw = {0};
     if (buf) {
         double *b = buf;
         nw.H = b;
         b += n2;
-        double **vecs[] = {&nw.g,  &nw.gn, &nw.xn, &nw.d,
-                           &nw.gp, &nw.gm, &nw.xt, &nw.dx};
+        double **vecs[] = {&nw.g,  &nw.gn, &nw.xn, &nw.d, &nw.gp,
+                           &nw.gm, &nw.xt, &nw.dx, &nw.g0};
         for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) {
             *vecs[k] = b;
             b += N;

@@ -235,6 +235,11 @@ void glmm_chol_row_sigma(const GlmmWork *w, size_t i, double *sl);
 /* ------------------------------------------------------------------ */
 /* The start of a large fit (glmm_sub.c)                                */
 
+/* A fit of at least this many rows is large: it starts from a subsample
+** (below), and its search's Hessians are forward differences throughout
+** (glmm_fit.c). */
+#define GLMM_LARGE_ROWS 60000
+
 /* Fits w's model to every k-th level of its largest term when the data
 ** are large (and that subsample keeps every distinct row of X): *used = 1
 ** and sf holds the fit (free with glmm_fit_free()), *scale the ratio of

@@ -12,8 +12,7 @@
 #include "analysis/glmm_int.h"
 #include "common/sim_alloc.h"
 
-#define SUB_ROWS  60000 /* fits of at least this many rows start here */
-#define SUB_SHARE 8     /* every SUB_SHARE-th level of B */
+#define SUB_SHARE 8 /* every SUB_SHARE-th level of B */
 
 typedef struct Sub {
     GlmmModel m;
@@ -110,7 +109,7 @@ int glmm_sub_fit(GlmmWork *w, GlmmFit *sf, double *scale, int *used,
     memset(sf, 0, sizeof *sf);
     *used = 0;
     const GlmmTerm *tb = &w->m->term[w->big];
-    if (w->n < SUB_ROWS || tb->n_levels < 4 * SUB_SHARE) {
+    if (w->n < GLMM_LARGE_ROWS || tb->n_levels < 4 * SUB_SHARE) {
         return SIM_OK;
     }
     Sub sb;
