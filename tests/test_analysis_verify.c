@@ -556,6 +556,28 @@ static double logit(double p)
     return log(p / (1 - p));
 }
 
+/* The error_detection table of a simulated study's ds through r (B
+** replicates, seed), ds freed; rc: the simulation's status so far. */
+static int detect_errors(Dataset *ds, int rc, int B, uint64_t seed, Report *r)
+{
+    SimError err;
+    AnalyzeOptions o;
+    options(&o, B);
+    o.seed = seed;
+    memset(r, 0, sizeof *r);
+    r->opt = o;
+    Screen sc;
+    if (rc == SIM_OK) {
+        rc = screen_participants(ds, &o, r, &sc, &err);
+        if (rc == SIM_OK) {
+            rc = compute_error_detection(ds, &o, &sc, r, &err);
+        }
+        screen_free(&sc);
+    }
+    dataset_free(ds);
+    return rc;
+}
+
 /* One study: n_part participants, each verifying n_items items (half of
 ** them wrong predictions); returns the error_detection table's row 0
 ** through r. */
@@ -598,21 +620,7 @@ static int simulate(uint64_t seed, int n_part, int n_items, int B, Report *r)
         }
     }
     sim_free(v);
-    AnalyzeOptions o;
-    options(&o, B);
-    o.seed = seed;
-    memset(r, 0, sizeof *r);
-    r->opt = o;
-    Screen sc;
-    if (rc == SIM_OK) {
-        rc = screen_participants(ds, &o, r, &sc, &err);
-        if (rc == SIM_OK) {
-            rc = compute_error_detection(ds, &o, &sc, r, &err);
-        }
-        screen_free(&sc);
-    }
-    dataset_free(ds);
-    return rc;
+    return detect_errors(ds, rc, B, seed, r);
 }
 
 /* 200 studies of 20 participants x 20 items: how often the 95 % interval
@@ -706,21 +714,7 @@ static int simulate_confidence(uint64_t seed, int n_part, int n_items, int B,
         }
     }
     sim_free(v);
-    AnalyzeOptions o;
-    options(&o, B);
-    o.seed = seed;
-    memset(r, 0, sizeof *r);
-    r->opt = o;
-    Screen sc;
-    if (rc == SIM_OK) {
-        rc = screen_participants(ds, &o, r, &sc, &err);
-        if (rc == SIM_OK) {
-            rc = compute_error_detection(ds, &o, &sc, r, &err);
-        }
-        screen_free(&sc);
-    }
-    dataset_free(ds);
-    return rc;
+    return detect_errors(ds, rc, B, seed, r);
 }
 
 /* AUROC's interval: the population AUROC (P(score right > score wrong) +
